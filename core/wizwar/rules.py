@@ -1,0 +1,1608 @@
+"""The Wiz-War rules: ``apply``, ``legal_actions``, ``to_move``, ``result``.
+
+``apply(state, action)`` checks the action fully before it changes anything, so an illegal
+action raises :class:`~core.engine.IllegalAction` with a reason and leaves the state as it
+was. Every handler takes ``dry``: with ``dry=True`` it only checks (``legal_actions`` uses
+this, so the list and ``apply`` can never disagree).
+
+Sources are cited per rule: "RB" is the rulebook text in seeds/001 (§2, 5th-edition text
+revised by 6e), "FAQ" Tom Jolly's FAQ summary (seeds/001 §4), "DG" the implementer's digest
+(seeds/000), "cards.md" the card reference in shared/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from core.engine import Event, IllegalAction
+from core.wizwar import cards as C
+from core.wizwar.actions import Action, NotationError, parse
+from core.wizwar.board import (
+    DIRS,
+    Edge,
+    Square,
+    blocked_count,
+    edge_name,
+    parse_edge,
+    parse_square,
+    sightlines,
+    square_name,
+)
+from core.wizwar.state import (
+    BASE_MOVES,
+    BUSH_HP,
+    HAND_LIMIT,
+    WALL_HP,
+    Condition,
+    Counter,
+    EdgeState,
+    ScriptExhausted,
+    State,
+    Turn,
+    Window,
+    Wizard,
+)
+
+#: Counteractions that end the whole attack when they stand (cards.md §1.5 step 1).
+STOPPERS = ("full-shield", "teleport", "invisible")
+#: Escapes and blocks: Anti-Anti cannot void them (DG §7).
+ESCAPES = ("teleport", "invisible", "wall-of-fire", "waterwall")
+#: Attacks that deal damage to a wizard (so Absorb and Blunt have something to answer).
+DAMAGING = ("fireball", "lightning-blast", "powerthrust", "waterbolt", "dagger", "large-rock",
+            "punch")
+
+
+def _ceil_half(n: int) -> int:
+    return (n + 1) // 2
+
+
+class Out:
+    """Collects the events of one action."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def __call__(self, kind: str, text: str, **data: object) -> None:
+        self.events.append(Event(kind, text, dict(data)))
+
+
+# ---------------------------------------------------------------------------------------
+# public contract
+# ---------------------------------------------------------------------------------------
+def to_move(state: State) -> list[str]:
+    """The players who may act now (notation.md, the stack): nobody once the game is over;
+    the player who must answer while a window is open; the player who must discard while over
+    the hand limit; otherwise the active player."""
+    if state.winner:
+        return []
+    if state.windows:
+        return [state.windows[0].to_answer]
+    if state.discarding:
+        return [state.discarding[0]]
+    return [state.turn.active]
+
+
+def apply(state: State, action: Action | str) -> list[Event]:
+    """Apply one action, mutating ``state``; returns the events.
+
+    Raises ``IllegalAction`` (state untouched) if the action is not legal now, with a reason.
+    A string is parsed as notation first (``NotationError`` becomes ``IllegalAction``).
+    """
+    if isinstance(action, str):
+        try:
+            action = parse(action)
+        except NotationError as exc:
+            raise IllegalAction(str(exc)) from exc
+    _dispatch(state, action, dry=True)
+    out = Out()
+    _dispatch(state, action, dry=False, out=out)
+    _settle(state, out)
+    state.seq += 1
+    return out.events
+
+
+def is_legal(state: State, action: Action) -> bool:
+    """True if ``action`` would be accepted now."""
+    try:
+        _dispatch(state, action, dry=True)
+    except IllegalAction:
+        return False
+    return True
+
+
+def why_illegal(state: State, action: Action) -> str:
+    """The reason ``action`` is refused, or "" if it is legal."""
+    try:
+        _dispatch(state, action, dry=True)
+    except IllegalAction as exc:
+        return exc.reason
+    return ""
+
+
+def legal_actions(state: State, seat: str) -> list[Action]:
+    """Every legal action of ``seat`` now, in a fixed order.
+
+    Movement is listed one square at a time (a longer path is legal exactly when each of its
+    steps is). Empty when ``seat`` may not act.
+    """
+    if seat not in to_move(state):
+        return []
+    return [a for a in _candidates(state, seat) if is_legal(state, a)]
+
+
+def result(state: State) -> dict[str, object]:
+    """``{"over": bool, "winner": seat or "", "eliminated": [seats in order]}``."""
+    return {"over": bool(state.winner), "winner": state.winner,
+            "eliminated": list(state.eliminated)}
+
+
+# ---------------------------------------------------------------------------------------
+# dispatch
+# ---------------------------------------------------------------------------------------
+def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> None:
+    o = out or Out()
+    if state.winner:
+        raise IllegalAction("the game is over")
+    try:
+        w = state.wizard(a.actor)
+    except KeyError:
+        raise IllegalAction(f"there is no player {a.actor}") from None
+    movers = to_move(state)
+    if a.actor not in movers:
+        if state.windows:
+            win = state.windows[0]
+            raise IllegalAction(f"{win.to_answer} must answer the {win.source} first")
+        if state.discarding:
+            raise IllegalAction(f"{state.discarding[0]} must discard down to the hand limit")
+        raise IllegalAction(f"it is {state.turn.active}'s turn")
+    if state.windows:
+        if a.verb == "pass":
+            return _answer_pass(state, w, dry, o)
+        if a.verb == "play":
+            return _answer_play(state, w, a, dry, o)
+        raise IllegalAction("you may only answer the attack (play a counteraction) or pass "
+                            "(RB: only counteractions out of turn)")
+    if state.discarding:
+        if a.verb != "discard":
+            raise IllegalAction(f"you hold more than {hand_limit(state, w)} cards: discard first"
+                                " (RB: discard down at once)")
+        return _discard(state, w, a, dry, o)
+    t = state.turn
+    if t.picked_up and a.verb != "end":
+        raise IllegalAction("picking something up ended your turn: only end may follow "
+                            "(RB Objects)")
+    handler = {
+        "move": _move, "boost": _boost, "punch": _punch, "play": _play, "pickup": _pickup,
+        "drop": _drop, "discard": _discard, "end": _end,
+    }.get(a.verb)
+    if handler is None:
+        raise IllegalAction(f"'{a.verb}' is not possible now")
+    handler(state, w, a, dry, o)
+
+
+# ---------------------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------------------
+def hand_limit(state: State, w: Wizard) -> int:
+    """7, or 9 with a displayed Brainstone (RB The Cards; DG §3)."""
+    if any(state.face(c) == "brainstone" for c in w.displayed):
+        return 9
+    return HAND_LIMIT
+
+
+def allowance(state: State, w: Wizard) -> int:
+    """This turn's movement: 3 plus the boost (RB Movement)."""
+    return BASE_MOVES + state.turn.boost
+
+
+def _target_wizard(state: State, text: str) -> Wizard:
+    try:
+        w = state.wizard(text)
+    except KeyError:
+        raise IllegalAction(f"there is no player {text}") from None
+    if not w.in_game or w.at is None:
+        raise IllegalAction(f"{text} is not on the board")
+    return w
+
+
+def _edge(state: State, text: str) -> Edge:
+    try:
+        e = parse_edge(text)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from exc
+    x, y, side = e
+    lay = state.layout
+    if not lay.has_square((x, y)):
+        raise IllegalAction(f"{text} is not an edge of this board")
+    return lay.edge_key((x, y), side)
+
+
+def _square(state: State, text: str) -> Square:
+    try:
+        sq = parse_square(text)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from exc
+    if not state.layout.has_square(sq):
+        raise IllegalAction(f"{text} is not a square of this board")
+    return sq
+
+
+def _is_blocking(state: State, e: Edge) -> bool:
+    es = state.edges.get(e)
+    return es is not None and e not in state.turn.open_doors
+
+
+def has_los(state: State, frm: Square, target: Square | Edge) -> bool:
+    """Line of sight from ``frm`` to a square centre or an edge midpoint.
+
+    Source: RB The Cards (L.O.S., centre to centre, any part of a wall interrupts it); FAQ
+    (nicking a corner breaks LOS); cards.md §1.2 (thornbushes and stone blocks block, except
+    in the caster's or target's square; an open door does not; wizards and objects do not).
+    """
+    if isinstance(target, tuple) and len(target) == 2 and target == frm:
+        return True
+    for sl in sightlines(state.layout, frm, target):
+        if blocked_count(sl, lambda e: _is_blocking(state, e)) != 0:
+            continue
+        ends = {frm}
+        if len(target) == 2:
+            ends.add(target)  # type: ignore[arg-type]
+        if any(s not in ends and (s in state.bushes or s in state.stones) for s in sl.squares):
+            continue
+        return True
+    return False
+
+
+def _number(state: State, w: Wizard, a: Action, use: str) -> tuple[int, int | None]:
+    """Resolve ``+N``: (value V, number card id). Default 1 without a number card (RB)."""
+    if a.number is None:
+        return 1, None
+    if use in ("none", "-", "modifier") and a.card:
+        raise IllegalAction(f"{a.card} takes no number card (cards.md §1.3)")
+    cid = state.find_in_hand(w.seat, str(a.number))
+    if cid is None or not C.is_number(str(a.number)):
+        raise IllegalAction(f"you hold no number card {a.number}")
+    return a.number, cid
+
+
+def _discard_cards(state: State, cids: Iterable[int | None]) -> None:
+    for c in cids:
+        if c is None:
+            continue
+        for w in state.wizards:
+            if c in w.hand:
+                w.hand.remove(c)
+            if c in w.displayed:
+                w.displayed.remove(c)
+        if c not in state.discard:
+            state.discard.append(c)
+
+
+def _take_from_hand(w: Wizard, cid: int | None) -> None:
+    if cid is None:
+        return
+    if cid in w.hand:
+        w.hand.remove(cid)
+    if cid in w.displayed:
+        w.displayed.remove(cid)
+
+
+def _vacant(state: State, sq: Square) -> bool:
+    """No wizard, no thornbush, no stone block (cards.md §1.8: objects and home bases ok)."""
+    return (not state.wizards_at(sq) and sq not in state.bushes and sq not in state.stones)
+
+
+def _creatable_square(state: State, sq: Square) -> str:
+    """Why a square creation cannot go on ``sq`` ("" if it can). Source: RB (nothing may be
+    created on a home base or an occupied square); cards.md §1.8."""
+    if state.wizards_at(sq):
+        return "a wizard stands there"
+    if state.tokens_at(sq):
+        return "something lies there"
+    if state.home_owner(sq) is not None:
+        return "nothing can be created on a home base"
+    return ""
+
+
+def _check_attack(state: State, w: Wizard, target: Wizard | None) -> None:
+    """The limits on any attack (RB Combat; FAQ; cards.md §1.1)."""
+    if state.round <= 1:
+        raise IllegalAction("no attacks in the first round (RB Combat; FAQ errata)")
+    if state.turn.attacked:
+        raise IllegalAction("you have already attacked this turn (one attack a turn)")
+    if target is not None and target.seat == w.seat:
+        raise IllegalAction("you cannot attack yourself (6e rule)")
+
+
+def _roll(state: State) -> int:
+    """One d4 roll: from the scenario's forced dice, else the game RNG."""
+    if state.script.dice is not None:
+        if not state.script.dice:
+            raise ScriptExhausted("the scenario ran out of dice")
+        return state.script.dice.pop(0)
+    return state.rng.d4()
+
+
+def _other_side(win: Window, seat: str) -> str:
+    return win.defender if seat == win.attacker else win.attacker
+
+
+# ---------------------------------------------------------------------------------------
+# movement
+# ---------------------------------------------------------------------------------------
+def _step_ok(state: State, frm: Square, to: Square) -> tuple[Edge, str] | None:
+    """The edge crossed stepping from ``frm`` to ``to`` (adjacent or joined by an exit/warp)
+    and the side left by, or None if they are not joined."""
+    for side in "nesw":
+        nb = state.layout.neighbor(frm, side)
+        if nb is not None and nb[0] == to:
+            return nb[1], side
+    return None
+
+
+def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Walk along a path. Source: RB Movement (3 squares, plus one number card; split around
+    other actions); RB The Board (walls block; doors are locked and relock after passage);
+    cards.md thornbush (entering stops you, 1 physical damage, a lost turn)."""
+    t = state.turn
+    if not a.targets:
+        raise IllegalAction("move needs a path")
+    if t.stopped:
+        raise IllegalAction("you entered a thornbush: your movement is over this turn")
+    left = allowance(state, w) - t.moves_used
+    if len(a.targets) > left:
+        raise IllegalAction(f"you have {left} square(s) of movement left this turn")
+    cur = w.at
+    assert cur is not None
+    used_doors: list[Edge] = []
+    bush_at: Square | None = None
+    for i, text in enumerate(a.targets):
+        sq = _square(state, text)
+        step = _step_ok(state, cur, sq)
+        if step is None:
+            raise IllegalAction(f"{text} is not next to {square_name(cur)}")
+        e, _side = step
+        if e in state.edges:
+            if e in t.open_doors and e not in used_doors:
+                used_doors.append(e)
+            else:
+                what = state.edges[e].kind
+                raise IllegalAction(f"a {'locked door' if what.startswith('door') else what} "
+                                    f"blocks the way at {edge_name(e)}")
+        if sq in state.stones:
+            raise IllegalAction(f"a stone block fills {text}")
+        if sq in state.bushes:
+            if i != len(a.targets) - 1:
+                raise IllegalAction(f"entering the thornbush at {text} ends the move")
+            bush_at = sq
+        cur = sq
+    if dry:
+        return
+    w.at = cur
+    t.moves_used += len(a.targets)
+    for e in used_doors:
+        t.open_doors.remove(e)  # the door relocks behind you (RB The Board)
+    o("move", f"{w.seat} moves to {square_name(cur)}", seat=w.seat, path=list(a.targets))
+    if bush_at is not None:
+        _enter_bush(state, w, o)
+
+
+def _enter_bush(state: State, w: Wizard, o: Out) -> None:
+    """Entering a thornbush: stop, 1 physical damage (indirect), lose the next turn.
+    Source: cards.md thornbush (decided 1 damage); AF."""
+    if w.seat == state.turn.active:
+        state.turn.stopped = True
+    w.lost_turns += 1
+    o("bush", f"{w.seat} is caught in a thornbush and loses a turn", seat=w.seat)
+    _open_indirect(state, [w], 1, "thornbush", physical=True, cause=state.turn.active)
+
+
+def _boost(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Add one number card to this turn's movement, once a turn. Source: RB Movement."""
+    if state.turn.boost:
+        raise IllegalAction("you have already added a number card to your movement this turn")
+    cid = state.find_in_hand(w.seat, str(a.number))
+    if cid is None or not C.is_number(str(a.number)):
+        raise IllegalAction(f"you hold no number card {a.number}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.boost = a.number or 0
+    o("boost", f"{w.seat} adds {a.number} to this turn's movement", seat=w.seat)
+
+
+# ---------------------------------------------------------------------------------------
+# punch
+# ---------------------------------------------------------------------------------------
+def _punch(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Punch: no card, the turn's one attack, 1 damage to a wizard in your square, or to a wall
+    or door on a side of your square, or a thornbush in your or an open next square.
+    Source: RB Combat (punch; walls 20, doors 15; attacks on objects use the attack)."""
+    text = a.targets[0]
+    at = w.at
+    assert at is not None
+    if text.startswith("P") and "." not in text:
+        target = _target_wizard(state, text)
+        _check_attack(state, w, target)
+        if target.at != at:
+            raise IllegalAction(f"{text} is not in your square")
+        if dry:
+            return
+        state.turn.attacked = True
+        o("attack", f"{w.seat} punches {text}", seat=w.seat, target=text)
+        _open_attack(state, w, target, "punch", 1, None, None, physical=True)
+        return
+    if ":" in text:
+        e = _edge(state, text)
+        if e not in [k for _s, k in state.layout.edges_of(at)]:
+            raise IllegalAction(f"{text} is not a side of your square")
+        if e not in state.edges:
+            raise IllegalAction(f"there is no wall or door at {text}")
+        _check_attack(state, w, None)
+        if dry:
+            return
+        state.turn.attacked = True
+        _damage_edge(state, e, 1, o)
+        return
+    sq = _square(state, text)
+    if sq not in state.bushes:
+        raise IllegalAction(f"there is no thornbush at {text}")
+    if sq != at:
+        step = _step_ok(state, at, sq)
+        if step is None or step[0] in state.edges:
+            raise IllegalAction(f"the thornbush at {text} is not next to you")
+    _check_attack(state, w, None)
+    if dry:
+        return
+    state.turn.attacked = True
+    _damage_bush(state, sq, 1, o)
+
+
+def _damage_edge(state: State, e: Edge, n: int, o: Out) -> None:
+    """Points of damage to a wall or door; it stays damaged until destroyed (RB Combat)."""
+    es = state.edges[e]
+    es.hp -= n
+    if es.hp <= 0:
+        del state.edges[e]
+        if e in state.turn.open_doors:
+            state.turn.open_doors.remove(e)
+        o("edge", f"the {es.kind} at {edge_name(e)} is destroyed", edge=edge_name(e))
+    else:
+        o("edge", f"the {es.kind} at {edge_name(e)} takes {n} ({es.hp} left)",
+          edge=edge_name(e), hp=es.hp)
+
+
+def _damage_bush(state: State, sq: Square, n: int, o: Out) -> None:
+    hp = state.bushes[sq] - n
+    if hp <= 0:
+        del state.bushes[sq]
+        o("bush", f"the thornbush at {square_name(sq)} is destroyed", square=square_name(sq))
+    else:
+        state.bushes[sq] = hp
+        o("bush", f"the thornbush at {square_name(sq)} takes {n} ({hp} left)",
+          square=square_name(sq))
+
+
+# ---------------------------------------------------------------------------------------
+# playing cards in your own turn
+# ---------------------------------------------------------------------------------------
+def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Play a card from hand in your own turn (RB The Cards; cards.md §1.1)."""
+    try:
+        cd = C.card(a.card)
+    except KeyError:
+        raise IllegalAction(f"there is no card called {a.card!r}") from None
+    cid = state.find_in_hand(w.seat, a.card)
+    if cid is None:
+        raise IllegalAction(f"you hold no {a.card}")
+    if cd.kind == C.NUMBER:
+        raise IllegalAction("a number card is played with an action (+N) or as a boost")
+    if cd.slug not in C.IMPLEMENTED:
+        raise IllegalAction(f"{cd.name} is not implemented yet in this engine")
+    if cd.kind == C.COUNTER:
+        raise IllegalAction(f"{cd.name} only answers an attack (it has no use as a neutral)")
+    effect = _OWN_TURN.get(cd.slug)
+    if effect is None:  # pragma: no cover - IMPLEMENTED and the table agree (tested)
+        raise IllegalAction(f"{cd.name} cannot be played now")
+    if a.number is not None and a.number == 0:
+        raise IllegalAction("there is no number card 0")
+    if a.number is not None and str(a.number) == a.card:
+        raise IllegalAction("a card cannot be its own number")
+    effect(state, w, a, cid, dry, o)
+
+
+def _attack_target(state: State, w: Wizard, a: Action) -> Wizard:
+    if len(a.targets) != 1:
+        raise IllegalAction(f"{a.card} needs one target: @P2")
+    return _target_wizard(state, a.targets[0])
+
+
+def _to_hit(state: State, w: Wizard, target: Wizard, o: Out) -> bool:
+    """The d4 to-hit roll against an invisible target, made when the attack is declared:
+    it hits only on a 1 (cards.md invisible; §1.5 Declaring an attack)."""
+    if target.has("invisible"):
+        roll = _roll(state)
+        o("roll", f"{w.seat} rolls {roll} to hit the invisible {target.seat}", roll=roll)
+        return roll == 1
+    return True
+
+
+def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Fireball, Lightning Blast, Powerthrust: a wizard, or a wall/door/thornbush in LOS.
+    Source: RB Combat (walls/doors/bushes take points; attacking them is the turn's attack);
+    RB Number cards (power); cards.md rows."""
+    cd = C.card(a.card)
+    value, ncid = _number(state, w, a, cd.number)
+    if len(a.targets) != 1:
+        raise IllegalAction(f"{a.card} needs one target")
+    text = a.targets[0]
+    at = w.at
+    assert at is not None
+    pts = value + 2 if a.card == "powerthrust" else value
+    if a.args:
+        raise IllegalAction(f"{a.card} takes no {a.args[0][0]}=")
+    if ":" in text:
+        e = _edge(state, text)
+        if e not in state.edges:
+            raise IllegalAction(f"there is no wall or door at {text}")
+        _check_attack(state, w, None)
+        if not has_los(state, at, e):
+            raise IllegalAction(f"no line of sight to {text}")
+        if dry:
+            return
+        state.turn.attacked = True
+        _discard_cards(state, [cid, ncid])
+        o("attack", f"{w.seat} casts {cd.name} at {text}", seat=w.seat)
+        _damage_edge(state, e, pts, o)
+        return
+    if not text.startswith("P"):
+        sq = _square(state, text)
+        if sq not in state.bushes:
+            raise IllegalAction(f"there is nothing to attack at {text}")
+        _check_attack(state, w, None)
+        if not has_los(state, at, sq):
+            raise IllegalAction(f"no line of sight to {text}")
+        if dry:
+            return
+        state.turn.attacked = True
+        _discard_cards(state, [cid, ncid])
+        o("attack", f"{w.seat} casts {cd.name} at the thornbush at {text}", seat=w.seat)
+        _damage_bush(state, sq, pts, o)
+        return
+    target = _target_wizard(state, text)
+    _check_attack(state, w, target)
+    assert target.at is not None
+    if not has_los(state, at, target.at):
+        raise IllegalAction(f"no line of sight to {text} (RB The Cards: L.O.S.)")
+    if dry:
+        return
+    _declare(state, w, target, a.card, cid, ncid, value, o)
+
+
+def _declare(state: State, w: Wizard, target: Wizard, slug: str, cid: int | None,
+             ncid: int | None, value: int, o: Out, *, mode: str = "", physical: bool = False,
+             push_dir: str = "") -> None:
+    """Declare an attack on a wizard: use up the turn's attack, roll to hit if needed, then
+    open the answer window (cards.md §1.5)."""
+    state.turn.attacked = True
+    _take_from_hand(w, cid) if slug not in ("dagger",) or mode == "throw" else None
+    _take_from_hand(w, ncid)
+    name = "a punch" if slug == "punch" else C.card(slug).name
+    o("attack", f"{w.seat} attacks {target.seat} with {name}"
+      + (f" ({value})" if ncid is not None else ""), seat=w.seat, target=target.seat,
+      card=slug, value=value)
+    if not _to_hit(state, w, target, o):
+        o("miss", f"the {name} misses {target.seat}", seat=w.seat)
+        _finish_objects(state, slug, cid, mode, target.at)
+        _discard_cards(state, [c for c in (cid, ncid) if c is not None and _is_spent(state, c)])
+        return
+    _open_attack(state, w, target, slug, value, cid, ncid, mode=mode, physical=physical,
+                 push_dir=push_dir)
+
+
+def _is_spent(state: State, cid: int) -> bool:
+    """Cards discarded after their action: everything but objects (cards.md §1.1)."""
+    return C.card(state.face(cid)).kind not in (C.OBJECT, C.STONE)
+
+
+def _open_attack(state: State, w: Wizard, target: Wizard, slug: str, value: int,
+                 cid: int | None, ncid: int | None, *, mode: str = "", physical: bool = False,
+                 push_dir: str = "") -> None:
+    """Put an attack on the stack and hand the answer to its target. Playing the attack
+    counts as the attacker's pass (notation.md, the stack)."""
+    state.windows.insert(0, Window(
+        kind="attack", attacker=w.seat, defender=target.seat, source=slug, value=value,
+        to_answer=target.seat, cid=cid, number_cid=ncid, target=target.seat, mode=mode,
+        physical=physical, passes=1, push_dir=push_dir))
+
+
+def _waterbolt(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Waterbolt: push the target N squares away from the caster, 1 magical damage per
+    blocked square. Source: cards.md waterbolt, §1.8 (push; away from the caster)."""
+    value, ncid = _number(state, w, a, "distance")
+    target = _attack_target(state, w, a)
+    _check_attack(state, w, target)
+    assert w.at is not None and target.at is not None
+    if not has_los(state, w.at, target.at):
+        raise IllegalAction(f"no line of sight to {target.seat}")
+    d = _away(w.at, target.at, a.arg("dir"))
+    for k, _v in a.args:
+        if k != "dir":
+            raise IllegalAction(f"waterbolt takes no {k}=")
+    if dry:
+        return
+    _declare(state, w, target, "waterbolt", cid, ncid, value, o, push_dir=d)
+
+
+def _away(frm: Square, to: Square, given: str) -> str:
+    """The direction "away from the caster": the axis of the larger distance; on a tie the
+    caster names it with dir= (cards.md §1.8)."""
+    dx, dy = to[0] - frm[0], to[1] - frm[1]
+    if given:
+        if given not in DIRS:
+            raise IllegalAction("dir= must be n, e, s or w")
+        return given
+    if abs(dx) == abs(dy):
+        raise IllegalAction("the target is on a diagonal: name the push direction with "
+                            "dir=n|e|s|w")
+    if abs(dx) > abs(dy):
+        return "e" if dx > 0 else "w"
+    return "s" if dy > 0 else "n"
+
+
+def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Dagger and Large Rock (objects, not spells; physical damage).
+    Dagger: stab a wizard in your square (2), or throw it (mode=throw) at one in LOS (2), after
+    which it lies in his square. Large Rock: thrown at a wizard in LOS (3), lands in his
+    square. Thrown at a square instead they do no damage and are no attack.
+    Source: RB Objects (thrown objects land in the target square or before a barrier); FAQ
+    (thrown objects do no damage unless the card says so); cards.md dagger, large-rock."""
+    if a.number is not None:
+        raise IllegalAction(f"{a.card} takes no number card")
+    mode = a.arg("mode")
+    if mode not in ("", "throw") or any(k != "mode" for k, _ in a.args):
+        raise IllegalAction("the only argument here is mode=throw")
+    if a.card == "large-rock":
+        mode = "throw"
+    if len(a.targets) != 1:
+        raise IllegalAction(f"{a.card} needs one target")
+    text = a.targets[0]
+    at = w.at
+    assert at is not None
+    if not text.startswith("P"):
+        sq = _square(state, text)
+        if mode != "throw":
+            raise IllegalAction("to throw it at a square, say mode=throw")
+        land = _throw_landing(state, at, sq)
+        if dry:
+            return
+        _take_from_hand(w, cid)
+        state.floor.append((land, cid))
+        o("throw", f"{w.seat} throws the {C.card(a.card).name} to {square_name(land)}",
+          seat=w.seat)
+        return
+    target = _target_wizard(state, text)
+    _check_attack(state, w, target)
+    assert target.at is not None
+    if mode == "throw":
+        if not has_los(state, at, target.at):
+            raise IllegalAction(f"no line of sight to {text}")
+    elif target.at != at:
+        raise IllegalAction(f"{text} is not in your square (throw it with mode=throw)")
+    if dry:
+        return
+    value = 3 if a.card == "large-rock" else 2
+    _declare(state, w, target, a.card, cid, None, value, o, mode=mode, physical=True)
+
+
+def _throw_landing(state: State, frm: Square, to: Square) -> Square:
+    """Where a thrown object lands: the target square, or the square just before a thornbush
+    or stone block on the line. Walls, closed doors on the line make the throw impossible.
+    Source: RB Objects; cards.md §1.4."""
+    best = None
+    for sl in sightlines(state.layout, frm, to):
+        if blocked_count(sl, lambda e: _is_blocking(state, e)) == 0:
+            best = sl
+            break
+    if best is None:
+        raise IllegalAction(f"no clear line to throw to {square_name(to)}")
+    prev = frm
+    for s in best.squares[1:]:
+        if s in state.bushes or s in state.stones:
+            return prev
+        prev = s
+    return to
+
+
+def _create_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Create Wall: a permanent 20-point wall on an empty edge in LOS (measured to the edge's
+    midpoint). Source: RB The Cards (LOS to the centre of the wall); cards.md create-wall."""
+    e = _neutral_edge(state, w, a)
+    if e in state.edges:
+        raise IllegalAction(f"{a.targets[0]} is not empty")
+    x, y, side = e
+    if state.layout.neighbor((x, y), side) is None:
+        raise IllegalAction(f"{a.targets[0]} is the board's edge")
+    assert w.at is not None
+    if not has_los(state, w.at, e):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.edges[e] = EdgeState("wall", WALL_HP, created=True)
+    o("edge", f"{w.seat} creates a wall at {edge_name(e)}", edge=edge_name(e))
+
+
+def _neutral_edge(state: State, w: Wizard, a: Action) -> Edge:
+    if a.number is not None:
+        raise IllegalAction(f"{a.card} takes no number card (cards.md §1.3)")
+    if a.args:
+        raise IllegalAction(f"{a.card} takes no {a.args[0][0]}=")
+    if len(a.targets) != 1 or ":" not in a.targets[0]:
+        raise IllegalAction(f"{a.card} needs a side as its target, e.g. @c3:e")
+    return _edge(state, a.targets[0])
+
+
+def _destroy_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Destroy Wall: a wall or door in LOS is gone; every wizard in the two squares beside it
+    takes 2 physical damage, indirect: not an attack, legal in round 1, no kill credit.
+    Source: FAQ (Destroy Wall next to someone in round one is legal; second-hand kills give no
+    cards); RB (Absorb or Blunt against a falling wall); cards.md destroy-wall (2 damage)."""
+    e = _neutral_edge(state, w, a)
+    if e not in state.edges:
+        raise IllegalAction(f"there is no wall or door at {a.targets[0]}")
+    assert w.at is not None
+    if not has_los(state, w.at, e):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    kind = state.edges.pop(e).kind
+    if e in state.turn.open_doors:
+        state.turn.open_doors.remove(e)
+    o("edge", f"{w.seat} destroys the {kind} at {edge_name(e)}", edge=edge_name(e))
+    x, y, side = e
+    beside = [(x, y)]
+    nb = state.layout.neighbor((x, y), side)
+    if nb is not None:
+        beside.append(nb[0])
+    victims = [v for v in _seat_order_from(state, state.turn.active) if v.at in beside]
+    _open_indirect(state, victims, 2, "destroy-wall", physical=True, cause=w.seat)
+
+
+def _seat_order_from(state: State, seat: str) -> list[Wizard]:
+    seats = state.seats
+    i = seats.index(seat)
+    order = seats[i:] + seats[:i]
+    return [state.wizard(s) for s in order if state.wizard(s).in_game]
+
+
+def _door_of_square(state: State, w: Wizard, a: Action) -> Edge:
+    e = _neutral_edge(state, w, a)
+    assert w.at is not None
+    if e not in [k for _s, k in state.layout.edges_of(w.at)]:
+        raise IllegalAction(f"{a.targets[0]} is not a side of your square")
+    es = state.edges.get(e)
+    if es is None or not es.kind.startswith("door"):
+        raise IllegalAction(f"there is no door at {a.targets[0]}")
+    return e
+
+
+def _pick_lock(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Pick Lock: a locked, unjammed door of your square opens for your passage this turn;
+    it relocks after you pass or when the turn ends. Not a spell.
+    Source: RB The Board (doors locked at all times; relock after passage); cards.md."""
+    e = _door_of_square(state, w, a)
+    if state.edges[e].kind == "door-jammed":
+        raise IllegalAction("that door is jammed")
+    if e in state.turn.open_doors:
+        raise IllegalAction("that door is already open")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.open_doors.append(e)
+    o("door", f"{w.seat} picks the lock of {edge_name(e)}", edge=edge_name(e))
+
+
+def _thornbush(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Thornbush: a permanent bush (5 points) on an empty square in LOS.
+    Source: RB (creations never on a home base or an occupied square); cards.md thornbush."""
+    if a.number is not None or a.args:
+        raise IllegalAction("thornbush takes only a square")
+    if len(a.targets) != 1:
+        raise IllegalAction("thornbush needs a square, e.g. @d4")
+    sq = _square(state, a.targets[0])
+    why = _creatable_square(state, sq)
+    if why:
+        raise IllegalAction(f"no thornbush at {a.targets[0]}: {why}")
+    assert w.at is not None
+    if not has_los(state, w.at, sq):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.bushes[sq] = BUSH_HP
+    o("bush", f"{w.seat} grows a thornbush at {square_name(sq)}", square=square_name(sq))
+
+
+def _teleport_dest(state: State, a: Action) -> Square:
+    if a.number is not None or a.args:
+        raise IllegalAction("teleport takes only a square")
+    if len(a.targets) != 1:
+        raise IllegalAction("teleport needs a square, e.g. @f7")
+    sq = _square(state, a.targets[0])
+    if not _vacant(state, sq):
+        raise IllegalAction(f"{a.targets[0]} is not vacant")
+    return sq
+
+
+def _teleport(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Teleport as a neutral: move to any vacant square (objects and home bases allowed; no
+    pick-up out of turn). Source: DG §12 (vacant); RB Objects; cards.md teleport."""
+    sq = _teleport_dest(state, a)
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    w.at = sq
+    o("move", f"{w.seat} teleports to {square_name(sq)}", seat=w.seat, path=[square_name(sq)])
+
+
+def _invisible(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Invisible as a neutral: for N turns attacks aimed at you hit only on a d4 roll of 1.
+    Source: cards.md invisible; §1.6 durations."""
+    value, ncid = _number(state, w, a, "duration")
+    if a.targets or a.args:
+        raise IllegalAction("invisible is cast on yourself only (6e)")
+    if dry:
+        return
+    _discard_cards(state, [cid, ncid])
+    _add_condition(w, Condition("invisible", w.seat, value))
+    o("condition", f"{w.seat} turns invisible for {value} turn(s)", seat=w.seat)
+
+
+def _add_condition(w: Wizard, cond: Condition) -> None:
+    w.conditions = [c for c in w.conditions if c.slug != cond.slug] + [cond]
+
+
+def _speed(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Speed: one extra full turn right after this one, still the same round.
+    Source: AF; RB (no round-1 attacks even with Speed); FAQ (it counts for durations)."""
+    if a.number is not None or a.targets or a.args:
+        raise IllegalAction("speed takes no target or number")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.speed_pending += 1
+    o("speed", f"{w.seat} will take an extra turn", seat=w.seat)
+
+
+_OWN_TURN = {
+    "fireball": _point_attack,
+    "lightning-blast": _point_attack,
+    "powerthrust": _point_attack,
+    "waterbolt": _waterbolt,
+    "dagger": _weapon,
+    "large-rock": _weapon,
+    "create-wall": _create_wall,
+    "destroy-wall": _destroy_wall,
+    "pick-lock": _pick_lock,
+    "thornbush": _thornbush,
+    "teleport": _teleport,
+    "invisible": _invisible,
+    "speed": _speed,
+}
+
+
+# ---------------------------------------------------------------------------------------
+# objects and treasures
+# ---------------------------------------------------------------------------------------
+def _pickup(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Pick up one object or treasure in your square; it ends your turn; one treasure at most.
+    Source: RB Objects (your turn ends if you pick up any object; only one treasure);
+    FAQ (not two objects at once)."""
+    text = a.targets[0]
+    at = w.at
+    if "." in text:
+        if state.treasures.get(text) != at or text not in state.treasures:
+            raise IllegalAction(f"{text} is not in your square")
+        if w.carrying:
+            raise IllegalAction("you can carry only one treasure (RB Objects)")
+        if dry:
+            return
+        state.treasures[text] = None
+        w.carrying = text
+    else:
+        cid = next((c for s, c in state.floor if s == at and state.face(c) == text), None)
+        if cid is None:
+            raise IllegalAction(f"there is no {text} in your square")
+        if dry:
+            return
+        state.floor.remove((at, cid))  # type: ignore[arg-type]
+        w.hand.append(cid)
+    state.turn.picked_up = True
+    o("pickup", f"{w.seat} picks up {text}; the turn is over", seat=w.seat, thing=text)
+
+
+def _drop(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Drop a carried treasure or an object in your square, during your own turn.
+    Source: RB Objects (Dropping and Retrieving Objects)."""
+    text = a.targets[0]
+    at = w.at
+    assert at is not None
+    if "." in text:
+        if w.carrying != text:
+            raise IllegalAction(f"you are not carrying {text}")
+        if dry:
+            return
+        w.carrying = ""
+        state.treasures[text] = at
+    else:
+        cid = state.find_in_hand(w.seat, text)
+        if cid is None:
+            raise IllegalAction(f"you hold no {text}")
+        if C.card(text).kind not in (C.OBJECT, C.STONE):
+            raise IllegalAction(f"{text} is not an object")
+        if dry:
+            return
+        _take_from_hand(w, cid)
+        state.floor.append((at, cid))
+    o("drop", f"{w.seat} drops {text} at {square_name(at)}", seat=w.seat, thing=text)
+
+
+def _discard(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Discard a card: in your own turn, or when over the hand limit (RB Getting new cards;
+    FAQ: discarding an object sends it to the pile)."""
+    cid = state.find_in_hand(w.seat, a.card)
+    if cid is None:
+        raise IllegalAction(f"you hold no {a.card}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    o("discard", f"{w.seat} discards {a.card}", seat=w.seat, card=a.card)
+    if state.discarding and state.discarding[0] == w.seat and \
+            len(w.hand) <= hand_limit(state, w):
+        state.discarding.pop(0)
+
+
+def _end(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """End the turn and draw up to 2 (RB: draw up to 2 at the end of the turn)."""
+    n = 2 if a.number is None else a.number
+    if not 0 <= n <= 2:
+        raise IllegalAction("you draw 0, 1 or 2 cards at the end of your turn")
+    if dry:
+        return
+    state.turn.ending = True
+    state.turn.draws_left = n
+    o("end", f"{w.seat} ends the turn", seat=w.seat)
+
+
+# ---------------------------------------------------------------------------------------
+# answering: counteractions and passes
+# ---------------------------------------------------------------------------------------
+def _victims(state: State, win: Window) -> list[str]:
+    """Who the attack now points at: the defender, and the attacker once a standing
+    Reflection has turned half of it back (cards.md reflection)."""
+    out = [win.defender]
+    if any(c.slug == "reflection" for c in win.counters):
+        out.append(win.attacker)
+    return out
+
+
+def _answer_pass(state: State, w: Wizard, dry: bool, o: Out) -> None:
+    """Decline to answer; when both sides have passed in succession the stack resolves
+    (notation.md, the stack). An indirect damage window closes on its single pass."""
+    if dry:
+        return
+    win = state.windows[0]
+    o("pass", f"{w.seat} passes", seat=w.seat)
+    if win.kind == "indirect":
+        _resolve_indirect(state, o)
+        return
+    win.passes += 1
+    if win.passes >= 2:
+        _resolve_attack(state, o)
+    else:
+        win.to_answer = _other_side(win, w.seat)
+
+
+def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Play a counteraction on the open window. Source: cards.md §1.5 (answering; what each
+    counteraction answers); RB (counteractions may be counteracted); FAQ (order chosen by the
+    defender, by the order played)."""
+    win = state.windows[0]
+    try:
+        cd = C.card(a.card)
+    except KeyError:
+        raise IllegalAction(f"there is no card called {a.card!r}") from None
+    cid = state.find_in_hand(w.seat, a.card)
+    if cid is None:
+        raise IllegalAction(f"you hold no {a.card}")
+    if cd.kind not in (C.COUNTER, C.DUAL):
+        raise IllegalAction(f"{cd.name} is not a counteraction: out of turn you may only "
+                            "answer with counteractions (RB The Cards)")
+    if cd.slug not in C.IMPLEMENTED:
+        raise IllegalAction(f"{cd.name} is not implemented yet in this engine")
+    slug = cd.slug
+    side = "attacker" if w.seat == win.attacker else "defender"
+    answers = -1
+    extra_target = ""
+    value, ncid = 0, None
+    is_spell_attack = win.kind == "attack" and win.cid is not None and \
+        C.card(win.source).spell
+    if win.kind == "indirect" and slug not in ("absorb", "blunt"):
+        raise IllegalAction("only Absorb or Blunt answer damage that is not an attack (RB)")
+    if slug in ("absorb", "blunt"):
+        if w.seat not in _victims(state, win):
+            raise IllegalAction(f"{cd.name} answers damage dealt to you")
+        if win.kind == "attack" and win.source not in DAMAGING:
+            raise IllegalAction(f"{cd.name} answers damage, and this attack deals none")
+    elif slug == "full-shield":
+        if not is_spell_attack:
+            raise IllegalAction("Full Shield stops only spell attacks (not punches, weapons or "
+                                "indirect damage)")
+        if w.seat not in _victims(state, win):
+            raise IllegalAction("Full Shield stops a spell aimed at you")
+    elif slug == "reflection":
+        if not is_spell_attack or C.card(win.source).number in ("none", "-"):
+            raise IllegalAction("Reflection answers a spell attack that has a number")
+        if w.seat != win.defender or any(c.slug == "reflection" and c.player == w.seat
+                                         for c in win.counters):
+            raise IllegalAction("Reflection splits an attack aimed at you, once")
+    elif slug == "anti-anti":
+        answers = _latest_standing(win, "defender" if side == "attacker" else "attacker")
+        if answers < 0:
+            raise IllegalAction("Anti-Anti needs a counteraction of the other side to void")
+        if win.counters[answers].slug in ESCAPES:
+            raise IllegalAction("Anti-Anti does not work on escapes (DG §7)")
+    elif slug in ("teleport", "invisible"):
+        if w.seat != win.defender or win.kind != "attack":
+            raise IllegalAction(f"{cd.name} escapes an attack aimed at you")
+        if slug == "teleport":
+            sq = _teleport_dest(state, a)
+            extra_target = square_name(sq)
+        else:
+            if a.targets or a.args:
+                raise IllegalAction("invisible is cast on yourself only")
+            value, ncid = _number(state, w, a, "duration")
+    else:
+        raise IllegalAction(f"{cd.name} cannot answer this")
+    if slug not in ("teleport", "invisible") and (a.targets or a.args or a.number is not None):
+        raise IllegalAction(f"{cd.name} takes no target or number: its target is implied")
+    if dry:
+        return
+    _take_from_hand(w, cid)
+    _take_from_hand(w, ncid)
+    win.counters.append(Counter(w.seat, cid, slug, side, answers, ncid, value, extra_target))
+    win.passes = 0
+    win.to_answer = _other_side(win, w.seat) if win.kind == "attack" else w.seat
+    o("counter", f"{w.seat} answers with {cd.name}", seat=w.seat, card=slug)
+    if win.kind == "indirect":
+        win.to_answer = w.seat
+
+
+def _latest_standing(win: Window, side: str) -> int:
+    """Index of the latest counteraction of ``side`` not voided by an Anti-Anti, or -1."""
+    voided = {c.answers for c in win.counters if c.slug == "anti-anti"}
+    for i in range(len(win.counters) - 1, -1, -1):
+        c = win.counters[i]
+        if c.side == side and i not in voided:
+            return i
+    return -1
+
+
+def _resolve_attack(state: State, o: Out) -> None:
+    """Resolve the stack (cards.md §1.5 Resolving; FAQ: counteractions before the attack).
+
+    1. Cancels, last played first: Anti-Anti voids what it answered; then a standing
+       attack-stopper (Full Shield, or an escape) ends the attack.
+    2. Splits in the order played (Reflection: each keeps half, rounded up).
+    3. Each victim's damage changes in the order he played them (Absorb -3, Blunt half up).
+    5. The attack takes effect; if all of a hit's damage was stopped, its side effects are
+       stopped too (RB).
+    6. Every card played goes to the discard pile, the number card included (FAQ).
+    """
+    win = state.windows.pop(0)
+    attacker = state.wizard(win.attacker)
+    defender = state.wizard(win.defender)
+    voided: set[int] = set()
+    for i in range(len(win.counters) - 1, -1, -1):
+        if i in voided:
+            continue
+        if win.counters[i].slug == "anti-anti":
+            voided.add(win.counters[i].answers)
+    for i in sorted(voided):
+        o("void", f"{win.counters[i].player}'s {C.card(win.counters[i].slug).name} is voided")
+    standing = [c for i, c in enumerate(win.counters) if i not in voided]
+    played = [win.cid, win.number_cid] + [c for k in win.counters for c in (k.cid, k.number_cid)]
+    stoppers = [c for c in standing if c.slug in STOPPERS]
+    for c in stoppers:
+        if c.slug == "teleport":
+            sq = parse_square(c.target)
+            if _vacant(state, sq):
+                state.wizard(c.player).at = sq
+                o("move", f"{c.player} teleports away to {c.target}", seat=c.player,
+                  path=[c.target])
+        elif c.slug == "invisible":
+            w = state.wizard(c.player)
+            _add_condition(w, Condition("invisible", c.player, c.value))
+            o("condition", f"{c.player} vanishes for {c.value} turn(s)", seat=c.player)
+    if stoppers:
+        last = stoppers[-1]
+        o("stopped", f"{C.card(last.slug).name} stops the {_name(win.source)}",
+          card=last.slug)
+        _finish_objects(state, win.source, win.cid, win.mode, defender.at)
+        _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
+        return
+    # hits: [victim, value, credit]
+    hits: list[list] = [[win.defender, win.value, win.attacker]]
+    for c in standing:
+        if c.slug == "reflection":
+            for h in hits:
+                if h[0] == c.player:
+                    half = _ceil_half(h[1])
+                    h[1] = half
+                    hits.append([_other_side(win, c.player), half, c.player])
+                    o("reflect", f"{c.player} reflects half of the {_name(win.source)}")
+                    break
+    landing = defender.at
+    for victim_seat, value, credit in hits:
+        victim = state.wizard(victim_seat)
+        if not victim.in_game:
+            continue
+        base = _base_damage(state, win, victim, value, credit, o)
+        dmg = base
+        for c in standing:
+            if c.player != victim_seat:
+                continue
+            if c.slug == "absorb":
+                dmg = max(0, dmg - 3)
+            elif c.slug == "blunt":
+                dmg = _ceil_half(dmg)
+        if base > 0 and dmg != base:
+            o("reduce", f"{victim_seat}'s damage is cut from {base} to {dmg}")
+        stopped_all = base > 0 and dmg == 0
+        if dmg > 0:
+            _hurt(state, victim, dmg, credit, o, physical=win.physical)
+        if stopped_all:
+            o("stopped", f"all damage to {victim_seat} was stopped, and the rest with it")
+            continue
+        if win.source == "lightning-blast" and victim.in_game:
+            _lose_turn(state, victim, o)
+        if win.source == "fireball" and dmg > 0 and victim.in_game:
+            burnt = [c for c in victim.hand if C.card(state.face(c)).kind == C.STONE]
+            if burnt:
+                _discard_cards(state, burnt)
+                o("burn", f"{victim_seat}'s magic stones burn")
+    _finish_objects(state, win.source, win.cid, win.mode, landing)
+    _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
+
+
+def _name(slug: str) -> str:
+    return "punch" if slug == "punch" else C.card(slug).name
+
+
+def _base_damage(state: State, win: Window, victim: Wizard, value: int, credit: str,
+                 o: Out) -> int:
+    """The damage one hit deals before damage changes (cards.md rows)."""
+    src = win.source
+    if src == "powerthrust":
+        return 2 + value
+    if src == "waterbolt":
+        other = state.wizard(_other_side(win, victim.seat))
+        d = win.push_dir if victim.seat == win.defender else _reverse(win.push_dir)
+        if other.at is not None and victim.at is not None and victim.seat != win.defender:
+            try:
+                d = _away(other.at, victim.at, "")
+            except IllegalAction:
+                pass
+        return _push(state, victim, d, value, o)
+    return value
+
+
+def _reverse(d: str) -> str:
+    return {"n": "s", "s": "n", "e": "w", "w": "e"}[d]
+
+
+def _push(state: State, w: Wizard, d: str, n: int, o: Out) -> int:
+    """Push N squares in direction d; each blocked square costs 1 magical damage, returned.
+    Source: cards.md §1.8 (push; pushes cannot enter bush or stone squares)."""
+    blocked = 0
+    assert w.at is not None
+    start = w.at
+    for _ in range(n):
+        nb = state.layout.neighbor(w.at, d)
+        if nb is None or nb[1] in state.edges or nb[0] in state.bushes or nb[0] in state.stones:
+            blocked += 1
+            continue
+        w.at = nb[0]
+    if w.at != start:
+        o("move", f"{w.seat} is pushed to {square_name(w.at)}", seat=w.seat,
+          path=[square_name(w.at)])
+    return blocked
+
+
+def _finish_objects(state: State, slug: str, cid: int | None, mode: str,
+                    landing: Square | None) -> None:
+    """A thrown object lands in the target's square (RB Objects); a stabbing dagger stays."""
+    if cid is None or slug not in ("dagger", "large-rock"):
+        return
+    if slug == "dagger" and mode != "throw":
+        return
+    if landing is not None and all(c != cid for _s, c in state.floor):
+        state.floor.append((landing, cid))
+
+
+def _lose_turn(state: State, w: Wizard, o: Out) -> None:
+    """A lost turn. If the active player loses a turn to his own reflected attack in his own
+    turn, he loses the rest of the current turn (FAQ; cards.md §1.7); otherwise it adds up."""
+    if w.seat == state.turn.active and not state.turn.ending:
+        state.turn.lost_rest = True
+        o("lost", f"{w.seat} loses the rest of this turn", seat=w.seat)
+    else:
+        w.lost_turns += 1
+        o("lost", f"{w.seat} loses a turn", seat=w.seat)
+
+
+def _hurt(state: State, w: Wizard, n: int, credit: str, o: Out, *, physical: bool) -> None:
+    """Take ``n`` points of damage; at 0 life the wizard dies (RB Combat)."""
+    w.life -= n
+    o("damage", f"{w.seat} takes {n} damage ({w.life} life left)", seat=w.seat, amount=n)
+    if w.life <= 0:
+        _kill(state, w, credit, o)
+
+
+def _kill(state: State, w: Wizard, credit: str, o: Out) -> None:
+    """Death: the wizard leaves the board, a carried treasure stays in his square; the player
+    whose attack dealt the killing damage takes all his cards and discards down to his limit;
+    kills by indirect damage give the cards to no one (RB Combat; FAQ second-hand kills)."""
+    w.alive = False
+    if w.carrying:
+        state.treasures[w.carrying] = w.at
+        w.carrying = ""
+    w.at = None
+    w.conditions = []
+    for other in state.wizards:  # his duration effects end (cards.md §1.6, decided)
+        other.conditions = [c for c in other.conditions if c.caster != w.seat]
+    state.eliminated.append(w.seat)
+    o("death", f"{w.seat} dies", seat=w.seat)
+    cards_ = list(w.hand)
+    w.hand.clear()
+    w.displayed.clear()
+    killer = None
+    if credit and credit != w.seat:
+        killer = state.wizard(credit)
+        if not killer.in_game:
+            killer = None
+    if killer is not None:
+        killer.hand.extend(cards_)
+        o("spoils", f"{killer.seat} takes {w.seat}'s {len(cards_)} cards", seat=killer.seat)
+    else:
+        state.discard.extend(cards_)
+    state.windows = [x for x in state.windows if x.defender != w.seat or x.kind != "indirect"]
+
+
+def _open_indirect(state: State, victims: list[Wizard], n: int, source: str, *,
+                   physical: bool, cause: str) -> None:
+    """Indirect damage: each damaged wizard gets one answer window (Absorb, Blunt), in seat
+    order from the active player (cards.md §1.5 Indirect damage; RB)."""
+    new = [Window(kind="indirect", attacker=cause, defender=v.seat, source=source, value=n,
+                  to_answer=v.seat, physical=physical) for v in victims]
+    state.windows[0:0] = new
+
+
+def _resolve_indirect(state: State, o: Out) -> None:
+    win = state.windows.pop(0)
+    w = state.wizard(win.defender)
+    played = [c for k in win.counters for c in (k.cid, k.number_cid)]
+    dmg = win.value
+    for c in win.counters:
+        if c.slug == "absorb":
+            dmg = max(0, dmg - 3)
+        elif c.slug == "blunt":
+            dmg = _ceil_half(dmg)
+    _discard_cards(state, played)
+    if w.in_game and dmg > 0:
+        _hurt(state, w, dmg, "", o, physical=win.physical)
+
+
+# ---------------------------------------------------------------------------------------
+# after every action: draws, hand limit, turn passing, winning
+# ---------------------------------------------------------------------------------------
+def _settle(state: State, o: Out) -> None:
+    """Run the automatic steps until a player must act (notation.md, Turn edges)."""
+    for _guard in range(10_000):
+        _check_end(state, o)
+        if state.winner or state.windows or state.discarding:
+            return
+        over = [w.seat for w in _seat_order_from(state, state.turn.active)
+                if len(w.hand) > hand_limit(state, w)]
+        if over:
+            state.discarding = over
+            return
+        t = state.turn
+        if t.lost_rest:
+            _next_turn(state, o)
+            continue
+        if not t.ending:
+            if not state.wizard(t.active).in_game:
+                _next_turn(state, o)
+                continue
+            return
+        if t.draws_left > 0:
+            t.draws_left -= 1
+            _draw(state, state.wizard(t.active), o)
+            continue
+        _next_turn(state, o)
+    raise RuntimeError("the turn sequence did not settle")  # pragma: no cover
+
+
+def _draw(state: State, w: Wizard, o: Out) -> None:
+    """Draw one card from the top; only when a card must be drawn and the pile is empty is the
+    discard pile shuffled into a new one (notation.md, Turn edges). Trap! goes off when drawn:
+    d4 physical damage to the drawer, indirect (cards.md trap)."""
+    if not state.deck:
+        if not state.discard:
+            o("draw", f"{w.seat} has nothing to draw")
+            return
+        _reshuffle(state)
+        o("reshuffle", "the discard pile is shuffled into a new draw pile")
+    cid = state.deck.pop(0)
+    if state.face(cid) == "trap":
+        state.discard.append(cid)
+        roll = _roll(state)
+        o("trap", f"{w.seat} draws Trap! and takes {roll} damage", seat=w.seat, roll=roll)
+        _open_indirect(state, [w], roll, "trap", physical=True, cause="")
+        return
+    w.hand.append(cid)
+    o("draw", f"{w.seat} draws a card", seat=w.seat)
+
+
+def _reshuffle(state: State) -> None:
+    pile = list(state.discard)
+    state.discard.clear()
+    if state.script.reshuffles is not None:
+        if not state.script.reshuffles:
+            raise ScriptExhausted("the scenario ran out of reshuffles")
+        order = state.script.reshuffles.pop(0)
+        new: list[int] = []
+        for slug in order:
+            cid = next((c for c in pile if state.face(c) == slug and c not in new), None)
+            if cid is None:
+                raise ScriptExhausted(f"reshuffle names {slug}, which is not in the discard")
+            new.append(cid)
+        rest = [c for c in pile if c not in new]
+        state.deck = new + rest
+        return
+    state.rng.shuffle(pile)
+    state.deck = pile
+
+
+def _next_turn(state: State, o: Out) -> None:
+    """Pass the turn: Speed's extra turn first, else the next seat in the game. A turn that
+    begins with lost turns uses one up and passes on (it still counts for durations).
+    The round goes up when the seat that begins rounds starts a turn that is not a Speed turn.
+    Source: RB The Turn; FAQ (lost turns add up; durations count the recipient's turns);
+    cards.md §1.6-1.7; notation.md Turn edges."""
+    t = state.turn
+    prev = state.wizard(t.active)
+    if t.speed_pending and prev.in_game and not t.lost_rest:
+        state.turn = Turn(prev.seat, extra=True, speed_pending=t.speed_pending - 1)
+        _begin(state, prev, o, extra=True)
+        return
+    seats = state.seats
+    i = seats.index(t.active)
+    for k in range(1, len(seats) + 1):
+        cand = state.wizard(seats[(i + k) % len(seats)])
+        if cand.in_game:
+            break
+    else:  # pragma: no cover - the game ends before everyone is out
+        return
+    if not state.wizard(state.first).in_game:
+        j = seats.index(state.first)
+        for k in range(1, len(seats) + 1):
+            s = seats[(j + k) % len(seats)]
+            if state.wizard(s).in_game:
+                state.first = s
+                break
+    state.turn = Turn(cand.seat)
+    _begin(state, cand, o, extra=False)
+
+
+def _begin(state: State, w: Wizard, o: Out, *, extra: bool) -> None:
+    if w.seat == state.first and not extra:
+        state.round += 1
+    # durations: count the recipient's turn, then end the caster's expired effects
+    for x in state.wizards:
+        for c in x.conditions:
+            if x.seat == w.seat:
+                c.count += 1
+    for x in state.wizards:
+        keep = []
+        for c in x.conditions:
+            if c.caster == w.seat and c.duration > 0 and c.count >= c.duration:
+                o("expire", f"{x.seat}'s {c.slug} ends", seat=x.seat, condition=c.slug)
+            else:
+                keep.append(c)
+        x.conditions = keep
+    if w.lost_turns > 0:
+        w.lost_turns -= 1
+        o("lost", f"{w.seat} loses this turn", seat=w.seat)
+        state.turn.lost_rest = True
+        return
+    o("turn", f"{w.seat}'s turn" + (" (extra)" if extra else "") + f", round {state.round}",
+      seat=w.seat, round=state.round)
+
+
+def _check_end(state: State, o: Out) -> None:
+    """Elimination by treasures and the win (RB Winning; DG §2; FAQ).
+
+    Out: both your treasures rest on home bases of other players still in the game. Win: two
+    opponents' treasures on your home base, or being the last player in the game.
+    """
+    if state.winner:
+        return
+    changed = True
+    while changed:
+        changed = False
+        for w in state.wizards:
+            if not w.in_game:
+                continue
+            mine = [t for t in state.treasures if t.startswith(w.seat + ".")]
+            if len(mine) < 2:
+                continue
+            on_bases = 0
+            for t in mine:
+                sq = state.treasures[t]
+                owner = state.home_owner(sq) if sq is not None else None
+                if owner is not None and owner.seat != w.seat and owner.in_game:
+                    on_bases += 1
+            if on_bases == 2:
+                winner_now = _treasure_winner(state)
+                if winner_now:
+                    break
+                _put_out(state, w, o)
+                changed = True
+    win = _treasure_winner(state)
+    if win:
+        state.winner = win
+        o("win", f"{win} wins with two treasures on the home base", seat=win)
+        return
+    alive = [w for w in state.wizards if w.in_game]
+    if len(alive) == 1 and len(state.wizards) > 1:
+        state.winner = alive[0].seat
+        o("win", f"{alive[0].seat} wins as the last wizard in the game", seat=alive[0].seat)
+    elif not alive:
+        state.winner = "-"
+
+
+def _treasure_winner(state: State) -> str:
+    for w in state.wizards:
+        if not w.in_game or w.home is None:
+            continue
+        theirs = [t for t, sq in state.treasures.items()
+                  if sq == w.home and not t.startswith(w.seat + ".")]
+        if len(theirs) >= 2:
+            return w.seat
+    return ""
+
+
+def _put_out(state: State, w: Wizard, o: Out) -> None:
+    """A player out by treasures: cards discarded, wizard off the board (RB Winning)."""
+    w.out = True
+    if w.carrying:
+        state.treasures[w.carrying] = w.at
+        w.carrying = ""
+    w.at = None
+    state.discard.extend(w.hand)
+    w.hand.clear()
+    w.displayed.clear()
+    state.eliminated.append(w.seat)
+    o("out", f"{w.seat} is out: both treasures lie on enemy home bases", seat=w.seat)
+
+
+# ---------------------------------------------------------------------------------------
+# candidate actions for legal_actions
+# ---------------------------------------------------------------------------------------
+def _candidates(state: State, seat: str) -> list[Action]:
+    w = state.wizard(seat)
+    out: list[Action] = []
+    hand = sorted(set(state.hand_slugs(seat)), key=_slug_order)
+    numbers = sorted({int(s) for s in hand if C.is_number(s)})
+    if state.windows:
+        out.append(Action(seat, "pass"))
+        for s in hand:
+            if s in ("teleport",):
+                for sq in state.layout.squares():
+                    out.append(Action(seat, "play", s, (square_name(sq),)))
+            elif s == "invisible":
+                out.append(Action(seat, "play", s))
+                out += [Action(seat, "play", s, number=n) for n in numbers]
+            elif C.BY_SLUG[s].kind in (C.COUNTER,):
+                out.append(Action(seat, "play", s))
+        return out
+    if state.discarding:
+        return [Action(seat, "discard", s) for s in hand]
+    out.append(Action(seat, "end"))
+    if state.turn.picked_up:
+        return out
+    at = w.at
+    if at is None:
+        return out
+    for side in "nesw":
+        nb = state.layout.neighbor(at, side)
+        if nb is not None:
+            out.append(Action(seat, "move", targets=(square_name(nb[0]),)))
+    out += [Action(seat, "boost", number=n) for n in numbers]
+    others = [x for x in state.wizards if x.in_game and x.seat != seat]
+    for x in others:
+        out.append(Action(seat, "punch", targets=(x.seat,)))
+    for _s, e in state.layout.edges_of(at):
+        if e in state.edges:
+            out.append(Action(seat, "punch", targets=(edge_name(e),)))
+    for t, sq in sorted(state.treasures.items()):
+        if sq == at:
+            out.append(Action(seat, "pickup", targets=(t,)))
+    for sq, c in state.floor:
+        if sq == at:
+            out.append(Action(seat, "pickup", targets=(state.face(c),)))
+    if w.carrying:
+        out.append(Action(seat, "drop", targets=(w.carrying,)))
+    nums: list[int | None] = [None, *numbers]
+    for s in hand:
+        cd = C.BY_SLUG[s]
+        if s in ("fireball", "lightning-blast", "powerthrust", "waterbolt"):
+            for x in others:
+                for n in nums:
+                    out.append(Action(seat, "play", s, (x.seat,), n))
+            if s != "waterbolt":
+                for e in state.edges:
+                    out.append(Action(seat, "play", s, (edge_name(e),), None))
+        elif s in ("dagger", "large-rock"):
+            for x in others:
+                out.append(Action(seat, "play", s, (x.seat,)))
+                if s == "dagger":
+                    out.append(Action(seat, "play", s, (x.seat,), args=(("mode", "throw"),)))
+            out.append(Action(seat, "drop", targets=(s,)))
+        elif s == "create-wall":
+            for sq in _near(state, at, 3):
+                for _side, e in state.layout.edges_of(sq):
+                    if e not in state.edges:
+                        out.append(Action(seat, "play", s, (edge_name(e),)))
+        elif s == "destroy-wall":
+            for e in state.edges:
+                out.append(Action(seat, "play", s, (edge_name(e),)))
+        elif s == "pick-lock":
+            for _side, e in state.layout.edges_of(at):
+                if e in state.edges:
+                    out.append(Action(seat, "play", s, (edge_name(e),)))
+        elif s == "thornbush":
+            for sq in _near(state, at, 3):
+                out.append(Action(seat, "play", s, (square_name(sq),)))
+        elif s == "teleport":
+            for sq in state.layout.squares():
+                out.append(Action(seat, "play", s, (square_name(sq),)))
+        elif s == "invisible":
+            out += [Action(seat, "play", s, number=n) for n in nums]
+        elif s == "speed":
+            out.append(Action(seat, "play", s))
+        if cd.kind not in (C.NUMBER,):
+            pass
+        out.append(Action(seat, "discard", s))
+    # dedupe, keep order
+    seen: set[str] = set()
+    uniq = []
+    for a in out:
+        k = str(a)
+        if k not in seen:
+            seen.add(k)
+            uniq.append(a)
+    return uniq
+
+
+def _near(state: State, at: Square, r: int) -> list[Square]:
+    return [sq for sq in state.layout.squares()
+            if abs(sq[0] - at[0]) + abs(sq[1] - at[1]) <= r]
+
+
+def _slug_order(s: str) -> tuple[int, str]:
+    return (0, s) if not C.is_number(s) else (1, s)

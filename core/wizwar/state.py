@@ -1,0 +1,397 @@
+"""The Wiz-War game state: wizards, the board's changing parts, the card zones, the turn.
+
+Card faces are read only through the zone API (:meth:`State.face`); every card is an
+instance id into ``State.faces``. A peer that does not know a face holds ``""`` there and
+must receive a reveal before a rule can read it (design.md, Hidden information).
+The state round-trips through :meth:`State.to_wire` / :meth:`State.from_wire` (canonical
+msgpack) and :func:`state_hash` digests that form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from hashlib import blake2b
+from typing import Any
+
+from core.codec import pack
+from core.rng import Rng
+from core.wizwar.board import Edge, Layout, Square
+
+START_LIFE = 15
+HAND_LIMIT = 7
+WALL_HP = 20
+DOOR_HP = 15
+BUSH_HP = 5
+BASE_MOVES = 3
+
+
+@dataclass
+class Condition:
+    """A duration or permanent effect on a wizard (cards.md §1.6).
+
+    ``count`` is how many of the recipient's turns have begun since the casting; the effect
+    ends at the start of one of the caster's turns once ``count >= duration``.
+    ``duration`` 0 means permanent.
+    """
+
+    slug: str
+    caster: str
+    duration: int
+    count: int = 0
+
+
+@dataclass
+class Wizard:
+    """One player's wizard and hand. ``seat`` is ``"P1"``..; ``at`` is None off the board."""
+
+    seat: str
+    name: str
+    at: Square | None
+    home: Square | None
+    life: int = START_LIFE
+    hand: list[int] = field(default_factory=list)
+    displayed: list[int] = field(default_factory=list)
+    carrying: str = ""
+    lost_turns: int = 0
+    alive: bool = True
+    out: bool = False
+    conditions: list[Condition] = field(default_factory=list)
+
+    @property
+    def in_game(self) -> bool:
+        """Neither dead nor out by treasures."""
+        return self.alive and not self.out
+
+    def has(self, slug: str) -> bool:
+        """True if a condition ``slug`` is active on this wizard."""
+        return any(c.slug == slug for c in self.conditions)
+
+
+@dataclass
+class EdgeState:
+    """A wall or door standing on an edge. ``kind``: wall, door, door-jammed; ``hp`` left."""
+
+    kind: str
+    hp: int
+    created: bool = False
+
+
+@dataclass
+class Counter:
+    """A counteraction played on the open stack.
+
+    ``answers`` is the index in the counters list of the card it answers (Anti-Anti), or -1
+    for the attack itself. ``side`` is ``"attacker"`` or ``"defender"``.
+    """
+
+    player: str
+    cid: int
+    slug: str
+    side: str
+    answers: int = -1
+    number_cid: int | None = None
+    value: int = 0
+    target: str = ""
+
+
+@dataclass
+class Window:
+    """An open answer window: an attack on the stack, or an indirect damage event.
+
+    Attributes:
+        kind: ``"attack"`` or ``"indirect"``.
+        attacker: who played the attack (for indirect damage: the player whose action caused
+            it, or "" for none).
+        defender: the target wizard (for indirect damage: the damaged wizard).
+        source: the attack's card slug, ``"punch"``, or the indirect source (``destroy-wall``,
+            ``thornbush``, ``trap``).
+        cid: the attack card's instance id (None for a punch or indirect damage).
+        number_cid: its number card (discarded with it).
+        value: the final number V of the attack, or the indirect damage.
+        target: the target text (``P2``).
+        mode: card-specific detail (``throw``) or "".
+        physical: True for physical damage.
+        counters: the counteractions played, in order.
+        to_answer: whose answer is awaited.
+        passes: consecutive passes (playing the attack counts as the attacker's pass).
+        push_dir: for pushes, the direction chosen at declaration.
+    """
+
+    kind: str
+    attacker: str
+    defender: str
+    source: str
+    value: int
+    to_answer: str
+    cid: int | None = None
+    number_cid: int | None = None
+    target: str = ""
+    mode: str = ""
+    physical: bool = False
+    counters: list[Counter] = field(default_factory=list)
+    passes: int = 0
+    push_dir: str = ""
+
+
+@dataclass
+class Turn:
+    """Bookkeeping of the turn in progress (the active player's)."""
+
+    active: str
+    moves_used: int = 0
+    boost: int = 0
+    attacked: bool = False
+    picked_up: bool = False
+    extra: bool = False
+    speed_pending: int = 0
+    open_doors: list[Edge] = field(default_factory=list)
+    stopped: bool = False
+    draws_left: int = 0
+    ending: bool = False
+    lost_rest: bool = False
+
+
+@dataclass
+class Script:
+    """Forced chance outcomes for conformance scenarios (notation.md): dice, reshuffles, picks.
+
+    ``None`` lists mean "use the RNG". An exhausted list raises :class:`ScriptExhausted`.
+    """
+
+    dice: list[int] | None = None
+    reshuffles: list[list[str]] | None = None
+    picks: list[str] | None = None
+
+
+class ScriptExhausted(RuntimeError):
+    """A scenario ran out of forced dice, picks or reshuffles (a scenario FAIL)."""
+
+
+@dataclass
+class State:
+    """The whole game state. Mutated in place by ``rules.apply``.
+
+    Attributes:
+        layout: the board geometry (immutable). layout_spec: how to rebuild it
+            (see :func:`build_layout`).
+        wizards: per seat, in seat order.
+        faces: card instance id -> slug (the zone API reads it via :meth:`face`).
+        deck: draw pile, top first. discard: the discard pile, oldest first.
+        edges: every wall/door standing, by edge key.
+        bushes: thornbush squares -> hp. stones: stone-block squares (sorted).
+        floor: loose objects as (square, card id), in the order they were dropped.
+        treasures: treasure name (``P2.t1``) -> square, or None when carried or absent.
+        turn: the turn in progress. round: the round number (1 forbids attacks).
+        first: the seat that begins rounds. windows: open answer windows (first = current).
+        discarding: seats that must discard down to their hand limit, in order.
+        winner: the winning seat or "". eliminated: seats out of the game, in order.
+        rng: the game's generator. script: forced outcomes (scenarios only).
+        options: game options (str -> int/str). deck_kind: "starter" or "full".
+    """
+
+    layout: Layout
+    layout_spec: dict[str, Any]
+    wizards: list[Wizard]
+    faces: list[str]
+    deck: list[int]
+    discard: list[int]
+    edges: dict[Edge, EdgeState]
+    bushes: dict[Square, int]
+    stones: list[Square]
+    floor: list[tuple[Square, int]]
+    treasures: dict[str, Square | None]
+    turn: Turn
+    round: int
+    first: str
+    rng: Rng
+    windows: list[Window] = field(default_factory=list)
+    discarding: list[str] = field(default_factory=list)
+    winner: str = ""
+    eliminated: list[str] = field(default_factory=list)
+    script: Script = field(default_factory=Script)
+    options: dict[str, Any] = field(default_factory=dict)
+    deck_kind: str = "starter"
+    seq: int = 0
+
+    # ---- the zone API -------------------------------------------------------------------
+    def face(self, cid: int) -> str:
+        """The slug of card instance ``cid``: the only place rules read a card's face."""
+        return self.faces[cid]
+
+    def hand_slugs(self, seat: str) -> list[str]:
+        """The slugs in ``seat``'s hand (displayed cards included)."""
+        return [self.face(c) for c in self.wizard(seat).hand]
+
+    def find_in_hand(self, seat: str, slug: str) -> int | None:
+        """A card instance of ``slug`` in ``seat``'s hand, preferring undisplayed ones."""
+        w = self.wizard(seat)
+        best = None
+        for c in w.hand:
+            if self.face(c) == slug:
+                if c not in w.displayed:
+                    return c
+                best = c
+        return best
+
+    # ---- lookups ------------------------------------------------------------------------
+    def wizard(self, seat: str) -> Wizard:
+        """The wizard of ``seat``. Raises ``KeyError`` for an unknown seat."""
+        for w in self.wizards:
+            if w.seat == seat:
+                return w
+        raise KeyError(f"no player {seat}")
+
+    @property
+    def seats(self) -> list[str]:
+        """All seats in order."""
+        return [w.seat for w in self.wizards]
+
+    def wizards_at(self, sq: Square) -> list[Wizard]:
+        """Wizards standing on ``sq`` (in seat order)."""
+        return [w for w in self.wizards if w.in_game and w.at == sq]
+
+    def tokens_at(self, sq: Square) -> list[str]:
+        """Token names lying in ``sq`` (notation.md: object slugs, treasure names,
+        ``thornbush``, ``stone-block``)."""
+        out = [self.face(c) for s, c in self.floor if s == sq]
+        out += [t for t, s in sorted(self.treasures.items()) if s == sq]
+        if sq in self.bushes:
+            out.append("thornbush")
+        if sq in self.stones:
+            out.append("stone-block")
+        return out
+
+    def home_owner(self, sq: Square) -> Wizard | None:
+        """The wizard whose home base is ``sq``, if any."""
+        for w in self.wizards:
+            if w.home == sq:
+                return w
+        return None
+
+    # ---- serialisation ------------------------------------------------------------------
+    def to_wire(self) -> dict[str, Any]:
+        """The canonical msgpack-ready form of the whole state (str keys, lists, ints)."""
+        from core.wizwar.board import edge_name, square_name
+
+        def sq(s: Square | None) -> str:
+            return "" if s is None else square_name(s)
+
+        return {
+            "layout": dict(self.layout_spec),
+            "wizards": [[w.seat, w.name, sq(w.at), sq(w.home), w.life, list(w.hand),
+                         list(w.displayed), w.carrying, w.lost_turns, w.alive, w.out,
+                         [[c.slug, c.caster, c.duration, c.count] for c in w.conditions]]
+                        for w in self.wizards],
+            "faces": list(self.faces),
+            "deck": list(self.deck),
+            "discard": list(self.discard),
+            "edges": {edge_name(e): [v.kind, v.hp, v.created] for e, v in self.edges.items()},
+            "bushes": {square_name(s): hp for s, hp in self.bushes.items()},
+            "stones": [square_name(s) for s in self.stones],
+            "floor": [[square_name(s), c] for s, c in self.floor],
+            "treasures": {t: sq(s) for t, s in self.treasures.items()},
+            "turn": [self.turn.active, self.turn.moves_used, self.turn.boost, self.turn.attacked,
+                     self.turn.picked_up, self.turn.extra, self.turn.speed_pending,
+                     [edge_name(e) for e in self.turn.open_doors], self.turn.stopped,
+                     self.turn.draws_left, self.turn.ending, self.turn.lost_rest],
+            "round": self.round,
+            "first": self.first,
+            "rng": [self.rng.seed, self.rng.counter],
+            "windows": [window_to_wire(w) for w in self.windows],
+            "discarding": list(self.discarding),
+            "winner": self.winner,
+            "eliminated": list(self.eliminated),
+            "script": [self.script.dice, self.script.reshuffles, self.script.picks],
+            "options": dict(self.options),
+            "deck_kind": self.deck_kind,
+            "seq": self.seq,
+        }
+
+    @classmethod
+    def from_wire(cls, d: dict[str, Any]) -> State:
+        """Rebuild a state from :meth:`to_wire`. Raises ``KeyError``/``ValueError`` if malformed."""
+        from core.wizwar.board import parse_edge, parse_square
+
+        def sq(s: str) -> Square | None:
+            return None if s == "" else parse_square(s)
+
+        wizards = []
+        for (seat, name, at, home, life, hand, displayed, carrying, lost, alive, out,
+             conds) in d["wizards"]:
+            wizards.append(Wizard(seat, name, sq(at), sq(home), life, list(hand),
+                                  list(displayed), carrying, lost, alive, out,
+                                  [Condition(*c) for c in conds]))
+        t = d["turn"]
+        turn = Turn(t[0], t[1], t[2], t[3], t[4], t[5], t[6], [parse_edge(e) for e in t[7]],
+                    t[8], t[9], t[10], t[11])
+        sc = d["script"]
+        return cls(
+            layout=build_layout(d["layout"]),
+            layout_spec=dict(d["layout"]),
+            wizards=wizards,
+            faces=list(d["faces"]),
+            deck=list(d["deck"]),
+            discard=list(d["discard"]),
+            edges={parse_edge(k): EdgeState(*v) for k, v in d["edges"].items()},
+            bushes={parse_square(k): v for k, v in d["bushes"].items()},
+            stones=[parse_square(s) for s in d["stones"]],
+            floor=[(parse_square(s), c) for s, c in d["floor"]],
+            treasures={k: sq(v) for k, v in d["treasures"].items()},
+            turn=turn,
+            round=d["round"],
+            first=d["first"],
+            rng=Rng(d["rng"][0], d["rng"][1]),
+            windows=[window_from_wire(w) for w in d["windows"]],
+            discarding=list(d["discarding"]),
+            winner=d["winner"],
+            eliminated=list(d["eliminated"]),
+            script=Script(sc[0], sc[1], sc[2]),
+            options=dict(d["options"]),
+            deck_kind=d["deck_kind"],
+            seq=d["seq"],
+        )
+
+
+def window_to_wire(w: Window) -> list[Any]:
+    """Canonical list form of an answer window."""
+    return [w.kind, w.attacker, w.defender, w.source, w.value, w.to_answer, w.cid,
+            w.number_cid, w.target, w.mode, w.physical,
+            [[c.player, c.cid, c.slug, c.side, c.answers, c.number_cid, c.value, c.target]
+             for c in w.counters], w.passes, w.push_dir]
+
+
+def window_from_wire(d: list[Any]) -> Window:
+    """Inverse of :func:`window_to_wire`."""
+    return Window(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10],
+                  [Counter(*c) for c in d[11]], d[12], d[13])
+
+
+def build_layout(spec: dict[str, Any]) -> Layout:
+    """Build the board geometry from its spec (deterministic).
+
+    ``{"kind": "open", "size": "9x9", "walls": [...], "doors": [...], "exits": [[a, b], ...]}``
+    for a scenario test board, or ``{"kind": "sectors", "players": 2|3|4, "sectors": [ids],
+    "crossed": 0|1}`` for the real board. Raises ``ValueError`` on a bad spec.
+    """
+    from core.wizwar.board import assemble, open_board
+
+    kind = spec.get("kind")
+    if kind == "open":
+        w, _, h = str(spec["size"]).partition("x")
+        if not (w.isdigit() and h.isdigit()):
+            raise ValueError(f"bad board size {spec['size']!r} (columns x rows, e.g. 9x9)")
+        return open_board(int(w), int(h), walls=tuple(spec.get("walls", ())),
+                          doors=tuple(spec.get("doors", ())),
+                          exits=tuple(tuple(p) for p in spec.get("exits", ())))
+    if kind == "sectors":
+        return assemble(int(spec["players"]), list(spec["sectors"]),
+                        crossed=bool(spec.get("crossed", 0)))
+    raise ValueError(f"unknown board kind {kind!r}")
+
+
+def state_hash(state: State) -> str:
+    """A short digest (blake2b, 16 hex chars) of the canonical msgpack form of the state.
+
+    Same log, same hash, in any process, under any PYTHONHASHSEED (design.md, State hash).
+    """
+    return blake2b(pack(state.to_wire()), digest_size=8).hexdigest()
