@@ -1,0 +1,39 @@
+"""The ``wizwar`` command: the app, and the headless tools.
+
+``wizwar`` opens the main menu; ``wizwar play [--players N] [--seed S]`` starts a game
+against bots; ``wizwar scenario PATH...`` runs conformance scenarios and prints
+``N passed, N failed`` (exit 1 on any failure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script. Returns the process exit status."""
+    parser = argparse.ArgumentParser(prog="wizwar", description="Wiz-War in the terminal")
+    sub = parser.add_subparsers(dest="cmd")
+    p_play = sub.add_parser("play", help="play against bots")
+    p_play.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p_play.add_argument("--seed", type=int, default=None)
+    p_play.add_argument("--ascii", action="store_true", help="draw the board with ASCII only")
+    p_sc = sub.add_parser("scenario", help="run rules-conformance scenario files")
+    p_sc.add_argument("paths", nargs="+")
+    args = parser.parse_args(argv)
+    if args.cmd == "scenario":
+        from core.wizwar.scenario import run_paths
+
+        _passed, failed = run_paths(args.paths)
+        return 1 if failed else 0
+    from wizwar_tui.app import run
+
+    if args.cmd == "play":
+        return run(players=args.players, seed=args.seed, start_game=True,
+                   ascii_only=args.ascii)
+    return run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
