@@ -1,0 +1,196 @@
+"""The rules core's contracts: determinism, canonical forms, refusals that change nothing,
+and the game setup. Sources are cited per test."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.codec import CodecError, pack, unpack
+from core.engine import IllegalAction
+from core.rng import Rng
+from core.wizwar import GameConfig, apply, legal_actions, new_game, state_hash, to_move, view
+from core.wizwar import cards as C
+from core.wizwar.actions import Action, NotationError, parse
+from core.wizwar.session import LocalSession
+from core.wizwar.state import State
+
+ROOT = Path(__file__).resolve().parents[1]
+PINNED = [2, 3, 2, 1, 2, 2, 2, 1]
+
+
+def _bot_game(players: int, seed: int, limit: int) -> LocalSession:
+    s = LocalSession.start(players=players, seed=seed, human="")
+    s.bots = tuple(w.seat for w in s.state.wizards)
+    for _ in range(limit):
+        if s.over or not s.step_bot():
+            break
+    return s
+
+
+def test_deck_counts() -> None:
+    """125 cards in 74 names; Relocate Sector removed with 2 players (cards.md §2.9; FAQ)."""
+    assert len(C.CARDS) == 74
+    assert sum(c.count for c in C.CARDS) == 125
+    assert len(C.deck_list("full", 4)) == 125
+    assert len(C.deck_list("full", 2)) == 124
+    starter = Counter(C.deck_list("starter", 2))
+    assert set(starter) == set(C.IMPLEMENTED)
+    assert starter["2"] == 12 and starter["pick-lock"] == 4
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_new_game_setup(players: int) -> None:
+    """RB Starting the Game: wizard on his home base (sector centre), treasures on the two
+    circles, seven cards with no Trap!, 15 life, round 1, first player by the d4."""
+    s = new_game(GameConfig(players=players), 11)
+    assert len(s.wizards) == players
+    for i, w in enumerate(s.wizards):
+        assert w.at == w.home == s.layout.homes[i]
+        assert w.life == 15 and len(w.hand) == 7
+        assert "trap" not in s.hand_slugs(w.seat)
+        a, b = s.layout.treasure_spots[i]
+        assert s.treasures[f"{w.seat}.t1"] == a and s.treasures[f"{w.seat}.t2"] == b
+    assert s.round == 1 and s.turn.active == s.first
+    total = len(s.deck) + len(s.discard) + sum(len(w.hand) for w in s.wizards)
+    assert total == len(C.deck_list("starter", players))
+
+
+def test_same_seed_same_game() -> None:
+    """Determinism: same seed, same actions, same hash after every action."""
+    a = _bot_game(3, 5, 150)
+    b = _bot_game(3, 5, 150)
+    assert [str(x) for x in a.actions] == [str(x) for x in b.actions]
+    assert a.hash() == b.hash()
+    c = _bot_game(3, 6, 150)
+    assert c.hash() != a.hash()
+
+
+_REPLAY = """
+import sys
+from core.wizwar.session import LocalSession
+s = LocalSession.start(players=4, seed=21, human="")
+s.bots = ("P1", "P2", "P3", "P4")
+hashes = []
+for _ in range(120):
+    if s.over or not s.step_bot():
+        break
+    hashes.append(s.hash())
+print(",".join(hashes))
+"""
+
+
+def test_hash_independent_of_pythonhashseed() -> None:
+    """The state hash is the same in any process under any PYTHONHASHSEED (design.md)."""
+    outs = set()
+    for seed in ("0", "1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        r = subprocess.run([sys.executable, "-c", _REPLAY], cwd=ROOT, env=env,
+                           capture_output=True, text=True, check=True)
+        outs.add(r.stdout.strip())
+    assert len(outs) == 1
+    assert len(outs.pop().split(",")) > 50
+
+
+def test_state_round_trips_through_msgpack() -> None:
+    """The whole state round-trips through its canonical msgpack form, hash included."""
+    s = _bot_game(2, 3, 80)
+    data = pack(s.state.to_wire())
+    back = State.from_wire(unpack(data))
+    assert state_hash(back) == s.hash()
+    assert pack(back.to_wire()) == data
+
+
+def test_illegal_action_changes_nothing() -> None:
+    """An illegal action is refused with a reason and the state is untouched (design.md)."""
+    s = new_game(GameConfig(players=2), 4)
+    seat = s.turn.active
+    other = "P2" if seat == "P1" else "P1"
+    before = state_hash(s)
+    for text in (f"{other} end", f"{seat} move a1-a2-a3-a4-a5-a6", f"{seat} punch {other}",
+                 f"{seat} play fireball @{other} +9", f"{seat} boost 9", f"{seat} fly",
+                 f"{seat} pickup P9.t1", f"{seat} discard sudden-death"):
+        with pytest.raises(IllegalAction) as exc:
+            apply(s, text)
+        assert exc.value.reason
+        assert state_hash(s) == before
+
+
+def test_every_listed_action_applies_and_round_trips() -> None:
+    """Every action legal_actions lists applies; parse(str(a)) == a; the wire form too."""
+    s = _bot_game(4, 9, 0)
+    for step in range(200):
+        if s.over:
+            break
+        seat = to_move(s.state)[0]
+        legal = legal_actions(s.state, seat)
+        assert legal, f"no legal action for {seat} at step {step}"
+        for a in legal:
+            assert parse(str(a)) == a
+            assert Action.from_wire(unpack(pack(a.to_wire()))) == a
+        # every listed action applies on a copy
+        for a in legal[:: max(1, len(legal) // 8)]:
+            copy = State.from_wire(s.state.to_wire())
+            apply(copy, a)
+        s.step_bot()
+
+
+def test_view_hides_other_hands() -> None:
+    """view(state, P) shows P's own hand and only counts of the others (design.md)."""
+    s = new_game(GameConfig(players=3), 2)
+    v = view(s, "P2")
+    assert list(v.hand) == s.hand_slugs("P2")
+    assert all(p.hand_size == 7 for p in v.players)
+    assert not hasattr(v, "deck") and v.deck_size == len(s.deck)
+    assert view(s, "").hand == ()
+
+
+def test_rng_is_stable() -> None:
+    """The game RNG's output is fixed forever (logs must replay): pinned values."""
+    r = Rng.from_seed(0)
+    assert [r.d4() for _ in range(8)] == PINNED
+    with pytest.raises(ValueError):
+        r.below(0)
+
+
+def test_codec_refuses_non_canonical() -> None:
+    """Floats, sets and non-str keys are refused; bad bytes raise CodecError."""
+    for bad in (1.5, {1: 2}, {1, 2}):
+        with pytest.raises(CodecError):
+            pack(bad)
+    with pytest.raises(CodecError):
+        unpack(b"\xc1")
+    assert pack({"b": 1, "a": 2}) == pack({"a": 2, "b": 1})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_parse_never_crashes(text: str) -> None:
+    """Any text either parses to an action that round-trips, or raises NotationError."""
+    try:
+        a = parse(text)
+    except NotationError:
+        return
+    assert parse(str(a)) == a
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["P1", "P2", "P3"]), st.sampled_from(sorted(C.BY_SLUG)),
+       st.lists(st.sampled_from(["P2", "c3", "c3:e", "b2:n", "a1:w", "P2.t1"]), max_size=2),
+       st.one_of(st.none(), st.integers(2, 6)))
+def test_play_round_trip(actor: str, slug: str, targets: list[str], number: int | None) -> None:
+    """parse(str(a)) == a for play actions; sides are canonical (b2:n prints as b1:s)."""
+    if slug.isdigit():
+        return
+    text = f"{actor} play {slug}" + (f" @{','.join(targets)}" if targets else "") + \
+        (f" +{number}" if number else "")
+    a = parse(text)
+    assert parse(str(a)) == a
+    assert "b2:n" not in str(a)

@@ -1,0 +1,64 @@
+"""Every conformance scenario: the shared ones in ../shared/scenarios and our own.
+
+Source: notation.md (scenario files); the project must run every file in shared/scenarios.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.wizwar.scenario import collect, run_doc, run_file
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "scenarios"
+OURS = ROOT / "tests" / "scenarios"
+
+
+def _files() -> list[str]:
+    return collect([str(SHARED), str(OURS)])
+
+
+def test_shared_scenarios_present() -> None:
+    """The shared conformance scenarios must be there to be run (never silently skipped)."""
+    assert SHARED.is_dir(), f"missing {SHARED}"
+    assert len(collect([str(SHARED)])) >= 19
+    assert len(collect([str(OURS)])) >= 20
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: Path(p).name)
+def test_scenario(path: str) -> None:
+    """Run one scenario file; a FAIL names what differed."""
+    r = run_file(path)
+    assert r.ok, r.line()
+
+
+def test_runner_reports_failures() -> None:
+    """A wrong expectation, an unknown key and a refused step are FAILs, not passes."""
+    base = {
+        "title": "t", "steps": ["P1 play fireball @P2 +4", "P2 pass"],
+        "board": {"size": "5x5"},
+        "players": [{"at": "a1", "hand": ["fireball", "4"]}, {"at": "d4"}],
+        "expect": {"P2.life": 11},
+    }
+    assert run_doc(base).ok
+    assert not run_doc({**base, "expect": {"P2.life": 12}}).ok
+    assert "unknown key" in run_doc({**base, "bogus": 1}).detail
+    assert not run_doc({**base, "steps": ["P1 play fireball @P2 +5"]}).ok
+    assert not run_doc({**base, "steps": ["!P1 play fireball @P2 +4"]}).ok
+    trap = {**base, "deck": ["trap"], "steps": ["P1 end"], "expect": {}}
+    assert "ran out of dice" in run_doc(trap).detail
+    bad_card = {**base, "players": [{"at": "a1", "hand": ["fireballz"]}, {"at": "d4"}]}
+    assert "unknown card" in run_doc(bad_card).detail
+
+
+def test_cli_scenario_exit_status(tmp_path: Path) -> None:
+    """`wizwar scenario` prints N passed, N failed and exits 1 on any failure."""
+    from wizwar_tui.cli import main
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "x"\nsteps = ["P1 fly"]\n[board]\nsize = "5x5"\n'
+                   '[[players]]\nat = "a1"\n')
+    assert main(["scenario", str(bad)]) == 1
+    assert main(["scenario", str(SHARED)]) == 0
