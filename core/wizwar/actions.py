@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.wizwar.board import parse_edge, parse_square, square_name, edge_name
+from core.wizwar.board import edge_name, parse_edge, parse_square, square_name
 
 VERBS = (
     "move", "boost", "punch", "play", "pass", "pickup", "drop", "discard", "end", "choose",

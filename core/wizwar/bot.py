@@ -150,9 +150,7 @@ def _best_attack(v: View, seat: str, legal: list[Action]) -> Action | None:
             key = (1, str(a))
             if best is None or key > best:
                 best, pick = key, a
-    if pick is not None and best is not None and (best[0] >= 3 or pick.verb == "punch"):
-        return pick
-    return pick if pick is not None and len(v.hand) >= 6 else None
+    return pick
 
 
 def _answer(v: View, seat: str, legal: list[Action]) -> Action:

@@ -585,7 +585,8 @@ def _declare(state: State, w: Wizard, target: Wizard, slug: str, cid: int | None
     """Declare an attack on a wizard: use up the turn's attack, roll to hit if needed, then
     open the answer window (cards.md §1.5)."""
     state.turn.attacked = True
-    _take_from_hand(w, cid) if slug not in ("dagger",) or mode == "throw" else None
+    if slug != "dagger" or mode == "throw":  # a stabbing dagger stays in the hand
+        _take_from_hand(w, cid)
     _take_from_hand(w, ncid)
     name = "a punch" if slug == "punch" else C.card(slug).name
     o("attack", f"{w.seat} attacks {target.seat} with {name}"
@@ -1102,7 +1103,6 @@ def _resolve_attack(state: State, o: Out) -> None:
     6. Every card played goes to the discard pile, the number card included (FAQ).
     """
     win = state.windows.pop(0)
-    attacker = state.wizard(win.attacker)
     defender = state.wizard(win.defender)
     voided: set[int] = set()
     for i in range(len(win.counters) - 1, -1, -1):
