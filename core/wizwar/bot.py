@@ -62,6 +62,10 @@ def _goals(v: View, seat: str) -> set[Square]:
     if me.carrying and me.home is not None:
         return {me.home}
     out: set[Square] = set()
+    attacks = [c for c in v.hand if C.BY_SLUG[c].kind == C.ATTACK]
+    if len(attacks) >= 2 and v.round > 1:  # armed: hunt the nearest enemy wizard too
+        out |= {p.at for p in v.players
+                if p.seat != seat and p.at is not None and p.alive and not p.out}
     homes = {p.home for p in v.players}
     for sq, toks in v.tokens.items():
         for t in toks:
