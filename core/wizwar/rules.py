@@ -428,9 +428,7 @@ def _punch(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
             raise IllegalAction(f"{text} is not in your square")
         if dry:
             return
-        state.turn.attacked = True
-        o("attack", f"{w.seat} punches {text}", seat=w.seat, target=text)
-        _open_attack(state, w, target, "punch", 1, None, None, physical=True)
+        _declare(state, w, target, "punch", None, None, 1, o, physical=True)
         return
     if ":" in text:
         e = _edge(state, text)
