@@ -1,0 +1,279 @@
+"""Pilot tests of the Textual app (headless; bots act without delay)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from textual.widgets import Input, OptionList
+
+from core.wizwar import bot
+from core.wizwar.view import View
+from wizwar_tui import render
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.game import GameScreen
+from wizwar_tui.screens import CardScreen, ChoiceScreen, GameOverScreen, MenuScreen
+
+SIZES = [(120, 40), (80, 24)]
+SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
+ATTACK_SEED = 0  # 2 players: P2 attacks P1 with Lightning Blast after ~14 actions
+
+
+def game_app(seed: int, players: int = 2) -> WizWarApp:
+    """An app that goes straight into a game with instant bots."""
+    return WizWarApp(players=players, seed=seed, start_game=True, bot_delay=0)
+
+
+def game_of(app: WizWarApp) -> GameScreen:
+    """The running game screen."""
+    game = app.game
+    assert game is not None
+    return game
+
+
+async def type_command(pilot, app: WizWarApp, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Open the command line with ':', enter ``text`` and press Enter (the UI path)."""
+    await pilot.press("colon")
+    cmd = app.screen.query_one("#cmd", Input)
+    assert cmd.has_focus
+    cmd.value = text
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def human_policy_step(pilot, app: WizWarApp) -> str:  # type: ignore[no-untyped-def]
+    """Choose the human's action with the bot policy and type it in the command line."""
+    game = game_of(app)
+    s = game.session
+    action = bot.choose(s.view(), s.human, s.legal_actions())
+    text = str(action).split(" ", 1)[1]  # the app adds the actor
+    await type_command(pilot, app, text)
+    return text
+
+
+async def goto(pilot, game: GameScreen, sq: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """Move the board cursor to ``sq`` with the arrow keys."""
+    cx, cy = game.board.cursor
+    keys = (["right"] * (sq[0] - cx) + ["left"] * (cx - sq[0])
+            + ["down"] * (sq[1] - cy) + ["up"] * (cy - sq[1]))
+    if keys:
+        await pilot.press(*keys)
+    assert game.board.cursor == sq
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_menu_shows(size: tuple[int, int]) -> None:
+    app = WizWarApp(bot_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        labels = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert any(lab.startswith("Play") for lab in labels)
+        assert "How to play" in labels and "Quit" in labels
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_menu_starts_game_and_board_draws(size: tuple[int, int]) -> None:
+    app = WizWarApp(bot_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("enter")  # "Play against 1 bot"
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        text = app.screen.board.plain()
+        for glyph in "┌┐└┘│─":
+            assert glyph in text
+        assert "1" in text and "2" in text  # the two wizards
+        # nothing of the game screen lies outside the terminal horizontally
+        for wid in ("#left", "#right", "#status"):
+            region = app.screen.query_one(wid).region
+            assert region.right <= size[0]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_cursor_and_walk(size: tuple[int, int]) -> None:
+    app = game_app(seed=3)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        v: View = game.session.view()
+        assert game.human in v.to_move
+        start = v.player("P1").at
+        reach = render.reachable(v)
+        assert reach, "the human should be able to walk"
+        target = max(reach, key=lambda sq: len(reach[sq]))
+        await goto(pilot, game, target)
+        info = str(game.query_one("#info").render())
+        assert render.square_name(target) in info
+        await pilot.press("m")
+        await pilot.pause()
+        after = game.session.view().player("P1").at
+        assert after == target != start
+        assert game.session.actions[-1].verb == "move"
+
+
+async def test_illegal_command_shows_reason_and_changes_nothing() -> None:
+    app = game_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        before = game.session.hash()
+        n = len(game.session.actions)
+        await type_command(pilot, app, "move j5")
+        status = str(game.query_one("#status").render())
+        assert "Not allowed" in status
+        assert game.session.hash() == before and len(game.session.actions) == n
+        # nonsense notation is refused too, and Esc closes the line
+        app.screen.query_one("#cmd", Input).value = "fly to the moon"
+        await pilot.press("enter")
+        assert "Cannot read" in str(game.query_one("#status").render())
+        await pilot.press("escape")
+        assert not app.screen.query_one("#cmd", Input).display
+        assert game.session.hash() == before
+
+
+async def test_walking_where_you_cannot_is_refused() -> None:
+    app = game_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        before = game.session.hash()
+        await goto(pilot, game, (9, 4))
+        await pilot.press("m")
+        assert "Not possible" in str(game.query_one("#status").render())
+        assert game.session.hash() == before
+
+
+async def reach_attack(pilot, app: WizWarApp) -> View:  # type: ignore[no-untyped-def]
+    """Play the human by the policy (through the command line) until a bot attacks."""
+    game = game_of(app)
+    for _ in range(200):
+        v = game.session.view()
+        if v.stack and v.stack[0].to_answer == game.human:
+            return v
+        await human_policy_step(pilot, app)
+    raise AssertionError("no attack on the human")
+
+
+async def test_answering_an_attack_by_passing() -> None:
+    app = game_app(seed=ATTACK_SEED)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        v = await reach_attack(pilot, app)
+        assert v.stack[0].attacker == "P2"
+        await pilot.pause()
+        stack = game.query_one("#stack")
+        assert stack.display and stack.has_class("-urgent")
+        status = str(game.query_one("#status").render())
+        assert "attacks you" in status and "pass" in status
+        life = v.player("P1").life
+        n = len(game.session.actions)
+        await pilot.press("space")
+        await pilot.pause()
+        assert str(game.session.actions[n]) == "P1 pass"
+        assert game.session.view().player("P1").life < life
+
+
+async def test_answering_an_attack_with_a_card_key() -> None:
+    app = game_app(seed=ATTACK_SEED)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        v = await reach_attack(pilot, app)
+        idx = v.hand.index("full-shield")
+        n = len(game.session.actions)
+        await pilot.press(str(idx + 1))
+        await pilot.pause()
+        assert str(game.session.actions[n]) == "P1 play full-shield"
+
+
+async def test_card_text_modal_and_action_menu() -> None:
+    app = game_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        await pilot.press("full_stop", "i")
+        await pilot.pause()
+        assert isinstance(app.screen, CardScreen)
+        await pilot.press("escape")
+        assert app.screen is game
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press(*"end")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert any(str(a) == "P1 end" for a in game.session.actions)
+
+
+async def test_whole_game_through_the_command_line() -> None:
+    app = game_app(seed=SHORT_GAME_SEED)
+    t0 = time.monotonic()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        steps = 0
+        while not game.session.over:
+            assert steps < 500 and time.monotonic() - t0 < 60
+            await human_policy_step(pilot, app)
+            steps += 1
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        assert app.screen.winner in ("P1", "P2")
+        text = str(app.screen.query_one("#over-text").render())
+        assert "wins" in text or "win!" in text
+        # n starts a new game from the game-over screen
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen is not game
+
+
+async def test_play_a_card_on_a_side_chosen_with_the_cursor() -> None:
+    """Seed 11: the human opens with Create Wall; aim at c3 (the wizard's square), pick the
+    north side from the list, and the wall appears."""
+    app = game_app(seed=11)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        v = game.session.view()
+        idx = v.hand.index("create-wall")
+        await pilot.press(str(idx + 1))
+        await pilot.pause()
+        assert game.targeting and game.board.targets
+        assert "Create Wall" in str(game.query_one("#status").render())
+        await goto(pilot, game, (2, 2))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        labels = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert any(lab.startswith("north side of c3") for lab in labels)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is game
+        assert str(game.session.actions[-1]) == "P1 play create-wall @c2:s" or any(
+            str(a) == "P1 play create-wall @c2:s" for a in game.session.actions)
+        assert game.session.view().edge_state((2, 1, "s")) == "wall"
+
+
+async def test_help_and_back_to_menu() -> None:
+    app = game_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)  # leave the game? No / Yes
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_ascii_board() -> None:
+    app = WizWarApp(players=4, seed=1, start_game=True, ascii_only=True, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = game_of(app).board.plain()
+        assert "+" in text and "|" in text and "1" in text and "4" in text
+        assert all(ord(ch) < 128 for ch in text)

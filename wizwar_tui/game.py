@@ -1,0 +1,641 @@
+"""The game screen: board, panels, log, command line; turns keys into actions.
+
+The screen never decides what is legal: it narrows ``session.legal_actions()`` by what the
+player points at, asks ``session.why()`` before submitting, and shows the reason on refusal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, RichLog, Static
+
+from core.engine import Event, IllegalAction
+from core.wizwar.actions import Action, NotationError, parse
+from core.wizwar.board import parse_edge, parse_square
+from core.wizwar.cards import IMPLEMENTED
+from core.wizwar.session import LocalSession
+from core.wizwar.view import View
+from wizwar_tui import render
+from wizwar_tui.screens import STARTER_NOTE, CardScreen, ChoiceScreen, HelpScreen
+from wizwar_tui.widgets import Board, HandPanel, PlayersPanel, StackPanel
+
+Square = tuple[int, int]
+
+
+class BoardScroll(ScrollableContainer, can_focus=False):
+    """Scrolls the board on terminals too small for it (the cursor stays visible)."""
+
+
+class GameBoard(Board):
+    """The board with the cursor keys bound (it keeps the focus during play)."""
+
+    BINDINGS = [
+        Binding("up,k", "cursor(0,-1)", "Up", show=False),
+        Binding("down,j", "cursor(0,1)", "Down", show=False),
+        Binding("left,h", "cursor(-1,0)", "Left", show=False),
+        Binding("right,l", "cursor(1,0)", "Right", show=False),
+    ]
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        """Move the board cursor."""
+        self.move_cursor(dx, dy)
+
+
+class GameScreen(Screen[None]):
+    """One game of the human against bots."""
+
+    BINDINGS = [
+        Binding("a", "actions", "Actions"),
+        Binding("colon", "command", "Command"),
+        Binding("m,enter", "select", "Walk/choose"),
+        Binding("e", "end", "End turn"),
+        Binding("space,n", "pass", "Pass"),
+        Binding("b", "boost", "Boost", show=False),
+        Binding("p", "punch", "Punch", show=False),
+        Binding("g", "pickup", "Pick up", show=False),
+        Binding("d", "drop", "Drop", show=False),
+        Binding("x", "discard", "Discard", show=False),
+        Binding("c", "play_selected", "Play card", show=False),
+        Binding("i", "card_text", "Card text"),
+        Binding("comma", "hand(-1)", "Prev card", show=False),
+        Binding("full_stop", "hand(1)", "Next card", show=False),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "menu", "Menu"),
+        *[Binding(str(i), f"card({i})", f"Card {i}", show=False) for i in range(1, 10)],
+    ]
+
+    def __init__(self, players: int = 2, seed: int = 0, ascii_only: bool = False,
+                 bot_delay: float = 0.3) -> None:
+        super().__init__()
+        self.players = players
+        self.seed = seed
+        self.ascii_only = ascii_only
+        self.bot_delay = bot_delay
+        self.session = LocalSession.start(players=players, seed=seed)
+        self.human = self.session.human
+        self.busy = False
+        self.message: Text | None = None
+        self.targeting: list[Action] = []
+        self.target_card = ""
+        self.over_shown = False
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        """Top bar, board column, side panels, status, command line, footer."""
+        yield Static(id="topbar")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                with BoardScroll(id="board-scroll"):
+                    yield GameBoard(ascii_only=self.ascii_only, id="board")
+                yield Static(id="info")
+                yield StackPanel(id="stack")
+            with Vertical(id="right"):
+                yield PlayersPanel(id="players")
+                yield HandPanel(id="hand")
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        yield Static(id="status")
+        yield Input(placeholder="notation, e.g. play fireball @P2 +4 · Esc closes", id="cmd")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Titles, the first drawing, then let the bots act if they move first."""
+        self.query_one("#players").border_title = "Players"
+        self.query_one("#hand").border_title = "Hand"
+        self.query_one("#stack").border_title = "Stack"
+        self.query_one("#log").border_title = "Log"
+        self.query_one("#log", RichLog).can_focus = False
+        self.query_one("#cmd").display = False
+        board = self.query_one(GameBoard)
+        me = self.view.player(self.human)
+        board.cursor = me.at or (0, 0)
+        self.log_line(Text(f"New game · {self.players} players · seed {self.seed} · "
+                           f"you are {self.human}", "bold"))
+        self.log_line(Text(STARTER_NOTE, "dim"))
+        board.focus()
+        self.watch(board, "cursor", lambda _sq: self.update_info(), init=False)
+        self.refresh_all()
+        self.call_after_refresh(self.run_bots)
+
+    @property
+    def view(self) -> View:
+        """The human's view now."""
+        return self.session.view()
+
+    @property
+    def board(self) -> GameBoard:
+        """The board widget."""
+        return self.query_one(GameBoard)
+
+    # ------------------------------------------------------------------ drawing
+    def human_to_act(self, v: View | None = None) -> bool:
+        """True when the human may act now (and no bot is still thinking)."""
+        v = v or self.view
+        return (not self.busy and not self.session.over and self.human in v.to_move)
+
+    def refresh_all(self) -> None:
+        """Redraw every panel from a fresh view."""
+        v = self.view
+        reach = render.reachable(v) if self.human_to_act(v) else {}
+        targets = self._target_squares(v) if self.targeting else set()
+        self.board.set_view(v, reach, targets)
+        self.query_one(PlayersPanel).show(v, self.seed)
+        legal = self.session.legal_actions() if self.human_to_act(v) else []
+        playable = {a.card for a in legal if a.verb == "play"}
+        self.query_one(HandPanel).show(v, playable)
+        self.query_one(StackPanel).show(v)
+        self.update_info()
+        turn = "your turn" if v.active == self.human else f"{v.active}'s turn"
+        top = Text()
+        top.append(" Wiz-War ", "bold reverse")
+        top.append(f" you are {self.human} · seed {self.seed} · round {v.round} · {turn}")
+        if v.active == self.human:
+            top.append(f" · moves left {v.moves_left}")
+        top.append(f" · starter deck: {len(IMPLEMENTED)} implemented cards", "dim")
+        self.query_one("#topbar", Static).update(top)
+        self.update_status(v)
+
+    def update_info(self) -> None:
+        """The line describing the square under the cursor."""
+        v = self.board.view
+        if v is None:
+            return
+        self.query_one("#info", Static).update(
+            render.square_info(v, self.board.cursor, self.board.reach))
+
+    def prompt(self, v: View) -> Text:
+        """What the human should do now."""
+        t = Text()
+        if self.session.over:
+            t.append("Game over.", "bold")
+        elif self.busy:
+            t.append(f"{self.session.bot_to_act() or v.active} is acting…", "italic")
+        elif self.targeting:
+            t.append(f"{render.card_name(self.target_card)}: put the cursor on the target "
+                     "(amber) and press Enter · Esc cancels", "bold yellow")
+        elif v.stack and v.stack[0].to_answer == self.human:
+            win = v.stack[0]
+            if win.kind == "indirect":
+                t.append(f"{render.card_name(win.source)} deals {win.value} to you: "
+                         "answer (card number) or pass (space)", "bold red")
+            else:
+                t.append(f"{win.attacker} attacks you with {render.card_name(win.source)} "
+                         f"({win.value}): answer (card number) or pass (space)", "bold red")
+        elif self.human in v.discarding:
+            t.append("Too many cards: select one (, .) and discard it (x)", "bold yellow")
+        elif self.human in v.to_move:
+            t.append(f"Your turn · {v.moves_left} moves · m walk · 1-9 play · p punch · "
+                     "e end · a actions", "bold")
+        else:
+            me = v.player(self.human)
+            if not me.alive or me.out:
+                t.append("You are out of the game; the bots play on.", "italic")
+            else:
+                t.append(f"Waiting for {', '.join(v.to_move) or v.active}", "italic")
+        return t
+
+    def update_status(self, v: View | None = None) -> None:
+        """The status line: the last message if any, else the prompt."""
+        v = v or self.view
+        self.query_one("#status", Static).update(self.message or self.prompt(v))
+
+    def say(self, text: str, style: str = "bold red") -> None:
+        """Show a message in the status line (until the next action)."""
+        self.message = Text(text, style)
+        self.update_status()
+
+    def log_line(self, text: Text | str) -> None:
+        """Append a line to the log."""
+        self.query_one("#log", RichLog).write(text)
+
+    def log_events(self, events: list[Event]) -> None:
+        """Append event texts to the log, coloured by the seat they mention first."""
+        for ev in events:
+            seat = str(ev.data.get("seat", "")) if ev.data else ""
+            style = render.player_colour(seat) if seat else ""
+            if ev.kind in ("win", "death", "out"):
+                style = f"bold {style}".strip()
+            self.log_line(Text(ev.text, style))
+
+    # ------------------------------------------------------------------ acting
+    def do(self, action: Action) -> bool:
+        """Submit one human action; on refusal show the reason and change nothing."""
+        self.message = None
+        reason = self.session.why(action)
+        if reason:
+            self.say(f"Not allowed: {reason}")
+            return False
+        try:
+            events = self.session.submit(action)
+        except IllegalAction as exc:
+            self.say(f"Not allowed: {exc.reason}")
+            return False
+        self.log_line(Text(f"> {action}", "dim"))
+        self.log_events(events)
+        self.targeting = []
+        self.refresh_all()
+        self.run_bots()
+        return True
+
+    def do_text(self, text: str) -> bool:
+        """Parse notation typed by the human (the actor is added if left out) and do it."""
+        text = text.strip()
+        if not text:
+            return False
+        words = text.split()
+        if not (words[0].startswith("P") and words[0][1:].isdigit()):
+            text = f"{self.human} {text}"
+        try:
+            action = parse(text)
+        except (NotationError, ValueError) as exc:
+            self.say(f"Cannot read that: {exc}")
+            return False
+        if action.actor != self.human:
+            self.say(f"You play {self.human}, not {action.actor}")
+            return False
+        return self.do(action)
+
+    def run_bots(self) -> None:
+        """Let the bots act until the human must act or the game ends."""
+        if self.session.over:
+            self.show_game_over()
+            return
+        if not self.session.bot_to_act():
+            self.busy = False
+            self.refresh_all()
+            return
+        if self.bot_delay <= 0:
+            for _ in range(100_000):
+                if self.session.over or not self.session.bot_to_act():
+                    break
+                self.log_events(self.session.step_bot())
+            self.busy = False
+            self.refresh_all()
+            if self.session.over:
+                self.show_game_over()
+            return
+        self.busy = True
+        self.refresh_all()
+        self.set_timer(self.bot_delay, self._bot_step)
+
+    def _bot_step(self) -> None:
+        """One bot action, then schedule the next (a visible pace for the human)."""
+        if self.session.over or not self.session.bot_to_act():
+            self.busy = False
+            self.run_bots()
+            return
+        self.log_events(self.session.step_bot())
+        self.refresh_all()
+        if self.session.over:
+            self.busy = False
+            self.show_game_over()
+        elif self.session.bot_to_act():
+            self.set_timer(self.bot_delay, self._bot_step)
+        else:
+            self.busy = False
+            self.refresh_all()
+
+    def show_game_over(self) -> None:
+        """Push the game-over screen (once)."""
+        if self.over_shown:
+            return
+        self.over_shown = True
+        self.refresh_all()
+        how = ""
+        for ev in reversed(self.session.events):
+            if ev.kind == "win":
+                how = ev.text
+                break
+        from wizwar_tui.screens import GameOverScreen
+
+        self.app.push_screen(GameOverScreen(self.session.view().winner, how, self.view,
+                                            self.players, self.seed, self.human))
+
+    def legal(self) -> list[Action]:
+        """The human's legal actions now ([] while bots act)."""
+        if not self.human_to_act():
+            return []
+        return self.session.legal_actions()
+
+    def refuse(self, action: Action, fallback: str) -> None:
+        """Explain why nothing of this kind is possible (asks the core when it can)."""
+        reason = self.session.why(action) if self.human_to_act() else ""
+        if self.busy:
+            reason = "the bots are still acting"
+        elif self.session.over:
+            reason = "the game is over"
+        elif not reason and self.human not in self.view.to_move:
+            reason = f"it is {self.view.active}'s turn"
+        self.say(f"Not possible: {reason or fallback}")
+
+    # ------------------------------------------------------------------ choosing
+    @work(exclusive=True, group="choose")
+    async def choose_and_do(self, cands: list[Action], what: str,
+                            at: Square | None = None) -> None:
+        """Narrow ``cands`` (same verb/card) by target, number card and options; then do it."""
+        cands = list(cands)
+        steps: list[tuple[str, Any]] = [
+            ("target", lambda a: a.targets),
+            ("number card", lambda a: a.number),
+            ("option", lambda a: a.args),
+        ]
+        for label, key in steps:
+            values: list[Any] = []
+            for a in cands:
+                if key(a) not in values:
+                    values.append(key(a))
+            if len(values) <= 1:
+                continue
+            options = [(self._label(label, val, at), (val,)) for val in values]
+            got = await self.app.push_screen_wait(
+                ChoiceScreen(f"{what}: choose the {label}", options))
+            if got is None:
+                self.say("Cancelled", "italic")
+                return
+            cands = [a for a in cands if key(a) == got[0]]
+            if not cands:
+                return
+        self.do(cands[0])
+
+    def _label(self, label: str, val: Any, at: Square | None = None) -> str:
+        """How one choice is shown (sides are named relative to the square ``at``)."""
+        if label == "target":
+            return ", ".join(self._target_label(t, at) for t in val) if val else "(no target)"
+        if label == "number card":
+            return "no number card" if val is None else f"+{val} (number card {val})"
+        if label == "option":
+            return " ".join(f"{k}={v}" for k, v in val) if val else "(default)"
+        return str(val)
+
+    def _target_label(self, t: str, at: Square | None = None) -> str:
+        v = self.view
+        if ":" in t:
+            try:
+                e = parse_edge(t)
+            except ValueError:
+                return t
+            label = render.edge_label(v, e)
+            if at is not None and v.layout.has_square(at):
+                names = {"n": "north", "e": "east", "s": "south", "w": "west"}
+                for side, key in v.layout.edges_of(at):
+                    if key == e:
+                        return f"{names[side]} side of {render.square_name(at)}: {label}"
+            return label
+        try:
+            p = v.player(t)
+            return f"{t} (wizard at {render.square_name(p.at) if p.at else '?'})"
+        except KeyError:
+            return t
+
+    def _target_square(self, v: View, t: str) -> set[Square]:
+        """Squares where target text ``t`` is (a wizard's square, a side's two squares...)."""
+        try:
+            p = v.player(t)
+            return {p.at} if p.at else set()
+        except KeyError:
+            pass
+        if ".t" in t:
+            for sq, toks in v.tokens.items():
+                if t in toks:
+                    return {sq}
+            for p in v.players:
+                if p.carrying == t and p.at:
+                    return {p.at}
+            return set()
+        try:
+            if ":" in t:
+                e = parse_edge(t)
+                out = set()
+                for sq, _side in v.layout.physical_edges(e):
+                    out.add(sq)
+                return out
+            return {parse_square(t)}
+        except ValueError:
+            return set()
+
+    def _target_squares(self, v: View) -> set[Square]:
+        out: set[Square] = set()
+        for a in self.targeting:
+            if a.targets:
+                out |= self._target_square(v, a.targets[0])
+        return out
+
+    def start_card(self, slug: str) -> None:
+        """Begin playing card ``slug``: aim with the cursor if it takes a target."""
+        self.message = None
+        legal = self.legal()
+        plays = [a for a in legal if a.card == slug and a.verb == "play"]
+        if not plays:
+            discards = [a for a in legal if a.card == slug and a.verb == "discard"]
+            if discards and self.human in self.view.discarding:
+                self.do(discards[0])
+                return
+            self.refuse(Action(self.human, "play", slug),
+                        f"{render.card_name(slug)} has no legal use now")
+            return
+        if all(a.targets for a in plays):
+            squares = {sq for a in plays for sq in self._target_square(self.view, a.targets[0])}
+            if len(squares) > 1:
+                self.targeting = plays
+                self.target_card = slug
+                self.refresh_all()
+                return
+        self.choose_and_do(plays, render.card_name(slug))
+
+    # ------------------------------------------------------------------ key actions
+    def action_card(self, n: int) -> None:
+        """Play card ``n`` (1-based) of the hand."""
+        hand = self.query_one(HandPanel)
+        if n > len(hand.hand):
+            self.say(f"You have no card {n}")
+            return
+        hand.index = n - 1
+        self.targeting = []
+        self.start_card(hand.hand[n - 1])
+
+    def action_play_selected(self) -> None:
+        """Play the card under the hand cursor."""
+        slug = self.query_one(HandPanel).selected()
+        if slug:
+            self.targeting = []
+            self.start_card(slug)
+
+    def action_hand(self, delta: int) -> None:
+        """Move the hand cursor."""
+        hand = self.query_one(HandPanel)
+        if hand.hand:
+            hand.index = (hand.index + delta) % len(hand.hand)
+        self.refresh_all()
+
+    def action_card_text(self) -> None:
+        """Show the full text of the selected card."""
+        slug = self.target_card if self.targeting else self.query_one(HandPanel).selected()
+        if slug:
+            self.app.push_screen(CardScreen(slug))
+        else:
+            self.say("No card selected")
+
+    def action_select(self) -> None:
+        """Enter/m: choose the target under the cursor, or walk there."""
+        sq = self.board.cursor
+        v = self.view
+        if self.targeting:
+            hits = [a for a in self.targeting
+                    if a.targets and sq in self._target_square(v, a.targets[0])]
+            if not hits:
+                self.say(f"No target of {render.card_name(self.target_card)} at "
+                         f"{render.square_name(sq)}")
+                return
+            self.targeting = []
+            self.refresh_all()
+            self.choose_and_do(hits, render.card_name(self.target_card), sq)
+            return
+        self.walk_to(sq)
+
+    def walk_to(self, sq: Square) -> None:
+        """Walk to ``sq`` along a shortest reachable path."""
+        self.message = None
+        v = self.view
+        me = v.player(self.human)
+        if me.at == sq:
+            self.say("You are already there")
+            return
+        reach = render.reachable(v) if self.human_to_act(v) else {}
+        path = reach.get(sq)
+        if not path:
+            target = render.square_name(sq)
+            action = Action(self.human, "move", targets=(target,))
+            self.refuse(action, f"{target} is not reachable this turn")
+            return
+        self.do(Action(self.human, "move", targets=tuple(render.square_name(s) for s in path)))
+
+    def _verb(self, verb: str, what: str) -> None:
+        """Do the only legal action of ``verb`` or choose among them."""
+        self.message = None
+        cands = [a for a in self.legal() if a.verb == verb]
+        if not cands:
+            self.refuse(Action(self.human, verb), f"no {what} is possible now")
+            return
+        if len(cands) == 1:
+            self.do(cands[0])
+            return
+        if verb == "boost":
+            options = [(f"boost {a.number}", a) for a in cands]
+        else:
+            options = [(self._label("target", a.targets) if a.targets else str(a), a)
+                       for a in cands]
+        self._pick(f"{what}: choose", options)
+
+    @work(exclusive=True, group="choose")
+    async def _pick(self, title: str, options: list[tuple[str, Action]]) -> None:
+        got = await self.app.push_screen_wait(ChoiceScreen(title, options))
+        if got is not None:
+            self.do(got)
+
+    def action_boost(self) -> None:
+        """Add a number card to this turn's movement."""
+        self._verb("boost", "Boost")
+
+    def action_punch(self) -> None:
+        """Punch a wizard or a wall/door next to you."""
+        self._verb("punch", "Punch")
+
+    def action_pickup(self) -> None:
+        """Pick up a treasure or object here."""
+        self._verb("pickup", "Pick up")
+
+    def action_drop(self) -> None:
+        """Drop what you carry."""
+        self._verb("drop", "Drop")
+
+    def action_end(self) -> None:
+        """End the turn."""
+        self._verb("end", "End turn")
+
+    def action_pass(self) -> None:
+        """Do not answer the attack."""
+        self._verb("pass", "Pass")
+
+    def action_discard(self) -> None:
+        """Discard the selected card."""
+        slug = self.query_one(HandPanel).selected()
+        if not slug:
+            self.say("No card selected")
+            return
+        self.do(Action(self.human, "discard", slug))
+
+    def action_actions(self) -> None:
+        """A filterable menu of every legal action."""
+        legal = self.legal()
+        if not legal:
+            self.refuse(Action(self.human, "end"), "you may not act now")
+            return
+        options = [(self._describe(a), a) for a in legal]
+        self._pick_filtered(options)
+
+    @work(exclusive=True, group="choose")
+    async def _pick_filtered(self, options: list[tuple[str, Action]]) -> None:
+        got = await self.app.push_screen_wait(
+            ChoiceScreen("Legal actions (type to filter)", options, filterable=True))
+        if got is not None:
+            self.do(got)
+
+    def _describe(self, a: Action) -> str:
+        text = str(a).split(" ", 1)[1]
+        if a.verb in ("play", "discard") and a.card:
+            return f"{text}   — {render.card_name(a.card)}"
+        return text
+
+    def action_command(self) -> None:
+        """Open the command line."""
+        cmd = self.query_one("#cmd", Input)
+        cmd.display = True
+        cmd.value = ""
+        cmd.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Do the typed action; keep the line open on an error so it can be fixed."""
+        if event.input.id != "cmd":
+            return
+        event.stop()
+        if self.do_text(event.value):
+            self.close_command()
+
+    def close_command(self) -> None:
+        """Hide the command line and give the focus back to the board."""
+        cmd = self.query_one("#cmd", Input)
+        cmd.display = False
+        self.board.focus()
+
+    def action_cancel(self) -> None:
+        """Esc: close the command line, or stop aiming a card."""
+        if self.query_one("#cmd", Input).display:
+            self.close_command()
+            return
+        if self.targeting:
+            self.targeting = []
+            self.say("Cancelled", "italic")
+            self.refresh_all()
+
+    def action_help(self) -> None:
+        """Keys and rules."""
+        self.app.push_screen(HelpScreen())
+
+    @work(exclusive=True, group="choose")
+    async def action_menu(self) -> None:
+        """Back to the main menu, after asking (the game is abandoned)."""
+        if not self.session.over:
+            got = await self.app.push_screen_wait(ChoiceScreen(
+                "Leave this game for the main menu?",
+                [("No, keep playing", False), ("Yes, abandon the game", True)]))
+            if not got:
+                return
+        self.app.show_menu()  # type: ignore[attr-defined]
+

@@ -1,0 +1,380 @@
+"""Pure functions from a :class:`~core.wizwar.view.View` to text: the board, info lines, cards.
+
+Nothing here changes game state or imports Textual; the widgets call these functions with the
+human's view (attributes down) and tests can call them directly.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from rich.text import Text
+
+from core.wizwar.board import edge_name, square_name
+from core.wizwar.cards import BY_SLUG
+from core.wizwar.view import PlayerInfo, StackInfo, View
+
+Square = tuple[int, int]
+Edge = tuple[int, int, str]
+
+#: Player colours by seat; the seat digit is always drawn too (colour is never the only cue).
+PLAYER_COLOURS: dict[str, str] = {
+    "P1": "#5fd7ff", "P2": "#ff6f6f", "P3": "#87e05f", "P4": "#ffd75f",
+    "P5": "#d787ff", "P6": "#ffaf5f",
+}
+
+#: Edge states that draw a line on the board.
+_LINED = ("wall", "door", "door-jammed", "door-open", "boundary")
+
+_GLYPHS = {
+    False: {
+        "h": {"wall": "───", "boundary": "───", "door": "═══", "door-jammed": "═╪═",
+              "door-open": "┈┈┈", "exit": "   ", "open": "   "},
+        "v": {"wall": "│", "boundary": "│", "door": "║", "door-jammed": "╫",
+              "door-open": "┊", "exit": " ", "open": " "},
+        "wizard_treasure": "¤", "treasure": "¤", "bush": "♣", "stone": "███", "home": "⌂",
+        "spot": "○", "floor": "·", "dagger": "†", "large-rock": "●", "trap": "^",
+    },
+    True: {
+        "h": {"wall": "---", "boundary": "---", "door": "=D=", "door-jammed": "=X=",
+              "door-open": "- -", "exit": "   ", "open": "   "},
+        "v": {"wall": "|", "boundary": "|", "door": "D", "door-jammed": "X",
+              "door-open": ":", "exit": " ", "open": " "},
+        "wizard_treasure": "$", "treasure": "$", "bush": "#", "stone": "###", "home": "h",
+        "spot": "o", "floor": ".", "dagger": "!", "large-rock": "R", "trap": "^",
+    },
+}
+
+# (up, down, left, right) -> junction glyph
+_JUNCTIONS = {
+    (1, 1, 1, 1): "┼", (1, 1, 1, 0): "┤", (1, 1, 0, 1): "├", (1, 1, 0, 0): "│",
+    (1, 0, 1, 1): "┴", (0, 1, 1, 1): "┬", (0, 0, 1, 1): "─", (1, 0, 1, 0): "┘",
+    (1, 0, 0, 1): "└", (0, 1, 1, 0): "┐", (0, 1, 0, 1): "┌", (1, 0, 0, 0): "╵",
+    (0, 1, 0, 0): "╷", (0, 0, 1, 0): "╴", (0, 0, 0, 1): "╶", (0, 0, 0, 0): " ",
+}
+
+WALL_STYLE = "#a8a8a8"
+DOOR_STYLE = "bold #d7af5f"
+CURSOR_STYLE = "reverse"
+REACH_BG = "on #1c3d24"
+TARGET_BG = "on #4a2a00"
+
+
+def player_colour(seat: str) -> str:
+    """The colour of ``seat`` (white for unknown seats)."""
+    return PLAYER_COLOURS.get(seat, "white")
+
+
+def card_name(slug: str) -> str:
+    """The printed name of a card slug, or the slug itself (``punch``, ``thornbush``...)."""
+    cd = BY_SLUG.get(slug)
+    return cd.name if cd else slug.replace("-", " ")
+
+
+def seat_digit(seat: str) -> str:
+    """``"P2" -> "2"``."""
+    return seat[1:] if seat.startswith("P") else seat[:1]
+
+
+def passable(view: View, e: Edge) -> bool:
+    """True when a wizard may cross edge key ``e`` now (open, or a door picked open)."""
+    return e not in view.edges or e in view.open_doors
+
+
+def reachable(view: View, seat: str | None = None) -> dict[Square, tuple[Square, ...]]:
+    """Squares ``seat`` (default the viewer) can walk to now, each with a shortest path.
+
+    BFS over the layout's neighbours through open edges (or doors picked open this turn), up
+    to ``view.moves_left`` steps, never into a stone block, and never through a thornbush (it
+    may only be the last square of a path). Empty unless it is the seat's own turn.
+    """
+    seat = seat or view.viewer
+    try:
+        me = view.player(seat)
+    except KeyError:
+        return {}
+    if (me.at is None or not me.alive or me.out or view.active != seat or view.stack
+            or view.discarding or seat not in view.to_move or view.picked_up):
+        return {}
+    start = me.at
+    stones = set(view.stones)
+    paths: dict[Square, tuple[Square, ...]] = {start: ()}
+    queue: deque[Square] = deque([start])
+    while queue:
+        sq = queue.popleft()
+        path = paths[sq]
+        if len(path) >= view.moves_left:
+            continue
+        if sq != start and sq in view.bushes:
+            continue
+        for side in "nesw":
+            nb = view.layout.neighbor(sq, side)
+            if nb is None:
+                continue
+            nsq, e = nb
+            if nsq in paths or nsq in stones or not passable(view, e):
+                continue
+            paths[nsq] = (*path, nsq)
+            queue.append(nsq)
+    del paths[start]
+    return paths
+
+
+def edge_state(view: View, sq: Square, side: str) -> str:
+    """What lies on ``side`` of ``sq``: wall, door, door-jammed, door-open, open, exit,
+    boundary (an unlinked rim with no wall), or "" when the square does not exist."""
+    lay = view.layout
+    if not lay.has_square(sq):
+        return ""
+    e = lay.edge_key(sq, side)
+    if e in view.open_doors:
+        return "door-open"
+    if e in view.edges:
+        return view.edges[e][0]
+    nb = lay.neighbor(sq, side)
+    if nb is None:
+        return "boundary"
+    dx, dy = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}[side]
+    if not lay.has_square((sq[0] + dx, sq[1] + dy)):
+        return "exit"
+    return "open"
+
+
+def _hseg(view: View, c: int, r: int) -> str:
+    """State of the horizontal grid segment above row ``r`` at column ``c``."""
+    lay = view.layout
+    if lay.has_square((c, r)):
+        return edge_state(view, (c, r), "n")
+    if lay.has_square((c, r - 1)):
+        return edge_state(view, (c, r - 1), "s")
+    return ""
+
+
+def _vseg(view: View, c: int, r: int) -> str:
+    """State of the vertical grid segment left of column ``c`` at row ``r``."""
+    lay = view.layout
+    if lay.has_square((c, r)):
+        return edge_state(view, (c, r), "w")
+    if lay.has_square((c - 1, r)):
+        return edge_state(view, (c - 1, r), "e")
+    return ""
+
+
+def _seg_style(state: str) -> str:
+    if state.startswith("door"):
+        return DOOR_STYLE
+    return WALL_STYLE
+
+
+def square_marks(view: View, sq: Square, ascii_only: bool = False) -> list[tuple[str, str]]:
+    """The marks drawn inside one square, most important first, as (text, style) pairs."""
+    g = _GLYPHS[ascii_only]
+    marks: list[tuple[str, str]] = []
+    if sq in view.stones:
+        return [(g["stone"], "#808080")]
+    for p in view.players:
+        if p.at == sq and p.alive and not p.out:
+            col = player_colour(p.seat)
+            marks.append((seat_digit(p.seat), f"bold {col}"))
+            if p.carrying:
+                owner = p.carrying.split(".")[0]
+                marks.append((g["wizard_treasure"], f"bold {player_colour(owner)}"))
+    if sq in view.bushes:
+        marks.append((g["bush"], "bold green"))
+    for tok in view.tokens.get(sq, ()):
+        if ".t" in tok:
+            owner = tok.split(".")[0]
+            marks.append((g["treasure"] + seat_digit(owner), f"bold {player_colour(owner)}"))
+        elif tok == "thornbush":
+            if sq not in view.bushes:
+                marks.append((g["bush"], "bold green"))
+        else:
+            marks.append((g.get(tok, tok[:1].upper()), "bold white"))
+    if not marks:
+        for p in view.players:
+            if p.home == sq:
+                marks.append((g["home"] + seat_digit(p.seat), player_colour(p.seat)))
+        for i, spots in enumerate(view.layout.treasure_spots):
+            if sq in spots and i < len(view.players):
+                marks.append((g["spot"], f"dim {player_colour(view.players[i].seat)}"))
+    if not marks:
+        marks.append((g["floor"], "#4e4e4e"))
+    return marks
+
+
+def _cell(view: View, sq: Square, ascii_only: bool) -> list[tuple[str, str]]:
+    """Exactly three characters of (char, style) for one square, centred."""
+    chars: list[tuple[str, str]] = []
+    for text, style in square_marks(view, sq, ascii_only):
+        for ch in text:
+            chars.append((ch, style))
+    chars = chars[:3]
+    if len(chars) == 1:
+        return [(" ", ""), chars[0], (" ", "")]
+    while len(chars) < 3:
+        chars.append((" ", ""))
+    return chars
+
+
+def render_board(
+    view: View,
+    cursor: Square | None = None,
+    reach: dict[Square, tuple[Square, ...]] | None = None,
+    targets: set[Square] | None = None,
+    ascii_only: bool = False,
+) -> Text:
+    """The board as Rich text: 4 columns x 2 rows per square plus the grid lines.
+
+    ``cursor`` is drawn reversed; ``reach`` squares get a green background and ``targets``
+    (squares holding a legal target of the card being played) an amber one.
+    """
+    lay = view.layout
+    g = _GLYPHS[ascii_only]
+    reach = reach or {}
+    targets = targets or set()
+    out = Text(no_wrap=True, overflow="crop")
+    for y in range(2 * lay.height + 1):
+        if y:
+            out.append("\n")
+        r = y // 2
+        if y % 2 == 0:  # a line of horizontal segments and junctions
+            for c in range(lay.width + 1):
+                up = _vseg(view, c, r - 1) if r > 0 else ""
+                down = _vseg(view, c, r) if r < lay.height else ""
+                left = _hseg(view, c - 1, r) if c > 0 else ""
+                right = _hseg(view, c, r) if c < lay.width else ""
+                key = tuple(int(s in _LINED) for s in (up, down, left, right))
+                ch = _JUNCTIONS[key]  # type: ignore[index]
+                if ascii_only and ch != " ":
+                    ch = "+" if sum(key) >= 2 and key not in ((1, 1, 0, 0), (0, 0, 1, 1)) \
+                        else ("|" if key[0] or key[1] else "-")
+                out.append(ch, WALL_STYLE)
+                if c < lay.width:
+                    st = _hseg(view, c, r)
+                    out.append(g["h"].get(st, "   ") if st else "   ", _seg_style(st))
+        else:
+            for c in range(lay.width + 1):
+                st = _vseg(view, c, r)
+                out.append(g["v"].get(st, " ") if st else " ", _seg_style(st))
+                if c < lay.width:
+                    sq = (c, r)
+                    if not lay.has_square(sq):
+                        out.append("   ")
+                        continue
+                    bg = ""
+                    if sq in targets:
+                        bg = TARGET_BG
+                    elif sq in reach:
+                        bg = REACH_BG
+                    for ch, style in _cell(view, sq, ascii_only):
+                        s = f"{style} {bg}".strip()
+                        if sq == cursor:
+                            s = f"{s} {CURSOR_STYLE}".strip()
+                        out.append(ch, s)
+    return out
+
+
+def square_info(view: View, sq: Square, reach: dict[Square, tuple[Square, ...]]) -> str:
+    """One line about the square under the cursor: name, what is there, its four sides."""
+    lay = view.layout
+    if not lay.has_square(sq):
+        return f"{square_name(sq)}: no square here"
+    parts = [square_name(sq)]
+    for p in view.players:
+        if p.at == sq and p.alive and not p.out:
+            extra = f", carrying {p.carrying}" if p.carrying else ""
+            parts.append(f"wizard {p.seat} (life {p.life}{extra})")
+        if p.home == sq:
+            parts.append(f"{p.seat}'s home base")
+    for i, spots in enumerate(lay.treasure_spots):
+        if sq in spots and i < len(view.players):
+            parts.append(f"{view.players[i].seat}'s treasure circle")
+    for tok in view.tokens.get(sq, ()):
+        parts.append(f"treasure {tok}" if ".t" in tok else card_name(tok))
+    if sq in view.bushes:
+        parts.append(f"thornbush ({view.bushes[sq]} hp)")
+    if sq in view.stones:
+        parts.append("stone block")
+    sides = []
+    for side, e in lay.edges_of(sq):
+        st = edge_state(view, sq, side)
+        if st in ("open",):
+            continue
+        hp = f" {view.edges[e][1]}hp" if e in view.edges else ""
+        label = {"exit": "open exit", "boundary": "edge"}.get(st, st)
+        sides.append(f"{side}:{label}{hp}")
+    parts.append("sides " + (", ".join(sides) if sides else "all open"))
+    if sq in reach:
+        parts.append(f"walk {len(reach[sq])}")
+    return " · ".join(parts)
+
+
+def edge_label(view: View, e: Edge) -> str:
+    """``c3:e wall 20hp``."""
+    kind, hp = view.edges.get(e, ("open", 0))
+    return f"{edge_name(e)} {kind}" + (f" {hp}hp" if e in view.edges else "")
+
+
+def player_line(view: View, p: PlayerInfo) -> Text:
+    """One line of the players panel."""
+    col = player_colour(p.seat)
+    t = Text()
+    turn = "▶" if view.active == p.seat else " "
+    t.append(turn, "bold")
+    t.append(f"{p.seat}", f"bold {col}")
+    you = "(you)" if p.seat == view.viewer else ""
+    t.append(f"{you:<6}")
+    if p.out or not p.alive:
+        t.append("dead" if not p.alive else "out", "bold red")
+    else:
+        t.append(f"♥{p.life:>2}", "bold")
+    t.append(f" ✋{p.hand_size}")
+    if p.carrying:
+        t.append(f" ¤{p.carrying}", player_colour(p.carrying.split(".")[0]))
+    if p.lost_turns:
+        t.append(f" lost{p.lost_turns}", "yellow")
+    if p.conditions:
+        t.append(" " + ",".join(card_name(c) for c in p.conditions), "italic")
+    if p.displayed:
+        t.append(" [" + ",".join(card_name(c) for c in p.displayed) + "]", "dim")
+    return t
+
+
+def stack_lines(view: View) -> list[Text]:
+    """The open answer windows: the attack and the counteractions played on it."""
+    out: list[Text] = []
+    for win in view.stack:
+        out.append(stack_headline(win, view.viewer))
+        for c in win.counters:
+            num = f" +{c.number}" if c.number is not None else ""
+            note = f" ({c.note})" if c.note else ""
+            out.append(Text(f"  ↳ {c.player} played {card_name(c.card)}{num}{note}",
+                            player_colour(c.player)))
+        who = "you" if win.to_answer == view.viewer else win.to_answer
+        out.append(Text(f"  waiting for: {who}", "bold"))
+    return out
+
+
+def stack_headline(win: StackInfo, viewer: str) -> Text:
+    """``P2 attacks P1 with Fireball (4)``."""
+    t = Text()
+    if win.kind == "indirect":
+        t.append(f"{card_name(win.source)} deals {win.value} to ", "bold")
+        t.append(win.defender, f"bold {player_colour(win.defender)}")
+        return t
+    t.append(win.attacker, f"bold {player_colour(win.attacker)}")
+    defender = "you" if win.defender == viewer else win.defender
+    t.append(f" attacks {defender} with {card_name(win.source)} ({win.value})", "bold")
+    return t
+
+
+def card_summary(slug: str) -> str:
+    """``Fireball · attack · power`` for the hand panel."""
+    cd = BY_SLUG.get(slug)
+    if cd is None:
+        return slug
+    if cd.kind == "number":
+        return f"Number {cd.name}"
+    kind = cd.kind.replace("counteraction", "counter")
+    use = "" if cd.number in ("none", "-") else f" · #{cd.number}"
+    return f"{cd.name} · {kind}{use}"

@@ -1,0 +1,131 @@
+"""The game screen's widgets. Each receives the human's :class:`View` (attributes down) and
+draws it; none of them changes game state."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from core.wizwar.view import View
+from wizwar_tui import render
+
+Square = tuple[int, int]
+
+
+class Board(Widget):
+    """The board drawn with box glyphs, the cursor and the squares reachable this turn."""
+
+    can_focus = True
+    cursor: reactive[Square] = reactive((0, 0))
+
+    def __init__(self, ascii_only: bool = False, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.ascii_only = ascii_only
+        self.view: View | None = None
+        self.reach: dict[Square, tuple[Square, ...]] = {}
+        self.targets: set[Square] = set()
+
+    def set_view(self, view: View, reach: dict[Square, tuple[Square, ...]],
+                 targets: set[Square] | None = None) -> None:
+        """Show ``view`` with the reachable squares ``reach`` and highlighted ``targets``."""
+        self.view = view
+        self.reach = reach
+        self.targets = targets or set()
+        lay = view.layout
+        self.styles.width = 4 * lay.width + 1
+        self.styles.height = 2 * lay.height + 1
+        self.refresh()
+
+    def move_cursor(self, dx: int, dy: int) -> None:
+        """Move the cursor by (dx, dy), staying on the board."""
+        if self.view is None:
+            return
+        lay = self.view.layout
+        c = min(max(self.cursor[0] + dx, 0), lay.width - 1)
+        r = min(max(self.cursor[1] + dy, 0), lay.height - 1)
+        self.cursor = (c, r)
+
+    def watch_cursor(self, _old: Square, new: Square) -> None:
+        """Keep the cursor visible when the board scrolls (small terminals)."""
+        from textual.geometry import Region
+
+        self.scroll_visible()
+        if self.parent is not None and hasattr(self.parent, "scroll_to_region"):
+            region = Region(4 * new[0], 2 * new[1], 5, 3)
+            self.parent.scroll_to_region(region, animate=False)  # type: ignore[union-attr]
+
+    def render(self) -> Text:
+        """The board text (empty until a view is set)."""
+        if self.view is None:
+            return Text("")
+        return render.render_board(self.view, self.cursor, self.reach, self.targets,
+                                   self.ascii_only)
+
+    def plain(self) -> str:
+        """The board as plain text (for tests and screen readers)."""
+        return self.render().plain
+
+
+class PlayersPanel(Static):
+    """Life, treasure, hand size, lost turns and conditions of every player."""
+
+    def show(self, view: View, seed: int | None) -> None:
+        """Draw ``view``'s players, the round and the seed."""
+        t = Text()
+        for p in view.players:
+            t.append_text(render.player_line(view, p))
+            t.append("\n")
+        t.append(f"round {view.round} · deck {view.deck_size} · seed {seed}", "dim")
+        self.update(t)
+
+
+class HandPanel(Static):
+    """The human's cards, numbered 1..9, with a hand cursor."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.hand: tuple[str, ...] = ()
+        self.index = 0
+
+    def show(self, view: View, playable: set[str]) -> None:
+        """Draw the hand; ``playable`` cards (some legal play exists) are bright."""
+        self.hand = view.hand
+        if self.index >= len(self.hand):
+            self.index = max(0, len(self.hand) - 1)
+        t = Text(no_wrap=True, overflow="ellipsis")
+        if not self.hand:
+            t.append("(no cards)", "dim")
+        for i, slug in enumerate(self.hand):
+            if i:
+                t.append("\n")
+            mark = "›" if i == self.index else " "
+            style = "bold" if slug in playable else "dim"
+            if i == self.index:
+                style += " reverse"
+            t.append(f"{mark}{i + 1} ", "bold")
+            t.append(render.card_summary(slug), style)
+        self.update(t)
+        self.border_subtitle = "1-9 play · ,/. select · i text"
+
+    def selected(self) -> str:
+        """The slug under the hand cursor ("" if the hand is empty)."""
+        return self.hand[self.index] if self.hand else ""
+
+
+class StackPanel(Static):
+    """The pending attack and the counteractions played on it."""
+
+    def show(self, view: View) -> None:
+        """Draw ``view.stack``; the panel is hidden when nothing is pending."""
+        lines = render.stack_lines(view)
+        self.display = bool(lines)
+        t = Text()
+        for i, line in enumerate(lines):
+            if i:
+                t.append("\n")
+            t.append_text(line)
+        self.update(t)
+        mine = bool(view.stack) and view.stack[0].to_answer == view.viewer
+        self.set_class(mine, "-urgent")
