@@ -1312,8 +1312,9 @@ def _settle(state: State, o: Out) -> None:
         _check_end(state, o)
         if state.winner or state.windows or state.discarding:
             return
+        drawing = state.turn.active if state.turn.ending and state.turn.draws_left else ""
         over = [w.seat for w in _seat_order_from(state, state.turn.active)
-                if len(w.hand) > hand_limit(state, w)]
+                if len(w.hand) > hand_limit(state, w) and w.seat != drawing]
         if over:
             state.discarding = over
             return
