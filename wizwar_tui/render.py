@@ -328,7 +328,7 @@ def player_line(view: View, p: PlayerInfo) -> Text:
         t.append("dead" if not p.alive else "out", "bold red")
     else:
         t.append(f"♥{p.life:>2}", "bold")
-    t.append(f" ✋{p.hand_size}")
+    t.append(f" hand {p.hand_size}")
     if p.carrying:
         t.append(f" ¤{p.carrying}", player_colour(p.carrying.split(".")[0]))
     if p.lost_turns:
