@@ -62,3 +62,16 @@ def test_cli_scenario_exit_status(tmp_path: Path) -> None:
                    '[[players]]\nat = "a1"\n')
     assert main(["scenario", str(bad)]) == 1
     assert main(["scenario", str(SHARED)]) == 0
+
+
+def test_bad_setup_values_are_load_failures() -> None:
+    """Bad values in a scenario's setup are 'cannot load' FAILs, never engine errors."""
+    base = {"title": "t", "steps": [], "board": {"size": "5x5"},
+            "players": [{"at": "a1"}, {"at": "e5"}]}
+    for player in ({"at": "a1", "life": "lots"},
+                   {"at": "a1", "conditions": [{"slug": "nosuch"}]},
+                   {"at": "a1", "conditions": [{"slug": "invisible", "caster": "P9"}]}):
+        r = run_doc({**base, "players": [player, {"at": "e5"}]})
+        assert not r.ok and r.detail.startswith("cannot load"), r.detail
+    r = run_doc({**base, "turn": {"attacked": "maybe"}})
+    assert not r.ok and r.detail.startswith("cannot load"), r.detail

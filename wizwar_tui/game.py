@@ -246,7 +246,7 @@ class GameScreen(Screen[None]):
 
     def do_text(self, text: str) -> bool:
         """Parse notation typed by the human (the actor is added if left out) and do it."""
-        text = text.strip()
+        text = text.strip().lstrip(":").strip()
         if not text:
             return False
         words = text.split()
@@ -607,6 +607,8 @@ class GameScreen(Screen[None]):
         event.stop()
         if self.do_text(event.value):
             self.close_command()
+        else:  # the reason is on the status line; start the next try on an empty line
+            event.input.value = ""
 
     def close_command(self) -> None:
         """Hide the command line and give the focus back to the board."""

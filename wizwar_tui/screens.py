@@ -31,14 +31,9 @@ STARTER_NOTE = (
 HELP_TEXT = f"""\
 [b]Wiz-War[/b] — you (P1, the [b]1[/b] on the board) against bots.
 
-[b]Goal[/b]  Bring two enemy treasures (¤ with the owner's digit) to your home base (⌂), or
-be the last wizard alive. Each turn: walk up to 3 squares (more with a boost), attack
-once, play cards, then end the turn to draw.
+[b]Goal[/b]  Bring two enemy treasures (¤ with the owner's digit) to your home base (⌂), or be the last wizard alive. Each turn: walk up to 3 squares (more with a boost), attack once, play cards, then end the turn to draw.
 
-[b]The board[/b]  ─│ walls · ═║ doors (locked; Pick Lock opens them) · gaps in the rim are
-exits to the opposite edge · ⌂N home base of player N · ○ treasure circle · ¤N treasure of
-player N · ♣ thornbush · █ stone block · † dagger · ● large rock. Green squares: where you
-can walk now. The line under the board describes the square under the cursor.
+[b]The board[/b]  ─│ walls · ═║ doors (locked; Pick Lock opens them) · gaps in the rim are exits to the opposite edge · ⌂N home base of player N · ○ treasure circle · ¤N treasure of player N · ♣ thornbush · █ stone block · † dagger · ● large rock. Green squares: where you can walk now. The line under the board describes the square under the cursor.
 
 [b]Keys[/b]
   arrows / hjkl   move the cursor          m or Enter   walk to the cursor square
@@ -50,11 +45,7 @@ can walk now. The line under the board describes the square under the cursor.
   :               command line: type notation, e.g. [i]play fireball @P2 +4[/i], [i]move c4-d4[/i]
   Esc             cancel                   ?  this help      q  back to the menu
 
-Playing a card: press its number, put the cursor on the target (amber squares) and press
-Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is
-chosen from a list after Enter on the square next to it.
-When a bot attacks you, the stack panel turns red: play a counteraction (its number) or
-pass with space.
+Playing a card: press its number, put the cursor on the target (amber squares) and press Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is chosen from a list after Enter on the square next to it. When a bot attacks you, the stack panel turns red: play a counteraction (its number) or pass with space.
 
 {STARTER_NOTE}
 """

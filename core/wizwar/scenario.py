@@ -64,6 +64,19 @@ def _need(cond: bool, msg: str) -> None:
         raise ScenarioError(msg)
 
 
+def _int(value: Any, what: str, low: int = 0) -> int:
+    """An integer setup value >= ``low``, or a ScenarioError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ScenarioError(f"{what} must be an integer >= {low}, got {value!r}")
+    return value
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ScenarioError(f"{what} must be true or false, got {value!r}")
+    return value
+
+
 def build_state(doc: dict[str, Any]) -> State:
     """Build the starting state of a scenario document. Raises ``ScenarioError``."""
     unknown = set(doc) - TOP_KEYS
@@ -102,8 +115,9 @@ def build_state(doc: dict[str, Any]) -> State:
         except ValueError as exc:
             raise ScenarioError(f"{seat}: {exc}") from exc
         _need(at is None or layout.has_square(at), f"{seat} stands off the board")
-        w = Wizard(seat, seat, at, home, life=int(p.get("life", 15)),
-                   lost_turns=int(p.get("lost_turns", 0)), carrying=str(p.get("carrying", "")))
+        w = Wizard(seat, seat, at, home, life=_int(p.get("life", 15), f"{seat}.life", 1),
+                   lost_turns=_int(p.get("lost_turns", 0), f"{seat}.lost_turns"),
+                   carrying=str(p.get("carrying", "")))
         for slug in p.get("hand", []):
             w.hand.append(new_card(slug))
         for slug in p.get("displayed", []):
@@ -113,8 +127,12 @@ def build_state(doc: dict[str, Any]) -> State:
         for cond in p.get("conditions", []):
             _need(isinstance(cond, dict) and "slug" in cond,
                   "conditions are tables {slug, caster, duration}")
-            w.conditions.append(Condition(str(cond["slug"]), str(cond.get("caster", seat)),
-                                          int(cond.get("duration", 0))))
+            slug, caster = str(cond["slug"]), str(cond.get("caster", seat))
+            _need(slug in C.BY_SLUG, f"{seat}: unknown condition {slug!r}")
+            _need(caster in [f"P{k + 1}" for k in range(len(players))],
+                  f"{seat}: unknown caster {caster!r}")
+            w.conditions.append(Condition(slug, caster,
+                                          _int(cond.get("duration", 0), "duration")))
         tr = p.get("treasures", None)
         if tr is not None:
             _need(isinstance(tr, list) and len(tr) == 2, f"{seat}.treasures needs two entries")
@@ -147,16 +165,17 @@ def build_state(doc: dict[str, Any]) -> State:
     _need(not unknown, f"unknown [turn] key(s) {sorted(unknown)}")
     active = turn.get("active", "P1")
     _need(active in [w.seat for w in wizards], f"unknown active player {active}")
-    t = Turn(active, moves_used=int(turn.get("moves_used", 0)),
-             attacked=bool(turn.get("attacked", False)))
-    dice = [int(d) for d in doc.get("dice", [])]
-    _need(all(1 <= d <= 4 for d in dice), "dice are 1-4")
+    t = Turn(active, moves_used=_int(turn.get("moves_used", 0), "moves_used"),
+             attacked=_bool(turn.get("attacked", False), "attacked"))
+    dice = [_int(d, "a die", 1) for d in doc.get("dice", [])]
+    _need(all(d <= 4 for d in dice), "dice are 1-4")
     reshuffles = [[str(s) for s in r] for r in doc.get("reshuffles", [])]
     picks = [str(s) for s in doc.get("picks", [])]
     state = State(layout=layout, layout_spec=spec, wizards=wizards, faces=faces, deck=deck,
                   discard=[], edges=edges, bushes=bushes, stones=[], floor=floor,
-                  treasures=treasures, turn=t, round=int(turn.get("round", 2)),
-                  first=turn.get("first", "P1"), rng=Rng.from_seed(int(doc.get("seed", 0))),
+                  treasures=treasures, turn=t, round=_int(turn.get("round", 2), "round", 1),
+                  first=str(turn.get("first", "P1")),
+                  rng=Rng.from_seed(_int(doc.get("seed", 0), "seed")),
                   script=Script(dice, reshuffles, picks), options={}, deck_kind="scenario")
     return state
 
@@ -336,7 +355,11 @@ def run_paths(paths: list[str], echo=print) -> tuple[int, int]:
     Returns (passed, failed).
     """
     passed = failed = 0
-    for f in collect(paths):
+    files = collect(paths)
+    if not files:
+        echo(f"FAIL no scenario files found in {', '.join(paths)}")
+        failed += 1
+    for f in files:
         r = run_file(f)
         echo(r.line())
         if r.ok:
