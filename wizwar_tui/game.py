@@ -324,6 +324,19 @@ class GameScreen(Screen[None]):
             return []
         return self.session.legal_actions()
 
+    def _probe(self, slug: str) -> Action:
+        """The play of ``slug`` whose refusal explains best why it cannot be played now:
+        aimed at an opponent when the card takes a wizard, so the reason is the real one
+        (no line of sight, round 1, ...) rather than a missing target."""
+        probes = [Action(self.human, "play", slug, (p.seat,)) for p in self.view.players
+                  if p.seat != self.human and p.alive and not p.out]
+        probes.append(Action(self.human, "play", slug))
+        for a in probes:
+            why = self.session.why(a)
+            if why and "needs" not in why and "takes" not in why:
+                return a
+        return probes[-1]
+
     def refuse(self, action: Action, fallback: str) -> None:
         """Explain why nothing of this kind is possible (asks the core when it can)."""
         reason = self.session.why(action) if self.human_to_act() else ""
@@ -437,8 +450,7 @@ class GameScreen(Screen[None]):
             if discards and self.human in self.view.discarding:
                 self.do(discards[0])
                 return
-            self.refuse(Action(self.human, "play", slug),
-                        f"{render.card_name(slug)} has no legal use now")
+            self.refuse(self._probe(slug), f"{render.card_name(slug)} has no legal use now")
             return
         if all(a.targets for a in plays):
             squares = {sq for a in plays for sq in self._target_square(self.view, a.targets[0])}
