@@ -68,9 +68,9 @@ def test_same_seed_same_game() -> None:
     a = _bot_game(3, 5, 150)
     b = _bot_game(3, 5, 150)
     assert [str(x) for x in a.actions] == [str(x) for x in b.actions]
-    assert a.hash() == b.hash()
+    assert a.digest() == b.digest()
     c = _bot_game(3, 6, 150)
-    assert c.hash() != a.hash()
+    assert c.digest() != a.digest()
 
 
 _REPLAY = """
@@ -82,7 +82,7 @@ hashes = []
 for _ in range(120):
     if s.over or not s.step_bot():
         break
-    hashes.append(s.hash())
+    hashes.append(s.digest())
 print(",".join(hashes))
 """
 
@@ -104,7 +104,7 @@ def test_state_round_trips_through_msgpack() -> None:
     s = _bot_game(2, 3, 80)
     data = pack(s.state.to_wire())
     back = State.from_wire(unpack(data))
-    assert state_hash(back) == s.hash()
+    assert state_hash(back) == s.digest()
     assert pack(back.to_wire()) == data
 
 

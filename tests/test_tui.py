@@ -116,19 +116,19 @@ async def test_illegal_command_shows_reason_and_changes_nothing() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         game = game_of(app)
-        before = game.session.hash()
+        before = game.session.digest()
         n = len(game.session.actions)
         await type_command(pilot, app, "move j5")
         status = str(game.query_one("#status").render())
         assert "Not allowed" in status
-        assert game.session.hash() == before and len(game.session.actions) == n
+        assert game.session.digest() == before and len(game.session.actions) == n
         # nonsense notation is refused too, and Esc closes the line
         app.screen.query_one("#cmd", Input).value = "fly to the moon"
         await pilot.press("enter")
         assert "Cannot read" in str(game.query_one("#status").render())
         await pilot.press("escape")
         assert not app.screen.query_one("#cmd", Input).display
-        assert game.session.hash() == before
+        assert game.session.digest() == before
 
 
 async def test_walking_where_you_cannot_is_refused() -> None:
@@ -136,11 +136,11 @@ async def test_walking_where_you_cannot_is_refused() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         game = game_of(app)
-        before = game.session.hash()
+        before = game.session.digest()
         await goto(pilot, game, (9, 4))
         await pilot.press("m")
         assert "Not possible" in str(game.query_one("#status").render())
-        assert game.session.hash() == before
+        assert game.session.digest() == before
 
 
 async def reach_attack(pilot, app: WizWarApp) -> View:  # type: ignore[no-untyped-def]

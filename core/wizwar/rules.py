@@ -1548,7 +1548,6 @@ def _candidates(state: State, seat: str) -> list[Action]:
         out.append(Action(seat, "drop", targets=(w.carrying,)))
     nums: list[int | None] = [None, *numbers]
     for s in hand:
-        cd = C.BY_SLUG[s]
         if s in ("fireball", "lightning-blast", "powerthrust", "waterbolt"):
             for x in others:
                 for n in nums:
@@ -1584,8 +1583,6 @@ def _candidates(state: State, seat: str) -> list[Action]:
             out += [Action(seat, "play", s, number=n) for n in nums]
         elif s == "speed":
             out.append(Action(seat, "play", s))
-        if cd.kind not in (C.NUMBER,):
-            pass
         out.append(Action(seat, "discard", s))
     # dedupe, keep order
     seen: set[str] = set()

@@ -106,6 +106,6 @@ class LocalSession:
         """True once the game has a winner."""
         return bool(self.state.winner)
 
-    def hash(self) -> str:
+    def digest(self) -> str:
         """The current state hash."""
         return state_hash(self.state)
