@@ -75,3 +75,15 @@ def test_bad_setup_values_are_load_failures() -> None:
         assert not r.ok and r.detail.startswith("cannot load"), r.detail
     r = run_doc({**base, "turn": {"attacked": "maybe"}})
     assert not r.ok and r.detail.startswith("cannot load"), r.detail
+
+
+def test_eliminated_compared_in_order_and_bools_strictly() -> None:
+    """`eliminated` is an ordered list (notation.md); `alive` is a bool, not 0/1."""
+    doc = {"title": "t", "steps": ["P1 play destroy-wall @b2:e", "P2 pass", "P3 pass"],
+           "board": {"size": "5x5", "walls": ["b2:e"]},
+           "players": [{"at": "a1", "hand": ["destroy-wall"]},
+                       {"at": "b2", "life": 2}, {"at": "c2", "life": 2}, {"at": "e5"}],
+           "expect": {"eliminated": ["P2", "P3"], "P2.alive": False}}
+    assert run_doc(doc).ok, run_doc(doc).detail
+    assert not run_doc({**doc, "expect": {"eliminated": ["P3", "P2"]}}).ok
+    assert not run_doc({**doc, "expect": {"P2.alive": 0}}).ok

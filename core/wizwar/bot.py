@@ -12,7 +12,7 @@ from collections import deque
 
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import Square, square_name
+from core.wizwar.board import Square, edge_name, square_name
 from core.wizwar.view import View
 
 _POWER = {"fireball": 0, "lightning-blast": 1, "powerthrust": 2}
@@ -112,7 +112,7 @@ def choose(v: View, seat: str, legal: list[Action]) -> Action:
             if step in by:
                 return by[step]
             pick = next((a for a in legal if a.card == "pick-lock"
-                         and a.targets and a.targets[0] == _edge_text(e)), None)
+                         and a.targets and a.targets[0] == edge_name(e)), None)
             if pick is not None:
                 return pick
     # boost when far from the goal
@@ -124,12 +124,6 @@ def choose(v: View, seat: str, legal: list[Action]) -> Action:
                 return boosts[-1]
     # hold the hand to the limit: end (draw up to 2)
     return by.get(f"{seat} end", legal[0])
-
-
-def _edge_text(e: tuple[int, int, str]) -> str:
-    from core.wizwar.board import edge_name
-
-    return edge_name(e)
 
 
 def _best_attack(v: View, seat: str, legal: list[Action]) -> Action | None:

@@ -1073,10 +1073,9 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     _take_from_hand(w, ncid)
     win.counters.append(Counter(w.seat, cid, slug, side, answers, ncid, value, extra_target))
     win.passes = 0
+    # an attack hands the answer to the other side; indirect damage stays with its victim
     win.to_answer = _other_side(win, w.seat) if win.kind == "attack" else w.seat
     o("counter", f"{w.seat} answers with {cd.name}", seat=w.seat, card=slug)
-    if win.kind == "indirect":
-        win.to_answer = w.seat
 
 
 def _latest_standing(win: Window, side: str) -> int:
@@ -1186,13 +1185,16 @@ def _base_damage(state: State, win: Window, victim: Wizard, value: int, credit: 
     if src == "powerthrust":
         return 2 + value
     if src == "waterbolt":
-        other = state.wizard(_other_side(win, victim.seat))
-        d = win.push_dir if victim.seat == win.defender else _reverse(win.push_dir)
-        if other.at is not None and victim.at is not None and victim.seat != win.defender:
-            try:
-                d = _away(other.at, victim.at, "")
-            except IllegalAction:
-                pass
+        # the target is pushed away from the caster; a reflected half pushes the caster away
+        # from the target (cards.md waterbolt, reflection; §1.8 "away from the caster")
+        d = win.push_dir
+        if victim.seat != win.defender:
+            d = _reverse(win.push_dir)
+            other = state.wizard(win.defender)
+            if other.at is not None and victim.at is not None and other.at != victim.at:
+                dx, dy = victim.at[0] - other.at[0], victim.at[1] - other.at[1]
+                if abs(dx) != abs(dy):
+                    d = _away(other.at, victim.at, "")
         return _push(state, victim, d, value, o)
     return value
 

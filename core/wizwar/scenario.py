@@ -8,8 +8,8 @@ of steps in action notation (``!`` = must be refused, state unchanged) and expec
 from __future__ import annotations
 
 import os
+import re
 import tomllib
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,7 @@ from core.rng import Rng
 from core.wizwar import cards as C
 from core.wizwar import rules
 from core.wizwar.actions import NotationError, parse
-from core.wizwar.board import edge_name, parse_edge, parse_square, square_name
+from core.wizwar.board import parse_edge, parse_square, square_name
 from core.wizwar.state import (
     DOOR_HP,
     WALL_HP,
@@ -246,10 +246,15 @@ def observe(state: State, key: str) -> Any:
     return sorted(state.tokens_at(sq))
 
 
+def _is_multiset(key: str) -> bool:
+    """Keys compared as multisets (notation.md): hands, discard, conditions, to_move and a
+    square's token list. Everything else, ``eliminated`` included, is compared as is."""
+    return key in ("discard", "to_move") or key.endswith((".hand", ".conditions")) or bool(
+        re.fullmatch(r"[a-z]+[0-9]+", key))
+
+
 def _normal(key: str, value: Any) -> Any:
-    multiset = key in ("discard", "to_move") or key.endswith((".hand", ".conditions")) or (
-        ":" not in key and key[:1].islower() and key[1:2].isdigit())
-    if multiset and isinstance(value, list):
+    if _is_multiset(key) and isinstance(value, list):
         return sorted(str(v) for v in value)
     if key.endswith(".at") and isinstance(value, str) and value:
         return square_name(parse_square(value))
@@ -262,12 +267,8 @@ def _compare(state: State, table: dict[str, Any], where: str) -> str:
         if key == "after":
             continue
         want = _normal(key, want)
-        got = observe(state, key)
-        if key == "to_move" or key in ("discard",) or key.endswith((".hand", ".conditions")):
-            got = sorted(Counter(got).elements())
-        if Counter([repr(x) for x in (got if isinstance(got, list) else [got])]) != \
-                Counter([repr(x) for x in (want if isinstance(want, list) else [want])]) \
-                or isinstance(got, list) != isinstance(want, list):
+        got = _normal(key, observe(state, key))
+        if got != want or isinstance(got, bool) != isinstance(want, bool):
             diffs.append(f"{where} {key}: expected {want!r}, got {got!r}")
     return "; ".join(diffs)
 
@@ -370,5 +371,4 @@ def run_paths(paths: list[str], echo=print) -> tuple[int, int]:
     return passed, failed
 
 
-__all__ = ["run_file", "run_paths", "run_doc", "build_state", "observe", "Outcome",
-           "edge_name"]
+__all__ = ["run_file", "run_paths", "run_doc", "build_state", "observe", "Outcome"]

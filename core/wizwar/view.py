@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.wizwar.board import Edge, Layout, Square, edge_name
+from core.wizwar.board import Edge, Layout, Square
 from core.wizwar.state import State
 
 
@@ -142,4 +142,4 @@ def view(state: State, seat: str) -> View:
         deck_kind=state.deck_kind)
 
 
-__all__ = ["View", "PlayerInfo", "StackInfo", "StackCard", "view", "edge_name"]
+__all__ = ["View", "PlayerInfo", "StackInfo", "StackCard", "view"]
