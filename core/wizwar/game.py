@@ -50,11 +50,19 @@ class GameConfig:
                 "crossed": int(self.crossed)}
 
 
-def new_game(config: GameConfig, seed: int | bytes | str) -> State:
+def new_game(config: GameConfig, seed: int | bytes | str, faces: list[str] | None = None,
+             commits: list[str] | None = None) -> State:
     """A new game from ``config`` and ``seed``: everything random drawn from the game RNG in a
     fixed order (sectors, deck shuffle, deal, turn-order rolls).
 
-    Raises ``ValueError`` for an unsupported player count or deck name.
+    ``faces`` (networked games) gives the face of every card instance as the dealer assigned
+    it, with ``""`` for faces this process may not know; ``commits`` the dealer's salted
+    commitments to them (design.md, Hidden information). By default every face is known, in
+    the deck's fixed order. The order in which the instances are drawn always comes from the
+    seed, so no one chooses it.
+
+    Raises ``ValueError`` for an unsupported player count or deck name, or ``faces`` of the
+    wrong length.
     """
     n = config.players
     if n not in (2, 3, 4):
@@ -72,7 +80,11 @@ def new_game(config: GameConfig, seed: int | bytes | str) -> State:
         a, b = layout.treasure_spots[i]
         treasures[f"P{i + 1}.t1"] = a
         treasures[f"P{i + 1}.t2"] = b
-    faces = C.deck_list(config.deck, n)
+    full = C.deck_list(config.deck, n)
+    if faces is None:
+        faces = full
+    elif len(faces) != len(full):
+        raise ValueError(f"the dealer gave {len(faces)} faces for a {len(full)}-card deck")
     deck = list(range(len(faces)))
     rng.shuffle(deck)
     edges = {e: EdgeState(kind, WALL_HP if kind == "wall" else DOOR_HP)
@@ -80,11 +92,14 @@ def new_game(config: GameConfig, seed: int | bytes | str) -> State:
     state = State(layout=layout, layout_spec=spec, wizards=wizards, faces=faces, deck=deck,
                   discard=[], edges=edges, bushes={}, stones=[], floor=[], treasures=treasures,
                   turn=Turn("P1"), round=1, first="P1", rng=rng,
-                  options={"crossed": int(config.crossed)}, deck_kind=config.deck)
+                  options={"crossed": int(config.crossed)}, deck_kind=config.deck,
+                  commits=list(commits or []))
     for w in wizards:
         while len(w.hand) < 7 and state.deck:
             cid = state.deck.pop(0)
-            if state.face(cid) == "trap":  # RB: a Trap! drawn on the deal is discarded, redraw
+            # RB: a Trap! drawn on the deal is discarded and replaced. A face unknown here is
+            # not a Trap!: the dealer reveals every Trap! dealt, since it goes face up.
+            if state.face(cid) == "trap":
                 state.discard.append(cid)
                 continue
             w.hand.append(cid)

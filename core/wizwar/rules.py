@@ -1166,7 +1166,8 @@ def _resolve_attack(state: State, o: Out) -> None:
         if win.source == "lightning-blast" and victim.in_game:
             _lose_turn(state, victim, o)
         if win.source == "fireball" and dmg > 0 and victim.in_game:
-            burnt = [c for c in victim.hand if C.card(state.face(c)).kind == C.STONE]
+            burnt = [c for c in victim.hand  # an unknown face here is no stone: see face()
+                     if (cd := C.BY_SLUG.get(state.face(c))) and cd.kind == C.STONE]
             if burnt:
                 _discard_cards(state, burnt)
                 o("burn", f"{victim_seat}'s magic stones burn")
@@ -1376,6 +1377,10 @@ def _reshuffle(state: State) -> None:
         return
     state.rng.shuffle(pile)
     state.deck = pile
+    if state.dealer is not None:
+        # networked games: the pile's faces were public, so the dealer deals them again
+        # behind fresh commitments (design.md, Hidden information)
+        state.dealer.reblind(state, list(pile))
 
 
 def _next_turn(state: State, o: Out) -> None:

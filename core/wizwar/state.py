@@ -187,6 +187,10 @@ class State:
         winner: the winning seat or "". eliminated: seats out of the game, in order.
         rng: the game's generator. script: forced outcomes (scenarios only).
         options: game options (str -> int/str). deck_kind: "starter" or "full".
+        commits: networked games: the dealer's salted commitment to each card's face (hex),
+            public; empty in a local game.
+        dealer: networked games: the object that re-blinds reshuffled cards
+            (``reblind(state, cids)``); never serialised, None in a local game.
     """
 
     layout: Layout
@@ -212,11 +216,48 @@ class State:
     options: dict[str, Any] = field(default_factory=dict)
     deck_kind: str = "starter"
     seq: int = 0
+    commits: list[str] = field(default_factory=list)
+    dealer: Any = field(default=None, compare=False, repr=False)
 
     # ---- the zone API -------------------------------------------------------------------
     def face(self, cid: int) -> str:
-        """The slug of card instance ``cid``: the only place rules read a card's face."""
+        """The slug of card instance ``cid``: the only place rules read a card's face.
+
+        ``""`` when this process does not know it (another player's hand, the draw pile in a
+        networked game). Rules only ever test such a face for a card that the dealer reveals
+        whenever the test would succeed (a Trap! drawn, a stone burnt), so "" reads as "not
+        that card" safely.
+        """
         return self.faces[cid]
+
+    def public_cards(self) -> set[int]:
+        """Card instances whose faces every player knows: the discard pile, loose objects,
+        displayed cards and the cards on the open stack."""
+        out = set(self.discard)
+        out.update(c for _s, c in self.floor)
+        for w in self.wizards:
+            out.update(w.displayed)
+        for win in self.windows:
+            for c in (win.cid, win.number_cid):
+                if c is not None:
+                    out.add(c)
+            for k in win.counters:
+                out.add(k.cid)
+                if k.number_cid is not None:
+                    out.add(k.number_cid)
+        return out
+
+    def reveal(self, cid: int, face: str, salt: str = "") -> None:
+        """Learn the face of ``cid`` (a dealer's reveal). With commitments, the face and salt
+        must open the card's commitment. Raises ``ValueError`` on a bad reveal."""
+        if not 0 <= cid < len(self.faces):
+            raise ValueError(f"no card {cid}")
+        if self.commits:
+            if commitment(face, salt) != self.commits[cid]:
+                raise ValueError(f"the reveal of card {cid} does not match its commitment")
+        elif self.faces[cid] not in ("", face):
+            raise ValueError(f"card {cid} is already known as {self.faces[cid]}")
+        self.faces[cid] = face
 
     def hand_slugs(self, seat: str) -> list[str]:
         """The slugs in ``seat``'s hand (displayed cards included)."""
@@ -269,8 +310,12 @@ class State:
         return None
 
     # ---- serialisation ------------------------------------------------------------------
-    def to_wire(self) -> dict[str, Any]:
-        """The canonical msgpack-ready form of the whole state (str keys, lists, ints)."""
+    def to_wire(self, public: bool = False) -> dict[str, Any]:
+        """The canonical msgpack-ready form of the whole state (str keys, lists, ints).
+
+        ``public=True`` blanks every face that is not public (:meth:`public_cards`): the form
+        every peer of a networked game holds identically, which the state hash digests.
+        """
         from core.wizwar.board import edge_name, square_name
 
         def sq(s: Square | None) -> str:
@@ -282,7 +327,7 @@ class State:
                          list(w.displayed), w.carrying, w.lost_turns, w.alive, w.out,
                          [[c.slug, c.caster, c.duration, c.count] for c in w.conditions]]
                         for w in self.wizards],
-            "faces": list(self.faces),
+            "faces": self._faces_wire(public),
             "deck": list(self.deck),
             "discard": list(self.discard),
             "edges": {edge_name(e): [v.kind, v.hp, v.created] for e, v in self.edges.items()},
@@ -305,7 +350,14 @@ class State:
             "options": dict(self.options),
             "deck_kind": self.deck_kind,
             "seq": self.seq,
+            "commits": list(self.commits),
         }
+
+    def _faces_wire(self, public: bool) -> list[str]:
+        if not public:
+            return list(self.faces)
+        shown = self.public_cards()
+        return [f if i in shown else "" for i, f in enumerate(self.faces)]
 
     @classmethod
     def from_wire(cls, d: dict[str, Any]) -> State:
@@ -349,6 +401,7 @@ class State:
             options=dict(d["options"]),
             deck_kind=d["deck_kind"],
             seq=d["seq"],
+            commits=list(d.get("commits", [])),
         )
 
 
@@ -390,8 +443,16 @@ def build_layout(spec: dict[str, Any]) -> Layout:
 
 
 def state_hash(state: State) -> str:
-    """A short digest (blake2b, 16 hex chars) of the canonical msgpack form of the state.
+    """A short digest (blake2b, 16 hex chars) of the canonical msgpack form of the public
+    state: every face not public is left out, the dealer's commitments are in.
 
-    Same log, same hash, in any process, under any PYTHONHASHSEED (design.md, State hash).
+    Same log, same hash, in any process, under any PYTHONHASHSEED, on every peer of a
+    networked game whatever hand it holds (design.md, State hash; the LAN issue).
     """
-    return blake2b(pack(state.to_wire()), digest_size=8).hexdigest()
+    return blake2b(pack(state.to_wire(public=True)), digest_size=8).hexdigest()
+
+
+def commitment(face: str, salt: str) -> str:
+    """The salted commitment to a card face: blake2b over ``salt|face`` (hex, 32 chars).
+    ``salt`` is a hex string of at least 16 random bytes chosen by the dealer."""
+    return blake2b(f"{salt}|{face}".encode(), digest_size=16).hexdigest()

@@ -1,0 +1,643 @@
+"""Deterministic lockstep on a LAN: one host sequences actions, every peer checks them.
+
+The host numbers the actions, but is not trusted to compute: every peer validates each action
+with its own rules core, applies it, and compares its state hash with the host's; a mismatch
+stops the game at that sequence number and writes a desync report. Hands stay hidden: a
+peer's core knows only the faces the host's dealer revealed to it (net/dealer.py).
+The game seed is built from every seat's committed-then-revealed nonce.
+See docs/protocol.md for every message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from hashlib import blake2b
+from typing import Any
+
+from core.engine import IllegalAction
+from core.wizwar import bot
+from core.wizwar.actions import Action, NotationError
+from core.wizwar.game import RULES_VERSION, RULESET, GameConfig, new_game
+from core.wizwar.rules import apply, legal_actions, to_move, why_illegal
+from core.wizwar.state import State, commitment, state_hash
+from core.wizwar.view import View, view
+from net.dealer import DealError, HostDealer, PeerDealer
+from net.protocol import (
+    PROTOCOL_VERSION,
+    FrameReader,
+    ProtocolError,
+    encode,
+    hello,
+    version_problem,
+)
+
+Log = Callable[[str], None]
+
+
+def _quiet(_msg: str) -> None:
+    pass
+
+
+def nonce_commit(nonce_hex: str) -> str:
+    """Commitment to a seat's seed nonce (blake2b of its bytes, hex)."""
+    return blake2b(bytes.fromhex(nonce_hex), digest_size=16).hexdigest()
+
+
+def joint_seed(nonces: dict[str, str], seats: list[str]) -> bytes:
+    """The game seed: blake2b over every seat's nonce in seat order, so no single seat,
+    host included, chooses the deck order (design.md, Fair shuffle)."""
+    h = blake2b(digest_size=32)
+    for s in seats:
+        h.update(bytes.fromhex(nonces[s]))
+    return h.digest()
+
+
+def write_desync_report(seq: int, mine: str, theirs: str, actions: list[str],
+                        folder: str | None = None) -> str:
+    """Write a desync report (both hashes, versions, the actions so far); returns its path."""
+    if folder is None:
+        from platformdirs import user_data_dir
+
+        folder = os.path.join(user_data_dir("wizwar"), "desync")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"desync-seq{seq}-{secrets.token_hex(4)}.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"wizwar desync at sequence {seq}\nthis peer's hash: {mine}\n"
+                f"other hash: {theirs}\nprotocol {PROTOCOL_VERSION}, rules "
+                f"{RULESET}/{RULES_VERSION}\n\nactions:\n")
+        for i, a in enumerate(actions, 1):
+            f.write(f"{i} {a}\n")
+    return path
+
+
+class Conn:
+    """One TCP connection: framed reads, serialised writes."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.frames = FrameReader(reader)
+        self.writer = writer
+        self.closed = False
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        """Send one message; a broken pipe just marks the connection closed."""
+        if self.closed:
+            return
+        try:
+            self.writer.write(encode(msg))
+            await self.writer.drain()
+        except (ConnectionError, RuntimeError):
+            self.closed = True
+
+    async def close(self) -> None:
+        """Close the connection (idempotent)."""
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.close()
+            await self.writer.wait_closed()
+
+
+@dataclass
+class Seat:
+    """One seat at the host's table."""
+
+    seat: str
+    kind: str  # "local" (the host's own player), "bot" (played by the host), "remote"
+    name: str = ""
+    token: str = ""
+    conn: Conn | None = None
+    nonce_commit: str = ""
+    nonce: str = ""
+    bot: bool = False
+
+    @property
+    def connected(self) -> bool:
+        """A remote seat with a live connection (local and bot seats always are)."""
+        return self.kind != "remote" or (self.conn is not None and not self.conn.closed)
+
+
+@dataclass
+class HostGame:
+    """The hosting peer: seats, the secret deal, the sequencer.
+
+    Attributes:
+        players: seats at the table (2-4). bots: how many of the last seats the host's bots
+        play. local_bot: the host's own seat (P1) is played by the bot (headless hosting).
+        clock: seconds a remote seat has to answer an attack before a logged ``pass`` is
+        entered for it (None: no clock).
+    """
+
+    players: int = 2
+    name: str = "wizwar"
+    bind: str = "127.0.0.1"
+    port: int = 0
+    bots: int = 0
+    local_bot: bool = True
+    deck: str = "starter"
+    clock: float | None = None
+    log: Log = _quiet
+    report_dir: str | None = None
+    seats: list[Seat] = field(default_factory=list)
+    state: State | None = None
+    dealer: HostDealer | None = None
+    sent: list[dict[str, Any]] = field(default_factory=list)  # commits, private per seat
+    hashes: dict[int, str] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+    desync: str = ""
+    start_msg: dict[str, Any] = field(default_factory=dict)
+    deal_msg: dict[str, Any] = field(default_factory=dict)
+    local_actions: asyncio.Queue | None = None
+    on_change: Callable[[], None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise ValueError("2 to 4 players")
+        if not 0 <= self.bots < self.players:
+            raise ValueError("bots must leave the host's own seat")
+        self.seats = []
+        for i in range(self.players):
+            seat = f"P{i + 1}"
+            if i == 0:
+                self.seats.append(Seat(seat, "local", "host", bot=self.local_bot))
+            elif i >= self.players - self.bots:
+                self.seats.append(Seat(seat, "bot", f"bot {seat}", bot=True))
+            else:
+                self.seats.append(Seat(seat, "remote"))
+        self._inbox: asyncio.Queue[tuple[str, Action]] = asyncio.Queue()
+        self._all_joined = asyncio.Event()
+        self._nonces_in = asyncio.Event()
+        self._server: asyncio.base_events.Server | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self.local_actions = asyncio.Queue()
+
+    # ---- seats ------------------------------------------------------------------------
+    def seat(self, s: str) -> Seat:
+        """The seat record of ``s``."""
+        return next(x for x in self.seats if x.seat == s)
+
+    @property
+    def free_seats(self) -> int:
+        """Remote seats nobody has taken yet."""
+        return sum(1 for s in self.seats if s.kind == "remote" and not s.token)
+
+    def seat_status(self) -> dict[str, str]:
+        """Per seat: ``host``, ``bot``, ``free``, ``connected`` or ``disconnected``."""
+        out = {}
+        for s in self.seats:
+            if s.kind == "local":
+                out[s.seat] = "host"
+            elif s.kind == "bot":
+                out[s.seat] = "bot"
+            elif not s.token:
+                out[s.seat] = "free"
+            else:
+                out[s.seat] = "connected" if s.connected else "disconnected"
+        return out
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    # ---- network ----------------------------------------------------------------------
+    async def start(self) -> int:
+        """Listen; returns the port (useful with port 0)."""
+        self._server = await asyncio.start_server(self._serve, self.bind, self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        self.log(f"hosting '{self.name}' on {self.bind}:{self.port}")
+        return self.port
+
+    async def close(self) -> None:
+        """Stop listening and drop every connection."""
+        if self._server is not None:
+            self._server.close()
+        for s in self.seats:
+            if s.conn is not None:
+                await s.conn.close()
+        for t in list(self._tasks):
+            t.cancel()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = Conn(reader, writer)
+        seat: Seat | None = None
+        try:
+            msg = await asyncio.wait_for(conn.frames.read(), 30)
+            if msg is None or msg["type"] != "hello":
+                raise ProtocolError("the first message must be hello")
+            problem = version_problem(msg)
+            if problem:
+                await conn.send({"type": "refuse", "reason": problem})
+                return
+            seat = self._take_seat(msg)
+            if seat is None:
+                await conn.send({"type": "refuse", "reason": "the game is full"})
+                return
+            if seat.conn is not None:
+                await seat.conn.close()
+            seat.conn = conn
+            await conn.send({"type": "welcome", "seat": seat.seat, "token": seat.token,
+                             "players": self.players, "game": self.name[:80]})
+            self.log(f"{seat.seat} joined ({seat.name})")
+            await self._catch_up(seat)
+            self._changed()
+            if all(s.token for s in self.seats if s.kind == "remote"):
+                self._all_joined.set()
+            while True:
+                msg = await conn.frames.read()
+                if msg is None:
+                    break
+                await self._handle(seat, msg)
+        except (TimeoutError, ProtocolError, ConnectionError, ValueError) as exc:
+            self.log(f"dropping a connection{f' of {seat.seat}' if seat else ''}: {exc}")
+        finally:
+            await conn.close()
+            if seat is not None and seat.conn is conn:
+                self.log(f"{seat.seat} disconnected")
+                self._changed()
+
+    def _take_seat(self, msg: dict[str, Any]) -> Seat | None:
+        token = msg["token"]
+        if token:
+            for s in self.seats:
+                if s.kind == "remote" and s.token == token:
+                    return s
+        if self.deal_msg:  # the game has begun: only rejoins
+            return None
+        for s in self.seats:
+            if s.kind == "remote" and not s.token:
+                s.token = secrets.token_hex(16)
+                s.name = msg["name"][:40]
+                s.nonce_commit = msg["nonce_commit"][:64]
+                return s
+        return None
+
+    async def _catch_up(self, seat: Seat) -> None:
+        """A rejoining peer gets everything it was sent so far, in order."""
+        assert seat.conn is not None
+        if self.deal_msg:
+            await seat.conn.send(self.deal_msg)
+        if self.start_msg:
+            await seat.conn.send(self._for(self.start_msg, seat.seat))
+        for m in self.sent:
+            await seat.conn.send(self._for(m, seat.seat))
+
+    @staticmethod
+    def _for(msg: dict[str, Any], seat: str) -> dict[str, Any]:
+        out = dict(msg)
+        out["private"] = msg["private"].get(seat, [])
+        return out
+
+    async def _handle(self, seat: Seat, msg: dict[str, Any]) -> None:
+        t = msg["type"]
+        if t == "nonce":
+            n = msg["nonce"]
+            try:
+                ok = len(n) == 64 and nonce_commit(n) == seat.nonce_commit
+            except ValueError:
+                ok = False
+            if not ok:
+                raise ProtocolError("the nonce does not match its commitment")
+            seat.nonce = n
+            if all(s.nonce for s in self.seats if s.kind == "remote"):
+                self._nonces_in.set()
+        elif t == "propose":
+            try:
+                action = Action.from_wire(msg["action"])
+            except NotationError as exc:
+                await seat.conn.send({"type": "reject", "reason": str(exc),  # type: ignore
+                                      "action": []})
+                return
+            if action.actor != seat.seat:
+                await seat.conn.send({"type": "reject", "action": action.to_wire(),  # type: ignore
+                                      "reason": f"you play {seat.seat}, not {action.actor}"})
+                return
+            await self._inbox.put((seat.seat, action))
+        elif t == "ack":
+            mine = self.hashes.get(msg["seq"])
+            if mine is not None and mine != msg["hash"]:
+                self.desync = write_desync_report(msg["seq"], mine, msg["hash"], self.actions,
+                                                  self.report_dir)
+                self.log(f"DESYNC with {seat.seat} at {msg['seq']}: report {self.desync}")
+                for s in self.seats:
+                    if s.conn is not None:
+                        await s.conn.send({"type": "desync", "seq": msg["seq"],
+                                           "reason": f"{seat.seat} computed another state"})
+        elif t == "bye":
+            raise ConnectionError("peer left")
+        else:
+            raise ProtocolError(f"a peer may not send {t}")
+
+    async def _broadcast(self, msg: dict[str, Any]) -> None:
+        for s in self.seats:
+            if s.kind == "remote" and s.conn is not None:
+                await s.conn.send(self._for(msg, s.seat) if "private" in msg else msg)
+
+    # ---- the game ---------------------------------------------------------------------
+    async def run(self) -> str:
+        """Wait for the seats, deal, play to the end; returns the final state hash."""
+        if self._server is None:
+            await self.start()
+        await self._all_joined.wait() if any(s.kind == "remote" for s in self.seats) else None
+        host_nonce = secrets.token_hex(32)
+        p1 = self.seats[0]
+        p1.nonce, p1.nonce_commit = host_nonce, nonce_commit(host_nonce)
+        for s in self.seats:
+            if s.kind == "bot":
+                s.nonce = secrets.token_hex(32)
+                s.nonce_commit = nonce_commit(s.nonce)
+        self.dealer = HostDealer.deal(self.deck, self.players)
+        names = [s.name or s.seat for s in self.seats]
+        config = {"players": self.players, "deck": self.deck, "names": names, "crossed": 0}
+        self.deal_msg = {"type": "deal", "commits": self.dealer.commits(),
+                         "nonce_commits": {s.seat: s.nonce_commit for s in self.seats},
+                         "config": config}
+        await self._broadcast(self.deal_msg)
+        if any(s.kind == "remote" for s in self.seats):
+            await self._nonces_in.wait()
+        nonces = {s.seat: s.nonce for s in self.seats}
+        seed = joint_seed(nonces, [s.seat for s in self.seats])
+        cfg = GameConfig(players=self.players, names=tuple(names), deck=self.deck)
+        st = new_game(cfg, seed, faces=list(self.dealer.faces), commits=self.dealer.commits())
+        st.dealer = self.dealer
+        self.state = st
+        pre = [self.dealer.opening(c) for c in sorted(st.public_cards())]
+        private = {w.seat: [self.dealer.opening(c) for c in sorted(w.hand)]
+                   for w in st.wizards}
+        self.start_msg = {"type": "start", "nonces": nonces, "pre": pre, "private": private,
+                          "hash": state_hash(st)}
+        self.hashes[0] = state_hash(st)
+        await self._broadcast(self.start_msg)
+        self.log(f"game started, first player {st.turn.active}")
+        self._changed()
+        while not st.winner and not self.desync:
+            seat = self.seat(to_move(st)[0])
+            if seat.bot:
+                action = bot.choose(view(st, seat.seat), seat.seat,
+                                    legal_actions(st, seat.seat))
+                await asyncio.sleep(0)
+            elif seat.kind == "local":
+                assert self.local_actions is not None
+                action = await self.local_actions.get()
+            else:
+                action = await self._next_from(seat)
+                if action is None:
+                    continue
+            reason = why_illegal(st, action)
+            if reason:
+                if seat.kind == "remote" and seat.conn is not None:
+                    await seat.conn.send({"type": "reject", "reason": reason,
+                                          "action": action.to_wire()})
+                elif seat.kind == "local" and not seat.bot:
+                    self.log(f"refused: {reason}")
+                continue
+            await self.commit(action)
+        if self.desync:
+            return ""
+        await self._broadcast({"type": "end", "history": self.dealer.history,
+                               "hash": state_hash(st)})
+        await asyncio.sleep(0.05)
+        return state_hash(st)
+
+    async def _next_from(self, seat: Seat) -> Action | None:
+        """The next proposal of ``seat`` (waiting through disconnections); with a clock, a
+        timed-out answer to an attack becomes a logged pass."""
+        st = self.state
+        assert st is not None
+        timeout = self.clock if (self.clock and st.windows) else None
+        while True:
+            try:
+                who, action = await asyncio.wait_for(self._inbox.get(), timeout)
+            except TimeoutError:
+                self.log(f"{seat.seat} ran out of time: pass")
+                return Action(seat.seat, "pass")
+            if who == seat.seat:
+                return action
+            s = self.seat(who)
+            if s.conn is not None:
+                await s.conn.send({"type": "reject", "action": action.to_wire(),
+                                   "reason": f"it is not your turn ({seat.seat} must act)"})
+
+    async def commit(self, action: Action) -> None:
+        """Apply a checked action on the host's full state and send it, with the reveals
+        each peer may have, to everyone."""
+        st, dealer = self.state, self.dealer
+        assert st is not None and dealer is not None
+        before = dealer.begin(st, action)
+        apply(st, action)
+        rev = dealer.finish(st, before)
+        h = state_hash(st)
+        self.hashes[st.seq] = h
+        self.actions.append(str(action))
+        msg = {"type": "commit", "seq": st.seq, "action": action.to_wire(), "pre": rev["pre"],
+               "reblind": rev["reblind"], "private": rev["private"], "hash": h}
+        self.sent.append(msg)
+        await self._broadcast(msg)
+        self._changed()
+
+    def view(self, seat: str = "P1") -> View | None:
+        """The host player's view (for the app)."""
+        return None if self.state is None else view(self.state, seat)
+
+
+class JoinRefused(RuntimeError):
+    """The host refused us (version mismatch, game full); the message says why."""
+
+
+@dataclass
+class PeerGame:
+    """A joining peer: it holds only the faces revealed to it and checks every action."""
+
+    host: str
+    port: int
+    name: str = "peer"
+    bot_play: bool = True
+    token: str = ""
+    log: Log = _quiet
+    report_dir: str | None = None
+    seat: str = ""
+    state: State | None = None
+    dealer: PeerDealer = field(default_factory=PeerDealer)
+    commits: list[str] = field(default_factory=list)
+    config: dict[str, Any] = field(default_factory=dict)
+    nonce_commits: dict[str, str] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+    desync: str = ""
+    audited: bool = False
+    conn: Conn | None = None
+    local_actions: asyncio.Queue | None = None
+    on_change: Callable[[], None] | None = None
+    players: int = 0
+    game: str = ""
+
+    async def connect(self) -> None:
+        """Open the connection and say hello (with a fresh nonce commitment)."""
+        self._nonce = secrets.token_hex(32)
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        self.conn = Conn(reader, writer)
+        await self.conn.send(hello(self.name, self.token, nonce_commit(self._nonce)))
+        self.local_actions = asyncio.Queue()
+
+    async def run(self) -> str:
+        """Play until the end; returns the final state hash (raises ``JoinRefused``,
+        ``DealError`` or ``ConnectionError``)."""
+        if self.conn is None:
+            await self.connect()
+        assert self.conn is not None
+        self.state = None
+        self.dealer = PeerDealer()
+        proposer = asyncio.create_task(self._propose_loop())
+        try:
+            while True:
+                msg = await self.conn.frames.read()
+                if msg is None:
+                    raise ConnectionError("the host closed the connection")
+                done = await self._handle(msg)
+                if done is not None:
+                    return done
+        finally:
+            proposer.cancel()
+
+    async def _handle(self, msg: dict[str, Any]) -> str | None:
+        t = msg["type"]
+        assert self.conn is not None
+        if t == "refuse":
+            raise JoinRefused(msg["reason"])
+        if t == "welcome":
+            self.seat, self.token = msg["seat"], msg["token"]
+            self.players, self.game = msg["players"], msg["game"]
+            self.log(f"joined as {self.seat}")
+        elif t == "deal":
+            self.commits = [str(c) for c in msg["commits"]]
+            self.config = msg["config"]
+            self.nonce_commits = {str(k): str(v) for k, v in msg["nonce_commits"].items()}
+            if self.nonce_commits.get(self.seat) != nonce_commit(self._nonce) and \
+                    not self.state:
+                # a rejoin after a restart has a new nonce; the deal stands as dealt
+                pass
+            await self.conn.send({"type": "nonce", "nonce": self._nonce})
+        elif t == "start":
+            self._start(msg)
+        elif t == "commit":
+            self._commit(msg)
+            if self.desync:
+                return ""
+            await self.conn.send({"type": "ack", "seq": msg["seq"], "hash": msg["hash"]})
+        elif t == "reject":
+            self.log(f"refused: {msg['reason']}")
+            self._wake()
+        elif t == "desync":
+            self.desync = self.desync or "host reported a desync"
+            self.log(f"the host stopped the game: {msg['reason']}")
+            return ""
+        elif t == "end":
+            assert self.state is not None
+            try:
+                self.dealer.audit(msg["history"], self.config.get("deck", "starter"),
+                                  int(self.config.get("players", 2)))
+                self.audited = True
+            except DealError as exc:
+                self.log(f"AUDIT FAILED: {exc}")
+                raise
+            return state_hash(self.state)
+        self._changed()
+        return None
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def _start(self, msg: dict[str, Any]) -> None:
+        seats = [f"P{i + 1}" for i in range(int(self.config["players"]))]
+        nonces = {str(k): str(v) for k, v in msg["nonces"].items()}
+        for s in seats:
+            try:
+                good = nonce_commit(nonces[s]) == self.nonce_commits.get(s)
+            except (KeyError, ValueError):
+                good = False
+            if not good:
+                raise DealError(f"{s}'s nonce does not match its commitment")
+        faces = [""] * len(self.commits)
+        for r in list(msg["pre"]) + list(msg["private"]):
+            cid, face, salt = r
+            if not (isinstance(cid, int) and 0 <= cid < len(faces)) or \
+                    commitment(face, salt) != self.commits[cid]:
+                raise DealError(f"a reveal of card {cid} does not match its commitment")
+            faces[cid] = face
+        cfg = GameConfig(players=len(seats), names=tuple(self.config.get("names", ())),
+                         deck=str(self.config.get("deck", "starter")))
+        st = new_game(cfg, joint_seed(nonces, seats), faces=faces, commits=list(self.commits))
+        self.dealer.remember(self.commits)
+        st.dealer = self.dealer
+        self.state = st
+        self.actions = []
+        if state_hash(st) != msg["hash"]:
+            self._desync(0, msg["hash"])
+        self._wake()
+
+    def _commit(self, msg: dict[str, Any]) -> None:
+        st = self.state
+        if st is None:
+            raise ProtocolError("a commit before the start")
+        if msg["seq"] != st.seq + 1:
+            raise ProtocolError(f"expected action {st.seq + 1}, got {msg['seq']}")
+        try:
+            action = Action.from_wire(msg["action"])
+        except NotationError as exc:
+            raise ProtocolError(str(exc)) from exc
+        PeerDealer.apply_reveals(st, msg["pre"])
+        self.dealer.pending = list(msg["reblind"])
+        try:
+            apply(st, action)
+        except IllegalAction as exc:
+            self.log(f"the host sent an illegal action {action}: {exc.reason}")
+            self._desync(msg["seq"], msg["hash"])
+            return
+        PeerDealer.apply_reveals(st, msg["private"])
+        self.actions.append(str(action))
+        if state_hash(st) != msg["hash"]:
+            self._desync(msg["seq"], msg["hash"])
+        self._wake()
+
+    def _desync(self, seq: int, theirs: str) -> None:
+        assert self.state is not None
+        self.desync = write_desync_report(seq, state_hash(self.state), theirs, self.actions,
+                                          self.report_dir)
+        self.log(f"DESYNC at {seq}: report {self.desync}")
+
+    def _wake(self) -> None:
+        ev = getattr(self, "_turn", None)
+        if ev is None:
+            self._turn = asyncio.Event()
+            ev = self._turn
+        ev.set()
+
+    async def _propose_loop(self) -> None:
+        """Propose an action whenever it is this seat's turn to act."""
+        self._wake()
+        while True:
+            await self._turn.wait()
+            self._turn.clear()
+            st = self.state
+            if st is None or st.winner or self.seat not in to_move(st) or self.desync:
+                continue
+            if self.bot_play:
+                action = bot.choose(view(st, self.seat), self.seat,
+                                    legal_actions(st, self.seat))
+            else:
+                assert self.local_actions is not None
+                action = await self.local_actions.get()
+            assert self.conn is not None
+            await self.conn.send({"type": "propose", "action": action.to_wire()})
+
+    def view(self) -> View | None:
+        """This peer's view (for the app)."""
+        return None if self.state is None else view(self.state, self.seat)
+
+
+def now() -> float:
+    """Wall-clock seconds (net layer only; the rules core never reads a clock)."""
+    return time.monotonic()

@@ -1,0 +1,123 @@
+"""The wizwar LAN protocol: msgpack maps over TCP, one ``type`` each.
+
+Frames are a plain msgpack stream (each message one map); the reader uses a streaming
+unpacker with an explicit per-frame size cap. Anything malformed, oversized or of the wrong
+shape raises :class:`ProtocolError`, and the caller drops that one connection
+(docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgpack
+
+from core.codec import CodecError, pack
+from core.wizwar.game import RULES_VERSION, RULESET
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 1 << 20  # bytes: no honest message is near this
+
+#: Each message type and the keys (with types) it must carry.
+SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "hello": {"proto": int, "ruleset": str, "rules_version": int, "name": str, "token": str,
+              "nonce_commit": str},
+    "welcome": {"seat": str, "token": str, "players": int, "game": str},
+    "refuse": {"reason": str},
+    "lobby": {"seats": list},
+    "deal": {"commits": list, "nonce_commits": dict, "config": dict},
+    "nonce": {"nonce": str},
+    "start": {"nonces": dict, "pre": list, "private": list, "hash": str},
+    "propose": {"action": list},
+    "commit": {"seq": int, "action": list, "pre": list, "reblind": list, "private": list,
+               "hash": str},
+    "reject": {"reason": str, "action": list},
+    "ack": {"seq": int, "hash": str},
+    "peers": {"seats": dict},
+    "end": {"history": list, "hash": str},
+    "desync": {"seq": int, "reason": str},
+    "bye": {"reason": str},
+}
+
+
+class ProtocolError(ValueError):
+    """A frame that breaks the protocol; the connection that sent it is closed."""
+
+
+def encode(msg: dict[str, Any]) -> bytes:
+    """One message as canonical msgpack bytes. Raises ``ProtocolError`` if it is invalid."""
+    check(msg)
+    try:
+        return pack(msg)
+    except CodecError as exc:
+        raise ProtocolError(str(exc)) from exc
+
+
+def check(msg: Any) -> dict[str, Any]:
+    """Validate a decoded message's shape against :data:`SCHEMA`; returns it.
+
+    Raises ``ProtocolError`` for a non-map, an unknown type or a missing/mistyped key.
+    """
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise ProtocolError("a message must be a map with a 'type'")
+    spec = SCHEMA.get(msg["type"])
+    if spec is None:
+        raise ProtocolError(f"unknown message type {msg['type'][:40]!r}")
+    for key, typ in spec.items():
+        v = msg.get(key)
+        if not isinstance(v, typ) or isinstance(v, bool) and typ is int:
+            raise ProtocolError(f"{msg['type']}: '{key}' missing or of the wrong type")
+    return msg
+
+
+class FrameReader:
+    """Reads messages from a stream with a per-frame cap (``MAX_FRAME`` bytes)."""
+
+    def __init__(self, reader: asyncio.StreamReader, max_frame: int = MAX_FRAME) -> None:
+        self.reader = reader
+        self.unpacker = msgpack.Unpacker(
+            raw=False, strict_map_key=True, max_buffer_size=max_frame,
+            max_str_len=max_frame, max_bin_len=max_frame, max_array_len=100_000,
+            max_map_len=10_000)
+
+    async def read(self) -> dict[str, Any] | None:
+        """The next valid message, or None at a clean end of stream.
+
+        Raises ``ProtocolError`` on malformed, oversized or wrongly shaped data.
+        """
+        while True:
+            try:
+                msg = next(self.unpacker)
+            except StopIteration:
+                pass
+            except (ValueError, msgpack.ExtraData, msgpack.FormatError,
+                    msgpack.StackError, msgpack.OutOfData) as exc:
+                raise ProtocolError(f"malformed frame: {exc}") from exc
+            else:
+                return check(msg)
+            data = await self.reader.read(65536)
+            if not data:
+                return None
+            try:
+                self.unpacker.feed(data)
+            except msgpack.BufferFull as exc:
+                raise ProtocolError("frame larger than the limit") from exc
+
+
+def hello(name: str, token: str, nonce_commit: str) -> dict[str, Any]:
+    """The first message a joining peer sends."""
+    return {"type": "hello", "proto": PROTOCOL_VERSION, "ruleset": RULESET,
+            "rules_version": RULES_VERSION, "name": name, "token": token,
+            "nonce_commit": nonce_commit}
+
+
+def version_problem(msg: dict[str, Any]) -> str:
+    """Why a hello cannot be accepted ("" if it can): protocol or ruleset mismatch."""
+    if msg["proto"] != PROTOCOL_VERSION:
+        return (f"protocol version {msg['proto']} does not match the host's "
+                f"{PROTOCOL_VERSION}: install the same wizwar version")
+    if msg["ruleset"] != RULESET or msg["rules_version"] != RULES_VERSION:
+        return (f"rules {msg['ruleset']}/{msg['rules_version']} do not match the host's "
+                f"{RULESET}/{RULES_VERSION}")
+    return ""
