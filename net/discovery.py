@@ -487,18 +487,18 @@ class Browser:
 
     async def stop(self) -> None:
         """Stop browsing and close the sockets. :attr:`games` keeps its last content."""
-        tasks = list(self._tasks.values())
-        self._tasks.clear()
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
         browser, azc = self._browser, self._azc
         self._browser = self._azc = None
         try:
             if browser is not None:
-                await browser.async_cancel()
+                await browser.async_cancel()  # first, so that no new resolve tasks start
         finally:
+            tasks = list(self._tasks.values())
+            self._tasks.clear()
+            for task in tasks:
+                task.cancel()
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
             if azc is not None:
                 await azc.async_close()
 

@@ -294,6 +294,8 @@ class HostGame:
     async def _handle(self, seat: Seat, msg: dict[str, Any]) -> None:
         t = msg["type"]
         if t == "nonce":
+            if self._nonces_in.is_set() or seat.nonce:
+                return  # a rejoining peer answers the deal again; the seed is fixed already
             n = msg["nonce"]
             try:
                 ok = len(n) == 64 and nonce_commit(n) == seat.nonce_commit
@@ -501,6 +503,12 @@ class PeerGame:
         finally:
             proposer.cancel()
 
+    async def run_saving_token(self, save: Callable[[str, int, str], None]) -> str:
+        """:meth:`run`, saving the seat token with ``save(host, port, token)`` once welcomed
+        (so a restarted ``wizwar join`` can take the seat back)."""
+        self._save = save
+        return await self.run()
+
     async def _handle(self, msg: dict[str, Any]) -> str | None:
         t = msg["type"]
         assert self.conn is not None
@@ -509,6 +517,9 @@ class PeerGame:
         if t == "welcome":
             self.seat, self.token = msg["seat"], msg["token"]
             self.players, self.game = msg["players"], msg["game"]
+            save = getattr(self, "_save", None)
+            if save is not None:
+                save(self.host, self.port, self.token)
             self.log(f"joined as {self.seat}")
         elif t == "deal":
             self.commits = [str(c) for c in msg["commits"]]
@@ -624,14 +635,18 @@ class PeerGame:
             st = self.state
             if st is None or st.winner or self.seat not in to_move(st) or self.desync:
                 continue
-            if self.bot_play:
-                action = bot.choose(view(st, self.seat), self.seat,
-                                    legal_actions(st, self.seat))
-            else:
-                assert self.local_actions is not None
-                action = await self.local_actions.get()
+            action = await self.choose(st)
+            if action is None:
+                continue
             assert self.conn is not None
             await self.conn.send({"type": "propose", "action": action.to_wire()})
+
+    async def choose(self, st: State) -> Action | None:
+        """This seat's next action: the bot's choice, or the player's from the app."""
+        if self.bot_play:
+            return bot.choose(view(st, self.seat), self.seat, legal_actions(st, self.seat))
+        assert self.local_actions is not None
+        return await self.local_actions.get()
 
     def view(self) -> View | None:
         """This peer's view (for the app)."""

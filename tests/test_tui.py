@@ -277,3 +277,107 @@ async def test_ascii_board() -> None:
         text = game_of(app).board.plain()
         assert "+" in text and "|" in text and "1" in text and "4" in text
         assert all(ord(ch) < 128 for ch in text)
+
+
+def log_text(game: GameScreen) -> str:
+    """Everything written to the log so far, as plain text (wrapped lines joined)."""
+    from textual.widgets import RichLog
+
+    lines = game.query_one("#log", RichLog).lines
+    return " ".join(" ".join(strip.text for strip in lines).split())
+
+
+@pytest.mark.parametrize("ascii_only", [False, True])
+@pytest.mark.parametrize("size", SIZES)
+async def test_board_coordinates(size: tuple[int, int], ascii_only: bool) -> None:
+    """Column letters above the board and row numbers on its left, level with the square
+    centres, so that the square under a wizard reads as its name (c3)."""
+    app = WizWarApp(players=4, seed=3, start_game=True, ascii_only=ascii_only, bot_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        v = game.session.view()
+        ruler = game.query_one("#board-cols")
+        cols = str(ruler.render())
+        lines = game.board.plain().split("\n")
+        left = render.row_label_width(v)
+        assert ruler.region.x == game.board.region.x  # same left edge on screen
+        for c in range(v.layout.width):
+            assert cols[left + 4 * c + 2] == render.square_name((c, 0))[0]
+        for r in range(v.layout.height):
+            assert lines[2 * r + 1][:left].strip() == str(r + 1)
+            assert lines[2 * r][:left].strip() == ""
+        for p in v.players:
+            c, r = p.at
+            x = left + 4 * c + 2
+            assert lines[2 * r + 1][x] == render.seat_digit(p.seat)
+            assert cols[x] + lines[2 * r + 1][:left].strip() == render.square_name(p.at)
+        if ascii_only:
+            assert all(ord(ch) < 128 for ch in cols + "".join(lines))
+        # the board still scrolls with the cursor; the letters stay in sight above it
+        ruler_y = ruler.region.y
+        await goto(pilot, game, (9, 9))
+        await pilot.pause()
+        scroll = game.query_one("#board-scroll")
+        cursor_y = game.board.region.y + 2 * 9 + 1
+        assert scroll.region.y <= cursor_y < scroll.region.bottom
+        assert ruler.region.y == ruler_y and ruler.display
+        if size == (80, 24):
+            assert scroll.scroll_y > 0
+        assert game.query_one("#left").region.right <= game.query_one("#right").region.x
+
+
+@pytest.mark.parametrize(("seed", "first"), [(3, "P2"), (2, "P1")])
+async def test_who_goes_first_is_shown(seed: int, first: str) -> None:
+    app = game_app(seed=seed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        status = str(game.query_one("#status").render())
+        if first == "P1":
+            assert "You rolled highest and go first" in log_text(game)
+            assert "You go first" in status
+        else:
+            assert f"{first} rolled highest and goes first" in log_text(game)
+            assert f"{first} went first" in status
+        # the die-roll line comes before anything the bots did
+        text = log_text(game)
+        assert text.index("rolled highest") < text.find(" moves to ") or " moves" not in text
+
+
+async def test_header_while_discarding() -> None:
+    """Seed 3: ending the first turn draws 2 cards (9 in hand): the header asks for the
+    discard instead of showing the moves left."""
+    app = game_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        assert "moves left 3" in str(game.query_one("#topbar").render())
+        await pilot.press("e")
+        await pilot.pause()
+        v = game.session.view()
+        assert v.discarding[0] == "P1" and len(v.hand) == 9
+        top = str(game.query_one("#topbar").render())
+        assert "discard down to 7 (hand 9)" in top and "moves left" not in top
+        await pilot.press("x")
+        await pilot.pause()
+        assert "discard down to 7 (hand 8)" in str(game.query_one("#topbar").render())
+
+
+async def test_header_names_the_bot_acting() -> None:
+    """Seed 3: P2 moves first; with a slow bot the header says it is P2 acting."""
+    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=60)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        assert game.busy
+        top = str(game.query_one("#topbar").render())
+        assert "P2's turn" in top and "P2 is acting" in top
+
+
+async def test_players_panel_life_and_hand_are_apart() -> None:
+    app = game_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = str(game_of(app).query_one("#players").render())
+        assert "♥15 hand 7" in text

@@ -2,7 +2,8 @@
 
 ``wizwar`` opens the main menu; ``wizwar play [--players N] [--seed S]`` starts a game
 against bots; ``wizwar scenario PATH...`` runs conformance scenarios and prints
-``N passed, N failed`` (exit 1 on any failure).
+``N passed, N failed`` (exit 1 on any failure); ``wizwar host``/``join``/``list`` play on
+the LAN (``--headless --bot`` without the app, see net/cli.py).
 """
 
 from __future__ import annotations
@@ -21,7 +22,15 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--ascii", action="store_true", help="draw the board with ASCII only")
     p_sc = sub.add_parser("scenario", help="run rules-conformance scenario files")
     p_sc.add_argument("paths", nargs="+")
+    from net.cli import add_parsers
+    from net.cli import run as run_net
+
+    add_parsers(sub)
     args = parser.parse_args(argv)
+    if args.cmd in ("host", "join", "list"):
+        code = run_net(args)
+        if code is not None:
+            return code
     if args.cmd == "scenario":
         from core.wizwar.scenario import run_paths
 
@@ -32,6 +41,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "play":
         return run(players=args.players, seed=args.seed, start_game=True,
                    ascii_only=args.ascii)
+    if args.cmd in ("host", "join"):
+        from wizwar_tui.app import run_lan
+
+        return run_lan(args)
     return run()
 
 

@@ -24,7 +24,7 @@ from core.wizwar.session import LocalSession
 from core.wizwar.view import View
 from wizwar_tui import render
 from wizwar_tui.screens import STARTER_NOTE, CardScreen, ChoiceScreen, HelpScreen
-from wizwar_tui.widgets import Board, HandPanel, PlayersPanel, StackPanel
+from wizwar_tui.widgets import Board, BoardRuler, HandPanel, PlayersPanel, StackPanel
 
 Square = tuple[int, int]
 
@@ -86,6 +86,7 @@ class GameScreen(Screen[None]):
         self.targeting: list[Action] = []
         self.target_card = ""
         self.over_shown = False
+        self.first = ""  # who rolled highest and moved first ("" if not seen)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -93,6 +94,7 @@ class GameScreen(Screen[None]):
         yield Static(id="topbar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
+                yield BoardRuler(id="board-cols")
                 with BoardScroll(id="board-scroll"):
                     yield GameBoard(ascii_only=self.ascii_only, id="board")
                 yield Static(id="info")
@@ -119,6 +121,11 @@ class GameScreen(Screen[None]):
         self.log_line(Text(f"New game · {self.players} players · seed {self.seed} · "
                            f"you are {self.human}", "bold"))
         self.log_line(Text(STARTER_NOTE, "dim"))
+        v = self.view
+        if v.round == 1 and not self.session.actions:  # nobody has acted: the die roll
+            self.first = v.active
+            self.log_line(Text(render.first_player_line(v),
+                               f"bold {render.player_colour(v.active)}"))
         board.focus()
         self.watch(board, "cursor", lambda _sq: self.update_info(), init=False)
         self.refresh_all()
@@ -146,18 +153,18 @@ class GameScreen(Screen[None]):
         reach = render.reachable(v) if self.human_to_act(v) else {}
         targets = self._target_squares(v) if self.targeting else set()
         self.board.set_view(v, reach, targets)
+        self.query_one(BoardRuler).show(v)
         self.query_one(PlayersPanel).show(v, self.seed)
         legal = self.session.legal_actions() if self.human_to_act(v) else []
         playable = {a.card for a in legal if a.verb == "play"}
         self.query_one(HandPanel).show(v, playable)
         self.query_one(StackPanel).show(v)
         self.update_info()
-        turn = "your turn" if v.active == self.human else f"{v.active}'s turn"
         top = Text()
         top.append(" Wiz-War ", "bold reverse")
-        top.append(f" you are {self.human} · seed {self.seed} · round {v.round} · {turn}")
-        if v.active == self.human:
-            top.append(f" · moves left {v.moves_left}")
+        top.append(f" you are {self.human} · round {v.round} · ")
+        top.append(render.turn_text(v), "bold")
+        top.append(f" · seed {self.seed}")
         top.append(f" · starter deck: {len(IMPLEMENTED)} implemented cards", "dim")
         self.query_one("#topbar", Static).update(top)
         self.update_status(v)
@@ -188,8 +195,16 @@ class GameScreen(Screen[None]):
             else:
                 t.append(f"{win.attacker} attacks you with {render.card_name(win.source)} "
                          f"({win.value}): answer (card number) or pass (space)", "bold red")
-        elif self.human in v.discarding:
-            t.append("Too many cards: select one (, .) and discard it (x)", "bold yellow")
+        elif v.discarding and v.discarding[0] == self.human:
+            limit = render.hand_limit(v.player(self.human))
+            t.append(f"Too many cards ({len(v.hand)}, limit {limit}): select one (, .) and "
+                     "discard it (x)", "bold yellow")
+        elif self.human in v.to_move and v.round == 1 and v.active == self.human \
+                and self.first:
+            first = "You go first" if self.first == self.human else f"{self.first} went first"
+            t.append(f"{first} · ", f"bold {render.player_colour(self.first)}")
+            t.append(f"Your turn · {v.moves_left} moves · m walk · 1-9 play · e end · "
+                     "a actions", "bold")
         elif self.human in v.to_move:
             t.append(f"Your turn · {v.moves_left} moves · m walk · 1-9 play · p punch · "
                      "e end · a actions", "bold")

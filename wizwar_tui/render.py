@@ -12,6 +12,7 @@ from rich.text import Text
 
 from core.wizwar.board import edge_name, square_name
 from core.wizwar.cards import BY_SLUG
+from core.wizwar.state import HAND_LIMIT
 from core.wizwar.view import PlayerInfo, StackInfo, View
 
 Square = tuple[int, int]
@@ -58,6 +59,7 @@ DOOR_STYLE = "bold #d7af5f"
 CURSOR_STYLE = "reverse"
 REACH_BG = "on #1c3d24"
 TARGET_BG = "on #4a2a00"
+LABEL_STYLE = "dim"
 
 
 def player_colour(seat: str) -> str:
@@ -216,27 +218,63 @@ def _cell(view: View, sq: Square, ascii_only: bool) -> list[tuple[str, str]]:
     return chars
 
 
+def column_name(col: int) -> str:
+    """The letters of column ``col`` in square names: ``0 -> "a"``, ``26 -> "aa"``."""
+    return square_name((col, 0))[:-1]
+
+
+def row_label_width(view: View) -> int:
+    """Columns taken on the left of the board by the row numbers (and one space)."""
+    return len(str(view.layout.height)) + 1
+
+
+def column_labels(view: View) -> Text:
+    """The column letters, each above the centre of its squares (for a board drawn with
+    row numbers, see :func:`render_board`)."""
+    lay = view.layout
+    chars = [" "] * (row_label_width(view) + 4 * lay.width + 1)
+    for c in range(lay.width):
+        name = column_name(c)
+        start = row_label_width(view) + 4 * c + 2 - (len(name) - 1) // 2
+        for i, ch in enumerate(name):
+            if start + i < len(chars):
+                chars[start + i] = ch
+    return Text("".join(chars).rstrip(), LABEL_STYLE, no_wrap=True, overflow="crop")
+
+
 def render_board(
     view: View,
     cursor: Square | None = None,
     reach: dict[Square, tuple[Square, ...]] | None = None,
     targets: set[Square] | None = None,
     ascii_only: bool = False,
+    coords: bool = True,
+    header: bool = True,
 ) -> Text:
     """The board as Rich text: 4 columns x 2 rows per square plus the grid lines.
 
     ``cursor`` is drawn reversed; ``reach`` squares get a green background and ``targets``
-    (squares holding a legal target of the card being played) an amber one.
+    (squares holding a legal target of the card being played) an amber one. With
+    ``coords`` the row numbers are drawn on the left (dim, level with the square centres)
+    and, with ``header`` too, the column letters on a first line (the app draws those in a
+    separate ruler so they stay visible while the board scrolls).
     """
     lay = view.layout
     g = _GLYPHS[ascii_only]
     reach = reach or {}
     targets = targets or set()
     out = Text(no_wrap=True, overflow="crop")
+    if coords and header:
+        out.append_text(column_labels(view))
+        out.append("\n")
+    width = row_label_width(view)
     for y in range(2 * lay.height + 1):
         if y:
             out.append("\n")
         r = y // 2
+        if coords:
+            label = str(r + 1) if y % 2 else ""
+            out.append(f"{label:>{width - 1}} ", LABEL_STYLE)
         if y % 2 == 0:  # a line of horizontal segments and junctions
             for c in range(lay.width + 1):
                 up = _vseg(view, c, r - 1) if r > 0 else ""
@@ -338,6 +376,45 @@ def player_line(view: View, p: PlayerInfo) -> Text:
     if p.displayed:
         t.append(" [" + ",".join(card_name(c) for c in p.displayed) + "]", "dim")
     return t
+
+
+def hand_limit(p: PlayerInfo) -> int:
+    """The most cards ``p`` may keep: 7, or 9 with a displayed Brainstone."""
+    return HAND_LIMIT + 2 if "brainstone" in p.displayed else HAND_LIMIT
+
+
+def first_player_line(view: View) -> str:
+    """Who rolled highest and moves first, from a view taken at the start of the game."""
+    if view.active == view.viewer:
+        return "You rolled highest and go first"
+    return f"{view.active} rolled highest and goes first"
+
+
+def turn_text(view: View) -> str:
+    """What the header says about the turn: whose it is and who must act now.
+
+    ``your turn · moves left 3``; ``discard down to 7 (hand 9)``; ``P2's turn · P2 is
+    acting``; ``P2's turn · answer Fireball (4)``; ``P1's turn · P2 is discarding``...
+    """
+    me = view.viewer
+    if view.winner:
+        return "game over · " + ("you win" if view.winner == me else f"{view.winner} wins")
+    turn = "your turn" if view.active == me else f"{view.active}'s turn"
+    if view.discarding:
+        p = view.player(view.discarding[0])
+        if p.seat == me:
+            return f"discard down to {hand_limit(p)} (hand {p.hand_size})"
+        return f"{turn} · {p.seat} is discarding down to {hand_limit(p)}"
+    if view.stack:
+        win = view.stack[0]
+        what = f"{card_name(win.source)} ({win.value})"
+        if win.to_answer == me:
+            return f"{turn} · answer {what}"
+        return f"{turn} · {win.to_answer} is answering {what}"
+    if view.active == me:
+        return f"your turn · moves left {view.moves_left}"
+    actor = view.to_move[0] if view.to_move else view.active
+    return f"{turn} · {actor} is acting"
 
 
 def stack_lines(view: View) -> list[Text]:

@@ -34,7 +34,7 @@ class Board(Widget):
         self.reach = reach
         self.targets = targets or set()
         lay = view.layout
-        self.styles.width = 4 * lay.width + 1
+        self.styles.width = render.row_label_width(view) + 4 * lay.width + 1
         self.styles.height = 2 * lay.height + 1
         self.refresh()
 
@@ -53,7 +53,8 @@ class Board(Widget):
 
         self.scroll_visible()
         if self.parent is not None and hasattr(self.parent, "scroll_to_region"):
-            region = Region(4 * new[0], 2 * new[1], 5, 3)
+            left = render.row_label_width(self.view) if self.view is not None else 0
+            region = Region(left + 4 * new[0], 2 * new[1], 5, 3)
             self.parent.scroll_to_region(region, animate=False)  # type: ignore[union-attr]
 
     def render(self) -> Text:
@@ -61,11 +62,20 @@ class Board(Widget):
         if self.view is None:
             return Text("")
         return render.render_board(self.view, self.cursor, self.reach, self.targets,
-                                   self.ascii_only)
+                                   self.ascii_only, header=False)
 
     def plain(self) -> str:
         """The board as plain text (for tests and screen readers)."""
         return self.render().plain
+
+
+class BoardRuler(Static):
+    """The column letters above the board; outside the board's scroll area, so they stay
+    in sight when a small terminal scrolls the board."""
+
+    def show(self, view: View) -> None:
+        """Draw the letters of ``view``'s columns."""
+        self.update(render.column_labels(view))
 
 
 class PlayersPanel(Static):

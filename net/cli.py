@@ -1,0 +1,199 @@
+"""``wizwar host``, ``wizwar join`` and ``wizwar list`` without the app (``--headless``).
+
+For tests and scripts: ``--headless --bot`` plays the seat with the bot and prints the final
+state hash, so several processes on one machine can show they ended on the same state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from net.lan import HostGame, JoinRefused, PeerGame
+
+DEFAULT_PORT = 7654
+
+
+def _err(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def advertise_wanted(bind: str, flag: bool) -> bool:
+    """Advertise on the LAN unless told not to or bound to loopback only (a loopback host is
+    for this machine; tests bind 127.0.0.1 and so never multicast)."""
+    return flag and not bind.startswith("127.") and bind != "localhost"
+
+
+async def host_headless(args: argparse.Namespace) -> int:
+    """Host a game whose own seat the bot plays; print the final hash."""
+    game = HostGame(players=args.seats, name=args.name, bind=args.bind, port=args.port,
+                    bots=args.bots, local_bot=True, clock=args.clock, log=_err)
+    port = await game.start()
+    print(f"listening on {args.bind}:{port}", flush=True)
+    adv = None
+    if advertise_wanted(args.bind, args.advertise):
+        from net.discovery import Advertiser
+
+        adv = Advertiser()
+        remote = args.seats - 1 - args.bots
+        await adv.start(args.name, port, proto=1, ruleset="wizwar/1",
+                        options=f"players={args.seats}", seats_taken=1 + args.bots,
+                        seats_free=remote,
+                        interfaces=None if args.bind in ("0.0.0.0", "") else [args.bind])
+        game.on_change = lambda: asyncio.ensure_future(
+            adv.update(1 + args.bots + (remote - game.free_seats), game.free_seats))
+    try:
+        final = await game.run()
+    finally:
+        if adv is not None:
+            await adv.stop()
+        await game.close()
+    if not final:
+        _err(f"the game stopped: desync, report in {game.desync}")
+        return 2
+    print(f"winner {game.state.winner if game.state else ''}", flush=True)
+    print(f"final hash {final}", flush=True)
+    return 0
+
+
+def parse_target(target: str) -> tuple[str, int] | None:
+    """``HOST:PORT`` as (host, port), or None when it is a game name."""
+    host, sep, port = target.rpartition(":")
+    if sep and port.isdigit() and host:
+        return host.strip("[]"), int(port)
+    return None
+
+
+async def resolve(target: str, timeout: float) -> tuple[str, int]:
+    """A game to join: ``HOST:PORT`` directly, else a game name found by zeroconf.
+    Raises ``LookupError`` when no such game is found."""
+    direct = parse_target(target)
+    if direct:
+        return direct
+    from net.discovery import find_games
+
+    games = await find_games(timeout)
+    for g in games:
+        if g.name == target or (not target and g.seats_free > 0):
+            return g.host, g.port
+    raise LookupError(f"no game called {target!r} found on the network"
+                      if target else "no game with a free seat found on the network")
+
+
+async def join_headless(args: argparse.Namespace) -> int:
+    """Join with the bot playing our seat; reconnect if the connection drops; print the
+    final hash."""
+    try:
+        host, port = await resolve(args.target or "", args.timeout)
+    except LookupError as exc:
+        _err(str(exc))
+        return 1
+    peer = PeerGame(host, port, name=args.name, log=_err,
+                    token=load_token(host, port, args.name))
+    for attempt in range(args.retries + 1):
+        try:
+            await peer.connect()
+            final = await peer.run_saving_token(
+                lambda h, p, tok: save_token(h, p, args.name, tok))
+            break
+        except JoinRefused as exc:
+            _err(f"refused: {exc}")
+            return 1
+        except (ConnectionError, OSError) as exc:
+            if attempt == args.retries:
+                _err(f"lost the host: {exc}")
+                return 1
+            _err(f"connection lost ({exc}); rejoining")
+            peer.conn = None
+            await asyncio.sleep(0.5)
+    if not final:
+        _err(f"the game stopped: desync, report in {peer.desync}")
+        return 2
+    print(f"seat {peer.seat}", flush=True)
+    print(f"final hash {final}", flush=True)
+    return 0
+
+
+def _token_path(host: str, port: int, name: str) -> str:
+    import os
+
+    from platformdirs import user_data_dir
+
+    safe = "".join(ch if ch.isalnum() or ch in ".-" else "_" for ch in f"{host}_{port}_{name}")
+    return os.path.join(user_data_dir("wizwar"), "seats", f"{safe[:120]}.token")
+
+
+def load_token(host: str, port: int, name: str) -> str:
+    """The seat token saved when we last joined ``host:port`` ("" if none): it lets
+    ``wizwar join`` take its seat back after a crash or a lost connection. Keyed by host,
+    port and player name, so two players on one machine keep their own seats."""
+    try:
+        with open(_token_path(host, port, name), encoding="ascii") as f:
+            tok = f.read().strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return tok if len(tok) == 32 and all(c in "0123456789abcdef" for c in tok) else ""
+
+
+def save_token(host: str, port: int, name: str, token: str) -> None:
+    """Remember our seat token for ``host:port`` under ``name`` (see :func:`load_token`)."""
+    import os
+
+    path = _token_path(host, port, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="ascii") as f:
+        f.write(token)
+
+
+async def list_games(timeout: float) -> int:
+    """Print the games found on the network, then exit."""
+    from net.discovery import find_games
+
+    games = await find_games(timeout)
+    if not games:
+        print("no games found")
+    for g in games:
+        print(g.label())
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """The host/join/list sub-commands of ``wizwar``."""
+    p = sub.add_parser("host", help="host a LAN game")
+    p.add_argument("--name", default="wizwar game")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    p.add_argument("--seats", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--bots", type=int, default=0, help="seats the host's bots fill")
+    p.add_argument("--clock", type=float, default=None,
+                   help="seconds to answer an attack before a pass is entered")
+    p.add_argument("--no-advertise", dest="advertise", action="store_false")
+    p.add_argument("--headless", action="store_true", help="no app (needs --bot)")
+    p.add_argument("--bot", action="store_true", help="the bot plays your seat")
+    j = sub.add_parser("join", help="join a LAN game by name or HOST:PORT")
+    j.add_argument("target", nargs="?", default="")
+    j.add_argument("--name", default="guest")
+    j.add_argument("--timeout", type=float, default=3.0, help="seconds to look for games")
+    j.add_argument("--retries", type=int, default=20, help="rejoins after a lost connection")
+    j.add_argument("--headless", action="store_true")
+    j.add_argument("--bot", action="store_true")
+    lp = sub.add_parser("list", help="list the games on the network")
+    lp.add_argument("--timeout", type=float, default=3.0)
+
+
+def run(args: argparse.Namespace) -> int | None:
+    """Run a headless host/join/list; None when the app should handle it."""
+    if args.cmd == "list":
+        return asyncio.run(list_games(args.timeout))
+    if not args.headless:
+        return None
+    if not args.bot:
+        _err("--headless needs --bot (someone has to play the seat)")
+        return 2
+    if args.cmd == "host":
+        if not 0 <= args.bots < args.seats:
+            _err("--bots must leave your own seat free")
+            return 2
+        return asyncio.run(host_headless(args))
+    return asyncio.run(join_headless(args))

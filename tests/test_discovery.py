@@ -1,0 +1,477 @@
+"""Tests for net.discovery.
+
+The unit tests touch no network at all. The discovery tests run every advertiser and browser
+inside two network namespaces that this file creates (joined by a veth pair, 10.213.x.0/24)
+and deletes afterwards, so no multicast ever leaves on the host's own interfaces. They need
+root and iproute2, and are skipped with the reason otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from zeroconf import ServiceInfo
+
+from net.discovery import SERVICE_TYPE, Advertiser, Browser, GameAd, parse_ad, safe_text
+
+PEER = Path(__file__).resolve().parent / "netns_discovery_peer.py"
+STEP_TIMEOUT = 20.0  # generous bound for one discovery step; it normally takes 0.1-2 s
+
+Event = dict[str, Any]
+
+# --------------------------------------------------------------------------------------------
+# safe_text
+
+
+def test_safe_text_keeps_non_ascii() -> None:
+    assert safe_text("Zauberer-Duell ✨ 魔法使い") == "Zauberer-Duell ✨ 魔法使い"
+    assert safe_text("Ça va".encode()) == "Ça va"
+
+
+def test_safe_text_strips_control_characters_and_escapes() -> None:
+    assert safe_text("a\x00b\x07c\x7fd\x80e\x9af") == "abcdef"
+    assert safe_text("next\x85line") == "next line"  # NEL is a line break
+    assert safe_text("\x1b[2J\x1b[31mred\x1b[0m") == "red"
+    assert safe_text("\x1b]0;pwned\x07title") == "title"
+    assert safe_text("\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\") == "link"
+
+
+def test_safe_text_strips_bidi_overrides_and_invisible_characters() -> None:
+    assert safe_text("abc\u202egnp.exe") == "abcgnp.exe"
+    assert safe_text("\u2066x\u2069\u200e\u200f\u061c\u200by") == "xy"
+
+
+def test_safe_text_collapses_whitespace() -> None:
+    assert safe_text("  two\r\n\tlines  \u2028 here ") == "two lines here"
+
+
+def test_safe_text_cuts_long_text_with_ellipsis() -> None:
+    out = safe_text("x" * 100)
+    assert out == "x" * 39 + "…"
+    assert len(safe_text("y" * 100, limit=10)) == 10
+    assert safe_text("exactly ten", limit=11) == "exactly ten"
+
+
+def test_safe_text_bytes_none_and_invalid_utf8() -> None:
+    assert safe_text(None) == ""
+    assert safe_text(b"ok\xff\xfe") == "ok\ufffd\ufffd"
+    assert safe_text(b"\xc0\x80") == "\ufffd\ufffd"  # overlong NUL stays harmless
+
+
+def test_safe_text_limits_combining_marks() -> None:
+    zalgo = "Z" + "\u0336\u0337\u0338\u0335" * 20 + "!"
+    assert safe_text(zalgo) == "Z\u0336\u0337!"
+
+
+# --------------------------------------------------------------------------------------------
+# parse_ad
+
+GOOD_PROPS: dict[str | bytes, str | bytes | None] = {
+    "name": "Alice's game",
+    "proto": "1",
+    "ruleset": "wizwar/1",
+    "options": "players=3",
+    "taken": "1",
+    "free": "2",
+}
+
+
+def make_info(
+    props: dict[str | bytes, str | bytes | None] | bytes | None = None,
+    *,
+    instance: str = "Alice's game",
+    port: int | None = 7001,
+    addresses: list[bytes] | None = None,
+) -> ServiceInfo:
+    """A resolved-looking ServiceInfo built by hand (no network)."""
+    return ServiceInfo(
+        SERVICE_TYPE,
+        f"{instance}.{SERVICE_TYPE}",
+        port=port,
+        properties=GOOD_PROPS if props is None else props,
+        server="alice.local.",
+        addresses=[socket.inet_aton("10.0.0.1")] if addresses is None else addresses,
+    )
+
+
+def test_parse_ad_good() -> None:
+    ad = parse_ad(make_info())
+    assert ad == GameAd(
+        name="Alice's game",
+        host="10.0.0.1",
+        port=7001,
+        proto=1,
+        ruleset="wizwar/1",
+        options="players=3",
+        seats_taken=1,
+        seats_free=2,
+        service=f"Alice's game.{SERVICE_TYPE}",
+    )
+    assert ad.label() == "Alice's game — 1/3 seats — wizwar/1 players=3 — 10.0.0.1:7001"
+
+
+def test_parse_ad_optional_keys_default() -> None:
+    props = {k: v for k, v in GOOD_PROPS.items() if k not in ("name", "options")}
+    ad = parse_ad(make_info(props, instance="Bob"))
+    assert ad is not None
+    assert (ad.name, ad.options) == ("Bob", "")
+
+
+@pytest.mark.parametrize("missing", ["proto", "ruleset", "taken", "free"])
+def test_parse_ad_missing_required_key(missing: str) -> None:
+    props = {k: v for k, v in GOOD_PROPS.items() if k != missing}
+    assert parse_ad(make_info(props)) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("proto", "one"),
+        ("proto", "-1"),
+        ("proto", "+1"),
+        ("proto", " 1"),
+        ("proto", "1.0"),
+        ("proto", "٣"),  # a non-ASCII digit
+        ("proto", "99999999999999999999999999"),
+        ("proto", "65536"),
+        ("proto", ""),
+        ("proto", None),  # key present without "=value"
+        ("taken", "-3"),
+        ("taken", "65"),
+        ("free", "1e3"),
+        ("free", "1_0"),
+        ("ruleset", ""),
+        ("ruleset", "\x1b[0m\u202e"),
+    ],
+)
+def test_parse_ad_garbage_values(key: str, value: str | None) -> None:
+    assert parse_ad(make_info({**GOOD_PROPS, key: value})) is None
+
+
+def test_parse_ad_rejects_bad_seat_totals_ports_and_addresses() -> None:
+    assert parse_ad(make_info({**GOOD_PROPS, "taken": "0", "free": "0"})) is None
+    assert parse_ad(make_info({**GOOD_PROPS, "taken": "40", "free": "40"})) is None
+    assert parse_ad(make_info(port=0)) is None
+    assert parse_ad(make_info(port=None)) is None
+    assert parse_ad(make_info(port=70000)) is None
+    assert parse_ad(make_info(addresses=[])) is None
+    v6_only = [socket.inet_pton(socket.AF_INET6, "fe80::1")]
+    assert parse_ad(make_info(addresses=v6_only)) is None
+
+
+def test_parse_ad_huge_values_are_cut() -> None:
+    props = {**GOOD_PROPS, "name": "N" * 240, "options": "o" * 240, "ruleset": "r" * 240}
+    ad = parse_ad(make_info(props))
+    assert ad is not None
+    assert len(ad.name) == 40 and ad.name.endswith("…")
+    assert len(ad.options) <= 64 and len(ad.ruleset) <= 32
+    assert len(ad.label()) < 200
+
+
+def test_parse_ad_hostile_text_is_made_safe() -> None:
+    props: dict[str | bytes, str | bytes | None] = {
+        **{k.encode() if isinstance(k, str) else k: v for k, v in GOOD_PROPS.items()},
+        b"name": b"\x1b[2J\x1b[31mEvil\xe2\x80\xae\xff game\r\nline2",
+        b"options": b"\x00\x01players=2\x9b",
+    }
+    ad = parse_ad(make_info(props))
+    assert ad is not None
+    assert ad.name == "Evil\ufffd game line2"
+    assert ad.options == "players=2\ufffd"  # a lone 0x9b byte is not UTF-8, so not a CSI
+    assert all(ch.isprintable() for ch in ad.label())
+
+
+def test_parse_ad_non_utf8_keys_and_raw_txt() -> None:
+    props = {**GOOD_PROPS, b"\xff\xfe": b"\xff", b"": b"x"}
+    assert parse_ad(make_info(props)) is not None
+    # A raw TXT blob with truncated length bytes: zeroconf parses what it can, we never raise.
+    for blob in (b"\xff" + b"a" * 10, b"\x05proto", b"\x07proto=1" * 50, b"\x00" * 10):
+        assert parse_ad(make_info(blob)) is None
+
+
+def test_parse_ad_never_raises_on_broken_objects() -> None:
+    class Broken:
+        name = "x"
+
+        def __getattr__(self, item: str) -> Any:
+            raise RuntimeError("boom")
+
+    assert parse_ad(Broken()) is None  # type: ignore[arg-type]
+
+
+async def test_advertiser_rejects_bad_arguments_before_touching_the_network() -> None:
+    good: dict[str, Any] = dict(
+        proto=1, ruleset="wizwar/1", options="", seats_taken=1, seats_free=1
+    )
+    adv = Advertiser()
+    with pytest.raises(ValueError):
+        await adv.start("\x1b\u202e\x00", 7001, **good)
+    with pytest.raises(ValueError):
+        await adv.start("ok", 0, **good)
+    with pytest.raises(ValueError):
+        await adv.start("ok", 7001, **{**good, "seats_free": -1})
+    with pytest.raises(ValueError):
+        await adv.start("ok", 7001, **{**good, "options": "x" * 300})
+    with pytest.raises(OSError):
+        await adv.start("ok", 7001, **good, interfaces=["not-an-address"])
+    assert not adv.running
+    await adv.stop()  # harmless when never started
+
+
+def test_instance_names_fit_one_dns_label_with_their_suffix() -> None:
+    from net.discovery import _clean_game_name, _fit_label
+
+    long = _clean_game_name("Заклинатель " * 10)  # 2 bytes a letter
+    assert len(long.encode()) <= 63
+    suffixed = _fit_label(long, " (12)")
+    assert suffixed.endswith(" (12)") and len(suffixed.encode()) <= 63
+    assert _clean_game_name("my.game\n\x1b[1mv2") == "my·game v2"  # no dots: one label
+
+
+def test_browser_handler_accepts_zeroconfs_exact_keyword_names() -> None:
+    """zeroconf calls handlers by keyword; a renamed parameter silently breaks browsing."""
+    import inspect
+
+    params = list(inspect.signature(Browser()._on_service_state_change).parameters)
+    assert params == ["zeroconf", "service_type", "name", "state_change"]
+
+
+# --------------------------------------------------------------------------------------------
+# Discovery between two test-made network namespaces
+
+
+@dataclass
+class NetnsPair:
+    """Two namespaces joined by a veth pair: advertisers live in ``a``, browsers in ``b``."""
+
+    a: str
+    b: str
+    ip_a: str
+    ip_b: str
+
+
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True, text=True, timeout=10)
+
+
+@pytest.fixture(scope="module")
+def netns() -> Iterator[NetnsPair]:
+    """Create the namespaces (root only) and always delete them afterwards."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("discovery tests need root to create network namespaces")
+    if shutil.which("ip") is None:
+        pytest.skip("discovery tests need iproute2's `ip` to create network namespaces")
+    pid = os.getpid()
+    subnet = f"10.213.{pid % 250}"
+    pair = NetnsPair(f"wzdiscA{pid}", f"wzdiscB{pid}", f"{subnet}.1", f"{subnet}.2")
+    veth_a, veth_b = f"wzdA{pid}"[:15], f"wzdB{pid}"[:15]
+    made: list[str] = []
+    try:
+        for ns in (pair.a, pair.b):
+            _ip("netns", "add", ns)
+            made.append(ns)
+        _ip("link", "add", veth_a, "type", "veth", "peer", "name", veth_b)
+        _ip("link", "set", veth_a, "netns", pair.a)
+        _ip("link", "set", veth_b, "netns", pair.b)
+        _ip("-n", pair.a, "addr", "add", f"{pair.ip_a}/24", "dev", veth_a)
+        _ip("-n", pair.b, "addr", "add", f"{pair.ip_b}/24", "dev", veth_b)
+        for ns, veth in ((pair.a, veth_a), (pair.b, veth_b)):
+            _ip("-n", ns, "link", "set", "lo", "up")
+            _ip("-n", ns, "link", "set", veth, "up")
+    except (subprocess.SubprocessError, OSError) as exc:
+        for ns in made:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10)
+        subprocess.run(["ip", "link", "del", veth_a], capture_output=True, timeout=10)
+        detail = getattr(exc, "stderr", None) or exc
+        pytest.skip(f"cannot create test network namespaces: {str(detail).strip()}")
+    try:
+        yield pair
+    finally:
+        for ns in made:  # deleting a namespace also deletes its end of the veth pair
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10)
+
+
+class Peer:
+    """A tests/netns_discovery_peer.py process inside one namespace, speaking JSON lines."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, what: str) -> None:
+        self.proc = proc
+        self.what = what
+        self.events: list[Event] = []
+        self.started = time.monotonic()
+
+    @classmethod
+    async def start(cls, ns: str, *args: str) -> Peer:
+        proc = await asyncio.create_subprocess_exec(
+            "ip", "netns", "exec", ns, sys.executable, str(PEER), *args,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        return cls(proc, " ".join(args))
+
+    async def expect(self, pred: Callable[[Event], bool], timeout: float = STEP_TIMEOUT) -> Event:
+        """Read events until one matches ``pred``; fail with the peer's output on timeout/exit."""
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                line = await asyncio.wait_for(self.proc.stdout.readline(), max(remaining, 0.01))
+            except TimeoutError:
+                line = None
+            if not line:
+                pytest.fail(
+                    f"peer `{self.what}`: no matching event within {timeout:.0f} s "
+                    f"(exit={self.proc.returncode}); events={self.events}; "
+                    f"stderr={await self._stderr()}"
+                )
+            event = json.loads(line)
+            self.events.append(event)
+            if pred(event):
+                return event
+
+    async def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        await self.proc.stdin.drain()
+
+    async def close(self) -> None:
+        """Ask the peer to stop (goodbye packets), killing it if it hangs."""
+        if self.proc.returncode is None:
+            with contextlib.suppress(OSError, ConnectionError):
+                await self.send("stop")
+            try:
+                await asyncio.wait_for(self.proc.wait(), 5)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+
+    async def finish(self) -> list[Event]:
+        """Stop the peer and return all its events, including those not read yet."""
+        await self.close()
+        assert self.proc.stdout is not None
+        for line in (await self.proc.stdout.read()).splitlines():
+            self.events.append(json.loads(line))
+        return self.events
+
+    async def _stderr(self) -> str:
+        assert self.proc.stderr is not None
+        if self.proc.returncode is None:
+            return "(still running)"
+        return (await self.proc.stderr.read()).decode(errors="replace")[-2000:]
+
+
+@contextlib.asynccontextmanager
+async def peers() -> Any:
+    """Collects the peers started in a test and stops them all at the end."""
+    started: list[Peer] = []
+
+    async def spawn(ns: str, *args: str) -> Peer:
+        peer = await Peer.start(ns, *args)
+        started.append(peer)
+        return peer
+
+    try:
+        yield spawn
+    finally:
+        await asyncio.gather(*(p.close() for p in started), return_exceptions=True)
+
+
+def by_name(event: Event) -> dict[str, Event]:
+    return {g["name"]: g for g in event["games"]}
+
+
+async def test_find_games_across_veth(netns: NetnsPair) -> None:
+    async with peers() as spawn:
+        # Default interfaces here (all of the namespace's: lo and the veth end).
+        adv = await spawn(netns.a, "advertise", "Alice's game", "7001", "all", "1", "2")
+        reg = await adv.expect(lambda e: e["event"] == "registered")
+        finder = await spawn(netns.b, "find", "all", "2.0")
+        cold = await spawn(netns.b, "watch", netns.ip_b)
+        browsing = await cold.expect(lambda e: e["event"] == "browsing")
+        first_seen = await cold.expect(lambda e: e["event"] == "games")
+        found = await finder.expect(lambda e: e["event"] == "found")
+    assert [g["name"] for g in first_seen["games"]] == ["Alice's game"]
+    games = by_name(found)
+    assert set(games) == {"Alice's game"}
+    game = games["Alice's game"]
+    assert (game["host"], game["port"]) == (netns.ip_a, 7001)
+    assert (game["proto"], game["ruleset"], game["options"]) == (1, "wizwar/1", "players=2")
+    assert (game["seats_taken"], game["seats_free"]) == (1, 2)
+    assert game["service"] == f"Alice's game.{SERVICE_TYPE}"
+    print(
+        f"\n[discovery] advertiser registered after {reg['t']:.2f} s; a browser started later "
+        f"saw it {first_seen['t'] - browsing['t']:.3f} s after it began; find_games(2.0) found it"
+    )
+
+
+async def test_browser_follows_games_coming_changing_and_going(netns: NetnsPair) -> None:
+    def has(*names: str) -> Callable[[Event], bool]:
+        return lambda e: e["event"] == "games" and sorted(by_name(e)) == sorted(names)
+
+    async with peers() as spawn:
+        watcher = await spawn(netns.b, "watch", netns.ip_b)
+        await watcher.expect(lambda e: e["event"] == "browsing")
+
+        launched = time.monotonic()
+        first = await spawn(netns.a, "advertise", "Duel", "7001", netns.ip_a, "1", "1")
+        reg = await first.expect(lambda e: e["event"] == "registered")
+        registered = time.monotonic()
+        seen = await watcher.expect(has("Duel"))
+        now = time.monotonic()
+        assert (by_name(seen)["Duel"]["port"], by_name(seen)["Duel"]["seats_free"]) == (7001, 1)
+        print(
+            f"\n[discovery] game seen {now - launched:.2f} s after launching the advertiser "
+            f"({reg['t']:.2f} s of it registering, {now - registered:.2f} s after registration)"
+        )
+
+        # Same name again: the second advertiser gets a suffix instead of failing.
+        second = await spawn(netns.a, "advertise", "Duel", "7002", netns.ip_a, "0", "3")
+        reg2 = await second.expect(lambda e: e["event"] == "registered")
+        assert (reg2["name"], reg2["service"]) == ("Duel (2)", f"Duel (2).{SERVICE_TYPE}")
+        both = by_name(await watcher.expect(has("Duel", "Duel (2)")))
+        assert (both["Duel (2)"]["port"], both["Duel (2)"]["seats_free"]) == (7002, 3)
+        assert both["Duel"]["port"] == 7001
+
+        # Seats change: the TXT update reaches the browser.
+        await first.send("update 2 0")
+        updated = await watcher.expect(
+            lambda e: has("Duel", "Duel (2)")(e) and by_name(e)["Duel"]["seats_free"] == 0
+        )
+        assert by_name(updated)["Duel"]["seats_taken"] == 2
+
+        # The advertiser stops: its goodbye removes the game.
+        stopped_at = time.monotonic()
+        await second.close()
+        await watcher.expect(has("Duel"))
+        print(f"[discovery] stopped game gone after {time.monotonic() - stopped_at:.2f} s")
+
+
+async def test_browser_skips_garbage_and_sanitises_hostile_names(netns: NetnsPair) -> None:
+    async with peers() as spawn:
+        watcher = await spawn(netns.b, "watch", netns.ip_b)
+        await watcher.expect(lambda e: e["event"] == "browsing")
+        hostile = await spawn(netns.a, "hostile", netns.ip_a)
+        await hostile.expect(lambda e: e["event"] == "registered")
+        event = await watcher.expect(lambda e: e["event"] == "games" and len(e["games"]) > 0)
+        await asyncio.sleep(1.0)  # give the garbage ad (registered first) every chance to show
+        events = await watcher.finish()
+    games = [g for e in events if e["event"] == "games" for g in e["games"]]
+    assert {g["port"] for g in games} == {7101}, "the ad with proto=one must be skipped"
+    evil = event["games"][0]
+    assert evil["name"] == "Evil\ufffd game line2"
+    assert all(ch.isprintable() for ch in evil["label"])

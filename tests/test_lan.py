@@ -1,0 +1,254 @@
+"""LAN play on 127.0.0.1: lockstep, hidden hands, rejoin, hostile frames (the LAN issue).
+
+No test here touches a real network: every socket is on 127.0.0.1 and nothing advertises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from core.codec import pack
+from core.wizwar.actions import Action
+from core.wizwar.state import State
+from net.lan import HostGame, PeerGame
+from net.protocol import PROTOCOL_VERSION, ProtocolError, check
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Watcher:
+    """Records, after every change on a peer, that it knows no face it may not know."""
+
+    def __init__(self, peer: PeerGame) -> None:
+        self.peer = peer
+        self.ever_known: set[int] = set()
+        self.checks = 0
+        self.leaks: list[str] = []
+        peer.on_change = self.check
+
+    def check(self) -> None:
+        st = self.peer.state
+        if st is None or not self.peer.seat:
+            return
+        self.ever_known |= st.public_cards() | set(st.wizard(self.peer.seat).hand)
+        for cid, face in enumerate(st.faces):
+            if face and cid not in self.ever_known:
+                self.leaks.append(f"{self.peer.seat} knows card {cid} ({face})")
+        self.checks += 1
+
+
+async def _game(players: int, bots: int = 0, peer_cls=PeerGame, timeout: float = 240):
+    host = HostGame(players=players, bots=bots)
+    port = await host.start()
+    peers = [peer_cls("127.0.0.1", port, name=f"peer {i}")
+             for i in range(players - 1 - bots)]
+    watchers = [Watcher(p) for p in peers]
+    try:
+        res = await asyncio.wait_for(
+            asyncio.gather(host.run(), *[p.run() for p in peers]), timeout)
+    finally:
+        await host.close()
+    return host, peers, watchers, res
+
+
+async def test_whole_game_same_hash_hidden_hands_audited() -> None:
+    """Host and two peers play a whole game with bots: every peer ends on the host's hash,
+    audits the deal, and never knew a face it may not know."""
+    host, peers, watchers, res = await _game(3)
+    assert res[0] and len(set(res)) == 1
+    assert host.state is not None and host.state.winner
+    assert all(p.audited for p in peers)
+    for w in watchers:
+        assert w.checks > 20 and not w.leaks, w.leaks[:3]
+
+
+async def test_four_players_with_a_host_bot_and_reshuffles() -> None:
+    """Four seats, one played by the host's bot; reshuffles re-deal behind new commitments."""
+    for _ in range(3):
+        host, peers, watchers, res = await _game(4, bots=1)
+        assert len(set(res)) == 1 and res[0]
+        assert all(not w.leaks for w in watchers)
+        assert host.dealer is not None
+        if any(h[3] > 0 for h in host.dealer.history):
+            return
+    pytest.fail("no game reshuffled in three tries")
+
+
+async def test_peer_dropped_mid_stack_rejoins() -> None:
+    """A peer whose connection dies while it must answer an attack rejoins with its seat
+    token, catches up from the host's record, and the game finishes on one hash."""
+    host = HostGame(players=2)
+    port = await host.start()
+    peer = PeerGame("127.0.0.1", port, name="flaky")
+    killed = asyncio.Event()
+
+    def maybe_kill() -> None:
+        st = peer.state
+        if not killed.is_set() and st is not None and st.windows and \
+                st.windows[0].to_answer == peer.seat:
+            killed.set()
+            assert peer.conn is not None
+            peer.conn.writer.transport.abort()
+
+    peer.on_change = maybe_kill
+    host_task = asyncio.create_task(host.run())
+    try:
+        with pytest.raises((ConnectionError, ProtocolError)):
+            await asyncio.wait_for(peer.run(), 120)
+        assert killed.is_set(), "no attack on the peer happened"
+        await asyncio.sleep(0.1)
+        assert host.seat_status()["P2"] == "disconnected"
+        again = PeerGame("127.0.0.1", port, name="flaky", token=peer.token)
+        final = await asyncio.wait_for(again.run(), 120)
+        assert again.seat == "P2"
+        assert final == await asyncio.wait_for(host_task, 10)
+        assert again.audited
+    finally:
+        await host.close()
+
+
+async def _raw(port: int, data: bytes) -> bytes:
+    r, w = await asyncio.open_connection("127.0.0.1", port)
+    w.write(data)
+    await w.drain()
+    try:
+        got = await asyncio.wait_for(r.read(4096), 5)
+    except (TimeoutError, ConnectionError):
+        got = b""
+    w.close()
+    return got
+
+
+async def test_hostile_frames_drop_only_that_connection() -> None:
+    """Random bytes, a truncated frame, a huge length prefix, wrong types, a bad version and a
+    forged seat: each drops (or is refused on) that connection only; the game finishes."""
+    host = HostGame(players=2)
+    port = await host.start()
+    bad = [
+        os.urandom(64),
+        pack({"type": "hello", "proto": 1})[:-3],
+        b"\xc6\xff\xff\xff\xf0" + b"x" * 100,  # bin32 claiming ~4 GB
+        pack({"type": 5}),
+        pack({"type": "hello", "proto": "1", "ruleset": 1, "rules_version": 1,
+              "name": "x", "token": "", "nonce_commit": ""}),
+        pack([1, 2, 3]),
+    ]
+    for data in bad:
+        await _raw(port, data)
+    refused = await _raw(port, pack({"type": "hello", "proto": PROTOCOL_VERSION + 1,
+                                     "ruleset": "wizwar", "rules_version": 1, "name": "old",
+                                     "token": "", "nonce_commit": "00"}))
+    msg = msgpack.unpackb(refused, raw=False)
+    assert msg["type"] == "refuse" and "protocol version" in msg["reason"]
+    assert host.seat_status()["P2"] == "free"
+    peer = PeerGame("127.0.0.1", port, name="honest")
+    rejected: list[str] = []
+    peer.log = rejected.append
+    host_task = asyncio.create_task(host.run())
+    peer_task = asyncio.create_task(peer.run())
+    try:
+        while peer.state is None:
+            await asyncio.sleep(0.01)
+        assert peer.conn is not None
+        await peer.conn.send({"type": "propose", "action": Action("P1", "end").to_wire()})
+        for data in bad[:3]:  # more garbage mid-game, on fresh connections
+            await _raw(port, data)
+        res = await asyncio.wait_for(asyncio.gather(host_task, peer_task), 240)
+        assert res[0] and res[0] == res[1]
+        assert any("you play P2, not P1" in r for r in rejected)
+    finally:
+        await host.close()
+
+
+def test_schema_check_refuses_wrong_shapes() -> None:
+    """Message validation: maps with a known type and the right key types only."""
+    with pytest.raises(ProtocolError):
+        check([1])
+    with pytest.raises(ProtocolError):
+        check({"type": "commit", "seq": "1"})
+    with pytest.raises(ProtocolError):
+        check({"type": "ack", "seq": True, "hash": "x"})
+    assert check({"type": "ack", "seq": 1, "hash": "x"})["seq"] == 1
+
+
+class SilentAnswerer(PeerGame):
+    """Plays its turns with the bot but never answers an attack."""
+
+    async def choose(self, st: State) -> Action | None:
+        if st.windows:
+            return None
+        return await super().choose(st)
+
+
+async def test_response_clock_enters_a_pass() -> None:
+    """With a response clock, an attack left unanswered becomes a logged pass."""
+    host = HostGame(players=2, clock=0.2)
+    lines: list[str] = []
+    host.log = lines.append
+    port = await host.start()
+    peer = SilentAnswerer("127.0.0.1", port)
+    try:
+        res = await asyncio.wait_for(asyncio.gather(host.run(), peer.run()), 240)
+    finally:
+        await host.close()
+    assert res[0] == res[1]
+    assert any("ran out of time: pass" in x for x in lines)
+    assert "P2 pass" in host.actions
+
+
+def _free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def _wizwar(*args: str, env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "wizwar_tui.cli", *args], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def test_cli_three_processes_same_final_hash(tmp_path: Path) -> None:
+    """`wizwar host --headless --bot --seats 3` and two `wizwar join --headless --bot` on
+    loopback play a whole game and print the same final hash; one joiner is killed with
+    SIGKILL mid-game and restarted, and takes its seat back."""
+    port = _free_port()
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), PYTHONUNBUFFERED="1")
+    host = _wizwar("host", "--headless", "--bot", "--seats", "3", "--bind", "127.0.0.1",
+                   "--port", str(port), env=env)
+    try:
+        time.sleep(1.0)
+        target = f"127.0.0.1:{port}"
+        j1 = _wizwar("join", "--headless", "--bot", "--name", "ann", target, env=env)
+        j2 = _wizwar("join", "--headless", "--bot", "--name", "bob", target, env=env)
+        time.sleep(1.5)
+        assert j2.poll() is None, "the joiner finished before it could be killed"
+        j2.send_signal(signal.SIGKILL)
+        assert j2.wait(10) == -signal.SIGKILL
+        j2 = _wizwar("join", "--headless", "--bot", "--name", "bob", target, env=env)
+        results = [p.communicate(timeout=240) for p in (host, j1, j2)]
+        outs = [r[0] for r in results]
+    finally:
+        for p in (host, j1, j2):
+            if p.poll() is None:
+                p.kill()
+    hashes = [line.split()[-1] for o in outs for line in o.splitlines()
+              if line.startswith("final hash")]
+    assert len(hashes) == 3 and len(set(hashes)) == 1, outs
+    host_log = results[0][1]
+    assert "game started" in host_log
+    rejoined = [s for s in ("P2", "P3") if host_log.count(f"{s} joined") == 2]
+    assert len(rejoined) == 1, host_log
+    assert host_log.index(f"{rejoined[0]} disconnected") > host_log.index("game started")
