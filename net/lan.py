@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
 
-from core.engine import IllegalAction
+from core.engine import Event, IllegalAction
 from core.wizwar import bot
 from core.wizwar.actions import Action, NotationError
 from core.wizwar.game import RULES_VERSION, RULESET, GameConfig, new_game
@@ -153,6 +153,7 @@ class HostGame:
     deal_msg: dict[str, Any] = field(default_factory=dict)
     local_actions: asyncio.Queue | None = None
     on_change: Callable[[], None] | None = None
+    events: list[Event] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
@@ -200,6 +201,12 @@ class HostGame:
         return out
 
     def _changed(self) -> None:
+        status = self.seat_status()
+        if status != getattr(self, "_last_status", None):
+            self._last_status = status
+            task = asyncio.ensure_future(self._broadcast({"type": "peers", "seats": status}))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         if self.on_change is not None:
             self.on_change()
 
@@ -429,7 +436,7 @@ class HostGame:
         st, dealer = self.state, self.dealer
         assert st is not None and dealer is not None
         before = dealer.begin(st, action)
-        apply(st, action)
+        self.events.extend(apply(st, action))
         rev = dealer.finish(st, before)
         h = state_hash(st)
         self.hashes[st.seq] = h
@@ -474,6 +481,9 @@ class PeerGame:
     on_change: Callable[[], None] | None = None
     players: int = 0
     game: str = ""
+    events: list[Event] = field(default_factory=list)
+    peer_status: dict[str, str] = field(default_factory=dict)
+    last_reject: str = ""
 
     async def connect(self) -> None:
         """Open the connection and say hello (with a fresh nonce commitment)."""
@@ -539,7 +549,11 @@ class PeerGame:
             await self.conn.send({"type": "ack", "seq": msg["seq"], "hash": msg["hash"]})
         elif t == "reject":
             self.log(f"refused: {msg['reason']}")
+            self.last_reject = msg["reason"]
             self._wake()
+        elif t == "peers":
+            self.peer_status = {str(k)[:3]: str(v)[:12] for k, v in
+                                list(msg["seats"].items())[:6]}
         elif t == "desync":
             self.desync = self.desync or "host reported a desync"
             self.log(f"the host stopped the game: {msg['reason']}")
@@ -602,7 +616,7 @@ class PeerGame:
         PeerDealer.apply_reveals(st, msg["pre"])
         self.dealer.pending = list(msg["reblind"])
         try:
-            apply(st, action)
+            self.events.extend(apply(st, action))
         except IllegalAction as exc:
             self.log(f"the host sent an illegal action {action}: {exc.reason}")
             self._desync(msg["seq"], msg["hash"])
