@@ -335,6 +335,7 @@ class HostGame:
                     if s.conn is not None:
                         await s.conn.send({"type": "desync", "seq": msg["seq"],
                                            "reason": f"{seat.seat} computed another state"})
+                await self._inbox.put(("", Action(seat.seat, "pass")))  # wake the sequencer
         elif t == "bye":
             raise ConnectionError("peer left")
         else:
@@ -416,13 +417,19 @@ class HostGame:
         timed-out answer to an attack becomes a logged pass."""
         st = self.state
         assert st is not None
-        timeout = self.clock if (self.clock and st.windows) else None
         while True:
+            # the clock runs only for a connected seat answering an attack: a dropped peer's
+            # window is paused until it rejoins
+            timeout = self.clock if (self.clock and st.windows and seat.connected) else None
             try:
                 who, action = await asyncio.wait_for(self._inbox.get(), timeout)
             except TimeoutError:
+                if not seat.connected:
+                    continue
                 self.log(f"{seat.seat} ran out of time: pass")
                 return Action(seat.seat, "pass")
+            if self.desync:
+                return None
             if who == seat.seat:
                 return action
             s = self.seat(who)
@@ -546,7 +553,9 @@ class PeerGame:
             self._commit(msg)
             if self.desync:
                 return ""
-            await self.conn.send({"type": "ack", "seq": msg["seq"], "hash": msg["hash"]})
+            assert self.state is not None
+            await self.conn.send({"type": "ack", "seq": msg["seq"],
+                                  "hash": state_hash(self.state)})
         elif t == "reject":
             self.log(f"refused: {msg['reason']}")
             self.last_reject = msg["reason"]

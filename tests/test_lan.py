@@ -252,3 +252,29 @@ def test_cli_three_processes_same_final_hash(tmp_path: Path) -> None:
     rejoined = [s for s in ("P2", "P3") if host_log.count(f"{s} joined") == 2]
     assert len(rejoined) == 1, host_log
     assert host_log.index(f"{rejoined[0]} disconnected") > host_log.index("game started")
+
+
+class Tamperer(PeerGame):
+    """A peer whose state is corrupted after a few actions (a bug or a cheat)."""
+
+    def _commit(self, msg: dict) -> None:
+        super()._commit(msg)
+        if msg["seq"] == 5 and self.state is not None:
+            self.state.wizard(self.seat).life += 3
+
+
+async def test_desync_stops_the_game_with_a_report(tmp_path: Path) -> None:
+    """A peer whose state differs is caught at that sequence number: the game stops and a
+    desync report (both hashes, versions, the actions) is written."""
+    host = HostGame(players=2, report_dir=str(tmp_path))
+    port = await host.start()
+    peer = Tamperer("127.0.0.1", port, report_dir=str(tmp_path))
+    try:
+        res = await asyncio.wait_for(asyncio.gather(host.run(), peer.run()), 60)
+    finally:
+        await host.close()
+    assert res[0] == ""
+    assert host.desync and "seq5" in host.desync
+    text = Path(host.desync).read_text()
+    assert "desync at sequence 5" in text and "protocol" in text
+    assert host.state is not None and not host.state.winner
