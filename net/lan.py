@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
 
+from core import log
 from core.engine import Event, IllegalAction
 from core.wizwar import bot
 from core.wizwar.actions import Action, NotationError
@@ -154,6 +155,8 @@ class HostGame:
     local_actions: asyncio.Queue | None = None
     on_change: Callable[[], None] | None = None
     events: list[Event] = field(default_factory=list)
+    writer: Callable[[bytes], None] | None = None
+    started: str = ""
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
@@ -379,6 +382,11 @@ class HostGame:
                    for w in st.wizards}
         self.start_msg = {"type": "start", "nonces": nonces, "pre": pre, "private": private,
                           "hash": state_hash(st)}
+        if self.writer is not None:
+            self.writer(log.encode(log.header(
+                cfg, seed, kind="host", viewer="P1", faces=list(self.dealer.faces),
+                commits=self.dealer.commits(), started=self.started,
+                extra={"nonces": nonces})))
         self.hashes[0] = state_hash(st)
         await self._broadcast(self.start_msg)
         self.log(f"game started, first player {st.turn.active}")
@@ -407,6 +415,8 @@ class HostGame:
             await self.commit(action)
         if self.desync:
             return ""
+        if self.writer is not None:
+            self.writer(log.encode(log.end_record(st, self.dealer.history)))
         await self._broadcast({"type": "end", "history": self.dealer.history,
                                "hash": state_hash(st)})
         await asyncio.sleep(0.05)
@@ -451,6 +461,11 @@ class HostGame:
         msg = {"type": "commit", "seq": st.seq, "action": action.to_wire(), "pre": rev["pre"],
                "reblind": rev["reblind"], "private": rev["private"], "hash": h}
         self.sent.append(msg)
+        if self.writer is not None:
+            # the host's own log: every face is known; reshuffles carry their new faces
+            reblind = [dict(r, faces=[st.faces[c] for c in r["cids"]]) for r in rev["reblind"]]
+            self.writer(log.encode(log.record(st.seq, action, st, force_hash=bool(st.winner),
+                                              reveals={"reblind": reblind})))
         await self._broadcast(msg)
         self._changed()
 
@@ -491,6 +506,9 @@ class PeerGame:
     events: list[Event] = field(default_factory=list)
     peer_status: dict[str, str] = field(default_factory=dict)
     last_reject: str = ""
+    writer: Callable[[bytes], None] | None = None
+    started: str = ""
+    _written: int = -1
 
     async def connect(self) -> None:
         """Open the connection and say hello (with a fresh nonce commitment)."""
@@ -573,6 +591,9 @@ class PeerGame:
                 self.dealer.audit(msg["history"], self.config.get("deck", "starter"),
                                   int(self.config.get("players", 2)))
                 self.audited = True
+                if self.writer is not None and self._written >= 0:
+                    self.writer(log.encode(log.end_record(self.state, msg["history"])))
+                    self._written = -2
             except DealError as exc:
                 self.log(f"AUDIT FAILED: {exc}")
                 raise
@@ -603,7 +624,14 @@ class PeerGame:
             faces[cid] = face
         cfg = GameConfig(players=len(seats), names=tuple(self.config.get("names", ())),
                          deck=str(self.config.get("deck", "starter")))
-        st = new_game(cfg, joint_seed(nonces, seats), faces=faces, commits=list(self.commits))
+        seed = joint_seed(nonces, seats)
+        st = new_game(cfg, seed, faces=list(faces), commits=list(self.commits))
+        if self.writer is not None and self._written < 0:
+            self.writer(log.encode(log.header(cfg, seed, kind="peer", viewer=self.seat,
+                                              faces=faces, commits=list(self.commits),
+                                              started=self.started,
+                                              extra={"nonces": nonces})))
+            self._written = 0
         self.dealer.remember(self.commits)
         st.dealer = self.dealer
         self.state = st
@@ -632,6 +660,10 @@ class PeerGame:
             return
         PeerDealer.apply_reveals(st, msg["private"])
         self.actions.append(str(action))
+        if self.writer is not None and msg["seq"] > self._written >= 0:
+            self.writer(log.encode(log.record(msg["seq"], action, st, force_hash=bool(st.winner),
+                                              reveals=msg)))
+            self._written = msg["seq"]
         if state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
         self._wake()

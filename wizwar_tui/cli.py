@@ -22,11 +22,23 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--ascii", action="store_true", help="draw the board with ASCII only")
     p_sc = sub.add_parser("scenario", help="run rules-conformance scenario files")
     p_sc.add_argument("paths", nargs="+")
+    p_ver = sub.add_parser("verify", help="replay saved games and check every hash")
+    p_ver.add_argument("files", nargs="+")
+    p_exp = sub.add_parser("export", help="print a saved game as notation text")
+    p_exp.add_argument("file")
     from net.cli import add_parsers
     from net.cli import run as run_net
 
     add_parsers(sub)
     args = parser.parse_args(argv)
+    if args.cmd == "verify":
+        from wizwar_tui.saves import verify_files
+
+        return verify_files(args.files)
+    if args.cmd == "export":
+        from wizwar_tui.saves import export_file
+
+        return export_file(args.file)
     if args.cmd in ("host", "join", "list"):
         code = run_net(args)
         if code is not None:

@@ -6,6 +6,7 @@ The app talks only to a session: it reads ``view()`` (the human's eyes), asks
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.engine import Event, IllegalAction
@@ -36,6 +37,19 @@ class LocalSession:
     events: list[Event] = field(default_factory=list)
     seed: int = 0
     config: GameConfig = field(default_factory=GameConfig)
+    writer: Callable[[bytes], None] | None = None
+
+    def record_to(self, writer: Callable[[bytes], None], started: str = "") -> None:
+        """Write this game's log through ``writer`` from now on (the header first, then a
+        record per action, then the end record; docs/log-format.md). ``writer`` must flush
+        each call (the app writes to a file), so a crash loses nothing already applied."""
+        from core import log
+
+        self.writer = writer
+        writer(log.encode(log.header(self.config, self.seed, kind="local", viewer=self.human,
+                                     started=started)))
+        for i, a in enumerate(self.actions, 1):
+            writer(log.encode(log.record(i, a)))
 
     @classmethod
     def start(cls, players: int = 2, seed: int = 0, human: str = "P1",
@@ -72,6 +86,13 @@ class LocalSession:
         ev = apply(self.state, action)
         self.actions.append(action)
         self.events.extend(ev)
+        if self.writer is not None:
+            from core import log
+
+            self.writer(log.encode(log.record(len(self.actions), action, self.state,
+                                              force_hash=self.over)))
+            if self.over:
+                self.writer(log.encode(log.end_record(self.state)))
         return ev
 
     def bot_to_act(self) -> str:

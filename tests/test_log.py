@@ -1,0 +1,186 @@
+"""Game logs (the logs issue): format, damage tolerance, versions, replay, verify, export."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core import log
+from core.codec import pack
+from core.wizwar.rules import apply
+from core.wizwar.session import LocalSession
+from core.wizwar.state import state_hash
+from net.lan import HostGame, PeerGame
+from wizwar_tui.saves import export_file, list_saved, verify_files
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _logged_game(players: int = 2, seed: int = 5) -> tuple[bytes, LocalSession]:
+    buf = io.BytesIO()
+    s = LocalSession.start(players=players, seed=seed, human="")
+    s.bots = tuple(w.seat for w in s.state.wizards)
+    s.record_to(buf.write, started="2026-11-29T12:00:00Z")
+    s.run_bots()
+    assert s.over
+    return buf.getvalue(), s
+
+
+def test_log_replays_to_the_same_hash() -> None:
+    """Header, a record per action, hashes every 10 actions and at the end; the replay
+    reaches the live game's final hash."""
+    data, s = _logged_game()
+    loaded = log.read(data)
+    assert not loaded.damage and loaded.end is not None
+    assert len(loaded.records) == len(s.actions)
+    assert [r["seq"] for r in loaded.records] == list(range(1, len(s.actions) + 1))
+    assert all("hash" in r for r in loaded.records[9::10])
+    assert state_hash(log.replay(loaded)) == s.digest() == loaded.end["hash"]
+
+
+def test_every_cut_in_the_last_records_loads_up_to_the_one_before() -> None:
+    """A log cut at any byte of its last action record (or of the end record) loads every
+    record before it and says where it stopped."""
+    data, s = _logged_game()
+    full = log.read(data)
+    n = len(full.records)
+    last_start = len(data) - len(log.encode(full.end)) - len(log.encode(full.records[-1]))
+    for cut in range(last_start + 1, len(data)):
+        got = log.read(data[:cut])
+        assert got.end is None
+        assert len(got.records) in (n - 1, n)
+        if cut < len(data) - len(log.encode(full.end)):
+            assert len(got.records) == n - 1 and "truncated record" in got.damage
+        log.replay(got)  # what is there replays
+
+
+def test_corrupt_record_is_named() -> None:
+    """A corrupted record stops the load there, naming the record and the byte."""
+    data, _ = _logged_game()
+    full = log.read(data)
+    pos = len(log.encode(full.header)) + sum(len(log.encode(r)) for r in full.records[:7])
+    broken = data[:pos] + b"\xc1" + data[pos + 1:]
+    got = log.read(broken)
+    assert len(got.records) == 7 and "record 8" in got.damage and f"byte {pos}" in got.damage
+    swapped = bytearray(data)
+    rec = log.encode(full.records[7])
+    bad = log.encode({**full.records[7], "seq": 99})  # 8 and 99 are both 1-byte ints
+    assert len(bad) == len(rec)
+    swapped[pos:pos + len(rec)] = bad
+    got = log.read(bytes(swapped))
+    assert len(got.records) == 7 and "expected action 8" in got.damage
+
+
+def test_newer_format_and_other_rules_refused() -> None:
+    """A newer format is refused with a clear message; a log of another rules version is
+    refused rather than replayed wrong."""
+    data, _ = _logged_game()
+    h = log.read(data).header
+    rest = data[len(log.encode(h)):]
+    with pytest.raises(log.LogError, match="newer"):
+        log.read(log.encode({**h, "version": log.FORMAT_VERSION + 1}) + rest)
+    with pytest.raises(log.LogError, match="rules version"):
+        log.read(log.encode({**h, "rules_version": 0}) + rest)
+    with pytest.raises(log.LogError, match="not a wizwar log"):
+        log.read(b"hello")
+
+
+def test_tampered_action_fails_verify(tmp_path: Path) -> None:
+    """`wizwar verify` passes good logs and fails a damaged or altered one, naming it."""
+    data, _ = _logged_game()
+    good = tmp_path / "good.wwlog"
+    good.write_bytes(data)
+    cut = tmp_path / "cut.wwlog"
+    cut.write_bytes(data[:-7])
+    full = log.read(data)
+    recs = list(full.records)
+    recs[12] = {**recs[12], "hash": "0" * 16}
+    altered = tmp_path / "altered.wwlog"
+    altered.write_bytes(b"".join(log.encode(x) for x in [full.header, *recs, full.end]))
+    lines: list[str] = []
+    assert verify_files([str(good)], lines.append) == 0
+    assert lines[-1] == "1 passed, 0 failed"
+    lines.clear()
+    assert verify_files([str(good), str(cut), str(altered)], lines.append) == 1
+    assert lines[-1] == "1 passed, 2 failed"
+    assert "FAIL" in lines[1] and "truncated" in lines[1]
+    assert "FAIL" in lines[2] and "action 13" in lines[2]
+
+
+def test_replay_in_fresh_processes_any_hashseed(tmp_path: Path) -> None:
+    """A saved game verifies in fresh processes under different PYTHONHASHSEED values."""
+    data, _ = _logged_game(players=3, seed=8)
+    f = tmp_path / "g.wwlog"
+    f.write_bytes(data)
+    outs = set()
+    for seed in ("0", "7", "4242"):
+        r = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "verify", str(f)],
+                           cwd=ROOT, env=dict(os.environ, PYTHONHASHSEED=seed),
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stdout + r.stderr
+        outs.add(r.stdout.splitlines()[0])
+    assert len(outs) == 1
+
+
+def test_export_text_replays_alone(tmp_path: Path) -> None:
+    """The exported text (header lines + actions in notation, turn markers as comments)
+    replays to the identical final state."""
+    data, s = _logged_game(players=3, seed=2)
+    text = log.export_text(log.read(data))
+    assert text.startswith("wizwar-export 1\n") and "# round 2" in text
+    game = log.parse_text(text)
+    st = game.start()
+    for a in game.actions:
+        apply(st, a)
+    assert state_hash(st) == s.digest()
+    f = tmp_path / "g.wwlog"
+    f.write_bytes(data)
+    lines: list[str] = []
+    assert export_file(str(f), lines.append) == 0
+    assert lines[0].splitlines()[0] == "wizwar-export 1"
+
+
+def test_saved_games_list(tmp_path: Path) -> None:
+    """The saved-games list shows date, players and result."""
+    data, s = _logged_game()
+    (tmp_path / "a.wwlog").write_bytes(data)
+    (tmp_path / "junk.wwlog").write_bytes(b"junk")
+    games = list_saved(str(tmp_path))
+    assert len(games) == 1
+    assert games[0].started == "2026-11-29T12:00:00Z"
+    assert games[0].result == f"{s.state.winner} won" and games[0].actions == len(s.actions)
+
+
+async def test_networked_logs_agree_and_replay() -> None:
+    """Host and peers each write a log: the same actions and hashes on every peer; each
+    replays to the final hash; the export of the finished game replays the same game."""
+    bufs = [io.BytesIO() for _ in range(3)]
+    host = HostGame(players=3, writer=bufs[0].write)
+    port = await host.start()
+    peers = [PeerGame("127.0.0.1", port, writer=b.write) for b in bufs[1:]]
+    try:
+        res = await asyncio.wait_for(asyncio.gather(host.run(), *[p.run() for p in peers]),
+                                     240)
+    finally:
+        await host.close()
+    logs = [log.read(b.getvalue()) for b in bufs]
+    assert [x.header["kind"] for x in logs] == ["host", "peer", "peer"]
+    acts = [[r["action"] for r in x.records] for x in logs]
+    hashes = [[r.get("hash") for r in x.records] for x in logs]
+    assert acts[0] == acts[1] == acts[2] and hashes[0] == hashes[1] == hashes[2]
+    for x in logs:
+        assert not x.damage and state_hash(log.replay(x)) == res[0]
+    game = log.parse_text(log.export_text(logs[1]))
+    st = game.start()
+    for a in game.actions:
+        apply(st, a)
+    final = log.replay(logs[0])
+    # the text carries the revealed deal, not the dealer's commitments
+    assert st.to_wire()["wizards"] == final.to_wire()["wizards"]
+    assert st.winner == final.winner

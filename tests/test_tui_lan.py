@@ -1,0 +1,221 @@
+"""Pilot tests of LAN play in the app: the host lobby, joining by address, playing through
+the host. Everything runs on 127.0.0.1 in the test's event loop; no zeroconf."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+
+import pytest
+from textual.widgets import Input, OptionList
+
+from core.wizwar import bot
+from net.lan import HostGame, PeerGame
+from net.session import NetSession
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.game import GameScreen
+from wizwar_tui.lobby import JoinScreen, LobbyScreen, parse_address
+from wizwar_tui.screens import GameOverScreen
+
+
+@pytest.fixture(autouse=True)
+def _data_home(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Seat tokens and desync reports go to a temporary folder, not the user's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+
+def host_args(**kw: object) -> argparse.Namespace:
+    """``wizwar host`` arguments on loopback (never advertised), on a free port."""
+    base: dict[str, object] = {"cmd": "host", "name": "test game", "port": 0,
+                               "bind": "127.0.0.1", "seats": 2, "bots": 0, "clock": None,
+                               "advertise": True}
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+async def until(pilot, cond: Callable[[], bool], timeout: float = 15.0,  # type: ignore[no-untyped-def]
+                what: str = "condition") -> None:
+    """Let the app and the net tasks run until ``cond()`` holds."""
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+def text_of(screen, wid: str) -> str:  # type: ignore[no-untyped-def]
+    """The plain text a Static shows."""
+    return str(screen.query_one(wid).render())
+
+
+def test_parse_address() -> None:
+    assert parse_address("127.0.0.1:7001") == ("127.0.0.1", 7001)
+    assert parse_address("myhost") == ("myhost", 7654)
+    assert parse_address("[::1]:80") == ("::1", 80)
+    for bad in ("", "host:abc", "two words", "h:99999"):
+        assert parse_address(bad) is None
+
+
+async def test_host_lobby_then_bot_peer_joins_and_game_starts() -> None:
+    app = WizWarApp(lan_args=host_args(), discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        seats = text_of(lobby, "#lobby-seats")
+        assert "P1" in seats and "host" in seats and "P2" in seats and "free" in seats
+        port = lobby.link.game.port
+        assert port
+        info = text_of(lobby, "#lobby-info")
+        assert f"wizwar join 127.0.0.1:{port}" in info
+        assert "starts by itself" in info
+        peer = PeerGame("127.0.0.1", port, name="robot", bot_play=True)
+        task = asyncio.create_task(peer.run())
+        try:
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            # the lobby (still under the game) saw the seat taken
+            seats = text_of(lobby, "#lobby-seats")
+            assert "robot" in seats and "online" in seats
+            game = app.screen
+            assert isinstance(game, GameScreen) and isinstance(game.session, NetSession)
+            assert game.human == "P1"
+            board = game.board.plain()
+            assert "┌" in board and "1" in board and "2" in board
+            players = text_of(game, "#players")
+            assert "host" in players and "online" in players and "robot" in players
+            assert "hosting on 127.0.0.1" in text_of(game, "#topbar")
+            # the host's human plays one legal action through the app (it is committed)
+            await until(pilot, lambda: game.human_to_act(), what="the host's turn")
+            s = game.session
+            n = len(s.actions)
+            action = bot.choose(s.view(), s.human, s.legal_actions())
+            await pilot.press("colon")
+            app.screen.query_one("#cmd", Input).value = str(action).split(" ", 1)[1]
+            await pilot.press("enter")
+            await until(pilot, lambda: len(s.actions) > n, what="the commit")
+            assert s.actions[n] == str(action)
+            # the peer's core followed
+            await until(pilot, lambda: peer.actions[: n + 1] == s.actions[: n + 1],
+                        what="the peer to follow")
+            # a peer that drops shows as offline
+            assert peer.conn is not None
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            await peer.conn.close()
+            await until(pilot, lambda: "offline" in text_of(game, "#players"),
+                        what="the seat to show offline")
+        finally:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+
+async def test_host_form_from_menu_refuses_bad_fields() -> None:
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        labels = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert "Host a LAN game" in labels and "Join a LAN game" in labels
+        app.screen.query_one(OptionList).highlighted = labels.index("Host a LAN game")
+        await pilot.press("enter")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#host-bots", Input).value = "2"
+        form.query_one("#host-bind", Input).value = "127.0.0.1"
+        form.query_one("#host-port", Input).value = "0"
+        form.query_one("#host-name", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Bots" in text_of(form, "#host-error")
+        form.query_one("#host-bots", Input).value = "0"
+        form.query_one("#host-seats", Input).value = "3"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        seats = text_of(app.screen, "#lobby-seats")
+        assert seats.count("free") == 2
+        await pilot.press("escape")
+        await until(pilot, lambda: app.lan is None and len(app.screen_stack) == 2,
+                    what="back to the menu")
+
+
+async def test_join_by_address_and_play_a_move() -> None:
+    host = HostGame(players=2, local_bot=True, bind="127.0.0.1", port=0, name="bot host")
+    port = await host.start()
+    host_task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            labels = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+            app.screen.query_one(OptionList).highlighted = labels.index("Join a LAN game")
+            await pilot.press("enter")
+            await pilot.pause()
+            join = app.screen
+            assert isinstance(join, JoinScreen)
+            addr = join.query_one("#join-addr", Input)
+            assert addr.has_focus  # no games listed: the address field
+            join.query_one("#join-name", Input).value = "alice"
+            addr.value = f"127.0.0.1:{port}"
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            game = app.screen
+            assert isinstance(game, GameScreen)
+            assert game.human == "P2"
+            players = text_of(game, "#players")
+            assert "alice" in players and "online" in players and "host" in players
+            assert f"joined 127.0.0.1:{port}" in text_of(game, "#topbar")
+            s = game.session
+            # P1 (the host's bot) may go first: wait for our turn, then end it via ':'
+            await until(pilot, lambda: game.human_to_act(), what="our turn", timeout=20)
+            if any(a.verb == "end" for a in s.legal_actions()):
+                text = "end"
+            else:
+                action = bot.choose(s.view(), s.human, s.legal_actions())
+                text = str(action).split(" ", 1)[1]
+            n = len(host.actions)
+            await pilot.press("colon")
+            app.screen.query_one("#cmd", Input).value = text
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "waiting for the host" in text_of(game, "#status")
+            await until(pilot, lambda: len(host.actions) > n, what="the host's commit")
+            assert host.actions[n] == f"P2 {text}"
+            await until(pilot, lambda: len(s.actions) > n, what="the commit to come back")
+            assert game.pending is None
+            assert f"P2 {text}" in s.actions
+            # the host goes away: the app says so instead of crashing
+            app.lan.retries = 1  # type: ignore[union-attr]
+            host_task.cancel()
+            with contextlib.suppress(BaseException):
+                await host_task
+            await host.close()
+            await until(pilot, lambda: "rejoin with" in text_of(game, "#status"),
+                        what="the lost-host message", timeout=15)
+            assert f"wizwar join 127.0.0.1:{port}" in text_of(game, "#status")
+            assert isinstance(app.screen, GameScreen)
+            assert not isinstance(app.screen, GameOverScreen)
+    finally:
+        host_task.cancel()
+        with contextlib.suppress(BaseException):
+            await host_task
+        await host.close()
+
+
+async def test_join_unreachable_address_says_why() -> None:
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.open_join(name="bob")
+        await pilot.pause()
+        join = app.screen
+        assert isinstance(join, JoinScreen)
+        join.query_one("#join-addr", Input).value = "127.0.0.1:1"
+        join.query_one("#join-addr", Input).focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: "cannot join" in text_of(join, "#join-error"),
+                    what="the error")
+        assert app.screen is join
