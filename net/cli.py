@@ -27,8 +27,12 @@ def advertise_wanted(bind: str, flag: bool) -> bool:
 
 async def host_headless(args: argparse.Namespace) -> int:
     """Host a game whose own seat the bot plays; print the final hash."""
+    from wizwar_tui.saves import new_log, now_text
+
+    save = new_log("host", args.name)
     game = HostGame(players=args.seats, name=args.name, bind=args.bind, port=args.port,
-                    bots=args.bots, local_bot=True, clock=args.clock, log=_err)
+                    bots=args.bots, local_bot=True, clock=args.clock, log=_err,
+                    writer=save.write, started=now_text())
     port = await game.start()
     print(f"listening on {args.bind}:{port}", flush=True)
     adv = None
@@ -49,6 +53,8 @@ async def host_headless(args: argparse.Namespace) -> int:
         if adv is not None:
             await adv.stop()
         await game.close()
+        save.close()
+    _err(f"game log: {save.path}")
     if not final:
         _err(f"the game stopped: desync, report in {game.desync}")
         return 2
@@ -89,8 +95,12 @@ async def join_headless(args: argparse.Namespace) -> int:
     except LookupError as exc:
         _err(str(exc))
         return 1
+    from wizwar_tui.saves import new_log, now_text
+
+    save = new_log("peer", args.name)
     peer = PeerGame(host, port, name=args.name, log=_err,
-                    token=load_token(host, port, args.name))
+                    token=load_token(host, port, args.name), writer=save.write,
+                    started=now_text())
     for attempt in range(args.retries + 1):
         try:
             await peer.connect()
@@ -107,6 +117,8 @@ async def join_headless(args: argparse.Namespace) -> int:
             _err(f"connection lost ({exc}); rejoining")
             peer.conn = None
             await asyncio.sleep(0.5)
+    save.close()
+    _err(f"game log: {save.path}")
     if not final:
         _err(f"the game stopped: desync, report in {peer.desync}")
         return 2

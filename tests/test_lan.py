@@ -252,6 +252,15 @@ def test_cli_three_processes_same_final_hash(tmp_path: Path) -> None:
     rejoined = [s for s in ("P2", "P3") if host_log.count(f"{s} joined") == 2]
     assert len(rejoined) == 1, host_log
     assert host_log.index(f"{rejoined[0]} disconnected") > host_log.index("game started")
+    # every process saved its log; all verify, the killed one as an unfinished game
+    logs = sorted((tmp_path / "wizwar" / "games").glob("*.wwlog"))
+    assert len(logs) == 4
+    r = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "verify", *map(str, logs)],
+                       cwd=ROOT, env=env, capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip().endswith("4 passed, 0 failed"), r.stdout
+    assert r.stdout.count("(unfinished)") == 1
+    assert len({line.split("final hash ")[1] for line in r.stdout.splitlines()
+                if "final hash" in line and "unfinished" not in line}) == 1
 
 
 class Tamperer(PeerGame):
