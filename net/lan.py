@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import os
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import blake2b
@@ -560,10 +559,6 @@ class PeerGame:
             self.commits = [str(c) for c in msg["commits"]]
             self.config = msg["config"]
             self.nonce_commits = {str(k): str(v) for k, v in msg["nonce_commits"].items()}
-            if self.nonce_commits.get(self.seat) != nonce_commit(self._nonce) and \
-                    not self.state:
-                # a rejoin after a restart has a new nonce; the deal stands as dealt
-                pass
             await self.conn.send({"type": "nonce", "nonce": self._nonce})
         elif t == "start":
             self._start(msg)
@@ -707,7 +702,3 @@ class PeerGame:
         """This peer's view (for the app)."""
         return None if self.state is None else view(self.state, self.seat)
 
-
-def now() -> float:
-    """Wall-clock seconds (net layer only; the rules core never reads a clock)."""
-    return time.monotonic()
