@@ -255,6 +255,10 @@ IMPLEMENTED: tuple[str, ...] = (
     "fireball", "lightning-blast", "powerthrust", "waterbolt", "dagger", "large-rock",
     "absorb", "blunt", "reflection", "full-shield", "anti-anti", "pick-lock", "create-wall",
     "destroy-wall", "teleport", "invisible", "speed", "thornbush", "trap",
+    "sudden-death", "power-drain", "wizardblade", "master-key", "jam-lock", "remove-lock",
+    "fill-square-with-stone", "dispel-creation", "power-run", "reverse",
+    "bloodstone", "brainstone", "powerstone", "shadowstone", "shieldstone", "soulstone",
+    "speedstone", "visionstone",
 )
 
 #: The cards that damage walls, doors and thornbushes by their points (cards.md §1.8).

@@ -12,7 +12,8 @@ revised by 6e), "FAQ" Tom Jolly's FAQ summary (seeds/001 §4), "DG" the implemen
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from core.engine import Event, IllegalAction
 from core.wizwar import cards as C
@@ -31,6 +32,7 @@ from core.wizwar.board import (
 from core.wizwar.state import (
     BASE_MOVES,
     BUSH_HP,
+    DOOR_HP,
     HAND_LIMIT,
     WALL_HP,
     Condition,
@@ -48,8 +50,8 @@ STOPPERS = ("full-shield", "teleport", "invisible")
 #: Escapes and blocks: Anti-Anti cannot void them (DG §7).
 ESCAPES = ("teleport", "invisible", "wall-of-fire", "waterwall")
 #: Attacks that deal damage to a wizard (so Absorb and Blunt have something to answer).
-DAMAGING = ("fireball", "lightning-blast", "powerthrust", "waterbolt", "dagger", "large-rock",
-            "punch")
+#: Attacks whose hits deal damage (Absorb, Blunt and Reverse have something to answer):
+#: every attack with a hit effect (see HIT_EFFECTS) does.
 
 
 def _ceil_half(n: int) -> int:
@@ -191,8 +193,10 @@ def hand_limit(state: State, w: Wizard) -> int:
 
 
 def allowance(state: State, w: Wizard) -> int:
-    """This turn's movement: 3 plus the boost (RB Movement)."""
-    return BASE_MOVES + state.turn.boost
+    """This turn's movement: 3 (4 with a displayed Speedstone) plus the boost (RB Movement;
+    cards.md speedstone)."""
+    base = 4 if _displayed(state, w, "speedstone") else BASE_MOVES
+    return base + state.turn.boost
 
 
 def _target_wizard(state: State, text: str) -> Wizard:
@@ -232,17 +236,19 @@ def _is_blocking(state: State, e: Edge) -> bool:
     return es is not None and e not in state.turn.open_doors
 
 
-def has_los(state: State, frm: Square, target: Square | Edge) -> bool:
+def has_los(state: State, frm: Square, target: Square | Edge, through: int = 0) -> bool:
     """Line of sight from ``frm`` to a square centre or an edge midpoint.
 
     Source: RB The Cards (L.O.S., centre to centre, any part of a wall interrupts it); FAQ
     (nicking a corner breaks LOS); cards.md §1.2 (thornbushes and stone blocks block, except
     in the caster's or target's square; an open door does not; wizards and objects do not).
+    ``through``: how many wall edges the line may pass (1 with a Visionstone; a corner counts
+    as two: FAQ).
     """
     if isinstance(target, tuple) and len(target) == 2 and target == frm:
         return True
     for sl in sightlines(state.layout, frm, target):
-        if blocked_count(sl, lambda e: _is_blocking(state, e)) != 0:
+        if blocked_count(sl, lambda e: _is_blocking(state, e)) > through:
             continue
         ends = {frm}
         if len(target) == 2:
@@ -251,6 +257,12 @@ def has_los(state: State, frm: Square, target: Square | Edge) -> bool:
             continue
         return True
     return False
+
+
+def _sees(state: State, w: Wizard, frm: Square, target: Square | Edge) -> bool:
+    """A spell's line of sight for ``w``: through one wall with a displayed Visionstone (cards.md
+    visionstone; FAQ: a corner counts as two). Throws use :func:`has_los` (a clear line)."""
+    return has_los(state, frm, target, 1 if _displayed(state, w, "visionstone") else 0)
 
 
 def _number(state: State, w: Wizard, a: Action, use: str) -> tuple[int, int | None]:
@@ -262,7 +274,13 @@ def _number(state: State, w: Wizard, a: Action, use: str) -> tuple[int, int | No
     cid = state.find_in_hand(w.seat, str(a.number))
     if cid is None or not C.is_number(str(a.number)):
         raise IllegalAction(f"you hold no number card {a.number}")
-    return a.number, cid
+    return a.number + _powerstone(state, w), cid
+
+
+def _powerstone(state: State, w: Wizard) -> int:
+    """+1, applied last, to an action that used a number card, with a displayed Powerstone
+    (cards.md §1.3 step 4, powerstone)."""
+    return 1 if _displayed(state, w, "powerstone") else 0
 
 
 def _discard_cards(state: State, cids: Iterable[int | None]) -> None:
@@ -349,9 +367,13 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         raise IllegalAction("move needs a path")
     if t.stopped:
         raise IllegalAction("you entered a thornbush: your movement is over this turn")
-    left = allowance(state, w) - t.moves_used
-    if len(a.targets) > left:
+    left = max(0, allowance(state, w) - t.moves_used)
+    extra = max(0, len(a.targets) - left)
+    if extra and not t.power_run:
         raise IllegalAction(f"you have {left} square(s) of movement left this turn")
+    if extra and w.life - extra < 1:
+        raise IllegalAction("Power Run: you cannot pay your last life point "
+                            f"({extra} extra square(s) cost {extra} life)")
     cur = w.at
     assert cur is not None
     used_doors: list[Edge] = []
@@ -380,6 +402,9 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         return
     w.at = cur
     t.moves_used += len(a.targets)
+    if extra:
+        w.life -= extra  # a cost, not damage: no counteraction or stone applies
+        o("run", f"{w.seat} pays {extra} life to run on", seat=w.seat)
     for e in used_doors:
         t.open_doors.remove(e)  # the door relocks behind you (RB The Board)
     o("move", f"{w.seat} moves to {square_name(cur)}", seat=w.seat, path=list(a.targets))
@@ -407,7 +432,7 @@ def _boost(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if dry:
         return
     _discard_cards(state, [cid])
-    state.turn.boost = a.number or 0
+    state.turn.boost = (a.number or 0) + _powerstone(state, w)
     o("boost", f"{w.seat} adds {a.number} to this turn's movement", seat=w.seat)
 
 
@@ -526,7 +551,8 @@ def _to_hit(state: State, w: Wizard, target: Wizard, o: Out) -> bool:
 
 
 def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
-    """Fireball, Lightning Blast, Powerthrust: a wizard, or a wall/door/thornbush in LOS.
+    """Fireball, Lightning Blast, Powerthrust, Sudden Death: a wizard, or a wall, door or
+    thornbush in LOS (cards.md §1.8: only these spells' points hurt walls).
     Source: RB Combat (walls/doors/bushes take points; attacking them is the turn's attack);
     RB Number cards (power); cards.md rows."""
     cd = C.card(a.card)
@@ -536,7 +562,7 @@ def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
     text = a.targets[0]
     at = w.at
     assert at is not None
-    pts = value + 2 if a.card == "powerthrust" else value
+    pts = {"powerthrust": value + 2, "sudden-death": 10}.get(a.card, value)
     if a.args:
         raise IllegalAction(f"{a.card} takes no {a.args[0][0]}=")
     if ":" in text:
@@ -544,7 +570,7 @@ def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
         if e not in state.edges:
             raise IllegalAction(f"there is no wall or door at {text}")
         _check_attack(state, w, None)
-        if not has_los(state, at, e):
+        if not _sees(state, w, at, e):
             raise IllegalAction(f"no line of sight to {text}")
         if dry:
             return
@@ -558,7 +584,7 @@ def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
         if sq not in state.bushes:
             raise IllegalAction(f"there is nothing to attack at {text}")
         _check_attack(state, w, None)
-        if not has_los(state, at, sq):
+        if not _sees(state, w, at, sq):
             raise IllegalAction(f"no line of sight to {text}")
         if dry:
             return
@@ -570,7 +596,7 @@ def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
     target = _target_wizard(state, text)
     _check_attack(state, w, target)
     assert target.at is not None
-    if not has_los(state, at, target.at):
+    if not _sees(state, w, at, target.at):
         raise IllegalAction(f"no line of sight to {text} (RB The Cards: L.O.S.)")
     if dry:
         return
@@ -583,7 +609,7 @@ def _declare(state: State, w: Wizard, target: Wizard, slug: str, cid: int | None
     """Declare an attack on a wizard: use up the turn's attack, roll to hit if needed, then
     open the answer window (cards.md §1.5)."""
     state.turn.attacked = True
-    if slug != "dagger" or mode == "throw":  # a stabbing dagger stays in the hand
+    if slug not in ("dagger", "wizardblade") or mode == "throw":  # a blade that strikes stays
         _take_from_hand(w, cid)
     _take_from_hand(w, ncid)
     name = "a punch" if slug == "punch" else C.card(slug).name
@@ -622,7 +648,7 @@ def _waterbolt(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) 
     target = _attack_target(state, w, a)
     _check_attack(state, w, target)
     assert w.at is not None and target.at is not None
-    if not has_los(state, w.at, target.at):
+    if not _sees(state, w, w.at, target.at):
         raise IllegalAction(f"no line of sight to {target.seat}")
     d = _away(w.at, target.at, a.arg("dir"))
     for k, _v in a.args:
@@ -654,8 +680,10 @@ def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> 
     Dagger: stab a wizard in your square (2), or throw it (mode=throw) at one in LOS (2), after
     which it lies in his square. Large Rock: thrown at a wizard in LOS (3), lands in his
     square. Thrown at a square instead they do no damage and are no attack.
+    Wizardblade: strikes a wizard in your square for 3 magical damage and stays in hand.
     Source: RB Objects (thrown objects land in the target square or before a barrier); FAQ
-    (thrown objects do no damage unless the card says so); cards.md dagger, large-rock."""
+    (thrown objects do no damage unless the card says so); cards.md dagger, large-rock,
+    wizardblade."""
     if a.number is not None:
         raise IllegalAction(f"{a.card} takes no number card")
     mode = a.arg("mode")
@@ -663,6 +691,9 @@ def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> 
         raise IllegalAction("the only argument here is mode=throw")
     if a.card == "large-rock":
         mode = "throw"
+    if a.card == "wizardblade" and mode == "throw" and a.targets and \
+            a.targets[0].startswith("P"):
+        raise IllegalAction("a thrown Wizardblade does no damage: throw it at a square")
     if len(a.targets) != 1:
         raise IllegalAction(f"{a.card} needs one target")
     text = a.targets[0]
@@ -690,8 +721,10 @@ def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> 
         raise IllegalAction(f"{text} is not in your square (throw it with mode=throw)")
     if dry:
         return
-    value = 3 if a.card == "large-rock" else 2
-    _declare(state, w, target, a.card, cid, None, value, o, mode=mode, physical=True)
+    value = {"large-rock": 3, "wizardblade": 3}.get(a.card, 2)
+    # the Wizardblade's cut is magical (RB: it counts as magical damage)
+    _declare(state, w, target, a.card, cid, None, value, o, mode=mode,
+             physical=a.card != "wizardblade")
 
 
 def _throw_landing(state: State, frm: Square, to: Square) -> Square:
@@ -723,7 +756,7 @@ def _create_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out
     if state.layout.neighbor((x, y), side) is None:
         raise IllegalAction(f"{a.targets[0]} is the board's edge")
     assert w.at is not None
-    if not has_los(state, w.at, e):
+    if not _sees(state, w, w.at, e):
         raise IllegalAction(f"no line of sight to {a.targets[0]}")
     if dry:
         return
@@ -751,7 +784,7 @@ def _destroy_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
     if e not in state.edges:
         raise IllegalAction(f"there is no wall or door at {a.targets[0]}")
     assert w.at is not None
-    if not has_los(state, w.at, e):
+    if not _sees(state, w, w.at, e):
         raise IllegalAction(f"no line of sight to {a.targets[0]}")
     if dry:
         return
@@ -815,7 +848,7 @@ def _thornbush(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) 
     if why:
         raise IllegalAction(f"no thornbush at {a.targets[0]}: {why}")
     assert w.at is not None
-    if not has_los(state, w.at, sq):
+    if not _sees(state, w, w.at, sq):
         raise IllegalAction(f"no line of sight to {a.targets[0]}")
     if dry:
         return
@@ -875,6 +908,157 @@ def _speed(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> N
     o("speed", f"{w.seat} will take an extra turn", seat=w.seat)
 
 
+def _player_spell(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """An attack spell on a wizard in LOS, its number from the card's number use (Power
+    Drain). Source: RB The Cards (L.O.S.); cards.md rows."""
+    cd = C.card(a.card)
+    value, ncid = _number(state, w, a, cd.number)
+    if a.args:
+        raise IllegalAction(f"{a.card} takes no {a.args[0][0]}=")
+    target = _attack_target(state, w, a)
+    _check_attack(state, w, target)
+    assert w.at is not None and target.at is not None
+    if not _sees(state, w, w.at, target.at):
+        raise IllegalAction(f"no line of sight to {target.seat}")
+    if dry:
+        return
+    _declare(state, w, target, a.card, cid, ncid, value, o)
+
+
+def _display(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Display a magic stone: from now on its power works; it still counts in the hand.
+    Source: RB The Cards (stones are displayed face up after use); cards.md §1.4."""
+    if a.targets or a.args or a.number is not None:
+        raise IllegalAction(f"{a.card} takes no target or number")
+    if cid in w.displayed or any(state.face(c) == a.card for c in w.displayed):
+        raise IllegalAction(f"your {C.card(a.card).name} is already displayed")
+    if dry:
+        return
+    w.displayed.append(cid)
+    o("stone", f"{w.seat} displays the {C.card(a.card).name}", seat=w.seat, card=a.card)
+
+
+def _open_door_card(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Master Key: opens an undamaged, unjammed door of your square for your passage this
+    turn, like Pick Lock; it stays in hand and is displayed after its first use.
+    Source: cards.md master-key (AF: any undamaged door; DG: Jam Lock beats it)."""
+    e = _door_of_square(state, w, a)
+    es = state.edges[e]
+    if es.kind == "door-jammed":
+        raise IllegalAction("that door is jammed")
+    if es.hp < DOOR_HP:
+        raise IllegalAction("the Master Key opens only an undamaged door")
+    if e in state.turn.open_doors:
+        raise IllegalAction("that door is already open")
+    if dry:
+        return
+    if cid not in w.displayed:
+        w.displayed.append(cid)
+    state.turn.open_doors.append(e)
+    o("door", f"{w.seat} unlocks {edge_name(e)} with the Master Key", edge=edge_name(e))
+
+
+def _jam_lock(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Jam Lock: a door of your square is jammed for good: Pick Lock, Master Key and Remove
+    Lock no longer open it; it can still be destroyed. Not a spell. Source: cards.md jam-lock
+    (DG: beats Master Key)."""
+    e = _door_of_square(state, w, a)
+    if state.edges[e].kind == "door-jammed":
+        raise IllegalAction("that door is already jammed")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.edges[e].kind = "door-jammed"
+    if e in state.turn.open_doors:
+        state.turn.open_doors.remove(e)
+    o("door", f"{w.seat} jams the door at {edge_name(e)}", edge=edge_name(e))
+
+
+def _remove_lock(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Remove Lock: a door of your square stays open for good: movement and LOS pass.
+    Source: RB The Board (only Remove Lock keeps a door open); cards.md remove-lock."""
+    e = _door_of_square(state, w, a)
+    if state.edges[e].kind == "door-jammed":
+        raise IllegalAction("that door is jammed")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    del state.edges[e]
+    if e in state.turn.open_doors:
+        state.turn.open_doors.remove(e)
+    o("door", f"{w.seat} removes the lock of {edge_name(e)}: it stays open", edge=edge_name(e))
+
+
+def _stone_block(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Fill Square with Stone: a permanent stone block on an empty square in LOS; it blocks
+    movement, LOS and throws and cannot be attacked. Source: RB (creation limits); cards.md."""
+    if a.number is not None or a.args or len(a.targets) != 1:
+        raise IllegalAction("fill-square-with-stone takes one square, e.g. @d4")
+    sq = _square(state, a.targets[0])
+    why = _creatable_square(state, sq)
+    if why:
+        raise IllegalAction(f"no stone at {a.targets[0]}: {why}")
+    assert w.at is not None
+    if not _sees(state, w, w.at, sq):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.stones.append(sq)
+    state.stones.sort()
+    o("stone-block", f"{w.seat} fills {square_name(sq)} with stone", square=square_name(sq))
+
+
+def _dispel(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Dispel Creation: removes one magical creation in LOS: a created wall, a thornbush or a
+    stone block (printed walls and doors are not creations). Source: DG; cards.md."""
+    if a.number is not None or a.args or len(a.targets) != 1:
+        raise IllegalAction("dispel-creation takes one square or side")
+    text = a.targets[0]
+    assert w.at is not None
+    if ":" in text:
+        e = _edge(state, text)
+        es = state.edges.get(e)
+        if es is None or not es.created:
+            raise IllegalAction(f"there is no created wall at {text}")
+        if not _sees(state, w, w.at, e):
+            raise IllegalAction(f"no line of sight to {text}")
+        if dry:
+            return
+        del state.edges[e]
+        what = f"the created wall at {edge_name(e)}"
+    else:
+        sq = _square(state, text)
+        if sq not in state.bushes and sq not in state.stones:
+            raise IllegalAction(f"there is no creation at {text}")
+        if not _sees(state, w, w.at, sq):
+            raise IllegalAction(f"no line of sight to {text}")
+        if dry:
+            return
+        if sq in state.bushes:
+            del state.bushes[sq]
+            what = f"the thornbush at {text}"
+        else:
+            state.stones.remove(sq)
+            what = f"the stone block at {text}"
+    _discard_cards(state, [cid])
+    o("dispel", f"{w.seat} dispels {what}", seat=w.seat)
+
+
+def _power_run(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Power Run: for the rest of the turn, past the allowance, walk on at 1 life a square
+    (a cost, not damage; never your last life point). Source: AF; cards.md power-run."""
+    if a.number is not None or a.targets or a.args:
+        raise IllegalAction("power-run takes no target or number")
+    if state.turn.power_run:
+        raise IllegalAction("Power Run is already on this turn")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.power_run = True
+    o("run", f"{w.seat} starts a Power Run", seat=w.seat)
+
+
 _OWN_TURN = {
     "fireball": _point_attack,
     "lightning-blast": _point_attack,
@@ -889,6 +1073,17 @@ _OWN_TURN = {
     "teleport": _teleport,
     "invisible": _invisible,
     "speed": _speed,
+    "sudden-death": _point_attack,
+    "power-drain": _player_spell,
+    "wizardblade": _weapon,
+    "master-key": _open_door_card,
+    "jam-lock": _jam_lock,
+    "remove-lock": _remove_lock,
+    "fill-square-with-stone": _stone_block,
+    "dispel-creation": _dispel,
+    "power-run": _power_run,
+    **{slug: _display for slug in ("bloodstone", "brainstone", "powerstone", "shadowstone",
+                                   "shieldstone", "soulstone", "speedstone", "visionstone")},
 }
 
 
@@ -1016,6 +1211,8 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     cid = state.find_in_hand(w.seat, a.card)
     if cid is None:
         raise IllegalAction(f"you hold no {a.card}")
+    if cd.slug in ANSWER_STONES:
+        return _display_answer(state, w, a, cid, dry, o)
     if cd.kind not in (C.COUNTER, C.DUAL):
         raise IllegalAction(f"{cd.name} is not a counteraction: out of turn you may only "
                             "answer with counteractions (RB The Cards)")
@@ -1033,8 +1230,11 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if slug in ("absorb", "blunt"):
         if w.seat not in _victims(state, win):
             raise IllegalAction(f"{cd.name} answers damage dealt to you")
-        if win.kind == "attack" and win.source not in DAMAGING:
+        if win.kind == "attack" and win.source not in HIT_EFFECTS:
             raise IllegalAction(f"{cd.name} answers damage, and this attack deals none")
+    elif slug == "reverse":
+        if w.seat not in _victims(state, win) or win.source not in HIT_EFFECTS:
+            raise IllegalAction("Reverse answers an attack that would deal you damage")
     elif slug == "full-shield":
         if not is_spell_attack:
             raise IllegalAction("Full Shield stops only spell attacks (not punches, weapons or "
@@ -1076,6 +1276,22 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     # an attack hands the answer to the other side; indirect damage stays with its victim
     win.to_answer = _other_side(win, w.seat) if win.kind == "attack" else w.seat
     o("counter", f"{w.seat} answers with {cd.name}", seat=w.seat, card=slug)
+
+
+#: Stones that may be displayed out of turn, when you are about to take damage (cards.md §1.4).
+ANSWER_STONES = ("bloodstone", "shieldstone", "soulstone")
+
+
+def _display_answer(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Display a Bloodstone, Shieldstone or Soulstone while damage is on its way to you. It is
+    no counteraction: nothing goes on the stack and you may still answer or pass.
+    Source: cards.md §1.4 (these three may be displayed out of turn)."""
+    win = state.windows[0]
+    if w.seat not in _victims(state, win) or (win.kind == "attack"
+                                              and win.source not in HIT_EFFECTS):
+        raise IllegalAction("a stone is displayed out of turn only when you are about to "
+                            "take damage")
+    _display(state, w, a, cid, dry, o)
 
 
 def _latest_standing(win: Window, side: str) -> int:
@@ -1146,8 +1362,10 @@ def _resolve_attack(state: State, o: Out) -> None:
         victim = state.wizard(victim_seat)
         if not victim.in_game:
             continue
-        base = _base_damage(state, win, victim, value, credit, o)
+        effect = HIT_EFFECTS[win.source]
+        base = effect.base(state, win, victim, value, o)
         dmg = base
+        reversed_ = False
         for c in standing:
             if c.player != victim_seat:
                 continue
@@ -1155,22 +1373,22 @@ def _resolve_attack(state: State, o: Out) -> None:
                 dmg = max(0, dmg - 3)
             elif c.slug == "blunt":
                 dmg = _ceil_half(dmg)
-        if base > 0 and dmg != base:
+            elif c.slug == "reverse" and dmg > 0:
+                victim.life += dmg
+                o("reverse", f"{victim_seat} turns {dmg} damage into life", seat=victim_seat)
+                dmg, reversed_ = 0, True
+        if base > 0 and dmg != base and not reversed_:
             o("reduce", f"{victim_seat}'s damage is cut from {base} to {dmg}")
+        dmg = _stones_step(state, victim, dmg, physical=win.physical, o=o)
         stopped_all = base > 0 and dmg == 0
         if dmg > 0:
             _hurt(state, victim, dmg, credit, o, physical=win.physical)
+            _shadowstone(state, credit, victim, dmg, win.physical, o)
         if stopped_all:
             o("stopped", f"all damage to {victim_seat} was stopped, and the rest with it")
             continue
-        if win.source == "lightning-blast" and victim.in_game:
-            _lose_turn(state, victim, o)
-        if win.source == "fireball" and dmg > 0 and victim.in_game:
-            burnt = [c for c in victim.hand  # an unknown face here is no stone: see face()
-                     if (cd := C.BY_SLUG.get(state.face(c))) and cd.kind == C.STONE]
-            if burnt:
-                _discard_cards(state, burnt)
-                o("burn", f"{victim_seat}'s magic stones burn")
+        if effect.after is not None:
+            effect.after(state, win, victim, value, dmg, credit, o)
     _finish_objects(state, win.source, win.cid, win.mode, landing)
     _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
 
@@ -1179,25 +1397,120 @@ def _name(slug: str) -> str:
     return "punch" if slug == "punch" else C.card(slug).name
 
 
-def _base_damage(state: State, win: Window, victim: Wizard, value: int, credit: str,
-                 o: Out) -> int:
-    """The damage one hit deals before damage changes (cards.md rows)."""
-    src = win.source
-    if src == "powerthrust":
-        return 2 + value
-    if src == "waterbolt":
-        # the target is pushed away from the caster; a reflected half pushes the caster away
-        # from the target (cards.md waterbolt, reflection; §1.8 "away from the caster")
-        d = win.push_dir
-        if victim.seat != win.defender:
-            d = _reverse(win.push_dir)
-            other = state.wizard(win.defender)
-            if other.at is not None and victim.at is not None and other.at != victim.at:
-                dx, dy = victim.at[0] - other.at[0], victim.at[1] - other.at[1]
-                if abs(dx) != abs(dy):
-                    d = _away(other.at, victim.at, "")
-        return _push(state, victim, d, value, o)
+@dataclass(frozen=True)
+class HitEffect:
+    """What one hit of an attack does: ``base`` gives its damage before counteractions and
+    stones (it may also move the victim); ``after`` its other effects, which happen only if
+    not all the damage was stopped (RB: secondary effects are stopped with the damage).
+    One entry per attack card (cards.md rows); the stack machinery never names a card."""
+
+    base: Callable[[State, Window, Wizard, int, Out], int]
+    after: Callable[[State, Window, Wizard, int, int, str, Out], None] | None = None
+
+
+def _points(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
     return value
+
+
+def _points_plus_two(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
+    return value + 2
+
+
+def _ten(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
+    return 10
+
+
+def _push_hit(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
+    """Waterbolt: the target is pushed away from the caster; a reflected half pushes the
+    caster away from the target (cards.md waterbolt, reflection; §1.8)."""
+    d = win.push_dir
+    if victim.seat != win.defender:
+        d = _reverse(win.push_dir)
+        other = state.wizard(win.defender)
+        if other.at is not None and victim.at is not None and other.at != victim.at:
+            dx, dy = victim.at[0] - other.at[0], victim.at[1] - other.at[1]
+            if abs(dx) != abs(dy):
+                d = _away(other.at, victim.at, "")
+    return _push(state, victim, d, value, o)
+
+
+def _stun(state: State, win: Window, victim: Wizard, value: int, dmg: int, credit: str,
+          o: Out) -> None:
+    """Lightning Blast: the wizard loses a turn (RB Number cards; FAQ lost turns)."""
+    if victim.in_game:
+        _lose_turn(state, victim, o)
+
+
+def _burn_stones(state: State, win: Window, victim: Wizard, value: int, dmg: int,
+                 credit: str, o: Out) -> None:
+    """Fireball: if damage reached him, every magic stone he holds burns (cards.md fireball;
+    FAQ: Bloodstone reduces the hit before it burns)."""
+    if dmg <= 0 or not victim.in_game:
+        return
+    burnt = [c for c in victim.hand  # an unknown face here is no stone: see State.face
+             if (cd := C.BY_SLUG.get(state.face(c))) and cd.kind == C.STONE]
+    if burnt:
+        _discard_cards(state, burnt)
+        o("burn", f"{victim.seat}'s magic stones burn")
+
+
+def _drain(state: State, win: Window, victim: Wizard, value: int, dmg: int, credit: str,
+           o: Out) -> None:
+    """Power Drain: the caster of this hit gains its full number, even if Blunted; nothing if
+    all of it was stopped (DG §12; cards.md power-drain)."""
+    w = state.wizard(credit)
+    if w.in_game:
+        w.life += value
+        o("drain", f"{credit} drains {value} life", seat=credit)
+
+
+HIT_EFFECTS: dict[str, HitEffect] = {
+    "punch": HitEffect(_points),
+    "dagger": HitEffect(_points),
+    "large-rock": HitEffect(_points),
+    "wizardblade": HitEffect(_points),
+    "fireball": HitEffect(_points, _burn_stones),
+    "lightning-blast": HitEffect(_points, _stun),
+    "powerthrust": HitEffect(_points_plus_two),
+    "sudden-death": HitEffect(_ten),
+    "power-drain": HitEffect(_points, _drain),
+    "waterbolt": HitEffect(_push_hit),
+}
+
+
+def _displayed(state: State, w: Wizard, slug: str) -> bool:
+    return any(state.face(c) == slug for c in w.displayed)
+
+
+def _stones_step(state: State, w: Wizard, dmg: int, *, physical: bool, o: Out) -> int:
+    """Step 4 of the resolution: the victim's displayed stones, in a fixed order:
+    Shieldstone (no physical damage), Soulstone (no magical damage at 3 life or less),
+    Bloodstone (1 less). Source: cards.md §1.5 step 4, §2.3; FAQ (Bloodstone before the
+    Fireball burns it)."""
+    if dmg <= 0:
+        return dmg
+    if physical and _displayed(state, w, "shieldstone"):
+        o("stone", f"{w.seat}'s Shieldstone stops the physical damage")
+        return 0
+    if not physical and w.life <= 3 and _displayed(state, w, "soulstone"):
+        o("stone", f"{w.seat}'s Soulstone stops the magical damage")
+        return 0
+    if _displayed(state, w, "bloodstone"):
+        o("stone", f"{w.seat}'s Bloodstone takes a point")
+        return dmg - 1
+    return dmg
+
+
+def _shadowstone(state: State, credit: str, victim: Wizard, dmg: int, physical: bool,
+                 o: Out) -> None:
+    """Shadowstone: physical damage your attacks deal to a wizard is added to your life
+    (cards.md shadowstone)."""
+    if not physical or not credit or credit == victim.seat:
+        return
+    w = state.wizard(credit)
+    if w.in_game and _displayed(state, w, "shadowstone"):
+        w.life += dmg
+        o("stone", f"{credit}'s Shadowstone gives {dmg} life")
 
 
 def _reverse(d: str) -> str:
@@ -1302,6 +1615,7 @@ def _resolve_indirect(state: State, o: Out) -> None:
         elif c.slug == "blunt":
             dmg = _ceil_half(dmg)
     _discard_cards(state, played)
+    dmg = _stones_step(state, w, dmg, physical=win.physical, o=o)
     if w.in_game and dmg > 0:
         _hurt(state, w, dmg, "", o, physical=win.physical)
 
@@ -1517,6 +1831,8 @@ def _candidates(state: State, seat: str) -> list[Action]:
     if state.windows:
         out.append(Action(seat, "pass"))
         for s in hand:
+            if s in ANSWER_STONES:
+                out.append(Action(seat, "play", s))
             if s in ("teleport",):
                 for sq in state.layout.squares():
                     out.append(Action(seat, "play", s, (square_name(sq),)))
@@ -1555,13 +1871,40 @@ def _candidates(state: State, seat: str) -> list[Action]:
         out.append(Action(seat, "drop", targets=(w.carrying,)))
     nums: list[int | None] = [None, *numbers]
     for s in hand:
-        if s in ("fireball", "lightning-blast", "powerthrust", "waterbolt"):
+        if s in ("fireball", "lightning-blast", "powerthrust", "waterbolt", "power-drain",
+                 "sudden-death"):
             for x in others:
-                for n in nums:
+                for n in (nums if s != "sudden-death" else [None]):
                     out.append(Action(seat, "play", s, (x.seat,), n))
-            if s != "waterbolt":
+            if s not in ("waterbolt", "power-drain"):
                 for e in state.edges:
                     out.append(Action(seat, "play", s, (edge_name(e),), None))
+                for sq in state.bushes:
+                    out.append(Action(seat, "play", s, (square_name(sq),), None))
+        elif C.BY_SLUG[s].kind == C.STONE:
+            out.append(Action(seat, "play", s))
+            out.append(Action(seat, "drop", targets=(s,)))
+        elif s == "wizardblade":
+            for x in others:
+                out.append(Action(seat, "play", s, (x.seat,)))
+            out.append(Action(seat, "drop", targets=(s,)))
+        elif s in ("master-key", "jam-lock", "remove-lock"):
+            for _side, e in state.layout.edges_of(at):
+                if e in state.edges:
+                    out.append(Action(seat, "play", s, (edge_name(e),)))
+            if s == "master-key":
+                out.append(Action(seat, "drop", targets=(s,)))
+        elif s == "fill-square-with-stone":
+            for sq in _near(state, at, 3):
+                out.append(Action(seat, "play", s, (square_name(sq),)))
+        elif s == "dispel-creation":
+            for e, es in state.edges.items():
+                if es.created:
+                    out.append(Action(seat, "play", s, (edge_name(e),)))
+            for sq in [*state.bushes, *state.stones]:
+                out.append(Action(seat, "play", s, (square_name(sq),)))
+        elif s == "power-run":
+            out.append(Action(seat, "play", s))
         elif s in ("dagger", "large-rock"):
             for x in others:
                 out.append(Action(seat, "play", s, (x.seat,)))

@@ -149,6 +149,7 @@ class Turn:
     draws_left: int = 0
     ending: bool = False
     lost_rest: bool = False
+    power_run: bool = False
 
 
 @dataclass
@@ -338,7 +339,8 @@ class State:
             "turn": [self.turn.active, self.turn.moves_used, self.turn.boost, self.turn.attacked,
                      self.turn.picked_up, self.turn.extra, self.turn.speed_pending,
                      [edge_name(e) for e in self.turn.open_doors], self.turn.stopped,
-                     self.turn.draws_left, self.turn.ending, self.turn.lost_rest],
+                     self.turn.draws_left, self.turn.ending, self.turn.lost_rest,
+                     self.turn.power_run],
             "round": self.round,
             "first": self.first,
             "rng": [self.rng.seed, self.rng.counter],
@@ -375,7 +377,7 @@ class State:
                                   [Condition(*c) for c in conds]))
         t = d["turn"]
         turn = Turn(t[0], t[1], t[2], t[3], t[4], t[5], t[6], [parse_edge(e) for e in t[7]],
-                    t[8], t[9], t[10], t[11])
+                    t[8], t[9], t[10], t[11], t[12])
         sc = d["script"]
         return cls(
             layout=build_layout(d["layout"]),
