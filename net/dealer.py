@@ -79,6 +79,7 @@ class HostDealer:
         """Note what is known before ``action`` is applied on the host's full state."""
         self._reblinds = []
         self._old = {}
+        state.exposed.clear()
         named: list[int] = []
         if action.verb in ("play", "discard", "drop", "choose") and action.card:
             c = state.find_in_hand(action.actor, action.card)
@@ -112,8 +113,9 @@ class HostDealer:
                 f, s = self._old[c]
                 pre.append([c, f, s])
                 seen.add(c)
-        for c in sorted(public1 - before["public"] - again - seen):
+        for c in sorted((public1 | set(state.exposed)) - before["public"] - again - seen):
             pre.append(self.opening(c))
+        state.exposed.clear()
         reblind = []
         for r in self._reblinds:
             reblind.append({"cids": r["cids"], "commits": r["commits"],

@@ -259,6 +259,8 @@ IMPLEMENTED: tuple[str, ...] = (
     "fill-square-with-stone", "dispel-creation", "power-run", "reverse",
     "bloodstone", "brainstone", "powerstone", "shadowstone", "shieldstone", "soulstone",
     "speedstone", "visionstone",
+    "blind", "no-spell", "slow", "lock-in-place", "medusa", "stone-dead", "swap",
+    "teleport-opponent", "shrink", "buddy",
 )
 
 #: The cards that damage walls, doors and thornbushes by their points (cards.md §1.8).

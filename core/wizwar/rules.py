@@ -157,6 +157,9 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
         if state.discarding:
             raise IllegalAction(f"{state.discarding[0]} must discard down to the hand limit")
         raise IllegalAction(f"it is {state.turn.active}'s turn")
+    why = _restricted(state, w, a)
+    if why:
+        raise IllegalAction(why)
     if state.windows:
         if a.verb == "pass":
             return _answer_pass(state, w, dry, o)
@@ -183,6 +186,58 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
 
 
 # ---------------------------------------------------------------------------------------
+# conditions: what a duration effect forbids its wizard (cards.md rows; §1.6)
+# ---------------------------------------------------------------------------------------
+def _medusa_forbids(state: State, w: Wizard, a: Action) -> str:
+    """Medusa's lockout: no moving, spells, counteractions, objects, stones or punches; his
+    turns still begin and end with a draw (DG §12; cards.md medusa)."""
+    if a.verb in ("end", "pass") or (a.verb == "discard" and state.discarding):
+        return ""
+    return "you are stone (Medusa): you can only end your turn or pass"
+
+
+def _no_spell_forbids(state: State, w: Wizard, a: Action) -> str:
+    """No Spell: no spell cards of any kind; objects, stones, lock tools, punches, walking and
+    boosts still work (cards.md no-spell)."""
+    if a.verb == "play" and (cd := C.BY_SLUG.get(a.card)) and cd.spell:
+        return "you are under No Spell: you cannot cast spells"
+    return ""
+
+
+def _lock_forbids(state: State, w: Wizard, a: Action) -> str:
+    """Lock in Place: he cannot leave his square by his own means (cards.md lock-in-place)."""
+    if a.verb == "move" or (a.verb == "play" and a.card == "teleport"):
+        return "you are locked in place"
+    return ""
+
+
+def _slow_forbids(state: State, w: Wizard, a: Action) -> str:
+    """Slow: no boost and no Power Run (cards.md slow)."""
+    if a.verb == "boost" or (a.verb == "play" and a.card == "power-run"):
+        return "you are slowed: at most 1 square a turn"
+    return ""
+
+
+CONDITION_RULES: dict[str, Callable[[State, Wizard, Action], str]] = {
+    "medusa": _medusa_forbids,
+    "no-spell": _no_spell_forbids,
+    "lock-in-place": _lock_forbids,
+    "slow": _slow_forbids,
+}
+
+
+def _restricted(state: State, w: Wizard, a: Action) -> str:
+    """Why a condition on ``w`` forbids ``a`` ("" if none does)."""
+    for c in w.conditions:
+        rule = CONDITION_RULES.get(c.slug)
+        if rule is not None:
+            why = rule(state, w, a)
+            if why:
+                return why
+    return ""
+
+
+# ---------------------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------------------
 def hand_limit(state: State, w: Wizard) -> int:
@@ -195,7 +250,11 @@ def hand_limit(state: State, w: Wizard) -> int:
 def allowance(state: State, w: Wizard) -> int:
     """This turn's movement: 3 (4 with a displayed Speedstone) plus the boost (RB Movement;
     cards.md speedstone)."""
+    if w.has("slow"):  # cards.md slow: at most 1 square a turn, no boost or Speedstone
+        return 1
     base = 4 if _displayed(state, w, "speedstone") else BASE_MOVES
+    if w.has("shrink"):  # cards.md shrink: base movement 2
+        base = 2
     return base + state.turn.boost
 
 
@@ -262,6 +321,8 @@ def has_los(state: State, frm: Square, target: Square | Edge, through: int = 0) 
 def _sees(state: State, w: Wizard, frm: Square, target: Square | Edge) -> bool:
     """A spell's line of sight for ``w``: through one wall with a displayed Visionstone (cards.md
     visionstone; FAQ: a corner counts as two). Throws use :func:`has_los` (a clear line)."""
+    if w.has("blind"):  # cards.md blind: his LOS reaches only his own square
+        return len(target) == 2 and target == frm
     return has_los(state, frm, target, 1 if _displayed(state, w, "visionstone") else 0)
 
 
@@ -322,14 +383,22 @@ def _creatable_square(state: State, sq: Square) -> str:
     return ""
 
 
-def _check_attack(state: State, w: Wizard, target: Wizard | None) -> None:
-    """The limits on any attack (RB Combat; FAQ; cards.md §1.1)."""
+def _check_attack(state: State, w: Wizard, target: Wizard | None, card: str = "") -> None:
+    """The limits on any attack (RB Combat; FAQ; cards.md §1.1; Medusa: only Swap and
+    Teleport Opponent may target a petrified wizard, DG §12)."""
+    if target is not None and target.has("medusa") and card not in ("swap",
+                                                                     "teleport-opponent"):
+        raise IllegalAction(f"{target.seat} is stone: only Swap or Teleport Opponent affect him")
     if state.round <= 1:
         raise IllegalAction("no attacks in the first round (RB Combat; FAQ errata)")
     if state.turn.attacked:
         raise IllegalAction("you have already attacked this turn (one attack a turn)")
     if target is not None and target.seat == w.seat:
         raise IllegalAction("you cannot attack yourself (6e rule)")
+    if target is not None and any(c.slug == "buddy" and c.caster == target.seat
+                                  for c in w.conditions):
+        raise IllegalAction(f"{target.seat} is your Buddy: you cannot attack him until he "
+                            "attacks you (cards.md buddy)")
 
 
 def _roll(state: State) -> int:
@@ -367,6 +436,8 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         raise IllegalAction("move needs a path")
     if t.stopped:
         raise IllegalAction("you entered a thornbush: your movement is over this turn")
+    if t.swapped:
+        raise IllegalAction("you swapped places: Swap replaced your movement this turn")
     left = max(0, allowance(state, w) - t.moves_used)
     extra = max(0, len(a.targets) - left)
     if extra and not t.power_run:
@@ -448,7 +519,7 @@ def _punch(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     assert at is not None
     if text.startswith("P") and "." not in text:
         target = _target_wizard(state, text)
-        _check_attack(state, w, target)
+        _check_attack(state, w, target, a.card)
         if target.at != at:
             raise IllegalAction(f"{text} is not in your square")
         if dry:
@@ -547,6 +618,10 @@ def _to_hit(state: State, w: Wizard, target: Wizard, o: Out) -> bool:
         roll = _roll(state)
         o("roll", f"{w.seat} rolls {roll} to hit the invisible {target.seat}", roll=roll)
         return roll == 1
+    if target.has("shrink"):  # cards.md shrink: hits only on 1-2
+        roll = _roll(state)
+        o("roll", f"{w.seat} rolls {roll} to hit the shrunk {target.seat}", roll=roll)
+        return roll <= 2
     return True
 
 
@@ -594,7 +669,7 @@ def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
         _damage_bush(state, sq, pts, o)
         return
     target = _target_wizard(state, text)
-    _check_attack(state, w, target)
+    _check_attack(state, w, target, a.card)
     assert target.at is not None
     if not _sees(state, w, at, target.at):
         raise IllegalAction(f"no line of sight to {text} (RB The Cards: L.O.S.)")
@@ -613,6 +688,9 @@ def _declare(state: State, w: Wizard, target: Wizard, slug: str, cid: int | None
         _take_from_hand(w, cid)
     _take_from_hand(w, ncid)
     name = "a punch" if slug == "punch" else C.card(slug).name
+    # attacking your Buddy ends the Buddy spell you cast on him (cards.md buddy)
+    target.conditions = [c for c in target.conditions
+                         if not (c.slug == "buddy" and c.caster == w.seat)]
     o("attack", f"{w.seat} attacks {target.seat} with {name}"
       + (f" ({value})" if ncid is not None else ""), seat=w.seat, target=target.seat,
       card=slug, value=value)
@@ -646,7 +724,7 @@ def _waterbolt(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) 
     blocked square. Source: cards.md waterbolt, §1.8 (push; away from the caster)."""
     value, ncid = _number(state, w, a, "distance")
     target = _attack_target(state, w, a)
-    _check_attack(state, w, target)
+    _check_attack(state, w, target, a.card)
     assert w.at is not None and target.at is not None
     if not _sees(state, w, w.at, target.at):
         raise IllegalAction(f"no line of sight to {target.seat}")
@@ -712,7 +790,7 @@ def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> 
           seat=w.seat)
         return
     target = _target_wizard(state, text)
-    _check_attack(state, w, target)
+    _check_attack(state, w, target, a.card)
     assert target.at is not None
     if mode == "throw":
         if not has_los(state, at, target.at):
@@ -876,6 +954,7 @@ def _teleport(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -
         return
     _discard_cards(state, [cid])
     w.at = sq
+    state.turn.teleported = True
     o("move", f"{w.seat} teleports to {square_name(sq)}", seat=w.seat, path=[square_name(sq)])
 
 
@@ -910,19 +989,39 @@ def _speed(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> N
 
 def _player_spell(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
     """An attack spell on a wizard in LOS, its number from the card's number use (Power
-    Drain). Source: RB The Cards (L.O.S.); cards.md rows."""
+    Drain, Stone Dead, the duration curses, Swap and Teleport Opponent). Source: RB The Cards
+    (L.O.S.); cards.md rows; DG §12 (Swap replaces movement)."""
     cd = C.card(a.card)
     value, ncid = _number(state, w, a, cd.number)
-    if a.args:
-        raise IllegalAction(f"{a.card} takes no {a.args[0][0]}=")
+    allowed = {"teleport-opponent": ("to",)}.get(a.card, ())
+    for k, _v in a.args:
+        if k not in allowed:
+            raise IllegalAction(f"{a.card} takes no {k}=")
     target = _attack_target(state, w, a)
-    _check_attack(state, w, target)
+    _check_attack(state, w, target, a.card)
     assert w.at is not None and target.at is not None
-    if not _sees(state, w, w.at, target.at):
+    if cd.target.startswith("los") and not _sees(state, w, w.at, target.at):
         raise IllegalAction(f"no line of sight to {target.seat}")
+    arg = ""
+    if a.card == "teleport-opponent":
+        if not a.arg("to"):
+            raise IllegalAction("name the square: to=h8")
+        sq = _square(state, a.arg("to"))
+        if not _vacant(state, sq):
+            raise IllegalAction(f"{a.arg('to')} is not vacant")
+        arg = square_name(sq)
+    if a.card == "swap":
+        t = state.turn
+        if t.moves_used or t.teleported or t.swapped:
+            raise IllegalAction("Swap replaces your movement: you have already moved this turn"
+                                " (DG §12)")
     if dry:
         return
+    if a.card == "swap":
+        state.turn.swapped = True
     _declare(state, w, target, a.card, cid, ncid, value, o)
+    if state.windows and state.windows[0].cid == cid:
+        state.windows[0].arg = arg
 
 
 def _display(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
@@ -1059,6 +1158,37 @@ def _power_run(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) 
     o("run", f"{w.seat} starts a Power Run", seat=w.seat)
 
 
+def _shrink(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Shrink: for N turns, base movement 2 and attacks aimed at you hit only on a d4 of 1-2.
+    Self only in 6e. Source: cards.md shrink; DG §12."""
+    value, ncid = _number(state, w, a, "duration")
+    if a.targets or a.args:
+        raise IllegalAction("shrink is cast on yourself only (6e)")
+    if dry:
+        return
+    _discard_cards(state, [cid, ncid])
+    _add_condition(w, Condition("shrink", w.seat, value))
+    o("condition", f"{w.seat} shrinks for {value} turn(s)", seat=w.seat)
+
+
+def _buddy(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Buddy: from now until you attack him, the target's attacks on you are refused. It is a
+    neutral, not an attack. Source: cards.md buddy (AF)."""
+    if a.number is not None or a.args:
+        raise IllegalAction("buddy takes only a player")
+    target = _attack_target(state, w, a)
+    if target.seat == w.seat:
+        raise IllegalAction("Buddy is cast on another wizard")
+    assert w.at is not None and target.at is not None
+    if not _sees(state, w, w.at, target.at):
+        raise IllegalAction(f"no line of sight to {target.seat}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    target.conditions.append(Condition("buddy", w.seat, 0))
+    o("condition", f"{target.seat} becomes {w.seat}'s Buddy", seat=target.seat)
+
+
 _OWN_TURN = {
     "fireball": _point_attack,
     "lightning-blast": _point_attack,
@@ -1082,6 +1212,10 @@ _OWN_TURN = {
     "fill-square-with-stone": _stone_block,
     "dispel-creation": _dispel,
     "power-run": _power_run,
+    "shrink": _shrink,
+    "buddy": _buddy,
+    **{slug: _player_spell for slug in ("blind", "no-spell", "slow", "lock-in-place", "medusa",
+                                        "stone-dead", "swap", "teleport-opponent")},
     **{slug: _display for slug in ("bloodstone", "brainstone", "powerstone", "shadowstone",
                                    "shieldstone", "soulstone", "speedstone", "visionstone")},
 }
@@ -1230,10 +1364,10 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if slug in ("absorb", "blunt"):
         if w.seat not in _victims(state, win):
             raise IllegalAction(f"{cd.name} answers damage dealt to you")
-        if win.kind == "attack" and win.source not in HIT_EFFECTS:
+        if win.kind == "attack" and not HIT_EFFECTS[win.source].damage:
             raise IllegalAction(f"{cd.name} answers damage, and this attack deals none")
     elif slug == "reverse":
-        if w.seat not in _victims(state, win) or win.source not in HIT_EFFECTS:
+        if w.seat not in _victims(state, win) or not HIT_EFFECTS[win.source].damage:
             raise IllegalAction("Reverse answers an attack that would deal you damage")
     elif slug == "full-shield":
         if not is_spell_attack:
@@ -1288,7 +1422,7 @@ def _display_answer(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: 
     Source: cards.md §1.4 (these three may be displayed out of turn)."""
     win = state.windows[0]
     if w.seat not in _victims(state, win) or (win.kind == "attack"
-                                              and win.source not in HIT_EFFECTS):
+                                              and not HIT_EFFECTS[win.source].damage):
         raise IllegalAction("a stone is displayed out of turn only when you are about to "
                             "take damage")
     _display(state, w, a, cid, dry, o)
@@ -1406,6 +1540,7 @@ class HitEffect:
 
     base: Callable[[State, Window, Wizard, int, Out], int]
     after: Callable[[State, Window, Wizard, int, int, str, Out], None] | None = None
+    damage: bool = True  # its hits deal damage (Absorb, Blunt, Reverse can answer them)
 
 
 def _points(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
@@ -1464,6 +1599,55 @@ def _drain(state: State, win: Window, victim: Wizard, value: int, dmg: int, cred
         o("drain", f"{credit} drains {value} life", seat=credit)
 
 
+def _nothing(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
+    return 0
+
+
+def _curse(state: State, win: Window, victim: Wizard, value: int, dmg: int, credit: str,
+           o: Out) -> None:
+    """A duration curse (Blind, No Spell, Slow, Lock in Place, Medusa): the condition lasts
+    ``value`` of the victim's turns and ends at the start of one of its caster's turns
+    (RB Number cards; FAQ; cards.md §1.6)."""
+    if victim.in_game:
+        _add_condition(victim, Condition(win.source, credit, value))
+        o("condition", f"{victim.seat} is under {C.card(win.source).name} for {value} turn(s)",
+          seat=victim.seat, condition=win.source)
+
+
+def _stone_dead(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
+    """Stone Dead: N magical damage for each magic stone he holds, displayed or not (the
+    stones counted become known to all). Source: cards.md stone-dead (AF)."""
+    stones = [c for c in victim.hand
+              if (cd := C.BY_SLUG.get(state.face(c))) and cd.kind == C.STONE]
+    state.exposed.extend(stones)
+    return value * len(stones)
+
+
+def _swap_places(state: State, win: Window, victim: Wizard, value: int, dmg: int,
+                 credit: str, o: Out) -> None:
+    """Swap: caster and target trade squares, taking what they carry; entering effects
+    apply (cards.md swap; DG §12)."""
+    me = state.wizard(credit)
+    if not (victim.in_game and me.in_game) or me.seat == victim.seat:
+        return
+    me.at, victim.at = victim.at, me.at
+    o("move", f"{me.seat} and {victim.seat} swap places", seat=me.seat)
+    for w in (me, victim):
+        if w.at in state.bushes:
+            _enter_bush(state, w, o)
+
+
+def _put_elsewhere(state: State, win: Window, victim: Wizard, value: int, dmg: int,
+                   credit: str, o: Out) -> None:
+    """Teleport Opponent: the target is put on the chosen square if it is still vacant
+    (cards.md teleport-opponent)."""
+    sq = parse_square(win.arg)
+    if victim.in_game and _vacant(state, sq):
+        victim.at = sq
+        o("move", f"{victim.seat} is teleported to {win.arg}", seat=victim.seat,
+          path=[win.arg])
+
+
 HIT_EFFECTS: dict[str, HitEffect] = {
     "punch": HitEffect(_points),
     "dagger": HitEffect(_points),
@@ -1475,6 +1659,11 @@ HIT_EFFECTS: dict[str, HitEffect] = {
     "sudden-death": HitEffect(_ten),
     "power-drain": HitEffect(_points, _drain),
     "waterbolt": HitEffect(_push_hit),
+    "stone-dead": HitEffect(_stone_dead),
+    "swap": HitEffect(_nothing, _swap_places, damage=False),
+    "teleport-opponent": HitEffect(_nothing, _put_elsewhere, damage=False),
+    **{c: HitEffect(_nothing, _curse, damage=False)
+       for c in ("blind", "no-spell", "slow", "lock-in-place", "medusa")},
 }
 
 
@@ -1489,6 +1678,9 @@ def _stones_step(state: State, w: Wizard, dmg: int, *, physical: bool, o: Out) -
     Fireball burns it)."""
     if dmg <= 0:
         return dmg
+    if w.has("medusa"):  # DG §12: the statue is immune to damage, Trap! included
+        o("stone", f"{w.seat} is stone and takes no damage")
+        return 0
     if physical and _displayed(state, w, "shieldstone"):
         o("stone", f"{w.seat}'s Shieldstone stops the physical damage")
         return 0
@@ -1903,8 +2095,22 @@ def _candidates(state: State, seat: str) -> list[Action]:
                     out.append(Action(seat, "play", s, (edge_name(e),)))
             for sq in [*state.bushes, *state.stones]:
                 out.append(Action(seat, "play", s, (square_name(sq),)))
-        elif s == "power-run":
+        elif s in ("power-run", "speed"):
             out.append(Action(seat, "play", s))
+        elif s in ("blind", "no-spell", "slow", "lock-in-place", "medusa", "stone-dead",
+                   "shrink"):
+            for n in nums:
+                if s == "shrink":
+                    out.append(Action(seat, "play", s, number=n))
+                else:
+                    out += [Action(seat, "play", s, (x.seat,), n) for x in others]
+        elif s in ("swap", "buddy"):
+            out += [Action(seat, "play", s, (x.seat,)) for x in others]
+        elif s == "teleport-opponent":
+            for x in others:
+                for sq in _near(state, at, 2):
+                    out.append(Action(seat, "play", s, (x.seat,),
+                                      args=(("to", square_name(sq)),)))
         elif s in ("dagger", "large-rock"):
             for x in others:
                 out.append(Action(seat, "play", s, (x.seat,)))

@@ -115,6 +115,7 @@ class Window:
         to_answer: whose answer is awaited.
         passes: consecutive passes (playing the attack counts as the attacker's pass).
         push_dir: for pushes, the direction chosen at declaration.
+        arg: a card-specific argument fixed at declaration (Teleport Opponent's ``to=``).
     """
 
     kind: str
@@ -131,6 +132,7 @@ class Window:
     counters: list[Counter] = field(default_factory=list)
     passes: int = 0
     push_dir: str = ""
+    arg: str = ""
 
 
 @dataclass
@@ -150,6 +152,8 @@ class Turn:
     ending: bool = False
     lost_rest: bool = False
     power_run: bool = False
+    teleported: bool = False
+    swapped: bool = False
 
 
 @dataclass
@@ -192,6 +196,8 @@ class State:
             public; empty in a local game.
         dealer: networked games: the object that re-blinds reshuffled cards
             (``reblind(state, cids)``); never serialised, None in a local game.
+        exposed: cards whose hidden faces a rule just used (Stone Dead counting stones): the
+            dealer reveals them to everyone; never serialised.
     """
 
     layout: Layout
@@ -219,6 +225,7 @@ class State:
     seq: int = 0
     commits: list[str] = field(default_factory=list)
     dealer: Any = field(default=None, compare=False, repr=False)
+    exposed: list[int] = field(default_factory=list, compare=False, repr=False)
 
     # ---- the zone API -------------------------------------------------------------------
     def face(self, cid: int) -> str:
@@ -340,7 +347,7 @@ class State:
                      self.turn.picked_up, self.turn.extra, self.turn.speed_pending,
                      [edge_name(e) for e in self.turn.open_doors], self.turn.stopped,
                      self.turn.draws_left, self.turn.ending, self.turn.lost_rest,
-                     self.turn.power_run],
+                     self.turn.power_run, self.turn.teleported, self.turn.swapped],
             "round": self.round,
             "first": self.first,
             "rng": [self.rng.seed, self.rng.counter],
@@ -377,7 +384,7 @@ class State:
                                   [Condition(*c) for c in conds]))
         t = d["turn"]
         turn = Turn(t[0], t[1], t[2], t[3], t[4], t[5], t[6], [parse_edge(e) for e in t[7]],
-                    t[8], t[9], t[10], t[11], t[12])
+                    t[8], t[9], t[10], t[11], t[12], t[13], t[14])
         sc = d["script"]
         return cls(
             layout=build_layout(d["layout"]),
@@ -412,13 +419,13 @@ def window_to_wire(w: Window) -> list[Any]:
     return [w.kind, w.attacker, w.defender, w.source, w.value, w.to_answer, w.cid,
             w.number_cid, w.target, w.mode, w.physical,
             [[c.player, c.cid, c.slug, c.side, c.answers, c.number_cid, c.value, c.target]
-             for c in w.counters], w.passes, w.push_dir]
+             for c in w.counters], w.passes, w.push_dir, w.arg]
 
 
 def window_from_wire(d: list[Any]) -> Window:
     """Inverse of :func:`window_to_wire`."""
     return Window(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10],
-                  [Counter(*c) for c in d[11]], d[12], d[13])
+                  [Counter(*c) for c in d[11]], d[12], d[13], d[14])
 
 
 def build_layout(spec: dict[str, Any]) -> Layout:
