@@ -114,9 +114,10 @@ def test_illegal_action_changes_nothing() -> None:
     seat = s.turn.active
     other = "P2" if seat == "P1" else "P1"
     before = state_hash(s)
+    absent = next(c.slug for c in C.CARDS if c.slug not in s.hand_slugs(seat))
     for text in (f"{other} end", f"{seat} move a1-a2-a3-a4-a5-a6", f"{seat} punch {other}",
                  f"{seat} play fireball @{other} +9", f"{seat} boost 9", f"{seat} fly",
-                 f"{seat} pickup P9.t1", f"{seat} discard sudden-death"):
+                 f"{seat} pickup P9.t1", f"{seat} discard {absent}"):
         with pytest.raises(IllegalAction) as exc:
             apply(s, text)
         assert exc.value.reason
