@@ -260,7 +260,7 @@ IMPLEMENTED: tuple[str, ...] = (
     "bloodstone", "brainstone", "powerstone", "shadowstone", "shieldstone", "soulstone",
     "speedstone", "visionstone",
     "blind", "no-spell", "slow", "lock-in-place", "medusa", "stone-dead", "swap",
-    "teleport-opponent", "shrink", "buddy",
+    "teleport-opponent", "shrink", "buddy", "full-reflection", "absorb-spell",
 )
 
 #: The cards that damage walls, doors and thornbushes by their points (cards.md §1.8).

@@ -46,7 +46,11 @@ from core.wizwar.state import (
 )
 
 #: Counteractions that end the whole attack when they stand (cards.md §1.5 step 1).
-STOPPERS = ("full-shield", "teleport", "invisible")
+STOPPERS = ("full-shield", "teleport", "invisible", "absorb-spell")
+#: Counteractions that void the card they answered (cards.md §1.5 step 1).
+VOIDERS = ("anti-anti", "absorb-spell")
+#: Counteractions that turn an attack, wholly or by half, on the other side.
+TURNERS = ("reflection", "full-reflection")
 #: Escapes and blocks: Anti-Anti cannot void them (DG §7).
 ESCAPES = ("teleport", "invisible", "wall-of-fire", "waterwall")
 #: Attacks that deal damage to a wizard (so Absorb and Blunt have something to answer).
@@ -1311,7 +1315,7 @@ def _victims(state: State, win: Window) -> list[str]:
     """Who the attack now points at: the defender, and the attacker once a standing
     Reflection has turned half of it back (cards.md reflection)."""
     out = [win.defender]
-    if any(c.slug == "reflection" for c in win.counters):
+    if any(c.slug in TURNERS for c in win.counters):
         out.append(win.attacker)
     return out
 
@@ -1381,6 +1385,20 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         if w.seat != win.defender or any(c.slug == "reflection" and c.player == w.seat
                                          for c in win.counters):
             raise IllegalAction("Reflection splits an attack aimed at you, once")
+    elif slug == "full-reflection":
+        if not is_spell_attack:
+            raise IllegalAction("Full Reflection turns back spell attacks only")
+        if w.seat not in _victims(state, win):
+            raise IllegalAction("Full Reflection turns back a spell aimed at you")
+    elif slug == "absorb-spell":
+        if side == "defender":
+            if not is_spell_attack:
+                raise IllegalAction("Absorb Spell takes a spell: not a punch, weapon or object")
+        else:
+            answers = _latest_standing(win, "defender")
+            if answers < 0 or win.counters[answers].slug not in TURNERS:
+                raise IllegalAction("Absorb Spell answers a spell aimed at you, or a Reflection"
+                                    " or Full Reflection sent back at your attack")
     elif slug == "anti-anti":
         answers = _latest_standing(win, "defender" if side == "attacker" else "attacker")
         if answers < 0:
@@ -1430,7 +1448,7 @@ def _display_answer(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: 
 
 def _latest_standing(win: Window, side: str) -> int:
     """Index of the latest counteraction of ``side`` not voided by an Anti-Anti, or -1."""
-    voided = {c.answers for c in win.counters if c.slug == "anti-anti"}
+    voided = {c.answers for c in win.counters if c.slug in VOIDERS}
     for i in range(len(win.counters) - 1, -1, -1):
         c = win.counters[i]
         if c.side == side and i not in voided:
@@ -1455,13 +1473,15 @@ def _resolve_attack(state: State, o: Out) -> None:
     for i in range(len(win.counters) - 1, -1, -1):
         if i in voided:
             continue
-        if win.counters[i].slug == "anti-anti":
+        if win.counters[i].slug in VOIDERS and win.counters[i].answers >= 0:
             voided.add(win.counters[i].answers)
     for i in sorted(voided):
         o("void", f"{win.counters[i].player}'s {C.card(win.counters[i].slug).name} is voided")
     standing = [c for i, c in enumerate(win.counters) if i not in voided]
     played = [win.cid, win.number_cid] + [c for k in win.counters for c in (k.cid, k.number_cid)]
-    stoppers = [c for c in standing if c.slug in STOPPERS]
+    stoppers = [c for c in standing if c.slug in STOPPERS and c.answers < 0]
+    captured = _captures(state, win, standing, o)
+    played = [c for c in played if c not in captured]
     for c in stoppers:
         if c.slug == "teleport":
             sq = parse_square(c.target)
@@ -1490,6 +1510,12 @@ def _resolve_attack(state: State, o: Out) -> None:
                     h[1] = half
                     hits.append([_other_side(win, c.player), half, c.player])
                     o("reflect", f"{c.player} reflects half of the {_name(win.source)}")
+                    break
+        elif c.slug == "full-reflection":
+            for h in hits:  # the whole hit turns on the other side (cards.md full-reflection)
+                if h[0] == c.player:
+                    h[0], h[2] = _other_side(win, c.player), c.player
+                    o("reflect", f"{c.player} turns the {_name(win.source)} back")
                     break
     landing = defender.at
     for victim_seat, value, credit in hits:
@@ -1525,6 +1551,28 @@ def _resolve_attack(state: State, o: Out) -> None:
             effect.after(state, win, victim, value, dmg, credit, o)
     _finish_objects(state, win.source, win.cid, win.mode, landing)
     _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
+
+
+def _captures(state: State, win: Window, standing: list[Counter], o: Out) -> list[int]:
+    """Absorb Spell: the card it cancelled goes to its player's hand instead of the discard
+    pile (its number card is still discarded); the hand limit applies at once.
+    Source: JDB; cards.md absorb-spell, §1.5 step 6."""
+    out = []
+    for c in standing:
+        if c.slug != "absorb-spell":
+            continue
+        taken = win.cid if c.answers < 0 else win.counters[c.answers].cid
+        if taken is None or taken in out:
+            continue
+        w = state.wizard(c.player)
+        for x in state.wizards:
+            if taken in x.hand:
+                x.hand.remove(taken)
+        w.hand.append(taken)
+        out.append(taken)
+        o("capture", f"{c.player} absorbs the {C.card(state.face(taken)).name} into his hand",
+          seat=c.player)
+    return out
 
 
 def _name(slug: str) -> str:
