@@ -187,6 +187,8 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
     if handler is None:
         raise IllegalAction(f"'{a.verb}' is not possible now")
     handler(state, w, a, dry, o)
+    if not dry and not (a.verb == "play" and a.card in MODIFIERS):
+        state.turn.modifiers.clear()  # a modifier changes only its player's very next action
 
 
 # ---------------------------------------------------------------------------------------
@@ -331,15 +333,40 @@ def _sees(state: State, w: Wizard, frm: Square, target: Square | Edge) -> bool:
 
 
 def _number(state: State, w: Wizard, a: Action, use: str) -> tuple[int, int | None]:
-    """Resolve ``+N``: (value V, number card id). Default 1 without a number card (RB)."""
-    if a.number is None:
-        return 1, None
-    if use in ("none", "-", "modifier") and a.card:
+    """Resolve ``+N``: (final value V, number card id). Default 1 without a number card (RB).
+
+    The fixed order of cards.md §1.3: Add (its own number card), Amplify x2 each, Extend x2
+    for a duration, then +1 once for a displayed Powerstone if any number card was used.
+    """
+    if a.number is not None and use in ("none", "-", "modifier") and a.card:
         raise IllegalAction(f"{a.card} takes no number card (cards.md §1.3)")
-    cid = state.find_in_hand(w.seat, str(a.number))
-    if cid is None or not C.is_number(str(a.number)):
-        raise IllegalAction(f"you hold no number card {a.number}")
-    return a.number + _powerstone(state, w), cid
+    cid = None
+    if a.number is not None:
+        cid = state.find_in_hand(w.seat, str(a.number))
+        if cid is None or not C.is_number(str(a.number)):
+            raise IllegalAction(f"you hold no number card {a.number}")
+    return _final_number(state, w, a.number, use), cid
+
+
+def _final_number(state: State, w: Wizard, n: int | None, use: str) -> int:
+    value = 1 if n is None else n
+    used_card = n is not None
+    mods = state.turn.modifiers if state.turn.active == w.seat and not state.windows else []
+    if use in ("power", "duration", "count", "distance", "boost"):
+        for slug, num in mods:
+            if slug == "add":
+                value += num
+                used_card = used_card or num > 1
+        for slug, _num in mods:
+            if slug == "amplify":
+                value *= 2
+        if use == "duration":
+            for slug, _num in mods:
+                if slug == "extend":
+                    value *= 2
+    if used_card:
+        value += _powerstone(state, w)
+    return value
 
 
 def _powerstone(state: State, w: Wizard) -> int:
@@ -507,7 +534,7 @@ def _boost(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if dry:
         return
     _discard_cards(state, [cid])
-    state.turn.boost = (a.number or 0) + _powerstone(state, w)
+    state.turn.boost = _final_number(state, w, a.number, "boost")
     o("boost", f"{w.seat} adds {a.number} to this turn's movement", seat=w.seat)
 
 
@@ -1193,6 +1220,35 @@ def _buddy(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> N
     o("condition", f"{target.seat} becomes {w.seat}'s Buddy", seat=target.seat)
 
 
+#: Modifier cards: each changes its player's very next action (cards.md §1.3).
+MODIFIERS = ("add", "amplify", "extend")
+
+
+def _modifier(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Add (+ its own number card; 1 without), Amplify (x2), Extend (x2 a duration): played
+    as their own action right before the action they change; if that action is not one they
+    fit, they lapse. Source: cards.md §1.3, add, amplify, extend; notation.md."""
+    if a.targets or a.args:
+        raise IllegalAction(f"{a.card} takes no target")
+    ncid = None
+    n = 0
+    if a.number is not None:
+        if a.card != "add":
+            raise IllegalAction(f"{a.card} takes no number card")
+        ncid = state.find_in_hand(w.seat, str(a.number))
+        if ncid is None or not C.is_number(str(a.number)):
+            raise IllegalAction(f"you hold no number card {a.number}")
+        n = a.number
+    elif a.card == "add":
+        n = 1
+    if dry:
+        return
+    _discard_cards(state, [cid, ncid])
+    state.turn.modifiers.append([a.card, n])
+    o("modifier", f"{w.seat} plays {C.card(a.card).name}" + (f" ({n})" if n else ""),
+      seat=w.seat)
+
+
 _OWN_TURN = {
     "fireball": _point_attack,
     "lightning-blast": _point_attack,
@@ -1217,6 +1273,7 @@ _OWN_TURN = {
     "dispel-creation": _dispel,
     "power-run": _power_run,
     "shrink": _shrink,
+    **{slug: _modifier for slug in MODIFIERS},
     "buddy": _buddy,
     **{slug: _player_spell for slug in ("blind", "no-spell", "slow", "lock-in-place", "medusa",
                                         "stone-dead", "swap", "teleport-opponent")},
@@ -2143,8 +2200,10 @@ def _candidates(state: State, seat: str) -> list[Action]:
                     out.append(Action(seat, "play", s, (edge_name(e),)))
             for sq in [*state.bushes, *state.stones]:
                 out.append(Action(seat, "play", s, (square_name(sq),)))
-        elif s in ("power-run", "speed"):
+        elif s in ("power-run", "speed", "amplify", "extend"):
             out.append(Action(seat, "play", s))
+        elif s == "add":
+            out += [Action(seat, "play", s, number=n) for n in nums]
         elif s in ("blind", "no-spell", "slow", "lock-in-place", "medusa", "stone-dead",
                    "shrink"):
             for n in nums:

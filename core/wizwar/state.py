@@ -154,6 +154,7 @@ class Turn:
     power_run: bool = False
     teleported: bool = False
     swapped: bool = False
+    modifiers: list[list[Any]] = field(default_factory=list)  # [slug, number] waiting
 
 
 @dataclass
@@ -347,7 +348,8 @@ class State:
                      self.turn.picked_up, self.turn.extra, self.turn.speed_pending,
                      [edge_name(e) for e in self.turn.open_doors], self.turn.stopped,
                      self.turn.draws_left, self.turn.ending, self.turn.lost_rest,
-                     self.turn.power_run, self.turn.teleported, self.turn.swapped],
+                     self.turn.power_run, self.turn.teleported, self.turn.swapped,
+                     [list(m) for m in self.turn.modifiers]],
             "round": self.round,
             "first": self.first,
             "rng": [self.rng.seed, self.rng.counter],
@@ -384,7 +386,8 @@ class State:
                                   [Condition(*c) for c in conds]))
         t = d["turn"]
         turn = Turn(t[0], t[1], t[2], t[3], t[4], t[5], t[6], [parse_edge(e) for e in t[7]],
-                    t[8], t[9], t[10], t[11], t[12], t[13], t[14])
+                    t[8], t[9], t[10], t[11], t[12], t[13], t[14],
+                    [list(m) for m in t[15]])
         sc = d["script"]
         return cls(
             layout=build_layout(d["layout"]),
