@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from core import log
-from core.codec import pack
 from core.wizwar.rules import apply
 from core.wizwar.session import LocalSession
 from core.wizwar.state import state_hash
