@@ -261,7 +261,7 @@ IMPLEMENTED: tuple[str, ...] = (
     "speedstone", "visionstone",
     "blind", "no-spell", "slow", "lock-in-place", "medusa", "stone-dead", "swap",
     "teleport-opponent", "shrink", "buddy", "full-reflection", "absorb-spell",
-    "add", "amplify", "extend",
+    "add", "amplify", "extend", "thought-steal", "card-erasure", "drop-object",
 )
 
 #: The cards that damage walls, doors and thornbushes by their points (cards.md §1.8).

@@ -441,6 +441,20 @@ def _roll(state: State) -> int:
     return state.rng.d4()
 
 
+def _pick(state: State, cids: list[int]) -> int:
+    """One card chosen at random from ``cids`` (a hand, in its public order): from the
+    scenario's forced picks (by slug), else the game RNG (cards.md §1.4 random loss)."""
+    if state.script.picks is not None:
+        if not state.script.picks:
+            raise ScriptExhausted("the scenario ran out of picks")
+        slug = state.script.picks.pop(0)
+        for c in cids:
+            if state.face(c) == slug:
+                return c
+        raise ScriptExhausted(f"the forced pick {slug} is not in that hand")
+    return cids[state.rng.below(len(cids))]
+
+
 def _other_side(win: Window, seat: str) -> str:
     return win.defender if seat == win.attacker else win.attacker
 
@@ -1024,7 +1038,8 @@ def _player_spell(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
     (L.O.S.); cards.md rows; DG §12 (Swap replaces movement)."""
     cd = C.card(a.card)
     value, ncid = _number(state, w, a, cd.number)
-    allowed = {"teleport-opponent": ("to",)}.get(a.card, ())
+    allowed = {"teleport-opponent": ("to",), "card-erasure": ("name",),
+               "drop-object": ("drop",)}.get(a.card, ())
     for k, _v in a.args:
         if k not in allowed:
             raise IllegalAction(f"{a.card} takes no {k}=")
@@ -1041,6 +1056,19 @@ def _player_spell(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
         if not _vacant(state, sq):
             raise IllegalAction(f"{a.arg('to')} is not vacant")
         arg = square_name(sq)
+    if a.card == "card-erasure":
+        if a.arg("name") not in C.BY_SLUG:
+            raise IllegalAction("name the card: name=absorb-spell")
+        arg = a.arg("name")
+    if a.card == "drop-object":
+        names = [x for x in a.arg("drop").split(",") if x]
+        if not names:
+            raise IllegalAction("name what he drops: drop=P3.t1,dagger")
+        for x in names:
+            if "." not in x and (x not in C.BY_SLUG or
+                                 C.card(x).kind not in (C.OBJECT, C.STONE)):
+                raise IllegalAction(f"{x} is not a treasure or an object")
+        arg = ",".join(names)
     if a.card == "swap":
         t = state.turn
         if t.moves_used or t.teleported or t.swapped:
@@ -1276,7 +1304,8 @@ _OWN_TURN = {
     **{slug: _modifier for slug in MODIFIERS},
     "buddy": _buddy,
     **{slug: _player_spell for slug in ("blind", "no-spell", "slow", "lock-in-place", "medusa",
-                                        "stone-dead", "swap", "teleport-opponent")},
+                                        "stone-dead", "swap", "teleport-opponent",
+                                        "thought-steal", "card-erasure", "drop-object")},
     **{slug: _display for slug in ("bloodstone", "brainstone", "powerstone", "shadowstone",
                                    "shieldstone", "soulstone", "speedstone", "visionstone")},
 }
@@ -1753,6 +1782,65 @@ def _put_elsewhere(state: State, win: Window, victim: Wizard, value: int, dmg: i
           path=[win.arg])
 
 
+def _steal(state: State, win: Window, victim: Wizard, value: int, dmg: int, credit: str,
+           o: Out) -> None:
+    """Thought Steal: the caster of this hit takes N cards at random from the victim's hand;
+    displayed cards go back into the hand first. Against Reflection each side takes half
+    from the other (cards.md thought-steal, §1.4; DG §12)."""
+    thief = state.wizard(credit)
+    if not (victim.in_game and thief.in_game):
+        return
+    victim.displayed.clear()
+    taken = 0
+    for _ in range(value):
+        if not victim.hand:
+            break
+        c = _pick(state, list(victim.hand))
+        victim.hand.remove(c)
+        thief.hand.append(c)
+        taken += 1
+    o("steal", f"{credit} takes {taken} card(s) from {victim.seat}", seat=credit)
+
+
+def _erase(state: State, win: Window, victim: Wizard, value: int, dmg: int, credit: str,
+           o: Out) -> None:
+    """Card Erasure: if the target holds the named card, in hand or displayed, he discards
+    one copy; if not, everyone learns it missed (cards.md card-erasure)."""
+    c = state.find_in_hand(victim.seat, win.arg)
+    if c is None:
+        o("miss", f"{victim.seat} holds no {C.card(win.arg).name}", seat=victim.seat)
+        return
+    _discard_cards(state, [c])
+    o("discard", f"{victim.seat} loses his {C.card(win.arg).name}", seat=victim.seat,
+      card=win.arg)
+
+
+def _drop_things(state: State, win: Window, victim: Wizard, value: int, dmg: int,
+                 credit: str, o: Out) -> None:
+    """Drop Object: the target drops up to N of the things named (treasures or objects he
+    holds) in his own square; names he does not hold are wasted (RB Objects; cards.md
+    drop-object)."""
+    if not victim.in_game or victim.at is None:
+        return
+    dropped = 0
+    for name in win.arg.split(","):
+        if dropped >= value:
+            break
+        if "." in name:
+            if victim.carrying == name:
+                victim.carrying = ""
+                state.treasures[name] = victim.at
+                dropped += 1
+                o("drop", f"{victim.seat} drops {name}", seat=victim.seat)
+            continue
+        c = state.find_in_hand(victim.seat, name)
+        if c is not None and C.card(name).kind in (C.OBJECT, C.STONE):
+            _take_from_hand(victim, c)
+            state.floor.append((victim.at, c))
+            dropped += 1
+            o("drop", f"{victim.seat} drops the {C.card(name).name}", seat=victim.seat)
+
+
 HIT_EFFECTS: dict[str, HitEffect] = {
     "punch": HitEffect(_points),
     "dagger": HitEffect(_points),
@@ -1767,6 +1855,9 @@ HIT_EFFECTS: dict[str, HitEffect] = {
     "stone-dead": HitEffect(_stone_dead),
     "swap": HitEffect(_nothing, _swap_places, damage=False),
     "teleport-opponent": HitEffect(_nothing, _put_elsewhere, damage=False),
+    "thought-steal": HitEffect(_nothing, _steal, damage=False),
+    "card-erasure": HitEffect(_nothing, _erase, damage=False),
+    "drop-object": HitEffect(_nothing, _drop_things, damage=False),
     **{c: HitEffect(_nothing, _curse, damage=False)
        for c in ("blind", "no-spell", "slow", "lock-in-place", "medusa")},
 }
@@ -2204,8 +2295,17 @@ def _candidates(state: State, seat: str) -> list[Action]:
             out.append(Action(seat, "play", s))
         elif s == "add":
             out += [Action(seat, "play", s, number=n) for n in nums]
+        elif s == "card-erasure":
+            for x in others:
+                for slug in ("absorb-spell", "full-shield", "reflection", "teleport"):
+                    out.append(Action(seat, "play", s, (x.seat,), args=(("name", slug),)))
+        elif s == "drop-object":
+            for x in others:
+                if x.carrying:
+                    out.append(Action(seat, "play", s, (x.seat,),
+                                      args=(("drop", x.carrying),)))
         elif s in ("blind", "no-spell", "slow", "lock-in-place", "medusa", "stone-dead",
-                   "shrink"):
+                   "shrink", "thought-steal"):
             for n in nums:
                 if s == "shrink":
                     out.append(Action(seat, "play", s, number=n))
