@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -19,7 +20,8 @@ import pytest
 
 from core.codec import pack
 from core.wizwar.actions import Action
-from core.wizwar.state import State
+from core.wizwar.rules import to_move
+from core.wizwar.state import State, state_hash
 from net.lan import HostGame, PeerGame
 from net.protocol import PROTOCOL_VERSION, ProtocolError, check
 
@@ -287,3 +289,68 @@ async def test_desync_stops_the_game_with_a_report(tmp_path: Path) -> None:
     text = Path(host.desync).read_text()
     assert "desync at sequence 5" in text and "protocol" in text
     assert host.state is not None and not host.state.winner
+
+
+class RandomPeer(PeerGame):
+    """Plays uniformly random legal actions (test-side randomness), to reach every card."""
+
+    rnd: random.Random
+
+    async def choose(self, st: State) -> Action | None:
+        from core.wizwar.rules import legal_actions as legal
+
+        acts = legal(st, self.seat)
+        return self.rnd.choice(acts) if acts else None
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_random_play_stays_in_sync_and_hidden(seed: int) -> None:
+    """Random legal play (every implemented card gets played) over the LAN: no desync, no
+    face known that may not be, every peer on the host's hash at its sequence number."""
+    from core.wizwar.rules import legal_actions as legal
+
+    rnd = random.Random(seed)
+    host = HostGame(players=3, local_bot=False)
+    port = await host.start()
+    peers = []
+    for _ in range(2):
+        p = RandomPeer("127.0.0.1", port)
+        p.rnd = random.Random(rnd.random())
+        peers.append(p)
+    watchers = [Watcher(p) for p in peers]
+
+    async def host_player() -> None:
+        assert host.local_actions is not None
+        while True:
+            await asyncio.sleep(0)
+            st = host.state
+            if st is None or st.winner or "P1" not in to_move(st) or \
+                    not host.local_actions.empty():
+                continue
+            acts = legal(st, "P1")
+            await host.local_actions.put(rnd.choice(acts))
+
+    tasks = [asyncio.create_task(host.run()), asyncio.create_task(host_player()),
+             *[asyncio.create_task(p.run()) for p in peers]]
+    try:
+        for _ in range(6000):
+            await asyncio.sleep(0.005)
+            st = host.state
+            if host.desync or any(p.desync for p in peers) or \
+                    (st is not None and (st.winner or st.seq >= 400)):
+                break
+        await asyncio.sleep(0.3)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await host.close()
+    assert not host.desync and not any(p.desync for p in peers)
+    assert host.state is not None and host.state.seq > 50
+    for p in peers:
+        assert p.state is not None
+        assert state_hash(p.state) == host.hashes[p.state.seq]
+    for w in watchers:
+        assert not w.leaks, w.leaks[:3]
+    played = {a.split()[2] for a in host.actions if a.split()[1] == "play"}
+    assert len(played) >= 8, played
+    print(f"seq {host.state.seq}, cards played: {sorted(played)}")
