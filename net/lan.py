@@ -156,6 +156,7 @@ class HostGame:
     events: list[Event] = field(default_factory=list)
     writer: Callable[[bytes], None] | None = None
     started: str = ""
+    last_reject: str = ""
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
@@ -265,7 +266,12 @@ class HostGame:
         finally:
             await conn.close()
             if seat is not None and seat.conn is conn:
-                self.log(f"{seat.seat} disconnected")
+                if not self.deal_msg:  # left before the deal: the seat is free again
+                    seat.token = seat.name = seat.nonce_commit = ""
+                    seat.conn = None
+                    self.log(f"{seat.seat} left the lobby; the seat is free")
+                else:
+                    self.log(f"{seat.seat} disconnected")
                 self._changed()
 
     def _take_seat(self, msg: dict[str, Any]) -> Seat | None:
@@ -409,6 +415,7 @@ class HostGame:
                     await seat.conn.send({"type": "reject", "reason": reason,
                                           "action": action.to_wire()})
                 elif seat.kind == "local" and not seat.bot:
+                    self.last_reject = reason
                     self.log(f"refused: {reason}")
                 continue
             await self.commit(action)
@@ -525,6 +532,7 @@ class PeerGame:
         assert self.conn is not None
         self.state = None
         self.dealer = PeerDealer()
+        self.events = []  # the host replays every commit to a rejoining peer
         proposer = asyncio.create_task(self._propose_loop())
         try:
             while True:

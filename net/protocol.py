@@ -21,8 +21,8 @@ MAX_FRAME = 1 << 20  # bytes: no honest message is near this
 
 #: Each message type and the keys (with types) it must carry.
 SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "hello": {"proto": int, "ruleset": str, "rules_version": int, "name": str, "token": str,
-              "nonce_commit": str},
+    "hello": {"proto": int, "ruleset": str, "rules_version": int, "cards": str, "name": str,
+              "token": str, "nonce_commit": str},
     "welcome": {"seat": str, "token": str, "players": int, "game": str},
     "refuse": {"reason": str},
     "lobby": {"seats": list},
@@ -105,11 +105,22 @@ class FrameReader:
                 raise ProtocolError("frame larger than the limit") from exc
 
 
+def cards_digest() -> str:
+    """A digest of the card data and the implemented set: two builds that deal different
+    decks must not play together (the deal would not even have the same size)."""
+    from hashlib import blake2b
+
+    from core.wizwar.cards import CARDS, IMPLEMENTED
+
+    text = ";".join(f"{c.slug}:{c.count}:{c.kind}" for c in CARDS) + "|" + ",".join(IMPLEMENTED)
+    return blake2b(text.encode(), digest_size=8).hexdigest()
+
+
 def hello(name: str, token: str, nonce_commit: str) -> dict[str, Any]:
     """The first message a joining peer sends."""
     return {"type": "hello", "proto": PROTOCOL_VERSION, "ruleset": RULESET,
-            "rules_version": RULES_VERSION, "name": name, "token": token,
-            "nonce_commit": nonce_commit}
+            "rules_version": RULES_VERSION, "cards": cards_digest(), "name": name,
+            "token": token, "nonce_commit": nonce_commit}
 
 
 def version_problem(msg: dict[str, Any]) -> str:
@@ -120,4 +131,7 @@ def version_problem(msg: dict[str, Any]) -> str:
     if msg["ruleset"] != RULESET or msg["rules_version"] != RULES_VERSION:
         return (f"rules {msg['ruleset']}/{msg['rules_version']} do not match the host's "
                 f"{RULESET}/{RULES_VERSION}")
+    if msg["cards"] != cards_digest():
+        return ("this wizwar has other cards than the host's (a different version): install "
+                "the same wizwar version")
     return ""

@@ -5,8 +5,12 @@ Run: ``.venv/bin/python scripts/screenshots.py`` (from the repository root).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -15,7 +19,11 @@ sys.path.insert(0, str(ROOT))
 from textual.widgets import Input  # noqa: E402
 
 from core.wizwar import bot  # noqa: E402
+from net.discovery import GameAd  # noqa: E402
+from net.lan import PeerGame  # noqa: E402
 from wizwar_tui.app import WizWarApp  # noqa: E402
+from wizwar_tui.game import GameScreen  # noqa: E402
+from wizwar_tui.lobby import JoinScreen, LobbyScreen  # noqa: E402
 
 OUT = ROOT / "screenshots"
 
@@ -98,9 +106,105 @@ async def card() -> None:
         await shot(app, "card.svg")
 
 
+async def until(pilot, cond: Callable[[], bool], timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    """Let the app and the LAN tasks run until ``cond()`` holds."""
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise RuntimeError("timed out")
+        await pilot.pause(0.02)
+
+
+def host_args(seats: int, bots: int = 0) -> argparse.Namespace:
+    """``wizwar host`` on loopback only (never advertised: no zeroconf), on a free port."""
+    return argparse.Namespace(cmd="host", name="Friday duel", port=0, bind="127.0.0.1",
+                              seats=seats, bots=bots, clock=None, advertise=True)
+
+
+async def stop(task: asyncio.Task) -> None:  # type: ignore[type-arg]
+    """Cancel a background peer."""
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
+
+
+async def lobby() -> None:
+    """The host's lobby: P2 taken by a (bot) player, P3 still free."""
+    app = WizWarApp(lan_args=host_args(3), discovery=False, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        port = app.lan.game.port  # type: ignore[union-attr]
+        peer = PeerGame("127.0.0.1", port, name="bob", bot_play=True)
+        task = asyncio.create_task(peer.run())
+        try:
+            await until(pilot, lambda: "online" in str(app.screen.query_one(
+                "#lobby-seats").render()))
+            await pilot.pause()
+            await shot(app, "lobby.svg")
+        finally:
+            await stop(task)
+
+
+async def join() -> None:
+    """The found-games screen, fed two made-up games (no zeroconf)."""
+    games = [
+        GameAd("Friday duel", "192.168.1.20", 7654, 1, "wizwar/1", "players=2", 1, 1,
+               "Friday duel._wizwar._tcp.local."),
+        GameAd("Lunch break", "192.168.1.35", 7654, 1, "wizwar/1", "players=4", 2, 2,
+               "Lunch break._wizwar._tcp.local."),
+        GameAd("Rematch", "192.168.1.41", 7700, 1, "wizwar/1", "players=3", 3, 0,
+               "Rematch._wizwar._tcp.local."),
+    ]
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.push_screen(JoinScreen(name="alice", discover=False, games=games))
+        await pilot.pause()
+        await pilot.press("down")
+        await pilot.pause()
+        await shot(app, "join.svg")
+
+
+async def lan_game() -> None:
+    """A hosted game in progress: P2 online, P3 offline (its player dropped), P4 a bot."""
+    app = WizWarApp(lan_args=host_args(4, bots=1), discovery=False, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        port = app.lan.game.port  # type: ignore[union-attr]
+        bob = PeerGame("127.0.0.1", port, name="bob", bot_play=True)
+        carol = PeerGame("127.0.0.1", port, name="carol", bot_play=True)
+        tasks = [asyncio.create_task(bob.run())]
+        await until(pilot, lambda: bob.seat == "P2")
+        tasks.append(asyncio.create_task(carol.run()))
+        try:
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            g = app.screen
+            assert isinstance(g, GameScreen)
+            await until(pilot, lambda: bool(g.query("#board")) and g.board.view is not None)
+            for _ in range(3):
+                await until(pilot, g.human_to_act)
+                await policy_step(pilot, app)
+            await until(pilot, g.human_to_act)  # P1 to act: nobody waits for carol
+            await stop(tasks[1])
+            if carol.conn is not None:
+                await carol.conn.close()
+            await until(pilot, lambda: "offline" in str(g.query_one("#players").render()))
+            await pilot.pause()
+            await shot(app, "lan-game.svg")
+        finally:
+            for t in tasks:
+                await stop(t)
+
+
 async def main() -> None:
-    """Every screenshot."""
+    """Every screenshot (``lan`` as the only argument: the menu and the LAN ones)."""
     OUT.mkdir(exist_ok=True)
+    if sys.argv[1:] == ["lan"]:
+        await menu()
+        await lobby()
+        await join()
+        await lan_game()
+        return
     await menu()
     await game((120, 40), "game.svg")
     await game((80, 24), "game-80x24.svg")
@@ -108,6 +212,9 @@ async def main() -> None:
     await attack()
     await gameover()
     await card()
+    await lobby()
+    await join()
+    await lan_game()
 
 
 if __name__ == "__main__":

@@ -148,7 +148,7 @@ async def test_hostile_frames_drop_only_that_connection() -> None:
     for data in bad:
         await _raw(port, data)
     refused = await _raw(port, pack({"type": "hello", "proto": PROTOCOL_VERSION + 1,
-                                     "ruleset": "wizwar", "rules_version": 1, "name": "old",
+                                     "ruleset": "wizwar", "rules_version": 1, "cards": "", "name": "old",
                                      "token": "", "nonce_commit": "00"}))
     msg = msgpack.unpackb(refused, raw=False)
     assert msg["type"] == "refuse" and "protocol version" in msg["reason"]
@@ -354,3 +354,27 @@ async def test_random_play_stays_in_sync_and_hidden(seed: int) -> None:
     played = {a.split()[2] for a in host.actions if a.split()[1] == "play"}
     assert len(played) >= 8, played
     print(f"seq {host.state.seq}, cards played: {sorted(played)}")
+
+
+async def test_other_cards_refused_and_lobby_seat_freed() -> None:
+    """A build with other cards is refused before it takes a seat; a peer that leaves the
+    lobby before the deal frees its seat for someone else."""
+    from net.protocol import hello
+
+    host = HostGame(players=2)
+    port = await host.start()
+    try:
+        other = {**hello("odd", "", "00"), "cards": "0" * 16}
+        got = msgpack.unpackb(await _raw(port, pack(other)), raw=False)
+        assert got["type"] == "refuse" and "other cards" in got["reason"]
+        assert host.seat_status()["P2"] == "free"
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        w.write(pack(hello("leaver", "", "00")))
+        await w.drain()
+        await asyncio.sleep(0.2)
+        assert host.seat_status()["P2"] == "connected"
+        w.close()
+        await asyncio.sleep(0.2)
+        assert host.seat_status()["P2"] == "free"
+    finally:
+        await host.close()

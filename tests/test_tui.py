@@ -8,6 +8,9 @@ import pytest
 from textual.widgets import Input, OptionList
 
 from core.wizwar import bot
+from core.wizwar.scenario import build_state
+from core.wizwar.session import LocalSession
+from core.wizwar.state import Script
 from core.wizwar.view import View
 from wizwar_tui import render
 from wizwar_tui.app import WizWarApp
@@ -16,7 +19,6 @@ from wizwar_tui.screens import CardScreen, ChoiceScreen, GameOverScreen, MenuScr
 
 SIZES = [(120, 40), (80, 24)]
 SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
-ATTACK_SEED = 0  # 2 players: P2 attacks P1 with Lightning Blast after ~14 actions
 
 
 def game_app(seed: int, players: int = 2) -> WizWarApp:
@@ -154,32 +156,53 @@ async def reach_attack(pilot, app: WizWarApp) -> View:  # type: ignore[no-untype
     raise AssertionError("no attack on the human")
 
 
-async def test_answering_an_attack_by_passing() -> None:
-    app = game_app(seed=ATTACK_SEED)
-    async with app.run_test(size=(120, 40)) as pilot:
+def attack_session() -> LocalSession:
+    """P2 (a bot) holds a Lightning Blast with P1 in sight; P1 holds Full Shield and Blunt."""
+    st = build_state({
+        "board": {"size": "5x5"},
+        "players": [{"at": "a1", "hand": ["full-shield", "blunt", "3"]},
+                    {"at": "a4", "hand": ["lightning-blast", "4"]}],
+        "turn": {"active": "P2"},
+    })
+    st.script = Script()  # chance from the game RNG, as in a real game
+    return LocalSession(st, human="P1", bots=("P2",))
+
+
+async def attacked_game(pilot, app: WizWarApp) -> GameScreen:  # type: ignore[no-untyped-def]
+    """Open a game where the bot attacks the human at once."""
+    game = GameScreen(session=attack_session(), bot_delay=0)
+    app.push_screen(game)
+    for _ in range(50):
         await pilot.pause()
-        game = game_of(app)
-        v = await reach_attack(pilot, app)
-        assert v.stack[0].attacker == "P2"
+        v = game.session.view()
+        if v.stack and v.stack[0].to_answer == "P1":
+            return game
+    raise AssertionError("the bot did not attack")
+
+
+async def test_answering_an_attack_by_passing() -> None:
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await attacked_game(pilot, app)
+        v = game.session.view()
+        assert v.stack[0].attacker == "P2" and v.stack[0].source == "lightning-blast"
         await pilot.pause()
         stack = game.query_one("#stack")
         assert stack.display and stack.has_class("-urgent")
         status = str(game.query_one("#status").render())
         assert "attacks you" in status and "pass" in status
-        life = v.player("P1").life
         n = len(game.session.actions)
         await pilot.press("space")
         await pilot.pause()
         assert str(game.session.actions[n]) == "P1 pass"
-        assert game.session.view().player("P1").life < life
+        assert game.session.view().player("P1").life == 11
 
 
 async def test_answering_an_attack_with_a_card_key() -> None:
-    app = game_app(seed=ATTACK_SEED)
+    app = WizWarApp(bot_delay=0, save_games=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        game = game_of(app)
-        v = await reach_attack(pilot, app)
+        game = await attacked_game(pilot, app)
+        v = game.session.view()
         idx = v.hand.index("full-shield")
         n = len(game.session.actions)
         await pilot.press(str(idx + 1))

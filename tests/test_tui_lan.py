@@ -18,6 +18,7 @@ from net.session import NetSession
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.game import GameScreen
 from wizwar_tui.lobby import JoinScreen, LobbyScreen, parse_address
+from wizwar_tui.saves import verify_files
 from wizwar_tui.screens import GameOverScreen
 
 
@@ -82,7 +83,8 @@ async def test_host_lobby_then_bot_peer_joins_and_game_starts() -> None:
             game = app.screen
             assert isinstance(game, GameScreen) and isinstance(game.session, NetSession)
             assert game.human == "P1"
-            await until(pilot, lambda: game.board.view is not None, what="the board")
+            await until(pilot, lambda: bool(game.query("#board")) and game.board.view is not None,
+                        what="the board")
             board = game.board.plain()
             assert "┌" in board and "1" in board and "2" in board
             players = text_of(game, "#players")
@@ -101,6 +103,11 @@ async def test_host_lobby_then_bot_peer_joins_and_game_starts() -> None:
             # the peer's core followed
             await until(pilot, lambda: peer.actions[: n + 1] == s.actions[: n + 1],
                         what="the peer to follow")
+            # the app writes the game log as it goes (it replays to the same hashes)
+            link = app.lan
+            assert link is not None and link.save is not None
+            lines: list[str] = []
+            assert verify_files([link.save.path], echo=lines.append) == 0, lines
             # a peer that drops shows as offline
             assert peer.conn is not None
             task.cancel()
@@ -166,7 +173,8 @@ async def test_join_by_address_and_play_a_move() -> None:
             game = app.screen
             assert isinstance(game, GameScreen)
             assert game.human == "P2"
-            await until(pilot, lambda: game.board.view is not None, what="the board")
+            await until(pilot, lambda: bool(game.query("#board")) and game.board.view is not None,
+                        what="the board")
             players = text_of(game, "#players")
             assert "alice" in players and "online" in players and "host" in players
             assert f"joined 127.0.0.1:{port}" in text_of(game, "#topbar")
@@ -219,3 +227,36 @@ async def test_join_unreachable_address_says_why() -> None:
         await until(pilot, lambda: "cannot join" in text_of(join, "#join-error"),
                     what="the error")
         assert app.screen is join
+
+
+async def test_desync_shows_the_report_path() -> None:
+    host = HostGame(players=2, local_bot=True, bind="127.0.0.1", port=0)
+    port = await host.start()
+    host_task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.join_lan("127.0.0.1", port, "dora", retries=0)
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            game = app.screen
+            assert isinstance(game, GameScreen)
+            await until(pilot, lambda: game.human_to_act(), what="our turn", timeout=20)
+            assert host.state is not None
+            host.state.wizards[0].life -= 1  # the host cheats: the peer's core notices
+            s = game.session
+            action = bot.choose(s.view(), s.human, s.legal_actions())
+            await pilot.press("colon")
+            app.screen.query_one("#cmd", Input).value = str(action).split(" ", 1)[1]
+            await pilot.press("enter")
+            await until(pilot, lambda: "desync" in text_of(game, "#status"),
+                        what="the desync message")
+            status = text_of(game, "#status")
+            assert "report in" in status and "desync-seq" in status
+            assert not game.human_to_act()
+            assert isinstance(app.screen, GameScreen)  # no game-over screen for a desync
+    finally:
+        host_task.cancel()
+        with contextlib.suppress(BaseException):
+            await host_task
+        await host.close()

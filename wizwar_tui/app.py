@@ -1,16 +1,27 @@
-"""The Wiz-War Textual app: main menu, game against bots, game over.
+"""The Wiz-War Textual app: main menu, game against bots, LAN games, game over.
 
-``run()`` is what the ``wizwar`` command calls (see :mod:`wizwar_tui.cli`).
+``run()`` is what the ``wizwar`` command calls (see :mod:`wizwar_tui.cli`); ``run_lan()``
+is ``wizwar host`` / ``wizwar join`` without ``--headless``.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 
 from textual.app import App
 from textual.binding import Binding
 
 from wizwar_tui.game import GameScreen
+from wizwar_tui.lobby import (
+    HostFormScreen,
+    JoinScreen,
+    LanLink,
+    LobbyScreen,
+    new_host,
+    new_peer,
+    parse_address,
+)
 from wizwar_tui.screens import MenuScreen
 
 
@@ -20,7 +31,7 @@ def new_seed() -> int:
 
 
 class WizWarApp(App[int]):
-    """Wiz-War in the terminal: you against bots.
+    """Wiz-War in the terminal: you against bots, or against friends on the LAN.
 
     Args:
         players: seats in a game started from the command line (2-4).
@@ -28,6 +39,10 @@ class WizWarApp(App[int]):
         start_game: go straight into a game instead of the menu.
         ascii_only: draw the board with ASCII characters only.
         bot_delay: seconds between two bot actions (0 in tests: bots act at once).
+        lan_args: ``wizwar host``/``join`` arguments: open the host lobby or the join
+            flow at once.
+        discovery: look for games and advertise them on the LAN (mDNS); off in tests.
+        save_games: write a game log of each LAN game (as the headless commands do).
     """
 
     CSS_PATH = "wizwar.tcss"
@@ -37,22 +52,43 @@ class WizWarApp(App[int]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
     def __init__(self, players: int = 2, seed: int | None = None, start_game: bool = False,
-                 ascii_only: bool = False, bot_delay: float = 0.3) -> None:
+                 ascii_only: bool = False, bot_delay: float = 0.3,
+                 lan_args: argparse.Namespace | None = None, discovery: bool = True,
+                 save_games: bool = True) -> None:
         super().__init__()
         self.players = players
         self.seed = seed
         self.start_now = start_game
         self.ascii_only = ascii_only
         self.bot_delay = bot_delay
+        self.lan_args = lan_args
+        self.discovery = discovery
+        self.save_games = save_games
+        self.lan: LanLink | None = None
 
     def on_mount(self) -> None:
-        """Show the menu, and start a game at once for ``wizwar play``."""
+        """Show the menu, and start a game at once for ``wizwar play``, or open the lobby /
+        the join flow for ``wizwar host`` / ``wizwar join``."""
         self.push_screen(MenuScreen())
         if self.start_now:
             self.start_game(self.players, self.seed)
+        args = self.lan_args
+        if args is not None and getattr(args, "cmd", "") == "host":
+            self.host_lan(name=args.name, seats=args.seats, bots=args.bots, port=args.port,
+                          bind=args.bind, clock=args.clock, advertise=args.advertise)
+        elif args is not None and getattr(args, "cmd", "") == "join":
+            self.open_join(name=args.name, target=args.target or "",
+                           retries=args.retries)
+
+    async def on_unmount(self) -> None:
+        """Close a LAN game still open (stop listening, drop the connections)."""
+        if self.lan is not None:
+            await self.lan.close()
+            self.lan = None
 
     def start_game(self, players: int, seed: int | None = None) -> GameScreen:
         """Start a new game of ``players`` seats (the human is P1), replacing any other."""
+        self.leave_lan()
         self.show_menu()
         game = GameScreen(players=players, seed=new_seed() if seed is None else seed,
                           ascii_only=self.ascii_only, bot_delay=self.bot_delay)
@@ -63,6 +99,93 @@ class WizWarApp(App[int]):
         """Pop every screen above the main menu."""
         while len(self.screen_stack) > 2:
             self.pop_screen()
+
+    # ------------------------------------------------------------------ LAN
+    def open_host_form(self, error: str = "", **fields: object) -> HostFormScreen:
+        """Show the host form (prefilled with ``fields``, with ``error`` if hosting failed)."""
+        form = HostFormScreen(error=error, **fields)  # type: ignore[arg-type]
+        self.push_screen(form)
+        return form
+
+    def open_join(self, name: str = "guest", target: str = "", retries: int = 5) -> None:
+        """The join flow: the found-games screen; with ``HOST:PORT`` join it at once."""
+        self.push_screen(JoinScreen(name=name, target=target, retries=retries,
+                                    discover=self.discovery and not parse_address(target)))
+        addr = parse_address(target)
+        if addr is not None:
+            self.join_lan(addr[0], addr[1], name, retries=retries)
+
+    def host_lan(self, name: str, seats: int, bots: int, port: int, bind: str,
+                 clock: float | None = None, advertise: bool = True,
+                 form: HostFormScreen | None = None) -> None:
+        """Host a game (the app's player is P1) and show its lobby; if the port cannot be
+        opened, say so on the host form."""
+        self.leave_lan()
+        link = new_host(self, name, seats, bots, port, bind, clock=clock,
+                        advertise=advertise and self.discovery, save=self.save_games)
+        fields = {"name": name, "seats": seats, "bots": bots, "port": port, "bind": bind,
+                  "clock": clock, "advertise": advertise}
+        self.run_worker(self._host(link, form, fields), group="lan", exclusive=False,
+                        exit_on_error=False)
+
+    async def _host(self, link: LanLink, form: HostFormScreen | None,
+                    fields: dict[str, object]) -> None:
+        """Listen (or explain on the form why not), show the lobby, advertise, play."""
+        try:
+            await link.game.start()  # type: ignore[union-attr]
+        except (OSError, ValueError) as exc:
+            text = f"Cannot listen on {fields['bind']}:{fields['port']}: " \
+                   f"{getattr(exc, 'strerror', None) or exc}"
+            if form is not None and form.is_attached:
+                form.show_error(text)
+            else:
+                self.open_host_form(error=text, **fields)
+            return
+        self.lan = link
+        self.push_screen(LobbyScreen(link))
+        if link.advertise:
+            self.run_worker(link.start_advertising(), group="lan", exclusive=False,
+                            exit_on_error=False)
+        await link.run_host()
+
+    def join_lan(self, host: str, port: int, name: str, retries: int = 5) -> None:
+        """Join the game at ``host:port`` and show the waiting screen until the deal."""
+        self.leave_lan()
+        link = new_peer(self, host, port, name, retries=retries, save=self.save_games)
+        self.lan = link
+        link.listeners.append(lambda: self._join_failed(link))
+        self.push_screen(LobbyScreen(link))
+        self.run_worker(link.run_peer(), group="lan", exclusive=False, exit_on_error=False)
+
+    def _join_failed(self, link: LanLink) -> None:
+        """Back to the join screen with the reason when we never got into the game."""
+        if link.phase not in ("failed", "refused") or link.game_shown:
+            return
+        link.listeners.clear()
+        if isinstance(self.screen, LobbyScreen) and self.screen.link is link:
+            self.pop_screen()
+        if isinstance(self.screen, JoinScreen):
+            self.screen.show_error(link.problem)
+        else:
+            self.notify(link.problem, severity="error", timeout=10)
+
+    def show_lan_game(self, link: LanLink) -> GameScreen:
+        """The cards are dealt: the game screen over the lobby."""
+        while isinstance(self.screen, GameScreen):  # a stale one (never expected)
+            self.pop_screen()
+        game = GameScreen(session=link.session, lan=link, ascii_only=self.ascii_only,
+                          bot_delay=0)
+        self.push_screen(game)
+        return game
+
+    def leave_lan(self) -> None:
+        """Close the LAN game if there is one (stops its workers and connections)."""
+        link, self.lan = self.lan, None
+        if link is None:
+            return
+        link.closed = True
+        self.workers.cancel_group(self, "lan")
+        self.run_worker(link.close(), group="lan-close", exclusive=False, exit_on_error=False)
 
     @property
     def game(self) -> GameScreen | None:
@@ -85,5 +208,18 @@ def run(players: int = 2, seed: int | None = None, start_game: bool = False,
         delay = 0.3
     app = WizWarApp(players=players, seed=seed, start_game=start_game, ascii_only=ascii_only,
                     bot_delay=delay)
+    app.run()
+    return 0 if app.return_code in (None, 0) else int(app.return_code)
+
+
+def run_lan(args: argparse.Namespace) -> int:
+    """Run the app for ``wizwar host`` (straight into the lobby) or ``wizwar join`` (join
+    ``HOST:PORT`` at once, else the found-games screen); returns the exit status."""
+    if args.cmd == "host" and not 0 <= args.bots < args.seats:
+        import sys
+
+        print("--bots must leave your own seat free", file=sys.stderr)
+        return 2
+    app = WizWarApp(lan_args=args, ascii_only=bool(getattr(args, "ascii", False)))
     app.run()
     return 0 if app.return_code in (None, 0) else int(app.return_code)

@@ -6,7 +6,7 @@ player points at, asks ``session.why()`` before submitting, and shows the reason
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -22,11 +22,18 @@ from core.wizwar.board import parse_edge, parse_square
 from core.wizwar.cards import IMPLEMENTED
 from core.wizwar.session import LocalSession
 from core.wizwar.view import View
+from net.session import NetSession
 from wizwar_tui import render
 from wizwar_tui.screens import STARTER_NOTE, CardScreen, ChoiceScreen, HelpScreen
 from wizwar_tui.widgets import Board, BoardRuler, HandPanel, PlayersPanel, StackPanel
 
+if TYPE_CHECKING:
+    from wizwar_tui.lobby import LanLink
+
 Square = tuple[int, int]
+
+NET_IDLE_ACTIONS = {"help", "menu", "cancel", "card_text", "hand", "command"}
+"""Key actions that still make sense while a LAN game is not dealt (or is being rejoined)."""
 
 
 class BoardScroll(ScrollableContainer, can_focus=False):
@@ -49,7 +56,9 @@ class GameBoard(Board):
 
 
 class GameScreen(Screen[None]):
-    """One game of the human against bots."""
+    """One game: the human against bots (a ``LocalSession``), or a LAN game (a
+    ``NetSession`` with its ``LanLink``; the human's actions go to the host, which commits
+    them, and the screen redraws when the link reports a change)."""
 
     BINDINGS = [
         Binding("a", "actions", "Actions"),
@@ -73,14 +82,27 @@ class GameScreen(Screen[None]):
     ]
 
     def __init__(self, players: int = 2, seed: int = 0, ascii_only: bool = False,
-                 bot_delay: float = 0.3) -> None:
+                 bot_delay: float = 0.3, session: LocalSession | NetSession | None = None,
+                 lan: LanLink | None = None) -> None:
         super().__init__()
         self.players = players
-        self.seed = seed
+        self.seed: int | None = seed
         self.ascii_only = ascii_only
         self.bot_delay = bot_delay
-        self.session = LocalSession.start(players=players, seed=seed)
+        self.session: LocalSession | NetSession = (
+            session if session is not None else LocalSession.start(players=players, seed=seed))
+        self.lan = lan
+        self.net = isinstance(self.session, NetSession)
+        if self.net:
+            self.seed = None
+            if self.session.started:
+                self.players = len(self.session.view().players)
         self.human = self.session.human
+        self.pending: Action | None = None  # sent to the host, not committed yet
+        self.pending_at = 0  # actions committed when it was sent
+        self.seen_events = 0  # LAN: events already in the log
+        self.seen_messages = len(lan.messages) if lan is not None else 0
+        self.logged_problem = ""
         self.busy = False
         self.message: Text | None = None
         self.targeting: list[Action] = []
@@ -116,20 +138,87 @@ class GameScreen(Screen[None]):
         self.query_one("#log", RichLog).can_focus = False
         self.query_one("#cmd").display = False
         board = self.query_one(GameBoard)
+        board.focus()
+        self.watch(board, "cursor", lambda _sq: self.update_info(), init=False)
+        if self.net and not self.session.started:  # not expected: pushed at the deal
+            self.refresh_all()
+            if self.lan is not None:
+                self.lan.listeners.append(self.net_changed)
+            return
         me = self.view.player(self.human)
         board.cursor = me.at or (0, 0)
-        self.log_line(Text(f"New game · {self.players} players · seed {self.seed} · "
-                           f"you are {self.human}", "bold"))
+        if self.lan is not None:
+            self.log_line(Text(f"LAN game · {self.players} players · {self.lan_label()} · "
+                               f"you are {self.human}", "bold"))
+        else:
+            self.log_line(Text(f"New game · {self.players} players · seed {self.seed} · "
+                               f"you are {self.human}", "bold"))
         self.log_line(Text(STARTER_NOTE, "dim"))
         v = self.view
         if v.round == 1 and not self.session.actions:  # nobody has acted: the die roll
             self.first = v.active
             self.log_line(Text(render.first_player_line(v),
                                f"bold {render.player_colour(v.active)}"))
-        board.focus()
-        self.watch(board, "cursor", lambda _sq: self.update_info(), init=False)
+        if self.lan is not None:
+            self.lan.listeners.append(self.net_changed)
+            self.net_changed()
+            return
         self.refresh_all()
         self.call_after_refresh(self.run_bots)
+
+    def on_unmount(self) -> None:
+        """Stop listening to a LAN game."""
+        if self.lan is not None and self.net_changed in self.lan.listeners:
+            self.lan.listeners.remove(self.net_changed)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While a LAN game has no state (before the deal, or while rejoining) only the
+        keys that need no board work."""
+        if self.net and not self.session.started and action not in NET_IDLE_ACTIONS:
+            return None
+        return True
+
+    def lan_label(self) -> str:
+        """Where the LAN game is: ``hosting on 0.0.0.0:7654`` / ``joined 10.0.0.2:7654``."""
+        if self.lan is None:
+            return ""
+        return f"{'hosting on' if self.lan.hosting else 'joined'} {self.lan.address}"
+
+    def net_changed(self) -> None:
+        """The LAN game changed (a commit, a join, a refusal, a lost host): log the new
+        events, drop the pending mark, show problems, redraw."""
+        s = self.session
+        if not s.started:
+            self.pending = None
+            problem = self.lan.problem if self.lan is not None else ""
+            self.message = Text(problem, "bold red") if problem else None
+            self.refresh_all()
+            return
+        if self.lan is not None and len(self.lan.messages) > self.seen_messages:
+            for msg in self.lan.messages[self.seen_messages:]:
+                self.log_line(Text(f"· {msg}", "dim italic"))
+            self.seen_messages = len(self.lan.messages)
+        events = s.events
+        if len(events) > self.seen_events:
+            self.log_events(events[self.seen_events:])
+            self.seen_events = len(events)
+        if self.pending is not None and len(s.actions) != self.pending_at:
+            self.pending = None
+        reject = self.lan.take_reject() if self.lan is not None else ""
+        if reject:
+            self.pending = None
+            self.say(f"The host refused: {reject}")
+        if self.lan is not None and self.lan.problem:
+            self.message = Text(self.lan.problem, "bold red")
+            if self.lan.phase in ("lost", "failed", "desync", "refused") \
+                    and self.logged_problem != self.lan.problem:
+                self.logged_problem = self.lan.problem
+                self.log_line(Text(self.lan.problem, "bold red"))
+        elif self.message is not None and self.message.plain.startswith("connection to"):
+            self.message = None  # rejoined
+        self.refresh_all()
+        if s.over:
+            self.show_game_over()
 
     @property
     def view(self) -> View:
@@ -145,16 +234,28 @@ class GameScreen(Screen[None]):
     def human_to_act(self, v: View | None = None) -> bool:
         """True when the human may act now (and no bot is still thinking)."""
         v = v or self.view
+        if self.pending is not None or self.lan_down():
+            return False
         return (not self.busy and not self.session.over and self.human in v.to_move)
+
+    def lan_down(self) -> bool:
+        """True when a LAN game cannot go on (host lost, desync, refused)."""
+        return self.lan is not None and self.lan.phase in ("lost", "failed", "desync",
+                                                           "refused", "rejoining")
 
     def refresh_all(self) -> None:
         """Redraw every panel from a fresh view."""
+        if self.net and not self.session.started:
+            self.query_one("#status", Static).update(
+                self.message or Text("Waiting for the host to deal…", "italic"))
+            return
         v = self.view
         reach = render.reachable(v) if self.human_to_act(v) else {}
         targets = self._target_squares(v) if self.targeting else set()
         self.board.set_view(v, reach, targets)
         self.query_one(BoardRuler).show(v)
-        self.query_one(PlayersPanel).show(v, self.seed)
+        status = self.session.seat_status() if isinstance(self.session, NetSession) else None
+        self.query_one(PlayersPanel).show(v, self.seed, status)
         legal = self.session.legal_actions() if self.human_to_act(v) else []
         playable = {a.card for a in legal if a.verb == "play"}
         self.query_one(HandPanel).show(v, playable)
@@ -164,7 +265,7 @@ class GameScreen(Screen[None]):
         top.append(" Wiz-War ", "bold reverse")
         top.append(f" you are {self.human} · round {v.round} · ")
         top.append(render.turn_text(v), "bold")
-        top.append(f" · seed {self.seed}")
+        top.append(f" · {self.lan_label()}" if self.lan is not None else f" · seed {self.seed}")
         top.append(f" · starter deck: {len(IMPLEMENTED)} implemented cards", "dim")
         self.query_one("#topbar", Static).update(top)
         self.update_status(v)
@@ -182,6 +283,8 @@ class GameScreen(Screen[None]):
         t = Text()
         if self.session.over:
             t.append("Game over.", "bold")
+        elif self.pending is not None:
+            t.append(f"Sent {self.pending} — waiting for the host…", "italic")
         elif self.busy:
             t.append(f"{self.session.bot_to_act() or v.active} is acting…", "italic")
         elif self.targeting:
@@ -212,6 +315,14 @@ class GameScreen(Screen[None]):
             me = v.player(self.human)
             if not me.alive or me.out:
                 t.append("You are out of the game; the bots play on.", "italic")
+            elif isinstance(self.session, NetSession):
+                status = self.session.seat_status()
+                movers = list(v.to_move) or [v.active]
+                t.append(f"Waiting for {', '.join(movers)} …", "italic")
+                gone = [m for m in movers if status.get(m) == "disconnected"]
+                if gone:
+                    t.append(f" ({', '.join(gone)} disconnected: the game goes on when they "
+                             "rejoin)", "bold red")
             else:
                 t.append(f"Waiting for {', '.join(v.to_move) or v.active}", "italic")
         return t
@@ -247,9 +358,18 @@ class GameScreen(Screen[None]):
         if reason:
             self.say(f"Not allowed: {reason}")
             return False
+        if self.lan_down():
+            self.say(self.lan.problem if self.lan is not None else "the game is over")
+            return False
+        if self.pending is not None:
+            self.say("Wait: your last action has not reached the host yet", "bold yellow")
+            return False
         try:
+            if self.net:
+                self.pending, self.pending_at = action, len(self.session.actions)
             events = self.session.submit(action)
         except IllegalAction as exc:
+            self.pending = None
             self.say(f"Not allowed: {exc.reason}")
             return False
         self.log_line(Text(f"> {action}", "dim"))
@@ -321,6 +441,10 @@ class GameScreen(Screen[None]):
         """Push the game-over screen (once)."""
         if self.over_shown:
             return
+        if self.net and not self.session.view().winner:  # stopped on a desync: no winner
+            if self.lan is not None and self.lan.problem:
+                self.say(self.lan.problem)
+            return
         self.over_shown = True
         self.refresh_all()
         how = ""
@@ -331,7 +455,8 @@ class GameScreen(Screen[None]):
         from wizwar_tui.screens import GameOverScreen
 
         self.app.push_screen(GameOverScreen(self.session.view().winner, how, self.view,
-                                            self.players, self.seed, self.human))
+                                            self.players, self.seed, self.human,
+                                            lan=self.lan_label()))
 
     def legal(self) -> list[Action]:
         """The human's legal actions now ([] while bots act)."""
@@ -355,7 +480,11 @@ class GameScreen(Screen[None]):
     def refuse(self, action: Action, fallback: str) -> None:
         """Explain why nothing of this kind is possible (asks the core when it can)."""
         reason = self.session.why(action) if self.human_to_act() else ""
-        if self.busy:
+        if self.lan_down():
+            reason = self.lan.problem if self.lan is not None else ""
+        elif self.pending is not None:
+            reason = "your last action has not reached the host yet"
+        elif self.busy:
             reason = "the bots are still acting"
         elif self.session.over:
             reason = "the game is over"
@@ -659,12 +788,23 @@ class GameScreen(Screen[None]):
 
     @work(exclusive=True, group="choose")
     async def action_menu(self) -> None:
-        """Back to the main menu, after asking (the game is abandoned)."""
-        if not self.session.over:
+        """Back to the main menu, after asking (the game is abandoned; a hosted LAN game is
+        closed for everyone, a joined one can be rejoined with ``wizwar join``)."""
+        if not self.session.over and not self.lan_down():
+            if self.lan is None:
+                question, yes = "Leave this game for the main menu?", "Yes, abandon the game"
+            elif self.lan.hosting:
+                question = "Leave this LAN game? You host it: it ends for everyone."
+                yes = "Yes, close the game"
+            else:
+                question = (f"Leave this LAN game? You can take your seat back with "
+                            f"`{self.lan.rejoin_hint()}`.")
+                yes = "Yes, leave"
             got = await self.app.push_screen_wait(ChoiceScreen(
-                "Leave this game for the main menu?",
-                [("No, keep playing", False), ("Yes, abandon the game", True)]))
+                question, [("No, keep playing", False), (yes, True)]))
             if not got:
                 return
+        if self.lan is not None:
+            self.app.leave_lan()  # type: ignore[attr-defined]
         self.app.show_menu()  # type: ignore[attr-defined]
 

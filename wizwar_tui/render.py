@@ -353,8 +353,26 @@ def edge_label(view: View, e: Edge) -> str:
     return f"{edge_name(e)} {kind}" + (f" {hp}hp" if e in view.edges else "")
 
 
-def player_line(view: View, p: PlayerInfo) -> Text:
-    """One line of the players panel."""
+SEAT_STATUS = {
+    "host": ("host", "bold #5fd7ff"),
+    "bot": ("bot", "#af87ff"),
+    "free": ("free", "dim"),
+    "connected": ("online", "bold green"),
+    "disconnected": ("offline", "bold red"),
+}
+"""How a LAN seat's connection state is shown: (word, style)."""
+
+
+def seat_status_text(status: str) -> Text:
+    """A LAN seat's connection state (host, bot, free, connected, disconnected) as a short
+    coloured word: host · bot · free · online · offline."""
+    word, style = SEAT_STATUS.get(status, (status or "?", "dim"))
+    return Text(word, style)
+
+
+def player_line(view: View, p: PlayerInfo, status: str | None = None) -> Text:
+    """One line of the players panel; in a LAN game (``status`` given) the player's name
+    and the seat's connection state follow the seat."""
     col = player_colour(p.seat)
     t = Text()
     turn = "▶" if view.active == p.seat else " "
@@ -362,6 +380,12 @@ def player_line(view: View, p: PlayerInfo) -> Text:
     t.append(f"{p.seat}", f"bold {col}")
     you = "(you)" if p.seat == view.viewer else ""
     t.append(f"{you:<6}")
+    if status is not None:
+        name = p.name if p.name and p.name not in (p.seat, status) else ""
+        if name:
+            t.append(f"{name[:10]} ", col)
+        t.append_text(seat_status_text(status))
+        t.append(" ")
     if p.out or not p.alive:
         t.append("dead" if not p.alive else "out", "bold red")
     else:

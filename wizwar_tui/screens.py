@@ -176,7 +176,7 @@ class ChoiceScreen(ModalScreen[Any]):
 
 
 class MenuScreen(Screen[None]):
-    """The main menu: play against 1-3 bots, how to play, quit."""
+    """The main menu: play against 1-3 bots, host or join a LAN game, how to play, quit."""
 
     BINDINGS = [
         Binding("question_mark", "help", "How to play"),
@@ -196,6 +196,8 @@ class MenuScreen(Screen[None]):
                 Option("Play against 1 bot (2 players)", id="play2"),
                 Option("Play against 2 bots (3 players)", id="play3"),
                 Option("Play against 3 bots (4 players)", id="play4"),
+                Option("Host a LAN game", id="host"),
+                Option("Join a LAN game", id="join"),
                 Option("How to play", id="help"),
                 Option("Quit", id="quit"),
                 id="menu-list",
@@ -214,6 +216,10 @@ class MenuScreen(Screen[None]):
         oid = event.option.id or ""
         if oid.startswith("play"):
             self.action_play(int(oid[4:]))
+        elif oid == "host":
+            self.app.open_host_form()  # type: ignore[attr-defined]
+        elif oid == "join":
+            self.app.open_join()  # type: ignore[attr-defined]
         elif oid == "help":
             self.action_help()
         elif oid == "quit":
@@ -241,8 +247,8 @@ class GameOverScreen(Screen[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, winner: str, how: str, view: Any, players: int, seed: int,
-                 human: str) -> None:
+    def __init__(self, winner: str, how: str, view: Any, players: int, seed: int | None,
+                 human: str, lan: str = "") -> None:
         super().__init__()
         self.winner = winner
         self.how = how
@@ -250,6 +256,7 @@ class GameOverScreen(Screen[None]):
         self.players = players
         self.seed = seed
         self.human = human
+        self.lan = lan  # "" for a local game, else what to call the LAN game
 
     def compose(self) -> ComposeResult:
         """The result box."""
@@ -264,24 +271,39 @@ class GameOverScreen(Screen[None]):
         for p in self.final.players:
             status = "dead" if not p.alive else ("out" if p.out else f"life {p.life}")
             you = " (you)" if p.seat == self.human else ""
+            if self.lan and p.name and p.name != p.seat:
+                you = f" {p.name[:16]}{you}"
             t.append(f"  {p.seat}{you}", f"bold {render.player_colour(p.seat)}")
             t.append(f"  {status}")
             if p.carrying:
                 t.append(f"  carrying {p.carrying}")
             t.append("\n")
-        t.append(f"\nround {self.final.round} · seed {self.seed}", "dim")
+        where = self.lan if self.lan else f"seed {self.seed}"
+        t.append(f"\nround {self.final.round} · {where}", "dim")
         with Vertical(id="over-box", classes="dialog"):
             yield Static("GAME OVER", id="over-title")
             yield Static(t, id="over-text")
-            yield Static("n new game · m menu · q quit", classes="hint")
+            yield Static("m menu · q quit" if self.lan else "n new game · m menu · q quit",
+                         classes="hint")
         yield Footer()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No "new game" after a LAN game (host or join another from the menu)."""
+        return not (action == "new_game" and self.lan)
+
     def action_new_game(self) -> None:
-        """Another game with the same number of players and a fresh seed."""
+        """Another game with the same number of players and a fresh seed (after a LAN game:
+        the menu, to host or join another)."""
+        if self.lan:
+            self.action_menu()
+            return
         self.app.start_game(self.players)  # type: ignore[attr-defined]
 
     def action_menu(self) -> None:
-        """Back to the main menu."""
+        """Back to the main menu (closing a LAN game)."""
+        leave = getattr(self.app, "leave_lan", None)
+        if leave is not None:
+            leave()
         self.app.show_menu()  # type: ignore[attr-defined]
 
     async def action_quit(self) -> None:

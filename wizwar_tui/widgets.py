@@ -81,13 +81,16 @@ class BoardRuler(Static):
 class PlayersPanel(Static):
     """Life, treasure, hand size, lost turns and conditions of every player."""
 
-    def show(self, view: View, seed: int | None) -> None:
-        """Draw ``view``'s players, the round and the seed."""
+    def show(self, view: View, seed: int | None, status: dict[str, str] | None = None) -> None:
+        """Draw ``view``'s players, the round and the seed; in a LAN game (``status``: the
+        seat connection states) each player's name and connection instead of the seed."""
         t = Text()
         for p in view.players:
-            t.append_text(render.player_line(view, p))
+            t.append_text(render.player_line(view, p, None if status is None else
+                                              status.get(p.seat, "")))
             t.append("\n")
-        t.append(f"round {view.round} · deck {view.deck_size} · seed {seed}", "dim")
+        where = "LAN game" if status is not None else f"seed {seed}"
+        t.append(f"round {view.round} · deck {view.deck_size} · {where}", "dim")
         self.update(t)
 
 

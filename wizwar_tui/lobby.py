@@ -1,0 +1,652 @@
+"""LAN play in the app: the host form, the lobby, the found-games screen, and ``LanLink``,
+which runs a hosted or joined game (net/lan.py) as Textual workers in the app's event loop.
+
+The screens read only what the net layer reports (seat statuses, seat names, the peer's
+last refusal); the game itself is seen through a :class:`net.session.NetSession`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from net.cli import DEFAULT_PORT, advertise_wanted, load_token, parse_target, save_token
+from net.lan import HostGame, JoinRefused, PeerGame
+from net.session import NetSession
+from wizwar_tui import render
+from wizwar_tui.saves import LogFile, new_log, now_text
+
+if TYPE_CHECKING:
+    from net.discovery import Advertiser, Browser, GameAd
+
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (what friends type to join)."""
+    out: list[str] = []
+    with contextlib.suppress(Exception):
+        import ifaddr
+
+        for adapter in ifaddr.get_adapters():
+            for ip in adapter.ips:
+                if isinstance(ip.ip, str) and not ip.ip.startswith("127.") \
+                        and ip.ip not in out:
+                    out.append(ip.ip)
+    if not out:
+        with contextlib.suppress(OSError):
+            ip = socket.gethostbyname(socket.gethostname())
+            if not ip.startswith("127."):
+                out.append(ip)
+    return out
+
+
+def parse_address(text: str) -> tuple[str, int] | None:
+    """``HOST:PORT`` (or just ``HOST``, on the default port) as (host, port); None if
+    the text is not an address."""
+    text = text.strip()
+    if not text:
+        return None
+    direct = parse_target(text)
+    if direct:
+        return direct if 0 < direct[1] < 65536 else None
+    if ":" in text.strip("[]") and not text.startswith("["):
+        return None  # "host:abc"
+    if any(ch.isspace() for ch in text):
+        return None
+    return text.strip("[]"), DEFAULT_PORT
+
+
+class LanLink:
+    """The app's one LAN game: the ``HostGame`` or ``PeerGame``, its ``NetSession``, the
+    advertiser, and what went wrong if anything.
+
+    ``changed()`` is the net layer's ``on_change``: it coalesces bursts of changes into one
+    redraw of the lobby and game screens (same event loop, so no thread hop is needed).
+
+    Attributes:
+        phase: ``connecting``, ``lobby``, ``playing``, ``rejoining`` (the connection dropped;
+            trying again), ``over``, ``failed`` (never got in or a protocol error), ``lost``
+            (the host is gone), ``refused`` or ``desync``.
+        problem: the message to show when something went wrong ("" otherwise).
+        messages: the net layer's log lines, oldest first.
+        save: the game log file being written (None when not saving).
+    """
+
+    def __init__(self, app: Any, game: HostGame | PeerGame, name: str,
+                 advertise: bool = False, retries: int = 5, save: bool = False) -> None:
+        self.app = app
+        self.game = game
+        self.save: LogFile | None = None
+        if save:  # the game log, as ``wizwar host/join --headless`` writes it
+            with contextlib.suppress(OSError):
+                self.save = new_log("host" if isinstance(game, HostGame) else "peer",
+                                    game.name)
+                game.writer, game.started = self.save.write, now_text()
+        self.session = NetSession(game)
+        self.name = name
+        self.advertise = advertise
+        self.retries = retries
+        self.phase = "lobby" if isinstance(game, HostGame) else "connecting"
+        self.problem = ""
+        self.messages: list[str] = []
+        self.advertiser: Advertiser | None = None
+        self.game_shown = False
+        self.closed = False
+        self._pending = False
+        self.listeners: list[Callable[[], None]] = []
+        game.on_change = self.changed
+        game.log = self.log
+
+    # ---- what the screens show ----------------------------------------------------------
+    @property
+    def hosting(self) -> bool:
+        """True on the host's side."""
+        return isinstance(self.game, HostGame)
+
+    @property
+    def address(self) -> str:
+        """``HOST:PORT`` of the game (the listening address on the host)."""
+        return f"{self.game.bind if self.hosting else self.game.host}:{self.game.port}"  # type: ignore[union-attr]
+
+    def join_addresses(self) -> list[str]:
+        """What friends type after ``wizwar join`` (host side)."""
+        assert isinstance(self.game, HostGame)
+        bind, port = self.game.bind, self.game.port
+        if bind in ("0.0.0.0", "", "::"):
+            ips = local_addresses() or ["127.0.0.1"]
+        else:
+            ips = [bind]
+        return [f"{ip}:{port}" for ip in ips]
+
+    def rejoin_hint(self) -> str:
+        """The command that takes this seat back."""
+        return f"wizwar join {self.address}"
+
+    def seats(self) -> list[tuple[str, str, str]]:
+        """(seat, who, status) for every seat; ``who`` is the name the host knows (the host
+        side) or "" (a peer learns the names at the deal)."""
+        status = self.session.seat_status()
+        if isinstance(self.game, HostGame):
+            out = []
+            for s in self.game.seats:
+                who = s.name if s.kind != "local" else f"{s.name} (you)"
+                out.append((s.seat, who if status.get(s.seat) != "free" else "", status.get(
+                    s.seat, "")))
+            return out
+        me = self.game.seat
+        n = self.game.players or len(status)
+        return [(f"P{i + 1}", "you" if f"P{i + 1}" == me else "", status.get(f"P{i + 1}", ""))
+                for i in range(n)]
+
+    def take_reject(self) -> str:
+        """The host's last refusal of one of our actions, once ("" if none new)."""
+        if isinstance(self.game, PeerGame) and self.game.last_reject:
+            reason, self.game.last_reject = self.game.last_reject, ""
+            return reason
+        return ""
+
+    # ---- notifications -----------------------------------------------------------------
+    def log(self, msg: str) -> None:
+        """The net layer's log: kept for the lobby, and a redraw."""
+        self.messages.append(msg)
+        del self.messages[:-200]
+        self.changed()
+
+    def changed(self) -> None:
+        """A change in the net game: redraw once on the next turn of the event loop."""
+        if self._pending or self.closed:
+            return
+        self._pending = True
+        self.app.call_later(self._dispatch)
+
+    def _dispatch(self) -> None:
+        """The coalesced redraw: note the deal, update the ad, show the game, tell the
+        screens."""
+        self._pending = False
+        if self.closed:
+            return
+        if self.session.started and self.phase in ("lobby", "connecting"):
+            self.phase = "playing"
+        if self.advertiser is not None and isinstance(self.game, HostGame):
+            free = self.game.free_seats
+            task = asyncio.ensure_future(self._update_ad(self.game.players - free, free))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        if self.session.started and not self.game_shown:
+            self.game_shown = True
+            self.app.show_lan_game(self)
+        for listener in list(self.listeners):
+            listener()
+
+    async def _update_ad(self, taken: int, free: int) -> None:
+        """Tell the LAN how many seats are still free."""
+        if self.advertiser is not None:
+            with contextlib.suppress(Exception):
+                await self.advertiser.update(taken, free)
+
+    # ---- running -------------------------------------------------------------------------
+    async def run_host(self) -> None:
+        """Wait for the seats, then play (the ``HostGame.run`` of the app's game)."""
+        assert isinstance(self.game, HostGame)
+        try:
+            final = await self.game.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - never crash the app on a net error
+            self.phase, self.problem = "failed", f"the game stopped: {exc}"
+        else:
+            if final:
+                self.phase = "over"
+            else:
+                self.phase = "desync"
+                self.problem = ("the game stopped: the players' states disagree (desync) — "
+                                f"report in {self.game.desync}")
+        self.close_log()
+        self.changed()
+
+    async def run_peer(self) -> None:
+        """Connect, play, and rejoin (with the saved seat token) when the connection drops."""
+        peer = self.game
+        assert isinstance(peer, PeerGame)
+        attempt = 0
+        while True:
+            try:
+                peer.conn = None
+                await peer.connect()
+                if attempt:
+                    self.log("reconnected to the host")
+                self.problem = ""
+                if self.phase in ("connecting", "rejoining"):
+                    self.phase = "playing" if self.game_shown else "lobby"
+                final = await peer.run_saving_token(
+                    lambda h, p, tok: save_token(h, p, peer.name, tok))
+            except asyncio.CancelledError:
+                raise
+            except JoinRefused as exc:
+                self.phase, self.problem = "refused", f"the host refused: {exc}"
+            except (ConnectionError, OSError, asyncio.IncompleteReadError) as exc:
+                if not peer.seat:  # never got in: nothing to rejoin
+                    self.phase = "failed"
+                    self.problem = f"cannot join {self.address}: {exc}"
+                    self.changed()
+                    return
+                attempt += 1
+                if attempt <= self.retries:
+                    self.phase = "rejoining"
+                    self.problem = (f"connection to the host lost — rejoining "
+                                    f"({attempt}/{self.retries})…")
+                    # the host replays every commit to a rejoining peer: start the record
+                    # again so no event is shown twice
+                    peer.events.clear()
+                    self.changed()
+                    await asyncio.sleep(1.0)
+                    continue
+                self.phase = "lost"
+                self.problem = ("connection to the host lost — rejoin with "
+                                f"`{self.rejoin_hint()}`")
+            except Exception as exc:  # noqa: BLE001 - a protocol or deal error: stop cleanly
+                self.phase, self.problem = "failed", f"the game stopped: {exc}"
+            else:
+                if final:
+                    self.phase, self.problem = "over", ""
+                else:
+                    self.phase = "desync"
+                    where = peer.desync
+                    self.problem = ("the game stopped: the players' states disagree (desync)"
+                                    + (f" — report in {where}" if "/" in where or "\\" in where
+                                       else f" — {where}"))
+            self.close_log()
+            self.changed()
+            return
+
+    async def start_advertising(self) -> None:
+        """Advertise the hosted game on the LAN (mDNS); a failure is only logged."""
+        assert isinstance(self.game, HostGame)
+        from net.discovery import Advertiser
+
+        host = self.game
+        adv = Advertiser()
+        free = host.free_seats
+        try:
+            await adv.start(self.name, host.port, proto=1, ruleset="wizwar/1",
+                            options=f"players={host.players}",
+                            seats_taken=host.players - free, seats_free=free,
+                            interfaces=None if host.bind in ("0.0.0.0", "") else [host.bind])
+        except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
+            self.log(f"could not advertise on the LAN ({exc}); friends can still join by "
+                     "address")
+            return
+        if self.closed:
+            await adv.stop()
+            return
+        self.advertiser = adv
+        self.log(f"advertised on the LAN as '{self.name}'")
+
+    def close_log(self) -> None:
+        """Finish the game log (idempotent) and say where it is."""
+        save, self.save = self.save, None
+        if save is not None:
+            save.close()
+            self.messages.append(f"game log: {save.path}")
+
+    async def close(self) -> None:
+        """Stop advertising, close the game's connections and its log (idempotent)."""
+        self.closed = True
+        self.listeners.clear()
+        self.close_log()
+        adv, self.advertiser = self.advertiser, None
+        if adv is not None:
+            with contextlib.suppress(Exception):
+                await adv.stop()
+        if isinstance(self.game, HostGame):
+            with contextlib.suppress(Exception):
+                await self.game.close()
+        elif self.game.conn is not None:
+            with contextlib.suppress(Exception):
+                await self.game.conn.close()
+
+
+def new_host(app: Any, name: str, seats: int, bots: int, port: int, bind: str,
+             clock: float | None = None, advertise: bool = True,
+             save: bool = True) -> LanLink:
+    """A ``LanLink`` hosting a game whose own seat (P1) the app's player plays."""
+    game = HostGame(players=seats, name=name, bind=bind, port=port, bots=bots,
+                    local_bot=False, clock=clock)
+    return LanLink(app, game, name, advertise=advertise_wanted(bind, advertise), save=save)
+
+
+def new_peer(app: Any, host: str, port: int, name: str, retries: int = 5,
+             save: bool = True) -> LanLink:
+    """A ``LanLink`` joining ``host:port`` as ``name`` (with the seat token saved last time)."""
+    game = PeerGame(host, port, name=name, bot_play=False, token=load_token(host, port, name))
+    return LanLink(app, game, f"{host}:{port}", retries=retries, save=save)
+
+
+# ---------------------------------------------------------------------------- screens
+class HostFormScreen(Screen[None]):
+    """The host's form: game name, seats, bots, port, listen address; then the lobby."""
+
+    BINDINGS = [Binding("escape", "back", "Back")]
+
+    def __init__(self, name: str = "wizwar game", seats: int = 2, bots: int = 0,
+                 port: int = DEFAULT_PORT, bind: str = "0.0.0.0", error: str = "",
+                 clock: float | None = None, advertise: bool = True) -> None:
+        super().__init__()
+        self.defaults = {"name": name, "seats": str(seats), "bots": str(bots),
+                         "port": str(port), "bind": bind}
+        self.error = error
+        self.clock = clock
+        self.advertise = advertise
+
+    def compose(self) -> ComposeResult:
+        """The form fields, a button and an error line."""
+        fields = [("name", "Game name", "shown to players on the LAN"),
+                  ("seats", "Seats", "2 to 4, you included"),
+                  ("bots", "Bots", "seats played by your bots"),
+                  ("port", "Port", f"TCP port (default {DEFAULT_PORT})"),
+                  ("bind", "Listen address", "0.0.0.0 all networks · 127.0.0.1 local")]
+        with Vertical(id="host-box", classes="dialog lan-box"):
+            yield Static("Host a LAN game", classes="lan-title")
+            for key, label, hint in fields:
+                with Horizontal(classes="form-row"):
+                    yield Label(label, classes="form-label")
+                    yield Input(self.defaults[key], id=f"host-{key}", classes="form-input",
+                                type="integer" if key in ("seats", "bots", "port") else "text")
+                    yield Static(hint, classes="form-hint")
+            yield Static(self.error, id="host-error", classes="lan-error")
+            yield Button("Open the lobby", id="host-go", variant="primary")
+            yield Static("Tab next field · Enter open the lobby · Esc back", classes="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Focus the first field."""
+        self.show_error(self.error)
+        self.query_one("#host-name", Input).focus()
+
+    def value(self, key: str) -> str:
+        """The text of field ``key``."""
+        return self.query_one(f"#host-{key}", Input).value.strip()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in any field opens the lobby."""
+        event.stop()
+        self.submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The button opens the lobby."""
+        event.stop()
+        self.submit()
+
+    def submit(self) -> None:
+        """Check the fields, then host the game (errors stay on the form)."""
+        err = self.show_error
+        try:
+            seats, bots, port = int(self.value("seats")), int(self.value("bots")), \
+                int(self.value("port"))
+        except ValueError:
+            err("Seats, bots and port must be whole numbers.")
+            return
+        name = self.value("name") or "wizwar game"
+        bind = self.value("bind") or "0.0.0.0"
+        if seats not in (2, 3, 4):
+            err("Seats: 2 to 4.")
+        elif not 0 <= bots < seats:
+            err(f"Bots: 0 to {seats - 1} (your own seat stays yours).")
+        elif not 0 <= port < 65536:
+            err("Port: 1 to 65535 (0 picks a free one).")
+        else:
+            err("")
+            self.app.host_lan(name=name, seats=seats, bots=bots,  # type: ignore[attr-defined]
+                              port=port, bind=bind, clock=self.clock,
+                              advertise=self.advertise, form=self)
+
+    def show_error(self, text: str) -> None:
+        """Say why the game could not be hosted."""
+        err = self.query_one("#host-error", Static)
+        err.update(text)
+        err.display = bool(text)
+
+    def action_back(self) -> None:
+        """Back to the menu."""
+        self.app.pop_screen()
+
+
+class LobbyScreen(Screen[None]):
+    """Waiting for the players: the seats and who is in them, the address to give friends
+    (host side), the seat we got (joining side). The game screen replaces it at the deal."""
+
+    BINDINGS = [Binding("escape,q", "leave", "Leave")]
+
+    def __init__(self, link: LanLink) -> None:
+        super().__init__()
+        self.link = link
+
+    def compose(self) -> ComposeResult:
+        """Title, seats, how to join, the net log."""
+        with Vertical(id="lobby-box", classes="dialog lan-box"):
+            yield Static(id="lobby-title", classes="lan-title")
+            yield Static(id="lobby-seats")
+            yield Static(id="lobby-info")
+            yield Static(id="lobby-problem", classes="lan-error")
+            yield RichLog(id="lobby-log", wrap=True, markup=False, min_width=20)
+            yield Static("Esc leave the game", classes="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """First drawing; redraw on every change of the game."""
+        self.query_one("#lobby-seats").border_title = "Seats"
+        self.query_one("#lobby-log").border_title = "Log"
+        self.query_one("#lobby-log", RichLog).can_focus = False
+        self.logged = 0
+        self.link.listeners.append(self.net_changed)
+        self.net_changed()
+
+    def on_unmount(self) -> None:
+        """Stop listening to the game."""
+        with contextlib.suppress(ValueError):
+            self.link.listeners.remove(self.net_changed)
+
+    def net_changed(self) -> None:
+        """Redraw from what the net layer reports now."""
+        link = self.link
+        title = Text()
+        if link.hosting:
+            title.append(f"Hosting \u201c{link.name}\u201d", "bold")
+        elif link.phase == "connecting":
+            title.append(f"Joining {link.address}…", "bold")
+        else:
+            game = link.game.game if isinstance(link.game, PeerGame) else ""  # game name
+            title.append(f"Joined \u201c{game}\u201d at {link.address}", "bold")
+        self.query_one("#lobby-title", Static).update(title)
+        seats = Text()
+        rows = link.seats()
+        if not rows:
+            seats.append("(waiting for the host)", "dim")
+        for i, (seat, who, status) in enumerate(rows):
+            if i:
+                seats.append("\n")
+            seats.append(f" {seat}  ", f"bold {render.player_colour(seat)}")
+            seats.append(f"{(who or ('—' if status == 'free' else '')):<22}"[:22])
+            seats.append("  ")
+            seats.append_text(render.seat_status_text(status))
+            if status == "free":
+                seats.append("  waiting for a player", "dim italic")
+        self.query_one("#lobby-seats", Static).update(seats)
+        info = Text()
+        free = sum(1 for _s, _w, st in rows if st == "free")
+        if link.hosting:
+            info.append("Friends join with:  ", "bold")
+            for i, addr in enumerate(link.join_addresses()):
+                info.append(("\n                    " if i else "") + f"wizwar join {addr}",
+                            "bold #ffd75f")
+            info.append(f"\nListening on {link.address}")
+            if link.advertiser is not None:
+                info.append(f" · on the LAN as \u201c{link.name}\u201d (Join a LAN game)")
+            elif not link.advertise:
+                info.append(" · not advertised (join by address)", "dim")
+            info.append("\n")
+        elif link.phase != "connecting" and isinstance(link.game, PeerGame):
+            seat = link.game.seat
+            if seat:
+                info.append(f"You are {seat} ({link.game.name}).\n",
+                            f"bold {render.player_colour(seat)}")
+        if link.session.started:
+            info.append("Every seat is taken: the game starts…", "bold green")
+        elif link.phase in ("lobby", "connecting"):
+            if free:
+                info.append(f"Waiting for {free} more player{'s' if free > 1 else ''}: the "
+                            "game starts by itself when every seat is taken.", "italic")
+            else:
+                info.append("Every seat is taken: dealing…", "italic")
+        self.query_one("#lobby-info", Static).update(info)
+        problem = self.query_one("#lobby-problem", Static)
+        problem.update(link.problem)
+        problem.display = bool(link.problem)
+        log = self.query_one("#lobby-log", RichLog)
+        for msg in link.messages[self.logged:]:
+            log.write(Text(msg, "dim"))
+        self.logged = len(link.messages)
+
+    def action_leave(self) -> None:
+        """Leave (closing the game if we host it) and go back."""
+        self.app.leave_lan()  # type: ignore[attr-defined]
+        self.app.show_menu()  # type: ignore[attr-defined]
+
+
+class JoinScreen(Screen[None]):
+    """The games found on the LAN (live), and an address field for joining directly."""
+
+    BINDINGS = [Binding("escape", "back", "Back")]
+
+    def __init__(self, name: str = "guest", target: str = "", discover: bool = True,
+                 games: list[GameAd] | None = None, retries: int = 5) -> None:
+        super().__init__()
+        self.player_name = name
+        self.target = target
+        self.discover = discover
+        self.games: list[GameAd] = list(games or [])
+        self.browser: Browser | None = None
+        self.retries = retries
+        self.auto_join = target if target and parse_address(target) is None else ""
+
+    def compose(self) -> ComposeResult:
+        """Name, the found games, the address field."""
+        with Vertical(id="join-box", classes="dialog lan-box"):
+            yield Static("Join a LAN game", classes="lan-title")
+            with Horizontal(classes="form-row"):
+                yield Label("Your name", classes="form-label")
+                yield Input(self.player_name, id="join-name", classes="form-input")
+            yield Static("Games on this network", id="join-found-title", classes="lan-sub")
+            yield OptionList(id="join-games")
+            with Horizontal(classes="form-row"):
+                yield Label("Or address", classes="form-label")
+                yield Input(self.target if not self.auto_join else "",
+                            placeholder="HOST:PORT, e.g. 192.168.1.20:7654", id="join-addr",
+                            classes="form-input")
+            yield Static(id="join-error", classes="lan-error")
+            yield Static("↑↓ choose · Enter join · Tab next field · Esc back", classes="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Show the games; start looking for more."""
+        self.show_error("")
+        self.show_games(self.games)
+        if self.discover:
+            self.run_worker(self._browse(), exclusive=False, exit_on_error=False)
+        lst = self.query_one("#join-games", OptionList)
+        if self.games:
+            lst.focus()
+        else:
+            self.query_one("#join-addr", Input).focus()
+
+    async def _browse(self) -> None:
+        """Start the zeroconf browser (it calls :meth:`show_games` on every change)."""
+        from net.discovery import Browser
+
+        self.browser = Browser(on_change=self.show_games)
+        try:
+            await self.browser.start()
+        except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
+            self.browser = None
+            self.query_one("#join-found-title", Static).update(
+                f"Games on this network (cannot look: {exc}; join by address)")
+
+    async def on_unmount(self) -> None:
+        """Stop looking for games."""
+        browser, self.browser = self.browser, None
+        if browser is not None:
+            with contextlib.suppress(Exception):
+                await browser.stop()
+
+    def show_games(self, games: list[GameAd]) -> None:
+        """Redraw the list of found games (the browser calls this on every change)."""
+        self.games = list(games)
+        lst = self.query_one("#join-games", OptionList)
+        keep = lst.highlighted
+        lst.clear_options()
+        if not self.games:
+            lst.add_option(Option(Text("looking for games…" if self.discover else
+                                       "(discovery off: type an address below)", "dim"),
+                                  id="none", disabled=True))
+            return
+        for i, g in enumerate(self.games):
+            t = Text()
+            t.append(f"{g.name[:28]:<28}", "bold")
+            free = f"{g.seats_free} of {g.seats_taken + g.seats_free} seats free"
+            t.append(f"  {free:<20}", "green" if g.seats_free else "dim")
+            t.append(f"  {g.host}:{g.port}")
+            lst.add_option(Option(t, id=f"g{i}"))
+        lst.highlighted = min(keep or 0, len(self.games) - 1)
+        addr = self.query_one("#join-addr", Input)
+        if addr.has_focus and not addr.value:  # the first game found: Enter joins it
+            lst.focus()
+        if self.auto_join:
+            for g in self.games:
+                if g.name == self.auto_join:
+                    self.auto_join = ""
+                    self.join(g.host, g.port)
+                    return
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter on a game joins it."""
+        event.stop()
+        oid = event.option.id or ""
+        if oid.startswith("g"):
+            g = self.games[int(oid[1:])]
+            self.join(g.host, g.port)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the address field joins that address."""
+        event.stop()
+        if event.input.id == "join-name":
+            self.query_one("#join-games" if self.games else "#join-addr").focus()
+            return
+        addr = parse_address(event.value)
+        if addr is None:
+            self.show_error("Type the host's address as HOST:PORT, e.g. 192.168.1.20:7654.")
+            return
+        self.join(*addr)
+
+    def join(self, host: str, port: int) -> None:
+        """Join ``host:port`` under the typed name."""
+        self.show_error("")
+        name = self.query_one("#join-name", Input).value.strip() or "guest"
+        self.app.join_lan(host, port, name, retries=self.retries)  # type: ignore[attr-defined]
+
+    def show_error(self, text: str) -> None:
+        """Say why joining did not work."""
+        err = self.query_one("#join-error", Static)
+        err.update(text)
+        err.display = bool(text)
+
+    def action_back(self) -> None:
+        """Back to the menu."""
+        self.app.pop_screen()
