@@ -80,8 +80,13 @@ class HostDealer:
         self._reblinds = []
         self._old = {}
         state.exposed.clear()
+        state.shown.clear()
         named: list[int] = []
-        if action.verb in ("play", "discard", "drop", "choose") and action.card:
+        if action.verb == "choose" and state.choice:
+            c = state.find_in_hand(state.choice[1], action.card)
+            if c is not None:
+                named.append(c)
+        elif action.verb in ("play", "discard", "drop") and action.card:
             c = state.find_in_hand(action.actor, action.card)
             if c is not None:
                 named.append(c)
@@ -121,9 +126,12 @@ class HostDealer:
             reblind.append({"cids": r["cids"], "commits": r["commits"],
                             "public": [self.opening(c) for c in r["cids"] if c in public1]})
         private: dict[str, list[Reveal]] = {}
+        shown = {seat: set(cids) for seat, cids in state.shown}  # Telepath: seen, not taken
         for w in state.wizards:
             new = set(w.hand) - before["hands"].get(w.seat, set()) - public1
+            new |= shown.get(w.seat, set()) - public1
             private[w.seat] = [self.opening(c) for c in sorted(new)]
+        state.shown.clear()
         self._reblinds = []
         self._old = {}
         return {"pre": pre, "reblind": reblind, "private": private}

@@ -43,6 +43,8 @@ class Watcher:
         if st is None or not self.peer.seat:
             return
         self.ever_known |= st.public_cards() | set(st.wizard(self.peer.seat).hand)
+        if st.choice and st.choice[0] == self.peer.seat:  # Telepath showed us that hand
+            self.ever_known |= set(st.wizard(st.choice[1]).hand)
         for cid, face in enumerate(st.faces):
             if face and cid not in self.ever_known:
                 self.leaks.append(f"{self.peer.seat} knows card {cid} ({face})")

@@ -83,6 +83,8 @@ def to_move(state: State) -> list[str]:
         return []
     if state.windows:
         return [state.windows[0].to_answer]
+    if state.choice:
+        return [state.choice[0]]
     if state.discarding:
         return [state.discarding[0]]
     return [state.turn.active]
@@ -164,6 +166,10 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
     why = _restricted(state, w, a)
     if why:
         raise IllegalAction(why)
+    if state.choice and not state.windows:
+        if a.verb != "choose":
+            raise IllegalAction("choose the card to take first (Telepath)")
+        return _choose(state, w, a, dry, o)
     if state.windows:
         if a.verb == "pass":
             return _answer_pass(state, w, dry, o)
@@ -224,11 +230,20 @@ def _slow_forbids(state: State, w: Wizard, a: Action) -> str:
     return ""
 
 
+def _mist_forbids(state: State, w: Wizard, a: Action) -> str:
+    """Mist-Body: no punches, no weapons, no picking up (cards.md mist-body)."""
+    if a.verb in ("punch", "pickup") or (a.verb == "play" and a.card in
+                                          ("dagger", "large-rock", "wizardblade")):
+        return "as mist you cannot punch, use weapons or pick anything up"
+    return ""
+
+
 CONDITION_RULES: dict[str, Callable[[State, Wizard, Action], str]] = {
     "medusa": _medusa_forbids,
     "no-spell": _no_spell_forbids,
     "lock-in-place": _lock_forbids,
     "slow": _slow_forbids,
+    "mist-body": _mist_forbids,
 }
 
 
@@ -494,6 +509,7 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     assert cur is not None
     used_doors: list[Edge] = []
     bush_at: Square | None = None
+    passed = False
     for i, text in enumerate(a.targets):
         sq = _square(state, text)
         step = _step_ok(state, cur, sq)
@@ -503,13 +519,17 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         if e in state.edges:
             if e in t.open_doors and e not in used_doors:
                 used_doors.append(e)
+            elif t.pass_edge == edge_name(e) and not passed:
+                passed = True  # Pass Through Wall: once this turn (cards.md)
+            elif w.has("mist-body") and state.edges[e].kind.startswith("door"):
+                pass  # as mist you drift through doors, even jammed ones (cards.md mist-body)
             else:
                 what = state.edges[e].kind
                 raise IllegalAction(f"a {'locked door' if what.startswith('door') else what} "
                                     f"blocks the way at {edge_name(e)}")
         if sq in state.stones:
             raise IllegalAction(f"a stone block fills {text}")
-        if sq in state.bushes:
+        if sq in state.bushes and not w.has("mist-body"):
             if i != len(a.targets) - 1:
                 raise IllegalAction(f"entering the thornbush at {text} ends the move")
             bush_at = sq
@@ -523,6 +543,8 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         o("run", f"{w.seat} pays {extra} life to run on", seat=w.seat)
     for e in used_doors:
         t.open_doors.remove(e)  # the door relocks behind you (RB The Board)
+    if passed:
+        t.pass_edge = ""
     o("move", f"{w.seat} moves to {square_name(cur)}", seat=w.seat, path=list(a.targets))
     if bush_at is not None:
         _enter_bush(state, w, o)
@@ -648,6 +670,8 @@ def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if a.number is not None and str(a.number) == a.card:
         raise IllegalAction("a card cannot be its own number")
     effect(state, w, a, cid, dry, o)
+    if not dry and cd.spell and cd.kind != C.ATTACK and cd.slug != "reuse-spell":
+        state.turn.played.append(cd.slug)
 
 
 def _attack_target(state: State, w: Wizard, a: Action) -> Wizard:
@@ -1277,6 +1301,52 @@ def _modifier(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -
       seat=w.seat)
 
 
+def _pass_through(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Pass Through Wall: once this turn you may step through one wall or door edge of your
+    square (a normal step of movement). Source: cards.md pass-through-wall (decided)."""
+    e = _neutral_edge(state, w, a)
+    assert w.at is not None
+    if e not in [k for _s, k in state.layout.edges_of(w.at)] or e not in state.edges:
+        raise IllegalAction(f"{a.targets[0]} is not a wall or door of your square")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.pass_edge = edge_name(e)
+    o("condition", f"{w.seat} may pass through {edge_name(e)} once", seat=w.seat)
+
+
+def _self_duration(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """A self-cast duration spell with no other effect (Mist-Body): the condition lasts N of
+    your turns (cards.md §1.6)."""
+    value, ncid = _number(state, w, a, "duration")
+    if a.targets or a.args:
+        raise IllegalAction(f"{a.card} is cast on yourself")
+    if dry:
+        return
+    _discard_cards(state, [cid, ncid])
+    _add_condition(w, Condition(a.card, w.seat, value))
+    o("condition", f"{w.seat} casts {C.card(a.card).name} for {value} turn(s)", seat=w.seat)
+
+
+def _reuse(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Reuse Spell: cast again a non-attack spell you played earlier this turn that lies in
+    the discard pile, with new targets and a new number card; it stays in the discard pile.
+    Teleport twice is fine; Swap is an attack and never allowed (DG §12; cards.md)."""
+    spell = a.arg("spell")
+    cd = C.BY_SLUG.get(spell)
+    if cd is None or cd.kind == C.ATTACK or not cd.spell:
+        raise IllegalAction("Reuse Spell recasts a non-attack spell: spell=teleport")
+    if spell not in state.turn.played or \
+            not any(state.face(c) == spell for c in state.discard):
+        raise IllegalAction(f"you have not cast {cd.name} this turn (or it left the discard)")
+    effect = _OWN_TURN.get(spell)
+    if effect is None or spell == "reuse-spell":
+        raise IllegalAction(f"{cd.name} cannot be recast")
+    again = Action(a.actor, "play", spell, a.targets, a.number,
+                   tuple(p for p in a.args if p[0] != "spell"))
+    effect(state, w, again, cid, dry, o)  # the Reuse Spell card is the one discarded
+
+
 _OWN_TURN = {
     "fireball": _point_attack,
     "lightning-blast": _point_attack,
@@ -1301,6 +1371,10 @@ _OWN_TURN = {
     "dispel-creation": _dispel,
     "power-run": _power_run,
     "shrink": _shrink,
+    "pass-through-wall": _pass_through,
+    "mist-body": _self_duration,
+    "reuse-spell": _reuse,
+    "telepath": _player_spell,
     **{slug: _modifier for slug in MODIFIERS},
     "buddy": _buddy,
     **{slug: _player_spell for slug in ("blind", "no-spell", "slow", "lock-in-place", "medusa",
@@ -1530,6 +1604,21 @@ def _display_answer(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: 
         raise IllegalAction("a stone is displayed out of turn only when you are about to "
                             "take damage")
     _display(state, w, a, cid, dry, o)
+
+
+def _choose(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Telepath's choice: take one card of the hand you were shown; the hand limit applies at
+    once (cards.md telepath)."""
+    target = state.wizard(state.choice[1])
+    cid = state.find_in_hand(target.seat, a.card)
+    if cid is None:
+        raise IllegalAction(f"{target.seat} holds no {a.card}")
+    if dry:
+        return
+    _take_from_hand(target, cid)
+    w.hand.append(cid)
+    state.choice = []
+    o("telepath", f"{w.seat} takes {C.card(a.card).name} from {target.seat}", seat=w.seat)
 
 
 def _latest_standing(win: Window, side: str) -> int:
@@ -1841,6 +1930,18 @@ def _drop_things(state: State, win: Window, victim: Wizard, value: int, dmg: int
             o("drop", f"{victim.seat} drops the {C.card(name).name}", seat=victim.seat)
 
 
+def _read_mind(state: State, win: Window, victim: Wizard, value: int, dmg: int,
+               credit: str, o: Out) -> None:
+    """Telepath: the caster sees the victim's hand and must choose one card to take."""
+    if not victim.in_game or not victim.hand:
+        o("telepath", f"{credit} reads an empty mind")
+        return
+    victim.displayed.clear()
+    state.shown.append([credit, list(victim.hand)])
+    state.choice = [credit, victim.seat]
+    o("telepath", f"{credit} sees {victim.seat}'s hand", seat=credit)
+
+
 HIT_EFFECTS: dict[str, HitEffect] = {
     "punch": HitEffect(_points),
     "dagger": HitEffect(_points),
@@ -1856,6 +1957,7 @@ HIT_EFFECTS: dict[str, HitEffect] = {
     "swap": HitEffect(_nothing, _swap_places, damage=False),
     "teleport-opponent": HitEffect(_nothing, _put_elsewhere, damage=False),
     "thought-steal": HitEffect(_nothing, _steal, damage=False),
+    "telepath": HitEffect(_nothing, _read_mind, damage=False),
     "card-erasure": HitEffect(_nothing, _erase, damage=False),
     "drop-object": HitEffect(_nothing, _drop_things, damage=False),
     **{c: HitEffect(_nothing, _curse, damage=False)
@@ -1876,6 +1978,9 @@ def _stones_step(state: State, w: Wizard, dmg: int, *, physical: bool, o: Out) -
         return dmg
     if w.has("medusa"):  # DG §12: the statue is immune to damage, Trap! included
         o("stone", f"{w.seat} is stone and takes no damage")
+        return 0
+    if physical and w.has("mist-body"):
+        o("stone", f"{w.seat} is mist and takes no physical damage")
         return 0
     if physical and _displayed(state, w, "shieldstone"):
         o("stone", f"{w.seat}'s Shieldstone stops the physical damage")
@@ -2015,7 +2120,7 @@ def _settle(state: State, o: Out) -> None:
     """Run the automatic steps until a player must act (notation.md, Turn edges)."""
     for _guard in range(10_000):
         _check_end(state, o)
-        if state.winner or state.windows or state.discarding:
+        if state.winner or state.windows or state.choice or state.discarding:
             return
         drawing = state.turn.active if state.turn.ending and state.turn.draws_left else ""
         over = [w.seat for w in _seat_order_from(state, state.turn.active)
@@ -2230,6 +2335,10 @@ def _candidates(state: State, seat: str) -> list[Action]:
             elif C.BY_SLUG[s].kind in (C.COUNTER,):
                 out.append(Action(seat, "play", s))
         return out
+    if state.choice:
+        target = state.wizard(state.choice[1])
+        return [Action(seat, "choose", s) for s in sorted(set(state.hand_slugs(target.seat)))
+                if s]
     if state.discarding:
         return [Action(seat, "discard", s) for s in hand]
     out.append(Action(seat, "end"))
@@ -2311,7 +2420,21 @@ def _candidates(state: State, seat: str) -> list[Action]:
                     out.append(Action(seat, "play", s, number=n))
                 else:
                     out += [Action(seat, "play", s, (x.seat,), n) for x in others]
-        elif s in ("swap", "buddy"):
+        elif s == "pass-through-wall":
+            for _side, e in state.layout.edges_of(at):
+                if e in state.edges:
+                    out.append(Action(seat, "play", s, (edge_name(e),)))
+        elif s == "mist-body":
+            out += [Action(seat, "play", s, number=n) for n in nums]
+        elif s == "reuse-spell":
+            for p in sorted(set(state.turn.played)):
+                if p == "teleport":
+                    for sq in _near(state, at, 3):
+                        out.append(Action(seat, "play", s, (square_name(sq),),
+                                          args=(("spell", p),)))
+                elif p in ("speed", "power-run"):
+                    out.append(Action(seat, "play", s, args=(("spell", p),)))
+        elif s in ("swap", "buddy", "telepath"):
             out += [Action(seat, "play", s, (x.seat,)) for x in others]
         elif s == "teleport-opponent":
             for x in others:

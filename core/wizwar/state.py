@@ -155,6 +155,8 @@ class Turn:
     teleported: bool = False
     swapped: bool = False
     modifiers: list[list[Any]] = field(default_factory=list)  # [slug, number] waiting
+    pass_edge: str = ""  # Pass Through Wall: the edge that may be crossed once this turn
+    played: list[str] = field(default_factory=list)  # non-attack spells cast this turn
 
 
 @dataclass
@@ -199,6 +201,9 @@ class State:
             (``reblind(state, cids)``); never serialised, None in a local game.
         exposed: cards whose hidden faces a rule just used (Stone Dead counting stones): the
             dealer reveals them to everyone; never serialised.
+        choice: Telepath's pending choice, ``[chooser, target]`` (the chooser must ``choose``).
+        shown: ``[seat, [cids]]`` cards a rule just showed one player (Telepath): the dealer
+            reveals them to that player only; never serialised.
     """
 
     layout: Layout
@@ -225,6 +230,8 @@ class State:
     deck_kind: str = "starter"
     seq: int = 0
     commits: list[str] = field(default_factory=list)
+    choice: list[str] = field(default_factory=list)  # Telepath: [chooser, target] pending
+    shown: list[list[Any]] = field(default_factory=list, compare=False, repr=False)
     dealer: Any = field(default=None, compare=False, repr=False)
     exposed: list[int] = field(default_factory=list, compare=False, repr=False)
 
@@ -349,7 +356,8 @@ class State:
                      [edge_name(e) for e in self.turn.open_doors], self.turn.stopped,
                      self.turn.draws_left, self.turn.ending, self.turn.lost_rest,
                      self.turn.power_run, self.turn.teleported, self.turn.swapped,
-                     [list(m) for m in self.turn.modifiers]],
+                     [list(m) for m in self.turn.modifiers], self.turn.pass_edge,
+                     list(self.turn.played)],
             "round": self.round,
             "first": self.first,
             "rng": [self.rng.seed, self.rng.counter],
@@ -362,6 +370,7 @@ class State:
             "deck_kind": self.deck_kind,
             "seq": self.seq,
             "commits": list(self.commits),
+            "choice": list(self.choice),
         }
 
     def _faces_wire(self, public: bool) -> list[str]:
@@ -387,7 +396,7 @@ class State:
         t = d["turn"]
         turn = Turn(t[0], t[1], t[2], t[3], t[4], t[5], t[6], [parse_edge(e) for e in t[7]],
                     t[8], t[9], t[10], t[11], t[12], t[13], t[14],
-                    [list(m) for m in t[15]])
+                    [list(m) for m in t[15]], t[16], list(t[17]))
         sc = d["script"]
         return cls(
             layout=build_layout(d["layout"]),
@@ -414,6 +423,7 @@ class State:
             deck_kind=d["deck_kind"],
             seq=d["seq"],
             commits=list(d.get("commits", [])),
+            choice=list(d.get("choice", [])),
         )
 
 
