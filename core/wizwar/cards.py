@@ -262,7 +262,7 @@ IMPLEMENTED: tuple[str, ...] = (
     "blind", "no-spell", "slow", "lock-in-place", "medusa", "stone-dead", "swap",
     "teleport-opponent", "shrink", "buddy", "full-reflection", "absorb-spell",
     "add", "amplify", "extend", "thought-steal", "card-erasure", "drop-object",
-    "pass-through-wall", "mist-body", "reuse-spell", "telepath",
+    "pass-through-wall", "mist-body", "reuse-spell", "telepath", "slow-death",
 )
 
 #: The cards that damage walls, doors and thornbushes by their points (cards.md §1.8).

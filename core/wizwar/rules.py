@@ -1379,7 +1379,8 @@ _OWN_TURN = {
     "buddy": _buddy,
     **{slug: _player_spell for slug in ("blind", "no-spell", "slow", "lock-in-place", "medusa",
                                         "stone-dead", "swap", "teleport-opponent",
-                                        "thought-steal", "card-erasure", "drop-object")},
+                                        "thought-steal", "card-erasure", "drop-object",
+                                        "slow-death")},
     **{slug: _display for slug in ("bloodstone", "brainstone", "powerstone", "shadowstone",
                                    "shieldstone", "soulstone", "speedstone", "visionstone")},
 }
@@ -1521,8 +1522,8 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     answers = -1
     extra_target = ""
     value, ncid = 0, None
-    is_spell_attack = win.kind == "attack" and win.cid is not None and \
-        C.card(win.source).spell
+    src = SOURCE_CARD.get(win.source, win.source)
+    is_spell_attack = win.kind == "attack" and src != "punch" and C.card(src).spell
     if win.kind == "indirect" and slug not in ("absorb", "blunt"):
         raise IllegalAction("only Absorb or Blunt answer damage that is not an attack (RB)")
     if slug in ("absorb", "blunt"):
@@ -1676,7 +1677,8 @@ def _resolve_attack(state: State, o: Out) -> None:
         _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
         return
     # hits: [victim, value, credit]
-    hits: list[list] = [[win.defender, win.value, win.attacker]]
+    credit0 = win.attacker if HIT_EFFECTS[win.source].credit else ""
+    hits: list[list] = [[win.defender, win.value, credit0]]
     for c in standing:
         if c.slug == "reflection":
             for h in hits:
@@ -1750,8 +1752,16 @@ def _captures(state: State, win: Window, standing: list[Counter], o: Out) -> lis
     return out
 
 
+#: Stack sources that are not cards themselves, and the card they come from.
+SOURCE_CARD = {"slow-death-tick": "slow-death"}
+
+
 def _name(slug: str) -> str:
-    return "punch" if slug == "punch" else C.card(slug).name
+    if slug == "punch":
+        return "punch"
+    if slug in SOURCE_CARD:
+        return C.card(SOURCE_CARD[slug]).name + " tick"
+    return C.card(slug).name
 
 
 @dataclass(frozen=True)
@@ -1764,6 +1774,7 @@ class HitEffect:
     base: Callable[[State, Window, Wizard, int, Out], int]
     after: Callable[[State, Window, Wizard, int, int, str, Out], None] | None = None
     damage: bool = True  # its hits deal damage (Absorb, Blunt, Reverse can answer them)
+    credit: bool = True  # a kill by it gives the killer the victim's cards
 
 
 def _points(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
@@ -1942,6 +1953,29 @@ def _read_mind(state: State, win: Window, victim: Wizard, value: int, dmg: int,
     o("telepath", f"{credit} sees {victim.seat}'s hand", seat=credit)
 
 
+def _slow_death(state: State, win: Window, victim: Wizard, value: int, dmg: int,
+                credit: str, o: Out) -> None:
+    """Slow Death: a permanent curse until the victim dies; every card he draws then costs
+    him a tick of 1 magical damage (cards.md slow-death; AF)."""
+    if victim.in_game and not any(c.slug == "slow-death" for c in victim.conditions):
+        victim.conditions.append(Condition("slow-death", credit, 0))
+        o("condition", f"{victim.seat} is cursed with Slow Death", seat=victim.seat)
+
+
+def _tick(state: State, w: Wizard, o: Out) -> None:
+    """A Slow Death tick after a draw: answered as if it were an attack by the caster (any
+    counteraction, for this tick only); nobody's attack, no kill credit; none while
+    petrified (cards.md slow-death; DG §7 and §12)."""
+    curse = next((c for c in w.conditions if c.slug == "slow-death"), None)
+    if curse is None or w.has("medusa"):
+        return
+    caster = curse.caster if state.wizard(curse.caster).in_game else w.seat
+    o("tick", f"Slow Death: {w.seat} takes a tick", seat=w.seat)
+    state.windows.insert(0, Window(kind="attack", attacker=caster, defender=w.seat,
+                                   source="slow-death-tick", value=1, to_answer=w.seat,
+                                   target=w.seat, passes=1))
+
+
 HIT_EFFECTS: dict[str, HitEffect] = {
     "punch": HitEffect(_points),
     "dagger": HitEffect(_points),
@@ -1958,6 +1992,8 @@ HIT_EFFECTS: dict[str, HitEffect] = {
     "teleport-opponent": HitEffect(_nothing, _put_elsewhere, damage=False),
     "thought-steal": HitEffect(_nothing, _steal, damage=False),
     "telepath": HitEffect(_nothing, _read_mind, damage=False),
+    "slow-death": HitEffect(_nothing, _slow_death, damage=False),
+    "slow-death-tick": HitEffect(_points, credit=False),
     "card-erasure": HitEffect(_nothing, _erase, damage=False),
     "drop-object": HitEffect(_nothing, _drop_things, damage=False),
     **{c: HitEffect(_nothing, _curse, damage=False)
@@ -2164,6 +2200,7 @@ def _draw(state: State, w: Wizard, o: Out) -> None:
         return
     w.hand.append(cid)
     o("draw", f"{w.seat} draws a card", seat=w.seat)
+    _tick(state, w, o)
 
 
 def _reshuffle(state: State) -> None:
@@ -2434,7 +2471,7 @@ def _candidates(state: State, seat: str) -> list[Action]:
                                           args=(("spell", p),)))
                 elif p in ("speed", "power-run"):
                     out.append(Action(seat, "play", s, args=(("spell", p),)))
-        elif s in ("swap", "buddy", "telepath"):
+        elif s in ("swap", "buddy", "telepath", "slow-death"):
             out += [Action(seat, "play", s, (x.seat,)) for x in others]
         elif s == "teleport-opponent":
             for x in others:
