@@ -263,6 +263,7 @@ IMPLEMENTED: tuple[str, ...] = (
     "teleport-opponent", "shrink", "buddy", "full-reflection", "absorb-spell",
     "add", "amplify", "extend", "thought-steal", "card-erasure", "drop-object",
     "pass-through-wall", "mist-body", "reuse-spell", "telepath", "slow-death",
+    "wall-of-fire", "waterwall",
 )
 
 #: The cards that damage walls, doors and thornbushes by their points (cards.md §1.8).

@@ -20,6 +20,7 @@ from core.wizwar import cards as C
 from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import (
     DIRS,
+    OPPOSITE,
     Edge,
     Square,
     blocked_count,
@@ -46,7 +47,7 @@ from core.wizwar.state import (
 )
 
 #: Counteractions that end the whole attack when they stand (cards.md §1.5 step 1).
-STOPPERS = ("full-shield", "teleport", "invisible", "absorb-spell")
+STOPPERS = ("full-shield", "teleport", "invisible", "absorb-spell", "wall-of-fire", "waterwall")
 #: Counteractions that void the card they answered (cards.md §1.5 step 1).
 VOIDERS = ("anti-anti", "absorb-spell")
 #: Counteractions that turn an attack, wholly or by half, on the other side.
@@ -510,6 +511,7 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     used_doors: list[Edge] = []
     bush_at: Square | None = None
     passed = False
+    fires = 0
     for i, text in enumerate(a.targets):
         sq = _square(state, text)
         step = _step_ok(state, cur, sq)
@@ -523,6 +525,8 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
                 passed = True  # Pass Through Wall: once this turn (cards.md)
             elif w.has("mist-body") and state.edges[e].kind.startswith("door"):
                 pass  # as mist you drift through doors, even jammed ones (cards.md mist-body)
+            elif state.edges[e].kind == "wall-of-fire":
+                fires += 1  # it can be crossed, at 4 magical damage (cards.md wall-of-fire)
             else:
                 what = state.edges[e].kind
                 raise IllegalAction(f"a {'locked door' if what.startswith('door') else what} "
@@ -548,6 +552,9 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     o("move", f"{w.seat} moves to {square_name(cur)}", seat=w.seat, path=list(a.targets))
     if bush_at is not None:
         _enter_bush(state, w, o)
+    for _ in range(fires):  # each crossing is one damage event (cards.md §1.8)
+        o("fire", f"{w.seat} crosses a wall of fire", seat=w.seat)
+        _open_indirect(state, [w], 4, "wall-of-fire", physical=False, cause=w.seat)
 
 
 def _enter_bush(state: State, w: Wizard, o: Out) -> None:
@@ -597,8 +604,8 @@ def _punch(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         e = _edge(state, text)
         if e not in [k for _s, k in state.layout.edges_of(at)]:
             raise IllegalAction(f"{text} is not a side of your square")
-        if e not in state.edges:
-            raise IllegalAction(f"there is no wall or door at {text}")
+        if not _attackable_edge(state, e):
+            raise IllegalAction(f"there is no wall or door to attack at {text}")
         _check_attack(state, w, None)
         if dry:
             return
@@ -617,6 +624,12 @@ def _punch(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         return
     state.turn.attacked = True
     _damage_bush(state, sq, 1, o)
+
+
+def _attackable_edge(state: State, e: Edge) -> bool:
+    """A wall or door stands there (a wall of fire cannot be attacked: cards.md §1.8)."""
+    es = state.edges.get(e)
+    return es is not None and es.kind != "wall-of-fire"
 
 
 def _damage_edge(state: State, e: Edge, n: int, o: Out) -> None:
@@ -711,8 +724,8 @@ def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
         raise IllegalAction(f"{a.card} takes no {a.args[0][0]}=")
     if ":" in text:
         e = _edge(state, text)
-        if e not in state.edges:
-            raise IllegalAction(f"there is no wall or door at {text}")
+        if not _attackable_edge(state, e):
+            raise IllegalAction(f"there is no wall or door to attack at {text}")
         _check_attack(state, w, None)
         if not _sees(state, w, at, e):
             raise IllegalAction(f"no line of sight to {text}")
@@ -928,7 +941,7 @@ def _destroy_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
     Source: FAQ (Destroy Wall next to someone in round one is legal; second-hand kills give no
     cards); RB (Absorb or Blunt against a falling wall); cards.md destroy-wall (2 damage)."""
     e = _neutral_edge(state, w, a)
-    if e not in state.edges:
+    if not _attackable_edge(state, e):
         raise IllegalAction(f"there is no wall or door at {a.targets[0]}")
     assert w.at is not None
     if not _sees(state, w, w.at, e):
@@ -1347,6 +1360,79 @@ def _reuse(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> N
     effect(state, w, again, cid, dry, o)  # the Reuse Spell card is the one discarded
 
 
+def _wall_of_fire(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Wall of Fire: a permanent wall of fire on an empty edge in LOS; it blocks sight and
+    throws, can be crossed at 4 magical damage, cannot be attacked. Source: RB (crossing a
+    firewall is magical damage); cards.md wall-of-fire (decided: permanent, 4)."""
+    e = _neutral_edge(state, w, a)
+    _empty_edge(state, e, a.targets[0])
+    assert w.at is not None
+    if not _sees(state, w, w.at, e):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.edges[e] = EdgeState("wall-of-fire", 0, created=True)
+    o("edge", f"{w.seat} raises a wall of fire at {edge_name(e)}", edge=edge_name(e))
+
+
+def _empty_edge(state: State, e: Edge, text: str, fire_ok: bool = False) -> None:
+    """An edge creation needs an empty edge of the board (cards.md §1.8)."""
+    es = state.edges.get(e)
+    if es is not None and not (fire_ok and es.kind == "wall-of-fire"):
+        raise IllegalAction(f"{text} is not empty")
+    x, y, side = e
+    if state.layout.neighbor((x, y), side) is None:
+        raise IllegalAction(f"{text} is the board's edge")
+
+
+def _waterwall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Waterwall: a wall of water collapses at once on an empty edge (or a wall of fire,
+    which it puts out) in LOS: every wizard in the two squares beside it is pushed N squares
+    straight away from it, 1 magical damage per blocked square (indirect). Source: AF; FAQ
+    (allowed on a wall of fire); cards.md waterwall, §1.8."""
+    value, ncid = _number(state, w, a, "distance")
+    if a.args or len(a.targets) != 1 or ":" not in a.targets[0]:
+        raise IllegalAction("waterwall needs a side, e.g. @c3:e +2")
+    e = _edge(state, a.targets[0])
+    _empty_edge(state, e, a.targets[0], fire_ok=True)
+    assert w.at is not None
+    if not _sees(state, w, w.at, e):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid, ncid])
+    _collapse_water(state, e, value, w.seat, o)
+
+
+def _collapse_water(state: State, e: Edge, n: int, cause: str, o: Out) -> None:
+    """The waterwall on ``e`` collapses: fire out, pushes away from the edge, each damaged
+    wizard answering his damage as indirect damage, in seat order from the active player."""
+    if e in state.edges and state.edges[e].kind == "wall-of-fire":
+        del state.edges[e]
+        o("edge", f"the waterwall puts out the fire at {edge_name(e)}", edge=edge_name(e))
+    x, y, side = e
+    sides = {(x, y): OPPOSITE[side]}
+    nb = state.layout.neighbor((x, y), side)
+    if nb is not None:
+        sides[nb[0]] = _entered_side(state, (x, y), side)
+    hurt = []
+    for v in _seat_order_from(state, state.turn.active):
+        if v.at in sides:
+            dmg = _push(state, v, sides[v.at], n, o)
+            if dmg:
+                hurt.append((v, dmg))
+    o("water", f"a waterwall crashes down at {edge_name(e)}", edge=edge_name(e))
+    for v, dmg in reversed(hurt):  # inserted in front: the first in seat order answers first
+        _open_indirect(state, [v], dmg, "waterwall", physical=False, cause=cause)
+
+
+def _entered_side(state: State, sq: Square, side: str) -> str:
+    """The direction of travel on the far side of ``sq``'s ``side`` (rim links may turn it)."""
+    link = state.layout.links.get((sq, side))
+    return OPPOSITE[link[1]] if link is not None else side
+
+
 _OWN_TURN = {
     "fireball": _point_attack,
     "lightning-blast": _point_attack,
@@ -1371,6 +1457,8 @@ _OWN_TURN = {
     "dispel-creation": _dispel,
     "power-run": _power_run,
     "shrink": _shrink,
+    "wall-of-fire": _wall_of_fire,
+    "waterwall": _waterwall,
     "pass-through-wall": _pass_through,
     "mist-body": _self_duration,
     "reuse-spell": _reuse,
@@ -1566,6 +1654,10 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
             raise IllegalAction("Anti-Anti needs a counteraction of the other side to void")
         if win.counters[answers].slug in ESCAPES:
             raise IllegalAction("Anti-Anti does not work on escapes (DG §7)")
+    elif slug in ("wall-of-fire", "waterwall"):
+        extra_target = _block_edge(state, win, w, a)
+        if slug == "waterwall":
+            value, ncid = _number(state, w, a, "distance")
     elif slug in ("teleport", "invisible"):
         if w.seat != win.defender or win.kind != "attack":
             raise IllegalAction(f"{cd.name} escapes an attack aimed at you")
@@ -1578,7 +1670,8 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
             value, ncid = _number(state, w, a, "duration")
     else:
         raise IllegalAction(f"{cd.name} cannot answer this")
-    if slug not in ("teleport", "invisible") and (a.targets or a.args or a.number is not None):
+    if slug not in ("teleport", "invisible", "wall-of-fire", "waterwall") and \
+            (a.targets or a.args or a.number is not None):
         raise IllegalAction(f"{cd.name} takes no target or number: its target is implied")
     if dry:
         return
@@ -1605,6 +1698,29 @@ def _display_answer(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: 
         raise IllegalAction("a stone is displayed out of turn only when you are about to "
                             "take damage")
     _display(state, w, a, cid, dry, o)
+
+
+def _block_edge(state: State, win: Window, w: Wizard, a: Action) -> str:
+    """A Wall of Fire or Waterwall played as a block: only against an attack aimed at you whose
+    line of sight comes from another square; it goes on an empty edge that line crosses.
+    Source: cards.md wall-of-fire, waterwall (decided: blocks); §1.5."""
+    src = SOURCE_CARD.get(win.source, win.source)
+    if win.kind != "attack" or w.seat != win.defender or src == "punch" or \
+            not C.card(src).target.startswith("los"):
+        raise IllegalAction(f"{C.card(a.card).name} blocks only an attack by line of sight")
+    attacker = state.wizard(win.attacker)
+    if attacker.at is None or w.at is None or attacker.at == w.at:
+        raise IllegalAction("there is no line between you to block")
+    if len(a.targets) != 1 or ":" not in a.targets[0] or \
+            any(k for k, _ in a.args):
+        raise IllegalAction("name the edge the attack's line crosses, e.g. @c3:e")
+    e = _edge(state, a.targets[0])
+    _empty_edge(state, e, a.targets[0], fire_ok=a.card == "waterwall")
+    line = next((sl for sl in sightlines(state.layout, attacker.at, w.at)
+                 if blocked_count(sl, lambda x: _is_blocking(state, x)) == 0), None)
+    if line is None or e not in line.edges:
+        raise IllegalAction(f"the attack's line does not cross {a.targets[0]}")
+    return edge_name(e)
 
 
 def _choose(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
@@ -1669,6 +1785,12 @@ def _resolve_attack(state: State, o: Out) -> None:
             w = state.wizard(c.player)
             _add_condition(w, Condition("invisible", c.player, c.value))
             o("condition", f"{c.player} vanishes for {c.value} turn(s)", seat=c.player)
+        elif c.slug == "wall-of-fire":
+            e = parse_edge(c.target)
+            state.edges[e] = EdgeState("wall-of-fire", 0, created=True)
+            o("edge", f"{c.player} blocks with a wall of fire at {c.target}", edge=c.target)
+        elif c.slug == "waterwall":
+            _collapse_water(state, parse_edge(c.target), c.value, c.player, o)
     if stoppers:
         last = stoppers[-1]
         o("stopped", f"{C.card(last.slug).name} stops the {_name(win.source)}",
@@ -2054,9 +2176,14 @@ def _push(state: State, w: Wizard, d: str, n: int, o: Out) -> int:
     start = w.at
     for _ in range(n):
         nb = state.layout.neighbor(w.at, d)
-        if nb is None or nb[1] in state.edges or nb[0] in state.bushes or nb[0] in state.stones:
+        fire = nb is not None and nb[1] in state.edges and \
+            state.edges[nb[1]].kind == "wall-of-fire"
+        if nb is None or (nb[1] in state.edges and not fire) or nb[0] in state.bushes or \
+                nb[0] in state.stones:
             blocked += 1
             continue
+        if fire:
+            blocked += 4  # crossing a wall of fire costs its damage (cards.md §1.8)
         w.at = nb[0]
     if w.at != start:
         o("move", f"{w.seat} is pushed to {square_name(w.at)}", seat=w.seat,
@@ -2363,6 +2490,14 @@ def _candidates(state: State, seat: str) -> list[Action]:
         for s in hand:
             if s in ANSWER_STONES:
                 out.append(Action(seat, "play", s))
+            if s in ("wall-of-fire", "waterwall"):
+                win = state.windows[0]
+                att = state.wizard(win.attacker)
+                if att.at is not None and w.at is not None and att.at != w.at:
+                    for sl in sightlines(state.layout, att.at, w.at)[:1]:
+                        for e in sl.edges:
+                            out += [Action(seat, "play", s, (edge_name(e),), n)
+                                    for n in (nums if s == "waterwall" else [None])]
             if s in ("teleport",):
                 for sq in state.layout.squares():
                     out.append(Action(seat, "play", s, (square_name(sq),)))
@@ -2457,6 +2592,12 @@ def _candidates(state: State, seat: str) -> list[Action]:
                     out.append(Action(seat, "play", s, number=n))
                 else:
                     out += [Action(seat, "play", s, (x.seat,), n) for x in others]
+        elif s in ("wall-of-fire", "waterwall"):
+            for sq in _near(state, at, 2):
+                for _side, e in state.layout.edges_of(sq):
+                    if e not in state.edges:
+                        out += [Action(seat, "play", s, (edge_name(e),), n)
+                                for n in (nums if s == "waterwall" else [None])]
         elif s == "pass-through-wall":
             for _side, e in state.layout.edges_of(at):
                 if e in state.edges:
