@@ -2497,7 +2497,8 @@ def _candidates(state: State, seat: str) -> list[Action]:
                     for sl in sightlines(state.layout, att.at, w.at)[:1]:
                         for e in sl.edges:
                             out += [Action(seat, "play", s, (edge_name(e),), n)
-                                    for n in (nums if s == "waterwall" else [None])]
+                                    for n in ([None, *numbers] if s == "waterwall"
+                                              else [None])]
             if s in ("teleport",):
                 for sq in state.layout.squares():
                     out.append(Action(seat, "play", s, (square_name(sq),)))
