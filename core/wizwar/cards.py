@@ -263,7 +263,7 @@ IMPLEMENTED: tuple[str, ...] = (
     "teleport-opponent", "shrink", "buddy", "full-reflection", "absorb-spell",
     "add", "amplify", "extend", "thought-steal", "card-erasure", "drop-object",
     "pass-through-wall", "mist-body", "reuse-spell", "telepath", "slow-death",
-    "wall-of-fire", "waterwall",
+    "wall-of-fire", "waterwall", "around-the-corner", "drag", "go-away", "ugly",
 )
 
 #: The cards that damage walls, doors and thornbushes by their points (cards.md §1.8).

@@ -86,6 +86,8 @@ def to_move(state: State) -> list[str]:
         return [state.windows[0].to_answer]
     if state.choice:
         return [state.choice[0]]
+    if state.retreats:
+        return [state.retreats[0][0]]
     if state.discarding:
         return [state.discarding[0]]
     return [state.turn.active]
@@ -171,6 +173,10 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
         if a.verb != "choose":
             raise IllegalAction("choose the card to take first (Telepath)")
         return _choose(state, w, a, dry, o)
+    if state.retreats and not state.windows:
+        if a.verb != "move":
+            raise IllegalAction("walk your forced retreat first (move ...)")
+        return _retreat(state, w, a, dry, o)
     if state.windows:
         if a.verb == "pass":
             return _answer_pass(state, w, dry, o)
@@ -345,7 +351,13 @@ def _sees(state: State, w: Wizard, frm: Square, target: Square | Edge) -> bool:
     visionstone; FAQ: a corner counts as two). Throws use :func:`has_los` (a clear line)."""
     if w.has("blind"):  # cards.md blind: his LOS reaches only his own square
         return len(target) == 2 and target == frm
-    return has_los(state, frm, target, 1 if _displayed(state, w, "visionstone") else 0)
+    through = 1 if _displayed(state, w, "visionstone") else 0
+    if state.turn.active == w.seat and not state.windows:
+        for slug, pivot in state.turn.modifiers:
+            if slug == "around-the-corner":  # two legs, both clear (cards.md)
+                p = parse_square(str(pivot))
+                return has_los(state, frm, p, through) and has_los(state, p, target, through)
+    return has_los(state, frm, target, through)
 
 
 def _number(state: State, w: Wizard, a: Action, use: str) -> tuple[int, int | None]:
@@ -370,7 +382,7 @@ def _final_number(state: State, w: Wizard, n: int | None, use: str) -> int:
     mods = state.turn.modifiers if state.turn.active == w.seat and not state.windows else []
     if use in ("power", "duration", "count", "distance", "boost"):
         for slug, num in mods:
-            if slug == "add":
+            if slug == "add" and isinstance(num, int):
                 value += num
                 used_card = used_card or num > 1
         for slug, _num in mods:
@@ -1286,13 +1298,15 @@ def _buddy(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> N
 
 
 #: Modifier cards: each changes its player's very next action (cards.md §1.3).
-MODIFIERS = ("add", "amplify", "extend")
+MODIFIERS = ("add", "amplify", "extend", "around-the-corner")
 
 
 def _modifier(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
     """Add (+ its own number card; 1 without), Amplify (x2), Extend (x2 a duration): played
     as their own action right before the action they change; if that action is not one they
     fit, they lapse. Source: cards.md §1.3, add, amplify, extend; notation.md."""
+    if a.card == "around-the-corner":
+        return _pivot(state, w, a, cid, dry, o)
     if a.targets or a.args:
         raise IllegalAction(f"{a.card} takes no target")
     ncid = None
@@ -1312,6 +1326,22 @@ def _modifier(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -
     state.turn.modifiers.append([a.card, n])
     o("modifier", f"{w.seat} plays {C.card(a.card).name}" + (f" ({n})" if n else ""),
       seat=w.seat)
+
+
+def _pivot(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Around the Corner: your next LOS spell this turn traces its line in two legs, from you
+    to the pivot square in your sight, then from the pivot to the target (cards.md)."""
+    if a.number is not None or a.args or len(a.targets) != 1:
+        raise IllegalAction("around-the-corner takes the pivot square, e.g. @c5")
+    sq = _square(state, a.targets[0])
+    assert w.at is not None
+    if not has_los(state, w.at, sq):
+        raise IllegalAction(f"no line of sight to the pivot {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.modifiers.append(["around-the-corner", square_name(sq)])
+    o("modifier", f"{w.seat} bends his sight around {square_name(sq)}", seat=w.seat)
 
 
 def _pass_through(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
@@ -1433,6 +1463,76 @@ def _entered_side(state: State, sq: Square, side: str) -> str:
     return OPPOSITE[link[1]] if link is not None else side
 
 
+def _ugly(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Ugly: every other wizard who has LOS to you and is not blind retreats 3 squares away
+    from you, at once and out of turn, in seat order from you; no to-hit roll (DG §12;
+    cards.md ugly)."""
+    if a.number is not None or a.targets or a.args:
+        raise IllegalAction("ugly takes no target or number")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    assert w.at is not None
+    o("ugly", f"{w.seat} shows his face", seat=w.seat)
+    for v in _seat_order_from(state, w.seat)[1:]:
+        if v.at is not None and not v.has("blind") and has_los(state, v.at, w.at):
+            state.retreats.append([v.seat, square_name(w.at), 3])
+
+
+def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Drag: a wizard, object or loose treasure in your square moves along your walk
+    (``path=``, paid from your movement; entering effects apply to it; not a pick-up).
+    Source: RB (players can be dragged); DG §9; cards.md drag."""
+    if a.number is not None or len(a.targets) != 1 or any(k != "path" for k, _ in a.args):
+        raise IllegalAction("drag takes one thing and path=..., e.g. @P2 path=c4-c5")
+    path = tuple(p for p in a.arg("path").split("-") if p)
+    if not path:
+        raise IllegalAction("name the walk: path=c4-c5")
+    text = a.targets[0]
+    assert w.at is not None
+    start = w.at
+    thing: Wizard | int | str
+    if text.startswith("P") and "." not in text:
+        thing = _target_wizard(state, text)
+        if thing.at != start or thing.seat == w.seat:
+            raise IllegalAction(f"{text} is not in your square")
+    elif "." in text:
+        if state.treasures.get(text) != start:
+            raise IllegalAction(f"{text} is not lying in your square")
+        thing = text
+    else:
+        c = next((c for s_, c in state.floor if s_ == start and state.face(c) == text), None)
+        if c is None:
+            raise IllegalAction(f"there is no {text} in your square")
+        thing = c
+    walk = Action(w.seat, "move", targets=path)
+    _move(state, w, walk, True, o)
+    if dry:
+        return
+    fires = 0
+    cur = start
+    for t in path:
+        sq = parse_square(t)
+        step = _step_ok(state, cur, sq)
+        if step and step[0] in state.edges and state.edges[step[0]].kind == "wall-of-fire":
+            fires += 1
+        cur = sq
+    _discard_cards(state, [cid])
+    _move(state, w, walk, False, o)
+    end = w.at
+    if isinstance(thing, Wizard):
+        thing.at = end
+        o("move", f"{thing.seat} is dragged to {square_name(end)}", seat=thing.seat)
+        if end in state.bushes:
+            _enter_bush(state, thing, o)
+        for _ in range(fires):
+            _open_indirect(state, [thing], 4, "wall-of-fire", physical=False, cause=w.seat)
+    elif isinstance(thing, str):
+        state.treasures[thing] = end
+    else:
+        state.floor = [(end if c == thing else s_, c) for s_, c in state.floor]
+
+
 _OWN_TURN = {
     "fireball": _point_attack,
     "lightning-blast": _point_attack,
@@ -1457,6 +1557,8 @@ _OWN_TURN = {
     "dispel-creation": _dispel,
     "power-run": _power_run,
     "shrink": _shrink,
+    "ugly": _ugly,
+    "drag": _drag,
     "wall-of-fire": _wall_of_fire,
     "waterwall": _waterwall,
     "pass-through-wall": _pass_through,
@@ -1468,7 +1570,7 @@ _OWN_TURN = {
     **{slug: _player_spell for slug in ("blind", "no-spell", "slow", "lock-in-place", "medusa",
                                         "stone-dead", "swap", "teleport-opponent",
                                         "thought-steal", "card-erasure", "drop-object",
-                                        "slow-death")},
+                                        "slow-death", "go-away")},
     **{slug: _display for slug in ("bloodstone", "brainstone", "powerstone", "shadowstone",
                                    "shieldstone", "soulstone", "speedstone", "visionstone")},
 }
@@ -1721,6 +1823,92 @@ def _block_edge(state: State, win: Window, w: Wizard, a: Action) -> str:
     if line is None or e not in line.edges:
         raise IllegalAction(f"the attack's line does not cross {a.targets[0]}")
     return edge_name(e)
+
+
+def _walk_distances(state: State, w: Wizard, src: Square) -> dict[Square, int]:
+    """Walking distance from ``src`` over edges ``w`` could pass himself (no walls, closed
+    doors or stone blocks), ignoring wizards and objects (cards.md §1.8 forced retreat)."""
+    dist = {src: 0}
+    queue = [src]
+    for cur in queue:
+        for side in "nesw":
+            nb = state.layout.neighbor(cur, side)
+            if nb is None or nb[0] in dist or nb[0] in state.stones:
+                continue
+            if not _can_cross(state, w, nb[1]):
+                continue
+            dist[nb[0]] = dist[cur] + 1
+            queue.append(nb[0])
+    return dist
+
+
+def _can_cross(state: State, w: Wizard, e: Edge) -> bool:
+    es = state.edges.get(e)
+    if es is None or es.kind == "wall-of-fire":
+        return True
+    return w.has("mist-body") and es.kind.startswith("door")
+
+
+def _retreat_paths(state: State, w: Wizard, src: Square, n: int) -> list[tuple[Square, ...]]:
+    """Every legal forced retreat: each step farther from ``src`` in walking distance, up to
+    ``n`` steps, stopping early only when no legal step is left (or in a thornbush)."""
+    if w.at is None or w.has("lock-in-place") or w.has("medusa"):
+        return []
+    if w.has("slow"):
+        n = min(n, 1)
+    dist = _walk_distances(state, w, src)
+    out: list[tuple[Square, ...]] = []
+
+    def grow(path: tuple[Square, ...]) -> None:
+        cur = path[-1] if path else w.at
+        steps = []
+        if len(path) < n and not (path and cur in state.bushes and not w.has("mist-body")):
+            for side in "nesw":
+                nb = state.layout.neighbor(cur, side)  # type: ignore[arg-type]
+                if nb is None or nb[0] in state.stones or not _can_cross(state, w, nb[1]):
+                    continue
+                if dist.get(nb[0], -1) > dist.get(cur, 10**6):  # type: ignore[arg-type]
+                    steps.append(nb[0])
+        if not steps:
+            if path:
+                out.append(path)
+            return
+        for sq in steps:
+            grow((*path, sq))
+
+    grow(())
+    return out
+
+
+def _retreat(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Walk the forced retreat, out of turn: the wizard picks the path (cards.md §1.8 forced
+    retreat; DG §12: the retreat happens out of the victims' turns)."""
+    seat, frm, n = state.retreats[0]
+    try:
+        path = tuple(parse_square(t) for t in a.targets)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from exc
+    legal = _retreat_paths(state, w, parse_square(frm), n)
+    if path not in legal:
+        raise IllegalAction(f"a forced retreat of {n} from {frm}: every step farther away, "
+                            "as far as you can go")
+    if dry:
+        return
+    state.retreats.pop(0)
+    fires = 0
+    cur = w.at
+    for sq in path:
+        step = _step_ok(state, cur, sq)  # type: ignore[arg-type]
+        if step and step[0] in state.edges:
+            fires += 1
+        cur = sq
+    w.at = path[-1]
+    o("move", f"{w.seat} retreats to {square_name(w.at)}", seat=w.seat,
+      path=[square_name(x) for x in path])
+    if w.at in state.bushes and not w.has("mist-body"):
+        _enter_bush(state, w, o)
+    for _ in range(fires):
+        _open_indirect(state, [w], 4, "wall-of-fire", physical=False, cause=w.seat)
 
 
 def _choose(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
@@ -2098,6 +2286,17 @@ def _tick(state: State, w: Wizard, o: Out) -> None:
                                    target=w.seat, passes=1))
 
 
+def _go_away(state: State, win: Window, victim: Wizard, value: int, dmg: int, credit: str,
+             o: Out) -> None:
+    """Go Away: the target makes a forced retreat of N squares away from the caster, at once
+    (cards.md go-away; §1.8)."""
+    src = state.wizard(credit).at
+    if victim.in_game and src is not None:
+        state.retreats.append([victim.seat, square_name(src), value])
+        o("retreat", f"{victim.seat} must retreat {value} from {square_name(src)}",
+          seat=victim.seat)
+
+
 HIT_EFFECTS: dict[str, HitEffect] = {
     "punch": HitEffect(_points),
     "dagger": HitEffect(_points),
@@ -2115,6 +2314,7 @@ HIT_EFFECTS: dict[str, HitEffect] = {
     "thought-steal": HitEffect(_nothing, _steal, damage=False),
     "telepath": HitEffect(_nothing, _read_mind, damage=False),
     "slow-death": HitEffect(_nothing, _slow_death, damage=False),
+    "go-away": HitEffect(_nothing, _go_away, damage=False),
     "slow-death-tick": HitEffect(_points, credit=False),
     "card-erasure": HitEffect(_nothing, _erase, damage=False),
     "drop-object": HitEffect(_nothing, _drop_things, damage=False),
@@ -2285,6 +2485,12 @@ def _settle(state: State, o: Out) -> None:
         _check_end(state, o)
         if state.winner or state.windows or state.choice or state.discarding:
             return
+        if state.retreats:
+            seat, frm, n = state.retreats[0]
+            if _retreat_paths(state, state.wizard(seat), parse_square(frm), n):
+                return
+            state.retreats.pop(0)  # no legal step at all: he stays (cards.md §1.8)
+            continue
         drawing = state.turn.active if state.turn.ending and state.turn.draws_left else ""
         over = [w.seat for w in _seat_order_from(state, state.turn.active)
                 if len(w.hand) > hand_limit(state, w) and w.seat != drawing]
@@ -2508,6 +2714,10 @@ def _candidates(state: State, seat: str) -> list[Action]:
             elif C.BY_SLUG[s].kind in (C.COUNTER,):
                 out.append(Action(seat, "play", s))
         return out
+    if state.retreats and state.retreats[0][0] == seat:
+        _s, frm, n = state.retreats[0]
+        return [Action(seat, "move", targets=tuple(square_name(x) for x in p))
+                for p in _retreat_paths(state, w, parse_square(frm), n)]
     if state.choice:
         target = state.wizard(state.choice[1])
         return [Action(seat, "choose", s) for s in sorted(set(state.hand_slugs(target.seat)))
@@ -2613,6 +2823,21 @@ def _candidates(state: State, seat: str) -> list[Action]:
                                           args=(("spell", p),)))
                 elif p in ("speed", "power-run"):
                     out.append(Action(seat, "play", s, args=(("spell", p),)))
+        elif s == "around-the-corner":
+            for sq in _near(state, at, 2):
+                out.append(Action(seat, "play", s, (square_name(sq),)))
+        elif s == "ugly":
+            out.append(Action(seat, "play", s))
+        elif s == "go-away":
+            out += [Action(seat, "play", s, (x.seat,), n) for x in others for n in nums]
+        elif s == "drag":
+            for x in others:
+                if x.at == at:
+                    for side in "nesw":
+                        nb = state.layout.neighbor(at, side)
+                        if nb is not None:
+                            out.append(Action(seat, "play", s, (x.seat,),
+                                              args=(("path", square_name(nb[0])),)))
         elif s in ("swap", "buddy", "telepath", "slow-death"):
             out += [Action(seat, "play", s, (x.seat,)) for x in others]
         elif s == "teleport-opponent":

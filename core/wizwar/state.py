@@ -202,6 +202,7 @@ class State:
         exposed: cards whose hidden faces a rule just used (Stone Dead counting stones): the
             dealer reveals them to everyone; never serialised.
         choice: Telepath's pending choice, ``[chooser, target]`` (the chooser must ``choose``).
+        retreats: forced retreats to walk, ``[seat, from-square, squares]`` (Go Away, Ugly).
         shown: ``[seat, [cids]]`` cards a rule just showed one player (Telepath): the dealer
             reveals them to that player only; never serialised.
     """
@@ -231,6 +232,7 @@ class State:
     seq: int = 0
     commits: list[str] = field(default_factory=list)
     choice: list[str] = field(default_factory=list)  # Telepath: [chooser, target] pending
+    retreats: list[list[Any]] = field(default_factory=list)  # [seat, from-square, n] queued
     shown: list[list[Any]] = field(default_factory=list, compare=False, repr=False)
     dealer: Any = field(default=None, compare=False, repr=False)
     exposed: list[int] = field(default_factory=list, compare=False, repr=False)
@@ -371,6 +373,7 @@ class State:
             "seq": self.seq,
             "commits": list(self.commits),
             "choice": list(self.choice),
+            "retreats": [list(r) for r in self.retreats],
         }
 
     def _faces_wire(self, public: bool) -> list[str]:
@@ -424,6 +427,7 @@ class State:
             seq=d["seq"],
             commits=list(d.get("commits", [])),
             choice=list(d.get("choice", [])),
+            retreats=[list(r) for r in d.get("retreats", [])],
         )
 
 
