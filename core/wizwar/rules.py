@@ -539,6 +539,9 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
                 pass  # as mist you drift through doors, even jammed ones (cards.md mist-body)
             elif state.edges[e].kind == "wall-of-fire":
                 fires += 1  # it can be crossed, at 4 magical damage (cards.md wall-of-fire)
+            elif state.edges[e].kind == "illusion-wall" and \
+                    w.seat not in state.edges[e].believe:
+                pass  # he sees through it (cards.md illusion-wall)
             else:
                 what = state.edges[e].kind
                 raise IllegalAction(f"a {'locked door' if what.startswith('door') else what} "
@@ -616,13 +619,13 @@ def _punch(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         e = _edge(state, text)
         if e not in [k for _s, k in state.layout.edges_of(at)]:
             raise IllegalAction(f"{text} is not a side of your square")
-        if not _attackable_edge(state, e):
+        if not _attackable_edge(state, e, w.seat):
             raise IllegalAction(f"there is no wall or door to attack at {text}")
         _check_attack(state, w, None)
         if dry:
             return
         state.turn.attacked = True
-        _damage_edge(state, e, 1, o)
+        _damage_edge(state, e, 1, o, w.seat)
         return
     sq = _square(state, text)
     if sq not in state.bushes:
@@ -638,16 +641,27 @@ def _punch(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     _damage_bush(state, sq, 1, o)
 
 
-def _attackable_edge(state: State, e: Edge) -> bool:
-    """A wall or door stands there (a wall of fire cannot be attacked: cards.md §1.8)."""
+def _attackable_edge(state: State, e: Edge, seat: str = "") -> bool:
+    """A wall or door stands there (a wall of fire cannot be attacked: cards.md §1.8; an
+    illusion wall only by those who believe it)."""
     es = state.edges.get(e)
-    return es is not None and es.kind != "wall-of-fire"
+    if es is None or es.kind == "wall-of-fire":
+        return False
+    return es.kind != "illusion-wall" or seat in es.believe
 
 
-def _damage_edge(state: State, e: Edge, n: int, o: Out) -> None:
-    """Points of damage to a wall or door; it stays damaged until destroyed (RB Combat)."""
+def _damage_edge(state: State, e: Edge, n: int, o: Out, by: str = "") -> None:
+    """Points of damage to a wall or door; it stays damaged until destroyed (RB Combat).
+    A believer who "destroys" an illusion wall stops believing it; it stays for the others
+    (DG §12; cards.md illusion-wall)."""
     es = state.edges[e]
     es.hp -= n
+    if es.hp <= 0 and es.kind == "illusion-wall":
+        es.hp = WALL_HP
+        if by in es.believe:
+            es.believe.remove(by)
+        o("edge", f"{by} sees through the illusion at {edge_name(e)}", edge=edge_name(e))
+        return
     if es.hp <= 0:
         del state.edges[e]
         if e in state.turn.open_doors:
@@ -736,7 +750,7 @@ def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
         raise IllegalAction(f"{a.card} takes no {a.args[0][0]}=")
     if ":" in text:
         e = _edge(state, text)
-        if not _attackable_edge(state, e):
+        if not _attackable_edge(state, e, w.seat):
             raise IllegalAction(f"there is no wall or door to attack at {text}")
         _check_attack(state, w, None)
         if not _sees(state, w, at, e):
@@ -746,7 +760,7 @@ def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
         state.turn.attacked = True
         _discard_cards(state, [cid, ncid])
         o("attack", f"{w.seat} casts {cd.name} at {text}", seat=w.seat)
-        _damage_edge(state, e, pts, o)
+        _damage_edge(state, e, pts, o, w.seat)
         return
     if not text.startswith("P"):
         sq = _square(state, text)
@@ -953,7 +967,7 @@ def _destroy_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
     Source: FAQ (Destroy Wall next to someone in round one is legal; second-hand kills give no
     cards); RB (Absorb or Blunt against a falling wall); cards.md destroy-wall (2 damage)."""
     e = _neutral_edge(state, w, a)
-    if not _attackable_edge(state, e):
+    if not _attackable_edge(state, e, w.seat):
         raise IllegalAction(f"there is no wall or door at {a.targets[0]}")
     assert w.at is not None
     if not _sees(state, w, w.at, e):
@@ -961,6 +975,10 @@ def _destroy_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
     if dry:
         return
     _discard_cards(state, [cid])
+    if state.edges[e].kind == "illusion-wall":  # no falling damage; only he stops believing
+        state.edges[e].believe.remove(w.seat)
+        o("edge", f"{w.seat} sees through the illusion at {edge_name(e)}", edge=edge_name(e))
+        return
     kind = state.edges.pop(e).kind
     if e in state.turn.open_doors:
         state.turn.open_doors.remove(e)
@@ -1533,6 +1551,45 @@ def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> No
         state.floor = [(end if c == thing else s_, c) for s_, c in state.floor]
 
 
+def _illusion_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Illusion Wall: a fake wall on an empty edge in LOS. It blocks sight for everyone,
+    always; the caster knows it is fake; every other player rolls the d4 the first time he
+    sees it (1-2: he believes it, and treats it as a real 20-point wall for walking, pushes
+    and attacks). Source: DG §12; cards.md illusion-wall (decided: d4 1-2, 20 points)."""
+    e = _neutral_edge(state, w, a)
+    _empty_edge(state, e, a.targets[0])
+    assert w.at is not None
+    if not _sees(state, w, w.at, e):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.edges[e] = EdgeState("illusion-wall", WALL_HP, created=True, caster=w.seat,
+                               rolled=[w.seat])
+    o("edge", f"{w.seat} raises a wall at {edge_name(e)}", edge=edge_name(e))
+    _illusion_rolls(state, o)
+
+
+def _illusion_rolls(state: State, o: Out) -> None:
+    """Everyone who sees an illusion wall for the first time rolls for belief, in seat order
+    from its caster (DG §12: belief rolled per player at first sight)."""
+    for e in sorted(state.edges):
+        es = state.edges[e]
+        if es.kind != "illusion-wall":
+            continue
+        for v in _seat_order_from(state, es.caster) if state.wizard(es.caster).in_game \
+                else [x for x in state.wizards if x.in_game]:
+            if v.seat in es.rolled or v.at is None or v.has("blind"):
+                continue
+            if not has_los(state, v.at, e):
+                continue
+            roll = _roll(state)
+            es.rolled.append(v.seat)
+            if roll <= 2:
+                es.believe.append(v.seat)
+            o("illusion", f"{v.seat} sees the wall at {edge_name(e)}", seat=v.seat, roll=roll)
+
+
 _OWN_TURN = {
     "fireball": _point_attack,
     "lightning-blast": _point_attack,
@@ -1557,6 +1614,7 @@ _OWN_TURN = {
     "dispel-creation": _dispel,
     "power-run": _power_run,
     "shrink": _shrink,
+    "illusion-wall": _illusion_wall,
     "ugly": _ugly,
     "drag": _drag,
     "wall-of-fire": _wall_of_fire,
@@ -1846,6 +1904,8 @@ def _can_cross(state: State, w: Wizard, e: Edge) -> bool:
     es = state.edges.get(e)
     if es is None or es.kind == "wall-of-fire":
         return True
+    if es.kind == "illusion-wall":
+        return w.seat not in es.believe
     return w.has("mist-body") and es.kind.startswith("door")
 
 
@@ -2378,8 +2438,11 @@ def _push(state: State, w: Wizard, d: str, n: int, o: Out) -> int:
         nb = state.layout.neighbor(w.at, d)
         fire = nb is not None and nb[1] in state.edges and \
             state.edges[nb[1]].kind == "wall-of-fire"
-        if nb is None or (nb[1] in state.edges and not fire) or nb[0] in state.bushes or \
-                nb[0] in state.stones:
+        seen_through = nb is not None and nb[1] in state.edges and \
+            state.edges[nb[1]].kind == "illusion-wall" and \
+            w.seat not in state.edges[nb[1]].believe
+        if nb is None or (nb[1] in state.edges and not fire and not seen_through) or \
+                nb[0] in state.bushes or nb[0] in state.stones:
             blocked += 1
             continue
         if fire:
@@ -2481,6 +2544,8 @@ def _resolve_indirect(state: State, o: Out) -> None:
 # ---------------------------------------------------------------------------------------
 def _settle(state: State, o: Out) -> None:
     """Run the automatic steps until a player must act (notation.md, Turn edges)."""
+    if any(es.kind == "illusion-wall" for es in state.edges.values()):
+        _illusion_rolls(state, o)
     for _guard in range(10_000):
         _check_end(state, o)
         if state.winner or state.windows or state.choice or state.discarding:
@@ -2803,7 +2868,7 @@ def _candidates(state: State, seat: str) -> list[Action]:
                     out.append(Action(seat, "play", s, number=n))
                 else:
                     out += [Action(seat, "play", s, (x.seat,), n) for x in others]
-        elif s in ("wall-of-fire", "waterwall"):
+        elif s in ("wall-of-fire", "waterwall", "illusion-wall"):
             for sq in _near(state, at, 2):
                 for _side, e in state.layout.edges_of(sq):
                     if e not in state.edges:

@@ -69,11 +69,16 @@ class Wizard:
 
 @dataclass
 class EdgeState:
-    """A wall or door standing on an edge. ``kind``: wall, door, door-jammed; ``hp`` left."""
+    """Something standing on an edge. ``kind``: wall, door, door-jammed, wall-of-fire,
+    illusion-wall; ``hp`` left; ``created`` by a card. An illusion wall also keeps its
+    ``caster``, the seats that have ``rolled`` for it and those who ``believe`` it."""
 
     kind: str
     hp: int
     created: bool = False
+    caster: str = ""
+    rolled: list[str] = field(default_factory=list)
+    believe: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -348,7 +353,8 @@ class State:
             "faces": self._faces_wire(public),
             "deck": list(self.deck),
             "discard": list(self.discard),
-            "edges": {edge_name(e): [v.kind, v.hp, v.created] for e, v in self.edges.items()},
+            "edges": {edge_name(e): [v.kind, v.hp, v.created, v.caster, list(v.rolled),
+                                     list(v.believe)] for e, v in self.edges.items()},
             "bushes": {square_name(s): hp for s, hp in self.bushes.items()},
             "stones": [square_name(s) for s in self.stones],
             "floor": [[square_name(s), c] for s, c in self.floor],
