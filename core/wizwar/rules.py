@@ -2761,8 +2761,8 @@ def _candidates(state: State, seat: str) -> list[Action]:
         for s in hand:
             if s in ANSWER_STONES:
                 out.append(Action(seat, "play", s))
-            if s in ("wall-of-fire", "waterwall"):
-                win = state.windows[0]
+            win = state.windows[0]
+            if s in ("wall-of-fire", "waterwall") and win.kind == "attack":
                 att = state.wizard(win.attacker)
                 if att.at is not None and w.at is not None and att.at != w.at:
                     for sl in sightlines(state.layout, att.at, w.at)[:1]:
