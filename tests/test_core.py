@@ -195,3 +195,10 @@ def test_play_round_trip(actor: str, slug: str, targets: list[str], number: int 
     a = parse(text)
     assert parse(str(a)) == a
     assert "b2:n" not in str(a)
+
+
+def test_cards_doc_generated_and_current() -> None:
+    """docs/cards.md is generated from the card data and is up to date."""
+    r = subprocess.run([sys.executable, "scripts/gen_cards_doc.py", "--check"], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout
