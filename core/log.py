@@ -13,7 +13,7 @@ from typing import Any
 import msgpack
 
 from core.codec import pack
-from core.engine import IllegalAction
+from core.engine import Event, IllegalAction
 from core.wizwar.actions import Action, NotationError
 from core.wizwar.game import RULES_VERSION, RULESET, GameConfig, new_game
 from core.wizwar.rules import apply, to_move
@@ -214,14 +214,15 @@ def start_state(h: dict[str, Any]) -> State:
     return st
 
 
-def step(state: State, r: dict[str, Any]) -> None:
-    """Apply one record to ``state`` and check its stored hash. Raises ``LogError``."""
+def step(state: State, r: dict[str, Any]) -> list[Event]:
+    """Apply one record to ``state`` and check its stored hash; returns the action's events.
+    Raises ``LogError``."""
     action = Action.from_wire(r["action"])
     if state.dealer is not None:
         reveal_all(state, r.get("pre", []))
         state.dealer.pending = list(r.get("reblind", []))
     try:
-        apply(state, action)
+        events = apply(state, action)
     except IllegalAction as exc:
         raise LogError(f"action {r['seq']} ({action}) is illegal here: {exc.reason}") from None
     if state.dealer is not None:
@@ -229,6 +230,7 @@ def step(state: State, r: dict[str, Any]) -> None:
     if "hash" in r and state_hash(state) != r["hash"]:
         raise LogError(f"action {r['seq']} ({action}): the state hash is "
                        f"{state_hash(state)}, the log says {r['hash']}")
+    return events
 
 
 def replay(loaded: Loaded, upto: int | None = None) -> State:
@@ -294,17 +296,19 @@ def export_text(loaded: Loaded) -> str:
     seed = h["seed"]
     lines.append(f"seed int {seed}" if isinstance(seed, int) else f"seed hex {seed.hex()}")
     if h.get("commits"):
-        hist = (loaded.end or {}).get("history")
-        if not hist:
-            raise LogError("a networked game's deal is revealed only at its end")
-        first = sorted((x for x in hist if x[3] == 0), key=lambda x: x[0])
-        lines.append("deal " + " ".join(x[1] for x in first))
+        faces = _deal_faces(loaded)
+        if faces is None:
+            raise LogError("a joined game's deal is revealed only at its end (the host's own "
+                           "log can be exported at any time)")
+        lines.append("deal " + " ".join(faces))
+        k = 0
+        reblinds = _reblinds_from(loaded)
         for r in loaded.records:
             for rb in r.get("reblind", []):
-                epoch_faces = {x[0]: x[1] for x in hist if x[0] in rb["cids"] and
-                               commitment(x[1], x[2]) in rb["commits"]}
+                got = reblinds[k]
+                k += 1
                 lines.append(f"reblind {r['seq']} " + " ".join(
-                    f"{cid}={epoch_faces.get(cid, '?')}" for cid in rb["cids"]))
+                    f"{cid}={got.get(cid, '?')}" for cid in rb["cids"]))
     if h.get("started"):
         lines.append(f"# started {h['started']}")
     st = start_state({**h, "commits": None, "faces": _deal_faces(loaded)})
@@ -327,9 +331,14 @@ def export_text(loaded: Loaded) -> str:
 
 
 def _deal_faces(loaded: Loaded) -> list[str] | None:
-    if not loaded.header.get("commits"):
-        return loaded.header.get("faces")
+    """Every instance's face at the deal: the header's (local games, and the host, who knows
+    them all), else the audit history of a finished networked game; None if unknown."""
+    faces = loaded.header.get("faces")
+    if not loaded.header.get("commits") or (faces and all(faces)):
+        return faces
     hist = (loaded.end or {}).get("history") or []
+    if not hist:
+        return None
     first = sorted((x for x in hist if x[3] == 0), key=lambda x: x[0])
     return [x[1] for x in first]
 
@@ -339,6 +348,9 @@ def _reblinds_from(loaded: Loaded) -> list[dict[int, str]]:
     out = []
     for r in loaded.records:
         for rb in r.get("reblind", []):
+            if rb.get("faces"):  # the host's log carries them
+                out.append(dict(zip(rb["cids"], rb["faces"], strict=False)))
+                continue
             faces = {x[0]: x[1] for x in hist
                      if x[0] in rb["cids"] and commitment(x[1], x[2]) in rb["commits"]}
             out.append(faces)
@@ -373,9 +385,10 @@ class TextGame:
 
     def start(self) -> State:
         """The starting state."""
-        st = new_game(self.config, self.seed, faces=self.faces)
+        faces = None if self.faces is None else list(self.faces)  # the game mutates its own
+        st = new_game(self.config, self.seed, faces=faces)
         if self.reblinds:
-            st.dealer = _TextDealer(self.reblinds)
+            st.dealer = _TextDealer([dict(r) for r in self.reblinds])
         return st
 
 

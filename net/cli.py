@@ -10,7 +10,9 @@ import argparse
 import asyncio
 import sys
 
+from core.wizwar.game import RULES_VERSION, RULESET
 from net.lan import HostGame, JoinRefused, PeerGame
+from net.protocol import PROTOCOL_VERSION
 
 DEFAULT_PORT = 7654
 
@@ -33,7 +35,11 @@ async def host_headless(args: argparse.Namespace) -> int:
     game = HostGame(players=args.seats, name=args.name, bind=args.bind, port=args.port,
                     bots=args.bots, local_bot=True, clock=args.clock, log=_err,
                     writer=save.write, started=now_text())
-    port = await game.start()
+    try:
+        port = await game.start()
+    except OSError as exc:
+        _err(f"cannot listen on {args.bind}:{args.port}: {exc.strerror or exc}")
+        return 1
     print(f"listening on {args.bind}:{port}", flush=True)
     adv = None
     if advertise_wanted(args.bind, args.advertise):
@@ -41,7 +47,8 @@ async def host_headless(args: argparse.Namespace) -> int:
 
         adv = Advertiser()
         remote = args.seats - 1 - args.bots
-        await adv.start(args.name, port, proto=1, ruleset="wizwar/1",
+        await adv.start(args.name, port, proto=PROTOCOL_VERSION,
+                        ruleset=f"{RULESET}/{RULES_VERSION}",
                         options=f"players={args.seats}", seats_taken=1 + args.bots,
                         seats_free=remote,
                         interfaces=None if args.bind in ("0.0.0.0", "") else [args.bind])
@@ -67,6 +74,8 @@ def parse_target(target: str) -> tuple[str, int] | None:
     """``HOST:PORT`` as (host, port), or None when it is a game name."""
     host, sep, port = target.rpartition(":")
     if sep and port.isdigit() and host:
+        if not 1 <= int(port) <= 65535:
+            raise LookupError(f"{port} is not a port (1-65535)")
         return host.strip("[]"), int(port)
     return None
 
@@ -111,6 +120,9 @@ async def join_headless(args: argparse.Namespace) -> int:
             _err(f"refused: {exc}")
             return 1
         except (ConnectionError, OSError) as exc:
+            if not peer.seat:  # never got in: nothing to rejoin
+                _err(f"cannot join {host}:{port}: {exc}")
+                return 1
             if attempt == args.retries:
                 _err(f"lost the host: {exc}")
                 return 1
@@ -170,15 +182,36 @@ async def list_games(timeout: float) -> int:
     return 0
 
 
+def _port(text: str) -> int:
+    """A TCP port 1-65535 (0: any free port)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"{n} is not a port (0-65535)")
+    return n
+
+
+def _seconds(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not x > 0:
+        raise argparse.ArgumentTypeError("the clock must be more than 0 seconds")
+    return x
+
+
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     """The host/join/list sub-commands of ``wizwar``."""
     p = sub.add_parser("host", help="host a LAN game")
     p.add_argument("--name", default="wizwar game")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT)
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
     p.add_argument("--seats", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--bots", type=int, default=0, help="seats the host's bots fill")
-    p.add_argument("--clock", type=float, default=None,
+    p.add_argument("--clock", type=_seconds, default=None,
                    help="seconds to answer an attack before a pass is entered")
     p.add_argument("--no-advertise", dest="advertise", action="store_false")
     p.add_argument("--headless", action="store_true", help="no app (needs --bot)")

@@ -300,10 +300,10 @@ class HostGame:
         for m in self.sent:
             await seat.conn.send(self._for(m, seat.seat))
 
-    @staticmethod
-    def _for(msg: dict[str, Any], seat: str) -> dict[str, Any]:
+    def _for(self, msg: dict[str, Any], seat: str) -> dict[str, Any]:
         out = dict(msg)
         out["private"] = msg["private"].get(seat, [])
+        out["last"] = self.state.seq if self.state is not None else 0  # to catch up to
         return out
 
     async def _handle(self, seat: Seat, msg: dict[str, Any]) -> None:
@@ -515,6 +515,7 @@ class PeerGame:
     writer: Callable[[bytes], None] | None = None
     started: str = ""
     _written: int = -1
+    _host_last: int = 0
 
     async def connect(self) -> None:
         """Open the connection and say hello (with a fresh nonce commitment)."""
@@ -569,8 +570,10 @@ class PeerGame:
             self.nonce_commits = {str(k): str(v) for k, v in msg["nonce_commits"].items()}
             await self.conn.send({"type": "nonce", "nonce": self._nonce})
         elif t == "start":
+            self._host_last = msg["last"]
             self._start(msg)
         elif t == "commit":
+            self._host_last = max(self._host_last, msg["last"])
             self._commit(msg)
             if self.desync:
                 return ""
@@ -677,6 +680,12 @@ class PeerGame:
                                           self.report_dir)
         self.log(f"DESYNC at {seq}: report {self.desync}")
 
+    def _caught_up(self) -> bool:
+        """True once this peer has applied everything the host had sequenced when it last
+        wrote to us (a rejoining peer must not act on a state still catching up)."""
+        st = self.state
+        return st is not None and st.seq >= self._host_last
+
     def _wake(self) -> None:
         ev = getattr(self, "_turn", None)
         if ev is None:
@@ -691,7 +700,8 @@ class PeerGame:
             await self._turn.wait()
             self._turn.clear()
             st = self.state
-            if st is None or st.winner or self.seat not in to_move(st) or self.desync:
+            if st is None or st.winner or self.seat not in to_move(st) or self.desync or \
+                    not self._caught_up():
                 continue
             action = await self.choose(st)
             if action is None:

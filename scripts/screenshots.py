@@ -56,7 +56,7 @@ async def menu() -> None:
 
 async def game(size: tuple[int, int], name: str, players: int = 2) -> None:
     """A game in progress: a few actions in, the cursor on a reachable square."""
-    app = WizWarApp(players=players, seed=3, start_game=True, bot_delay=0)
+    app = WizWarApp(players=players, seed=3, start_game=True, bot_delay=0, save_games=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         for _ in range(2):
@@ -68,7 +68,7 @@ async def game(size: tuple[int, int], name: str, players: int = 2) -> None:
 
 async def attack() -> None:
     """A bot's attack waiting for the human's answer."""
-    app = WizWarApp(players=2, seed=0, start_game=True, bot_delay=0)
+    app = WizWarApp(players=2, seed=0, start_game=True, bot_delay=0, save_games=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         g = app.game
@@ -84,7 +84,7 @@ async def attack() -> None:
 
 async def gameover() -> None:
     """The game-over screen of a short game."""
-    app = WizWarApp(players=2, seed=48, start_game=True, bot_delay=0)
+    app = WizWarApp(players=2, seed=48, start_game=True, bot_delay=0, save_games=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         g = app.game
@@ -97,13 +97,35 @@ async def gameover() -> None:
 
 async def card() -> None:
     """The full text of a card."""
-    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0)
+    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("comma")  # the hand cursor wraps to the last card (Invisible)
         await pilot.press("i")
         await pilot.pause()
         await shot(app, "card.svg")
+
+
+async def replay() -> None:
+    """A finished 3-bot game's log (made in a temp dir) in the replay screen, part way
+    through, seen as P1."""
+    import tempfile
+
+    from core.wizwar.session import LocalSession
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "20250102-101112-local-seed2-1a2b.wwlog"
+        s = LocalSession.start(players=3, seed=2, human="")
+        with open(path, "wb") as f:
+            s.record_to(f.write, started="2025-01-02T10:11:12Z")
+            s.run_bots()
+        app = WizWarApp(replay_file=str(path), discovery=False, save_games=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("t", "1", "4", "enter")  # turn 14
+            await pilot.press("right", "right", "right")
+            await pilot.pause()
+            await shot(app, "replay.svg")
 
 
 async def until(pilot, cond: Callable[[], bool], timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
@@ -197,8 +219,13 @@ async def lan_game() -> None:
 
 
 async def main() -> None:
-    """Every screenshot (``lan`` as the only argument: the menu and the LAN ones)."""
+    """Every screenshot (``lan`` as the only argument: the menu and the LAN ones;
+    ``replay``: the menu and the replay screen)."""
     OUT.mkdir(exist_ok=True)
+    if sys.argv[1:] == ["replay"]:
+        await menu()
+        await replay()
+        return
     if sys.argv[1:] == ["lan"]:
         await menu()
         await lobby()
@@ -215,6 +242,7 @@ async def main() -> None:
     await lobby()
     await join()
     await lan_game()
+    await replay()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import time
 import pytest
 from textual.widgets import Input, OptionList
 
-from core.wizwar import bot
+from core.wizwar import GameConfig, bot, new_game
 from core.wizwar.scenario import build_state
 from core.wizwar.session import LocalSession
 from core.wizwar.state import Script
@@ -19,6 +19,15 @@ from wizwar_tui.screens import CardScreen, ChoiceScreen, GameOverScreen, MenuScr
 
 SIZES = [(120, 40), (80, 24)]
 SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
+
+
+def seed_where(pred, players: int = 2) -> int:  # type: ignore[no-untyped-def]
+    """The first seed whose new game satisfies ``pred(state)`` (the deal changes whenever the
+    deck does, so tests look their seed up instead of hard-coding it)."""
+    for seed in range(1000):
+        if pred(new_game(GameConfig(players=players), seed)):
+            return seed
+    raise AssertionError("no such seed")
 
 
 def game_app(seed: int, players: int = 2) -> WizWarApp:
@@ -252,9 +261,11 @@ async def test_whole_game_through_the_command_line() -> None:
 
 
 async def test_play_a_card_on_a_side_chosen_with_the_cursor() -> None:
-    """Seed 11: the human opens with Create Wall; aim at c3 (the wizard's square), pick the
-    north side from the list, and the wall appears."""
-    app = game_app(seed=11)
+    """The human opens holding Create Wall; aim at c3 (the wizard's square), pick the north
+    side from the list, and the wall appears."""
+    seed = seed_where(lambda st: st.turn.active == "P1" and
+                      "create-wall" in st.hand_slugs("P1") and (2, 1, "s") not in st.edges)
+    app = game_app(seed=seed)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         game = game_of(app)
@@ -350,9 +361,9 @@ async def test_board_coordinates(size: tuple[int, int], ascii_only: bool) -> Non
         assert game.query_one("#left").region.right <= game.query_one("#right").region.x
 
 
-@pytest.mark.parametrize(("seed", "first"), [(3, "P2"), (2, "P1")])
-async def test_who_goes_first_is_shown(seed: int, first: str) -> None:
-    app = game_app(seed=seed)
+@pytest.mark.parametrize("first", ["P2", "P1"])
+async def test_who_goes_first_is_shown(first: str) -> None:
+    app = game_app(seed=seed_where(lambda st: st.turn.active == first))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         game = game_of(app)
@@ -388,8 +399,9 @@ async def test_header_while_discarding() -> None:
 
 
 async def test_header_names_the_bot_acting() -> None:
-    """Seed 3: P2 moves first; with a slow bot the header says it is P2 acting."""
-    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=60)
+    """P2 moves first; with a slow bot the header says it is P2 acting."""
+    seed = seed_where(lambda st: st.turn.active == "P2")
+    app = WizWarApp(players=2, seed=seed, start_game=True, bot_delay=60)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         game = game_of(app)

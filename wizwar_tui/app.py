@@ -22,6 +22,13 @@ from wizwar_tui.lobby import (
     new_peer,
     parse_address,
 )
+from wizwar_tui.replay import (
+    ReplayError,
+    ReplayErrorScreen,
+    ReplayScreen,
+    SavedGamesScreen,
+)
+from wizwar_tui.replay import load as load_replay
 from wizwar_tui.screens import MenuScreen
 
 
@@ -42,7 +49,10 @@ class WizWarApp(App[int]):
         lan_args: ``wizwar host``/``join`` arguments: open the host lobby or the join
             flow at once.
         discovery: look for games and advertise them on the LAN (mDNS); off in tests.
-        save_games: write a game log of each LAN game (as the headless commands do).
+        save_games: write a game log of each game as it is played (local games too).
+        replay_file: a saved game (``.wwlog`` or export text) to open in the replay screen
+            at once (``wizwar replay FILE``).
+        replay_delay: seconds between two actions when a replay plays.
     """
 
     CSS_PATH = "wizwar.tcss"
@@ -54,8 +64,11 @@ class WizWarApp(App[int]):
     def __init__(self, players: int = 2, seed: int | None = None, start_game: bool = False,
                  ascii_only: bool = False, bot_delay: float = 0.3,
                  lan_args: argparse.Namespace | None = None, discovery: bool = True,
-                 save_games: bool = True) -> None:
+                 save_games: bool = True, replay_file: str | None = None,
+                 replay_delay: float = 0.5) -> None:
         super().__init__()
+        self.replay_file = replay_file
+        self.replay_delay = replay_delay
         self.players = players
         self.seed = seed
         self.start_now = start_game
@@ -68,8 +81,11 @@ class WizWarApp(App[int]):
 
     def on_mount(self) -> None:
         """Show the menu, and start a game at once for ``wizwar play``, or open the lobby /
-        the join flow for ``wizwar host`` / ``wizwar join``."""
+        the join flow for ``wizwar host`` / ``wizwar join``, or the replay for
+        ``wizwar replay``."""
         self.push_screen(MenuScreen())
+        if self.replay_file is not None:
+            self.open_replay(self.replay_file)
         if self.start_now:
             self.start_game(self.players, self.seed)
         args = self.lan_args
@@ -91,9 +107,30 @@ class WizWarApp(App[int]):
         self.leave_lan()
         self.show_menu()
         game = GameScreen(players=players, seed=new_seed() if seed is None else seed,
-                          ascii_only=self.ascii_only, bot_delay=self.bot_delay)
+                          ascii_only=self.ascii_only, bot_delay=self.bot_delay,
+                          save_log=self.save_games)
         self.push_screen(game)
         return game
+
+    # ------------------------------------------------------------------ replay
+    def open_saved_games(self) -> SavedGamesScreen:
+        """The list of saved games (Enter replays one)."""
+        screen = SavedGamesScreen()
+        self.push_screen(screen)
+        return screen
+
+    def open_replay(self, path: str) -> ReplayScreen | ReplayErrorScreen:
+        """Replay the saved game ``path`` (a ``.wwlog`` or export text); a file that cannot
+        be replayed gets a screen saying why."""
+        try:
+            game = load_replay(path)
+        except ReplayError as exc:
+            err = ReplayErrorScreen(path, str(exc))
+            self.push_screen(err)
+            return err
+        screen = ReplayScreen(game, delay=self.replay_delay, ascii_only=self.ascii_only)
+        self.push_screen(screen)
+        return screen
 
     def show_menu(self) -> None:
         """Pop every screen above the main menu."""
@@ -197,8 +234,9 @@ class WizWarApp(App[int]):
 
 
 def run(players: int = 2, seed: int | None = None, start_game: bool = False,
-        ascii_only: bool = False) -> int:
-    """Run the app; returns the exit status.
+        ascii_only: bool = False, replay: str | None = None, replay_delay: float = 0.5) -> int:
+    """Run the app; returns the exit status. With ``replay`` (``wizwar replay FILE``) the
+    saved game opens in the replay screen at once.
 
     The pause between two bot actions is 0.3 s, or ``WIZWAR_BOT_DELAY`` seconds.
     """
@@ -207,7 +245,7 @@ def run(players: int = 2, seed: int | None = None, start_game: bool = False,
     except ValueError:
         delay = 0.3
     app = WizWarApp(players=players, seed=seed, start_game=start_game, ascii_only=ascii_only,
-                    bot_delay=delay)
+                    bot_delay=delay, replay_file=replay, replay_delay=replay_delay)
     app.run()
     return 0 if app.return_code in (None, 0) else int(app.return_code)
 

@@ -1,7 +1,8 @@
 """The ``wizwar`` command: the app, and the headless tools.
 
 ``wizwar`` opens the main menu; ``wizwar play [--players N] [--seed S]`` starts a game
-against bots; ``wizwar scenario PATH...`` runs conformance scenarios and prints
+against bots; ``wizwar replay FILE`` replays a saved game (a ``.wwlog`` or export text);
+``wizwar scenario PATH...`` runs conformance scenarios and prints
 ``N passed, N failed`` (exit 1 on any failure); ``wizwar host``/``join``/``list`` play on
 the LAN (``--headless --bot`` without the app, see net/cli.py).
 """
@@ -26,6 +27,11 @@ def main(argv: list[str] | None = None) -> int:
     p_ver.add_argument("files", nargs="+")
     p_exp = sub.add_parser("export", help="print a saved game as notation text")
     p_exp.add_argument("file")
+    p_rep = sub.add_parser("replay", help="replay a saved game (.wwlog or export text)")
+    p_rep.add_argument("file")
+    p_rep.add_argument("--delay", type=float, default=0.5,
+                       help="seconds between two actions when playing (default 0.5)")
+    p_rep.add_argument("--ascii", action="store_true", help="draw the board with ASCII only")
     from net.cli import add_parsers
     from net.cli import run as run_net
 
@@ -50,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if failed else 0
     from wizwar_tui.app import run
 
+    if args.cmd == "replay":
+        return run(replay=args.file, ascii_only=args.ascii, replay_delay=args.delay)
     if args.cmd == "play":
         return run(players=args.players, seed=args.seed, start_game=True,
                    ascii_only=args.ascii)

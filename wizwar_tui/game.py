@@ -24,6 +24,7 @@ from core.wizwar.session import LocalSession
 from core.wizwar.view import View
 from net.session import NetSession
 from wizwar_tui import render
+from wizwar_tui.saves import LogFile, new_log, now_text
 from wizwar_tui.screens import STARTER_NOTE, CardScreen, ChoiceScreen, HelpScreen
 from wizwar_tui.widgets import Board, BoardRuler, HandPanel, PlayersPanel, StackPanel
 
@@ -83,8 +84,10 @@ class GameScreen(Screen[None]):
 
     def __init__(self, players: int = 2, seed: int = 0, ascii_only: bool = False,
                  bot_delay: float = 0.3, session: LocalSession | NetSession | None = None,
-                 lan: LanLink | None = None) -> None:
+                 lan: LanLink | None = None, save_log: bool = False) -> None:
         super().__init__()
+        self.save_log = save_log  # a local game: write its log under the saved games
+        self.logfile: LogFile | None = None
         self.players = players
         self.seed: int | None = seed
         self.ascii_only = ascii_only
@@ -163,13 +166,33 @@ class GameScreen(Screen[None]):
             self.lan.listeners.append(self.net_changed)
             self.net_changed()
             return
+        self.start_log()
         self.refresh_all()
         self.call_after_refresh(self.run_bots)
 
+    def start_log(self) -> None:
+        """Autosave a local game: its log file is written as it is played (the header and
+        the actions so far now, then a flushed record per action)."""
+        if not self.save_log or self.logfile is not None \
+                or not isinstance(self.session, LocalSession):
+            return
+        try:
+            self.logfile = new_log("local", f"seed{self.seed}")
+            self.session.record_to(self.logfile.write, started=now_text())
+        except OSError as exc:
+            self.logfile = None
+            self.session.writer = None
+            self.notify(f"This game is not saved: {exc}", severity="warning", timeout=8)
+
     def on_unmount(self) -> None:
-        """Stop listening to a LAN game."""
+        """Stop listening to a LAN game; close a local game's log."""
         if self.lan is not None and self.net_changed in self.lan.listeners:
             self.lan.listeners.remove(self.net_changed)
+        if self.logfile is not None:
+            if isinstance(self.session, LocalSession):
+                self.session.writer = None
+            self.logfile.close()
+            self.logfile = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While a LAN game has no state (before the deal, or while rejoining) only the

@@ -55,7 +55,10 @@ def parse_address(text: str) -> tuple[str, int] | None:
     text = text.strip()
     if not text:
         return None
-    direct = parse_target(text)
+    try:
+        direct = parse_target(text)
+    except LookupError:  # a port out of range
+        return None
     if direct:
         return direct if 0 < direct[1] < 65536 else None
     if ":" in text.strip("[]") and not text.startswith("["):
@@ -276,7 +279,11 @@ class LanLink:
         adv = Advertiser()
         free = host.free_seats
         try:
-            await adv.start(self.name, host.port, proto=1, ruleset="wizwar/1",
+            from core.wizwar.game import RULES_VERSION, RULESET
+            from net.protocol import PROTOCOL_VERSION
+
+            await adv.start(self.name, host.port, proto=PROTOCOL_VERSION,
+                            ruleset=f"{RULESET}/{RULES_VERSION}",
                             options=f"players={host.players}",
                             seats_taken=host.players - free, seats_free=free,
                             interfaces=None if host.bind in ("0.0.0.0", "") else [host.bind])

@@ -68,7 +68,10 @@ def player_colour(seat: str) -> str:
 
 
 def card_name(slug: str) -> str:
-    """The printed name of a card slug, or the slug itself (``punch``, ``thornbush``...)."""
+    """The printed name of a card slug, or the slug itself (``punch``, ``thornbush``...);
+    ``?`` for a face not known (a networked peer's log)."""
+    if not slug:
+        return "?"
     cd = BY_SLUG.get(slug)
     return cd.name if cd else slug.replace("-", " ")
 
@@ -370,16 +373,17 @@ def seat_status_text(status: str) -> Text:
     return Text(word, style)
 
 
-def player_line(view: View, p: PlayerInfo, status: str | None = None) -> Text:
+def player_line(view: View, p: PlayerInfo, status: str | None = None,
+                you: str = "(you)") -> Text:
     """One line of the players panel; in a LAN game (``status`` given) the player's name
-    and the seat's connection state follow the seat."""
+    and the seat's connection state follow the seat. ``you`` marks the viewer's seat."""
     col = player_colour(p.seat)
     t = Text()
     turn = "▶" if view.active == p.seat else " "
     t.append(turn, "bold")
     t.append(f"{p.seat}", f"bold {col}")
-    you = "(you)" if p.seat == view.viewer else ""
-    t.append(f"{you:<6}")
+    mark = you if p.seat == view.viewer else ""
+    t.append(f"{mark:<6}")
     if status is not None:
         name = p.name if p.name and p.name not in (p.seat, status) else ""
         if name:
@@ -470,7 +474,9 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
 
 
 def card_summary(slug: str) -> str:
-    """``Fireball · attack · power`` for the hand panel."""
+    """``Fireball · attack · power`` for the hand panel (``?`` for a face not known)."""
+    if not slug:
+        return "? (not known)"
     cd = BY_SLUG.get(slug)
     if cd is None:
         return slug

@@ -11,6 +11,7 @@ import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from core import log
 
@@ -35,16 +36,19 @@ class LogFile:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._f = open(path, "ab")  # noqa: SIM115 - kept open for the whole game
+        self._f: BinaryIO | None = None  # created on the first record: no empty files
 
     def write(self, data: bytes) -> None:
         """Append one record and flush it to the operating system."""
+        if self._f is None:
+            self._f = open(self.path, "ab")  # noqa: SIM115 - kept open for the whole game
         self._f.write(data)
         self._f.flush()
 
     def close(self) -> None:
-        """Close the file."""
-        self._f.close()
+        """Close the file (nothing was written: no file at all)."""
+        if self._f is not None:
+            self._f.close()
 
 
 def new_log(kind: str, tag: str = "") -> LogFile:
@@ -73,7 +77,7 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
     folder = folder or games_dir()
     out = []
     for name in sorted(os.listdir(folder), reverse=True):
-        if not name.endswith(".wwlog"):
+        if not name.endswith(".wwlog") or os.path.getsize(os.path.join(folder, name)) == 0:
             continue
         path = os.path.join(folder, name)
         try:

@@ -176,7 +176,8 @@ class ChoiceScreen(ModalScreen[Any]):
 
 
 class MenuScreen(Screen[None]):
-    """The main menu: play against 1-3 bots, host or join a LAN game, how to play, quit."""
+    """The main menu: play against 1-3 bots, host or join a LAN game, replay a saved game,
+    how to play, quit."""
 
     BINDINGS = [
         Binding("question_mark", "help", "How to play"),
@@ -184,6 +185,7 @@ class MenuScreen(Screen[None]):
         Binding("2", "play(2)", "2 players", show=False),
         Binding("3", "play(3)", "3 players", show=False),
         Binding("4", "play(4)", "4 players", show=False),
+        Binding("r", "replay", "Replay a saved game", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -198,6 +200,7 @@ class MenuScreen(Screen[None]):
                 Option("Play against 3 bots (4 players)", id="play4"),
                 Option("Host a LAN game", id="host"),
                 Option("Join a LAN game", id="join"),
+                Option("Replay a saved game", id="replay"),
                 Option("How to play", id="help"),
                 Option("Quit", id="quit"),
                 id="menu-list",
@@ -220,6 +223,8 @@ class MenuScreen(Screen[None]):
             self.app.open_host_form()  # type: ignore[attr-defined]
         elif oid == "join":
             self.app.open_join()  # type: ignore[attr-defined]
+        elif oid == "replay":
+            self.app.open_saved_games()  # type: ignore[attr-defined]
         elif oid == "help":
             self.action_help()
         elif oid == "quit":
@@ -232,6 +237,10 @@ class MenuScreen(Screen[None]):
     def action_help(self) -> None:
         """Show how to play."""
         self.app.push_screen(HelpScreen())
+
+    def action_replay(self) -> None:
+        """The saved games, to replay one."""
+        self.app.open_saved_games()  # type: ignore[attr-defined]
 
     async def action_quit(self) -> None:
         """Leave the app."""

@@ -81,15 +81,18 @@ class BoardRuler(Static):
 class PlayersPanel(Static):
     """Life, treasure, hand size, lost turns and conditions of every player."""
 
-    def show(self, view: View, seed: int | None, status: dict[str, str] | None = None) -> None:
+    def show(self, view: View, seed: int | None, status: dict[str, str] | None = None,
+             where: str | None = None, you: str = "(you)") -> None:
         """Draw ``view``'s players, the round and the seed; in a LAN game (``status``: the
-        seat connection states) each player's name and connection instead of the seed."""
+        seat connection states) each player's name and connection instead of the seed.
+        ``where`` replaces the seed text; ``you`` marks the viewer (a replay: ``(seen)``)."""
         t = Text()
         for p in view.players:
             t.append_text(render.player_line(view, p, None if status is None else
-                                              status.get(p.seat, "")))
+                                              status.get(p.seat, ""), you=you))
             t.append("\n")
-        where = "LAN game" if status is not None else f"seed {seed}"
+        if where is None:
+            where = "LAN game" if status is not None else f"seed {seed}"
         t.append(f"round {view.round} · deck {view.deck_size} · {where}", "dim")
         self.update(t)
 
@@ -125,6 +128,34 @@ class HandPanel(Static):
     def selected(self) -> str:
         """The slug under the hand cursor ("" if the hand is empty)."""
         return self.hand[self.index] if self.hand else ""
+
+
+class HandsPanel(Static):
+    """A replay's hands: the seen seat's cards, or every seat's once the game is over.
+    Faces the log's writer never learned are drawn as ``?``."""
+
+    def show(self, hands: list[tuple[str, tuple[str, ...]]]) -> None:
+        """Draw ``hands``: (seat, cards) pairs; one pair lists the cards one a line, several
+        pairs give each seat a line of card names."""
+        t = Text(no_wrap=True, overflow="ellipsis")
+        if len(hands) == 1:
+            _seat, cards = hands[0]
+            if not cards:
+                t.append("(no cards)", "dim")
+            for i, slug in enumerate(cards):
+                if i:
+                    t.append("\n")
+                t.append(f" {i + 1} ", "bold")
+                t.append(render.card_summary(slug), "bold" if slug else "dim")
+        else:
+            for i, (seat, cards) in enumerate(hands):
+                if i:
+                    t.append("\n")
+                t.append(f"{seat} ", f"bold {render.player_colour(seat)}")
+                t.append(", ".join(render.card_name(c) if c else "?" for c in cards)
+                         or "(no cards)", "" if cards else "dim")
+        self.update(t)
+        self.border_subtitle = "v seen as"
 
 
 class StackPanel(Static):

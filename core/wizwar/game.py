@@ -24,7 +24,7 @@ from core.wizwar.state import (
 )
 
 RULESET = "wizwar"
-RULES_VERSION = 1
+RULES_VERSION = 2  # 2: 72 of the 74 cards implemented (logs of version 1 dealt another deck)
 
 
 @dataclass(frozen=True)

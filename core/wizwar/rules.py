@@ -150,8 +150,25 @@ def result(state: State) -> dict[str, object]:
 # ---------------------------------------------------------------------------------------
 # dispatch
 # ---------------------------------------------------------------------------------------
+#: How many targets each verb takes (None: any number, at least one).
+_TARGETS = {"move": None, "punch": 1, "pickup": 1, "drop": 1}
+
+
+def _check_shape(a: Action) -> None:
+    """Refuse an action value that no notation could produce (built by hand or decoded)."""
+    if a.verb in _TARGETS:
+        n = _TARGETS[a.verb]
+        if not a.targets or (n is not None and len(a.targets) != n):
+            raise IllegalAction(f"{a.verb} needs {'a target' if n else 'a path'}")
+    if a.verb == "boost" and a.number is None:
+        raise IllegalAction("boost needs a number card")
+    if a.verb in ("play", "discard", "choose") and not a.card:
+        raise IllegalAction(f"{a.verb} needs a card")
+
+
 def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> None:
     o = out or Out()
+    _check_shape(a)
     if state.winner:
         raise IllegalAction("the game is over")
     try:

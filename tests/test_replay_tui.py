@@ -1,0 +1,515 @@
+"""The replay viewer: local games autosaved, the saved-games list, the replay screen (steps,
+jumps, play, seen as), damaged / export / unreadable files, and instant seeking."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import msgpack
+import pytest
+from textual.widgets import Input, OptionList, RichLog
+
+from core import log
+from core.codec import pack
+from core.wizwar import bot
+from core.wizwar.session import LocalSession
+from core.wizwar.state import state_hash
+from net.lan import HostGame, PeerGame
+from wizwar_tui import cli, render, replay
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.replay import ReplayErrorScreen, ReplayScreen, SavedGamesScreen
+from wizwar_tui.screens import MenuScreen
+
+SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Saved games go under ``tmp_path``, never the real home."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def bot_log(path: Path, players: int = 2, seed: int = 5, limit: int | None = None,
+            started: str = "2025-01-02T10:11:12Z") -> LocalSession:
+    """A bots-only game written to ``path`` (stopped after ``limit`` actions if given)."""
+    s = LocalSession.start(players=players, seed=seed, human="")
+    with open(path, "wb") as f:
+        def write(b: bytes) -> None:
+            f.write(b)
+            f.flush()
+
+        s.record_to(write, started=started)
+        if limit is None:
+            s.run_bots()
+        else:
+            for _ in range(limit):
+                s.step_bot()
+    return s
+
+
+def replay_app(path: Path | str, **kw: object) -> WizWarApp:
+    """An app opening ``path`` in the replay screen (``wizwar replay FILE``)."""
+    return WizWarApp(replay_file=str(path), save_games=False, discovery=False,
+                     **kw)  # type: ignore[arg-type]
+
+
+def head(app: WizWarApp) -> str:
+    """The replay header as plain text."""
+    return str(app.screen.query_one("#replay-head").render())
+
+
+def board_text(app: WizWarApp) -> str:
+    """The replay board as plain text."""
+    return app.screen.query_one(replay.ReplayBoard).plain()
+
+
+def status(app: WizWarApp) -> str:
+    """The status line."""
+    return str(app.screen.query_one("#status").render())
+
+
+async def test_local_game_autosaved_listed_and_replayed(data_home: Path) -> None:
+    """A game played in the app is saved as played, is in the saved-games list from the
+    main menu, and replays to the very same state."""
+    app = WizWarApp(players=2, seed=SHORT_GAME_SEED, start_game=True, bot_delay=0,
+                    discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None and game.logfile is not None
+        path = game.logfile.path
+        assert path.startswith(str(data_home)) and "local-seed48" in path
+        s = game.session
+        for _ in range(8):  # eight human actions through the command line (bots answer)
+            action = bot.choose(s.view(), s.human, s.legal_actions())
+            await pilot.press("colon")
+            app.screen.query_one("#cmd", Input).value = str(action).split(" ", 1)[1]
+            await pilot.press("enter")
+            await pilot.pause()
+        assert not s.over
+        digest, n_actions = s.digest(), len(s.actions)
+        with open(path, "rb") as f:  # flushed as played
+            assert len(log.read(f.read()).records) == n_actions
+        await pilot.press("q")  # leave the game: "Leave this game?" - yes
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert game.logfile is None  # closed with the game screen
+        with open(path, "rb") as f:
+            loaded = log.read(f.read())
+        assert loaded.end is None and not loaded.damage
+        assert len(loaded.records) == n_actions and loaded.header["kind"] == "local"
+        assert loaded.header["started"]
+
+        # the menu entry: the saved games, newest first
+        menu = app.screen.query_one(OptionList)
+        labels = [str(o.prompt) for o in menu.options]
+        menu.highlighted = labels.index("Replay a saved game")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SavedGamesScreen)
+        rows = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert len(rows) == 1
+        assert "unfinished" in rows[0] and f"{n_actions} actions" in rows[0]
+        assert "P1 vs P2" in rows[0] and "local" in rows[0]
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert f"action 0 / {n_actions}" in head(app) and "unfinished" in head(app)
+        assert os.path.basename(path) in head(app)
+
+        # step to the end: the identical final state
+        start_board = board_text(app)
+        await pilot.press("end")
+        await pilot.pause()
+        assert screen.n == n_actions and f"action {n_actions} / {n_actions}" in head(app)
+        assert screen.state is not None and state_hash(screen.state) == digest
+        assert board_text(app) != start_board
+
+        # back and forward: the action number and the board change, and come back
+        end_board = board_text(app)
+        steps = 0
+        while board_text(app) == end_board:
+            await pilot.press("left")
+            steps += 1
+            assert steps < 50
+        assert screen.n == n_actions - steps
+        assert f"action {n_actions - steps} / {n_actions}" in head(app)
+        await pilot.press(*["right"] * steps)
+        await pilot.pause()
+        assert screen.n == n_actions and board_text(app) == end_board
+
+        # q: back to the list, Esc: back to the menu
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, SavedGamesScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_saved_games_list_when_empty(data_home: Path) -> None:
+    """No saved games: the list says where games are saved."""
+    app = WizWarApp(bot_delay=0, discovery=False, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, SavedGamesScreen)
+        text = str(app.screen.query_one("#saved-where").render())
+        assert "No saved games yet" in text and str(data_home) in text.replace("\n", "")
+
+
+async def test_no_autosave_when_saving_is_off(data_home: Path) -> None:
+    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.game is not None and app.game.logfile is None
+    assert not (data_home / "wizwar" / "games").exists() or \
+        not os.listdir(data_home / "wizwar" / "games")
+
+
+async def test_seen_as_cycles_and_everyone_refused_before_the_end(tmp_path: Path) -> None:
+    """An unfinished log: P1, P2, then "everyone" is refused (back to P1); the other seat's
+    hand is its own view."""
+    path = tmp_path / "unfinished.wwlog"
+    s = bot_log(path, seed=5, limit=30)
+    async with replay_app(path).run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert "unfinished" in head(pilot.app) and "seen as P1" in head(pilot.app)
+        await pilot.press("end")
+        await pilot.pause()
+        assert state_hash(screen.state) == s.digest()
+        hand = str(screen.query_one("#hand").render())
+        assert all(render.card_summary(c) in hand for c in s.view("P1").hand)
+        await pilot.press("v")
+        await pilot.pause()
+        assert screen.seat == "P2" and "seen as P2" in head(pilot.app)
+        hand = str(screen.query_one("#hand").render())
+        assert all(render.card_summary(c) in hand for c in s.view("P2").hand)
+        await pilot.press("v")
+        await pilot.pause()
+        assert screen.seat == "P1"
+        assert "only once the game is over" in status(pilot.app)
+
+
+async def test_everyone_after_the_end_shows_every_hand(tmp_path: Path) -> None:
+    path = tmp_path / "finished.wwlog"
+    s = bot_log(path, players=3, seed=2)
+    assert s.over
+    async with replay_app(path).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("t", "5", "enter")  # turn 5, part way through
+        await pilot.pause()
+        assert screen.n == screen.replay.turn_starts[4]
+        await pilot.press("v", "v", "v")
+        await pilot.pause()
+        assert screen.seat == replay.EVERYONE and "seen as everyone" in head(pilot.app)
+        hands = str(screen.query_one("#hand").render())
+        assert all(line.split()[0] in ("P1", "P2", "P3") for line in hands.splitlines())
+        assert len(hands.splitlines()) == 3
+        await pilot.press("v")
+        await pilot.pause()
+        assert screen.seat == "P1"
+
+
+async def test_everyone_only_at_the_last_action_without_an_end_record(tmp_path: Path) -> None:
+    """A finished game whose end record is lost: every hand only at the last action."""
+    path = tmp_path / "cut.wwlog"
+    s = bot_log(path, seed=5)
+    data = path.read_bytes()
+    end = pack(log.end_record(s.state))
+    assert data.endswith(end)
+    path.write_bytes(data[:-len(end)])
+    async with replay_app(path).run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert not screen.replay.ended and screen.replay.result() == f"{s.state.winner} won"
+        await pilot.press("v", "v")
+        await pilot.pause()
+        assert screen.seat == "P1" and "go to the last action" in status(pilot.app)
+        await pilot.press("end", "v", "v")
+        await pilot.pause()
+        assert screen.seat == replay.EVERYONE
+        await pilot.press("left")
+        await pilot.pause()
+        assert screen.seat == "P1"  # not the last action any more
+
+
+async def test_damaged_log_shows_the_damage(tmp_path: Path) -> None:
+    path = tmp_path / "damaged.wwlog"
+    s = bot_log(path, seed=5, limit=40)
+    path.write_bytes(path.read_bytes()[:-5])  # the last record is cut short
+    async with replay_app(path).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        text = head(pilot.app).replace("\n", " ")
+        assert "log damaged: truncated record 40" in text
+        assert "showing the 39 good actions" in text
+        assert "action 0 / 39" in text
+        await pilot.press("end")
+        await pilot.pause()
+        st = log.replay(log.read(path.read_bytes()))
+        assert state_hash(screen.state) == state_hash(st)
+        assert len(s.actions) == 40
+
+
+async def test_export_text_replays(tmp_path: Path) -> None:
+    src = tmp_path / "game.wwlog"
+    s = bot_log(src, seed=9)
+    text = log.export_text(log.read(src.read_bytes()))
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    async with replay_app(path).run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert screen.replay.kind == "export" and f"{s.state.winner} won" in head(pilot.app)
+        await pilot.press("end")
+        await pilot.pause()
+        assert screen.n == len(s.actions)
+        assert state_hash(screen.state) == s.digest()
+
+
+@pytest.mark.parametrize("what", ["newer", "rules", "not-a-log", "missing", "bad-export"])
+async def test_unreadable_files_show_an_error(tmp_path: Path, what: str) -> None:
+    path = tmp_path / "bad.wwlog"
+    src = tmp_path / "src.wwlog"
+    bot_log(src, seed=5, limit=5)
+    up = msgpack.Unpacker(raw=False)
+    up.feed(src.read_bytes())
+    objs = list(up)
+    if what == "newer":
+        objs[0]["version"] = 99
+        path.write_bytes(b"".join(pack(o) for o in objs))
+        expect = "newer"
+    elif what == "rules":
+        objs[0]["rules_version"] = 0
+        path.write_bytes(b"".join(pack(o) for o in objs))
+        expect = "rules version"
+    elif what == "not-a-log":
+        path.write_bytes(b"hello, this is not a wizwar log\n")
+        expect = "not a wizwar log"
+    elif what == "missing":
+        path = tmp_path / "nowhere.wwlog"
+        expect = "cannot open"
+    else:
+        path.write_text("wizwar-export 1\nruleset wizwar 1\nfoo bar\n")
+        expect = "unknown line"
+    async with replay_app(path).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ReplayErrorScreen)
+        text = str(pilot.app.screen.query_one("#replay-error").render())
+        assert expect in text and str(path.name) in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, MenuScreen)
+
+
+async def test_step_jump_play_and_speed(tmp_path: Path) -> None:
+    path = tmp_path / "game.wwlog"
+    s = bot_log(path, players=2, seed=5)
+    n_actions = len(s.actions)
+    async with replay_app(path, replay_delay=0.01).run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        panel = screen.query_one("#log", RichLog)
+        await pilot.press("right", "right", "full_stop")
+        await pilot.pause()
+        assert screen.n == 3 and "action 3 /" in head(pilot.app)
+        assert len(panel.lines) > 3  # the start line, the actions and their events
+        await pilot.press("comma")
+        await pilot.pause()
+        assert screen.n == 2
+        # jumps: an action, a round, a turn; a mistake keeps the line open
+        await pilot.press("t", "a", "4", "0", "enter")
+        await pilot.pause()
+        assert screen.n == 40
+        await pilot.press("t", "x", "enter")
+        await pilot.pause()
+        assert "Cannot jump" in status(pilot.app)
+        assert screen.query_one("#jump", Input).display
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not screen.query_one("#jump", Input).display
+        assert isinstance(pilot.app.screen, ReplayScreen)
+        await pilot.press("t", "r", "2", "enter")
+        await pilot.pause()
+        assert screen.replay.marks[screen.n][0] == 2 and screen.replay.marks[screen.n - 1][0] == 1
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert screen.n in screen.replay.turn_starts
+        await pilot.press("home")
+        await pilot.pause()
+        assert screen.n == 0
+        # play at the tiny delay, then pause
+        await pilot.press("space")
+        assert screen.playing and "playing" in head(pilot.app)
+        await pilot.pause(0.3)
+        await pilot.press("space")
+        await pilot.pause()
+        assert not screen.playing and screen.n > 0 and "paused" in head(pilot.app)
+        # speed: - slower, + faster
+        screen.delay = before = 0.5
+        await pilot.press("minus")
+        assert screen.delay > before
+        await pilot.press("plus", "plus")
+        assert screen.delay < before
+        # playing stops by itself at the end
+        await pilot.press("end", "left", "left")
+        screen.delay = 0.01
+        await pilot.press("space")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if not screen.playing:
+                break
+        assert not screen.playing and screen.n == n_actions
+        # the log panel is in step with a jump back
+        await pilot.press("t", "a", "1", "enter")
+        await pilot.pause()
+        texts = [line.text for line in panel.lines]
+        assert any("1. " in t for t in texts) and not any("  2. " in t for t in texts)
+
+
+async def test_peer_log_keeps_unknown_faces_hidden(tmp_path: Path) -> None:
+    """A joined game's log: the other hand's faces were never learned and show as ?."""
+    host_bytes: list[bytes] = []
+    peer_bytes: list[bytes] = []
+    host = HostGame(players=2, writer=host_bytes.append)
+    port = await host.start()
+    peer = PeerGame("127.0.0.1", port, name="bob", writer=peer_bytes.append)
+    try:
+        await asyncio.wait_for(asyncio.gather(host.run(), peer.run()), 120)
+    finally:
+        await host.close()
+    path = tmp_path / "peer.wwlog"
+    path.write_bytes(b"".join(peer_bytes))
+    async with replay_app(path).run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert screen.seat == "P2" and "peer" in head(pilot.app)  # the log's own seat
+        await pilot.press("t", "3", "enter")
+        await pilot.pause()
+        assert "?" not in str(screen.query_one("#hand").render())
+        await pilot.press("v")  # everyone (the game is over): P1's faces still unknown
+        await pilot.pause()
+        assert screen.seat == replay.EVERYONE
+        lines = str(screen.query_one("#hand").render()).splitlines()
+        assert lines[0].startswith("P1") and "?" in lines[0] and "?" not in lines[1]
+        await pilot.press("v")  # P1's hand: never known to this peer
+        await pilot.pause()
+        assert screen.seat == "P1"
+        hand = str(screen.query_one("#hand").render())
+        assert "? (not known)" in hand and "(no cards)" not in hand
+        await pilot.press("end")
+        await pilot.pause()
+        end = log.read(path.read_bytes()).end
+        assert end is not None and state_hash(screen.state) == end["hash"]
+
+
+def long_log() -> tuple[log.Loaded, int]:
+    """A 2,100-action game: four bots that end every turn at once (discarding down to the
+    hand limit), so the deck is reshuffled many times and nobody ever wins."""
+    s = LocalSession.start(players=4, seed=7, human="")
+    out: list[bytes] = []
+    s.record_to(out.append)
+    while len(s.actions) < 2100 and not s.over:
+        seat = s.to_move()[0]
+        legal = s.legal_actions(seat)
+        pick = next((a for verb in ("end", "discard", "pass") for a in legal
+                     if a.verb == verb), None)
+        s.submit(pick or bot.choose(s.view(seat), seat, legal))
+    return log.read(b"".join(out)), len(s.actions)
+
+
+def test_seeking_a_long_game_matches_a_full_replay(tmp_path: Path) -> None:
+    """Seeking (from the nearest checkpoint) gives the states a replay from the start gives,
+    at many points of a 2,100-action game (no timing here: that belongs in benchmarks)."""
+    loaded, n_actions = long_log()
+    assert n_actions >= 2000
+    path = tmp_path / "long.wwlog"
+    path.write_bytes(b"".join(log.encode(x) for x in [loaded.header, *loaded.records]))
+    rp = replay.load(str(path))
+    assert rp.total == n_actions and not rp.problem and not rp.damage
+    cps = log.Checkpoints(loaded)
+    points = sorted({0, 1, 49, 50, 51, 999, 1000, n_actions - 1, n_actions,
+                     *range(0, n_actions + 1, 137)})
+    for n in points:
+        want = state_hash(log.replay(loaded, upto=n))
+        assert state_hash(rp.at(n)) == want, n
+        assert state_hash(cps.at(n)) == want, n
+    assert len(rp.turn_starts) > 500
+
+
+async def test_long_game_in_the_replay_screen(tmp_path: Path) -> None:
+    loaded, n_actions = long_log()
+    path = tmp_path / "long.wwlog"
+    path.write_bytes(b"".join(log.encode(x) for x in [loaded.header, *loaded.records]))
+    async with replay_app(path).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("end")
+        await pilot.pause()
+        assert f"action {n_actions} / {n_actions}" in head(pilot.app)
+        await pilot.press("t", "a", "1", "5", "0", "7", "enter")
+        await pilot.pause()
+        assert screen.n == 1507
+        assert state_hash(screen.state) == state_hash(log.replay(loaded, upto=1507))
+        panel = screen.query_one("#log", RichLog)
+        assert "earlier actions" in panel.lines[0].text
+
+
+def test_replay_subcommand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``wizwar replay FILE`` runs the app straight into the replay screen."""
+    got: dict[str, object] = {}
+
+    def fake_run(**kw: object) -> int:
+        got.update(kw)
+        return 0
+
+    import wizwar_tui.app as app_mod
+
+    monkeypatch.setattr(app_mod, "run", fake_run)
+    assert cli.main(["replay", "some.wwlog", "--delay", "0.2"]) == 0
+    assert got["replay"] == "some.wwlog" and got["replay_delay"] == 0.2
+
+
+async def test_seeking_a_networked_game_and_its_export(tmp_path: Path) -> None:
+    """A hosted game (the dealer's commitments, reshuffles re-blinded) and its export text:
+    a state reached by seeking equals the one reached by stepping from the start."""
+    out: list[bytes] = []
+    host = HostGame(players=4, bots=3, writer=out.append)
+    await host.start()
+    try:
+        await asyncio.wait_for(host.run(), 240)
+    finally:
+        await host.close()
+    path = tmp_path / "host.wwlog"
+    path.write_bytes(b"".join(out))
+    text = tmp_path / "host.txt"
+    text.write_text(log.export_text(log.read(path.read_bytes())))
+    for f in (path, text):
+        rp = replay.load(str(f), every=7)
+        assert rp.total > 50 and not rp.problem and rp.result().endswith("won")
+        again = replay.load(str(f), every=10_000)  # no checkpoint but the start
+        st = again.at(0)
+        seq = [state_hash(st)]
+        for i in range(again.total):
+            again._advance(st, i)
+            seq.append(state_hash(st))
+        for n in range(0, rp.total + 1, 3):
+            assert state_hash(rp.at(n)) == seq[n], (f.name, n)

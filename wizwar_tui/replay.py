@@ -1,0 +1,816 @@
+"""Saved-game replay: the game as a timeline of states, and the screens that show it.
+
+:func:`load` reads a ``.wwlog`` file (docs/log-format.md) or ``wizwar export`` text into a
+:class:`Replay`: one pass over the actions keeps the events of every action and a state
+checkpoint every :data:`CHECKPOINT_EVERY` actions, so :meth:`Replay.at` gives the state
+after any action ``n`` by replaying fewer than that many actions (seeking is instant in a
+2,000-action game).
+
+The screens only ever draw :func:`core.wizwar.view.view` of a replayed state: a player's
+own view, or every hand ("everyone") once the game is over. Faces the log's writer never
+learned (a networked peer's log) are ``""`` in the state and drawn as ``?``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from core import log
+from core.engine import Event, IllegalAction
+from core.wizwar.actions import Action
+from core.wizwar.board import parse_square
+from core.wizwar.rules import apply
+from core.wizwar.state import State, state_hash
+from core.wizwar.view import View, view
+from wizwar_tui import render
+from wizwar_tui.game import BoardScroll
+from wizwar_tui.widgets import Board, BoardRuler, HandsPanel, PlayersPanel, StackPanel
+
+EVERYONE = ""
+"""The "seen as" value that shows every hand (allowed once the game is over)."""
+
+CHECKPOINT_EVERY = 50
+"""Actions between two kept states (seeking replays fewer than this many actions)."""
+
+LOG_ACTIONS = 60
+"""How many actions (with their events) the log panel holds after a jump."""
+
+SPEEDS = (4.0, 2.0, 1.0, 0.5, 0.25, 0.1, 0.05, 0.02)
+"""Seconds between two actions while playing (``-`` slower, ``+`` faster)."""
+
+EXPORT_MAGIC = "wizwar-export 1"
+
+
+class ReplayError(Exception):
+    """A file that cannot be replayed at all; the message says why in plain words."""
+
+
+# ---------------------------------------------------------------------------- the model
+def _step_record(state: State, r: dict[str, Any]) -> list[Event]:
+    """:func:`core.log.step`, keeping the events of the action (the log panel shows them).
+
+    Raises ``log.LogError`` when the action is illegal here or a stored hash disagrees.
+    """
+    action = Action.from_wire(r["action"])
+    if state.dealer is not None:
+        log.reveal_all(state, r.get("pre", []))
+        state.dealer.pending = list(r.get("reblind", []))
+    try:
+        events = apply(state, action)
+    except IllegalAction as exc:
+        raise log.LogError(f"action {r['seq']} ({action}) is illegal here: {exc.reason}") \
+            from None
+    if state.dealer is not None:
+        log.reveal_all(state, r.get("private", []))
+    if "hash" in r and state_hash(state) != r["hash"]:
+        raise log.LogError(f"action {r['seq']} ({action}): the state hash is "
+                           f"{state_hash(state)}, the log says {r['hash']}")
+    return events
+
+
+class Replay:
+    """A saved game ready to show at any action.
+
+    Attributes:
+        path: the file it came from.
+        kind: ``local``, ``host``, ``peer`` (a ``.wwlog``) or ``export`` (export text).
+        seats, names: the seats and their names (the seat when unnamed).
+        viewer: the seat the log was written by ("" when unknown or bots only).
+        started: the start time from the header ("" when unknown).
+        ended: True when the log has its end record (the game is over).
+        damage: where and why reading stopped early ("" when the whole file was read).
+        problem: why the replay stopped before the last good record ("" normally).
+        actions: the actions that replay, in order (action ``n`` is ``actions[n - 1]``).
+        events: the events of each action (``events[n - 1]``).
+        marks: ``(round, active seat)`` after ``n`` actions, for ``n`` in ``0..total``.
+        turn_starts: the ``n`` at which each turn begins (turn ``k`` at ``turn_starts[k-1]``).
+        final_winner: the winner after the last action ("" when none).
+    """
+
+    def __init__(self, path: str, kind: str, seats: list[str], names: list[str],
+                 actions: list[Action], start: Callable[[], State],
+                 advance: Callable[[State, int], list[Event]],
+                 restore: Callable[[dict[str, Any], Any], State],
+                 note: Callable[[State], Any] = lambda _st: None, *, viewer: str = "",
+                 started: str = "", ended: bool = False, end_winner: str = "",
+                 damage: str = "", seed: int | bytes = 0,
+                 every: int = CHECKPOINT_EVERY) -> None:
+        self.path = path
+        self.kind = kind
+        self.seats = seats
+        self.names = names
+        self.viewer = viewer
+        self.started = started
+        self.ended = ended
+        self.end_winner = end_winner
+        self.damage = damage
+        self.seed = seed
+        self.every = every
+        self.problem = ""
+        self.actions = list(actions)
+        self.events: list[list[Event]] = []
+        self.marks: list[tuple[int, str]] = []
+        self.turn_starts: list[int] = [0]
+        self.final_winner = ""
+        self._start = start
+        self._advance = advance
+        self._restore = restore
+        self._note = note
+        self._saved: dict[int, tuple[dict[str, Any], Any]] = {}
+
+    def build(self) -> None:
+        """Replay the whole game once: the events of every action, the turn marks, and a
+        checkpoint every ``every`` actions. A disagreement (an illegal action, a wrong
+        hash) ends the replay there and is kept in ``problem``."""
+        st = self._start()
+        self._saved = {0: (st.to_wire(), self._note(st))}
+        self.marks = [(st.round, st.turn.active)]
+        self.turn_starts = [0]
+        self.events = []
+        for i in range(len(self.actions)):
+            try:
+                ev = self._advance(st, i)
+            except log.LogError as exc:
+                self.problem = str(exc)
+                break
+            except Exception as exc:  # a malformed log must not end in a traceback
+                self.problem = f"action {i + 1} cannot be replayed: {exc!r}"
+                break
+            self.events.append(ev)
+            n = i + 1
+            mark = (st.round, st.turn.active)
+            if mark != self.marks[-1]:
+                self.turn_starts.append(n)
+            self.marks.append(mark)
+            if n % self.every == 0:
+                self._saved[n] = (st.to_wire(), self._note(st))
+        del self.actions[len(self.events):]
+        self.final_winner = st.winner if not self.problem else self.at(self.total).winner
+
+    @property
+    def total(self) -> int:
+        """How many actions replay."""
+        return len(self.events)
+
+    def at(self, n: int) -> State:
+        """A fresh state after ``n`` actions (clamped to ``0..total``), replayed from the
+        nearest checkpoint."""
+        n = max(0, min(n, self.total))
+        base = max(k for k in self._saved if k <= n)
+        wire, note = self._saved[base]
+        st = self._restore(wire, note)
+        for i in range(base, n):
+            self._advance(st, i)
+        return st
+
+    def everyone_allowed(self, n: int) -> bool:
+        """Every hand may be shown once the game is over: the log has its end record, or
+        ``n`` is the last action of a game that ended there."""
+        return self.ended or (n == self.total and bool(self.final_winner))
+
+    def turn_of(self, n: int) -> int:
+        """The turn number (1-based) ``n`` actions in."""
+        return bisect.bisect_right(self.turn_starts, n)
+
+    def result(self) -> str:
+        """``P1 won``, ``no winner`` or ``unfinished``."""
+        winner = self.end_winner if self.ended else self.final_winner
+        if winner and winner != "-":
+            return f"{winner} won"
+        return "no winner" if self.ended or winner == "-" else "unfinished"
+
+    def players_text(self) -> str:
+        """``P1 Ann vs P2 bob`` (just the seats when unnamed)."""
+        return " vs ".join(s if not n or n == s else f"{s} {n}"
+                           for s, n in zip(self.seats, self.names, strict=False))
+
+
+def _names(config: dict[str, Any]) -> tuple[list[str], list[str]]:
+    players = int(config["players"])
+    seats = [f"P{i + 1}" for i in range(players)]
+    names = [str(x) for x in config.get("names") or []]
+    return seats, (names + seats[len(names):])[:players]
+
+
+def from_log(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
+    """A :class:`Replay` of ``.wwlog`` bytes. Raises :class:`ReplayError` when the header is
+    unusable (not a log, a newer format, other rules)."""
+    try:
+        loaded = log.read(data)
+        start = loaded.header
+        seats, names = _names(start["config"])
+        log.start_state(start)
+    except log.LogError as exc:
+        raise ReplayError(str(exc)) from None
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ReplayError(f"the log's header is malformed: {exc!r}") from None
+    h = loaded.header
+    records = loaded.records
+    commits = bool(h.get("commits"))
+
+    def restore(wire: dict[str, Any], _note: Any) -> State:
+        st = State.from_wire(wire)
+        if commits:
+            st.dealer = log.ReplayDealer()
+        return st
+
+    end = loaded.end or {}
+    rp = Replay(path, str(h.get("kind", "") or "local"), seats, names, loaded.actions,
+                lambda: log.start_state(h), lambda st, i: _step_record(st, records[i]),
+                restore, viewer=str(h.get("viewer", "")), started=str(h.get("started", "")),
+                ended=loaded.end is not None, end_winner=str(end.get("winner") or ""),
+                damage=loaded.damage, seed=h["seed"], every=every)
+    rp.build()
+    return rp
+
+
+def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
+    """A :class:`Replay` of ``wizwar export`` text (its actions applied from its start).
+    Raises :class:`ReplayError` when the text cannot be read."""
+    try:
+        tg = log.parse_text(text)
+        first = tg.start()  # (its faces list is tg.faces itself: never played)
+    except log.LogError as exc:
+        raise ReplayError(str(exc)) from None
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        raise ReplayError(f"the export text is malformed: {exc!r}") from None
+    seats = [w.seat for w in first.wizards]
+    names = [w.name or w.seat for w in first.wizards]
+
+    def advance(st: State, i: int) -> list[Event]:
+        a = tg.actions[i]
+        try:
+            return apply(st, a)
+        except IllegalAction as exc:
+            raise log.LogError(f"action {i + 1} ({a}) is illegal here: {exc.reason}") from None
+
+    def note(st: State) -> int:
+        left = getattr(st.dealer, "reblinds", None)
+        return len(tg.reblinds) - (len(left) if left is not None else len(tg.reblinds))
+
+    def restore(wire: dict[str, Any], used: Any) -> State:
+        st = State.from_wire(wire)
+        if tg.reblinds:
+            # the export's reshuffle dealer, with the reshuffles not used yet
+            st.dealer = log._TextDealer(tg.reblinds[int(used):])
+        return st
+
+    def start() -> State:
+        # TextGame.start() hands its own faces list to the state, which reshuffles change:
+        # start from a copy so the text game stays as read
+        fresh = log.TextGame(tg.config, tg.seed, list(tg.faces) if tg.faces else None,
+                             tg.reblinds, tg.actions)
+        return fresh.start()
+
+    rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
+                seed=tg.seed, every=every)
+    rp.build()
+    return rp
+
+
+def load(path: str, every: int = CHECKPOINT_EVERY) -> Replay:
+    """Read ``path`` (a ``.wwlog`` file or export text, told apart by the first line
+    ``wizwar-export 1``). Raises :class:`ReplayError` with the reason in plain words."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise ReplayError(f"cannot open the file: {exc.strerror or exc}") from None
+    if data.lstrip().startswith(EXPORT_MAGIC.encode()):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ReplayError(f"the export text is not UTF-8: {exc}") from None
+        return from_text(path, text, every)
+    if not data:
+        raise ReplayError("the file is empty: not a wizwar log")
+    return from_log(path, data, every)
+
+
+# ---------------------------------------------------------------------------- drawing
+def event_text(ev: Event) -> Text:
+    """An event for the log panel, coloured by the seat it is about (as in a game)."""
+    seat = str(ev.data.get("seat", "")) if ev.data else ""
+    style = render.player_colour(seat) if seat else ""
+    if ev.kind in ("win", "death", "out"):
+        style = f"bold {style}".strip()
+    return Text(ev.text, style)
+
+
+def action_squares(v: View, action: Action | None) -> set[tuple[int, int]]:
+    """The squares an action touched, highlighted on the board: a walk's path, or the
+    square of a wizard or square it targets, else the actor's square."""
+    if action is None:
+        return set()
+    out: set[tuple[int, int]] = set()
+    for t in action.targets:
+        try:
+            out.add(v.player(t).at or (-1, -1))
+            continue
+        except KeyError:
+            pass
+        for part in t.split("-"):
+            try:
+                out.add(parse_square(part))
+            except ValueError:
+                break
+    if not out:
+        try:
+            at = v.player(action.actor).at
+        except KeyError:
+            at = None
+        if at is not None:
+            out.add(at)
+    return {sq for sq in out if v.layout.has_square(sq)}
+
+
+def speed_text(delay: float) -> str:
+    """``2 actions/s`` or ``1 action every 2 s``."""
+    if delay >= 1:
+        return f"1 action every {delay:g} s"
+    return f"{1 / delay:g} actions/s"
+
+
+def parse_jump(text: str, rp: Replay) -> int:
+    """Where a jump goes: ``12`` turn 12, ``a57`` (or ``#57``) action 57, ``r3`` the start
+    of round 3. Raises ``ValueError`` with the reason."""
+    t = text.strip().lower().replace(" ", "")
+    if not t:
+        raise ValueError("type a turn number, a57 for action 57 or r3 for round 3")
+    kind = "turn"
+    if t[0] in "a#r":
+        kind = {"a": "action", "#": "action", "r": "round"}[t[0]]
+        t = t[1:]
+    elif t.startswith("t"):
+        t = t[1:]
+    if not t.isdigit():
+        raise ValueError(f"{text.strip()!r}: type a turn number, a57 for action 57 or r3 "
+                         "for round 3")
+    k = int(t)
+    if kind == "action":
+        if k > rp.total:
+            raise ValueError(f"there are only {rp.total} actions")
+        return k
+    if kind == "round":
+        for n, (rnd, _seat) in enumerate(rp.marks):
+            if rnd >= k:
+                return n
+        raise ValueError(f"the game ends in round {rp.marks[-1][0]}")
+    if not 1 <= k <= len(rp.turn_starts):
+        raise ValueError(f"there are turns 1 to {len(rp.turn_starts)}")
+    return rp.turn_starts[k - 1]
+
+
+class ReplayBoard(Board):
+    """The board of a replay: no cursor, the last action's squares highlighted."""
+
+    can_focus = False
+
+    def render(self) -> Text:
+        """The board text (empty until a view is set)."""
+        if self.view is None:
+            return Text("")
+        return render.render_board(self.view, None, self.reach, self.targets,
+                                   self.ascii_only, header=False)
+
+
+# ---------------------------------------------------------------------------- screens
+class ReplayScreen(Screen[None]):
+    """A saved game after action ``n``: the board and the panels as the chosen seat saw
+    them, stepped, jumped or played at a chosen speed."""
+
+    BINDINGS = [
+        Binding("right,full_stop", "step(1)", "Step", key_display="→"),
+        Binding("left,comma", "step(-1)", "Back", key_display="←"),
+        Binding("right_square_bracket,pagedown", "turn(1)", "Next turn", show=False),
+        Binding("left_square_bracket,pageup", "turn(-1)", "Prev turn", show=False),
+        Binding("home", "go(0)", "Start", show=False),
+        Binding("end", "go_end", "End", show=False),
+        Binding("t", "jump", "Jump"),
+        Binding("space", "play", "Play/pause"),
+        Binding("plus,equals_sign", "speed(1)", "Faster"),
+        Binding("minus", "speed(-1)", "Slower"),
+        Binding("v", "seen_as", "Seen as"),
+        Binding("escape", "escape", "Back", show=False),
+        Binding("q", "back", "Back"),
+    ]
+    AUTO_FOCUS = None  # nothing takes the keys (the log would take Home/End to scroll)
+
+    def __init__(self, replay: Replay, delay: float = 0.5, ascii_only: bool = False,
+                 start: int = 0, seat: str | None = None) -> None:
+        super().__init__()
+        self.replay = replay
+        self.ascii_only = ascii_only
+        self.n = max(0, min(start, replay.total))
+        default = replay.viewer if replay.viewer in replay.seats else replay.seats[0]
+        self.default_seat = default
+        self.seat = default if seat is None else seat
+        self.delay = delay if delay > 0 else 0.5
+        self.speeds = sorted(set(SPEEDS) | {self.delay}, reverse=True)
+        self.timer: Timer | None = None
+        self.message: Text | None = None
+        self.state: State | None = None
+        self.log_n: int | None = None  # the action the log panel shows events up to
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        """Header, board column, side panels, status, jump line, footer."""
+        yield Static(id="replay-head")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield BoardRuler(id="board-cols")
+                with BoardScroll(id="board-scroll"):
+                    yield ReplayBoard(ascii_only=self.ascii_only, id="board")
+                yield Static(id="info")
+                yield StackPanel(id="stack")
+            with Vertical(id="right"):
+                yield PlayersPanel(id="players")
+                yield HandsPanel(id="hand")
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True,
+                              min_width=20, max_lines=2000)
+        yield Static(id="status")
+        yield Input(placeholder="jump: 12 = turn 12 · a57 = action 57 · r3 = round 3 · "
+                                "Esc closes", id="jump", disabled=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Titles and the first drawing."""
+        self.query_one("#players").border_title = "Players"
+        self.query_one("#hand").border_title = "Hand"
+        self.query_one("#stack").border_title = "Stack"
+        self.query_one("#log").border_title = "Log"
+        self.query_one("#log", RichLog).can_focus = False
+        self.query_one("#jump").display = False
+        self.set_focus(None)
+        self.show()
+
+    def on_unmount(self) -> None:
+        """Stop playing."""
+        self.stop()
+
+    # ------------------------------------------------------------------ drawing
+    @property
+    def playing(self) -> bool:
+        """True while the replay plays by itself."""
+        return self.timer is not None
+
+    def seen_as_text(self) -> str:
+        """``P1`` or ``everyone``."""
+        return "everyone" if self.seat == EVERYONE else self.seat
+
+    def show(self) -> None:
+        """Draw everything for action ``n`` as the chosen seat sees it."""
+        rp = self.replay
+        if self.seat == EVERYONE and not rp.everyone_allowed(self.n):
+            self.seat = self.default_seat
+            self.message = Text(f"Everyone's hands are shown only at the end of the game: "
+                                f"seen as {self.seat} again", "bold yellow")
+        st = self.state = rp.at(self.n)
+        v = view(st, self.seat)
+        last = rp.actions[self.n - 1] if self.n else None
+        self.query_one(ReplayBoard).set_view(v, {}, action_squares(v, last))
+        self.query_one(BoardRuler).show(v)
+        where = f"seed {rp.seed}" if isinstance(rp.seed, int) else "LAN game"
+        self.query_one(PlayersPanel).show(v, None, where=where, you="(seen)")
+        if self.seat == EVERYONE:
+            hands = [(s, view(st, s).hand) for s in rp.seats]
+        else:
+            hands = [(self.seat, v.hand)]
+        self.query_one(HandsPanel).show(hands)
+        self.query_one(StackPanel).show(v)
+        self.query_one("#info", Static).update(self.info_text())
+        self.query_one("#replay-head", Static).update(self.head_text(v))
+        self.query_one("#status", Static).update(self.message or self.keys_text())
+        self.sync_log()
+
+    def head_text(self, v: View) -> Text:
+        """The header: file, players, result; action n / N, turn, who is seen, play state;
+        the log's damage and where the replay stopped, if any."""
+        rp = self.replay
+        t = Text()
+        t.append(" Replay ", "bold reverse")
+        t.append(f" {os.path.basename(rp.path)} · ", "bold")
+        t.append(f"{rp.players_text()} · {rp.kind}")
+        if rp.started:
+            t.append(f" · {rp.started.replace('T', ' ')[:16]}")
+        t.append(f" · {rp.result()}\n", "bold")
+        t.append(f" action {self.n} / {rp.total}", "bold")
+        rnd, active = rp.marks[self.n]
+        t.append(f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})")
+        if v.winner:
+            t.append(f" · {render.turn_text(v)}")
+        t.append(" · seen as ")
+        t.append(self.seen_as_text(), f"bold {render.player_colour(self.seat)}")
+        t.append(" · ")
+        if self.playing:
+            t.append(f"▶ playing, {speed_text(self.delay)}", "bold green")
+        else:
+            t.append(f"paused ({speed_text(self.delay)})", "dim")
+        if rp.damage:
+            t.append(f"\n log damaged: {rp.damage} — showing the {rp.total} good actions",
+                     "bold red")
+        if rp.problem:
+            t.append(f"\n replay stops: {rp.problem} — showing the {rp.total} actions "
+                     "before it", "bold red")
+        return t
+
+    def info_text(self) -> Text:
+        """The last action and the next one."""
+        rp = self.replay
+        t = Text(no_wrap=False)
+        if self.n:
+            t.append(f"last {self.n}. ", "dim")
+            t.append(str(rp.actions[self.n - 1]), "bold")
+        else:
+            t.append("the start of the game", "dim")
+        if self.n < rp.total:
+            t.append(f" · next {self.n + 1}. ", "dim")
+            t.append(str(rp.actions[self.n]))
+        else:
+            t.append(" · the end of the log", "dim")
+        return t
+
+    def keys_text(self) -> Text:
+        """The keys, on the status line."""
+        return Text("←/→ step · [ ] turn · Home/End · t jump · space play · +/- speed · "
+                    "v seen as · q back", "dim")
+
+    def action_line(self, n: int) -> Text:
+        """Action ``n`` as a log line."""
+        return Text(f"{n:>4}. {self.replay.actions[n - 1]}", "dim")
+
+    def sync_log(self) -> None:
+        """The log panel holds the events of the actions up to ``n``: one action appended
+        when stepping forward, rebuilt (the last :data:`LOG_ACTIONS` actions) otherwise."""
+        panel = self.query_one("#log", RichLog)
+        n = self.n
+        if self.log_n is not None and n == self.log_n:
+            return
+        if self.log_n is not None and n == self.log_n + 1:
+            self.write_action(panel, n)
+            self.log_n = n
+            return
+        panel.clear()
+        first = max(1, n - LOG_ACTIONS + 1)
+        if first > 1:
+            panel.write(Text(f"… {first - 1} earlier actions", "dim italic"))
+        else:
+            panel.write(Text(f"Game start · {self.replay.players_text()} · "
+                             f"{self.replay.marks[0][1]} goes first", "bold"))
+        for k in range(first, n + 1):
+            self.write_action(panel, k)
+        self.log_n = n
+
+    def write_action(self, panel: RichLog, n: int) -> None:
+        """Action ``n`` and its events into the log panel."""
+        panel.write(self.action_line(n))
+        for ev in self.replay.events[n - 1]:
+            panel.write(event_text(ev))
+
+    def say(self, text: str, style: str = "bold yellow") -> None:
+        """A message on the status line (until the next move in the replay)."""
+        self.message = Text(text, style)
+        self.query_one("#status", Static).update(self.message)
+
+    # ------------------------------------------------------------------ moving
+    def go(self, n: int) -> None:
+        """Show the state after ``n`` actions (clamped)."""
+        self.message = None
+        self.n = max(0, min(n, self.replay.total))
+        self.show()
+
+    def action_step(self, delta: int) -> None:
+        """One action forward or back."""
+        self.stop()
+        if not 0 <= self.n + delta <= self.replay.total:
+            self.say("That is the end of the log" if delta > 0 else
+                     "That is the start of the game")
+            return
+        self.go(self.n + delta)
+
+    def action_turn(self, delta: int) -> None:
+        """To the start of the next turn, or of this turn (of the one before when at its
+        start)."""
+        self.stop()
+        starts = self.replay.turn_starts
+        if delta > 0:
+            later = [s for s in starts if s > self.n]
+            self.go(later[0] if later else self.replay.total)
+        else:
+            earlier = [s for s in starts if s < self.n]
+            self.go(earlier[-1] if earlier else 0)
+
+    def action_go(self, n: int) -> None:
+        """To action ``n`` (Home: the start)."""
+        self.stop()
+        self.go(n)
+
+    def action_go_end(self) -> None:
+        """To the last action."""
+        self.stop()
+        self.go(self.replay.total)
+
+    def action_seen_as(self) -> None:
+        """Cycle the seat the game is seen as: P1, P2, …, everyone (once the game is over)."""
+        rp = self.replay
+        order = [*rp.seats, EVERYONE]
+        i = order.index(self.seat) if self.seat in order else -1
+        nxt = order[(i + 1) % len(order)]
+        refused = nxt == EVERYONE and not rp.everyone_allowed(self.n)
+        if refused:
+            nxt = order[0]
+        self.seat = nxt
+        self.show()
+        if refused:
+            why = ("this game is not over" if not rp.final_winner else
+                   "go to the last action to see them")
+            self.say(f"Everyone's hands are shown only once the game is over ({why}); "
+                     f"seen as {nxt}")
+
+    # ------------------------------------------------------------------ playing
+    def action_play(self) -> None:
+        """Space: play from here (from the start when at the end), or pause."""
+        if self.playing:
+            self.stop()
+            self.show()
+            return
+        if self.n >= self.replay.total:
+            self.n = 0
+        self.timer = self.set_interval(self.delay, self.tick)
+        self.go(self.n)
+
+    def tick(self) -> None:
+        """One action forward while playing; pause at the end."""
+        if self.n >= self.replay.total:
+            self.stop()
+            self.show()
+            return
+        self.go(self.n + 1)
+        if self.n >= self.replay.total:
+            self.stop()
+            self.show()
+
+    def stop(self) -> None:
+        """Pause."""
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+
+    def action_speed(self, faster: int) -> None:
+        """``+`` plays faster, ``-`` slower."""
+        i = self.speeds.index(self.delay) if self.delay in self.speeds else 0
+        i = max(0, min(len(self.speeds) - 1, i + (1 if faster > 0 else -1)))
+        self.delay = self.speeds[i]
+        if self.playing:
+            self.stop()
+            self.timer = self.set_interval(self.delay, self.tick)
+        self.show()
+        self.say(f"Speed: {speed_text(self.delay)}", "bold")
+
+    # ------------------------------------------------------------------ jumping
+    def action_jump(self) -> None:
+        """Open the jump line (turn, action or round)."""
+        self.stop()
+        self.show()
+        box = self.query_one("#jump", Input)
+        box.display = True
+        box.disabled = False
+        box.value = ""
+        box.focus()
+
+    def close_jump(self) -> None:
+        """Hide the jump line."""
+        box = self.query_one("#jump", Input)
+        box.display = False
+        box.disabled = True
+        self.set_focus(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Jump where typed; on a mistake say why and keep the line open."""
+        if event.input.id != "jump":
+            return
+        event.stop()
+        try:
+            n = parse_jump(event.value, self.replay)
+        except ValueError as exc:
+            event.input.value = ""
+            self.say(f"Cannot jump: {exc}", "bold red")
+            return
+        self.close_jump()
+        self.go(n)
+
+    def action_escape(self) -> None:
+        """Esc: close the jump line, else back."""
+        if self.query_one("#jump", Input).display:
+            self.close_jump()
+            return
+        self.action_back()
+
+    def action_back(self) -> None:
+        """Back to the saved games (or the menu)."""
+        self.stop()
+        self.app.pop_screen()
+
+
+class ReplayErrorScreen(Screen[None]):
+    """A file that cannot be replayed: which file, and why."""
+
+    BINDINGS = [Binding("escape,q,enter", "back", "Back")]
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__()
+        self.path = path
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        """The message box."""
+        t = Text()
+        t.append(f"{self.path}\n\n", "bold")
+        t.append(self.reason)
+        with Vertical(id="replay-error-box", classes="dialog"):
+            yield Static("Cannot replay this game", id="over-title")
+            yield Static(t, id="replay-error")
+            yield Static("Esc back", classes="hint")
+        yield Footer()
+
+    def action_back(self) -> None:
+        """Back to where we came from."""
+        self.app.pop_screen()
+
+
+def saved_label(g: Any) -> Text:
+    """One row of the saved-games list: date, players, kind, result, actions."""
+    when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
+        os.path.basename(g.path)[:15]
+    t = Text(no_wrap=True, overflow="ellipsis")
+    t.append(f"{when:<16}  ", "bold")
+    t.append(f"{' vs '.join(g.players):<18.18}  ")
+    t.append(f"{g.kind:<5}  ")
+    t.append(f"{g.result:<11}  ", "bold" if g.result.endswith("won") else "dim")
+    t.append(f"{g.actions:>5} actions")
+    if g.damage:
+        t.append("  damaged", "bold red")
+    return t
+
+
+class SavedGamesScreen(Screen[None]):
+    """The saved games, newest first; Enter replays one."""
+
+    BINDINGS = [Binding("escape,q", "back", "Back")]
+
+    def __init__(self, folder: str | None = None) -> None:
+        super().__init__()
+        self.folder = folder
+        self.games: list[Any] = []
+        self.problem = ""
+
+    def compose(self) -> ComposeResult:
+        """Title, where the games are, the list."""
+        from wizwar_tui import saves
+
+        try:
+            self.folder = self.folder or saves.games_dir()
+            self.games = saves.list_saved(self.folder)
+        except OSError as exc:
+            self.problem = f"Cannot read the saved games: {exc}"
+        with Vertical(id="saved-box", classes="lan-box"):
+            yield Static("Replay a saved game", classes="lan-title")
+            if self.games:
+                yield OptionList(*[Option(saved_label(g), id=str(i))
+                                   for i, g in enumerate(self.games)], id="saved-list")
+                yield Static(f"{len(self.games)} games in {self.folder}",
+                             id="saved-where", classes="hint")
+            else:
+                yield Static(self.problem or
+                             f"No saved games yet. Every game is saved as it is played, "
+                             f"in {self.folder}", id="saved-where")
+            yield Static("↑↓ choose · Enter replay · Esc back", classes="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Focus the list."""
+        if self.games:
+            ol = self.query_one(OptionList)
+            ol.highlighted = 0
+            ol.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Replay the chosen game."""
+        event.stop()
+        self.app.open_replay(self.games[int(event.option.id or 0)].path)  # type: ignore[attr-defined]
+
+    def action_back(self) -> None:
+        """Back to the menu."""
+        self.app.pop_screen()
