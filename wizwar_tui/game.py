@@ -289,7 +289,7 @@ class GameScreen(Screen[None]):
         top.append(f" you are {self.human} · round {v.round} · ")
         top.append(render.turn_text(v), "bold")
         top.append(f" · {self.lan_label()}" if self.lan is not None else f" · seed {self.seed}")
-        top.append(f" · starter deck: {len(IMPLEMENTED)} implemented cards", "dim")
+        top.append(f" · deck: {len(IMPLEMENTED)}/74 kinds", "dim")  # the starter deck
         self.query_one("#topbar", Static).update(top)
         self.update_status(v)
 

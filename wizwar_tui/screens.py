@@ -29,7 +29,7 @@ STARTER_NOTE = (
 )
 
 HELP_TEXT = f"""\
-[b]Wiz-War[/b] — you (P1, the [b]1[/b] on the board) against bots.
+[b]Wiz-War[/b] — you are the wizard whose number is shown as "you" in the players panel (P1 against bots; on a LAN, the seat the host gave you).
 
 [b]Goal[/b]  Bring two enemy treasures (¤ with the owner's digit) to your home base (⌂), or be the last wizard alive. Each turn: walk up to 3 squares (more with a boost), attack once, play cards, then end the turn to draw.
 
