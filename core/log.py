@@ -205,7 +205,8 @@ def start_state(h: dict[str, Any]) -> State:
     """The state a log starts from (its header)."""
     c = h["config"]
     cfg = GameConfig(players=int(c["players"]), names=tuple(c.get("names", ())),
-                     deck=str(c.get("deck", "starter")), crossed=bool(c.get("crossed", 0)))
+                     deck=str(c.get("deck", "starter")), crossed=bool(c.get("crossed", 0)),
+                     doors=bool(c.get("doors", 0)))
     faces = h.get("faces")
     st = new_game(cfg, h["seed"], faces=list(faces) if faces is not None else None,
                   commits=h.get("commits"))

@@ -202,3 +202,26 @@ def test_cards_doc_generated_and_current() -> None:
     r = subprocess.run([sys.executable, "scripts/gen_cards_doc.py", "--check"], cwd=ROOT,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout
+
+
+def test_doors_variant_opens_own_sector_doors() -> None:
+    """The doors variant: a wizard walks through the doors of his own sector without a key;
+    without the variant the same door is locked (DG §11 official variants; RB The Board)."""
+    from core.wizwar.board import square_name
+
+    for seed in range(200):
+        st = new_game(GameConfig(players=2, doors=True), seed)
+        w = st.wizard(st.turn.active)
+        assert w.at is not None
+        for side in "nesw":
+            nb = st.layout.neighbor(w.at, side)
+            if nb is None or nb[1] not in st.edges or st.edges[nb[1]].kind != "door":
+                continue
+            step = f"{w.seat} move {square_name(nb[0])}"
+            plain = new_game(GameConfig(players=2), seed)
+            with pytest.raises(IllegalAction, match="locked door"):
+                apply(plain, step)
+            apply(st, step)
+            assert st.wizard(w.seat).at == nb[0]
+            return
+    pytest.fail("no game starts with a door beside the first wizard")

@@ -36,18 +36,21 @@ class GameConfig:
         names: display names per seat (defaults "P1".."PN").
         deck: ``"starter"`` (the implemented cards only) or ``"full"``.
         crossed: the 2-player crossed-exit variant (FAQ).
+        doors: the doors variant: a wizard opens the doors of his own sector without a key
+            (DG §11, official variants).
     """
 
     players: int = 2
     names: tuple[str, ...] = ()
     deck: str = "starter"
     crossed: bool = False
+    doors: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_wire(self) -> dict[str, Any]:
         """Canonical msgpack-ready form."""
         return {"players": self.players, "names": list(self.names), "deck": self.deck,
-                "crossed": int(self.crossed)}
+                "crossed": int(self.crossed), "doors": int(self.doors)}
 
 
 def new_game(config: GameConfig, seed: int | bytes | str, faces: list[str] | None = None,
@@ -92,7 +95,8 @@ def new_game(config: GameConfig, seed: int | bytes | str, faces: list[str] | Non
     state = State(layout=layout, layout_spec=spec, wizards=wizards, faces=faces, deck=deck,
                   discard=[], edges=edges, bushes={}, stones=[], floor=[], treasures=treasures,
                   turn=Turn("P1"), round=1, first="P1", rng=rng,
-                  options={"crossed": int(config.crossed)}, deck_kind=config.deck,
+                  options={"crossed": int(config.crossed), "doors": int(config.doors)},
+                  deck_kind=config.deck,
                   commits=list(commits or []))
     for w in wizards:
         while len(w.hand) < 7 and state.deck:

@@ -554,6 +554,8 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
                 passed = True  # Pass Through Wall: once this turn (cards.md)
             elif w.has("mist-body") and state.edges[e].kind.startswith("door"):
                 pass  # as mist you drift through doors, even jammed ones (cards.md mist-body)
+            elif _own_door(state, w, e, cur, sq):
+                pass  # the doors variant: your own sector's doors open for you (DG §11)
             elif state.edges[e].kind == "wall-of-fire":
                 fires += 1  # it can be crossed, at 4 magical damage (cards.md wall-of-fire)
             elif state.edges[e].kind == "illusion-wall" and \
@@ -587,6 +589,19 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     for _ in range(fires):  # each crossing is one damage event (cards.md §1.8)
         o("fire", f"{w.seat} crosses a wall of fire", seat=w.seat)
         _open_indirect(state, [w], 4, "wall-of-fire", physical=False, cause=w.seat)
+
+
+def _own_door(state: State, w: Wizard, e: Edge, frm: Square, to: Square) -> bool:
+    """The doors variant: a wizard opens the doors of his own sector without a key (the
+    sector whose centre is his home base). Source: DG §11 (official variants)."""
+    if not state.options.get("doors") or w.home is None:
+        return False
+    es = state.edges.get(e)
+    if es is None or es.kind != "door":
+        return False
+    mine = state.layout.sector_of(w.home)
+    return mine is not None and mine in (state.layout.sector_of(frm),
+                                         state.layout.sector_of(to))
 
 
 def _enter_bush(state: State, w: Wizard, o: Out) -> None:
