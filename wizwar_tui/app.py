@@ -78,6 +78,7 @@ class WizWarApp(App[int]):
         self.discovery = discovery
         self.save_games = save_games
         self.lan: LanLink | None = None
+        self.variants: dict[str, bool] = {}
 
     def on_mount(self) -> None:
         """Show the menu, and start a game at once for ``wizwar play``, or open the lobby /
@@ -108,7 +109,7 @@ class WizWarApp(App[int]):
         self.show_menu()
         game = GameScreen(players=players, seed=new_seed() if seed is None else seed,
                           ascii_only=self.ascii_only, bot_delay=self.bot_delay,
-                          save_log=self.save_games)
+                          save_log=self.save_games, variants=self.variants)
         self.push_screen(game)
         return game
 
@@ -234,7 +235,8 @@ class WizWarApp(App[int]):
 
 
 def run(players: int = 2, seed: int | None = None, start_game: bool = False,
-        ascii_only: bool = False, replay: str | None = None, replay_delay: float = 0.5) -> int:
+        ascii_only: bool = False, replay: str | None = None, replay_delay: float = 0.5,
+        variants: dict[str, bool] | None = None) -> int:
     """Run the app; returns the exit status. With ``replay`` (``wizwar replay FILE``) the
     saved game opens in the replay screen at once.
 
@@ -246,6 +248,7 @@ def run(players: int = 2, seed: int | None = None, start_game: bool = False,
         delay = 0.3
     app = WizWarApp(players=players, seed=seed, start_game=start_game, ascii_only=ascii_only,
                     bot_delay=delay, replay_file=replay, replay_delay=replay_delay)
+    app.variants = dict(variants or {})
     app.run()
     return 0 if app.return_code in (None, 0) else int(app.return_code)
 

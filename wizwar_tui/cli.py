@@ -21,6 +21,10 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p_play.add_argument("--seed", type=int, default=None)
     p_play.add_argument("--ascii", action="store_true", help="draw the board with ASCII only")
+    p_play.add_argument("--crossed", action="store_true",
+                        help="2 players: the crossed-exit variant (FAQ)")
+    p_play.add_argument("--doors", action="store_true",
+                        help="the doors variant: your own sector's doors open for you")
     p_sc = sub.add_parser("scenario", help="run rules-conformance scenario files")
     p_sc.add_argument("paths", nargs="+")
     p_ver = sub.add_parser("verify", help="replay saved games and check every hash")
@@ -58,9 +62,12 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.cmd == "replay":
         return run(replay=args.file, ascii_only=args.ascii, replay_delay=args.delay)
+    if args.cmd == "play" and args.crossed and args.players != 2:
+        parser.error("--crossed is the 2-player variant")
     if args.cmd == "play":
         return run(players=args.players, seed=args.seed, start_game=True,
-                   ascii_only=args.ascii)
+                   ascii_only=args.ascii,
+                   variants={"crossed": args.crossed, "doors": args.doors})
     if args.cmd in ("host", "join"):
         from wizwar_tui.app import run_lan
 

@@ -84,7 +84,8 @@ class GameScreen(Screen[None]):
 
     def __init__(self, players: int = 2, seed: int = 0, ascii_only: bool = False,
                  bot_delay: float = 0.3, session: LocalSession | NetSession | None = None,
-                 lan: LanLink | None = None, save_log: bool = False) -> None:
+                 lan: LanLink | None = None, save_log: bool = False,
+                 variants: dict[str, bool] | None = None) -> None:
         super().__init__()
         self.save_log = save_log  # a local game: write its log under the saved games
         self.logfile: LogFile | None = None
@@ -93,7 +94,8 @@ class GameScreen(Screen[None]):
         self.ascii_only = ascii_only
         self.bot_delay = bot_delay
         self.session: LocalSession | NetSession = (
-            session if session is not None else LocalSession.start(players=players, seed=seed))
+            session if session is not None else LocalSession.start(
+                players=players, seed=seed, **(variants or {})))
         self.lan = lan
         self.net = isinstance(self.session, NetSession)
         if self.net:

@@ -53,9 +53,11 @@ class LocalSession:
 
     @classmethod
     def start(cls, players: int = 2, seed: int = 0, human: str = "P1",
-              names: tuple[str, ...] = ()) -> LocalSession:
-        """A new game of ``players`` seats, the human at ``human`` and bots elsewhere."""
-        cfg = GameConfig(players=players, names=names)
+              names: tuple[str, ...] = (), crossed: bool = False,
+              doors: bool = False) -> LocalSession:
+        """A new game of ``players`` seats, the human at ``human`` and bots elsewhere, with the
+        official variants ``crossed`` (2-player crossed exits) and ``doors`` as asked."""
+        cfg = GameConfig(players=players, names=names, crossed=crossed, doors=doors)
         st = new_game(cfg, seed)
         bots = tuple(w.seat for w in st.wizards if w.seat != human)
         return cls(st, human, bots, seed=seed, config=cfg)
