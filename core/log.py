@@ -138,6 +138,8 @@ def read(data: bytes) -> Loaded:
     Raises ``LogError`` when the header itself is unusable (not a log, a newer format, other
     rules).
     """
+    if not data:
+        raise LogError("the file is empty")
     up = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=max(len(data), 1))
     up.feed(data)
     try:
@@ -156,7 +158,7 @@ def read(data: bytes) -> Loaded:
                               f"({len(data) - pos} bytes of an incomplete record)")
             return out
         except Exception as exc:  # noqa: BLE001
-            out.damage = f"corrupt record {seq} at byte {pos}: {exc}"
+            out.damage = f"corrupt record {seq} at byte {pos}: {type(exc).__name__} {exc}"
             return out
         why = _good_record(r, seq)
         if why:

@@ -11,7 +11,7 @@ import asyncio
 import sys
 
 from core.wizwar.game import RULES_VERSION, RULESET
-from net.lan import HostGame, JoinRefused, PeerGame
+from net.lan import HostClosed, HostGame, JoinRefused, PeerGame
 from net.protocol import PROTOCOL_VERSION
 
 DEFAULT_PORT = 7654
@@ -86,6 +86,8 @@ async def resolve(target: str, timeout: float) -> tuple[str, int]:
     direct = parse_target(target)
     if direct:
         return direct
+    if ":" in target:
+        raise LookupError(f"{target!r} is not HOST:PORT")
     from net.discovery import find_games
 
     games = await find_games(timeout)
@@ -116,6 +118,9 @@ async def join_headless(args: argparse.Namespace) -> int:
             final = await peer.run_saving_token(
                 lambda h, p, tok: save_token(h, p, args.name, tok))
             break
+        except HostClosed as exc:
+            _err(str(exc))
+            return 1
         except JoinRefused as exc:
             _err(f"refused: {exc}")
             return 1

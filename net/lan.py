@@ -222,11 +222,15 @@ class HostGame:
         return self.port
 
     async def close(self) -> None:
-        """Stop listening and drop every connection."""
+        """Stop listening and drop every connection (telling each peer the game is closed,
+        unless it ended normally)."""
         if self._server is not None:
             self._server.close()
+        over = self.state is not None and bool(self.state.winner)
         for s in self.seats:
             if s.conn is not None:
+                if not over and not s.conn.closed:
+                    await s.conn.send({"type": "bye", "reason": "the host closed the game"})
                 await s.conn.close()
         for t in list(self._tasks):
             t.cancel()
@@ -484,6 +488,10 @@ class JoinRefused(RuntimeError):
     """The host refused us (version mismatch, game full); the message says why."""
 
 
+class HostClosed(JoinRefused):
+    """The host closed the game (no point in rejoining)."""
+
+
 @dataclass
 class PeerGame:
     """A joining peer: it holds only the faces revealed to it and checks every action."""
@@ -587,6 +595,8 @@ class PeerGame:
         elif t == "peers":
             self.peer_status = {str(k)[:3]: str(v)[:12] for k, v in
                                 list(msg["seats"].items())[:6]}
+        elif t == "bye":
+            raise HostClosed(msg["reason"])
         elif t == "desync":
             self.desync = self.desync or "host reported a desync"
             self.log(f"the host stopped the game: {msg['reason']}")

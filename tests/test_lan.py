@@ -393,3 +393,22 @@ async def test_other_cards_refused_and_lobby_seat_freed() -> None:
         assert host.seat_status()["P2"] == "free"
     finally:
         await host.close()
+
+
+async def test_host_closing_tells_the_peers() -> None:
+    """A host that closes a game in progress says so (bye): the peer stops, no rejoining."""
+    from net.lan import HostClosed
+
+    host = HostGame(players=2, local_bot=False)
+    port = await host.start()
+    peer = PeerGame("127.0.0.1", port)
+    host_task = asyncio.create_task(host.run())
+    peer_task = asyncio.create_task(peer.run())
+    try:
+        while peer.state is None:
+            await asyncio.sleep(0.01)
+        await host.close()
+        with pytest.raises(HostClosed, match="closed the game"):
+            await asyncio.wait_for(peer_task, 10)
+    finally:
+        host_task.cancel()

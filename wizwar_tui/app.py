@@ -147,9 +147,14 @@ class WizWarApp(App[int]):
 
     def open_join(self, name: str = "guest", target: str = "", retries: int = 5) -> None:
         """The join flow: the found-games screen; with ``HOST:PORT`` join it at once."""
+        addr = parse_address(target) if ":" in target else None  # one word: a game's name
+        if ":" in target and addr is None:
+            self.push_screen(JoinScreen(name=name, target="", retries=retries, discover=False))
+            self.notify(f"{target!r} is not HOST:PORT (a port is 1-65535)", severity="error",
+                        timeout=10)
+            return
         self.push_screen(JoinScreen(name=name, target=target, retries=retries,
-                                    discover=self.discovery and not parse_address(target)))
-        addr = parse_address(target)
+                                    discover=self.discovery and addr is None))
         if addr is not None:
             self.join_lan(addr[0], addr[1], name, retries=retries)
 

@@ -22,7 +22,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, RichLog, S
 from textual.widgets.option_list import Option
 
 from net.cli import DEFAULT_PORT, advertise_wanted, load_token, parse_target, save_token
-from net.lan import HostGame, JoinRefused, PeerGame
+from net.lan import HostClosed, HostGame, JoinRefused, PeerGame
 from net.session import NetSession
 from wizwar_tui import render
 from wizwar_tui.saves import LogFile, new_log, now_text
@@ -233,6 +233,8 @@ class LanLink:
                     lambda h, p, tok: save_token(h, p, peer.name, tok))
             except asyncio.CancelledError:
                 raise
+            except HostClosed as exc:
+                self.phase, self.problem = "lost", f"{exc} — the game is over"
             except JoinRefused as exc:
                 self.phase, self.problem = "refused", f"the host refused: {exc}"
             except (ConnectionError, OSError, asyncio.IncompleteReadError) as exc:

@@ -168,7 +168,6 @@ def _check_shape(a: Action) -> None:
 
 def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> None:
     o = out or Out()
-    _check_shape(a)
     if state.winner:
         raise IllegalAction("the game is over")
     try:
@@ -189,14 +188,17 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
     if state.choice and not state.windows:
         if a.verb != "choose":
             raise IllegalAction("choose the card to take first (Telepath)")
+        _check_shape(a)
         return _choose(state, w, a, dry, o)
     if state.retreats and not state.windows:
         if a.verb != "move":
             raise IllegalAction("walk your forced retreat first (move ...)")
+        _check_shape(a)
         return _retreat(state, w, a, dry, o)
     if state.windows:
         if a.verb == "pass":
             return _answer_pass(state, w, dry, o)
+        _check_shape(a)
         if a.verb == "play":
             return _answer_play(state, w, a, dry, o)
         raise IllegalAction("you may only answer the attack (play a counteraction) or pass "
@@ -205,11 +207,13 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
         if a.verb != "discard":
             raise IllegalAction(f"you hold more than {hand_limit(state, w)} cards: discard first"
                                 " (RB: discard down at once)")
+        _check_shape(a)
         return _discard(state, w, a, dry, o)
     t = state.turn
     if t.picked_up and a.verb != "end":
         raise IllegalAction("picking something up ended your turn: only end may follow "
                             "(RB Objects)")
+    _check_shape(a)
     handler = {
         "move": _move, "boost": _boost, "punch": _punch, "play": _play, "pickup": _pickup,
         "drop": _drop, "discard": _discard, "end": _end,
@@ -545,6 +549,9 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         sq = _square(state, text)
         step = _step_ok(state, cur, sq)
         if step is None:
+            if sq == cur:
+                raise IllegalAction(f"you are already on {text}: a path lists the squares "
+                                    "you enter")
             raise IllegalAction(f"{text} is not next to {square_name(cur)}")
         e, _side = step
         if e in state.edges:
