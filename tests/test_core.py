@@ -225,3 +225,48 @@ def test_doors_variant_opens_own_sector_doors() -> None:
             assert st.wizard(w.seat).at == nb[0]
             return
     pytest.fail("no game starts with a door beside the first wizard")
+
+
+def test_rotate_sector_turns_everything_on_it() -> None:
+    """Rotate Sector turns the sector with everything on it: treasures, a created wall inside
+    it; the home base (its centre) stays; the game still round-trips and replays.
+    Source: RB The Board (rotation); cards.md rotate-sector."""
+    from core.wizwar.board import rotate_local
+    from core.wizwar.state import EdgeState
+
+    st = new_game(GameConfig(players=4), 3)
+    seat = st.turn.active
+    cid = next(i for i, f in enumerate(st.faces) if f == "rotate-sector")
+    for w in st.wizards:
+        if cid in w.hand:
+            w.hand.remove(cid)
+    if cid in st.deck:
+        st.deck.remove(cid)
+    st.wizard(seat).hand.append(cid)
+    w = st.wizard(seat)
+    assert w.at is not None
+    p = st.layout.sector_of(w.at)
+    assert p is not None
+    ox, oy = st.layout.sector_origin[p]
+    # a created wall on an interior edge of the sector: local (1,1) east side
+    inner = None
+    for lx, ly in ((1, 1), (2, 1), (1, 2), (3, 1), (1, 3)):
+        e = st.layout.edge_key((ox + lx, oy + ly), "s")
+        if e not in st.edges:
+            inner = (lx, ly)
+            st.edges[e] = EdgeState("wall", 20, created=True)
+            break
+    assert inner is not None
+    before = {t: sq for t, sq in st.treasures.items() if sq and st.layout.sector_of(sq) == p}
+    home = w.home
+    apply(st, f"{seat} play rotate-sector @{st.layout.placements[p]} turn=90")
+    for t, sq in before.items():
+        (x, y), _ = rotate_local((sq[0] - ox, sq[1] - oy), None, 1)
+        assert st.treasures[t] == (ox + x, oy + y)
+    assert w.home == home == w.at
+    (x, y), side = rotate_local(inner, "s", 1)
+    moved = st.layout.edge_key((ox + x, oy + y), str(side))
+    assert st.edges[moved].created
+    back = State.from_wire(unpack(pack(st.to_wire())))
+    assert state_hash(back) == state_hash(st)
+    assert st.layout_spec["rotations"][p] == 1

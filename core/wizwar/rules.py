@@ -27,6 +27,7 @@ from core.wizwar.board import (
     edge_name,
     parse_edge,
     parse_square,
+    rotate_local,
     sightlines,
     square_name,
 )
@@ -44,6 +45,7 @@ from core.wizwar.state import (
     Turn,
     Window,
     Wizard,
+    build_layout,
 )
 
 #: Counteractions that end the whole attack when they stand (cards.md §1.5 step 1).
@@ -1629,6 +1631,77 @@ def _illusion_rolls(state: State, o: Out) -> None:
             o("illusion", f"{v.seat} sees the wall at {edge_name(e)}", seat=v.seat, roll=roll)
 
 
+def _rotate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Rotate Sector: turn one sector 90, 180 or 270 degrees clockwise about its centre, with
+    everything on it (wizards, home base, treasures, objects, creations, damage). The AUTO
+    WARP is not affected. An edit on the sector's edge (a seam or the rim) goes with the
+    sector on a d4 roll of 1-2, else it stays where it was. Source: RB The Board (rotation;
+    the 50/50 roll for a changed junction, DG §8); cards.md rotate-sector."""
+    lay = state.layout
+    if a.number is not None or len(a.targets) != 1 or any(k != "turn" for k, _ in a.args):
+        raise IllegalAction("rotate-sector takes a sector and turn=90|180|270, e.g. @ne turn=90")
+    if not lay.placements or a.targets[0] not in lay.placements:
+        raise IllegalAction(f"name a sector of this board: {', '.join(lay.placements) or '-'}")
+    if a.arg("turn") not in ("90", "180", "270"):
+        raise IllegalAction("turn=90, 180 or 270 (clockwise)")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    p = lay.placements.index(a.targets[0])
+    k = int(a.arg("turn")) // 90
+    ox, oy = lay.sector_origin[p]
+    n = lay.sector_size
+
+    def inside(sq: Square) -> bool:
+        return ox <= sq[0] < ox + n and oy <= sq[1] < oy + n
+
+    def turn(sq: Square, side: str | None = None) -> tuple[Square, str | None]:
+        (x, y), s2 = rotate_local((sq[0] - ox, sq[1] - oy), side, k, n)
+        return (ox + x, oy + y), s2
+
+    def mv(sq: Square | None) -> Square | None:
+        return turn(sq)[0] if sq is not None and inside(sq) else sq
+
+    spec = dict(state.layout_spec)
+    rots = list(spec.get("rotations") or [0] * len(lay.placements))
+    rots[p] = (rots[p] + k) % 4
+    spec["rotations"] = rots
+    new = build_layout(spec)
+    # edits: how each edge differs from the printed board, before the turn
+    edits: dict[Edge, EdgeState | None] = {}
+    for e in sorted(set(state.edges) | set(lay.printed)):
+        now, printed = state.edges.get(e), lay.printed.get(e)
+        pristine = now is not None and printed is not None and now.kind == printed and \
+            not now.created and now.hp == (WALL_HP if printed == "wall" else DOOR_HP)
+        if not pristine and not (now is None and printed is None):
+            edits[e] = now
+    edges = {e: EdgeState(kind, WALL_HP if kind == "wall" else DOOR_HP)
+             for e, kind in sorted(new.printed.items())}
+    for e, now in edits.items():
+        ins = [(sq, side) for sq, side in lay.physical_edges(e) if inside(sq)]
+        target = e
+        if ins:
+            whole = len(ins) == len(lay.physical_edges(e))
+            if whole or _roll(state) <= 2:
+                sq, side = ins[0]
+                tsq, tside = turn(sq, side)
+                target = new.edge_key(tsq, str(tside))
+        if now is None:
+            edges.pop(target, None)
+        else:
+            edges[target] = now
+    state.layout, state.layout_spec, state.edges = new, spec, edges
+    state.turn.open_doors = []
+    for x in state.wizards:
+        x.at, x.home = mv(x.at), mv(x.home)
+    state.treasures = {t: mv(sq) for t, sq in state.treasures.items()}
+    state.floor = [(mv(sq), c) for sq, c in state.floor]  # type: ignore[misc]
+    state.bushes = {mv(sq): hp for sq, hp in state.bushes.items()}  # type: ignore[misc]
+    state.stones = sorted(mv(sq) for sq in state.stones)  # type: ignore[type-var]
+    o("sector", f"{w.seat} turns the {a.targets[0]} sector {a.arg('turn')} degrees",
+      seat=w.seat)
+
+
 _OWN_TURN = {
     "fireball": _point_attack,
     "lightning-blast": _point_attack,
@@ -1653,6 +1726,7 @@ _OWN_TURN = {
     "dispel-creation": _dispel,
     "power-run": _power_run,
     "shrink": _shrink,
+    "rotate-sector": _rotate_sector,
     "illusion-wall": _illusion_wall,
     "ugly": _ugly,
     "drag": _drag,
@@ -2913,6 +2987,10 @@ def _candidates(state: State, seat: str) -> list[Action]:
                     if e not in state.edges:
                         out += [Action(seat, "play", s, (edge_name(e),), n)
                                 for n in (nums if s == "waterwall" else [None])]
+        elif s == "rotate-sector":
+            for pl in state.layout.placements:
+                out += [Action(seat, "play", s, (pl,), args=(("turn", t),))
+                        for t in ("90", "180", "270")]
         elif s == "pass-through-wall":
             for _side, e in state.layout.edges_of(at):
                 if e in state.edges:

@@ -470,7 +470,8 @@ def build_layout(spec: dict[str, Any]) -> Layout:
                           exits=tuple(tuple(p) for p in spec.get("exits", ())))
     if kind == "sectors":
         return assemble(int(spec["players"]), list(spec["sectors"]),
-                        crossed=bool(spec.get("crossed", 0)))
+                        crossed=bool(spec.get("crossed", 0)),
+                        rotations=spec.get("rotations"))
     raise ValueError(f"unknown board kind {kind!r}")
 
 
