@@ -42,8 +42,9 @@ def test_deck_counts() -> None:
     assert len(C.deck_list("full", 4)) == 125
     assert len(C.deck_list("full", 2)) == 124
     starter = Counter(C.deck_list("starter", 2))
-    assert set(starter) == set(C.IMPLEMENTED)
+    assert set(starter) == set(C.IMPLEMENTED) - {"relocate-sector"}
     assert starter["2"] == 12 and starter["pick-lock"] == 4
+    assert Counter(C.deck_list("starter", 4))["relocate-sector"] == 1
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -270,3 +271,43 @@ def test_rotate_sector_turns_everything_on_it() -> None:
     back = State.from_wire(unpack(pack(st.to_wire())))
     assert state_hash(back) == state_hash(st)
     assert st.layout_spec["rotations"][p] == 1
+
+
+def _give(st: State, seat: str, slug: str) -> None:
+    cid = next(i for i, f in enumerate(st.faces) if f == slug)
+    for w in st.wizards:
+        if cid in w.hand:
+            w.hand.remove(cid)
+    if cid in st.deck:
+        st.deck.remove(cid)
+    if cid in st.discard:
+        st.discard.remove(cid)
+    st.wizard(seat).hand.append(cid)
+
+
+def test_relocate_sector_swaps_two_sectors_with_their_contents() -> None:
+    """Relocate Sector: two sectors trade places with everything on them, orientation kept;
+    with 3 players the empty place is refused as not built yet. Source: RB The Board."""
+    st = new_game(GameConfig(players=4), 5)
+    seat = st.turn.active
+    _give(st, seat, "relocate-sector")
+    lay = st.layout
+    sectors = list(st.layout_spec["sectors"])
+    homes = {w.seat: w.home for w in st.wizards}
+    (ax, ay), (bx, by) = lay.sector_origin[0], lay.sector_origin[2]
+    t_before = dict(st.treasures)
+    apply(st, f"{seat} play relocate-sector @nw to=se")
+    assert st.layout_spec["sectors"][0] == sectors[2]
+    assert st.layout_spec["sectors"][2] == sectors[0]
+    p1, p3 = st.wizard("P1"), st.wizard("P3")
+    assert p1.home == (homes["P1"][0] - ax + bx, homes["P1"][1] - ay + by)
+    assert p3.home == (homes["P3"][0] - bx + ax, homes["P3"][1] - by + ay)
+    assert st.wizard("P2").home == homes["P2"]
+    t = t_before["P1.t1"]
+    assert st.treasures["P1.t1"] == (t[0] - ax + bx, t[1] - ay + by)
+    assert state_hash(State.from_wire(unpack(pack(st.to_wire())))) == state_hash(st)
+
+    three = new_game(GameConfig(players=3), 5)
+    _give(three, three.turn.active, "relocate-sector")
+    with pytest.raises(IllegalAction, match="empty place"):
+        apply(three, f"{three.turn.active} play relocate-sector @nw to=se")

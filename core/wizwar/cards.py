@@ -264,7 +264,7 @@ IMPLEMENTED: tuple[str, ...] = (
     "add", "amplify", "extend", "thought-steal", "card-erasure", "drop-object",
     "pass-through-wall", "mist-body", "reuse-spell", "telepath", "slow-death",
     "wall-of-fire", "waterwall", "around-the-corner", "drag", "go-away", "ugly",
-    "illusion-wall", "rotate-sector",
+    "illusion-wall", "rotate-sector", "relocate-sector",
 )
 
 #: The cards that damage walls, doors and thornbushes by their points (cards.md §1.8).

@@ -1702,6 +1702,87 @@ def _rotate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
       seat=w.seat)
 
 
+def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Relocate Sector: a sector swaps places with another (``@nw to=se``), everything on it
+    moving along and its orientation kept; an edit on either sector's seams or rim goes with
+    its sector on a d4 of 1-2, else it stays where it was. Not in 2-player games (taken out
+    at setup, FAQ). Moving a sector into the empty place of a 3-player board (which ends the
+    AUTO WARP) is not built yet and is refused. Source: RB The Board; cards.md."""
+    lay = state.layout
+    if a.number is not None or len(a.targets) != 1 or any(k != "to" for k, _ in a.args):
+        raise IllegalAction("relocate-sector takes a sector and to=, e.g. @nw to=se")
+    src, dst = a.targets[0], a.arg("to")
+    if src not in lay.placements:
+        raise IllegalAction(f"name a sector of this board: {', '.join(lay.placements) or '-'}")
+    if dst not in lay.placements:
+        if dst in ("nw", "ne", "se", "sw") and len(lay.placements) == 3:
+            raise IllegalAction("moving a sector into the empty place is not built yet")
+        raise IllegalAction(f"to= must be another sector: {', '.join(lay.placements)}")
+    if dst == src:
+        raise IllegalAction("to= must be another sector")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    p, q = lay.placements.index(src), lay.placements.index(dst)
+    n = lay.sector_size
+    op, oq = lay.sector_origin[p], lay.sector_origin[q]
+
+    def which(sq: Square | None) -> int | None:
+        if sq is None:
+            return None
+        for i, (ox, oy) in ((p, op), (q, oq)):
+            if ox <= sq[0] < ox + n and oy <= sq[1] < oy + n:
+                return i
+        return None
+
+    def mv(sq: Square | None) -> Square | None:
+        i = which(sq)
+        if sq is None or i is None:
+            return sq
+        (fx, fy), (tx, ty) = (op, oq) if i == p else (oq, op)
+        return (sq[0] - fx + tx, sq[1] - fy + ty)
+
+    spec = dict(state.layout_spec)
+    ids = list(spec["sectors"])
+    rots = list(spec.get("rotations") or [0] * len(ids))
+    ids[p], ids[q] = ids[q], ids[p]
+    rots[p], rots[q] = rots[q], rots[p]
+    spec["sectors"], spec["rotations"] = ids, rots
+    new = build_layout(spec)
+    edits: dict[Edge, EdgeState | None] = {}
+    for e in sorted(set(state.edges) | set(lay.printed)):
+        now, printed = state.edges.get(e), lay.printed.get(e)
+        pristine = now is not None and printed is not None and now.kind == printed and \
+            not now.created and now.hp == (WALL_HP if printed == "wall" else DOOR_HP)
+        if not pristine and not (now is None and printed is None):
+            edits[e] = now
+    edges = {e: EdgeState(kind, WALL_HP if kind == "wall" else DOOR_HP)
+             for e, kind in sorted(new.printed.items())}
+    for e, now in edits.items():
+        phys = lay.physical_edges(e)
+        ins = [(sq, side) for sq, side in phys if which(sq) is not None]
+        target = e
+        if ins:
+            whole = all(which(sq) == which(ins[0][0]) for sq, _s in phys) and \
+                len(ins) == len(phys)
+            if whole or _roll(state) <= 2:
+                sq, side = ins[0]
+                target = new.edge_key(mv(sq), side)  # type: ignore[arg-type]
+        if now is None:
+            edges.pop(target, None)
+        else:
+            edges[target] = now
+    state.layout, state.layout_spec, state.edges = new, spec, edges
+    state.turn.open_doors = []
+    for x in state.wizards:
+        x.at, x.home = mv(x.at), mv(x.home)
+    state.treasures = {t: mv(sq) for t, sq in state.treasures.items()}
+    state.floor = [(mv(sq), c) for sq, c in state.floor]  # type: ignore[misc]
+    state.bushes = {mv(sq): hp for sq, hp in state.bushes.items()}  # type: ignore[misc]
+    state.stones = sorted(mv(sq) for sq in state.stones)  # type: ignore[type-var]
+    o("sector", f"{w.seat} moves the {src} sector to {dst}", seat=w.seat)
+
+
 _OWN_TURN = {
     "fireball": _point_attack,
     "lightning-blast": _point_attack,
@@ -1727,6 +1808,7 @@ _OWN_TURN = {
     "power-run": _power_run,
     "shrink": _shrink,
     "rotate-sector": _rotate_sector,
+    "relocate-sector": _relocate_sector,
     "illusion-wall": _illusion_wall,
     "ugly": _ugly,
     "drag": _drag,
@@ -2987,6 +3069,10 @@ def _candidates(state: State, seat: str) -> list[Action]:
                     if e not in state.edges:
                         out += [Action(seat, "play", s, (edge_name(e),), n)
                                 for n in (nums if s == "waterwall" else [None])]
+        elif s == "relocate-sector":
+            pls = state.layout.placements
+            out += [Action(seat, "play", s, (x,), args=(("to", y),))
+                    for x in pls for y in pls if x != y]
         elif s == "rotate-sector":
             for pl in state.layout.placements:
                 out += [Action(seat, "play", s, (pl,), args=(("turn", t),))
