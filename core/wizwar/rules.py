@@ -1631,12 +1631,57 @@ def _illusion_rolls(state: State, o: Out) -> None:
             o("illusion", f"{v.seat} sees the wall at {edge_name(e)}", seat=v.seat, roll=roll)
 
 
+def _reshape_board(state: State, spec: dict, moving: Callable[[Square], int | None],
+                   to_new: Callable[[Square, str | None], tuple[Square, str | None]]) -> None:
+    """Rebuild the board from ``spec`` after sectors moved or turned, carrying everything
+    with them: wizards, home bases, treasures, objects, creations, and every edit of an edge
+    (damage, created or destroyed walls, jammed doors). An edit inside a moving sector moves
+    with it; one on its seam or rim moves with it on a d4 of 1-2, else it stays where it was.
+    ``moving(sq)`` names the moving sector of a square (None if it stays); ``to_new`` maps a
+    square and side of a moving sector to the new board. Source: RB The Board (Rotate and
+    Relocate; the 50/50 roll for a changed junction, DG §8)."""
+    lay = state.layout
+    new = build_layout(spec)
+    edits: dict[Edge, EdgeState | None] = {}
+    for e in sorted(set(state.edges) | set(lay.printed)):
+        now, printed = state.edges.get(e), lay.printed.get(e)
+        pristine = now is not None and printed is not None and now.kind == printed and \
+            not now.created and now.hp == (WALL_HP if printed == "wall" else DOOR_HP)
+        if not pristine and not (now is None and printed is None):
+            edits[e] = now
+    edges = {e: EdgeState(kind, WALL_HP if kind == "wall" else DOOR_HP)
+             for e, kind in sorted(new.printed.items())}
+    for e, now in edits.items():
+        phys = lay.physical_edges(e)
+        ins = [(sq, side) for sq, side in phys if moving(sq) is not None]
+        target = e
+        if ins:
+            whole = len(ins) == len(phys) and len({moving(sq) for sq, _s in phys}) == 1
+            if whole or _roll(state) <= 2:
+                tsq, tside = to_new(*ins[0])
+                target = new.edge_key(tsq, str(tside))
+        if now is None:
+            edges.pop(target, None)
+        else:
+            edges[target] = now
+
+    def mv(sq: Square | None) -> Square | None:
+        return to_new(sq, None)[0] if sq is not None and moving(sq) is not None else sq
+
+    state.layout, state.layout_spec, state.edges = new, spec, edges
+    state.turn.open_doors = []
+    for x in state.wizards:
+        x.at, x.home = mv(x.at), mv(x.home)
+    state.treasures = {t: mv(sq) for t, sq in state.treasures.items()}
+    state.floor = [(mv(sq), c) for sq, c in state.floor]  # type: ignore[misc]
+    state.bushes = {mv(sq): hp for sq, hp in state.bushes.items()}  # type: ignore[misc]
+    state.stones = sorted(mv(sq) for sq in state.stones)  # type: ignore[type-var]
+
+
 def _rotate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
     """Rotate Sector: turn one sector 90, 180 or 270 degrees clockwise about its centre, with
-    everything on it (wizards, home base, treasures, objects, creations, damage). The AUTO
-    WARP is not affected. An edit on the sector's edge (a seam or the rim) goes with the
-    sector on a d4 roll of 1-2, else it stays where it was. Source: RB The Board (rotation;
-    the 50/50 roll for a changed junction, DG §8); cards.md rotate-sector."""
+    everything on it (see :func:`_reshape_board`). The AUTO WARP is not affected.
+    Source: RB The Board (rotation); cards.md rotate-sector."""
     lay = state.layout
     if a.number is not None or len(a.targets) != 1 or any(k != "turn" for k, _ in a.args):
         raise IllegalAction("rotate-sector takes a sector and turn=90|180|270, e.g. @ne turn=90")
@@ -1652,62 +1697,28 @@ def _rotate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
     ox, oy = lay.sector_origin[p]
     n = lay.sector_size
 
-    def inside(sq: Square) -> bool:
-        return ox <= sq[0] < ox + n and oy <= sq[1] < oy + n
+    def moving(sq: Square) -> int | None:
+        return p if ox <= sq[0] < ox + n and oy <= sq[1] < oy + n else None
 
-    def turn(sq: Square, side: str | None = None) -> tuple[Square, str | None]:
+    def to_new(sq: Square, side: str | None) -> tuple[Square, str | None]:
         (x, y), s2 = rotate_local((sq[0] - ox, sq[1] - oy), side, k, n)
         return (ox + x, oy + y), s2
-
-    def mv(sq: Square | None) -> Square | None:
-        return turn(sq)[0] if sq is not None and inside(sq) else sq
 
     spec = dict(state.layout_spec)
     rots = list(spec.get("rotations") or [0] * len(lay.placements))
     rots[p] = (rots[p] + k) % 4
     spec["rotations"] = rots
-    new = build_layout(spec)
-    # edits: how each edge differs from the printed board, before the turn
-    edits: dict[Edge, EdgeState | None] = {}
-    for e in sorted(set(state.edges) | set(lay.printed)):
-        now, printed = state.edges.get(e), lay.printed.get(e)
-        pristine = now is not None and printed is not None and now.kind == printed and \
-            not now.created and now.hp == (WALL_HP if printed == "wall" else DOOR_HP)
-        if not pristine and not (now is None and printed is None):
-            edits[e] = now
-    edges = {e: EdgeState(kind, WALL_HP if kind == "wall" else DOOR_HP)
-             for e, kind in sorted(new.printed.items())}
-    for e, now in edits.items():
-        ins = [(sq, side) for sq, side in lay.physical_edges(e) if inside(sq)]
-        target = e
-        if ins:
-            whole = len(ins) == len(lay.physical_edges(e))
-            if whole or _roll(state) <= 2:
-                sq, side = ins[0]
-                tsq, tside = turn(sq, side)
-                target = new.edge_key(tsq, str(tside))
-        if now is None:
-            edges.pop(target, None)
-        else:
-            edges[target] = now
-    state.layout, state.layout_spec, state.edges = new, spec, edges
-    state.turn.open_doors = []
-    for x in state.wizards:
-        x.at, x.home = mv(x.at), mv(x.home)
-    state.treasures = {t: mv(sq) for t, sq in state.treasures.items()}
-    state.floor = [(mv(sq), c) for sq, c in state.floor]  # type: ignore[misc]
-    state.bushes = {mv(sq): hp for sq, hp in state.bushes.items()}  # type: ignore[misc]
-    state.stones = sorted(mv(sq) for sq in state.stones)  # type: ignore[type-var]
+    _reshape_board(state, spec, moving, to_new)
     o("sector", f"{w.seat} turns the {a.targets[0]} sector {a.arg('turn')} degrees",
       seat=w.seat)
 
 
 def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
     """Relocate Sector: a sector swaps places with another (``@nw to=se``), everything on it
-    moving along and its orientation kept; an edit on either sector's seams or rim goes with
-    its sector on a d4 of 1-2, else it stays where it was. Not in 2-player games (taken out
-    at setup, FAQ). Moving a sector into the empty place of a 3-player board (which ends the
-    AUTO WARP) is not built yet and is refused. Source: RB The Board; cards.md."""
+    moving along and its orientation kept (see :func:`_reshape_board`). Not in 2-player games
+    (taken out at setup, FAQ). Moving a sector into the empty place of a 3-player board
+    (which ends the AUTO WARP) is not built yet and is refused. Source: RB The Board;
+    cards.md relocate-sector."""
     lay = state.layout
     if a.number is not None or len(a.targets) != 1 or any(k != "to" for k, _ in a.args):
         raise IllegalAction("relocate-sector takes a sector and to=, e.g. @nw to=se")
@@ -1725,22 +1736,18 @@ def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o:
     _discard_cards(state, [cid])
     p, q = lay.placements.index(src), lay.placements.index(dst)
     n = lay.sector_size
-    op, oq = lay.sector_origin[p], lay.sector_origin[q]
+    origin = {p: lay.sector_origin[p], q: lay.sector_origin[q]}
 
-    def which(sq: Square | None) -> int | None:
-        if sq is None:
-            return None
-        for i, (ox, oy) in ((p, op), (q, oq)):
+    def moving(sq: Square) -> int | None:
+        for i, (ox, oy) in origin.items():
             if ox <= sq[0] < ox + n and oy <= sq[1] < oy + n:
                 return i
         return None
 
-    def mv(sq: Square | None) -> Square | None:
-        i = which(sq)
-        if sq is None or i is None:
-            return sq
-        (fx, fy), (tx, ty) = (op, oq) if i == p else (oq, op)
-        return (sq[0] - fx + tx, sq[1] - fy + ty)
+    def to_new(sq: Square, side: str | None) -> tuple[Square, str | None]:
+        i = moving(sq)
+        (fx, fy), (tx, ty) = origin[i], origin[q if i == p else p]  # type: ignore[index]
+        return (sq[0] - fx + tx, sq[1] - fy + ty), side
 
     spec = dict(state.layout_spec)
     ids = list(spec["sectors"])
@@ -1748,38 +1755,7 @@ def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o:
     ids[p], ids[q] = ids[q], ids[p]
     rots[p], rots[q] = rots[q], rots[p]
     spec["sectors"], spec["rotations"] = ids, rots
-    new = build_layout(spec)
-    edits: dict[Edge, EdgeState | None] = {}
-    for e in sorted(set(state.edges) | set(lay.printed)):
-        now, printed = state.edges.get(e), lay.printed.get(e)
-        pristine = now is not None and printed is not None and now.kind == printed and \
-            not now.created and now.hp == (WALL_HP if printed == "wall" else DOOR_HP)
-        if not pristine and not (now is None and printed is None):
-            edits[e] = now
-    edges = {e: EdgeState(kind, WALL_HP if kind == "wall" else DOOR_HP)
-             for e, kind in sorted(new.printed.items())}
-    for e, now in edits.items():
-        phys = lay.physical_edges(e)
-        ins = [(sq, side) for sq, side in phys if which(sq) is not None]
-        target = e
-        if ins:
-            whole = all(which(sq) == which(ins[0][0]) for sq, _s in phys) and \
-                len(ins) == len(phys)
-            if whole or _roll(state) <= 2:
-                sq, side = ins[0]
-                target = new.edge_key(mv(sq), side)  # type: ignore[arg-type]
-        if now is None:
-            edges.pop(target, None)
-        else:
-            edges[target] = now
-    state.layout, state.layout_spec, state.edges = new, spec, edges
-    state.turn.open_doors = []
-    for x in state.wizards:
-        x.at, x.home = mv(x.at), mv(x.home)
-    state.treasures = {t: mv(sq) for t, sq in state.treasures.items()}
-    state.floor = [(mv(sq), c) for sq, c in state.floor]  # type: ignore[misc]
-    state.bushes = {mv(sq): hp for sq, hp in state.bushes.items()}  # type: ignore[misc]
-    state.stones = sorted(mv(sq) for sq in state.stones)  # type: ignore[type-var]
+    _reshape_board(state, spec, moving, to_new)
     o("sector", f"{w.seat} moves the {src} sector to {dst}", seat=w.seat)
 
 
