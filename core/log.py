@@ -207,7 +207,7 @@ def start_state(h: dict[str, Any]) -> State:
     """The state a log starts from (its header)."""
     c = h["config"]
     cfg = GameConfig(players=int(c["players"]), names=tuple(c.get("names", ())),
-                     deck=str(c.get("deck", "starter")), crossed=bool(c.get("crossed", 0)),
+                     deck=str(c.get("deck", "full")), crossed=bool(c.get("crossed", 0)),
                      doors=bool(c.get("doors", 0)))
     faces = h.get("faces")
     st = new_game(cfg, h["seed"], faces=list(faces) if faces is not None else None,
@@ -290,7 +290,7 @@ def export_text(loaded: Loaded) -> str:
     h = loaded.header
     c = h["config"]
     lines = ["wizwar-export 1", f"ruleset {h['ruleset']} {h['rules_version']}",
-             f"players {c['players']}", f"deck {c.get('deck', 'starter')}",
+             f"players {c['players']}", f"deck {c.get('deck', 'full')}",
              f"crossed {int(c.get('crossed', 0))}"]
     names = c.get("names", [])
     if names:
@@ -429,7 +429,7 @@ def parse_text(text: str) -> TextGame:
                            f"{RULESET} {RULES_VERSION}")
         names = tuple(p.split("=", 1)[1].replace("_", " ")
                       for p in kv.get("names", "").split() if "=" in p)
-        cfg = GameConfig(players=int(kv["players"]), names=names, deck=kv.get("deck", "starter"),
+        cfg = GameConfig(players=int(kv["players"]), names=names, deck=kv.get("deck", "full"),
                          crossed=kv.get("crossed", "0") == "1")
         kind, _, val = kv["seed"].partition(" ")
         seed: int | bytes = int(val) if kind == "int" else bytes.fromhex(val)

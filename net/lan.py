@@ -138,7 +138,7 @@ class HostGame:
     port: int = 0
     bots: int = 0
     local_bot: bool = True
-    deck: str = "starter"
+    deck: str = "full"
     clock: float | None = None
     log: Log = _quiet
     report_dir: str | None = None
@@ -604,7 +604,7 @@ class PeerGame:
         elif t == "end":
             assert self.state is not None
             try:
-                self.dealer.audit(msg["history"], self.config.get("deck", "starter"),
+                self.dealer.audit(msg["history"], self.config.get("deck", "full"),
                                   int(self.config.get("players", 2)))
                 self.audited = True
                 if self.writer is not None and self._written >= 0:
@@ -639,7 +639,7 @@ class PeerGame:
                 raise DealError(f"a reveal of card {cid} does not match its commitment")
             faces[cid] = face
         cfg = GameConfig(players=len(seats), names=tuple(self.config.get("names", ())),
-                         deck=str(self.config.get("deck", "starter")))
+                         deck=str(self.config.get("deck", "full")))
         seed = joint_seed(nonces, seats)
         st = new_game(cfg, seed, faces=list(faces), commits=list(self.commits))
         if self.writer is not None and self._written < 0:

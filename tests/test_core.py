@@ -41,10 +41,12 @@ def test_deck_counts() -> None:
     assert sum(c.count for c in C.CARDS) == 125
     assert len(C.deck_list("full", 4)) == 125
     assert len(C.deck_list("full", 2)) == 124
-    starter = Counter(C.deck_list("starter", 2))
-    assert set(starter) == set(C.IMPLEMENTED) - {"relocate-sector"}
-    assert starter["2"] == 12 and starter["pick-lock"] == 4
-    assert Counter(C.deck_list("starter", 4))["relocate-sector"] == 1
+    two = Counter(C.deck_list("full", 2))
+    assert set(two) == set(C.IMPLEMENTED) - {"relocate-sector"}
+    assert two["2"] == 12 and two["pick-lock"] == 4
+    assert Counter(C.deck_list("full", 4))["relocate-sector"] == 1
+    with pytest.raises(ValueError, match="only deck"):
+        C.deck_list("starter", 2)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -61,7 +63,7 @@ def test_new_game_setup(players: int) -> None:
         assert s.treasures[f"{w.seat}.t1"] == a and s.treasures[f"{w.seat}.t2"] == b
     assert s.round == 1 and s.turn.active == s.first
     total = len(s.deck) + len(s.discard) + sum(len(w.hand) for w in s.wizards)
-    assert total == len(C.deck_list("starter", players))
+    assert total == len(C.deck_list("full", players))
 
 
 def test_same_seed_same_game() -> None:

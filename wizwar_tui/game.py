@@ -19,13 +19,12 @@ from textual.widgets import Footer, Input, RichLog, Static
 from core.engine import Event, IllegalAction
 from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import parse_edge, parse_square
-from core.wizwar.cards import IMPLEMENTED
 from core.wizwar.session import LocalSession
 from core.wizwar.view import View
 from net.session import NetSession
 from wizwar_tui import render
 from wizwar_tui.saves import LogFile, new_log, now_text
-from wizwar_tui.screens import STARTER_NOTE, CardScreen, ChoiceScreen, HelpScreen
+from wizwar_tui.screens import DECK_NOTE, CardScreen, ChoiceScreen, HelpScreen
 from wizwar_tui.widgets import Board, BoardRuler, HandPanel, PlayersPanel, StackPanel
 
 if TYPE_CHECKING:
@@ -158,7 +157,7 @@ class GameScreen(Screen[None]):
         else:
             self.log_line(Text(f"New game · {self.players} players · seed {self.seed} · "
                                f"you are {self.human}", "bold"))
-        self.log_line(Text(STARTER_NOTE, "dim"))
+        self.log_line(Text(DECK_NOTE, "dim"))
         v = self.view
         if v.round == 1 and not self.session.actions:  # nobody has acted: the die roll
             self.first = v.active
@@ -291,7 +290,6 @@ class GameScreen(Screen[None]):
         top.append(f" you are {self.human} · round {v.round} · ")
         top.append(render.turn_text(v), "bold")
         top.append(f" · {self.lan_label()}" if self.lan is not None else f" · seed {self.seed}")
-        top.append(f" · deck: {len(IMPLEMENTED)}/74 kinds", "dim")  # the starter deck
         self.query_one("#topbar", Static).update(top)
         self.update_status(v)
 

@@ -23,9 +23,9 @@ TITLE_ART = r"""
     \_/\_/  |_/___|       \_/\_/ \__,_|_|
 """
 
-STARTER_NOTE = (
-    f"Starter deck: the {len(IMPLEMENTED)} cards whose effects are implemented "
-    f"({sum(BY_SLUG[s].count for s in IMPLEMENTED)} cards in all)."
+DECK_NOTE = (
+    f"The full 6th-edition deck: {len(IMPLEMENTED)} kinds, "
+    f"{sum(BY_SLUG[s].count for s in IMPLEMENTED)} cards (124 with two players)."
 )
 
 HELP_TEXT = f"""\
@@ -47,7 +47,7 @@ HELP_TEXT = f"""\
 
 Playing a card: press its number, put the cursor on the target (amber squares) and press Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is chosen from a list after Enter on the square next to it. When a bot attacks you, the stack panel turns red: play a counteraction (its number) or pass with space.
 
-{STARTER_NOTE}
+{DECK_NOTE}
 """
 
 
@@ -205,7 +205,7 @@ class MenuScreen(Screen[None]):
                 Option("Quit", id="quit"),
                 id="menu-list",
             )
-            yield Static(STARTER_NOTE, id="menu-note")
+            yield Static(DECK_NOTE, id="menu-note")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -1,9 +1,9 @@
 """Every card of the Chessex 6th-edition deck: 74 names, 125 cards, as data.
 
 Each entry: slug, display name, count, kind, targeting, number use, our own text, and the
-rule source (cards.md row basis). Effects live in ``core.wizwar.effects``; ``IMPLEMENTED``
-lists the slugs whose effects the engine carries out today, and the starter deck is built
-from exactly those (issue: until every card works, no card in play may do nothing).
+rule source (cards.md row basis). Effects live in ``core.wizwar.rules``; ``IMPLEMENTED``
+lists the slugs whose effects the engine carries out (every one of the 74), and games are
+dealt from the whole deck.
 Source: cards.md §2 (counts checked against §2.9: 74 names, 125 cards).
 """
 
@@ -287,16 +287,13 @@ def is_number(slug: str) -> bool:
 def deck_list(deck: str, players: int) -> list[str]:
     """The slugs of a new deck, one entry per card, in a fixed order (before shuffling).
 
-    ``deck`` is ``"full"`` (all 125; 124 with 2 players, Relocate Sector removed at setup,
-    FAQ) or ``"starter"`` (only the implemented cards, with their real counts).
-    Raises ``ValueError`` for an unknown deck name.
+    ``deck`` is ``"full"``, the only deck: all 125 cards; 124 with 2 players, Relocate
+    Sector removed at setup (FAQ). Raises ``ValueError`` for an unknown deck name.
     """
-    if deck not in ("full", "starter"):
-        raise ValueError(f"unknown deck {deck!r} (full, starter)")
+    if deck != "full":
+        raise ValueError(f"unknown deck {deck!r} (the only deck is 'full')")
     out: list[str] = []
     for c in CARDS:
-        if deck == "starter" and c.slug not in IMPLEMENTED:
-            continue
         if c.slug == "relocate-sector" and players == 2:
             continue
         out.extend([c.slug] * c.count)

@@ -34,7 +34,7 @@ class GameConfig:
     Attributes:
         players: 2, 3 or 4 (RB: 2 to 4 players with the four base sectors).
         names: display names per seat (defaults "P1".."PN").
-        deck: ``"starter"`` (the implemented cards only) or ``"full"``.
+        deck: ``"full"``, the whole 6th-edition deck (the only deck).
         crossed: the 2-player crossed-exit variant (FAQ).
         doors: the doors variant: a wizard opens the doors of his own sector without a key
             (DG §11, official variants).
@@ -42,7 +42,7 @@ class GameConfig:
 
     players: int = 2
     names: tuple[str, ...] = ()
-    deck: str = "starter"
+    deck: str = "full"
     crossed: bool = False
     doors: bool = False
     extra: dict[str, Any] = field(default_factory=dict)

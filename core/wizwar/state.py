@@ -199,7 +199,7 @@ class State:
         discarding: seats that must discard down to their hand limit, in order.
         winner: the winning seat or "". eliminated: seats out of the game, in order.
         rng: the game's generator. script: forced outcomes (scenarios only).
-        options: game options (str -> int/str). deck_kind: "starter" or "full".
+        options: game options (str -> int/str). deck_kind: "full" (or "scenario" in scenario files).
         commits: networked games: the dealer's salted commitment to each card's face (hex),
             public; empty in a local game.
         dealer: networked games: the object that re-blinds reshuffled cards
@@ -233,7 +233,7 @@ class State:
     eliminated: list[str] = field(default_factory=list)
     script: Script = field(default_factory=Script)
     options: dict[str, Any] = field(default_factory=dict)
-    deck_kind: str = "starter"
+    deck_kind: str = "full"
     seq: int = 0
     commits: list[str] = field(default_factory=list)
     choice: list[str] = field(default_factory=list)  # Telepath: [chooser, target] pending
