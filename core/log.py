@@ -208,7 +208,7 @@ def start_state(h: dict[str, Any]) -> State:
     c = h["config"]
     cfg = GameConfig(players=int(c["players"]), names=tuple(c.get("names", ())),
                      deck=str(c.get("deck", "full")), crossed=bool(c.get("crossed", 0)),
-                     doors=bool(c.get("doors", 0)))
+                     doors=bool(c.get("doors", 0)), team=bool(c.get("team", 0)))
     faces = h.get("faces")
     st = new_game(cfg, h["seed"], faces=list(faces) if faces is not None else None,
                   commits=h.get("commits"))
@@ -291,7 +291,8 @@ def export_text(loaded: Loaded) -> str:
     c = h["config"]
     lines = ["wizwar-export 1", f"ruleset {h['ruleset']} {h['rules_version']}",
              f"players {c['players']}", f"deck {c.get('deck', 'full')}",
-             f"crossed {int(c.get('crossed', 0))}"]
+             f"crossed {int(c.get('crossed', 0))}", f"doors {int(c.get('doors', 0))}",
+             f"team {int(c.get('team', 0))}"]
     names = c.get("names", [])
     if names:
         lines.append("names " + " ".join(
@@ -418,7 +419,8 @@ def parse_text(text: str) -> TextGame:
         elif word == "reblind":
             parts = rest.split()
             reblinds.append({int(p.split("=")[0]): p.split("=")[1] for p in parts[1:]})
-        elif word in ("ruleset", "players", "deck", "crossed", "names", "seed", "deal"):
+        elif word in ("ruleset", "players", "deck", "crossed", "doors", "team", "names", "seed",
+                      "deal"):
             kv[word] = rest
         else:
             raise LogError(f"line {n}: unknown line {word!r}")
@@ -430,7 +432,8 @@ def parse_text(text: str) -> TextGame:
         names = tuple(p.split("=", 1)[1].replace("_", " ")
                       for p in kv.get("names", "").split() if "=" in p)
         cfg = GameConfig(players=int(kv["players"]), names=names, deck=kv.get("deck", "full"),
-                         crossed=kv.get("crossed", "0") == "1")
+                         crossed=kv.get("crossed", "0") == "1", doors=kv.get("doors", "0") == "1",
+                         team=kv.get("team", "0") == "1")
         kind, _, val = kv["seed"].partition(" ")
         seed: int | bytes = int(val) if kind == "int" else bytes.fromhex(val)
     except (KeyError, ValueError) as exc:

@@ -76,10 +76,16 @@ def _goals(v: View, seat: str) -> set[Square]:
     return out
 
 
-def choose(v: View, seat: str, legal: list[Action]) -> Action:
-    """Pick one of ``legal`` for ``seat`` from view ``v``. Raises ``ValueError`` if empty."""
+LEVELS = ("apprentice",)
+
+
+def choose(v: View, seat: str, legal: list[Action], level: str = "apprentice") -> Action:
+    """Pick one of ``legal`` for ``seat`` from view ``v`` at bot ``level`` (one of
+    ``LEVELS``). Raises ``ValueError`` if ``legal`` is empty or the level unknown."""
     if not legal:
         raise ValueError("no legal action")
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}")
     by = {str(a): a for a in legal}
     if v.stack:
         return _answer(v, seat, legal)

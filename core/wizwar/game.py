@@ -38,6 +38,9 @@ class GameConfig:
         crossed: the 2-player crossed-exit variant (FAQ).
         doors: the doors variant: a wizard opens the doors of his own sector without a key
             (DG §11, official variants).
+        team: the team variant (4 players; seats P1+P3 against P2+P4; three treasures on
+            the team's home bases win; no attacking a team-mate). Source: rulebook,
+            Optional rules / Team play.
     """
 
     players: int = 2
@@ -45,12 +48,13 @@ class GameConfig:
     deck: str = "full"
     crossed: bool = False
     doors: bool = False
+    team: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_wire(self) -> dict[str, Any]:
         """Canonical msgpack-ready form."""
         return {"players": self.players, "names": list(self.names), "deck": self.deck,
-                "crossed": int(self.crossed), "doors": int(self.doors)}
+                "crossed": int(self.crossed), "doors": int(self.doors), "team": int(self.team)}
 
 
 def new_game(config: GameConfig, seed: int | bytes | str, faces: list[str] | None = None,
@@ -95,7 +99,8 @@ def new_game(config: GameConfig, seed: int | bytes | str, faces: list[str] | Non
     state = State(layout=layout, layout_spec=spec, wizards=wizards, faces=faces, deck=deck,
                   discard=[], edges=edges, bushes={}, stones=[], floor=[], treasures=treasures,
                   turn=Turn("P1"), round=1, first="P1", rng=rng,
-                  options={"crossed": int(config.crossed), "doors": int(config.doors)},
+                  options={"crossed": int(config.crossed), "doors": int(config.doors),
+                           "team": int(config.team)},
                   deck_kind=config.deck,
                   commits=list(commits or []))
     for w in wizards:

@@ -25,7 +25,8 @@ class LocalSession:
     Attributes:
         state: the full state (never handed to the app; use :meth:`view`).
         human: the seat played from the keyboard ("" for bots only).
-        bots: the seats the apprentice bot plays.
+        bots: the seats the bots play.
+        levels: the bot level per bot seat ("apprentice" when a seat is missing).
         actions: every action applied, in order (the game record).
         events: every event, in order.
     """
@@ -38,6 +39,7 @@ class LocalSession:
     seed: int = 0
     config: GameConfig = field(default_factory=GameConfig)
     writer: Callable[[bytes], None] | None = None
+    levels: dict[str, str] = field(default_factory=dict)
 
     def record_to(self, writer: Callable[[bytes], None], started: str = "") -> None:
         """Write this game's log through ``writer`` from now on (the header first, then a
@@ -54,13 +56,21 @@ class LocalSession:
     @classmethod
     def start(cls, players: int = 2, seed: int = 0, human: str = "P1",
               names: tuple[str, ...] = (), crossed: bool = False,
-              doors: bool = False) -> LocalSession:
+              doors: bool = False, team: bool = False,
+              levels: dict[str, str] | None = None) -> LocalSession:
         """A new game of ``players`` seats, the human at ``human`` and bots elsewhere, with the
-        official variants ``crossed`` (2-player crossed exits) and ``doors`` as asked."""
-        cfg = GameConfig(players=players, names=names, crossed=crossed, doors=doors)
+        official variants ``crossed`` (2-player crossed exits), ``doors`` and ``team``
+        (4 players) as asked; ``levels`` maps bot seats to a bot level (bot.LEVELS).
+
+        Raises ``ValueError`` for an unknown bot level or an impossible option."""
+        cfg = GameConfig(players=players, names=names, crossed=crossed, doors=doors, team=team)
         st = new_game(cfg, seed)
         bots = tuple(w.seat for w in st.wizards if w.seat != human)
-        return cls(st, human, bots, seed=seed, config=cfg)
+        levels = dict(levels or {})
+        for s, lv in levels.items():
+            if lv not in bot.LEVELS:
+                raise ValueError(f"unknown bot level {lv!r} for {s} ({', '.join(bot.LEVELS)})")
+        return cls(st, human, bots, seed=seed, config=cfg, levels=levels)
 
     def view(self, seat: str | None = None) -> View:
         """The view of ``seat`` (default: the human's)."""
@@ -111,7 +121,8 @@ class LocalSession:
         if not seat:
             return []
         legal = legal_actions(self.state, seat)
-        action = bot.choose(view(self.state, seat), seat, legal)
+        action = bot.choose(view(self.state, seat), seat, legal,
+                            level=self.levels.get(seat, "apprentice"))
         return self.submit(action)
 
     def run_bots(self, limit: int = 10_000) -> list[Event]:
