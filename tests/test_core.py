@@ -313,3 +313,33 @@ def test_relocate_sector_swaps_two_sectors_with_their_contents() -> None:
     _give(three, three.turn.active, "relocate-sector")
     with pytest.raises(IllegalAction, match="empty place"):
         apply(three, f"{three.turn.active} play relocate-sector @nw to=se")
+
+
+def test_team_option_needs_four_players() -> None:
+    """Team play is for four players; crossed exits for two (rulebook, optional rules)."""
+    with pytest.raises(ValueError, match="four players"):
+        new_game(GameConfig(players=2, team=True), 1)
+    with pytest.raises(ValueError, match="2-player"):
+        new_game(GameConfig(players=4, crossed=True), 1)
+    s = new_game(GameConfig(players=4, team=True), 1)
+    assert s.team_of("P1") == ("P1", "P3") and s.team_of("P4") == ("P2", "P4")
+    assert s.allies("P2", "P4") and not s.allies("P1", "P2")
+    assert new_game(GameConfig(players=4), 1).team_of("P3") == ("P3",)
+
+
+def test_team_game_never_offers_attacks_on_a_team_mate() -> None:
+    """In a team game bots play on, and no legal action targets a team-mate with an attack
+    (rulebook, Team play option)."""
+    from core.wizwar.session import LocalSession
+
+    ses = LocalSession.start(players=4, seed=5, human="", team=True)
+    for _ in range(400):
+        if ses.over:
+            break
+        seat = ses.bot_to_act()
+        for a in ses.legal_actions(seat):
+            if a.verb in ("punch", "play") and a.targets and a.targets[0] in ses.state.seats:
+                if a.verb == "punch" or C.card(a.card).kind == "attack":
+                    assert not ses.state.allies(seat, a.targets[0]) or a.targets[0] == seat
+        ses.step_bot()
+    assert ses.state.winner in ("", "P1+P3", "P2+P4")

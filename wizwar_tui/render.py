@@ -426,7 +426,7 @@ def turn_text(view: View) -> str:
     """
     me = view.viewer
     if view.winner:
-        return "game over · " + ("you win" if view.winner == me else f"{view.winner} wins")
+        return "game over · " + ("you win" if me in view.winner.split("+") else f"{view.winner} wins")
     turn = "your turn" if view.active == me else f"{view.active}'s turn"
     if view.discarding:
         p = view.player(view.discarding[0])

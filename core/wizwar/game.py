@@ -74,6 +74,10 @@ def new_game(config: GameConfig, seed: int | bytes | str, faces: list[str] | Non
     n = config.players
     if n not in (2, 3, 4):
         raise ValueError("Wiz-War is played by 2, 3 or 4 players with the base sectors")
+    if config.team and n != 4:
+        raise ValueError("team play needs four players (P1+P3 against P2+P4)")
+    if config.crossed and n != 2:
+        raise ValueError("crossed exits are a 2-player variant")
     rng = Rng.from_seed(seed)
     ids = sorted(load_sectors())
     rng.shuffle(ids)

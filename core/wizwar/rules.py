@@ -477,6 +477,9 @@ def _check_attack(state: State, w: Wizard, target: Wizard | None, card: str = ""
         raise IllegalAction("you have already attacked this turn (one attack a turn)")
     if target is not None and target.seat == w.seat:
         raise IllegalAction("you cannot attack yourself (6e rule)")
+    if target is not None and state.allies(w.seat, target.seat):
+        raise IllegalAction(f"{target.seat} is your team-mate: you may not attack him "
+                            "(rulebook, Team play option)")
     if target is not None and any(c.slug == "buddy" and c.caster == target.seat
                                   for c in w.conditions):
         raise IllegalAction(f"{target.seat} is your Buddy: you cannot attack him until he "
@@ -2857,6 +2860,14 @@ def _check_end(state: State, o: Out) -> None:
 
     Out: both your treasures rest on home bases of other players still in the game. Win: two
     opponents' treasures on your home base, or being the last player in the game.
+
+    Team play (rulebook, Team play option): a team wins with three of the other team's
+    treasures on its members' home bases in any combination, or when every player of the
+    other team is out of the game; the winner is then written ``P1+P3``. The option is
+    silent on elimination by treasures; our reading: you are out when both your treasures
+    rest on home bases of the other team's players still in the game (a treasure carried to
+    a team-mate's base does not count), and the two-treasure win of the base game gives way
+    to the team's three.
     """
     if state.winner:
         return
@@ -2873,7 +2884,7 @@ def _check_end(state: State, o: Out) -> None:
             for t in mine:
                 sq = state.treasures[t]
                 owner = state.home_owner(sq) if sq is not None else None
-                if owner is not None and owner.seat != w.seat and owner.in_game:
+                if owner is not None and owner.in_game and not state.allies(w.seat, owner.seat):
                     on_bases += 1
             if on_bases == 2:
                 winner_now = _treasure_winner(state)
@@ -2884,9 +2895,19 @@ def _check_end(state: State, o: Out) -> None:
     win = _treasure_winner(state)
     if win:
         state.winner = win
-        o("win", f"{win} wins with two treasures on the home base", seat=win)
+        if "+" in win:
+            o("win", f"team {win} wins with three treasures on its home bases", seat=win)
+        else:
+            o("win", f"{win} wins with two treasures on the home base", seat=win)
         return
     alive = [w for w in state.wizards if w.in_game]
+    if state.options.get("team") and alive:
+        teams = {"+".join(state.team_of(w.seat)) for w in alive}
+        if len(teams) == 1:
+            team = teams.pop()
+            state.winner = team
+            o("win", f"team {team} wins: the other team is out of the game", seat=team)
+        return
     if len(alive) == 1 and len(state.wizards) > 1:
         state.winner = alive[0].seat
         o("win", f"{alive[0].seat} wins as the last wizard in the game", seat=alive[0].seat)
@@ -2895,6 +2916,20 @@ def _check_end(state: State, o: Out) -> None:
 
 
 def _treasure_winner(state: State) -> str:
+    """The seat (or in team play the team, ``P1+P3``) with enough enemy treasures on its
+    home base(s), or "" (RB Winning; rulebook, Team play option: three)."""
+    if state.options.get("team"):
+        for w in state.wizards:
+            team = state.team_of(w.seat)
+            if w.seat != team[0]:
+                continue
+            bases = {m.home for m in state.wizards
+                     if m.seat in team and m.in_game and m.home is not None}
+            theirs = [t for t, sq in state.treasures.items()
+                      if sq in bases and t.split(".")[0] not in team]
+            if len(theirs) >= 3:
+                return "+".join(team)
+        return ""
     for w in state.wizards:
         if not w.in_game or w.home is None:
             continue

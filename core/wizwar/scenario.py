@@ -34,7 +34,8 @@ from core.wizwar.state import (
 )
 
 TOP_KEYS = {"title", "source", "deck", "dice", "reshuffles", "picks", "seed", "steps", "board",
-            "players", "objects", "turn", "check", "expect"}
+            "players", "objects", "turn", "check", "expect", "options"}
+OPTION_KEYS = {"team", "doors"}
 PLAYER_KEYS = {"at", "life", "home", "treasures", "hand", "carrying", "lost_turns",
                "conditions", "displayed"}
 BOARD_KEYS = {"size", "walls", "doors", "exits", "door_hp", "wall_hp", "bushes"}
@@ -167,6 +168,11 @@ def build_state(doc: dict[str, Any]) -> State:
     _need(active in [w.seat for w in wizards], f"unknown active player {active}")
     t = Turn(active, moves_used=_int(turn.get("moves_used", 0), "moves_used"),
              attacked=_bool(turn.get("attacked", False), "attacked"))
+    opts = doc.get("options", {})
+    _need(isinstance(opts, dict) and set(opts) <= OPTION_KEYS,
+          f"[options] takes {sorted(OPTION_KEYS)}")
+    options = {k: int(_bool(opts[k], k)) for k in sorted(opts)}
+    _need(not options.get("team") or len(wizards) == 4, "team play needs four players")
     dice = [_int(d, "a die", 1) for d in doc.get("dice", [])]
     _need(all(d <= 4 for d in dice), "dice are 1-4")
     reshuffles = [[str(s) for s in r] for r in doc.get("reshuffles", [])]
@@ -176,7 +182,7 @@ def build_state(doc: dict[str, Any]) -> State:
                   treasures=treasures, turn=t, round=_int(turn.get("round", 2), "round", 1),
                   first=str(turn.get("first", "P1")),
                   rng=Rng.from_seed(_int(doc.get("seed", 0), "seed")),
-                  script=Script(dice, reshuffles, picks), options={}, deck_kind="scenario")
+                  script=Script(dice, reshuffles, picks), options=options, deck_kind="scenario")
     return state
 
 

@@ -325,6 +325,20 @@ class State:
             out.append("stone-block")
         return out
 
+    def team_of(self, seat: str) -> tuple[str, ...]:
+        """The seats of ``seat``'s team, in seat order: ``("P1", "P3")`` or ``("P2", "P4")``
+        in the team variant, else ``(seat,)``. Source: rulebook, Team play option (4 players:
+        the 1st and 3rd are one team, the 2nd and 4th the other)."""
+        if not self.options.get("team"):
+            return (seat,)
+        seats = self.seats
+        i = seats.index(seat)
+        return tuple(s for j, s in enumerate(seats) if j % 2 == i % 2)
+
+    def allies(self, a: str, b: str) -> bool:
+        """True when seats ``a`` and ``b`` are on one team (a seat is its own ally)."""
+        return b in self.team_of(a)
+
     def home_owner(self, sq: Square) -> Wizard | None:
         """The wizard whose home base is ``sq``, if any."""
         for w in self.wizards:
