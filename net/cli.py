@@ -31,9 +31,13 @@ async def host_headless(args: argparse.Namespace) -> int:
     """Host a game whose own seat the bot plays; print the final hash."""
     from wizwar_tui.saves import new_log, now_text
 
+    if args.team and args.seats != 4:
+        _err("team play needs --seats 4 (P1+P3 against P2+P4)")
+        return 2
     save = new_log("host", args.name)
     game = HostGame(players=args.seats, name=args.name, bind=args.bind, port=args.port,
                     bots=args.bots, local_bot=True, clock=args.clock, log=_err,
+                    doors=args.doors, team=args.team,
                     writer=save.write, started=now_text())
     try:
         port = await game.start()
@@ -49,7 +53,8 @@ async def host_headless(args: argparse.Namespace) -> int:
         remote = args.seats - 1 - args.bots
         await adv.start(args.name, port, proto=PROTOCOL_VERSION,
                         ruleset=f"{RULESET}/{RULES_VERSION}",
-                        options=f"players={args.seats}", seats_taken=1 + args.bots,
+                        options=f"players={args.seats}" + (" doors" if args.doors else "")
+                        + (" team" if args.team else ""), seats_taken=1 + args.bots,
                         seats_free=remote,
                         interfaces=None if args.bind in ("0.0.0.0", "") else [args.bind])
         game.on_change = lambda: asyncio.ensure_future(
@@ -219,6 +224,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--clock", type=_seconds, default=None,
                    help="seconds to answer an attack before a pass is entered")
     p.add_argument("--no-advertise", dest="advertise", action="store_false")
+    p.add_argument("--doors", action="store_true", help="the doors variant")
+    p.add_argument("--team", action="store_true", help="team play (needs --seats 4)")
     p.add_argument("--headless", action="store_true", help="no app (needs --bot)")
     p.add_argument("--bot", action="store_true", help="the bot plays your seat")
     j = sub.add_parser("join", help="join a LAN game by name or HOST:PORT")

@@ -139,6 +139,8 @@ class HostGame:
     bots: int = 0
     local_bot: bool = True
     deck: str = "full"
+    doors: bool = False
+    team: bool = False
     clock: float | None = None
     log: Log = _quiet
     report_dir: str | None = None
@@ -373,7 +375,8 @@ class HostGame:
                 s.nonce_commit = nonce_commit(s.nonce)
         self.dealer = HostDealer.deal(self.deck, self.players)
         names = [s.name or s.seat for s in self.seats]
-        config = {"players": self.players, "deck": self.deck, "names": names, "crossed": 0}
+        config = {"players": self.players, "deck": self.deck, "names": names, "crossed": 0,
+                  "doors": int(self.doors), "team": int(self.team)}
         self.deal_msg = {"type": "deal", "commits": self.dealer.commits(),
                          "nonce_commits": {s.seat: s.nonce_commit for s in self.seats},
                          "config": config}
@@ -382,7 +385,8 @@ class HostGame:
             await self._nonces_in.wait()
         nonces = {s.seat: s.nonce for s in self.seats}
         seed = joint_seed(nonces, [s.seat for s in self.seats])
-        cfg = GameConfig(players=self.players, names=tuple(names), deck=self.deck)
+        cfg = GameConfig(players=self.players, names=tuple(names), deck=self.deck,
+                         doors=self.doors, team=self.team)
         st = new_game(cfg, seed, faces=list(self.dealer.faces), commits=self.dealer.commits())
         st.dealer = self.dealer
         self.state = st
@@ -639,7 +643,9 @@ class PeerGame:
                 raise DealError(f"a reveal of card {cid} does not match its commitment")
             faces[cid] = face
         cfg = GameConfig(players=len(seats), names=tuple(self.config.get("names", ())),
-                         deck=str(self.config.get("deck", "full")))
+                         deck=str(self.config.get("deck", "full")),
+                         doors=bool(self.config.get("doors", 0)),
+                         team=bool(self.config.get("team", 0)))
         seed = joint_seed(nonces, seats)
         st = new_game(cfg, seed, faces=list(faces), commits=list(self.commits))
         if self.writer is not None and self._written < 0:
