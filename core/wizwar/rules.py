@@ -21,6 +21,7 @@ from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import (
     DIRS,
     OPPOSITE,
+    QUADRANTS,
     Edge,
     Square,
     blocked_count,
@@ -1717,29 +1718,46 @@ def _rotate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
 
 
 def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
-    """Relocate Sector: a sector swaps places with another (``@nw to=se``), everything on it
-    moving along and its orientation kept (see :func:`_reshape_board`). Not in 2-player games
-    (taken out at setup, FAQ). Moving a sector into the empty place of a 3-player board
-    (which ends the AUTO WARP) is not built yet and is refused. Source: RB The Board;
-    cards.md relocate-sector."""
+    """Relocate Sector: a sector swaps places with another (``@nw to=se``), or on a 3-player
+    board moves into the empty place, everything on it moving along and its orientation kept
+    (see :func:`_reshape_board`). Not in 2-player games (taken out at setup, FAQ). On a
+    3-player board any relocation discards the AUTO WARP for good: from then on only opposite
+    board edges connect. Source: RB The Board ("If a sector gets RELOCATED ... the AUTO WARP
+    is discarded, and only opposite board edges connect"); cards.md relocate-sector."""
     lay = state.layout
     if a.number is not None or len(a.targets) != 1 or any(k != "to" for k, _ in a.args):
         raise IllegalAction("relocate-sector takes a sector and to=, e.g. @nw to=se")
     src, dst = a.targets[0], a.arg("to")
     if src not in lay.placements:
         raise IllegalAction(f"name a sector of this board: {', '.join(lay.placements) or '-'}")
-    if dst not in lay.placements:
-        if dst in ("nw", "ne", "se", "sw") and len(lay.placements) == 3:
-            raise IllegalAction("moving a sector into the empty place is not built yet")
+    into_hole = len(lay.placements) == 3 and dst in QUADRANTS and dst not in lay.placements
+    if dst not in lay.placements and not into_hole:
         raise IllegalAction(f"to= must be another sector: {', '.join(lay.placements)}")
     if dst == src:
         raise IllegalAction("to= must be another sector")
     if dry:
         return
     _discard_cards(state, [cid])
-    p, q = lay.placements.index(src), lay.placements.index(dst)
+    p = lay.placements.index(src)
     n = lay.sector_size
-    origin = {p: lay.sector_origin[p], q: lay.sector_origin[q]}
+    spec = dict(state.layout_spec)
+    if into_hole:
+        origin = {p: lay.sector_origin[p]}
+        dest = {p: QUADRANTS[dst]}
+        places = list(lay.placements)
+        places[p] = dst
+        spec["places"] = places
+    else:
+        q = lay.placements.index(dst)
+        origin = {p: lay.sector_origin[p], q: lay.sector_origin[q]}
+        dest = {p: origin[q], q: origin[p]}
+        ids = list(spec["sectors"])
+        rots = list(spec.get("rotations") or [0] * len(ids))
+        ids[p], ids[q] = ids[q], ids[p]
+        rots[p], rots[q] = rots[q], rots[p]
+        spec["sectors"], spec["rotations"] = ids, rots
+    if len(lay.placements) == 3:
+        spec["warp"] = 0
 
     def moving(sq: Square) -> int | None:
         for i, (ox, oy) in origin.items():
@@ -1749,15 +1767,9 @@ def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o:
 
     def to_new(sq: Square, side: str | None) -> tuple[Square, str | None]:
         i = moving(sq)
-        (fx, fy), (tx, ty) = origin[i], origin[q if i == p else p]  # type: ignore[index]
+        (fx, fy), (tx, ty) = origin[i], dest[i]  # type: ignore[index]
         return (sq[0] - fx + tx, sq[1] - fy + ty), side
 
-    spec = dict(state.layout_spec)
-    ids = list(spec["sectors"])
-    rots = list(spec.get("rotations") or [0] * len(ids))
-    ids[p], ids[q] = ids[q], ids[p]
-    rots[p], rots[q] = rots[q], rots[p]
-    spec["sectors"], spec["rotations"] = ids, rots
     _reshape_board(state, spec, moving, to_new)
     o("sector", f"{w.seat} moves the {src} sector to {dst}", seat=w.seat)
 
@@ -3082,8 +3094,9 @@ def _candidates(state: State, seat: str) -> list[Action]:
                                 for n in (nums if s == "waterwall" else [None])]
         elif s == "relocate-sector":
             pls = state.layout.placements
+            dests = list(pls) + ([q for q in QUADRANTS if q not in pls] if len(pls) == 3 else [])
             out += [Action(seat, "play", s, (x,), args=(("to", y),))
-                    for x in pls for y in pls if x != y]
+                    for x in pls for y in dests if x != y]
         elif s == "rotate-sector":
             for pl in state.layout.placements:
                 out += [Action(seat, "play", s, (pl,), args=(("turn", t),))

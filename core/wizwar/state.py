@@ -470,7 +470,9 @@ def build_layout(spec: dict[str, Any]) -> Layout:
 
     ``{"kind": "open", "size": "9x9", "walls": [...], "doors": [...], "exits": [[a, b], ...]}``
     for a scenario test board, or ``{"kind": "sectors", "players": 2|3|4, "sectors": [ids],
-    "crossed": 0|1}`` for the real board. Raises ``ValueError`` on a bad spec.
+    "crossed": 0|1}`` for the real board, with ``"rotations"`` (quarter turns per sector),
+    ``"places"`` (3 players: each sector's quadrant) and ``"warp"`` (0 once the AUTO WARP is
+    gone) after Rotate/Relocate Sector. Raises ``ValueError`` on a bad spec.
     """
     from core.wizwar.board import assemble, open_board
 
@@ -485,7 +487,8 @@ def build_layout(spec: dict[str, Any]) -> Layout:
     if kind == "sectors":
         return assemble(int(spec["players"]), list(spec["sectors"]),
                         crossed=bool(spec.get("crossed", 0)),
-                        rotations=spec.get("rotations"))
+                        rotations=spec.get("rotations"), places=spec.get("places"),
+                        warp=bool(spec.get("warp", 1)))
     raise ValueError(f"unknown board kind {kind!r}")
 
 
