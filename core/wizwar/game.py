@@ -24,7 +24,8 @@ from core.wizwar.state import (
 )
 
 RULESET = "wizwar"
-RULES_VERSION = 2  # 2: 72 of the 74 cards implemented (logs of version 1 dealt another deck)
+RULES_VERSION = 3  # 3: the full deck only, team play, Relocate Sector into the 3-player empty place
+# (2: 72 of the 74 cards; 1: another deck). A log of another version is refused, not misread.
 
 
 @dataclass(frozen=True)
