@@ -181,6 +181,10 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
         if state.windows:
             win = state.windows[0]
             raise IllegalAction(f"{win.to_answer} must answer the {win.source} first")
+        if state.choice:
+            raise IllegalAction(f"{state.choice[0]} must choose a card first (Telepath)")
+        if state.retreats:  # DG §12: the forced retreat is walked at once, out of turn
+            raise IllegalAction(f"{state.retreats[0][0]} must walk his forced retreat first")
         if state.discarding:
             raise IllegalAction(f"{state.discarding[0]} must discard down to the hand limit")
         raise IllegalAction(f"it is {state.turn.active}'s turn")
