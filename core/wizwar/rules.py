@@ -749,6 +749,8 @@ def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     effect = _OWN_TURN.get(cd.slug)
     if effect is None:  # pragma: no cover - IMPLEMENTED and the table agree (tested)
         raise IllegalAction(f"{cd.name} cannot be played now")
+    if a.arg("mode") == "throw" and cd.kind in (C.OBJECT, C.STONE) and effect is not _weapon:
+        effect = _throw_object  # FAQ: any object can be thrown (weapons have their own rows)
     if a.number is not None and a.number == 0:
         raise IllegalAction("there is no number card 0")
     if a.number is not None and str(a.number) == a.card:
@@ -956,6 +958,27 @@ def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> 
     # the Wizardblade's cut is magical (RB: it counts as magical damage)
     _declare(state, w, target, a.card, cid, None, value, o, mode=mode,
              physical=a.card != "wizardblade")
+
+
+def _throw_object(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Throw an object that is no weapon (a magic stone, the Master Key) at a square in a clear
+    line: it lands there, or just before a thornbush or stone block; a displayed stone is
+    displayed no more. It does no damage and is no attack, whoever stands there.
+    Source: FAQ (you can throw objects, not treasures; thrown objects do no damage unless a
+    card says so); RB Objects (where a thrown object lands); cards.md §1.4 (throwing)."""
+    name = C.card(a.card).name
+    if a.number is not None or len(a.targets) != 1 or a.targets[0].startswith("P") or \
+            any(k != "mode" for k, _ in a.args):
+        raise IllegalAction(f"throw the {name} at a square, e.g. @c3 mode=throw; a thrown "
+                            "object does no damage (FAQ)")
+    sq = _square(state, a.targets[0])
+    assert w.at is not None
+    land = _throw_landing(state, w.at, sq)
+    if dry:
+        return
+    _take_from_hand(w, cid)
+    state.floor.append((land, cid))
+    o("throw", f"{w.seat} throws the {name} to {square_name(land)}", seat=w.seat)
 
 
 def _throw_landing(state: State, frm: Square, to: Square) -> Square:
