@@ -551,6 +551,7 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     bush_at: Square | None = None
     passed = False
     fires = 0
+    walked = len(a.targets)
     for i, text in enumerate(a.targets):
         sq = _square(state, text)
         step = _step_ok(state, cur, sq)
@@ -573,9 +574,15 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
                 fires += 1  # it can be crossed, at 4 magical damage (cards.md wall-of-fire)
             elif state.edges[e].kind == "illusion-wall" and \
                     w.seat not in state.edges[e].believe:
-                pass  # he sees through it (cards.md illusion-wall)
+                # he sees through it (cards.md illusion-wall); one who meets it for the first
+                # time on this walk rolls now, and a believer stops in front of it (DG §12:
+                # belief is rolled at first sight)
+                if not dry and _first_sight_believes(state, w, e, o):
+                    walked = i
+                    break
             else:
                 what = state.edges[e].kind
+                what = "wall" if what == "illusion-wall" else what  # a believer sees a wall
                 raise IllegalAction(f"a {'locked door' if what.startswith('door') else what} "
                                     f"blocks the way at {edge_name(e)}")
         if sq in state.stones:
@@ -588,7 +595,8 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if dry:
         return
     w.at = cur
-    t.moves_used += len(a.targets)
+    t.moves_used += walked
+    extra = max(0, walked - left)
     if extra:
         w.life -= extra  # a cost, not damage: no counteraction or stone applies
         o("run", f"{w.seat} pays {extra} life to run on", seat=w.seat)
@@ -596,12 +604,28 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         t.open_doors.remove(e)  # the door relocks behind you (RB The Board)
     if passed:
         t.pass_edge = ""
-    o("move", f"{w.seat} moves to {square_name(cur)}", seat=w.seat, path=list(a.targets))
+    o("move", f"{w.seat} moves to {square_name(cur)}", seat=w.seat,
+      path=list(a.targets[:walked]))
     if bush_at is not None:
         _enter_bush(state, w, o)
     for _ in range(fires):  # each crossing is one damage event (cards.md §1.8)
         o("fire", f"{w.seat} crosses a wall of fire", seat=w.seat)
         _open_indirect(state, [w], 4, "wall-of-fire", physical=False, cause=w.seat)
+
+
+def _first_sight_believes(state: State, w: Wizard, e: Edge, o: Out) -> bool:
+    """A walker about to cross an illusion wall he has never rolled for sees it now: he rolls
+    (1-2: he believes it) unless he is blind. True if he now believes it.
+    Source: DG §12 (belief rolled per player at first sight); cards.md illusion-wall."""
+    es = state.edges[e]
+    if w.seat in es.rolled or w.has("blind"):
+        return False
+    roll = _roll(state)
+    es.rolled.append(w.seat)
+    if roll <= 2:
+        es.believe.append(w.seat)
+    o("illusion", f"{w.seat} sees the wall at {edge_name(e)}", seat=w.seat, roll=roll)
+    return roll <= 2
 
 
 def _own_door(state: State, w: Wizard, e: Edge, frm: Square, to: Square) -> bool:
