@@ -2855,7 +2855,9 @@ def _next_turn(state: State, o: Out) -> None:
     cards.md §1.6-1.7; notation.md Turn edges."""
     t = state.turn
     prev = state.wizard(t.active)
-    if t.speed_pending and prev.in_game and not t.lost_rest:
+    # a lost (rest of a) turn is this turn only: Speed's extra turn still comes (FAQ: your own
+    # reflected attack costs the current turn, not the next)
+    if t.speed_pending and prev.in_game:
         state.turn = Turn(prev.seat, extra=True, speed_pending=t.speed_pending - 1)
         _begin(state, prev, o, extra=True)
         return
