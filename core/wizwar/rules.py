@@ -182,6 +182,10 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
         if state.windows:
             win = state.windows[0]
             raise IllegalAction(f"{win.to_answer} must answer the {win.source} first")
+        if state.choice:
+            raise IllegalAction(f"{state.choice[0]} must choose a card first (Telepath)")
+        if state.retreats:  # DG §12: the forced retreat is walked at once, out of turn
+            raise IllegalAction(f"{state.retreats[0][0]} must walk his forced retreat first")
         if state.discarding:
             raise IllegalAction(f"{state.discarding[0]} must discard down to the hand limit")
         raise IllegalAction(f"it is {state.turn.active}'s turn")
@@ -551,6 +555,7 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     bush_at: Square | None = None
     passed = False
     fires = 0
+    walked = len(a.targets)
     for i, text in enumerate(a.targets):
         sq = _square(state, text)
         step = _step_ok(state, cur, sq)
@@ -573,9 +578,15 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
                 fires += 1  # it can be crossed, at 4 magical damage (cards.md wall-of-fire)
             elif state.edges[e].kind == "illusion-wall" and \
                     w.seat not in state.edges[e].believe:
-                pass  # he sees through it (cards.md illusion-wall)
+                # he sees through it (cards.md illusion-wall); one who meets it for the first
+                # time on this walk rolls now, and a believer stops in front of it (DG §12:
+                # belief is rolled at first sight)
+                if not dry and _first_sight_believes(state, w, e, o):
+                    walked = i
+                    break
             else:
                 what = state.edges[e].kind
+                what = "wall" if what == "illusion-wall" else what  # a believer sees a wall
                 raise IllegalAction(f"a {'locked door' if what.startswith('door') else what} "
                                     f"blocks the way at {edge_name(e)}")
         if sq in state.stones:
@@ -588,7 +599,8 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if dry:
         return
     w.at = cur
-    t.moves_used += len(a.targets)
+    t.moves_used += walked
+    extra = max(0, walked - left)
     if extra:
         w.life -= extra  # a cost, not damage: no counteraction or stone applies
         o("run", f"{w.seat} pays {extra} life to run on", seat=w.seat)
@@ -596,12 +608,28 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         t.open_doors.remove(e)  # the door relocks behind you (RB The Board)
     if passed:
         t.pass_edge = ""
-    o("move", f"{w.seat} moves to {square_name(cur)}", seat=w.seat, path=list(a.targets))
+    o("move", f"{w.seat} moves to {square_name(cur)}", seat=w.seat,
+      path=list(a.targets[:walked]))
     if bush_at is not None:
         _enter_bush(state, w, o)
     for _ in range(fires):  # each crossing is one damage event (cards.md §1.8)
         o("fire", f"{w.seat} crosses a wall of fire", seat=w.seat)
         _open_indirect(state, [w], 4, "wall-of-fire", physical=False, cause=w.seat)
+
+
+def _first_sight_believes(state: State, w: Wizard, e: Edge, o: Out) -> bool:
+    """A walker about to cross an illusion wall he has never rolled for sees it now: he rolls
+    (1-2: he believes it) unless he is blind. True if he now believes it.
+    Source: DG §12 (belief rolled per player at first sight); cards.md illusion-wall."""
+    es = state.edges[e]
+    if w.seat in es.rolled or w.has("blind"):
+        return False
+    roll = _roll(state)
+    es.rolled.append(w.seat)
+    if roll <= 2:
+        es.believe.append(w.seat)
+    o("illusion", f"{w.seat} sees the wall at {edge_name(e)}", seat=w.seat, roll=roll)
+    return roll <= 2
 
 
 def _own_door(state: State, w: Wizard, e: Edge, frm: Square, to: Square) -> bool:
@@ -749,6 +777,8 @@ def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     effect = _OWN_TURN.get(cd.slug)
     if effect is None:  # pragma: no cover - IMPLEMENTED and the table agree (tested)
         raise IllegalAction(f"{cd.name} cannot be played now")
+    if a.arg("mode") == "throw" and cd.kind in (C.OBJECT, C.STONE) and effect is not _weapon:
+        effect = _throw_object  # FAQ: any object can be thrown (weapons have their own rows)
     if a.number is not None and a.number == 0:
         raise IllegalAction("there is no number card 0")
     if a.number is not None and str(a.number) == a.card:
@@ -956,6 +986,27 @@ def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> 
     # the Wizardblade's cut is magical (RB: it counts as magical damage)
     _declare(state, w, target, a.card, cid, None, value, o, mode=mode,
              physical=a.card != "wizardblade")
+
+
+def _throw_object(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Throw an object that is no weapon (a magic stone, the Master Key) at a square in a clear
+    line: it lands there, or just before a thornbush or stone block; a displayed stone is
+    displayed no more. It does no damage and is no attack, whoever stands there.
+    Source: FAQ (you can throw objects, not treasures; thrown objects do no damage unless a
+    card says so); RB Objects (where a thrown object lands); cards.md §1.4 (throwing)."""
+    name = C.card(a.card).name
+    if a.number is not None or len(a.targets) != 1 or a.targets[0].startswith("P") or \
+            any(k != "mode" for k, _ in a.args):
+        raise IllegalAction(f"throw the {name} at a square, e.g. @c3 mode=throw; a thrown "
+                            "object does no damage (FAQ)")
+    sq = _square(state, a.targets[0])
+    assert w.at is not None
+    land = _throw_landing(state, w.at, sq)
+    if dry:
+        return
+    _take_from_hand(w, cid)
+    state.floor.append((land, cid))
+    o("throw", f"{w.seat} throws the {name} to {square_name(land)}", seat=w.seat)
 
 
 def _throw_landing(state: State, frm: Square, to: Square) -> Square:
@@ -2819,7 +2870,9 @@ def _next_turn(state: State, o: Out) -> None:
     cards.md §1.6-1.7; notation.md Turn edges."""
     t = state.turn
     prev = state.wizard(t.active)
-    if t.speed_pending and prev.in_game and not t.lost_rest:
+    # a lost (rest of a) turn is this turn only: Speed's extra turn still comes (FAQ: your own
+    # reflected attack costs the current turn, not the next)
+    if t.speed_pending and prev.in_game:
         state.turn = Turn(prev.seat, extra=True, speed_pending=t.speed_pending - 1)
         _begin(state, prev, o, extra=True)
         return
