@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 Log = Callable[[str], None]
 
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,19}$")
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,19}")
 """A player name as an SSH user name: a letter or digit, then up to 19 of ``A-Z a-z 0-9 _ . -``."""
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
@@ -83,7 +83,7 @@ def parse_listen(text: str, default_host: str = "0.0.0.0") -> tuple[str, int]:
 
 def player_name(username: str) -> str:
     """The player name for an SSH user name ("" if it cannot be one: see :data:`NAME_RE`)."""
-    return username if NAME_RE.match(username) else ""
+    return username if NAME_RE.fullmatch(username) else ""
 
 
 def host_key_path() -> str:
@@ -451,13 +451,12 @@ class GameSession(asyncssh.SSHServerSession):
                 set_winsize(self.master, *self.size)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
-        """Keys from the player, to the app."""
-        if self.master < 0 or not isinstance(data, bytes | bytearray):
-            return
-        if len(self._pending) > 65536:  # the app is not reading: drop keys, not memory
-            return
+        """Keys from the player, to the app (kept until the app has started)."""
+        if not isinstance(data, bytes | bytearray) or len(self._pending) > 65536:
+            return  # the app is not reading: drop keys, not memory
         self._pending += bytes(data)
-        self._flush_input()
+        if self.master >= 0:
+            self._flush_input()
 
     def _flush_input(self) -> None:
         loop = asyncio.get_running_loop()
@@ -560,9 +559,11 @@ class GameSession(asyncssh.SSHServerSession):
         set_winsize(master, *self.size)  # a resize that came while starting
         if self._closed:  # the client left while the app was starting
             self._kill()
-        elif not self._paused:
-            asyncio.get_running_loop().add_reader(master, self._readable)
-            self._reading = True
+        else:
+            if not self._paused:
+                asyncio.get_running_loop().add_reader(master, self._readable)
+                self._reading = True
+            self._flush_input()  # keys typed while the app was starting
         rc = await self.proc.wait()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._output_done.wait(), 2)  # the app's last screen
