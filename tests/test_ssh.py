@@ -622,3 +622,78 @@ def test_wizwar_host_ssh_command(tmp_path: Path, tmux: Tmux) -> None:
             proc.wait()
         err = proc.stderr.read() if proc.stderr else ""
         print(err)
+
+
+# ------------------------------------------------------------------ the session's app (Pilot)
+async def test_the_session_app_is_locked_to_its_game() -> None:
+    """The app an SSH session runs goes straight to the game's lobby (no main menu), opens
+    nothing else (local games, hosting, joining elsewhere, saved games, replays, the
+    command palette, screenshots), and leaving the game ends it."""
+    from textual.command import CommandPalette
+
+    from wizwar_tui.lobby import LobbyScreen
+    from wizwar_tui.screens import MenuScreen
+    from wizwar_tui.ssh import SSHPlayerApp
+
+    host = HostGame(players=2, local_seat=False)
+    port = await host.start()
+    app = SSHPlayerApp("127.0.0.1", port, "ann", rejoin="ssh -p 2222 ann@example")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while host.seat_status()["P1"] != "connected":
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, LobbyScreen)
+            assert not any(isinstance(s, MenuScreen) for s in app.screen_stack)
+            assert app.lan is not None and app.lan.rejoin_hint() == "ssh -p 2222 ann@example"
+            depth = len(app.screen_stack)
+            app.start_game(2)
+            app.open_saved_games()
+            app.open_replay("/etc/passwd")
+            app.open_host_form()
+            app.open_join()
+            app.host_lan("x", 2, 0, 0, "0.0.0.0")
+            app.join_lan("127.0.0.1", 1, "x")
+            app.action_screenshot("shot.svg", "/tmp")
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert len(app.screen_stack) == depth and isinstance(app.screen, LobbyScreen)
+            assert not isinstance(app.screen, CommandPalette)
+            await pilot.press("escape")  # leave the lobby: the session ends
+            await pilot.pause()
+        assert app.return_code == 0
+        await until(lambda: host.seat_status()["P1"] == "free", "the lobby seat freed", 30)
+    finally:
+        await host.close()
+
+
+async def test_the_watcher_app_shows_the_game_and_no_hand() -> None:
+    """A watcher's app shows the watch screen (never the player's game screen, no hand
+    panel) with every action of the game as notation."""
+    from wizwar_tui.game import GameScreen
+    from wizwar_tui.ssh import SSHPlayerApp, WatchScreen
+    from wizwar_tui.widgets import Board, HandPanel
+
+    host = HostGame(players=2)  # P1 the host's bot, P2 a bot peer
+    port = await host.start()
+    peer = PeerGame("127.0.0.1", port, name="bob")
+    tasks = [asyncio.create_task(host.run()), asyncio.create_task(peer.run())]
+    app = SSHPlayerApp("127.0.0.1", port, "eve", watch=True)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, WatchScreen)
+            while not (host.state is not None and host.state.winner
+                       and screen.logged == len(host.actions)):
+                await pilot.pause(0.05)
+            assert app.screen is screen
+            assert not any(isinstance(s, GameScreen) for s in app.screen_stack)
+            assert not screen.query(HandPanel)
+            board = screen.query_one(Board)
+            assert board.view is not None and board.view.viewer == "" and not board.view.hand
+            await pilot.press("q")
+            await pilot.pause()
+        assert app.return_code == 0
+    finally:
+        for t in tasks:
+            t.cancel()
+        await host.close()

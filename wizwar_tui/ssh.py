@@ -229,12 +229,27 @@ class SSHPlayerApp(WizWarApp):
         self.push_screen(NoticeScreen(title, text))
 
     # ---- everything outside this one game is closed ---------------------------------------
+    def leave_lan(self) -> None:
+        """Leaving the game ends the session (:meth:`show_menu` follows): stop the game's
+        workers; the connection is closed as the app ends (``on_unmount``)."""
+        if self.lan is not None:
+            self.lan.closed = True
+            self.workers.cancel_group(self, "lan")
+
     def show_menu(self) -> None:
         """There is no menu over SSH: leaving the game ends the session."""
         self.exit(0)
 
     def _not_here(self, *_args: object, **_kw: object) -> None:
         self.notify("Not available over SSH: only this game is.", severity="warning")
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """No screenshots: they would be files on the server."""
+        self._not_here()
+
+    def action_suspend_process(self) -> None:
+        """No suspending: nobody on the SSH side could resume the app."""
+        self._not_here()
 
     start_game = _not_here  # type: ignore[assignment]
     open_saved_games = _not_here  # type: ignore[assignment]
