@@ -95,6 +95,24 @@ def test_child_env_keeps_nothing_of_the_servers_terminal(
     assert wssh.child_env("xterm; rm -rf /")["TERM"] == "xterm-256color"
 
 
+def test_host_ssh_refuses_bad_arguments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad ``--ssh`` values, a missing keys file and no seat left for a player stop the
+    command before anything listens (exit 2, with the reason)."""
+    from wizwar_tui.cli import main
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert main(["host", "--ssh", "nope"]) == 2
+    assert "'nope' is not [HOST:]PORT" in capsys.readouterr().err
+    assert main(["host", "--ssh", "127.0.0.1:70000"]) == 2
+    assert "not a port" in capsys.readouterr().err
+    assert main(["host", "--ssh", "127.0.0.1:0", "--ssh-keys", str(tmp_path / "none")]) == 2
+    assert "--ssh-keys" in capsys.readouterr().err
+    assert main(["host", "--ssh", "127.0.0.1:0", "--bot", "--bots", "1"]) == 2
+    assert "leave a seat for a player" in capsys.readouterr().err
+    assert not (tmp_path / "wizwar").exists()  # no host key made for nothing
+
+
 # ------------------------------------------------------------------ LAN layer: watchers
 class PublicOnly:
     """After every change on a watcher: it knows no face that was never public."""
@@ -484,8 +502,17 @@ async def test_openssh_players_play_watch_and_reconnect(host_key: asyncssh.SSHKe
             scr = tmux.screen(who)
             return "┌" in scr and "│" in scr and seat_of[who] in scr
 
+        def fills(who: str, width: int, height: int) -> bool:
+            """The app uses the whole terminal: something on its last row (the key bar)
+            and beyond column 80 when wider."""
+            lines = tmux.screen(who).splitlines()
+            return len(lines) >= height and bool(lines[height - 1].strip()) and \
+                (width <= 80 or any(len(ln.rstrip()) > 80 for ln in lines))
+
         await until(lambda: board_shown("ann") and board_shown("bob"), "both boards")
-        assert len(tmux.screen("bob").splitlines()) == 30  # its own terminal size
+        await until(lambda: fills("bob", 100, 30) and fills("ann", 80, 24), "own sizes")
+        tmux.run("resize-window", "-t", "ann", "-x", "110", "-y", "34")
+        await until(lambda: fills("ann", 110, 34), "ann's app resized with her terminal")
         tmux.open("eve", ssh_command(port, "eve"), width=100, height=30)
         await until(lambda: "watching" in tmux.screen("eve"), "eve watching")
 
