@@ -669,9 +669,13 @@ async def host_ssh(args: argparse.Namespace) -> int:
         _err(f"cannot load or make the SSH host key {host_key_path()}: "
              f"{getattr(exc, 'strerror', None) or exc}")
         return 1
+    if args.team and args.seats != 4:
+        _err("team play needs --seats 4 (P1+P3 against P2+P4)")
+        return 2
     save = new_log("host", args.name)
     game = HostGame(players=args.seats, name=args.name, bind=args.bind, port=args.port,
                     bots=args.bots, local_bot=True, local_seat=bool(args.bot),
+                    doors=args.doors, team=args.team,
                     clock=args.clock, log=_err, writer=save.write, started=now_text())
     try:
         lan_port = await game.start()
