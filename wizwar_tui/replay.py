@@ -36,6 +36,7 @@ from core.wizwar.state import State, state_hash
 from core.wizwar.view import View, view
 from wizwar_tui import render
 from wizwar_tui.game import BoardScroll
+from wizwar_tui.screens import TooSmall
 from wizwar_tui.widgets import Board, BoardRuler, HandsPanel, PlayersPanel, StackPanel
 
 EVERYONE = ""
@@ -396,8 +397,9 @@ class ReplayScreen(Screen[None]):
         Binding("left,comma", "step(-1)", "Back", key_display="←"),
         Binding("right_square_bracket,pagedown", "turn(1)", "Next turn", show=False),
         Binding("left_square_bracket,pageup", "turn(-1)", "Prev turn", show=False),
-        Binding("home", "go(0)", "Start", show=False),
-        Binding("end", "go_end", "End", show=False),
+        Binding("home,less_than_sign", "go(0)", "Start", show=False),
+        Binding("end,greater_than_sign", "go_end", "End", show=False),
+        Binding("tab", "panels", "Board/panels", show=False),
         Binding("t", "jump", "Jump"),
         Binding("space", "play", "Play/pause"),
         Binding("plus,equals_sign", "speed(1)", "Faster"),
@@ -444,6 +446,7 @@ class ReplayScreen(Screen[None]):
         yield Input(placeholder="jump: 12 = turn 12 · a57 = action 57 · r3 = round 3 · "
                                 "Esc closes", id="jump", disabled=True)
         yield Footer()
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """Titles and the first drawing."""
@@ -453,6 +456,8 @@ class ReplayScreen(Screen[None]):
         self.query_one("#log").border_title = "Log"
         self.query_one("#log", RichLog).can_focus = False
         self.query_one("#jump").display = False
+        for panel in (PlayersPanel, StackPanel):
+            self.query_one(panel).ascii_only = self.ascii_only
         self.set_focus(None)
         self.show()
 
@@ -497,15 +502,16 @@ class ReplayScreen(Screen[None]):
 
     def head_text(self, v: View) -> Text:
         """The header: file, players, result; action n / N, turn, who is seen, play state;
-        the log's damage and where the replay stopped, if any."""
+        the log's damage and where the replay stopped, if any. Each line is cut to the
+        window's width (never wrapped)."""
         rp = self.replay
-        t = Text()
+        t = Text(no_wrap=True, overflow="ellipsis")
         t.append(" Replay ", "bold reverse")
-        t.append(f" {os.path.basename(rp.path)} · ", "bold")
+        t.append(f" {rp.result()} · ", "bold")
         t.append(f"{rp.players_text()} · {rp.kind}")
         if rp.started:
             t.append(f" · {rp.started.replace('T', ' ')[:16]}")
-        t.append(f" · {rp.result()}\n", "bold")
+        t.append(f" · {os.path.basename(rp.path)}\n", "bold")
         t.append(f" action {self.n} / {rp.total}", "bold")
         rnd, active = rp.marks[self.n]
         t.append(f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})")
@@ -544,8 +550,12 @@ class ReplayScreen(Screen[None]):
 
     def keys_text(self) -> Text:
         """The keys, on the status line."""
-        return Text("←/→ step · [ ] turn · Home/End · t jump · space play · +/- speed · "
-                    "v seen as · q back", "dim")
+        return Text("←/→ step · [ ] turn · < > start/end · t jump · space play · +/- speed · "
+                    "v seen as · q back", "dim", no_wrap=True, overflow="ellipsis")
+
+    def action_panels(self) -> None:
+        """Narrow windows: show the side panels instead of the board, or the board again."""
+        self.set_class(not self.has_class("-panels"), "-panels")
 
     def action_line(self, n: int) -> Text:
         """Action ``n`` as a log line."""
@@ -744,6 +754,7 @@ class ReplayErrorScreen(Screen[None]):
             yield Static(t, id="replay-error")
             yield Static("Esc back", classes="hint")
         yield Footer()
+        yield TooSmall()
 
     def action_back(self) -> None:
         """Back to where we came from."""
@@ -798,6 +809,7 @@ class SavedGamesScreen(Screen[None]):
                              f"in {self.folder}", id="saved-where")
             yield Static("↑↓ choose · Enter replay · Esc back", classes="hint")
         yield Footer()
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """Focus the list."""
