@@ -16,6 +16,7 @@ from core.codec import pack
 from core.wizwar import bot
 from core.wizwar.session import LocalSession
 from core.wizwar.state import state_hash
+from core.wizwar.view import view
 from net.lan import HostGame, PeerGame
 from wizwar_tui import cli, render, replay
 from wizwar_tui.app import WizWarApp
@@ -214,9 +215,22 @@ async def test_everyone_after_the_end_shows_every_hand(tmp_path: Path) -> None:
         await pilot.press("v", "v", "v")
         await pilot.pause()
         assert screen.seat == replay.EVERYONE and "seen as everyone" in head(pilot.app)
-        hands = str(screen.query_one("#hand").render())
-        assert all(line.split()[0] in ("P1", "P2", "P3") for line in hands.splitlines())
-        assert len(hands.splitlines()) == 3
+        st = screen.replay.at(screen.n)
+        for size in ((120, 40), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            panel = screen.query_one("#hand")
+            hands = str(panel.render())
+            lines = hands.splitlines()
+            # a paragraph per seat: the seat starts it, a long hand wraps under it (not cut)
+            assert [ln.split()[0] for ln in lines
+                    if not ln.startswith(" ")] == ["P1", "P2", "P3"]
+            assert all(len(ln) <= panel.content_region.width for ln in lines)
+            words = " ".join(hands.split())
+            for seat in ("P1", "P2", "P3"):
+                names = [render.card_name(c) for c in view(st, seat).hand]
+                assert ", ".join(names) in words
+        assert len(lines) > 3  # at 80 columns some hand takes more than one line
         await pilot.press("v")
         await pilot.pause()
         assert screen.seat == "P1"

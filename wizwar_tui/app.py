@@ -133,6 +133,8 @@ class WizWarApp(App[int]):
     def update_size_classes(self, size: Size | None = None) -> None:
         """Set the classes of :func:`size_classes` for ``size`` (default: the app's)."""
         self.update_classes(size_classes(size or self.size))
+        if self.screen_stack:
+            self.screen.refresh_bindings()  # keys that depend on the width (Tab)
         game = self.game
         if game is not None and game.is_mounted:
             game.call_after_refresh(game.after_resize)

@@ -72,6 +72,7 @@ class GameScreen(Screen[None]):
     clock); the app drops keys pressed before it (see ``WizWarApp.on_event``)."""
 
     BINDINGS = [
+        Binding("tab", "panels", "Board/panels"),
         Binding("a", "actions", "Actions"),
         Binding("colon", "command", "Command"),
         Binding("m,enter", "select", "Walk/choose"),
@@ -85,7 +86,6 @@ class GameScreen(Screen[None]):
         Binding("c", "play_selected", "Play card", show=False),
         Binding("i", "card_text", "Card text"),
         Binding("C", "cards", "Cards"),
-        Binding("tab", "panels", "Board/panels", show=False),
         Binding("comma", "hand(-1)", "Prev card", show=False),
         Binding("full_stop", "hand(1)", "Next card", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
@@ -231,7 +231,9 @@ class GameScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While a LAN game has no state (before the deal, or while rejoining) only the
-        keys that need no board work."""
+        keys that need no board work; Tab (board/panels) only in narrow windows."""
+        if action == "panels" and not self.app.has_class("-narrow"):
+            return False  # wide enough for both: not in the footer, Tab does nothing
         if self.net and not self.session.started and action not in NET_IDLE_ACTIONS:
             return None
         return True
@@ -351,6 +353,7 @@ class GameScreen(Screen[None]):
         """After a resize: redraw what depends on the width, keep the cursor in sight."""
         if self.board.view is None:
             return
+        self.refresh_bindings()
         self.query_one("#topbar", Static).update(self.top_text(self.board.view))
         self.board.watch_cursor(self.board.cursor, self.board.cursor)
 

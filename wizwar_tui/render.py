@@ -95,6 +95,14 @@ def card_name(slug: str) -> str:
     return cd.name if cd else slug.replace("-", " ")
 
 
+def card_title(slug: str) -> str:
+    """``Fireball``; number cards as ``Number 3``."""
+    cd = BY_SLUG.get(slug)
+    if cd is not None and cd.kind == "number":
+        return f"Number {cd.name}"
+    return card_name(slug)
+
+
 def seat_digit(seat: str) -> str:
     """``"P2" -> "2"``."""
     return seat[1:] if seat.startswith("P") else seat[:1]

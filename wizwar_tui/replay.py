@@ -399,7 +399,7 @@ class ReplayScreen(Screen[None]):
         Binding("left_square_bracket,pageup", "turn(-1)", "Prev turn", show=False),
         Binding("home,less_than_sign", "go(0)", "Start", show=False),
         Binding("end,greater_than_sign", "go_end", "End", show=False),
-        Binding("tab", "panels", "Board/panels", show=False),
+        Binding("tab", "panels", "Board/panels"),
         Binding("t", "jump", "Jump"),
         Binding("space", "play", "Play/pause"),
         Binding("plus,equals_sign", "speed(1)", "Faster"),
@@ -556,6 +556,10 @@ class ReplayScreen(Screen[None]):
     def action_panels(self) -> None:
         """Narrow windows: show the side panels instead of the board, or the board again."""
         self.set_class(not self.has_class("-panels"), "-panels")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Tab (board/panels) only in narrow windows."""
+        return action != "panels" or self.app.has_class("-narrow")
 
     def action_line(self, n: int) -> Text:
         """Action ``n`` as a log line."""

@@ -144,8 +144,8 @@ def card_text(slug: str) -> Text:
 
 
 def card_label(cd: CardDef) -> str:
-    """A deck list line: ``3x Fireball``."""
-    return f"{cd.count:>2}x {cd.name}"
+    """A deck list line: ``3x Fireball``, ``12x Number 2``."""
+    return f"{cd.count:>2}x {render.card_title(cd.slug)}"
 
 
 class CardScreen(ModalScreen[None]):
@@ -173,7 +173,7 @@ class CardScreen(ModalScreen[None]):
                         group = grp
                         options.append(Option(Text(grp, "bold"), disabled=True))
                         self.rows.append(-1)
-                    label = f" {render.card_name(slug)}" + (f" · {note}" if note else "")
+                    label = f" {render.card_title(slug)}" + (f" · {note}" if note else "")
                     options.append(Option(label))
                     self.rows.append(i)
                 yield OptionList(*options, id="card-list")
@@ -221,6 +221,8 @@ KINDS: tuple[str, ...] = ("attack", "neutral", "neutral/counteraction", "counter
                           "object", "magic stone", "trap", "number")
 """The card kinds in the order the Cards screen filters them (cards.md §2)."""
 
+KIND_SHORT = {"neutral/counteraction": "neutral/counter", "counteraction": "counter"}
+
 
 class CardsScreen(ModalScreen[None]):
     """The whole deck: every card kind with its copies, its full text and rule source,
@@ -259,12 +261,6 @@ class CardsScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         """Fill the list."""
-        kinds = len(CARDS)
-        copies = sum(c.count for c in CARDS)
-        self.query_one("#cards-title", Static).update(Text.assemble(
-            ("Cards", "bold #ffd75f"),
-            f" · the whole deck: {kinds} kinds, {copies} cards "
-            "(124 with two players: no Relocate Sector)"))
         self.fill()
         self.query_one("#cards-list", OptionList).focus()
 
@@ -274,14 +270,23 @@ class CardsScreen(ModalScreen[None]):
         ol = self.query_one("#cards-list", OptionList)
         ol.clear_options()
         ol.add_options([Option(card_label(c)) for c in self.shown])
-        t = Text("kind: ")
-        for i, kind in enumerate(("", *KINDS)):
-            style = "bold reverse" if kind == self.kind else "dim"
-            t.append(f"{i} {kind or 'all'}", style)
-            t.append("  ")
-        copies = sum(c.count for c in self.shown)
-        t.append(f"· {len(self.shown)} kinds, {copies} cards", "bold")
+        t = Text()
+        order = ("", *KINDS)
+        if self.app.has_class("-narrow"):
+            t.append(f"[{order.index(self.kind)} {self.kind or 'all'}]", "bold reverse")
+            t.append(" · f/Tab next kind", "dim")
+        else:
+            for i, kind in enumerate(order):
+                label = f"{i} {KIND_SHORT.get(kind, kind) or 'all'}"
+                t.append(f"[{label}]" if kind == self.kind else f" {label} ",
+                         "bold reverse" if kind == self.kind else "dim")
+                t.append(" ")
         self.query_one("#cards-kinds", Static).update(t)
+        copies = sum(c.count for c in self.shown)
+        what = f"{self.kind} cards" if self.kind else "the whole deck"
+        self.query_one("#cards-title", Static).update(Text.assemble(
+            ("Cards", "bold #ffd75f"), f" · {what}: {len(self.shown)} kinds, {copies} cards",
+            ("" if self.kind else " (124 with two players: no Relocate Sector)", "dim")))
         if self.shown:
             ol.highlighted = 0
             self.show_card(0)
@@ -579,16 +584,19 @@ class NewGameScreen(Screen[None]):
         if key.startswith("bot:"):
             seat = key[4:]
             label = f"{seat} bot"
-            if self.team and self.players == 4:
-                label += " (team-mate)" if render.team_of(seat) == "A" else ""
             value = self.levels[seat]
             hint = " / ".join(bot.LEVELS) if len(bot.LEVELS) > 1 else "the only level so far"
+            if self.team and self.players == 4:
+                hint = ("your team-mate · " if render.team_of(seat) == "A"
+                        else "opponent · ") + hint
         elif key == "players":
-            label, value, hint = "Players", str(self.players), f"you + {self.players - 1} bots"
+            bots = self.players - 1
+            label, value = "Players", str(self.players)
+            hint = f"you and {bots} bot{'s' if bots > 1 else ''}"
         elif key == "seed":
             label = "Seed"
             value = self.seed_text or "random"
-            hint = "type digits · blank: a random seed from the OS, shown in the game"
+            hint = "type digits; blank: from the OS (shown in the game)"
         elif key == "team":
             label, value = "Team play", "on" if self.team and not why else "off"
             hint = why or "P1+P3 (you and P3) against P2+P4"
@@ -599,9 +607,10 @@ class NewGameScreen(Screen[None]):
             label, value = "Doors variant", "on" if self.doors else "off"
             hint = "your own sector's doors open for you"
         style = "dim" if why else ""
-        t.append(f"  {label:<20}", style or "bold")
-        t.append(f"< {value} >" if not why else f"  {value}  ", style or "bold #5fd7ff")
-        t.append(f"  {hint}", "dim")
+        t.append(f"  {label:<15}", style or "bold")
+        shown = f"< {value} >" if not why else f"  {value}  "
+        t.append(f"{shown:<16}", style or "bold #5fd7ff")
+        t.append(f" {hint}", "dim")
         return t
 
     def draw(self) -> None:
