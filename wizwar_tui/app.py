@@ -159,6 +159,7 @@ class WizWarApp(App[int]):
         the join flow for ``wizwar host`` / ``wizwar join``, or the replay for
         ``wizwar replay``."""
         self.update_size_classes()
+        self.set_class(self.no_color, "-no-color")  # NO_COLOR: highlights by shape too
         self.push_screen(MenuScreen())
         if self.replay_file is not None:
             self.open_replay(self.replay_file)

@@ -515,8 +515,8 @@ class ReplayScreen(Screen[None]):
         t.append(f" action {self.n} / {rp.total}", "bold")
         rnd, active = rp.marks[self.n]
         t.append(f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})")
-        if v.winner:
-            t.append(f" · {render.turn_text(v)}")
+        if v.winner:  # who won is on the first line
+            t.append(" · game over")
         t.append(" · seen as ")
         t.append(self.seen_as_text(), f"bold {render.player_colour(self.seat)}")
         t.append(" · ")
