@@ -95,13 +95,18 @@ async def test_too_small_at_40x12(players: int) -> None:
 
 async def test_menu_too_small_and_back() -> None:
     app = WizWarApp(bot_delay=0)
-    async with app.run_test(size=(40, 12)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.resize_terminal(40, 12)
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen) and "too small" in screen_text(app)
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         text = screen_text(app)
         assert "Play against 1 bot" in text and "too small" not in text
+        await pilot.press("down", "enter")  # the keys still work: 2 bots
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen.players == 3
 
 
 def side_by_side(game: GameScreen) -> bool:
@@ -146,7 +151,11 @@ async def test_resize_mid_game() -> None:
         assert side_by_side(game)
         text = screen_text(app)
         assert "too small" not in text and "seed 3" in text.splitlines()[0]
-        # the game still plays after all this
+        # the cursor keys still move the cursor, and the game still plays after all this
+        cursor = game.board.cursor
+        await pilot.press("down")
+        await pilot.pause()
+        assert game.board.cursor != cursor
         n = len(game.session.actions)
         await pilot.press("e")
         await pilot.pause()

@@ -16,6 +16,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.filter import LineFilter
 from textual.geometry import Size
+from textual.widget import Widget
 
 from core.wizwar.session import LocalSession
 from wizwar_tui.ascii import AsciiFilter, wants_ascii
@@ -118,6 +119,7 @@ class WizWarApp(App[int]):
         self.options: dict[str, Any] = {}  # the last local game's options (for "new game")
         self.ascii_filter = AsciiFilter(enabled=ascii_only)
         self.dropped_keys = 0  # stale keys dropped (see on_event)
+        self._focus_before_tiny: dict[int, Widget | None] = {}
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters (NO_COLOR...), then ASCII-only when asked."""
@@ -131,8 +133,21 @@ class WizWarApp(App[int]):
         self.update_size_classes(event.size)
 
     def update_size_classes(self, size: Size | None = None) -> None:
-        """Set the classes of :func:`size_classes` for ``size`` (default: the app's)."""
-        self.update_classes(size_classes(size or self.size))
+        """Set the classes of :func:`size_classes` for ``size`` (default: the app's). Going
+        below the smallest size hides every widget (which drops the focus); each screen's
+        focus is kept and given back when the window is big enough again."""
+        classes = size_classes(size or self.size)
+        was_tiny = self.has_class("-tiny")
+        if classes["-tiny"] and not was_tiny:
+            self._focus_before_tiny = {id(sc): sc.focused for sc in self.screen_stack}
+        self.update_classes(classes)
+        if was_tiny and not classes["-tiny"]:
+            kept = getattr(self, "_focus_before_tiny", {})
+            for sc in self.screen_stack:
+                widget = kept.get(id(sc))
+                if widget is not None and sc.focused is None and widget.is_attached:
+                    sc.call_after_refresh(sc.set_focus, widget)
+            self._focus_before_tiny = {}
         if self.screen_stack:
             self.screen.refresh_bindings()  # keys that depend on the width (Tab)
         game = self.game

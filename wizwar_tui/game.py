@@ -356,6 +356,9 @@ class GameScreen(Screen[None]):
         self.refresh_bindings()
         self.query_one("#topbar", Static).update(self.top_text(self.board.view))
         self.board.watch_cursor(self.board.cursor, self.board.cursor)
+        if self.focused is None and self.board.display and self.app.screen is self \
+                and not self.query_one("#cmd", Input).display:
+            self.board.focus()  # it lost the focus while hidden (too small, panels)
 
     def update_info(self) -> None:
         """The line describing the square under the cursor."""
