@@ -22,7 +22,7 @@ from core.wizwar.session import LocalSession
 from core.wizwar.state import Script
 from wizwar_tui import render
 from wizwar_tui.app import WizWarApp, size_classes
-from wizwar_tui.ascii import locale_is_utf8, to_ascii, wants_ascii
+from wizwar_tui.ascii import CONSOLE_SAFE, console_char, locale_is_utf8, to_ascii, wants_ascii
 from wizwar_tui.game import GameScreen
 from wizwar_tui.screens import MIN_SIZE, CardScreen, CardsScreen, HelpScreen, MenuScreen
 
@@ -249,6 +249,30 @@ async def test_ascii_mode_draws_only_ascii_everywhere() -> None:
         assert isinstance(app.screen, MenuScreen) and screen_text(app).isascii()
 
 
+def console_ok(text: str) -> bool:
+    """Every character is one the Linux console's fonts draw."""
+    return all(c.isascii() or c in CONSOLE_SAFE for c in text)
+
+
+def test_console_chars() -> None:
+    assert [console_char(c) for c in "╭╯╵┈┊┄═║┼≈•⌂¤♥▶▏"] == list("┌┘│·:░═║┼≈•⌂¤♥►│")
+
+
+async def test_linux_console_glyphs(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """TERM=linux: only characters of the console's fonts (CP437, Latin-1), walls and doors
+    still apart (│ ║)."""
+    monkeypatch.setenv("TERM", "linux")
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert console_ok(text), sorted({c for c in text if not console_ok(c)})
+        assert "║" in text and "│" in text and "♥15" in text
+        await pilot.press("C")
+        await pilot.pause()
+        assert console_ok(screen_text(app))
+
+
 async def test_unicode_mode_is_not_filtered() -> None:
     app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -452,6 +476,8 @@ def test_tmux_80x24(tmux_app, env: dict[str, str]) -> None:  # type: ignore[no-u
     text = t.wait_for("Hand", "your turn")
     board_and_hand(text)
     assert "P1(you)" in text
+    if env["TERM"] == "linux":
+        assert console_ok(text), sorted({c for c in text if not console_ok(c)})
     if "NO_COLOR" in env:
         import re
 

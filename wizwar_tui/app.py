@@ -19,7 +19,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from core.wizwar.session import LocalSession
-from wizwar_tui.ascii import AsciiFilter, wants_ascii
+from wizwar_tui.ascii import AsciiFilter, ConsoleFilter, wants_ascii
 from wizwar_tui.game import GameScreen
 from wizwar_tui.lobby import (
     HostFormScreen,
@@ -90,7 +90,8 @@ class WizWarApp(App[int]):
     Size: the app sets the classes of :func:`size_classes` on itself at every resize (the
     style sheet lays the screens out by them; below ``MIN_SIZE`` every screen shows only
     "the window is too small"). With ``ascii_only`` every character drawn is ASCII
-    (:class:`~wizwar_tui.ascii.AsciiFilter`). Keys pressed while the bots acted and
+    (:class:`~wizwar_tui.ascii.AsciiFilter`); with ``TERM=linux`` only characters the
+    console's fonts have (:class:`~wizwar_tui.ascii.ConsoleFilter`). Keys pressed while the bots acted and
     still queued when the human's turn begins are dropped (:meth:`on_event`).
     """
 
@@ -118,14 +119,19 @@ class WizWarApp(App[int]):
         self.variants: dict[str, Any] = {}  # options of the game started at once
         self.options: dict[str, Any] = {}  # the last local game's options (for "new game")
         self.ascii_filter = AsciiFilter(enabled=ascii_only)
+        self.console_filter = ConsoleFilter(
+            enabled=not ascii_only and os.environ.get("TERM", "") == "linux")
         self.dropped_keys = 0  # stale keys dropped (see on_event)
         self._focus_before_tiny: dict[int, Widget | None] = {}
 
     def get_line_filters(self) -> Sequence[LineFilter]:
-        """Textual's filters (NO_COLOR...), then ASCII-only when asked."""
+        """Textual's filters (NO_COLOR...), then ASCII-only when asked, or the Linux
+        console's glyphs with ``TERM=linux``."""
         filters = list(super().get_line_filters())
         if self.ascii_filter.enabled:
             filters.append(self.ascii_filter)
+        elif self.console_filter.enabled:
+            filters.append(self.console_filter)
         return filters
 
     def on_resize(self, event: events.Resize) -> None:

@@ -1,4 +1,5 @@
-"""ASCII-only output: when the app draws with ASCII, and the filter that makes sure it does.
+"""ASCII-only output: when the app draws with ASCII, and the filter that makes sure it does
+(and a milder filter for the Linux console's limited fonts).
 
 The board has its own ASCII glyphs (``render.py``, ``ascii_only``); everything else the app
 draws (Textual's borders, scrollbars, footer, dialogs, our panels' dots and arrows) passes
@@ -88,6 +89,46 @@ class AsciiFilter(LineFilter):
         return [seg if seg.control or seg.text.isascii()
                 else Segment(to_ascii(seg.text), seg.style, seg.control)
                 for seg in segments]
+
+
+CONSOLE_SAFE = frozenset(
+    bytes(range(0x80, 0x100)).decode("cp437")
+    + "☺☻♥♦♣♠•◘○◙♂♀♪♫☼►◄↕‼¶§▬↨↑↓→←∟↔▲▼⌂"
+    + "".join(chr(c) for c in range(0xA0, 0x100)))
+"""Characters the Linux console's fonts draw: the IBM PC set (CP437) and Latin-1."""
+
+_CONSOLE_TABLE = {
+    "╭": "┌", "╮": "┐", "╰": "└", "╯": "┘", "╵": "│", "╷": "│", "╴": "─", "╶": "─",
+    "┈": "·", "┊": ":", "┄": "░", "┆": "░", "▶": "►", "◀": "◄", "▔": "▀", "▁": "▄",
+    "▏": "│", "▕": "│", "━": "─", "┃": "│",
+}
+"""Console stand-ins that keep the look (a door picked open ``···``, an illusion wall
+``░``, round corners square)."""
+
+
+@lru_cache(4096)
+def console_char(ch: str) -> str:
+    """``ch`` if the Linux console draws it, else a stand-in of the same width: one from
+    the console's own set when there is a close one, else :func:`ascii_char`."""
+    if ord(ch) < 128 or ch in CONSOLE_SAFE:
+        return ch
+    return _CONSOLE_TABLE.get(ch) or ascii_char(ch)
+
+
+class ConsoleFilter(LineFilter):
+    """A Textual line filter for ``TERM=linux``: characters its fonts lack (rounded
+    corners, partial blocks, dashed lines) become ones it has (:func:`console_char`)."""
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        """Each segment's text through :func:`console_char`."""
+        out = []
+        for seg in segments:
+            if seg.control or seg.text.isascii():
+                out.append(seg)
+            else:
+                out.append(Segment("".join(console_char(c) for c in seg.text), seg.style,
+                                   seg.control))
+        return out
 
 
 def _utf8_name(name: str) -> bool:

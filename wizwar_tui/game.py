@@ -75,9 +75,9 @@ class GameScreen(Screen[None]):
         Binding("tab", "panels", "Board/panels"),
         Binding("a", "actions", "Actions"),
         Binding("colon", "command", "Command"),
-        Binding("m,enter", "select", "Walk/choose"),
+        Binding("m,enter", "select", "Walk/choose", show=False),
         Binding("e", "end", "End turn"),
-        Binding("space,n", "pass", "Pass"),
+        Binding("space,n", "pass", "Pass", show=False),
         Binding("b", "boost", "Boost", show=False),
         Binding("p", "punch", "Punch", show=False),
         Binding("g", "pickup", "Pick up", show=False),
@@ -147,7 +147,7 @@ class GameScreen(Screen[None]):
                 yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static(id="status")
         yield Input(placeholder="notation, e.g. play fireball @P2 +4 · Esc closes", id="cmd")
-        yield Footer()
+        yield Footer(show_command_palette=False)
         yield TooSmall()
 
     def on_mount(self) -> None:
