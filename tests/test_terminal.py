@@ -255,7 +255,7 @@ def console_ok(text: str) -> bool:
 
 
 def test_console_chars() -> None:
-    assert [console_char(c) for c in "╭╯╵┈┊┄═║┼≈•⌂¤♥▶▏"] == list("┌┘│·:░═║┼≈•⌂¤♥►│")
+    assert [console_char(c) for c in "╭╯╵┈┊┄═║┼≈•⌂¤♥▶▏▔"] == list("┌┘│·:░═║┼≈•⌂¤♥►│─")
 
 
 async def test_linux_console_glyphs(monkeypatch) -> None:  # type: ignore[no-untyped-def]

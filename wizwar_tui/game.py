@@ -379,7 +379,7 @@ class GameScreen(Screen[None]):
             t.append(f"{self.session.bot_to_act() or v.active} is acting…", "italic")
         elif self.targeting:
             t.append(f"{render.card_name(self.target_card)}: put the cursor on the target "
-                     "(amber) and press Enter · Esc cancels", "bold yellow")
+                     "([ ], amber) and press Enter · Esc cancels", "bold yellow")
         elif v.stack and v.stack[0].to_answer == self.human:
             win = v.stack[0]
             if win.kind == "indirect":
@@ -531,8 +531,10 @@ class GameScreen(Screen[None]):
 
     def bots_done(self) -> None:
         """The bots have acted and the human may act: from now on keys count; the ones
-        pressed before (queued while a bot was thinking) are dropped by the app."""
+        pressed before (queued while a bot was thinking) are dropped by the app, and a
+        message about them ("the bots are still acting") gives way to the prompt."""
         self.accept_since = _time.get_time()
+        self.message = None
 
     def show_game_over(self) -> None:
         """Push the game-over screen (once)."""

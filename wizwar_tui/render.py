@@ -430,7 +430,9 @@ def cards_in_sight(view: View, at: Square | None = None) -> list[CardRef]:
     if at is not None and view.layout.has_square(at):
         where = f"At {square_name(at)}"
         for tok in view.tokens.get(at, ()):
-            if tok in BY_SLUG:
+            if tok == "thornbush" and at in view.bushes:
+                out.append((where, tok, f"{view.bushes[at]} hp"))
+            elif tok in BY_SLUG:
                 out.append((where, tok, "on the floor"))
         if at in view.bushes and "thornbush" not in view.tokens.get(at, ()):
             out.append((where, "thornbush", f"{view.bushes[at]} hp"))
