@@ -527,3 +527,33 @@ async def test_seeking_a_networked_game_and_its_export(tmp_path: Path) -> None:
             seq.append(state_hash(st))
         for n in range(0, rp.total + 1, 3):
             assert state_hash(rp.at(n)) == seq[n], (f.name, n)
+
+
+async def test_replay_board_scrolls_at_80x24(tmp_path: Path) -> None:
+    """A 3-player board is taller than the replay's board area at 80x24: ↓/j and ↑/k scroll
+    it, and stepping to an action in the rows out of sight scrolls them into view."""
+    path = tmp_path / "three.wwlog"
+    bot_log(path, players=3, seed=2)
+    async with replay_app(path).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        scroll = screen.query_one("#board-scroll")
+        assert scroll.max_scroll_y > 0 and scroll.scroll_y == 0
+        await pilot.press("j", "j", "down")
+        await pilot.pause()
+        assert scroll.scroll_y == min(6, scroll.max_scroll_y) > 0
+        await pilot.press("k", "up", "up")
+        await pilot.pause()
+        assert scroll.scroll_y == 0
+        # the first action of a seat whose wizard stands in the bottom rows
+        low = next(n for n in range(1, screen.replay.total + 1)
+                   if min(r for _c, r in replay.action_squares(
+                       view(screen.replay.at(n), screen.seat),
+                       screen.replay.actions[n - 1]) or {(0, 0)}) >= 8)
+        await pilot.press("t")
+        await pilot.pause()
+        screen.query_one("#jump", Input).value = f"a{low}"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.n == low and scroll.scroll_y > 0

@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Region
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
@@ -400,6 +401,8 @@ class ReplayScreen(Screen[None]):
         Binding("home,less_than_sign", "go(0)", "Start", show=False),
         Binding("end,greater_than_sign", "go_end", "End", show=False),
         Binding("tab", "panels", "Board/panels"),
+        Binding("up,k", "scroll_board(-2)", "Scroll up", show=False),
+        Binding("down,j", "scroll_board(2)", "Scroll down", show=False),
         Binding("t", "jump", "Jump"),
         Binding("space", "play", "Play/pause"),
         Binding("plus,equals_sign", "speed(1)", "Faster"),
@@ -485,7 +488,10 @@ class ReplayScreen(Screen[None]):
         st = self.state = rp.at(self.n)
         v = view(st, self.seat)
         last = rp.actions[self.n - 1] if self.n else None
-        self.query_one(ReplayBoard).set_view(v, {}, action_squares(v, last))
+        squares = action_squares(v, last)
+        self.query_one(ReplayBoard).set_view(v, {}, squares)
+        if squares:
+            self.call_after_refresh(self.show_squares, sorted(squares))
         self.query_one(BoardRuler).show(v)
         where = f"seed {rp.seed}" if isinstance(rp.seed, int) else "LAN game"
         self.query_one(PlayersPanel).show(v, None, where=where, you="(seen)")
@@ -551,7 +557,24 @@ class ReplayScreen(Screen[None]):
     def keys_text(self) -> Text:
         """The keys, on the status line."""
         return Text("←/→ step · [ ] turn · < > start/end · t jump · space play · +/- speed · "
-                    "v seen as · q back", "dim", no_wrap=True, overflow="ellipsis")
+                    "v seen as · ↑↓ scroll the board · q back", "dim", no_wrap=True,
+                    overflow="ellipsis")
+
+    def show_squares(self, squares: list[tuple[int, int]]) -> None:
+        """Scroll the board (a short window) so the last action's squares are in sight."""
+        board = self.query_one(ReplayBoard)
+        if board.view is None:
+            return
+        left = render.row_label_width(board.view)
+        top = min(r for _c, r in squares)
+        bottom = max(r for _c, r in squares)
+        c = squares[0][0]
+        region = Region(left + 4 * c, 2 * top, 5, 2 * (bottom - top) + 3)
+        self.query_one(BoardScroll).scroll_to_region(region, animate=False)
+
+    def action_scroll_board(self, lines: int) -> None:
+        """↑↓ (k j): scroll the board when the window is too short for all of it."""
+        self.query_one(BoardScroll).scroll_relative(y=lines, animate=False)
 
     def action_panels(self) -> None:
         """Narrow windows: show the side panels instead of the board, or the board again."""
