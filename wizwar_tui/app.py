@@ -91,8 +91,9 @@ class WizWarApp(App[int]):
     style sheet lays the screens out by them; below ``MIN_SIZE`` every screen shows only
     "the window is too small"). With ``ascii_only`` every character drawn is ASCII
     (:class:`~wizwar_tui.ascii.AsciiFilter`); with ``TERM=linux`` only characters the
-    console's fonts have (:class:`~wizwar_tui.ascii.ConsoleFilter`). Keys pressed while the bots acted and
-    still queued when the human's turn begins are dropped (:meth:`on_event`).
+    console's fonts have (:class:`~wizwar_tui.ascii.ConsoleFilter`). Keys pressed while
+    the bots acted and still queued when the human's turn begins are dropped
+    (:meth:`on_event`).
     """
 
     CSS_PATH = "wizwar.tcss"
@@ -146,9 +147,9 @@ class WizWarApp(App[int]):
         was_tiny = self.has_class("-tiny")
         if classes["-tiny"] and not was_tiny:
             self._focus_before_tiny = {id(sc): sc.focused for sc in self.screen_stack}
-        self.update_classes(classes)
+        self.update_classes(classes, animate=False)
         if was_tiny and not classes["-tiny"]:
-            kept = getattr(self, "_focus_before_tiny", {})
+            kept = self._focus_before_tiny
             for sc in self.screen_stack:
                 widget = kept.get(id(sc))
                 if widget is not None and sc.focused is None and widget.is_attached:
@@ -160,11 +161,6 @@ class WizWarApp(App[int]):
         if game is not None and game.is_mounted:
             game.call_after_refresh(game.after_resize)
 
-    def update_classes(self, classes: dict[str, bool]) -> None:
-        """Add the classes mapped to True, remove the others."""
-        for name, on in classes.items():
-            self.set_class(on, name)
-
     async def on_event(self, event: events.Event) -> None:
         """Drop a key the human pressed before the current turn began (while the bots were
         acting and the app was busy): it must not do something in the new turn."""
@@ -175,6 +171,7 @@ class WizWarApp(App[int]):
                 self.dropped_keys += 1
                 return
         await super().on_event(event)
+
     def on_mount(self) -> None:
         """Show the menu, and start a game at once for ``wizwar play``, or open the lobby /
         the join flow for ``wizwar host`` / ``wizwar join``, or the replay for
