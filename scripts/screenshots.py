@@ -102,7 +102,7 @@ async def card() -> None:
     app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        await pilot.press("comma")  # the hand cursor wraps to the last card (Invisible)
+        await pilot.press("comma")  # the hand cursor wraps to the last card
         await pilot.press("i")
         await pilot.pause()
         await shot(app, "card.svg")

@@ -173,7 +173,10 @@ class CardScreen(ModalScreen[None]):
                         group = grp
                         options.append(Option(Text(grp, "bold"), disabled=True))
                         self.rows.append(-1)
-                    label = f" {render.card_title(slug)}" + (f" · {note}" if note else "")
+                    if grp == "Your hand" and note.startswith("card "):
+                        label = f" {note[5:]} {render.card_title(slug)}"
+                    else:
+                        label = f" {render.card_title(slug)}" + (f" · {note}" if note else "")
                     options.append(Option(label))
                     self.rows.append(i)
                 yield OptionList(*options, id="card-list")
