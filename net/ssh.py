@@ -40,7 +40,7 @@ import signal
 import struct
 import sys
 import termios
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
@@ -125,10 +125,24 @@ def _take_terminal() -> None:  # pragma: no cover - runs in the child before exe
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-def child_env(term: str) -> dict[str, str]:
+def client_wants_ascii(sent: Mapping[str, str]) -> bool:
+    """True when the locale the client sent (``LC_ALL``, else ``LC_CTYPE``, else ``LANG``,
+    as OpenSSH's default ``SendEnv LANG LC_*`` passes them) is not a UTF-8 one: that
+    terminal cannot show box-drawing glyphs, so the app draws with ASCII. Nothing sent:
+    False (the usual UTF-8 terminal). The values are only read, never passed on."""
+    for key in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = str(sent.get(key, "") or "")
+        if value:
+            norm = value.upper().replace("UTF8", "UTF-8")
+            return "UTF-8" not in norm
+    return False
+
+
+def child_env(term: str, ascii_only: bool = False) -> dict[str, str]:
     """The environment of a player's app: the server's own, minus terminal and devtools
-    variables of the server's terminal, with the player's terminal type. Nothing the
-    client sent is used (SSH ``env`` requests are ignored)."""
+    variables of the server's terminal, with the player's terminal type, and
+    ``WIZWAR_ASCII=1`` when the client's locale is not UTF-8 (:func:`client_wants_ascii`).
+    No variable the client sent is passed on."""
     drop = ("COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", "TERM", "TERM_PROGRAM",
             "COLORTERM")
     env = {k: v for k, v in os.environ.items()
@@ -139,6 +153,7 @@ def child_env(term: str) -> dict[str, str]:
     if "UTF-8" not in env.get("LANG", "").upper().replace("UTF8", "UTF-8"):
         env["LANG"] = "C.UTF-8"
     env.pop("LC_ALL", None)
+    env["WIZWAR_ASCII"] = "1" if ascii_only else "0"
     return env
 
 
@@ -526,6 +541,13 @@ class GameSession(asyncssh.SSHServerSession):
             self._close_master()
             self.server.release(self)
 
+    def _client_env(self) -> Mapping[str, str]:
+        """The environment variables the client sent (read only for its locale)."""
+        try:
+            return self.chan.get_environment() if self.chan is not None else {}
+        except Exception:  # noqa: BLE001 - a channel without an environment: none sent
+            return {}
+
     async def _serve(self) -> None:
         server = self.server
         if self.term is None:
@@ -545,7 +567,8 @@ class GameSession(asyncssh.SSHServerSession):
             set_winsize(slave, *self.size)
             self.proc = await asyncio.create_subprocess_exec(
                 *server.command(self.name, self.mode == "watch", self.rejoin), stdin=slave,
-                stdout=slave, stderr=slave, env=child_env(self.term),
+                stdout=slave, stderr=slave,
+                env=child_env(self.term, client_wants_ascii(self._client_env())),
                 start_new_session=True, preexec_fn=_take_terminal, close_fds=True)
         except OSError as exc:
             os.close(master)

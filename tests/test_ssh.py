@@ -93,6 +93,20 @@ def test_child_env_keeps_nothing_of_the_servers_terminal(
         assert k not in env
     assert "UTF-8" in env["LANG"].upper().replace("UTF8", "UTF-8")
     assert wssh.child_env("xterm; rm -rf /")["TERM"] == "xterm-256color"
+    assert env["WIZWAR_ASCII"] == "0"
+    assert wssh.child_env("linux", ascii_only=True)["WIZWAR_ASCII"] == "1"
+
+
+def test_client_locale_decides_ascii() -> None:
+    """A client whose locale (LC_ALL, else LC_CTYPE, else LANG) is not UTF-8 gets the ASCII
+    board; a UTF-8 one, or none sent, gets box drawing (issue: non-UTF-8 locale)."""
+    assert not wssh.client_wants_ascii({})
+    assert not wssh.client_wants_ascii({"LANG": "en_GB.UTF-8"})
+    assert not wssh.client_wants_ascii({"LANG": "de_DE.utf8"})
+    assert wssh.client_wants_ascii({"LANG": "C"})
+    assert wssh.client_wants_ascii({"LANG": "en_US.UTF-8", "LC_ALL": "POSIX"})
+    assert not wssh.client_wants_ascii({"LANG": "C", "LC_CTYPE": "C.UTF-8"})
+    assert wssh.client_wants_ascii({"LANG": "en_US.ISO-8859-1"})
 
 
 def test_host_ssh_refuses_bad_arguments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -611,3 +611,22 @@ def test_play_cli_flags(monkeypatch) -> None:  # type: ignore[no-untyped-def]
         with pytest.raises(SystemExit) as exc:
             cli.main(bad)
         assert exc.value.code == 2
+
+
+async def test_game_over_names_the_winning_team() -> None:
+    """Team play: the game-over screen tells a member his team won, and the others which team
+    did (rulebook, Team play option)."""
+    from core.wizwar.view import view
+
+    st = new_game(GameConfig(players=4, team=True), 3)
+    st.winner = "P1+P3"
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for human, want in (("P3", "Your team wins!"), ("P2", "Team P1+P3 wins.")):
+            scr = GameOverScreen("P1+P3", "team P1+P3 wins with three treasures",
+                                 view(st, human), 4, 3, human)
+            await app.push_screen(scr)
+            await pilot.pause()
+            assert want in str(scr.query_one("#over-text").render())
+            app.pop_screen()
+            await pilot.pause()

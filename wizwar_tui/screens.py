@@ -721,8 +721,10 @@ class GameOverScreen(Screen[None]):
         t = Text()
         if self.winner == "-":
             t.append("Nobody wins.\n", "bold")
-        elif self.winner == self.human:
-            t.append("You win!\n", "bold green")
+        elif self.human and self.human in self.winner.split("+"):
+            t.append("Your team wins!\n" if "+" in self.winner else "You win!\n", "bold green")
+        elif "+" in self.winner:
+            t.append(f"Team {self.winner} wins.\n", "bold")
         else:
             t.append(f"{self.winner} wins.\n", f"bold {render.player_colour(self.winner)}")
         t.append(f"{self.how}\n\n")
