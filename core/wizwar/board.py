@@ -1,8 +1,8 @@
 """Board geometry: squares, edges, sectors, assembled layouts and exact line of sight.
 
-Everything here is pure and deterministic: integer geometry only (doubled coordinates and
-``fractions.Fraction`` for crossing parameters), no randomness, no floats, no outcome that
-depends on set iteration order.
+Everything here is pure and deterministic: integer geometry only (doubled coordinates, and
+crossing parameters scaled to integers), no randomness, no floats, no outcome that depends on
+set iteration order.
 
 Source: rulebook, The Board; rulebook, The Cards (line of sight); cards.md §1.2;
 notation.md (square and side names); research/wizwar-facts.md §3 (sector shape).
@@ -14,7 +14,6 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -272,6 +271,15 @@ class Layout:
         if link is None:
             return None
         return link[0], self.edge_key(sq, side)
+
+    @property
+    def _edge_key_table(self) -> dict[tuple[Square, str], Edge]:
+        """``edge_key`` of every (existing square, side), computed once per layout."""
+        got = self._cache.get("edge_keys")
+        if got is None:
+            got = {(sq, side): self.edge_key(sq, side) for sq in self.squares() for side in SIDES}
+            self._cache["edge_keys"] = got
+        return got  # type: ignore[return-value]
 
     @property
     def _link_keys(self) -> frozenset[Edge]:
@@ -849,12 +857,17 @@ class Sightline:
     length2: int = field(default=0, compare=False)
 
 
-def _floor_half(v: Fraction) -> int:
-    return (v.numerator // v.denominator) // 2
-
-
 def _corner_keys(layout: Layout, gx: int, gy: int) -> tuple[Edge, ...]:
-    """Edge keys meeting at grid point (gx, gy) (grid units, not doubled)."""
+    """Edge keys meeting at grid point (gx, gy) (grid units, not doubled); memoised per
+    layout (the geometry never changes)."""
+    table = layout._cache.setdefault("corner_keys", {})
+    got = table.get((gx, gy))  # type: ignore[attr-defined]
+    if got is None:
+        got = table[(gx, gy)] = _corner_keys_of(layout, gx, gy)  # type: ignore[index]
+    return got  # type: ignore[no-any-return]
+
+
+def _corner_keys_of(layout: Layout, gx: int, gy: int) -> tuple[Edge, ...]:
     keys: set[Edge] = set()
     # each unit edge around the point: (square on one side, side towards the other)
     around = (
@@ -876,80 +889,89 @@ def _corner_keys(layout: Layout, gx: int, gy: int) -> tuple[Edge, ...]:
 def _trace(
     layout: Layout, start: tuple[int, int], end: tuple[int, int], t: Transform | None
 ) -> Sightline | None:
-    """Walk the segment start -> end (doubled, unfolded by ``t`` after a rim crossing)."""
+    """Walk the segment start -> end (doubled, unfolded by ``t`` after a rim crossing).
+
+    Exact integer arithmetic only. ``start`` is a square centre (odd, odd). The segment
+    crosses the vertical grid line at doubled x = ``x0 + sx*k`` for odd ``k < |dx|`` at
+    parameter ``k/|dx|``; scaled by ``D = |dx|*|dy|`` (a zero factor read as 1) every crossing
+    parameter is the integer ``k*D/|dx|``, so the crossings are merged in order by integers
+    and a vertical and a horizontal crossing at the same integer meet at a grid point (a
+    corner the line touches). Between two crossings the line is inside one square, found by
+    stepping one column or row per crossing (both at a grid point). Before the first rim
+    crossing the squares are read directly; a square beyond the board is reached only by a
+    single-axis crossing of a linked rim edge whose link has transform ``t``, after which
+    every square is mapped back through ``t``. A line through a rim corner, a second rim
+    crossing, or a hole makes no valid line (``None``).
+    Source: rulebook, The Cards (line of sight); FAQ (corners); cards.md §1.2.
+    """
     x0, y0 = start
     dx, dy = end[0] - x0, end[1] - y0
-    events: dict[Fraction, list[str]] = {}
-    for axis, p0, d in (("x", x0, dx), ("y", y0, dy)):
-        if d == 0:
-            continue
-        lo, hi = (p0, p0 + d) if d > 0 else (p0 + d, p0)
-        g = lo + 1 if lo % 2 else lo + 2
-        while g < hi:
-            events.setdefault(Fraction(g - p0, d), []).append(axis)
-            g += 2
-    times = sorted(events)
-    bounds = [Fraction(0), *times, Fraction(1)]
-
-    def point(tt: Fraction) -> tuple[Fraction, Fraction]:
-        return (x0 + dx * tt, y0 + dy * tt)
-
-    phase_wrapped = False
-    squares: list[Square] = []
-    phases: list[bool] = []
-    for i in range(len(bounds) - 1):
-        mx, my = point((bounds[i] + bounds[i + 1]) / 2)
-        u = (_floor_half(mx), _floor_half(my))
-        if not phase_wrapped and layout.has_square(u):
-            squares.append(u)
-            phases.append(False)
-            continue
-        if t is None:
-            return None
-        if not phase_wrapped:
-            # must be the crossing of a linked rim edge whose link has this transform
-            if i == 0 or len(events[times[i - 1]]) != 1:
-                return None
-            prev = squares[-1]
-            side = _side_of((u[0] - prev[0], u[1] - prev[1]))
-            link = layout.links.get((prev, side))
-            if link is None or _link_transform(prev, side, *link) != t:
-                return None
-            phase_wrapped = True
-        c = _apply_inv(t, (2 * u[0] + 1, 2 * u[1] + 1))
-        r = ((c[0] - 1) // 2, (c[1] - 1) // 2)
-        if not layout.has_square(r):
-            return None
-        squares.append(r)
-        phases.append(True)
-    if t is not None and not phase_wrapped:
-        return None
+    ax, ay = abs(dx), abs(dy)
+    sx = 1 if dx > 0 else -1
+    sy = 1 if dy > 0 else -1
+    step_x = ay or 1  # scaled parameter between two vertical grid lines is 2 * step_x
+    step_y = ax or 1
+    kx, ky = 1, 1  # next odd distance to a vertical / horizontal grid line (doubled units)
+    ekeys = layout._edge_key_table
+    has_square = layout.has_square
+    cx, cy = (x0 - 1) // 2, (y0 - 1) // 2  # the unfolded square the line is in
+    cur: Square = (cx, cy)
+    squares: list[Square] = [cur]
+    wrapped = False
     edges: list[Edge] = []
     corners: list[tuple[Edge, ...]] = []
-    for i, tt in enumerate(times):
-        a, b = squares[i], squares[i + 1]
-        if len(events[tt]) == 2:
-            if phases[i] != phases[i + 1]:
-                return None  # a wrap exactly through a rim corner is not a valid line
-            px, py = point(tt)
-            gp = (int(px), int(py))
-            if phases[i]:
+    while True:
+        tx = kx * step_x if kx < ax else None
+        ty = ky * step_y if ky < ay else None
+        if tx is None and ty is None:
+            break
+        cross_x = tx is not None and (ty is None or tx <= ty)
+        cross_y = ty is not None and (tx is None or ty <= tx)
+        if cross_x:
+            cx += sx
+        if cross_y:
+            cy += sy
+        u = (cx, cy)
+        was_wrapped = wrapped
+        if not wrapped and has_square(u):
+            nxt = u
+        else:
+            if t is None:
+                return None
+            if not wrapped:
+                # must be the crossing of a linked rim edge whose link has this transform
+                if cross_x and cross_y:
+                    return None
+                side = _side_of((cx - cur[0], cy - cur[1]))
+                link = layout.links.get((cur, side))
+                if link is None or _link_transform(cur, side, *link) != t:
+                    return None
+                wrapped = True
+            c = _apply_inv(t, (2 * cx + 1, 2 * cy + 1))
+            nxt = ((c[0] - 1) // 2, (c[1] - 1) // 2)
+            if not has_square(nxt):
+                return None
+        if cross_x and cross_y:
+            gp = (x0 + sx * kx, y0 + sy * ky)
+            if wrapped:
                 assert t is not None
                 gp = _apply_inv(t, gp)
             corners.append(_corner_keys(layout, gp[0] // 2, gp[1] // 2))
-        elif phases[i] != phases[i + 1]:
-            u = (
-                _floor_half(point((tt + bounds[i + 2]) / 2)[0]),
-                _floor_half(point((tt + bounds[i + 2]) / 2)[1]),
-            )
-            edges.append(layout.edge_key(a, _side_of((u[0] - a[0], u[1] - a[1]))))
         else:
-            edges.append(layout.edge_key(a, _side_of((b[0] - a[0], b[1] - a[1]))))
-    dedup: list[Square] = []
-    for sq in squares:
-        if not dedup or dedup[-1] != sq:
-            dedup.append(sq)
-    return Sightline(tuple(edges), tuple(corners), tuple(dedup), dx * dx + dy * dy)
+            to = u if was_wrapped != wrapped else nxt
+            side = _side_of((to[0] - cur[0], to[1] - cur[1]))
+            key = ekeys.get((cur, side))
+            edges.append(key if key is not None else layout.edge_key(cur, side))
+        if cross_x:
+            kx += 2
+        if cross_y:
+            ky += 2
+        if nxt != cur:
+            squares.append(nxt)
+        cur = nxt
+    if t is not None and not wrapped:
+        return None
+    return Sightline(tuple(edges), tuple(corners), tuple(squares), dx * dx + dy * dy)
 
 
 def _target_points(layout: Layout, target: Square | Edge) -> list[tuple[int, int]]:
