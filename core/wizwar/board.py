@@ -244,7 +244,14 @@ class Layout:
         two canonical rim edges of the link, shared by both ends, so a smashed rim wall opens the
         link both ways (rulebook, The Board: "if you smash down a wall right next to the A exit,
         you can enter the opposite board edge"). Unlinked rim: its canonical edge.
+        Raises ``ValueError`` for a square not on the board or a bad side.
         """
+        got = self._edge_key_table.get((sq, side))
+        if got is not None:
+            return got
+        return self._compute_edge_key(sq, side)
+
+    def _compute_edge_key(self, sq: Square, side: str) -> Edge:
         self._check(sq)
         if side not in DIRS:
             raise ValueError(f"bad side {side!r}")
@@ -262,6 +269,16 @@ class Layout:
         Follows links at the rim; ``None`` beyond an unlinked rim (a test board's hard boundary).
         Source: rulebook, The Board.
         """
+        table: dict[tuple[Square, str], tuple[Square, Edge] | None] = self._cache.setdefault(
+            "neighbors", {})  # type: ignore[assignment]
+        key = (sq, side)
+        if key in table:
+            return table[key]
+        got = self._compute_neighbor(sq, side)
+        table[key] = got
+        return got
+
+    def _compute_neighbor(self, sq: Square, side: str) -> tuple[Square, Edge] | None:
         self._check(sq)
         dx, dy = DIRS[side]
         nxt = (sq[0] + dx, sq[1] + dy)
@@ -277,7 +294,8 @@ class Layout:
         """``edge_key`` of every (existing square, side), computed once per layout."""
         got = self._cache.get("edge_keys")
         if got is None:
-            got = {(sq, side): self.edge_key(sq, side) for sq in self.squares() for side in SIDES}
+            got = {(sq, side): self._compute_edge_key(sq, side)
+                   for sq in self.squares() for side in SIDES}
             self._cache["edge_keys"] = got
         return got  # type: ignore[return-value]
 
@@ -329,6 +347,14 @@ class Layout:
         Source: rulebook, The Board.
         """
         key = canonical_edge(edge_key)
+        table: dict[Edge, list[tuple[Square, str]]] = self._cache.setdefault(
+            "physical_edges", {})  # type: ignore[assignment]
+        got = table.get(key)
+        if got is None:
+            got = table[key] = self._compute_physical_edges(key)
+        return list(got)
+
+    def _compute_physical_edges(self, key: Edge) -> list[tuple[Square, str]]:
         out: list[tuple[Square, str]] = []
         a, b = self._edge_squares(key)
         if self.has_square(a):

@@ -451,13 +451,36 @@ def window_from_wire(d: list[Any]) -> Window:
                   [Counter(*c) for c in d[11]], d[12], d[13], d[14])
 
 
+#: Boards already built, by the canonical bytes of their spec, most recently used last. A
+#: layout is immutable (only its memo tables fill up), so games with the same board share
+#: one and its line-of-sight tables (issue 6: performance). Bounded: a full table of a
+#: 4-player board holds some 30,000 sightlines.
+_LAYOUT_MEMO: dict[bytes, Layout] = {}
+_LAYOUT_MEMO_SIZE = 32
+
+
 def build_layout(spec: dict[str, Any]) -> Layout:
     """Build the board geometry from its spec (deterministic).
 
     ``{"kind": "open", "size": "9x9", "walls": [...], "doors": [...], "exits": [[a, b], ...]}``
     for a scenario test board, or ``{"kind": "sectors", "players": 2|3|4, "sectors": [ids],
     "crossed": 0|1}`` for the real board. Raises ``ValueError`` on a bad spec.
+    The same spec gives the same (shared, immutable) layout while it stays in the memo.
     """
+    try:
+        key = pack(spec)
+    except ValueError:  # not canonical data: build it without the memo (it will refuse it)
+        return _build_layout(spec)
+    got = _LAYOUT_MEMO.pop(key, None)
+    if got is None:
+        got = _build_layout(spec)
+        while len(_LAYOUT_MEMO) >= _LAYOUT_MEMO_SIZE:
+            del _LAYOUT_MEMO[next(iter(_LAYOUT_MEMO))]
+    _LAYOUT_MEMO[key] = got
+    return got
+
+
+def _build_layout(spec: dict[str, Any]) -> Layout:
     from core.wizwar.board import assemble, open_board
 
     kind = spec.get("kind")
