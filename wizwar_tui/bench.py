@@ -401,10 +401,13 @@ def bench_echo(runs: int, messages: int = 2000) -> Figure:
 
 # ---- the app: start to first paint, board render -----------------------------------------
 def first_paint(code: str, marker: str, size: tuple[int, int] = (120, 40),
-                timeout: float = 30.0) -> float:
+                timeout: float = 30.0, pycache: str | None = None) -> float:
     """Seconds from starting ``python -c code`` on a pseudo-terminal of ``size`` until
     ``marker`` is on its screen (escape sequences removed). The app is then asked to quit
-    (Ctrl+Q) and killed if it does not. Raises ``RuntimeError`` on a timeout or early exit."""
+    (Ctrl+Q) and killed if it does not. Raises ``RuntimeError`` on a timeout or early exit.
+
+    ``pycache``: a folder for the compiled bytecode of every module (as an installed app has
+    it); ``None`` compiles every module not already compiled on each start."""
     import fcntl
     import pty
     import struct
@@ -413,6 +416,9 @@ def first_paint(code: str, marker: str, size: tuple[int, int] = (120, 40),
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(size[0]), LINES=str(size[1]))
+    if pycache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = pycache
     with tempfile.TemporaryDirectory() as tmp:
         env["XDG_DATA_HOME"] = tmp
         t0 = time.perf_counter()
@@ -463,21 +469,32 @@ def _drain(master: int, proc: subprocess.Popen[bytes], wait: float) -> None:
                 return
 
 
-def bench_start(runs: int) -> tuple[Figure, Figure, Figure]:
+def bench_start(runs: int) -> tuple[Figure, ...]:
     """Start to first paint of ``wizwar`` (the menu) and of the bare Textual app, run in
-    turns; and their ratio per pair of runs (target at most 1.3)."""
+    turns, with every module's bytecode compiled once beforehand into a private cache (as an
+    installed app has it); their ratio per pair of runs (target at most 1.3). Then the same
+    ratio with no bytecode cache at all (every module compiled at each start)."""
     app = Figure("app start to first paint (wizwar menu)", "ms", higher=False)
     bare = Figure("baseline: bare Textual app first paint", "ms", higher=False)
     ratio = Figure("start-up ratio wizwar / bare Textual", "x", higher=False, target=1.3)
-    first_paint(_BARE_APP, BARE_MARKER)  # warm the file cache for both
-    first_paint(_WIZWAR_APP, APP_MARKER)
-    for _ in range(runs):
-        b = first_paint(_BARE_APP, BARE_MARKER)
-        a = first_paint(_WIZWAR_APP, APP_MARKER)
-        bare.samples.append(1000 * b)
-        app.samples.append(1000 * a)
-        ratio.samples.append(a / b)
-    return app, bare, ratio
+    cold = Figure("start-up ratio, no bytecode cache", "x", higher=False,
+                  note="every module compiled at each start")
+    with tempfile.TemporaryDirectory() as cache:
+        first_paint(_BARE_APP, BARE_MARKER, pycache=cache)  # compile, warm the file cache
+        first_paint(_WIZWAR_APP, APP_MARKER, pycache=cache)
+        for _ in range(runs):
+            b = first_paint(_BARE_APP, BARE_MARKER, pycache=cache)
+            a = first_paint(_WIZWAR_APP, APP_MARKER, pycache=cache)
+            bare.samples.append(1000 * b)
+            app.samples.append(1000 * a)
+            ratio.samples.append(a / b)
+    for _ in range(max(1, runs // 2)):
+        with tempfile.TemporaryDirectory() as empty:
+            b = first_paint(_BARE_APP, BARE_MARKER, pycache=empty)
+        with tempfile.TemporaryDirectory() as empty:
+            a = first_paint(_WIZWAR_APP, APP_MARKER, pycache=empty)
+        cold.samples.append(a / b)
+    return app, bare, ratio, cold
 
 
 def bench_render(runs: int, reps: int = 20) -> Figure:

@@ -57,10 +57,23 @@ def square_name(sq: Square) -> str:
 
     Source: notation.md, Places.
     """
+    if type(sq) is tuple:
+        got = _SQUARE_NAMES.get(sq)
+        if got is not None:
+            return got
     col, row = sq
     if col < 0 or row < 0:
         raise ValueError(f"square {sq!r} has a negative coordinate")
-    return f"{_col_name(col)}{row + 1}"
+    got = f"{_col_name(col)}{row + 1}"
+    if type(col) is int and type(row) is int and type(sq) is tuple and col < 64 and row < 64:
+        _SQUARE_NAMES[sq] = got
+    return got
+
+
+#: names of the squares named so far (boards are small; names never change)
+_SQUARE_NAMES: dict[Square, str] = {}
+#: names of the edges named so far, by the edge as given
+_EDGE_NAMES: dict[Edge, str] = {}
 
 
 def parse_square(text: str) -> Square:
@@ -69,6 +82,9 @@ def parse_square(text: str) -> Square:
     Raises ``ValueError`` on anything that is not lower-case letters followed by a row >= 1.
     Source: notation.md, Places.
     """
+    got = _PARSED_SQUARES.get(text) if type(text) is str else None
+    if got is not None:
+        return got
     if not isinstance(text, str):
         raise ValueError(f"square name must be a string, got {text!r}")
     m = _SQUARE_RE.match(text.strip())
@@ -79,7 +95,16 @@ def parse_square(text: str) -> Square:
     n = 0
     for ch in m.group(1):
         n = n * 26 + (ord(ch) - ord("a") + 1)
-    return (n - 1, int(m.group(2)) - 1)
+    got = (n - 1, int(m.group(2)) - 1)
+    if len(text) <= 8 and len(_PARSED_SQUARES) < 8192:
+        _PARSED_SQUARES[text] = got
+    return got
+
+
+#: square and side names parsed so far (short names only, and a bounded number of them:
+#: the text may come from the network)
+_PARSED_SQUARES: dict[str, Square] = {}
+_PARSED_EDGES: dict[str, Edge] = {}
 
 
 def canonical_edge(e: Edge) -> Edge:
@@ -102,8 +127,16 @@ def edge_name(e: Edge) -> str:
 
     Source: notation.md, Sides.
     """
+    if type(e) is tuple:
+        got = _EDGE_NAMES.get(e)
+        if got is not None:
+            return got
     col, row, side = canonical_edge(e)
-    return f"{square_name((col, row))}:{side}"
+    got = f"{square_name((col, row))}:{side}"
+    if type(e) is tuple and type(e[0]) is int and type(e[1]) is int and e[0] < 64 \
+            and e[1] < 64:
+        _EDGE_NAMES[e] = got
+    return got
 
 
 def parse_edge(text: str) -> Edge:
@@ -111,13 +144,19 @@ def parse_edge(text: str) -> Edge:
 
     Source: notation.md, Sides (the parser accepts any spelling of a side).
     """
+    got = _PARSED_EDGES.get(text) if type(text) is str else None
+    if got is not None:
+        return got
     if not isinstance(text, str) or text.count(":") != 1:
         raise ValueError(f"bad side name {text!r}: expected 'square:side', e.g. 'c3:e'")
     sq_text, side = text.strip().split(":")
     if side not in DIRS:
         raise ValueError(f"bad side name {text!r}: side must be one of n, e, s, w")
     col, row = parse_square(sq_text)
-    return canonical_edge((col, row, side))
+    got = canonical_edge((col, row, side))
+    if len(text) <= 10 and len(_PARSED_EDGES) < 8192:
+        _PARSED_EDGES[text] = got
+    return got
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,6 +336,24 @@ class Layout:
             got = {(sq, side): self._compute_edge_key(sq, side)
                    for sq in self.squares() for side in SIDES}
             self._cache["edge_keys"] = got
+        return got  # type: ignore[return-value]
+
+    @property
+    def _square_set(self) -> frozenset[Square]:
+        """Every existing square, computed once per layout."""
+        got = self._cache.get("square_set")
+        if got is None:
+            got = self._cache["square_set"] = frozenset(self.squares())
+        return got  # type: ignore[return-value]
+
+    @property
+    def _link_transform_table(self) -> dict[tuple[Square, str], Transform]:
+        """The unfolding transform of every linked rim crossing, computed once per layout."""
+        got = self._cache.get("link_transform")
+        if got is None:
+            got = self._cache["link_transform"] = {
+                (sq, side): _link_transform(sq, side, *dest)
+                for (sq, side), dest in self.links.items()}
         return got  # type: ignore[return-value]
 
     @property
@@ -937,29 +994,29 @@ def _trace(
     sy = 1 if dy > 0 else -1
     step_x = ay or 1  # scaled parameter between two vertical grid lines is 2 * step_x
     step_y = ax or 1
+    never = 2 * (ax + 1) * (ay + 1)  # beyond every crossing parameter
     kx, ky = 1, 1  # next odd distance to a vertical / horizontal grid line (doubled units)
     ekeys = layout._edge_key_table
-    has_square = layout.has_square
+    exists = layout._square_set
+    side_of = _SIDE_OF
     cx, cy = (x0 - 1) // 2, (y0 - 1) // 2  # the unfolded square the line is in
     cur: Square = (cx, cy)
     squares: list[Square] = [cur]
     wrapped = False
     edges: list[Edge] = []
     corners: list[tuple[Edge, ...]] = []
-    while True:
-        tx = kx * step_x if kx < ax else None
-        ty = ky * step_y if ky < ay else None
-        if tx is None and ty is None:
-            break
-        cross_x = tx is not None and (ty is None or tx <= ty)
-        cross_y = ty is not None and (tx is None or ty <= tx)
+    tx = step_x if ax > 1 else never
+    ty = step_y if ay > 1 else never
+    while tx != never or ty != never:
+        cross_x = tx <= ty
+        cross_y = ty <= tx
         if cross_x:
             cx += sx
         if cross_y:
             cy += sy
         u = (cx, cy)
         was_wrapped = wrapped
-        if not wrapped and has_square(u):
+        if not wrapped and u in exists:
             nxt = u
         else:
             if t is None:
@@ -968,14 +1025,12 @@ def _trace(
                 # must be the crossing of a linked rim edge whose link has this transform
                 if cross_x and cross_y:
                     return None
-                side = _side_of((cx - cur[0], cy - cur[1]))
-                link = layout.links.get((cur, side))
-                if link is None or _link_transform(cur, side, *link) != t:
+                if layout._link_transform_table.get((cur, side_of[(cx - cur[0], cy - cur[1])])) != t:
                     return None
                 wrapped = True
             c = _apply_inv(t, (2 * cx + 1, 2 * cy + 1))
             nxt = ((c[0] - 1) // 2, (c[1] - 1) // 2)
-            if not has_square(nxt):
+            if nxt not in exists:
                 return None
         if cross_x and cross_y:
             gp = (x0 + sx * kx, y0 + sy * ky)
@@ -985,19 +1040,25 @@ def _trace(
             corners.append(_corner_keys(layout, gp[0] // 2, gp[1] // 2))
         else:
             to = u if was_wrapped != wrapped else nxt
-            side = _side_of((to[0] - cur[0], to[1] - cur[1]))
+            side = side_of[(to[0] - cur[0], to[1] - cur[1])]
             key = ekeys.get((cur, side))
             edges.append(key if key is not None else layout.edge_key(cur, side))
         if cross_x:
             kx += 2
+            tx = kx * step_x if kx < ax else never
         if cross_y:
             ky += 2
+            ty = ky * step_y if ky < ay else never
         if nxt != cur:
             squares.append(nxt)
         cur = nxt
     if t is not None and not wrapped:
         return None
     return Sightline(tuple(edges), tuple(corners), tuple(squares), dx * dx + dy * dy)
+
+
+#: the side of a square towards a unit step
+_SIDE_OF: dict[tuple[int, int], str] = {v: k for k, v in DIRS.items()}
 
 
 def _target_points(layout: Layout, target: Square | Edge) -> list[tuple[int, int]]:

@@ -2737,8 +2737,10 @@ def _settle(state: State, o: Out) -> None:
             state.retreats.pop(0)  # no legal step at all: he stays (cards.md §1.8)
             continue
         drawing = state.turn.active if state.turn.ending and state.turn.draws_left else ""
+        # a hand limit is never below HAND_LIMIT: no longer hand, nobody over (fast path)
         over = [w.seat for w in _seat_order_from(state, state.turn.active)
-                if len(w.hand) > hand_limit(state, w) and w.seat != drawing]
+                if len(w.hand) > hand_limit(state, w) and w.seat != drawing] \
+            if any(len(w.hand) > HAND_LIMIT for w in state.wizards) else []
         if over:
             state.discarding = over
             return
@@ -2869,7 +2871,9 @@ def _check_end(state: State, o: Out) -> None:
     """
     if state.winner:
         return
-    changed = True
+    # only a treasure lying on some home base can put a player out or win (fast path)
+    homes = [w.home for w in state.wizards if w.home is not None]
+    changed = any(sq in homes for sq in state.treasures.values() if sq is not None)
     while changed:
         changed = False
         for w in state.wizards:
@@ -2890,7 +2894,8 @@ def _check_end(state: State, o: Out) -> None:
                     break
                 _put_out(state, w, o)
                 changed = True
-    win = _treasure_winner(state)
+    win = _treasure_winner(state) if any(sq in homes for sq in state.treasures.values()
+                                         if sq is not None) else ""
     if win:
         state.winner = win
         o("win", f"{win} wins with two treasures on the home base", seat=win)
