@@ -26,7 +26,16 @@ def _canon(value: Any) -> Any:
     if t in _PLAIN:
         return value
     if t is list or t is tuple:
-        return [v if type(v) in _PLAIN else _canon(v) for v in value]
+        out = []
+        for v in value:
+            tv = type(v)
+            if tv in _PLAIN:
+                out.append(v)
+            elif tv is list and not v:
+                out.append([])
+            else:
+                out.append(_canon(v))
+        return out
     if t is dict and all(type(k) is str for k in value):
         return {k: (v if type(v) in _PLAIN else _canon(v))
                 for k, v in sorted(value.items(), key=_first)}

@@ -747,6 +747,20 @@ def load_sectors(path: str | None = None) -> dict[str, Sector]:
     Format: docs/board-format.md. Source: rulebook, The Board; research/wizwar-facts.md §3.
     """
     text, where = _read_sector_text(path)
+    got = _SECTORS_READ.get((where, text))
+    if got is None:
+        got = _parse_sectors(text, where)
+        if len(_SECTORS_READ) >= 8:
+            _SECTORS_READ.clear()
+        _SECTORS_READ[(where, text)] = got
+    return dict(got)
+
+
+#: sector files already parsed, by (where, text): every new game reads the packaged file
+_SECTORS_READ: dict[tuple[str, str], dict[str, Sector]] = {}
+
+
+def _parse_sectors(text: str, where: str) -> dict[str, Sector]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
