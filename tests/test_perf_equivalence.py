@@ -390,3 +390,33 @@ def test_canonical_packing_unchanged() -> None:
 
     wire = new_game(GameConfig(players=4), 5).to_wire(public=True)
     assert _packed_or_error(_canon, wire) == _packed_or_error(_ref_canon, wire)
+
+
+# ---- legal_actions remembers lines of sight during one call: same answers as without ------
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 3), (3, 8), (2, 5)])
+def test_legal_actions_same_as_checking_each_candidate(players: int, seed: int) -> None:
+    """At every position of a random game (seeded), legal_actions equals checking every
+    candidate on its own with is_legal (no remembered line of sight), and the state is
+    untouched by the call (its hash unchanged)."""
+    from core.rng import Rng
+    from core.wizwar.game import GameConfig, new_game
+    from core.wizwar.rules import _candidates, apply, is_legal, legal_actions, to_move
+    from core.wizwar.state import state_hash
+
+    st = new_game(GameConfig(players=players), seed)
+    rng = Rng.from_seed(f"equivalence-{seed}")
+    attacks = 0
+    for _ in range(250):
+        if st.winner:
+            break
+        seat = to_move(st)[0]
+        before = state_hash(st)
+        got = legal_actions(st, seat)
+        assert state_hash(st) == before
+        assert got == [a for a in _candidates(st, seat) if is_legal(st, a)]
+        attacks += sum(1 for a in got if a.verb == "play" and a.targets
+                       and a.targets[0].startswith("P"))
+        apply(st, got[rng.below(len(got))])
+    assert attacks > 0  # spells at wizards (line of sight) were among the answers

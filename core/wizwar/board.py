@@ -11,7 +11,6 @@ notation.md (square and side names); research/wizwar-facts.md §3 (sector shape)
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -268,9 +267,12 @@ class Layout:
 
     def squares(self) -> list[Square]:
         """All existing squares in row-major order. Source: rulebook, The Board."""
-        return [
-            (c, r) for r in range(self.height) for c in range(self.width) if self.has_square((c, r))
-        ]
+        got = self._cache.get("squares")
+        if got is None:
+            got = self._cache["squares"] = tuple(
+                (c, r) for r in range(self.height) for c in range(self.width)
+                if self.has_square((c, r)))
+        return list(got)  # type: ignore[call-overload]
 
     def _check(self, sq: Square) -> None:
         if not self.has_square(sq):
@@ -761,6 +763,8 @@ _SECTORS_READ: dict[tuple[str, str], dict[str, Sector]] = {}
 
 
 def _parse_sectors(text: str, where: str) -> dict[str, Sector]:
+    import tomllib  # here, not at the top: only new games need it (start-up time)
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

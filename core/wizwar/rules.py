@@ -12,6 +12,7 @@ revised by 6e), "FAQ" Tom Jolly's FAQ summary (seeds/001 §4), "DG" the implemen
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from operator import attrgetter
@@ -141,7 +142,19 @@ def legal_actions(state: State, seat: str) -> list[Action]:
     """
     if seat not in to_move(state):
         return []
-    return [a for a in _candidates(state, seat) if is_legal(state, a)]
+    # the candidates are only checked (dry runs change nothing), so a line of sight asked
+    # again by another candidate has the same answer: remember it for this call
+    outer = getattr(_LOS_MEMO, "state", None), getattr(_LOS_MEMO, "table", None)
+    _LOS_MEMO.state, _LOS_MEMO.table = state, {}
+    try:
+        return [a for a in _candidates(state, seat) if is_legal(state, a)]
+    finally:
+        _LOS_MEMO.state, _LOS_MEMO.table = outer
+
+
+#: has_los answers remembered during one legal_actions call (per thread: bots may think in
+#: a worker thread while the app asks for its own player's actions)
+_LOS_MEMO = threading.local()
 
 
 def result(state: State) -> dict[str, object]:
@@ -358,6 +371,16 @@ def has_los(state: State, frm: Square, target: Square | Edge, through: int = 0) 
     """
     if isinstance(target, tuple) and len(target) == 2 and target == frm:
         return True
+    if getattr(_LOS_MEMO, "state", None) is state:
+        key = (tuple(frm), tuple(target), through)
+        got = _LOS_MEMO.table.get(key)
+        if got is None:
+            got = _LOS_MEMO.table[key] = _has_los(state, frm, target, through)
+        return got
+    return _has_los(state, frm, target, through)
+
+
+def _has_los(state: State, frm: Square, target: Square | Edge, through: int) -> bool:
     edges, opened = state.edges, state.turn.open_doors
     for sl in sightlines(state.layout, frm, target):
         # blocked_count(sl, _is_blocking) inlined (the hot path of legal_actions)
