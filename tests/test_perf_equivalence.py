@@ -420,3 +420,56 @@ def test_legal_actions_same_as_checking_each_candidate(players: int, seed: int) 
                        and a.targets[0].startswith("P"))
         apply(st, got[rng.below(len(got))])
     assert attacks > 0  # spells at wizards (line of sight) were among the answers
+
+
+# ---- wizwar bench: its parts work (no figure is checked: timing is not pass/fail) -------
+
+
+def test_bench_random_games_are_seeded_and_capped() -> None:
+    """A random game is the same for the same seed, stops at the cap, and each of its
+    actions replays legally from the start."""
+    from core.wizwar.game import GameConfig, new_game
+    from core.wizwar.rules import apply
+    from wizwar_tui.bench import LIGHT_WEIGHTS, random_game
+
+    a = random_game(4, 9, cap=40)
+    b = random_game(4, 9, cap=40)
+    assert [str(x) for x in a.actions] == [str(x) for x in b.actions]
+    assert len(a.actions) == 40 and not a.ended and not a.error
+    w = random_game(4, 9, cap=40, weights=LIGHT_WEIGHTS)
+    assert [str(x) for x in w.actions] != [str(x) for x in a.actions]
+    st = new_game(GameConfig(players=4), 9)
+    for x in a.actions:
+        apply(st, x)
+    assert st.seq == 40
+
+
+def test_bench_figure_verdicts() -> None:
+    """A figure's median, target verdict and printed line."""
+    from wizwar_tui.bench import Figure
+
+    f = Figure("verify", "actions/s", [10.0, 30.0, 20.0], target=25)
+    assert f.median == 20.0 and f.verdict() == "MISSES"
+    assert "target >= 25.0: MISSES" in f.line() and "[10.0 .. 30.0, 3 runs]" in f.line()
+    g = Figure("start-up", "x", [1.2, 1.1, 1.25], higher=False, target=1.3)
+    assert g.verdict() == "meets"
+    assert Figure("x", "ms").line().endswith("(not measured)")
+
+
+def test_bench_first_paint_of_the_bare_app() -> None:
+    """The bare Textual app started on a pseudo-terminal paints its marker; the bench
+    reports wall and CPU seconds (positive) and leaves no process behind."""
+    from wizwar_tui.bench import _BARE_APP, BARE_MARKER, first_paint
+
+    wall, cpu_used = first_paint(_BARE_APP, BARE_MARKER)
+    assert wall > 0 and cpu_used >= 0
+
+
+def test_bench_command_refuses_an_unknown_part(capsys: pytest.CaptureFixture[str]) -> None:
+    """``wizwar bench --only nope`` is a usage error naming the parts."""
+    from wizwar_tui.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "--only", "nope"])
+    assert exc.value.code == 2
+    assert "games, apply, legal" in capsys.readouterr().err
