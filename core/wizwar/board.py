@@ -341,11 +341,11 @@ class Layout:
         return got  # type: ignore[return-value]
 
     @property
-    def _square_set(self) -> frozenset[Square]:
-        """Every existing square, computed once per layout."""
-        got = self._cache.get("square_set")
+    def _square_objects(self) -> dict[Square, Square]:
+        """Every existing square, mapped to one shared tuple; computed once per layout."""
+        got = self._cache.get("square_objects")
         if got is None:
-            got = self._cache["square_set"] = frozenset(self.squares())
+            got = self._cache["square_objects"] = {sq: sq for sq in self.squares()}
         return got  # type: ignore[return-value]
 
     @property
@@ -942,7 +942,7 @@ def assemble(
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sightline:
     """One geometric line of sight (before deciding what blocks it).
 
@@ -1015,7 +1015,7 @@ def _trace(
     never = 2 * (ax + 1) * (ay + 1)  # beyond every crossing parameter
     kx, ky = 1, 1  # next odd distance to a vertical / horizontal grid line (doubled units)
     ekeys = layout._edge_key_table
-    exists = layout._square_set
+    exists = layout._square_objects  # also gives the layout's own tuple (memory: shared)
     side_of = _SIDE_OF
     cx, cy = (x0 - 1) // 2, (y0 - 1) // 2  # the unfolded square the line is in
     cur: Square = (cx, cy)
@@ -1035,7 +1035,7 @@ def _trace(
         u = (cx, cy)
         was_wrapped = wrapped
         if not wrapped and u in exists:
-            nxt = u
+            nxt = exists[u]
         else:
             if t is None:
                 return None
@@ -1047,8 +1047,8 @@ def _trace(
                     return None
                 wrapped = True
             c = _apply_inv(t, (2 * cx + 1, 2 * cy + 1))
-            nxt = ((c[0] - 1) // 2, (c[1] - 1) // 2)
-            if nxt not in exists:
+            nxt = exists.get(((c[0] - 1) // 2, (c[1] - 1) // 2))
+            if nxt is None:
                 return None
         if cross_x and cross_y:
             gp = (x0 + sx * kx, y0 + sy * ky)
@@ -1111,7 +1111,7 @@ def sightlines(layout: Layout, a: Square, target: Square | Edge) -> list[Sightli
     key = (a, tuple(target))
     hit = cache.get(key)  # type: ignore[union-attr]
     if hit is None:
-        hit = _sightlines(layout, a, target)
+        hit = tuple(_sightlines(layout, a, target))
         cache[key] = hit  # type: ignore[index]
     return list(hit)  # type: ignore[arg-type]
 

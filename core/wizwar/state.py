@@ -453,10 +453,11 @@ def window_from_wire(d: list[Any]) -> Window:
 
 #: Boards already built, by the canonical bytes of their spec, most recently used last. A
 #: layout is immutable (only its memo tables fill up), so games with the same board share
-#: one and its line-of-sight tables (issue 6: performance). Bounded: a full table of a
-#: 4-player board holds some 30,000 sightlines.
+#: one and its line-of-sight tables (issue 6: performance). Bounded: the full table of a
+#: 4-player board (30,000 square or side targets) takes some 66 MB; one game fills a
+#: fraction of it.
 _LAYOUT_MEMO: dict[bytes, Layout] = {}
-_LAYOUT_MEMO_SIZE = 32
+_LAYOUT_MEMO_SIZE = 16
 
 
 def build_layout(spec: dict[str, Any]) -> Layout:
