@@ -2898,9 +2898,16 @@ def _check_end(state: State, o: Out) -> None:
     """
     if state.winner:
         return
-    # only two treasures lying on home bases can put a player out or win (fast path)
-    homes = [w.home for w in state.wizards if w.home is not None]
-    changed = sum(sq in homes for sq in state.treasures.values() if sq is not None) >= 2
+    # fast path: putting a player out or a treasure win needs two treasures lying on home
+    # bases of players other than their owners (with two players on one home base, look)
+    owner_of: dict[Square, str] = {}
+    for x in state.wizards:
+        if x.home is not None:
+            owner_of.setdefault(x.home, x.seat)
+    shared = len(owner_of) < sum(1 for x in state.wizards if x.home is not None)
+    possible = shared or sum(1 for t, sq in state.treasures.items() if sq in owner_of
+                             and not t.startswith(owner_of[sq] + ".")) >= 2
+    changed = possible
     while changed:
         changed = False
         for w in state.wizards:
@@ -2921,8 +2928,7 @@ def _check_end(state: State, o: Out) -> None:
                     break
                 _put_out(state, w, o)
                 changed = True
-    win = _treasure_winner(state) if sum(sq in homes for sq in state.treasures.values()
-                                         if sq is not None) >= 2 else ""
+    win = _treasure_winner(state) if possible else ""
     if win:
         state.winner = win
         o("win", f"{win} wins with two treasures on the home base", seat=win)

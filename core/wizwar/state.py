@@ -9,6 +9,7 @@ msgpack) and :func:`state_hash` digests that form.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
@@ -458,6 +459,7 @@ def window_from_wire(d: list[Any]) -> Window:
 #: fraction of it.
 _LAYOUT_MEMO: dict[bytes, Layout] = {}
 _LAYOUT_MEMO_SIZE = 16
+_LAYOUT_LOCK = threading.Lock()
 
 
 def build_layout(spec: dict[str, Any]) -> Layout:
@@ -472,12 +474,13 @@ def build_layout(spec: dict[str, Any]) -> Layout:
         key = pack(spec)
     except ValueError:  # not canonical data: build it without the memo (it will refuse it)
         return _build_layout(spec)
-    got = _LAYOUT_MEMO.pop(key, None)
-    if got is None:
-        got = _build_layout(spec)
-        while len(_LAYOUT_MEMO) >= _LAYOUT_MEMO_SIZE:
-            del _LAYOUT_MEMO[next(iter(_LAYOUT_MEMO))]
-    _LAYOUT_MEMO[key] = got
+    with _LAYOUT_LOCK:  # bots may start or reshape boards in a worker thread
+        got = _LAYOUT_MEMO.pop(key, None)
+        if got is None:
+            got = _build_layout(spec)
+            while len(_LAYOUT_MEMO) >= _LAYOUT_MEMO_SIZE:
+                del _LAYOUT_MEMO[next(iter(_LAYOUT_MEMO))]
+        _LAYOUT_MEMO[key] = got
     return got
 
 
