@@ -532,3 +532,15 @@ def test_boards_shared_by_spec() -> None:
     assert build_layout({**spec, "crossed": 1}) is not a
     assert build_layout({**spec, "crossed": 1}) != a
     assert build_layout({"kind": "open", "size": "5x4"}) == open_board(5, 4)
+
+
+def test_board_memo_is_bounded() -> None:
+    """The memo of boards keeps at most its size, dropping the least recently used."""
+    from core.wizwar import state as S
+
+    first = S.build_layout({"kind": "open", "size": "3x2"})
+    for i in range(S._LAYOUT_MEMO_SIZE + 5):
+        S.build_layout({"kind": "open", "size": f"{4 + i}x2"})
+    assert len(S._LAYOUT_MEMO) <= S._LAYOUT_MEMO_SIZE
+    again = S.build_layout({"kind": "open", "size": "3x2"})
+    assert again is not first and again == first

@@ -454,11 +454,13 @@ def window_from_wire(d: list[Any]) -> Window:
 
 #: Boards already built, by the canonical bytes of their spec, most recently used last. A
 #: layout is immutable (only its memo tables fill up), so games with the same board share
-#: one and its line-of-sight tables (issue 6: performance). Bounded: the full table of a
-#: 4-player board (30,000 square or side targets) takes some 66 MB; one game fills a
-#: fraction of it.
+#: one and its line-of-sight tables (issue 6: performance); Rotate and Relocate Sector
+#: bring back boards seen before. Bounded by count and by the line-of-sight answers held
+#: (about 2 KB each: the full table of a 4-player board, 30,000 targets, takes some 66 MB;
+#: one game fills a fraction of it).
 _LAYOUT_MEMO: dict[bytes, Layout] = {}
-_LAYOUT_MEMO_SIZE = 16
+_LAYOUT_MEMO_SIZE = 64
+_LAYOUT_MEMO_LINES = 60_000
 _LAYOUT_LOCK = threading.Lock()
 
 
@@ -478,8 +480,11 @@ def build_layout(spec: dict[str, Any]) -> Layout:
         got = _LAYOUT_MEMO.pop(key, None)
         if got is None:
             got = _build_layout(spec)
-            while len(_LAYOUT_MEMO) >= _LAYOUT_MEMO_SIZE:
-                del _LAYOUT_MEMO[next(iter(_LAYOUT_MEMO))]
+            held = sum(len(x._cache.get("sightlines", ())) for x in _LAYOUT_MEMO.values())
+            while _LAYOUT_MEMO and (len(_LAYOUT_MEMO) >= _LAYOUT_MEMO_SIZE
+                                    or held > _LAYOUT_MEMO_LINES):
+                oldest = _LAYOUT_MEMO.pop(next(iter(_LAYOUT_MEMO)))
+                held -= len(oldest._cache.get("sightlines", ()))
         _LAYOUT_MEMO[key] = got
     return got
 
