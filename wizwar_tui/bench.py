@@ -640,10 +640,11 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
         show(bench_render(runs))
     echo_fig = next((f for f in figs if f.name.startswith("baseline: msgpack")), None)
     if echo_fig is not None and echo_fig.median:
-        echo("relative to the msgpack TCP echo (figure / echo round trips per second):")
+        echo("per 1,000 msgpack TCP echo round trips (a machine-independent scale):")
         for f in figs:
             if f.unit.endswith("/s") and f is not echo_fig:
-                echo(f"  {f.name:<42} {f.median / echo_fig.median:.4f}")
+                echo(f"  {f.name:<42} {1000 * f.median / echo_fig.median:.4g} "
+                     f"{f.unit.split('/')[0]}")
     missed = [f.name for f in figs if f.verdict() == "MISSES"]
     echo(f"targets missed: {', '.join(missed)}" if missed else "every target met")
     return 1 if missed else 0
