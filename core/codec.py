@@ -16,7 +16,29 @@ class CodecError(ValueError):
     """Raised when a value cannot be encoded canonically or bytes cannot be decoded."""
 
 
+_PLAIN = frozenset((str, int, bool, bytes, type(None)))
+
+
 def _canon(value: Any) -> Any:
+    # fast paths on the exact built-in types (the state hash packs thousands of values);
+    # anything else, subclasses included, goes the general way below: the same result
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is list or t is tuple:
+        out = []
+        for v in value:
+            tv = type(v)
+            if tv in _PLAIN:
+                out.append(v)
+            elif tv is list and not v:
+                out.append([])
+            else:
+                out.append(_canon(v))
+        return out
+    if t is dict and all(type(k) is str for k in value):
+        return {k: (v if type(v) in _PLAIN else _canon(v))
+                for k, v in sorted(value.items(), key=_first)}
     if value is None or isinstance(value, (bool, int, str, bytes)):
         return value
     if isinstance(value, float):
@@ -31,6 +53,10 @@ def _canon(value: Any) -> Any:
             out[k] = _canon(value[k])
         return out
     raise CodecError(f"cannot encode {type(value).__name__}")
+
+
+def _first(kv: tuple[str, Any]) -> str:
+    return kv[0]
 
 
 def _key_order(k: Any) -> str:

@@ -123,12 +123,28 @@ def _good_record(r: Any, seq: int) -> str:
     if r.get("seq") != seq:
         return f"expected action {seq}, found {r.get('seq')!r}"
     try:
-        Action.from_wire(r.get("action"))
+        _action_of(r.get("action"))
     except NotationError as exc:
         return f"action {seq} is malformed: {exc}"
     if "hash" in r and not isinstance(r["hash"], str):
         return f"action {seq} has a malformed hash"
     return ""
+
+
+#: actions already decoded, by the exact text of their wire form (a log decodes each action
+#: twice, when it is read and when it is replayed; games repeat many actions). Bounded.
+_ACTIONS: dict[str, Action] = {}
+
+
+def _action_of(wire: Any) -> Action:
+    """``Action.from_wire(wire)``, remembered. Raises ``NotationError`` like it."""
+    key = repr(wire)
+    got = _ACTIONS.get(key)
+    if got is None:
+        got = Action.from_wire(wire)
+        if len(_ACTIONS) < 4096:
+            _ACTIONS[key] = got
+    return got
 
 
 def read(data: bytes) -> Loaded:
@@ -220,7 +236,7 @@ def start_state(h: dict[str, Any]) -> State:
 def step(state: State, r: dict[str, Any]) -> list[Event]:
     """Apply one record to ``state`` and check its stored hash; returns the action's events.
     Raises ``LogError``."""
-    action = Action.from_wire(r["action"])
+    action = _action_of(r["action"])
     if state.dealer is not None:
         reveal_all(state, r.get("pre", []))
         state.dealer.pending = list(r.get("reblind", []))

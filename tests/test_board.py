@@ -467,3 +467,80 @@ def test_assemble_errors() -> None:
         assemble(2, ["A", "Q"])
     with pytest.raises(ValueError):
         assemble(4, ["A", "B", "C", "D"], crossed=True)
+
+
+# ----------------------------------------------------------- memo tables (issue 6: speed)
+
+
+def test_names_and_parses_remembered_stay_right() -> None:
+    """Names and parses are remembered; a square's text is never read as a side or the
+    other way round, bad text still fails every time, and lists still work as squares."""
+    for _ in range(2):
+        assert parse_square("c4") == (2, 3)
+        assert parse_edge("c3:w") == (1, 2, "e")
+        assert square_name((2, 3)) == "c4"
+        assert edge_name((2, 2, "w")) == "b3:e"
+    with pytest.raises(ValueError, match="bad square name"):
+        parse_square("c3:w")  # remembered as a side, still no square
+    with pytest.raises(ValueError, match="bad side name"):
+        parse_edge("c4")  # remembered as a square, still no side
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            parse_square("c0")
+        with pytest.raises(ValueError):
+            square_name((-1, 0))
+    assert square_name([1, 2]) == "b3"  # type: ignore[arg-type]
+    assert edge_name([1, 1, "n"]) == "b1:s"  # type: ignore[arg-type]
+
+
+def test_layout_tables_match_the_plain_answers() -> None:
+    """The per-layout tables (edge keys, neighbours, physical edges) give what the plain
+    computation gives, on every square and side of a 3-player board (holes, auto warp)."""
+    b = assemble(3, sorted(load_sectors())[:3], rotations=[1, 0, 3])
+    fresh = dataclasses.replace(b, _cache={})
+    for sq in b.squares():
+        for side in SIDES:
+            assert b.edge_key(sq, side) == fresh._compute_edge_key(sq, side)
+            assert b.neighbor(sq, side) == fresh._compute_neighbor(sq, side)
+            key = b.edge_key(sq, side)
+            assert b.physical_edges(key) == fresh._compute_physical_edges(canonical_edge(key))
+    with pytest.raises(ValueError):
+        b.edge_key((7, 7), "n")  # in the hole
+    with pytest.raises(ValueError):
+        b.neighbor((7, 7), "n")
+    got = b.physical_edges(b.edge_key((0, 0), "n"))
+    got.append(((9, 9), "x"))  # a caller's change does not reach the table
+    assert ((9, 9), "x") not in b.physical_edges(b.edge_key((0, 0), "n"))
+
+
+def test_sector_file_read_once_but_callers_get_their_own_dict() -> None:
+    """load_sectors remembers the parsed file; changing the returned dict changes nothing."""
+    first = load_sectors()
+    first.pop(sorted(first)[0])
+    again = load_sectors()
+    assert len(again) == len(first) + 1
+
+
+def test_boards_shared_by_spec() -> None:
+    """build_layout gives the same immutable layout for the same spec (line-of-sight tables
+    shared between games) and a different one for another spec."""
+    from core.wizwar.state import build_layout
+
+    spec = {"kind": "sectors", "players": 2, "sectors": ["A", "B"], "crossed": 0}
+    a = build_layout(spec)
+    assert build_layout(dict(spec)) is a
+    assert build_layout({**spec, "crossed": 1}) is not a
+    assert build_layout({**spec, "crossed": 1}) != a
+    assert build_layout({"kind": "open", "size": "5x4"}) == open_board(5, 4)
+
+
+def test_board_memo_is_bounded() -> None:
+    """The memo of boards keeps at most its size, dropping the least recently used."""
+    from core.wizwar import state as S
+
+    first = S.build_layout({"kind": "open", "size": "3x2"})
+    for i in range(S._LAYOUT_MEMO_SIZE + 5):
+        S.build_layout({"kind": "open", "size": f"{4 + i}x2"})
+    assert len(S._LAYOUT_MEMO) <= S._LAYOUT_MEMO_SIZE
+    again = S.build_layout({"kind": "open", "size": "3x2"})
+    assert again is not first and again == first

@@ -250,7 +250,12 @@ def test_cli_three_processes_same_final_hash(tmp_path: Path) -> None:
         target = f"127.0.0.1:{port}"
         j1 = _wizwar("join", "--headless", "--bot", "--name", "ann", target, env=env)
         j2 = _wizwar("join", "--headless", "--bot", "--name", "bob", target, env=env)
-        time.sleep(1.5)
+        # kill bob once his game log has begun: a whole game of bots takes under a second
+        games = tmp_path / "wizwar" / "games"
+        deadline = time.monotonic() + 60
+        while not (games.is_dir() and any(games.glob("*-peer-bob-*.wwlog"))):
+            assert time.monotonic() < deadline and j2.poll() is None, "bob's game never began"
+            time.sleep(0.002)
         assert j2.poll() is None, "the joiner finished before it could be killed"
         j2.send_signal(signal.SIGKILL)
         assert j2.wait(10) == -signal.SIGKILL

@@ -4,7 +4,8 @@
 [--doors] [--team] [--bot LEVEL]... [--ascii|--unicode]`` starts a game against bots; ``wizwar replay FILE`` replays a saved game (a ``.wwlog`` or export text);
 ``wizwar scenario PATH...`` runs conformance scenarios and prints
 ``N passed, N failed`` (exit 1 on any failure); ``wizwar host``/``join``/``list`` play on
-the LAN (``--headless --bot`` without the app, see net/cli.py).
+the LAN (``--headless --bot`` without the app, see net/cli.py); ``wizwar bench`` prints
+performance figures (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -71,6 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     p_rep.add_argument("--delay", type=float, default=0.5,
                        help="seconds between two actions when playing (default 0.5)")
     p_rep.add_argument("--ascii", action="store_true", help="draw the board with ASCII only")
+    p_bench = sub.add_parser("bench", help="measure the speed of the rules and the app "
+                             "(docs/performance.md)")
+    p_bench.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
+    p_bench.add_argument("--quick", action="store_true",
+                         help="fewer games and runs: a smoke test, not for the record")
+    p_bench.add_argument("--only", action="append", default=[], metavar="PART",
+                         help="measure only these parts (repeat or comma-separate): games, "
+                              "apply, legal, los, hash, verify, echo, start, render")
     from net.cli import add_parsers
     from net.cli import run as run_net
 
@@ -80,6 +89,14 @@ def main(argv: list[str] | None = None) -> int:
         from wizwar_tui.saves import verify_files
 
         return verify_files(args.files)
+    if args.cmd == "bench":
+        from wizwar_tui.bench import run as run_bench
+
+        parts = [p for arg in args.only for p in arg.split(",") if p]
+        try:
+            return run_bench(runs=max(1, args.runs), quick=args.quick, only=parts)
+        except ValueError as exc:
+            parser.error(str(exc))
     if args.cmd == "export":
         from wizwar_tui.saves import export_file
 

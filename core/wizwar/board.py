@@ -1,8 +1,8 @@
 """Board geometry: squares, edges, sectors, assembled layouts and exact line of sight.
 
-Everything here is pure and deterministic: integer geometry only (doubled coordinates and
-``fractions.Fraction`` for crossing parameters), no randomness, no floats, no outcome that
-depends on set iteration order.
+Everything here is pure and deterministic: integer geometry only (doubled coordinates, and
+crossing parameters scaled to integers), no randomness, no floats, no outcome that depends on
+set iteration order.
 
 Source: rulebook, The Board; rulebook, The Cards (line of sight); cards.md §1.2;
 notation.md (square and side names); research/wizwar-facts.md §3 (sector shape).
@@ -11,10 +11,8 @@ notation.md (square and side names); research/wizwar-facts.md §3 (sector shape)
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -58,10 +56,23 @@ def square_name(sq: Square) -> str:
 
     Source: notation.md, Places.
     """
+    if type(sq) is tuple:
+        got = _SQUARE_NAMES.get(sq)
+        if got is not None:
+            return got
     col, row = sq
     if col < 0 or row < 0:
         raise ValueError(f"square {sq!r} has a negative coordinate")
-    return f"{_col_name(col)}{row + 1}"
+    got = f"{_col_name(col)}{row + 1}"
+    if type(col) is int and type(row) is int and type(sq) is tuple and col < 64 and row < 64:
+        _SQUARE_NAMES[sq] = got
+    return got
+
+
+#: names of the squares named so far (boards are small; names never change)
+_SQUARE_NAMES: dict[Square, str] = {}
+#: names of the edges named so far, by the edge as given
+_EDGE_NAMES: dict[Edge, str] = {}
 
 
 def parse_square(text: str) -> Square:
@@ -70,6 +81,9 @@ def parse_square(text: str) -> Square:
     Raises ``ValueError`` on anything that is not lower-case letters followed by a row >= 1.
     Source: notation.md, Places.
     """
+    got = _PARSED_SQUARES.get(text) if type(text) is str else None
+    if got is not None:
+        return got
     if not isinstance(text, str):
         raise ValueError(f"square name must be a string, got {text!r}")
     m = _SQUARE_RE.match(text.strip())
@@ -80,7 +94,16 @@ def parse_square(text: str) -> Square:
     n = 0
     for ch in m.group(1):
         n = n * 26 + (ord(ch) - ord("a") + 1)
-    return (n - 1, int(m.group(2)) - 1)
+    got = (n - 1, int(m.group(2)) - 1)
+    if len(text) <= 8 and len(_PARSED_SQUARES) < 8192:
+        _PARSED_SQUARES[text] = got
+    return got
+
+
+#: square and side names parsed so far (short names only, and a bounded number of them:
+#: the text may come from the network)
+_PARSED_SQUARES: dict[str, Square] = {}
+_PARSED_EDGES: dict[str, Edge] = {}
 
 
 def canonical_edge(e: Edge) -> Edge:
@@ -103,8 +126,16 @@ def edge_name(e: Edge) -> str:
 
     Source: notation.md, Sides.
     """
+    if type(e) is tuple:
+        got = _EDGE_NAMES.get(e)
+        if got is not None:
+            return got
     col, row, side = canonical_edge(e)
-    return f"{square_name((col, row))}:{side}"
+    got = f"{square_name((col, row))}:{side}"
+    if type(e) is tuple and type(e[0]) is int and type(e[1]) is int and e[0] < 64 \
+            and e[1] < 64:
+        _EDGE_NAMES[e] = got
+    return got
 
 
 def parse_edge(text: str) -> Edge:
@@ -112,13 +143,19 @@ def parse_edge(text: str) -> Edge:
 
     Source: notation.md, Sides (the parser accepts any spelling of a side).
     """
+    got = _PARSED_EDGES.get(text) if type(text) is str else None
+    if got is not None:
+        return got
     if not isinstance(text, str) or text.count(":") != 1:
         raise ValueError(f"bad side name {text!r}: expected 'square:side', e.g. 'c3:e'")
     sq_text, side = text.strip().split(":")
     if side not in DIRS:
         raise ValueError(f"bad side name {text!r}: side must be one of n, e, s, w")
     col, row = parse_square(sq_text)
-    return canonical_edge((col, row, side))
+    got = canonical_edge((col, row, side))
+    if len(text) <= 10 and len(_PARSED_EDGES) < 8192:
+        _PARSED_EDGES[text] = got
+    return got
 
 
 # ---------------------------------------------------------------------------------------------
@@ -230,9 +267,12 @@ class Layout:
 
     def squares(self) -> list[Square]:
         """All existing squares in row-major order. Source: rulebook, The Board."""
-        return [
-            (c, r) for r in range(self.height) for c in range(self.width) if self.has_square((c, r))
-        ]
+        got = self._cache.get("squares")
+        if got is None:
+            got = self._cache["squares"] = tuple(
+                (c, r) for r in range(self.height) for c in range(self.width)
+                if self.has_square((c, r)))
+        return list(got)  # type: ignore[call-overload]
 
     def _check(self, sq: Square) -> None:
         if not self.has_square(sq):
@@ -245,7 +285,14 @@ class Layout:
         two canonical rim edges of the link, shared by both ends, so a smashed rim wall opens the
         link both ways (rulebook, The Board: "if you smash down a wall right next to the A exit,
         you can enter the opposite board edge"). Unlinked rim: its canonical edge.
+        Raises ``ValueError`` for a square not on the board or a bad side.
         """
+        got = self._edge_key_table.get((sq, side))
+        if got is not None:
+            return got
+        return self._compute_edge_key(sq, side)
+
+    def _compute_edge_key(self, sq: Square, side: str) -> Edge:
         self._check(sq)
         if side not in DIRS:
             raise ValueError(f"bad side {side!r}")
@@ -263,6 +310,16 @@ class Layout:
         Follows links at the rim; ``None`` beyond an unlinked rim (a test board's hard boundary).
         Source: rulebook, The Board.
         """
+        table: dict[tuple[Square, str], tuple[Square, Edge] | None] = self._cache.setdefault(
+            "neighbors", {})  # type: ignore[assignment]
+        key = (sq, side)
+        if key in table:
+            return table[key]
+        got = self._compute_neighbor(sq, side)
+        table[key] = got
+        return got
+
+    def _compute_neighbor(self, sq: Square, side: str) -> tuple[Square, Edge] | None:
         self._check(sq)
         dx, dy = DIRS[side]
         nxt = (sq[0] + dx, sq[1] + dy)
@@ -272,6 +329,34 @@ class Layout:
         if link is None:
             return None
         return link[0], self.edge_key(sq, side)
+
+    @property
+    def _edge_key_table(self) -> dict[tuple[Square, str], Edge]:
+        """``edge_key`` of every (existing square, side), computed once per layout."""
+        got = self._cache.get("edge_keys")
+        if got is None:
+            got = {(sq, side): self._compute_edge_key(sq, side)
+                   for sq in self.squares() for side in SIDES}
+            self._cache["edge_keys"] = got
+        return got  # type: ignore[return-value]
+
+    @property
+    def _square_objects(self) -> dict[Square, Square]:
+        """Every existing square, mapped to one shared tuple; computed once per layout."""
+        got = self._cache.get("square_objects")
+        if got is None:
+            got = self._cache["square_objects"] = {sq: sq for sq in self.squares()}
+        return got  # type: ignore[return-value]
+
+    @property
+    def _link_transform_table(self) -> dict[tuple[Square, str], Transform]:
+        """The unfolding transform of every linked rim crossing, computed once per layout."""
+        got = self._cache.get("link_transform")
+        if got is None:
+            got = self._cache["link_transform"] = {
+                (sq, side): _link_transform(sq, side, *dest)
+                for (sq, side), dest in self.links.items()}
+        return got  # type: ignore[return-value]
 
     @property
     def _link_keys(self) -> frozenset[Edge]:
@@ -321,6 +406,14 @@ class Layout:
         Source: rulebook, The Board.
         """
         key = canonical_edge(edge_key)
+        table: dict[Edge, list[tuple[Square, str]]] = self._cache.setdefault(
+            "physical_edges", {})  # type: ignore[assignment]
+        got = table.get(key)
+        if got is None:
+            got = table[key] = self._compute_physical_edges(key)
+        return list(got)
+
+    def _compute_physical_edges(self, key: Edge) -> list[tuple[Square, str]]:
         out: list[tuple[Square, str]] = []
         a, b = self._edge_squares(key)
         if self.has_square(a):
@@ -656,6 +749,22 @@ def load_sectors(path: str | None = None) -> dict[str, Sector]:
     Format: docs/board-format.md. Source: rulebook, The Board; research/wizwar-facts.md §3.
     """
     text, where = _read_sector_text(path)
+    got = _SECTORS_READ.get((where, text))
+    if got is None:
+        got = _parse_sectors(text, where)
+        if len(_SECTORS_READ) >= 8:
+            _SECTORS_READ.clear()
+        _SECTORS_READ[(where, text)] = got
+    return dict(got)
+
+
+#: sector files already parsed, by (where, text): every new game reads the packaged file
+_SECTORS_READ: dict[tuple[str, str], dict[str, Sector]] = {}
+
+
+def _parse_sectors(text: str, where: str) -> dict[str, Sector]:
+    import tomllib  # here, not at the top: only new games need it (start-up time)
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -877,7 +986,7 @@ def assemble(
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sightline:
     """One geometric line of sight (before deciding what blocks it).
 
@@ -893,12 +1002,17 @@ class Sightline:
     length2: int = field(default=0, compare=False)
 
 
-def _floor_half(v: Fraction) -> int:
-    return (v.numerator // v.denominator) // 2
-
-
 def _corner_keys(layout: Layout, gx: int, gy: int) -> tuple[Edge, ...]:
-    """Edge keys meeting at grid point (gx, gy) (grid units, not doubled)."""
+    """Edge keys meeting at grid point (gx, gy) (grid units, not doubled); memoised per
+    layout (the geometry never changes)."""
+    table = layout._cache.setdefault("corner_keys", {})
+    got = table.get((gx, gy))  # type: ignore[attr-defined]
+    if got is None:
+        got = table[(gx, gy)] = _corner_keys_of(layout, gx, gy)  # type: ignore[index]
+    return got  # type: ignore[no-any-return]
+
+
+def _corner_keys_of(layout: Layout, gx: int, gy: int) -> tuple[Edge, ...]:
     keys: set[Edge] = set()
     # each unit edge around the point: (square on one side, side towards the other)
     around = (
@@ -920,80 +1034,93 @@ def _corner_keys(layout: Layout, gx: int, gy: int) -> tuple[Edge, ...]:
 def _trace(
     layout: Layout, start: tuple[int, int], end: tuple[int, int], t: Transform | None
 ) -> Sightline | None:
-    """Walk the segment start -> end (doubled, unfolded by ``t`` after a rim crossing)."""
+    """Walk the segment start -> end (doubled, unfolded by ``t`` after a rim crossing).
+
+    Exact integer arithmetic only. ``start`` is a square centre (odd, odd). The segment
+    crosses the vertical grid line at doubled x = ``x0 + sx*k`` for odd ``k < |dx|`` at
+    parameter ``k/|dx|``; scaled by ``D = |dx|*|dy|`` (a zero factor read as 1) every crossing
+    parameter is the integer ``k*D/|dx|``, so the crossings are merged in order by integers
+    and a vertical and a horizontal crossing at the same integer meet at a grid point (a
+    corner the line touches). Between two crossings the line is inside one square, found by
+    stepping one column or row per crossing (both at a grid point). Before the first rim
+    crossing the squares are read directly; a square beyond the board is reached only by a
+    single-axis crossing of a linked rim edge whose link has transform ``t``, after which
+    every square is mapped back through ``t``. A line through a rim corner, a second rim
+    crossing, or a hole makes no valid line (``None``).
+    Source: rulebook, The Cards (line of sight); FAQ (corners); cards.md §1.2.
+    """
     x0, y0 = start
     dx, dy = end[0] - x0, end[1] - y0
-    events: dict[Fraction, list[str]] = {}
-    for axis, p0, d in (("x", x0, dx), ("y", y0, dy)):
-        if d == 0:
-            continue
-        lo, hi = (p0, p0 + d) if d > 0 else (p0 + d, p0)
-        g = lo + 1 if lo % 2 else lo + 2
-        while g < hi:
-            events.setdefault(Fraction(g - p0, d), []).append(axis)
-            g += 2
-    times = sorted(events)
-    bounds = [Fraction(0), *times, Fraction(1)]
-
-    def point(tt: Fraction) -> tuple[Fraction, Fraction]:
-        return (x0 + dx * tt, y0 + dy * tt)
-
-    phase_wrapped = False
-    squares: list[Square] = []
-    phases: list[bool] = []
-    for i in range(len(bounds) - 1):
-        mx, my = point((bounds[i] + bounds[i + 1]) / 2)
-        u = (_floor_half(mx), _floor_half(my))
-        if not phase_wrapped and layout.has_square(u):
-            squares.append(u)
-            phases.append(False)
-            continue
-        if t is None:
-            return None
-        if not phase_wrapped:
-            # must be the crossing of a linked rim edge whose link has this transform
-            if i == 0 or len(events[times[i - 1]]) != 1:
-                return None
-            prev = squares[-1]
-            side = _side_of((u[0] - prev[0], u[1] - prev[1]))
-            link = layout.links.get((prev, side))
-            if link is None or _link_transform(prev, side, *link) != t:
-                return None
-            phase_wrapped = True
-        c = _apply_inv(t, (2 * u[0] + 1, 2 * u[1] + 1))
-        r = ((c[0] - 1) // 2, (c[1] - 1) // 2)
-        if not layout.has_square(r):
-            return None
-        squares.append(r)
-        phases.append(True)
-    if t is not None and not phase_wrapped:
-        return None
+    ax, ay = abs(dx), abs(dy)
+    sx = 1 if dx > 0 else -1
+    sy = 1 if dy > 0 else -1
+    step_x = ay or 1  # scaled parameter between two vertical grid lines is 2 * step_x
+    step_y = ax or 1
+    never = 2 * (ax + 1) * (ay + 1)  # beyond every crossing parameter
+    kx, ky = 1, 1  # next odd distance to a vertical / horizontal grid line (doubled units)
+    ekeys = layout._edge_key_table
+    exists = layout._square_objects  # also gives the layout's own tuple (memory: shared)
+    side_of = _SIDE_OF
+    cx, cy = (x0 - 1) // 2, (y0 - 1) // 2  # the unfolded square the line is in
+    cur: Square = (cx, cy)
+    squares: list[Square] = [cur]
+    wrapped = False
     edges: list[Edge] = []
     corners: list[tuple[Edge, ...]] = []
-    for i, tt in enumerate(times):
-        a, b = squares[i], squares[i + 1]
-        if len(events[tt]) == 2:
-            if phases[i] != phases[i + 1]:
-                return None  # a wrap exactly through a rim corner is not a valid line
-            px, py = point(tt)
-            gp = (int(px), int(py))
-            if phases[i]:
+    tx = step_x if ax > 1 else never
+    ty = step_y if ay > 1 else never
+    while tx != never or ty != never:
+        cross_x = tx <= ty
+        cross_y = ty <= tx
+        if cross_x:
+            cx += sx
+        if cross_y:
+            cy += sy
+        u = (cx, cy)
+        was_wrapped = wrapped
+        if not wrapped and u in exists:
+            nxt = exists[u]
+        else:
+            if t is None:
+                return None
+            if not wrapped:
+                # must be the crossing of a linked rim edge whose link has this transform
+                if cross_x and cross_y:
+                    return None
+                if layout._link_transform_table.get((cur, side_of[(cx - cur[0], cy - cur[1])])) != t:
+                    return None
+                wrapped = True
+            c = _apply_inv(t, (2 * cx + 1, 2 * cy + 1))
+            nxt = exists.get(((c[0] - 1) // 2, (c[1] - 1) // 2))
+            if nxt is None:
+                return None
+        if cross_x and cross_y:
+            gp = (x0 + sx * kx, y0 + sy * ky)
+            if wrapped:
                 assert t is not None
                 gp = _apply_inv(t, gp)
             corners.append(_corner_keys(layout, gp[0] // 2, gp[1] // 2))
-        elif phases[i] != phases[i + 1]:
-            u = (
-                _floor_half(point((tt + bounds[i + 2]) / 2)[0]),
-                _floor_half(point((tt + bounds[i + 2]) / 2)[1]),
-            )
-            edges.append(layout.edge_key(a, _side_of((u[0] - a[0], u[1] - a[1]))))
         else:
-            edges.append(layout.edge_key(a, _side_of((b[0] - a[0], b[1] - a[1]))))
-    dedup: list[Square] = []
-    for sq in squares:
-        if not dedup or dedup[-1] != sq:
-            dedup.append(sq)
-    return Sightline(tuple(edges), tuple(corners), tuple(dedup), dx * dx + dy * dy)
+            to = u if was_wrapped != wrapped else nxt
+            side = side_of[(to[0] - cur[0], to[1] - cur[1])]
+            key = ekeys.get((cur, side))
+            edges.append(key if key is not None else layout.edge_key(cur, side))
+        if cross_x:
+            kx += 2
+            tx = kx * step_x if kx < ax else never
+        if cross_y:
+            ky += 2
+            ty = ky * step_y if ky < ay else never
+        if nxt != cur:
+            squares.append(nxt)
+        cur = nxt
+    if t is not None and not wrapped:
+        return None
+    return Sightline(tuple(edges), tuple(corners), tuple(squares), dx * dx + dy * dy)
+
+
+#: the side of a square towards a unit step
+_SIDE_OF: dict[tuple[int, int], str] = {v: k for k, v in DIRS.items()}
 
 
 def _target_points(layout: Layout, target: Square | Edge) -> list[tuple[int, int]]:
@@ -1028,7 +1155,7 @@ def sightlines(layout: Layout, a: Square, target: Square | Edge) -> list[Sightli
     key = (a, tuple(target))
     hit = cache.get(key)  # type: ignore[union-attr]
     if hit is None:
-        hit = _sightlines(layout, a, target)
+        hit = tuple(_sightlines(layout, a, target))
         cache[key] = hit  # type: ignore[index]
     return list(hit)  # type: ignore[arg-type]
 

@@ -12,8 +12,10 @@ revised by 6e), "FAQ" Tom Jolly's FAQ summary (seeds/001 §4), "DG" the implemen
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from core.engine import Event, IllegalAction
 from core.wizwar import cards as C
@@ -141,7 +143,19 @@ def legal_actions(state: State, seat: str) -> list[Action]:
     """
     if seat not in to_move(state):
         return []
-    return [a for a in _candidates(state, seat) if is_legal(state, a)]
+    # the candidates are only checked (dry runs change nothing), so a line of sight asked
+    # again by another candidate has the same answer: remember it for this call
+    outer = getattr(_LOS_MEMO, "state", None), getattr(_LOS_MEMO, "table", None)
+    _LOS_MEMO.state, _LOS_MEMO.table = state, {}
+    try:
+        return [a for a in _candidates(state, seat) if is_legal(state, a)]
+    finally:
+        _LOS_MEMO.state, _LOS_MEMO.table = outer
+
+
+#: has_los answers remembered during one legal_actions call (per thread: bots may think in
+#: a worker thread while the app asks for its own player's actions)
+_LOS_MEMO = threading.local()
 
 
 def result(state: State) -> dict[str, object]:
@@ -362,8 +376,27 @@ def has_los(state: State, frm: Square, target: Square | Edge, through: int = 0) 
     """
     if isinstance(target, tuple) and len(target) == 2 and target == frm:
         return True
+    if getattr(_LOS_MEMO, "state", None) is state:
+        key = (tuple(frm), tuple(target), through)
+        got = _LOS_MEMO.table.get(key)
+        if got is None:
+            got = _LOS_MEMO.table[key] = _has_los(state, frm, target, through)
+        return got
+    return _has_los(state, frm, target, through)
+
+
+def _has_los(state: State, frm: Square, target: Square | Edge, through: int) -> bool:
+    edges, opened = state.edges, state.turn.open_doors
     for sl in sightlines(state.layout, frm, target):
-        if blocked_count(sl, lambda e: _is_blocking(state, e)) > through:
+        # blocked_count(sl, _is_blocking) inlined (the hot path of legal_actions)
+        count = 0
+        for e in sl.edges:
+            if e in edges and e not in opened:
+                count += 1
+        for corner in sl.corners:
+            if any(e in edges and e not in opened for e in corner):
+                count += 2
+        if count > through:
             continue
         ends = {frm}
         if len(target) == 2:
@@ -2779,9 +2812,12 @@ def _resolve_indirect(state: State, o: Out) -> None:
 # ---------------------------------------------------------------------------------------
 # after every action: draws, hand limit, turn passing, winning
 # ---------------------------------------------------------------------------------------
+_KIND = attrgetter("kind")
+
+
 def _settle(state: State, o: Out) -> None:
     """Run the automatic steps until a player must act (notation.md, Turn edges)."""
-    if any(es.kind == "illusion-wall" for es in state.edges.values()):
+    if "illusion-wall" in map(_KIND, state.edges.values()):  # (a C-speed scan)
         _illusion_rolls(state, o)
     for _guard in range(10_000):
         _check_end(state, o)
@@ -2794,8 +2830,10 @@ def _settle(state: State, o: Out) -> None:
             state.retreats.pop(0)  # no legal step at all: he stays (cards.md §1.8)
             continue
         drawing = state.turn.active if state.turn.ending and state.turn.draws_left else ""
+        # a hand limit is never below HAND_LIMIT: no longer hand, nobody over (fast path)
         over = [w.seat for w in _seat_order_from(state, state.turn.active)
-                if len(w.hand) > hand_limit(state, w) and w.seat != drawing]
+                if len(w.hand) > hand_limit(state, w) and w.seat != drawing] \
+            if any(len(w.hand) > HAND_LIMIT for w in state.wizards) else []
         if over:
             state.discarding = over
             return
@@ -2936,7 +2974,16 @@ def _check_end(state: State, o: Out) -> None:
     """
     if state.winner:
         return
-    changed = True
+    # fast path: putting a player out or a treasure win needs two treasures lying on home
+    # bases of players other than their owners (with two players on one home base, look)
+    owner_of: dict[Square, str] = {}
+    for x in state.wizards:
+        if x.home is not None:
+            owner_of.setdefault(x.home, x.seat)
+    shared = len(owner_of) < sum(1 for x in state.wizards if x.home is not None)
+    possible = shared or sum(1 for t, sq in state.treasures.items() if sq in owner_of
+                             and not t.startswith(owner_of[sq] + ".")) >= 2
+    changed = possible
     while changed:
         changed = False
         for w in state.wizards:
@@ -2957,7 +3004,7 @@ def _check_end(state: State, o: Out) -> None:
                     break
                 _put_out(state, w, o)
                 changed = True
-    win = _treasure_winner(state)
+    win = _treasure_winner(state) if possible else ""
     if win:
         state.winner = win
         if "+" in win:

@@ -9,6 +9,7 @@ msgpack) and :func:`state_hash` digests that form.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
@@ -465,6 +466,18 @@ def window_from_wire(d: list[Any]) -> Window:
                   [Counter(*c) for c in d[11]], d[12], d[13], d[14])
 
 
+#: Boards already built, by the canonical bytes of their spec, most recently used last. A
+#: layout is immutable (only its memo tables fill up), so games with the same board share
+#: one and its line-of-sight tables (issue 6: performance); Rotate and Relocate Sector
+#: bring back boards seen before. Bounded by count and by the line-of-sight answers held
+#: (about 2 KB each: the full table of a 4-player board, 30,000 targets, takes some 66 MB;
+#: one game fills a fraction of it).
+_LAYOUT_MEMO: dict[bytes, Layout] = {}
+_LAYOUT_MEMO_SIZE = 64
+_LAYOUT_MEMO_LINES = 60_000
+_LAYOUT_LOCK = threading.Lock()
+
+
 def build_layout(spec: dict[str, Any]) -> Layout:
     """Build the board geometry from its spec (deterministic).
 
@@ -473,7 +486,26 @@ def build_layout(spec: dict[str, Any]) -> Layout:
     "crossed": 0|1}`` for the real board, with ``"rotations"`` (quarter turns per sector),
     ``"places"`` (3 players: each sector's quadrant) and ``"warp"`` (0 once the AUTO WARP is
     gone) after Rotate/Relocate Sector. Raises ``ValueError`` on a bad spec.
+    The same spec gives the same (shared, immutable) layout while it stays in the memo.
     """
+    try:
+        key = pack(spec)
+    except ValueError:  # not canonical data: build it without the memo (it will refuse it)
+        return _build_layout(spec)
+    with _LAYOUT_LOCK:  # bots may start or reshape boards in a worker thread
+        got = _LAYOUT_MEMO.pop(key, None)
+        if got is None:
+            got = _build_layout(spec)
+            held = sum(len(x._cache.get("sightlines", ())) for x in _LAYOUT_MEMO.values())
+            while _LAYOUT_MEMO and (len(_LAYOUT_MEMO) >= _LAYOUT_MEMO_SIZE
+                                    or held > _LAYOUT_MEMO_LINES):
+                oldest = _LAYOUT_MEMO.pop(next(iter(_LAYOUT_MEMO)))
+                held -= len(oldest._cache.get("sightlines", ()))
+        _LAYOUT_MEMO[key] = got
+    return got
+
+
+def _build_layout(spec: dict[str, Any]) -> Layout:
     from core.wizwar.board import assemble, open_board
 
     kind = spec.get("kind")
