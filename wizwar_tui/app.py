@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
@@ -18,26 +18,13 @@ from textual.filter import LineFilter
 from textual.geometry import Size
 from textual.widget import Widget
 
-from core.wizwar.session import LocalSession
 from wizwar_tui.ascii import AsciiFilter, ConsoleFilter, wants_ascii
-from wizwar_tui.game import GameScreen
-from wizwar_tui.lobby import (
-    HostFormScreen,
-    JoinScreen,
-    LanLink,
-    LobbyScreen,
-    new_host,
-    new_peer,
-    parse_address,
-)
-from wizwar_tui.replay import (
-    ReplayError,
-    ReplayErrorScreen,
-    ReplayScreen,
-    SavedGamesScreen,
-)
-from wizwar_tui.replay import load as load_replay
 from wizwar_tui.screens import MIN_SIZE, MenuScreen
+
+if TYPE_CHECKING:  # the menu needs none of these: they load when first used (start-up time)
+    from wizwar_tui.game import GameScreen
+    from wizwar_tui.lobby import HostFormScreen, LanLink
+    from wizwar_tui.replay import ReplayErrorScreen, ReplayScreen, SavedGamesScreen
 
 NARROW_BELOW = 78
 """Narrower terminals show the board or the side panels, Tab switching (the board column
@@ -205,6 +192,9 @@ class WizWarApp(App[int]):
         (2 players), the ``doors`` variant, ``team`` play (4 players: P1+P3 against
         P2+P4), ``levels`` a bot level per bot seat (``bot.LEVELS``). An impossible
         option is refused with a notification (and ``None``)."""
+        from core.wizwar.session import LocalSession
+        from wizwar_tui.game import GameScreen
+
         seed = new_seed() if seed is None else seed
         options: dict[str, Any] = {"crossed": crossed, "doors": doors, "team": team,
                                    "levels": dict(levels or {})}
@@ -225,6 +215,8 @@ class WizWarApp(App[int]):
     # ------------------------------------------------------------------ replay
     def open_saved_games(self) -> SavedGamesScreen:
         """The list of saved games (Enter replays one)."""
+        from wizwar_tui.replay import SavedGamesScreen
+
         screen = SavedGamesScreen()
         self.push_screen(screen)
         return screen
@@ -232,6 +224,9 @@ class WizWarApp(App[int]):
     def open_replay(self, path: str) -> ReplayScreen | ReplayErrorScreen:
         """Replay the saved game ``path`` (a ``.wwlog`` or export text); a file that cannot
         be replayed gets a screen saying why."""
+        from wizwar_tui.replay import ReplayError, ReplayErrorScreen, ReplayScreen
+        from wizwar_tui.replay import load as load_replay
+
         try:
             game = load_replay(path)
         except ReplayError as exc:
@@ -250,12 +245,16 @@ class WizWarApp(App[int]):
     # ------------------------------------------------------------------ LAN
     def open_host_form(self, error: str = "", **fields: object) -> HostFormScreen:
         """Show the host form (prefilled with ``fields``, with ``error`` if hosting failed)."""
+        from wizwar_tui.lobby import HostFormScreen
+
         form = HostFormScreen(error=error, **fields)  # type: ignore[arg-type]
         self.push_screen(form)
         return form
 
     def open_join(self, name: str = "guest", target: str = "", retries: int = 5) -> None:
         """The join flow: the found-games screen; with ``HOST:PORT`` join it at once."""
+        from wizwar_tui.lobby import JoinScreen, parse_address
+
         addr = parse_address(target) if ":" in target else None  # one word: a game's name
         if ":" in target and addr is None:
             self.push_screen(JoinScreen(name=name, target="", retries=retries, discover=False))
@@ -272,6 +271,8 @@ class WizWarApp(App[int]):
                  form: HostFormScreen | None = None) -> None:
         """Host a game (the app's player is P1) and show its lobby; if the port cannot be
         opened, say so on the host form."""
+        from wizwar_tui.lobby import new_host
+
         self.leave_lan()
         link = new_host(self, name, seats, bots, port, bind, clock=clock,
                         advertise=advertise and self.discovery, save=self.save_games)
@@ -283,6 +284,8 @@ class WizWarApp(App[int]):
     async def _host(self, link: LanLink, form: HostFormScreen | None,
                     fields: dict[str, object]) -> None:
         """Listen (or explain on the form why not), show the lobby, advertise, play."""
+        from wizwar_tui.lobby import LobbyScreen
+
         try:
             await link.game.start()  # type: ignore[union-attr]
         except (OSError, ValueError) as exc:
@@ -302,6 +305,8 @@ class WizWarApp(App[int]):
 
     def join_lan(self, host: str, port: int, name: str, retries: int = 5) -> None:
         """Join the game at ``host:port`` and show the waiting screen until the deal."""
+        from wizwar_tui.lobby import LobbyScreen, new_peer
+
         self.leave_lan()
         link = new_peer(self, host, port, name, retries=retries, save=self.save_games)
         self.lan = link
@@ -311,6 +316,8 @@ class WizWarApp(App[int]):
 
     def _join_failed(self, link: LanLink) -> None:
         """Back to the join screen with the reason when we never got into the game."""
+        from wizwar_tui.lobby import JoinScreen, LobbyScreen
+
         if link.phase not in ("failed", "refused") or link.game_shown:
             return
         link.listeners.clear()
@@ -323,6 +330,8 @@ class WizWarApp(App[int]):
 
     def show_lan_game(self, link: LanLink) -> GameScreen:
         """The cards are dealt: the game screen over the lobby."""
+        from wizwar_tui.game import GameScreen
+
         while isinstance(self.screen, GameScreen):  # a stale one (never expected)
             self.pop_screen()
         game = GameScreen(session=link.session, lan=link, ascii_only=self.ascii_only,
@@ -342,6 +351,8 @@ class WizWarApp(App[int]):
     @property
     def game(self) -> GameScreen | None:
         """The game screen, if a game is on."""
+        from wizwar_tui.game import GameScreen
+
         for s in reversed(self.screen_stack):
             if isinstance(s, GameScreen):
                 return s

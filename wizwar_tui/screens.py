@@ -13,7 +13,6 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from core.wizwar import bot
 from core.wizwar.cards import BY_SLUG, CARDS, IMPLEMENTED, CardDef
 from wizwar_tui import render
 
@@ -40,6 +39,14 @@ class TooSmall(Static):
             ("The window is too small\n", "bold"),
             (f"Wiz-War needs at least {MIN_SIZE[0]} x {MIN_SIZE[1]}.\n", ""),
             ("Enlarge it (or press ctrl+q to quit).", "dim")))
+
+
+def _bot_levels() -> tuple[str, ...]:
+    """The bot levels (``core.wizwar.bot.LEVELS``), imported when the new-game screen needs
+    them: the bots' search code is not loaded for the menu (start-up time)."""
+    from core.wizwar import bot
+
+    return tuple(bot.LEVELS)
 
 
 DECK_NOTE = (
@@ -530,7 +537,7 @@ class NewGameScreen(Screen[None]):
         self.crossed = crossed
         self.doors = doors
         self.team = team
-        self.levels = {f"P{i}": bot.LEVELS[0] for i in range(2, 5)}
+        self.levels = {f"P{i}": _bot_levels()[0] for i in range(2, 5)}
         self.levels.update(levels or {})
         self.message = ""
 
@@ -588,7 +595,7 @@ class NewGameScreen(Screen[None]):
             seat = key[4:]
             label = f"{seat} bot"
             value = self.levels[seat]
-            hint = " / ".join(bot.LEVELS) if len(bot.LEVELS) > 1 else "the only level so far"
+            hint = " / ".join(_bot_levels()) if len(_bot_levels()) > 1 else "the only level so far"
             if self.team and self.players == 4:
                 hint = ("your team-mate · " if render.team_of(seat) == "A"
                         else "opponent · ") + hint
@@ -645,7 +652,7 @@ class NewGameScreen(Screen[None]):
             setattr(self, key, not getattr(self, key))
         elif key.startswith("bot:"):
             seat = key[4:]
-            levels = list(bot.LEVELS)
+            levels = list(_bot_levels())
             cur = levels.index(self.levels[seat]) if self.levels[seat] in levels else 0
             self.levels[seat] = levels[(cur + delta) % len(levels)]
         elif key == "seed":
