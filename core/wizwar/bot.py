@@ -142,6 +142,8 @@ def card_value(slug: str) -> int:
     if slug in ("sudden-death", "full-reflection", "absorb-spell", "full-shield", "speed",
                 "teleport"):
         return 10
+    if slug in ("reuse-spell", "master-key"):
+        return 7
     if cd.kind in (C.COUNTER, C.DUAL):
         return 8
     if slug in _DAMAGE or slug in ("dagger", "large-rock", "wizardblade"):
@@ -214,7 +216,8 @@ class _Mind:
             return None
         free = path_to(self.v, at, goals)
         doors = path_to(self.v, at, goals, doors_ok=True)
-        if free is not None and (doors is None or len(free) <= len(doors) + 4):
+        slack = 1 if self.hand["master-key"] or self.hand["pick-lock"] else 4
+        if free is not None and (doors is None or len(free) <= len(doors) + slack):
             return free
         if doors is not None and (self.has_door_tool() or free is None):
             return doors
@@ -655,6 +658,11 @@ def _attack(m: _Mind) -> Iterator[Action]:
                 yield mod_a
         yield a
         return
+    # nothing in sight: bend the line round a corner to someone who hides
+    for a in m.acts:
+        if a.verb == "play" and a.card == "around-the-corner" and _corner_helps(m, a):
+            yield a
+            return
 
 
 def _modifier_action(m: _Mind, mod: str, attack: Action) -> Action | None:
@@ -698,6 +706,12 @@ def _walk(m: _Mind, route) -> Iterator[Action]:
         if nums and route and any(v.edges.get(x, ("",))[0] == "door" for _s, x in route):
             yield nums[min(1, len(nums) - 1)]
     step = m.by.get(f"{seat} move {square_name(sq)}")
+    # an enemy in our square comes along (Drag), when we have cards to spare
+    if me.hand_size >= 6 and v.moves_left > 0:
+        for a in m.acts:
+            if a.verb == "play" and a.card == "drag" and a.arg("path") == square_name(sq):
+                yield a
+                break
     if step is not None:
         if v.moves_left > 0:
             yield step
@@ -840,7 +854,7 @@ def _reshape(m: _Mind, p: PlayerInfo) -> Iterator[Action]:
 def _protect(m: _Mind) -> Iterator[Action]:
     """Before ending the turn in sight of enemies: Buddy, a wall across the line, Invisible,
     Shrink."""
-    v, seat, me = m.v, m.seat, m.me
+    v, me = m.v, m.me
     watchers = m.in_sight()
     if not watchers or me.at is None:
         return
@@ -981,8 +995,205 @@ def choose(v: View, seat: str, legal: list[Action], level: str = "apprentice", *
 
 
 def archmage(v: View, seat: str, legal: list[Action], budget: int, seed: int = 0) -> Action:
-    """Placeholder."""
-    return apprentice(v, seat, legal)
+    """The archmage's choice: determinized Monte Carlo over the hidden cards.
+
+    On its own turn (nothing on the stack, nothing to discard) it shortlists candidates (the
+    apprentice's preferences, every step, the end of the turn, its best attacks), imagines the
+    hidden cards ``budget``-many times in all (:func:`core.wizwar.determinize.sample_state`,
+    seeded from the view and ``seed``), plays each candidate out in the imagined games with
+    apprentices for every seat to the end of the next player's turn, and keeps the best mean
+    score, halving the field between rounds (successive halving). Elsewhere (answers,
+    discards, retreats, Telepath's choice), and with ``budget`` 0, it plays as the apprentice.
+    Raises ``ValueError`` if ``legal`` is empty."""
+    from core.wizwar import determinize as D
+
+    if not legal:
+        raise ValueError("no legal action")
+    base = apprentice(v, seat, legal)
+    if len(legal) == 1 or budget <= 0 or v.stack or v.discarding or v.active != seat \
+            or v.picked_up or base.verb in ("choose",) or _obvious(v, seat, base):
+        return base
+    cands = _shortlist(v, seat, legal, base)
+    if len(cands) == 1:
+        return cands[0]
+    rng = D.view_rng(v, seed)
+    worlds: list = []
+    totals = {str(a): 0 for a in cands}
+    runs = {str(a): 0 for a in cands}
+    alive = list(cands)
+    rounds = max(1, (len(cands) - 1).bit_length())
+    spent = 0
+    for r in range(rounds):
+        per = max(1, (budget - spent) // max(1, (rounds - r) * len(alive)))
+        while len(worlds) < runs[str(alive[0])] + per:
+            worlds.append(D.sample_state(v, rng))
+        for a in alive:
+            k0 = runs[str(a)]
+            for k in range(k0, k0 + per):
+                totals[str(a)] += _playout(worlds[k], seat, a)
+                runs[str(a)] += 1
+                spent += 1
+        alive.sort(key=lambda a: (-(totals[str(a)] * 1000 // runs[str(a)]),
+                                  a != base, str(a)))
+        if len(alive) > 1 and r < rounds - 1:
+            alive = alive[:max(1, (len(alive) + 1) // 2)]
+        if spent >= budget:
+            break
+    return alive[0]
+
+
+def _obvious(v: View, seat: str, a: Action) -> bool:
+    """Choices no search improves: scoring a treasure, taking one, a stone, Speed."""
+    me = v.player(seat)
+    if a.verb == "drop" and me.carrying and a.targets == (me.carrying,) and me.at == me.home:
+        return True
+    if a.verb == "pickup" and "." in a.targets[0]:
+        return True
+    return a.verb == "play" and (a.card in _STONES or a.card == "speed"
+                                 or a.arg("spell") == "speed")
+
+
+def _shortlist(v: View, seat: str, legal: list[Action], base: Action, size: int = 8
+               ) -> list[Action]:
+    """The candidates the archmage weighs: the apprentice's first preferences, every step,
+    the end of the turn, the best attack per card and target."""
+    out: list[Action] = []
+    seen: set[str] = set()
+
+    def add(a: Action | None) -> None:
+        if a is not None and str(a) not in seen:
+            seen.add(str(a))
+            out.append(a)
+
+    add(base)
+    m = _Mind(v, seat, legal, None)
+    for a in _attack(m):
+        add(a)
+        break
+    for a in legal:
+        if a.verb == "move":
+            add(a)
+    add(m.by.get(f"{seat} end"))
+    for a in prefs(v, seat, legal):
+        if len(out) >= size:
+            break
+        if a.verb not in ("discard",) and not (a.verb == "drop" and "." not in a.targets[0]):
+            add(a)
+    return out[:max(size, 2)]
+
+
+#: A playout stops after this many actions even inside the horizon.
+PLAYOUT_STEPS = 40
+
+
+def _playout(world, seat: str, first: Action) -> int:
+    """Play ``first`` in a copy of the imagined game ``world``, then apprentices for every
+    seat until the turn after the next begins (or the game ends); the score for ``seat``."""
+    from core.engine import IllegalAction
+    from core.wizwar import determinize as D
+    from core.wizwar import rules
+    from core.wizwar.view import view as view_of
+
+    st = D.clone(world)
+    try:
+        rules.apply(st, first)
+    except IllegalAction:
+        return _score(st, seat) - 5000  # not legal in this imagined game: a poor bet
+    turns = 0
+    turn = st.turn
+    cands = getattr(rules, "_candidates", None)
+    for _ in range(PLAYOUT_STEPS):
+        if st.winner:
+            break
+        if st.turn is not turn:
+            turns += 1
+            turn = st.turn
+            if turns >= 2:
+                break
+        mover = rules.to_move(st)[0]
+        acts = cands(st, mover) if cands is not None else rules.legal_actions(st, mover)
+        pick = None
+        for a in prefs(view_of(st, mover), mover, acts, ok=lambda a: rules.is_legal(st, a)):
+            if rules.is_legal(st, a):
+                pick = a
+                break
+        if pick is None:
+            legal = rules.legal_actions(st, mover)
+            if not legal:
+                break
+            pick = legal[0]
+        rules.apply(st, pick)
+    return _score(st, seat)
+
+
+def _life(n: int) -> int:
+    return n + min(n, 6)
+
+
+def _score(st, seat: str) -> int:
+    """How good an (imagined) game looks for ``seat``, in integer points: winning, life
+    against the others' life, treasures at home or on the way, the way to the next goal,
+    cards in hand, lost turns."""
+    if st.winner:
+        return 100_000 if st.winner == seat else -100_000
+    me = st.wizard(seat)
+    if not me.in_game:
+        return -100_000
+    others = [w for w in st.wizards if w.seat != seat]
+    n = max(1, len(others))
+    score = 20 * _life(me.life) + 8 * len(me.hand) - 30 * me.lost_turns
+    for o in others:
+        if not o.in_game:
+            score += 400
+            continue
+        score -= (20 * _life(o.life) + 6 * len(o.hand) - 30 * o.lost_turns) // n
+    dist = _state_distances(st, me.at) if me.at is not None else {}
+    for t, sq in st.treasures.items():
+        owner = t.split(".")[0]
+        if owner == seat:
+            if sq is not None and sq != me.home and st.home_owner(sq) is not None:
+                score -= 300
+            elif sq is None:
+                score -= 120
+        elif sq is not None and sq == me.home:
+            score += 350
+    if me.carrying and me.home is not None:
+        score += 200 - 10 * min(dist.get(me.home, 30), 30)
+    else:
+        goals = [sq for t, sq in st.treasures.items()
+                 if sq is not None and not t.startswith(seat + ".") and sq != me.home
+                 and st.home_owner(sq) is not None and st.home_owner(sq).seat != seat]
+        goals += [sq for t, sq in st.treasures.items()
+                  if sq is not None and not t.startswith(seat + ".") and sq != me.home]
+        if goals:
+            score -= 6 * min(min(dist.get(g, 30) for g in goals), 30)
+    for o in others:
+        if o.in_game and o.carrying and o.home is not None and o.at is not None:
+            d = _state_distances(st, o.at).get(o.home, 30)
+            score -= (200 - 10 * min(d, 30)) // n
+    return score
+
+
+def _state_distances(st, frm: Square) -> dict[Square, int]:
+    """Walking distance in an (imagined) state: closed doors, walls, bushes and stone
+    blocks stop the walk."""
+    dist = {frm: 0}
+    q = deque([frm])
+    lay = st.layout
+    while q:
+        cur = q.popleft()
+        for side in "nesw":
+            nb = lay.neighbor(cur, side)
+            if nb is None:
+                continue
+            sq, e = nb
+            if sq in dist or sq in st.stones or sq in st.bushes:
+                continue
+            if e in st.edges and e not in st.turn.open_doors:
+                continue
+            dist[sq] = dist[cur] + 1
+            q.append(sq)
+    return dist
 
 
 __all__ = ["DEFAULT_BUDGET", "LEVELS", "apprentice", "card_value", "choose", "distances",

@@ -58,6 +58,7 @@ class GameResult:
         failure: "" or ``"crash: ..."`` / ``"invariant: ..."``.
         bad_action: the first bad action (notation) and its number, when failing.
         log: the game's log bytes when it failed (else b"").
+        moves: the actions applied, in order.
     """
 
     seed: int
@@ -70,6 +71,7 @@ class GameResult:
     failure: str = ""
     bad_action: str = ""
     log: bytes = b""
+    moves: list[Action] = field(default_factory=list, repr=False)
 
 
 @dataclass
@@ -102,8 +104,9 @@ class RunReport:
 
 # ---- the checks -------------------------------------------------------------------------
 def check_state(state: State, deck_size: int) -> str:
-    """The state invariants (cards, life, positions, treasures, hand limit); "" when they
-    hold, else the first broken one in words."""
+    """The state invariants (cards, life, positions, treasures, hand limit, one player to
+    act); "" when they hold, else the first broken one in words. (That whoever must act has
+    a legal action is checked by :func:`play_game`, which lists them anyway.)"""
     places: list[int] = list(state.deck) + list(state.discard)
     in_hands: set[int] = set()
     for w in state.wizards:
@@ -165,8 +168,8 @@ def check_state(state: State, deck_size: int) -> str:
     for w in state.wizards:
         if w.carrying and w.carrying not in state.treasures:
             return f"{w.seat} carries an unknown treasure {w.carrying}"
-    if not state.winner and not legal_actions(state, to_move(state)[0]):
-        return f"{to_move(state)[0]} must act but has no legal action"
+    if not state.winner and len(to_move(state)) != 1:
+        return f"{len(to_move(state))} players must act at once: {to_move(state)}"
     return ""
 
 
@@ -241,7 +244,7 @@ def play_game(players: int, seed: int, levels: tuple[str, ...], *,
     levels = tuple(levels)
     cfg = GameConfig(players=players)
     res = GameResult(seed, players, levels)
-    actions: list[Action] = []
+    actions: list[Action] = res.moves
     state = new_game(cfg, seed)
     deck_size = len(state.faces)
     rng = Rng.from_seed(f"selfplay-checks:{seed}")
@@ -268,6 +271,8 @@ def play_game(players: int, seed: int, levels: tuple[str, ...], *,
         try:
             seat = to_move(state)[0]
             legal = legal_actions(state, seat)
+            if not legal:
+                return fail("invariant", f"{seat} must act but has no legal action", None, True)
             if checks:
                 why = check_actions(state, legal, rng, sample)
                 if why:
@@ -338,6 +343,21 @@ def play_actions(players: int, seed: int, levels: tuple[str, ...], *,
         apply(st, a)
         out.append(a)
     return out
+
+
+def play_actions_levels(players: int, seed: int, levels: tuple[str, ...], *,
+                        max_actions: int = MAX_ACTIONS, budget: int | None = None
+                        ) -> tuple[str, int]:
+    """Play one bot game without checks: (winner or "" when capped, actions played)."""
+    st = new_game(GameConfig(players=players), seed)
+    n = 0
+    while not st.winner and n < max_actions:
+        seat = to_move(st)[0]
+        a = bot.choose(view(st, seat), seat, legal_actions(st, seat),
+                       level=levels[st.seats.index(seat)], budget=budget)
+        apply(st, a)
+        n += 1
+    return st.winner, n
 
 
 def run(games: int, players: int = 4, levels: tuple[str, ...] = ("apprentice",), seed: int = 0,
