@@ -989,6 +989,9 @@ def choose(v: View, seat: str, legal: list[Action], level: str = "apprentice", *
         raise ValueError("no legal action")
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
+    # the choice depends on the set of legal actions, never on their order (which follows,
+    # for one, the order the rules met the edges in: a restored state may list them otherwise)
+    legal = sorted(legal, key=str)
     if level == "archmage":
         return archmage(v, seat, legal, DEFAULT_BUDGET if budget is None else budget, seed)
     return apprentice(v, seat, legal)
@@ -1039,7 +1042,11 @@ def archmage(v: View, seat: str, legal: list[Action], budget: int, seed: int = 0
             alive = alive[:max(1, (len(alive) + 1) // 2)]
         if spent >= budget:
             break
-    return alive[0]
+    best = alive[0]
+    if best != base and base in alive and runs[str(base)] == runs[str(best)] and \
+            totals[str(best)] - totals[str(base)] <= MARGIN * runs[str(best)]:
+        return base  # not clearly better than the apprentice's own choice: keep that
+    return best
 
 
 def _obvious(v: View, seat: str, a: Action) -> bool:
@@ -1077,11 +1084,15 @@ def _shortlist(v: View, seat: str, legal: list[Action], base: Action, size: int 
     for a in prefs(v, seat, legal):
         if len(out) >= size:
             break
-        if a.verb not in ("discard",) and not (a.verb == "drop" and "." not in a.targets[0]):
-            add(a)
+        if a.verb in ("discard", "drop"):
+            continue  # dropping a treasure away from home, an object or a card: never better
+        add(a)
     return out[:max(size, 2)]
 
 
+#: How much better (score points per playout) a candidate must do than the apprentice's
+#: choice to replace it, against the noise of few playouts.
+MARGIN = 20
 #: A playout stops after this many actions even inside the horizon.
 PLAYOUT_STEPS = 40
 
@@ -1092,13 +1103,25 @@ def _playout(world, seat: str, first: Action) -> int:
     from core.engine import IllegalAction
     from core.wizwar import determinize as D
     from core.wizwar import rules
-    from core.wizwar.view import view as view_of
 
     st = D.clone(world)
     try:
         rules.apply(st, first)
     except IllegalAction:
         return _score(st, seat) - 5000  # not legal in this imagined game: a poor bet
+    try:
+        _play_on(st)
+    except Exception:  # noqa: BLE001 - an imagined game holds guessed facts (who cast
+        pass  # what, the turn's modifiers) that can make it inconsistent: score it as it is
+    return _score(st, seat)
+
+
+def _play_on(st) -> None:
+    """Apprentices play every seat of ``st`` until the turn after the next begins, the game
+    ends or :data:`PLAYOUT_STEPS` actions are played."""
+    from core.wizwar import rules
+    from core.wizwar.view import view as view_of
+
     turns = 0
     turn = st.turn
     cands = getattr(rules, "_candidates", None)
@@ -1123,7 +1146,6 @@ def _playout(world, seat: str, first: Action) -> int:
                 break
             pick = legal[0]
         rules.apply(st, pick)
-    return _score(st, seat)
 
 
 def _life(n: int) -> int:

@@ -235,8 +235,8 @@ def sample_state(v: View, rng: Rng) -> State:
             cid = next((c for c in hand if faces[c] == f and c not in displayed), None)
             if cid is not None:
                 displayed.append(cid)
-        conds = [Condition(s, p.seat if s in _SELF_CAST else "", 0 if s in ("buddy",
-                           "slow-death") else 2) for s in p.conditions]
+        conds = [Condition(s, _caster(v, p.seat, s), 0 if s in ("buddy", "slow-death")
+                           else 2) for s in p.conditions]
         wizards.append(Wizard(p.seat, p.name, p.at, p.home, p.life, hand, displayed,
                               p.carrying, p.lost_turns, p.alive, p.out, conds))
     deck = [new(f) for f in deck_faces_]
@@ -255,9 +255,10 @@ def sample_state(v: View, rng: Rng) -> State:
     edges = {}
     for e, (kind, hp) in v.edges.items():
         created = v.layout.printed.get(e) is None or kind in ("wall-of-fire", "illusion-wall")
+        illusion = kind == "illusion-wall"
         edges[e] = EdgeState(kind, hp, created=created,
-                             rolled=[p.seat for p in v.players] if kind == "illusion-wall"
-                             else [])
+                             caster=_caster(v, "", kind) if illusion else "",
+                             rolled=[p.seat for p in v.players] if illusion else [])
     windows = [_window(v, win, wizards, new) for win in v.stack]
     spec = _layout_spec(v.layout, len(v.players))
     in_game = [p.seat for p in v.players if p.alive and not p.out]
@@ -273,6 +274,20 @@ def sample_state(v: View, rng: Rng) -> State:
         deck_kind="full")
     _set_moves(st, v)
     return st
+
+
+def _caster(v: View, seat: str, slug: str) -> str:
+    """A guess at who cast ``slug`` on ``seat`` (the view shows only the condition): himself
+    for a self-cast spell, the viewer for another's Buddy, else the first other wizard still
+    in the game (exact in a 2-player game)."""
+    if slug in _SELF_CAST:
+        return seat
+    if slug == "buddy" and seat != v.viewer:
+        return v.viewer
+    for p in v.players:
+        if p.seat != seat and p.alive and not p.out:
+            return p.seat
+    return v.viewer
 
 
 def _set_moves(st: State, v: View) -> None:
