@@ -585,7 +585,7 @@ def _attack_value(m: _Mind, a: Action) -> int:
             dmg -= 1
         if physical and "mist-body" in conds:
             return 0
-        val = dmg
+        val = min(dmg, t.life)  # a kill is a kill: no more for overkill
         if dmg >= t.life:
             val += 12
         if card == "lightning-blast":
@@ -1180,41 +1180,57 @@ def _score(st, seat: str) -> int:
         elif sq is not None and sq == me.home:
             score += 350
     if me.carrying and me.home is not None:
-        score += 200 - 10 * min(dist.get(me.home, 30), 30)
+        score += 200 - 8 * min(dist.get(me.home, 40), 40)
     else:
         goals = [sq for t, sq in st.treasures.items()
-                 if sq is not None and not t.startswith(seat + ".") and sq != me.home
-                 and st.home_owner(sq) is not None and st.home_owner(sq).seat != seat]
-        goals += [sq for t, sq in st.treasures.items()
-                  if sq is not None and not t.startswith(seat + ".") and sq != me.home]
+                 if sq is not None and not t.startswith(seat + ".") and sq != me.home]
         if goals:
-            score -= 6 * min(min(dist.get(g, 30) for g in goals), 30)
+            score -= 5 * min(min(dist.get(g, 40) for g in goals), 40)
     for o in others:
         if o.in_game and o.carrying and o.home is not None and o.at is not None:
-            d = _state_distances(st, o.at).get(o.home, 30)
-            score -= (200 - 10 * min(d, 30)) // n
+            d = _state_distances(st, o.at).get(o.home, 40)
+            score -= (200 - 8 * min(d, 40)) // n
     return score
 
 
+#: Extra cost of crossing a closed door in the archmage's distances (a key, or some turns).
+DOOR_COST = 4
+
+
 def _state_distances(st, frm: Square) -> dict[Square, int]:
-    """Walking distance in an (imagined) state: closed doors, walls, bushes and stone
-    blocks stop the walk."""
+    """Walking cost in an (imagined) state: a step costs 1, a closed door
+    :data:`DOOR_COST` more, a thornbush 3 more; walls and stone blocks stop the walk."""
+    import heapq
+
     dist = {frm: 0}
-    q = deque([frm])
+    heap = [(0, frm)]
     lay = st.layout
-    while q:
-        cur = q.popleft()
+    while heap:
+        d, cur = heapq.heappop(heap)
+        if d > dist.get(cur, 1 << 30):
+            continue
         for side in "nesw":
             nb = lay.neighbor(cur, side)
             if nb is None:
                 continue
             sq, e = nb
-            if sq in dist or sq in st.stones or sq in st.bushes:
+            if sq in st.stones:
                 continue
-            if e in st.edges and e not in st.turn.open_doors:
-                continue
-            dist[sq] = dist[cur] + 1
-            q.append(sq)
+            cost = 1
+            es = st.edges.get(e)
+            if es is not None and e not in st.turn.open_doors:
+                if es.kind == "door":
+                    cost += DOOR_COST
+                elif es.kind in ("wall-of-fire", "door-jammed"):
+                    cost += 2 * DOOR_COST
+                else:
+                    continue
+            if sq in st.bushes:
+                cost += 3
+            nd = d + cost
+            if nd < dist.get(sq, 1 << 30):
+                dist[sq] = nd
+                heapq.heappush(heap, (nd, sq))
     return dist
 
 
