@@ -37,7 +37,7 @@ from core.wizwar.view import PlayerInfo, View
 
 LEVELS = ("apprentice", "archmage")
 #: The archmage's playouts per decision when no budget is given.
-DEFAULT_BUDGET = 24
+DEFAULT_BUDGET = 48
 
 Ok = Callable[[Action], bool]
 
@@ -266,12 +266,14 @@ def apprentice(v: View, seat: str, legal: list[Action]) -> Action:
     return legal[0]  # pragma: no cover - prefs always ends with every action
 
 
-def prefs(v: View, seat: str, acts: list[Action], ok: Ok | None = None) -> Iterator[Action]:
+def prefs(v: View, seat: str, acts: list[Action], ok: Ok | None = None, tail: bool = True
+          ) -> Iterator[Action]:
     """The apprentice's actions in order of preference, ending with all of ``acts``.
 
     ``acts`` are the legal actions, or (with ``ok``) candidates of which only those passing
     ``ok`` are legal: the consumer takes the first that passes (the archmage's playouts do
     this to avoid listing every legal action). The order depends only on ``v`` and ``acts``.
+    ``tail=False`` leaves out the closing list of every action (the real preferences only).
     """
     m = _Mind(v, seat, acts, ok)
     verbs = {a.verb for a in acts}
@@ -286,7 +288,8 @@ def prefs(v: View, seat: str, acts: list[Action], ok: Ok | None = None) -> Itera
         yield from _retreat(m)
     elif m.me.at is not None:
         yield from _turn(m)
-    yield from acts
+    if tail:
+        yield from acts
 
 
 def _discard_rank(m: _Mind, slug: str) -> int:
@@ -1000,14 +1003,15 @@ def choose(v: View, seat: str, legal: list[Action], level: str = "apprentice", *
 def archmage(v: View, seat: str, legal: list[Action], budget: int, seed: int = 0) -> Action:
     """The archmage's choice: determinized Monte Carlo over the hidden cards.
 
-    On its own turn (nothing on the stack, nothing to discard) it shortlists candidates (the
-    apprentice's preferences, every step, the end of the turn, its best attacks), imagines the
-    hidden cards ``budget``-many times in all (:func:`core.wizwar.determinize.sample_state`,
-    seeded from the view and ``seed``), plays each candidate out in the imagined games with
-    apprentices for every seat to the end of the next player's turn, and keeps the best mean
-    score, halving the field between rounds (successive halving). Elsewhere (answers,
-    discards, retreats, Telepath's choice), and with ``budget`` 0, it plays as the apprentice.
-    Raises ``ValueError`` if ``legal`` is empty."""
+    On its own turn (nothing on the stack, nothing to discard) it shortlists a few candidates
+    (the apprentice's choice and its other preferences, every step, the end of the turn, its
+    best attack), imagines the hidden cards (:func:`core.wizwar.determinize.sample_state`,
+    seeded from the view and ``seed``) in ``budget // candidates`` worlds (at least 2), plays
+    every candidate out in every world with apprentices for every seat to the end of the next
+    player's turn and scores the outcome. It takes another candidate than the apprentice's
+    only when that does better by :data:`MARGIN` points on average over the same worlds and
+    in most of them. Elsewhere (answers, discards, retreats, Telepath's choice), and with
+    ``budget`` 0, it plays as the apprentice. Raises ``ValueError`` if ``legal`` is empty."""
     from core.wizwar import determinize as D
 
     if not legal:
@@ -1018,34 +1022,20 @@ def archmage(v: View, seat: str, legal: list[Action], budget: int, seed: int = 0
         return base
     cands = _shortlist(v, seat, legal, base)
     if len(cands) == 1:
-        return cands[0]
+        return base
     rng = D.view_rng(v, seed)
-    worlds: list = []
-    totals = {str(a): 0 for a in cands}
-    runs = {str(a): 0 for a in cands}
-    alive = list(cands)
-    rounds = max(1, (len(cands) - 1).bit_length())
-    spent = 0
-    for r in range(rounds):
-        per = max(1, (budget - spent) // max(1, (rounds - r) * len(alive)))
-        while len(worlds) < runs[str(alive[0])] + per:
-            worlds.append(D.sample_state(v, rng))
-        for a in alive:
-            k0 = runs[str(a)]
-            for k in range(k0, k0 + per):
-                totals[str(a)] += _playout(worlds[k], seat, a)
-                runs[str(a)] += 1
-                spent += 1
-        alive.sort(key=lambda a: (-(totals[str(a)] * 1000 // runs[str(a)]),
-                                  a != base, str(a)))
-        if len(alive) > 1 and r < rounds - 1:
-            alive = alive[:max(1, (len(alive) + 1) // 2)]
-        if spent >= budget:
-            break
-    best = alive[0]
-    if best != base and base in alive and runs[str(base)] == runs[str(best)] and \
-            totals[str(best)] - totals[str(base)] <= MARGIN * runs[str(best)]:
-        return base  # not clearly better than the apprentice's own choice: keep that
+    n = max(2, budget // len(cands))
+    worlds = [D.sample_state(v, rng) for _ in range(n)]
+    scores = {str(a): [_playout(w, seat, a) for w in worlds] for a in cands}
+    ref = scores[str(base)]
+    best, best_gain = base, 0
+    for a in cands[1:]:
+        diffs = [x - y for x, y in zip(scores[str(a)], ref, strict=True)]
+        gain = sum(diffs) // n
+        better = sum(1 for d in diffs if d > 0)
+        worse = sum(1 for d in diffs if d < 0)
+        if gain > MARGIN and better >= 2 * worse and gain > best_gain:
+            best, best_gain = a, gain
     return best
 
 
@@ -1060,39 +1050,38 @@ def _obvious(v: View, seat: str, a: Action) -> bool:
                                  or a.arg("spell") == "speed")
 
 
-def _shortlist(v: View, seat: str, legal: list[Action], base: Action, size: int = 8
+def _shortlist(v: View, seat: str, legal: list[Action], base: Action, size: int = 6
                ) -> list[Action]:
-    """The candidates the archmage weighs: the apprentice's first preferences, every step,
-    the end of the turn, the best attack per card and target."""
+    """The candidates the archmage weighs, the apprentice's choice first: its best attack,
+    every step, the end of the turn, then the apprentice's other preferences (never a
+    discard or a drop away from home)."""
     out: list[Action] = []
     seen: set[str] = set()
 
     def add(a: Action | None) -> None:
-        if a is not None and str(a) not in seen:
+        if a is not None and str(a) not in seen and len(out) < size:
             seen.add(str(a))
             out.append(a)
 
     add(base)
     m = _Mind(v, seat, legal, None)
     for a in _attack(m):
-        add(a)
-        break
+        if a.verb == "punch" or C.BY_SLUG[a.card].kind in (C.ATTACK, C.OBJECT):
+            add(a)
+            break
     for a in legal:
         if a.verb == "move":
             add(a)
     add(m.by.get(f"{seat} end"))
-    for a in prefs(v, seat, legal):
-        if len(out) >= size:
-            break
-        if a.verb in ("discard", "drop"):
-            continue  # dropping a treasure away from home, an object or a card: never better
-        add(a)
-    return out[:max(size, 2)]
+    for a in prefs(v, seat, legal, tail=False):
+        if a.verb not in ("discard", "drop"):
+            add(a)
+    return out
 
 
 #: How much better (score points per playout) a candidate must do than the apprentice's
 #: choice to replace it, against the noise of few playouts.
-MARGIN = 20
+MARGIN = 30
 #: A playout stops after this many actions even inside the horizon.
 PLAYOUT_STEPS = 40
 
@@ -1105,25 +1094,25 @@ def _playout(world, seat: str, first: Action) -> int:
     from core.wizwar import rules
 
     st = D.clone(world)
+    turn = st.turn  # the horizon counts from the turn of the decision
     try:
         rules.apply(st, first)
     except IllegalAction:
         return _score(st, seat) - 5000  # not legal in this imagined game: a poor bet
     try:
-        _play_on(st)
+        _play_on(st, turn)
     except Exception:  # noqa: BLE001 - an imagined game holds guessed facts (who cast
         pass  # what, the turn's modifiers) that can make it inconsistent: score it as it is
     return _score(st, seat)
 
 
-def _play_on(st) -> None:
-    """Apprentices play every seat of ``st`` until the turn after the next begins, the game
-    ends or :data:`PLAYOUT_STEPS` actions are played."""
+def _play_on(st, turn) -> None:
+    """Apprentices play every seat of ``st`` until the turn after the one after ``turn``
+    begins, the game ends or :data:`PLAYOUT_STEPS` actions are played."""
     from core.wizwar import rules
     from core.wizwar.view import view as view_of
 
     turns = 0
-    turn = st.turn
     cands = getattr(rules, "_candidates", None)
     for _ in range(PLAYOUT_STEPS):
         if st.winner:
@@ -1172,15 +1161,17 @@ def _score(st, seat: str) -> int:
     dist = _state_distances(st, me.at) if me.at is not None else {}
     for t, sq in st.treasures.items():
         owner = t.split(".")[0]
+        home_of = st.home_owner(sq) if sq is not None else None
         if owner == seat:
-            if sq is not None and sq != me.home and st.home_owner(sq) is not None:
-                score -= 300
-            elif sq is None:
-                score -= 120
+            if home_of is not None and home_of.seat != seat:
+                score -= 300  # half of an enemy's win
         elif sq is not None and sq == me.home:
-            score += 350
-    if me.carrying and me.home is not None:
+            score += 350  # half of ours
+    mine = me.carrying and not me.carrying.startswith(seat + ".")
+    if mine and me.home is not None:
         score += 200 - 8 * min(dist.get(me.home, 40), 40)
+    elif me.carrying and me.home is not None:  # our own, rescued: home is safest
+        score -= 2 * min(dist.get(me.home, 40), 40)
     else:
         goals = [sq for t, sq in st.treasures.items()
                  if sq is not None and not t.startswith(seat + ".") and sq != me.home]
@@ -1188,8 +1179,14 @@ def _score(st, seat: str) -> int:
             score -= 5 * min(min(dist.get(g, 40) for g in goals), 40)
     for o in others:
         if o.in_game and o.carrying and o.home is not None and o.at is not None:
+            if o.carrying.startswith(o.seat + "."):
+                continue  # he only rescues his own
             d = _state_distances(st, o.at).get(o.home, 40)
-            score -= (200 - 8 * min(d, 40)) // n
+            threat = 200 - 8 * min(d, 40)
+            if o.carrying.startswith(seat + "."):
+                score -= threat + 100  # ours, on its way to his base
+            else:
+                score -= threat // n
     return score
 
 
