@@ -32,7 +32,16 @@ from collections.abc import Callable, Iterable, Iterator
 
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import Edge, Square, blocked_count, edge_name, sightlines, square_name
+from core.wizwar.board import (
+    Edge,
+    Square,
+    blocked_count,
+    edge_name,
+    parse_edge,
+    parse_square,
+    sightlines,
+    square_name,
+)
 from core.wizwar.view import PlayerInfo, View
 
 LEVELS = ("apprentice", "archmage")
@@ -302,8 +311,6 @@ def _retreat(m: _Mind) -> Iterator[Action]:
     goals = m.goals() or ({m.me.home} if m.me.home is not None else set())
 
     def key(a: Action) -> tuple[int, str]:
-        from core.wizwar.board import parse_square
-
         end = parse_square(a.targets[-1])
         return (m.goal_dist(end, goals) if goals else 0, str(a))
 
@@ -418,8 +425,6 @@ def _answers(m: _Mind) -> Iterator[Action]:
 
 
 def _teleport_key(m: _Mind, a: Action, goals: set[Square]) -> int:
-    from core.wizwar.board import parse_square
-
     sq = parse_square(a.targets[0])
     near_enemy = sum(1 for p in m.enemies if p.at is not None and m.sees(sq, p.at))
     return (m.goal_dist(sq, goals) if goals else 0) + 3 * near_enemy
@@ -569,8 +574,6 @@ def _attack_value(m: _Mind, a: Action) -> int:
     elif card == "teleport-opponent":
         if not t.carrying or t.home is None:
             return 0
-        from core.wizwar.board import parse_square
-
         to = parse_square(a.arg("to"))
         home_d = m.dist(t.home, True)
         gain = home_d.get(to, 99) - home_d.get(t.at, 99) if t.at is not None else 0
@@ -603,13 +606,16 @@ def _attack_value(m: _Mind, a: Action) -> int:
     return other * hit
 
 
-def _attack(m: _Mind) -> Iterator[Action]:
-    v, seat, me = m.v, m.seat, m.me
+def _attack_options(m: _Mind) -> list[Action]:
+    """The attacks worth making now, best first: one per card, target and arguments, with the
+    number card the apprentice would use (the smallest that kills, else the biggest). With
+    candidates (not only legal actions) the LOS attacks on enemies out of plain sight are left
+    out; the rest still need ``m.ok``."""
+    v, me = m.v, m.me
     if v.round <= 1 or v.attacked:
-        return
+        return []
     sight = {p.seat for p in m.in_sight()} if not m.exact else None
-    options: list[tuple[int, str, Action]] = []
-    best_num: dict[tuple[str, str, tuple], tuple[int, Action]] = {}
+    best_num: dict[tuple, tuple[int, Action]] = {}
     for a in m.acts:
         if a.verb == "punch":
             if not a.targets[0].startswith("P") or "." in a.targets[0]:
@@ -622,16 +628,13 @@ def _attack(m: _Mind) -> Iterator[Action]:
             t0 = v.player(a.targets[0]) if a.targets and a.targets[0].startswith("P") else None
             if t0 is not None and t0.at == me.at:
                 continue  # stab rather than throw it away
-        if sight is not None and a.targets and a.targets[0] in sight | {""}:
-            pass
-        elif sight is not None and a.verb == "play" and \
-                C.BY_SLUG[a.card].target.startswith("los") and a.card != "dagger" and \
-                a.targets and a.targets[0] not in sight:
+        if sight is not None and a.verb == "play" and a.card != "dagger" and \
+                C.BY_SLUG[a.card].target.startswith("los") and a.targets and \
+                a.targets[0] not in sight:
             continue
         val = _attack_value(m, a)
         if val <= 0:
             continue
-        # one number card per (card, target, args): the cheapest that kills, else the biggest
         key = (a.verb, a.card, a.targets, a.args)
         n = a.number or 0
         score = val * 10 - n * 3
@@ -640,12 +643,15 @@ def _attack(m: _Mind) -> Iterator[Action]:
         prev = best_num.get(key)
         if prev is None or score > prev[0]:
             best_num[key] = (score, a)
-    for score, a in best_num.values():
-        options.append((score, str(a), a))
-    options.sort(key=lambda x: (-x[0], x[1]))
-    for score, _s, a in options:
-        if score < 15 and a.verb == "play" and C.BY_SLUG[a.card].kind == C.ATTACK:
-            continue  # not worth a card
+    ranked = sorted(((sc, str(a), a) for sc, a in best_num.values()),
+                    key=lambda x: (-x[0], x[1]))
+    return [a for sc, _s, a in ranked
+            if not (sc < 15 and a.verb == "play" and C.BY_SLUG[a.card].kind == C.ATTACK)]
+
+
+def _attack(m: _Mind) -> Iterator[Action]:
+    seat = m.seat
+    for a in _attack_options(m):
         if not m.ok(a):
             continue
         # a modifier first, when one helps this attack
@@ -745,8 +751,6 @@ def _drag(m: _Mind) -> Iterator[Action]:
             d = m.dist(p.home, True)
             options = [a for a in m.acts if a.verb == "play" and a.card == "drag"
                        and a.targets == (p.seat,)]
-            from core.wizwar.board import parse_square
-
             options.sort(key=lambda a: (-d.get(parse_square(a.arg("path").split("-")[-1]), 0),
                                         str(a)))
             yield from options[:1]
@@ -759,8 +763,6 @@ def _carriers(m: _Mind) -> list[PlayerInfo]:
 def _utility(m: _Mind) -> Iterator[Action]:
     """Neutrals that hinder the enemies: block a treasure-carrier's way home, push him off,
     knock down a wall on a wizard, clear the own way."""
-    from core.wizwar.board import parse_square
-
     v, seat, me = m.v, m.seat, m.me
     plays = [a for a in m.acts if a.verb == "play"]
     # a treasure-carrier's next steps home: bush, stone, wall in the way
@@ -776,14 +778,10 @@ def _utility(m: _Mind) -> Iterator[Action]:
         for slug in ("create-wall", "wall-of-fire", "illusion-wall"):
             for a in plays:
                 if a.card == slug and a.targets and ":" in a.targets[0]:
-                    from core.wizwar.board import parse_edge
-
                     if parse_edge(a.targets[0]) in edges:
                         yield a
         for a in sorted((a for a in plays if a.card == "waterwall"),
                         key=lambda a: -(a.number or 0)):
-            from core.wizwar.board import parse_edge
-
             x, y, _side = parse_edge(a.targets[0])
             nb = v.layout.neighbor((x, y), _side)
             if (x, y) == p.at or (nb is not None and nb[0] == p.at):
@@ -793,8 +791,6 @@ def _utility(m: _Mind) -> Iterator[Action]:
     # Destroy Wall next to an enemy wizard: 2 damage, even in round 1
     for a in plays:
         if a.card == "destroy-wall" and a.targets:
-            from core.wizwar.board import parse_edge
-
             x, y, side = parse_edge(a.targets[0])
             nb = v.layout.neighbor((x, y), side)
             beside = {(x, y)} | ({nb[0]} if nb is not None else set())
@@ -870,7 +866,6 @@ def _protect(m: _Mind) -> Iterator[Action]:
         assert w0.at is not None
         lines = sightlines(v.layout, w0.at, me.at)
         crossing = set(lines[0].edges) if lines else set()
-        from core.wizwar.board import parse_edge
 
         for slug in ("create-wall", "illusion-wall", "wall-of-fire"):
             for a in plays:
@@ -895,8 +890,6 @@ def _protect(m: _Mind) -> Iterator[Action]:
 
 def _spend(m: _Mind) -> Iterator[Action]:
     """Cards of little worth, played for what they do rather than discarded at the limit."""
-    from core.wizwar.board import parse_square
-
     v, seat, me = m.v, m.seat, m.me
     goals = m.goals()
     worst = sorted((s for s in set(v.hand) if s in _SPENDABLE),
@@ -937,8 +930,6 @@ def _spend(m: _Mind) -> Iterator[Action]:
 
 def _wall_clears_way(m: _Mind, a: Action, goals: set[Square]) -> bool:
     """Destroying this wall shortens our way to a goal by 3 or more."""
-    from core.wizwar.board import parse_edge
-
     me = m.me
     if not goals or me.at is None or not a.targets:
         return False
@@ -955,8 +946,6 @@ def _wall_clears_way(m: _Mind, a: Action, goals: set[Square]) -> bool:
 
 
 def _near_home_edge(m: _Mind, a: Action) -> bool:
-    from core.wizwar.board import parse_edge
-
     me = m.me
     if not a.targets or me.home is None:
         return False
@@ -967,8 +956,6 @@ def _near_home_edge(m: _Mind, a: Action) -> bool:
 def _corner_helps(m: _Mind, a: Action) -> bool:
     """Around the Corner pays when an enemy in no direct sight is seen from the pivot and we
     hold an attack by line of sight."""
-    from core.wizwar.board import parse_square
-
     if m.v.round <= 1 or m.v.attacked or not any(
             C.BY_SLUG[s].kind == C.ATTACK and C.BY_SLUG[s].target.startswith("los")
             for s in m.v.hand):
@@ -1017,10 +1004,15 @@ def archmage(v: View, seat: str, legal: list[Action], budget: int, seed: int = 0
     if not legal:
         raise ValueError("no legal action")
     base = apprentice(v, seat, legal)
-    if len(legal) == 1 or budget <= 0 or v.stack or v.discarding or v.active != seat \
-            or v.picked_up or base.verb in ("choose",) or _obvious(v, seat, base):
+    if len(legal) == 1 or budget <= 0 or v.discarding or v.picked_up or \
+            base.verb in ("choose",) or _obvious(v, seat, base):
         return base
-    cands = _shortlist(v, seat, legal, base)
+    if v.stack:
+        cands = _answer_list(v, seat, legal, base)
+    elif v.active == seat:
+        cands = _shortlist(v, seat, legal, base)
+    else:
+        return base  # a forced retreat
     if len(cands) == 1:
         return base
     rng = D.view_rng(v, seed)
@@ -1050,6 +1042,21 @@ def _obvious(v: View, seat: str, a: Action) -> bool:
                                  or a.arg("spell") == "speed")
 
 
+def _answer_list(v: View, seat: str, legal: list[Action], base: Action, size: int = 6
+                 ) -> list[Action]:
+    """The answers the archmage weighs: the apprentice's, passing, and each counteraction it
+    may play (one way each, the apprentice's favourite: Teleport's square, Invisible's
+    number, the edge of a block)."""
+    out = [base]
+    seen = {str(base), base.card}
+    for a in prefs(v, seat, legal):
+        key = "pass" if a.verb == "pass" else a.card
+        if key not in seen and len(out) < size:
+            seen.add(key)
+            out.append(a)
+    return out
+
+
 def _shortlist(v: View, seat: str, legal: list[Action], base: Action, size: int = 6
                ) -> list[Action]:
     """The candidates the archmage weighs, the apprentice's choice first: its best attack,
@@ -1065,10 +1072,8 @@ def _shortlist(v: View, seat: str, legal: list[Action], base: Action, size: int 
 
     add(base)
     m = _Mind(v, seat, legal, None)
-    for a in _attack(m):
-        if a.verb == "punch" or C.BY_SLUG[a.card].kind in (C.ATTACK, C.OBJECT):
-            add(a)
-            break
+    for a in _attack_options(m)[:2]:
+        add(a)
     for a in legal:
         if a.verb == "move":
             add(a)
