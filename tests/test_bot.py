@@ -140,6 +140,15 @@ def test_a_treasure_carrier_is_made_to_drop_it() -> None:
     assert _pick(st) == "P1 play drop-object @P2 drop=P1.t1"
 
 
+def test_a_stone_block_in_the_way_is_dispelled() -> None:
+    """A stone block fills the only corridor to the treasure: Dispel Creation clears it."""
+    st = _state([{"at": "a1", "home": "e5", "hand": ["dispel-creation", "2"]},
+                 {"at": "e1", "home": "e1", "treasures": ["a5", ""]}], size="5x5",
+                board={"walls": [f"a{r}:e" for r in range(1, 6)]})
+    st.stones = [(0, 2)]
+    assert _pick(st) == "P1 play dispel-creation @a3"
+
+
 def test_amplify_comes_before_the_blast() -> None:
     st = _state([{"at": "a1", "hand": ["amplify", "lightning-blast", "5"]},
                  {"at": "a5"}])
@@ -240,6 +249,19 @@ def test_archmage_is_deterministic_and_legal() -> None:
     assert a in legal
     assert bot.choose(v, seat, legal, level="archmage", budget=6, seed=1) == a
     assert bot.choose(v, seat, legal[::-1], level="archmage", budget=6, seed=1) == a
+
+
+def test_archmage_answers_from_its_imagined_games() -> None:
+    """Attacked, the archmage weighs passing against each counteraction it holds and plays a
+    legal answer, the same one for the same seed."""
+    st = _state([{"at": "a1", "hand": ["lightning-blast", "5", "anti-anti", "3"]},
+                 {"at": "a4", "hand": ["full-shield", "blunt", "absorb"]}], size="5x5")
+    apply(st, "P1 play lightning-blast @P2 +5")
+    legal = legal_actions(st, "P2")
+    a = bot.choose(view(st, "P2"), "P2", legal, level="archmage", budget=12, seed=3)
+    assert a in legal
+    assert a.verb == "play"  # 5 damage and a lost turn: no archmage lets that through
+    assert bot.choose(view(st, "P2"), "P2", legal, level="archmage", budget=12, seed=3) == a
 
 
 def test_archmage_with_no_budget_is_the_apprentice() -> None:

@@ -803,18 +803,57 @@ def _utility(m: _Mind) -> Iterator[Action]:
         a = m.by.get(f"{seat} play ugly")
         if a is not None:
             yield a
-    # Dispel a creation in our way
+    # Dispel a creation (thornbush, stone block, created wall) that stands in our way
     goals = m.goals()
     if goals and me.at is not None and m.hand["dispel-creation"]:
-        here = m.goal_dist(me.at, goals)
+        clear = _way_without_creations(m, goals)
         for a in plays:
-            if a.card != "dispel-creation" or ":" in a.targets[0]:
+            if a.card != "dispel-creation" or not a.targets:
                 continue
-            sq = parse_square(a.targets[0])
-            if sq in v.bushes or sq in v.stones:
-                if any(abs(sq[0] - g[0]) + abs(sq[1] - g[1]) < here for g in goals) and \
-                        abs(sq[0] - me.at[0]) + abs(sq[1] - me.at[1]) <= 2:
-                    yield a
+            t = a.targets[0]
+            if (":" in t and parse_edge(t) in clear[1]) or (":" not in t and
+                                                            parse_square(t) in clear[0]):
+                yield a
+
+
+def _way_without_creations(m: _Mind, goals: set[Square]) -> tuple[set[Square], set[Edge]]:
+    """The squares and edges of our shortest way to a goal as if no creation stood (doors
+    open), when that way is shorter than the one we have: what a Dispel Creation would
+    clear. Empty sets when creations cost us nothing."""
+    v, at = m.v, m.me.at
+    assert at is not None
+    printed = v.layout.printed
+    prev: dict[Square, tuple[Square, Edge]] = {}
+    dist = {at: 0}
+    q = deque([at])
+    hit = None
+    while q and hit is None:
+        cur = q.popleft()
+        for side in "nesw":
+            nb = v.layout.neighbor(cur, side)
+            if nb is None or nb[0] in dist:
+                continue
+            sq, e = nb
+            kind = v.edges.get(e, ("",))[0]
+            if e in v.edges and e not in v.open_doors and kind != "door" and e in printed:
+                continue  # a printed wall: no dispel removes it
+            dist[sq] = dist[cur] + 1
+            prev[sq] = (cur, e)
+            if sq in goals:
+                hit = sq
+                break
+            q.append(sq)
+    if hit is None or dist[hit] >= m.goal_dist(at, goals):
+        return set(), set()
+    squares, edges = set(), set()
+    sq = hit
+    while sq != at:
+        p, e = prev[sq]
+        squares.add(sq)
+        if e in v.edges and e not in printed:
+            edges.add(e)
+        sq = p
+    return {s for s in squares if s in v.bushes or s in v.stones}, edges
 
 
 def _reshape(m: _Mind, p: PlayerInfo) -> Iterator[Action]:
