@@ -31,9 +31,13 @@ async def host_headless(args: argparse.Namespace) -> int:
     """Host a game whose own seat the bot plays; print the final hash."""
     from wizwar_tui.saves import new_log, now_text
 
+    if args.team and args.seats != 4:
+        _err("team play needs --seats 4 (P1+P3 against P2+P4)")
+        return 2
     save = new_log("host", args.name)
     game = HostGame(players=args.seats, name=args.name, bind=args.bind, port=args.port,
                     bots=args.bots, local_bot=True, clock=args.clock, log=_err,
+                    doors=args.doors, team=args.team,
                     writer=save.write, started=now_text())
     try:
         port = await game.start()
@@ -49,7 +53,8 @@ async def host_headless(args: argparse.Namespace) -> int:
         remote = args.seats - 1 - args.bots
         await adv.start(args.name, port, proto=PROTOCOL_VERSION,
                         ruleset=f"{RULESET}/{RULES_VERSION}",
-                        options=f"players={args.seats}", seats_taken=1 + args.bots,
+                        options=f"players={args.seats}" + (" doors" if args.doors else "")
+                        + (" team" if args.team else ""), seats_taken=1 + args.bots,
                         seats_free=remote,
                         interfaces=None if args.bind in ("0.0.0.0", "") else [args.bind])
         game.on_change = lambda: asyncio.ensure_future(
@@ -212,15 +217,25 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     """The host/join/list sub-commands of ``wizwar``."""
     p = sub.add_parser("host", help="host a LAN game")
     p.add_argument("--name", default="wizwar game")
-    p.add_argument("--port", type=_port, default=DEFAULT_PORT)
-    p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    p.add_argument("--port", type=_port, default=None,
+                   help=f"game port (default {DEFAULT_PORT}; with --ssh any free one)")
+    p.add_argument("--bind", default=None,
+                   help="address to listen on (default 0.0.0.0; with --ssh 127.0.0.1)")
     p.add_argument("--seats", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--bots", type=int, default=0, help="seats the host's bots fill")
     p.add_argument("--clock", type=_seconds, default=None,
                    help="seconds to answer an attack before a pass is entered")
     p.add_argument("--no-advertise", dest="advertise", action="store_false")
+    p.add_argument("--doors", action="store_true", help="the doors variant")
+    p.add_argument("--team", action="store_true", help="team play (needs --seats 4)")
     p.add_argument("--headless", action="store_true", help="no app (needs --bot)")
     p.add_argument("--bot", action="store_true", help="the bot plays your seat")
+    p.add_argument("--ssh", metavar="[HOST:]PORT", default=None,
+                   help="serve the game over SSH (headless; every seat joins: docs/ssh.md)")
+    p.add_argument("--ssh-password", default="", metavar="PW",
+                   help="SSH players log in with this password (or $WIZWAR_SSH_PASSWORD)")
+    p.add_argument("--ssh-keys", default="", metavar="FILE",
+                   help="SSH players log in with a key from this authorized_keys file")
     j = sub.add_parser("join", help="join a LAN game by name or HOST:PORT")
     j.add_argument("target", nargs="?", default="")
     j.add_argument("--name", default="guest")
@@ -236,6 +251,23 @@ def run(args: argparse.Namespace) -> int | None:
     """Run a headless host/join/list; None when the app should handle it."""
     if args.cmd == "list":
         return asyncio.run(list_games(args.timeout))
+    if args.cmd == "host":
+        ssh = getattr(args, "ssh", None)
+        if args.bind is None:  # an SSH host's game port is for its SSH players only
+            args.bind = "127.0.0.1" if ssh else "0.0.0.0"
+        if args.port is None:
+            args.port = 0 if ssh and args.bind.startswith("127.") else DEFAULT_PORT
+        if ssh:
+            if not 0 <= args.bots < args.seats - (1 if args.bot else 0):
+                _err("--bots must leave a seat for a player")
+                return 2
+            from net.ssh import host_ssh
+
+            try:
+                return asyncio.run(host_ssh(args))
+            except KeyboardInterrupt:
+                _err("stopped: the game is closed")
+                return 130
     if not args.headless:
         return None
     if not args.bot:

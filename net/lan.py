@@ -128,6 +128,9 @@ class HostGame:
     Attributes:
         players: seats at the table (2-4). bots: how many of the last seats the host's bots
         play. local_bot: the host's own seat (P1) is played by the bot (headless hosting).
+        local_seat: False makes P1 a remote seat like the others, for a host where nobody
+        plays at the host's own terminal (``wizwar host --ssh``: everyone joins).
+        max_watchers: how many watchers (connections that only look on) may connect.
         clock: seconds a remote seat has to answer an attack before a logged ``pass`` is
         entered for it (None: no clock).
     """
@@ -138,7 +141,11 @@ class HostGame:
     port: int = 0
     bots: int = 0
     local_bot: bool = True
+    local_seat: bool = True
+    max_watchers: int = 8
     deck: str = "full"
+    doors: bool = False
+    team: bool = False
     clock: float | None = None
     log: Log = _quiet
     report_dir: str | None = None
@@ -166,7 +173,7 @@ class HostGame:
         self.seats = []
         for i in range(self.players):
             seat = f"P{i + 1}"
-            if i == 0:
+            if i == 0 and self.local_seat:
                 self.seats.append(Seat(seat, "local", "host", bot=self.local_bot))
             elif i >= self.players - self.bots:
                 self.seats.append(Seat(seat, "bot", f"bot {seat}", bot=True))
@@ -178,6 +185,7 @@ class HostGame:
         self._server: asyncio.base_events.Server | None = None
         self._tasks: set[asyncio.Task] = set()
         self.local_actions = asyncio.Queue()
+        self.watchers: list[Conn] = []
 
     # ---- seats ------------------------------------------------------------------------
     def seat(self, s: str) -> Seat:
@@ -232,6 +240,10 @@ class HostGame:
                 if not over and not s.conn.closed:
                     await s.conn.send({"type": "bye", "reason": "the host closed the game"})
                 await s.conn.close()
+        for w in list(self.watchers):
+            if not over:
+                await w.send({"type": "bye", "reason": "the host closed the game"})
+            await w.close()
         for t in list(self._tasks):
             t.cancel()
 
@@ -245,6 +257,9 @@ class HostGame:
             problem = version_problem(msg)
             if problem:
                 await conn.send({"type": "refuse", "reason": problem})
+                return
+            if msg.get("watch") is True:
+                await self._watch(conn)
                 return
             seat = self._take_seat(msg)
             if seat is None:
@@ -277,6 +292,42 @@ class HostGame:
                 else:
                     self.log(f"{seat.seat} disconnected")
                 self._changed()
+
+    async def _watch(self, conn: Conn) -> None:
+        """A watcher: it gets what every seat gets except the private reveals (no hand face,
+        ever), and may send nothing but ``bye``. The catch-up is written in one go, before
+        the watcher is added to the broadcast list, so nothing is missed or sent twice."""
+        if len(self.watchers) >= self.max_watchers:
+            await conn.send({"type": "refuse", "reason": "too many watchers"})
+            return
+        backlog: list[dict[str, Any]] = [
+            {"type": "welcome", "seat": "", "token": "", "players": self.players,
+             "game": self.name[:80]},
+            {"type": "peers", "seats": self.seat_status()}]
+        if self.deal_msg:
+            backlog.append(self.deal_msg)
+        if self.start_msg:
+            backlog.append(self._for(self.start_msg, ""))
+        backlog.extend(self._for(m, "") for m in self.sent)
+        try:
+            for m in backlog:
+                conn.writer.write(encode(m))
+        except (ConnectionError, RuntimeError):
+            return
+        self.watchers.append(conn)
+        self.log(f"a watcher joined ({len(self.watchers)} watching)")
+        try:
+            await conn.writer.drain()
+            while True:
+                msg = await conn.frames.read()
+                if msg is None or msg["type"] == "bye":
+                    break
+                if msg["type"] != "ack":  # a watcher's ack is not a vote: ignored
+                    raise ProtocolError(f"a watcher may not send {msg['type']}")
+        finally:
+            if conn in self.watchers:
+                self.watchers.remove(conn)
+            self.log(f"a watcher left ({len(self.watchers)} watching)")
 
     def _take_seat(self, msg: dict[str, Any]) -> Seat | None:
         token = msg["token"]
@@ -343,10 +394,13 @@ class HostGame:
                 self.desync = write_desync_report(msg["seq"], mine, msg["hash"], self.actions,
                                                   self.report_dir)
                 self.log(f"DESYNC with {seat.seat} at {msg['seq']}: report {self.desync}")
+                stop = {"type": "desync", "seq": msg["seq"],
+                        "reason": f"{seat.seat} computed another state"}
                 for s in self.seats:
                     if s.conn is not None:
-                        await s.conn.send({"type": "desync", "seq": msg["seq"],
-                                           "reason": f"{seat.seat} computed another state"})
+                        await s.conn.send(stop)
+                for w in list(self.watchers):
+                    await w.send(stop)
                 await self._inbox.put(("", Action(seat.seat, "pass")))  # wake the sequencer
         elif t == "bye":
             raise ConnectionError("peer left")
@@ -357,6 +411,8 @@ class HostGame:
         for s in self.seats:
             if s.kind == "remote" and s.conn is not None:
                 await s.conn.send(self._for(msg, s.seat) if "private" in msg else msg)
+        for w in list(self.watchers):
+            await w.send(self._for(msg, "") if "private" in msg else msg)
 
     # ---- the game ---------------------------------------------------------------------
     async def run(self) -> str:
@@ -366,14 +422,16 @@ class HostGame:
         await self._all_joined.wait() if any(s.kind == "remote" for s in self.seats) else None
         host_nonce = secrets.token_hex(32)
         p1 = self.seats[0]
-        p1.nonce, p1.nonce_commit = host_nonce, nonce_commit(host_nonce)
+        if p1.kind == "local":
+            p1.nonce, p1.nonce_commit = host_nonce, nonce_commit(host_nonce)
         for s in self.seats:
             if s.kind == "bot":
                 s.nonce = secrets.token_hex(32)
                 s.nonce_commit = nonce_commit(s.nonce)
         self.dealer = HostDealer.deal(self.deck, self.players)
         names = [s.name or s.seat for s in self.seats]
-        config = {"players": self.players, "deck": self.deck, "names": names, "crossed": 0}
+        config = {"players": self.players, "deck": self.deck, "names": names, "crossed": 0,
+                  "doors": int(self.doors), "team": int(self.team)}
         self.deal_msg = {"type": "deal", "commits": self.dealer.commits(),
                          "nonce_commits": {s.seat: s.nonce_commit for s in self.seats},
                          "config": config}
@@ -382,7 +440,8 @@ class HostGame:
             await self._nonces_in.wait()
         nonces = {s.seat: s.nonce for s in self.seats}
         seed = joint_seed(nonces, [s.seat for s in self.seats])
-        cfg = GameConfig(players=self.players, names=tuple(names), deck=self.deck)
+        cfg = GameConfig(players=self.players, names=tuple(names), deck=self.deck,
+                         doors=self.doors, team=self.team)
         st = new_game(cfg, seed, faces=list(self.dealer.faces), commits=self.dealer.commits())
         st.dealer = self.dealer
         self.state = st
@@ -494,12 +553,17 @@ class HostClosed(JoinRefused):
 
 @dataclass
 class PeerGame:
-    """A joining peer: it holds only the faces revealed to it and checks every action."""
+    """A joining peer: it holds only the faces revealed to it and checks every action.
+
+    With ``watch`` it is a watcher: no seat, no hand, nothing to propose; it follows the
+    game from the public reveals only (its core never holds a face from anyone's hand).
+    """
 
     host: str
     port: int
     name: str = "peer"
     bot_play: bool = True
+    watch: bool = False
     token: str = ""
     log: Log = _quiet
     report_dir: str | None = None
@@ -530,7 +594,10 @@ class PeerGame:
         self._nonce = secrets.token_hex(32)
         reader, writer = await asyncio.open_connection(self.host, self.port)
         self.conn = Conn(reader, writer)
-        await self.conn.send(hello(self.name, self.token, nonce_commit(self._nonce)))
+        msg = hello(self.name, "" if self.watch else self.token, nonce_commit(self._nonce))
+        if self.watch:
+            msg["watch"] = True
+        await self.conn.send(msg)
         self.local_actions = asyncio.Queue()
 
     async def run(self) -> str:
@@ -566,6 +633,13 @@ class PeerGame:
         if t == "refuse":
             raise JoinRefused(msg["reason"])
         if t == "welcome":
+            if self.watch and msg["seat"]:  # a host that does not know watchers seated us
+                raise JoinRefused("this host cannot be watched (an older wizwar)")
+            if self.watch:
+                self.players, self.game = msg["players"], msg["game"]
+                self.log("watching the game")
+                self._changed()
+                return None
             self.seat, self.token = msg["seat"], msg["token"]
             self.players, self.game = msg["players"], msg["game"]
             save = getattr(self, "_save", None)
@@ -576,7 +650,8 @@ class PeerGame:
             self.commits = [str(c) for c in msg["commits"]]
             self.config = msg["config"]
             self.nonce_commits = {str(k): str(v) for k, v in msg["nonce_commits"].items()}
-            await self.conn.send({"type": "nonce", "nonce": self._nonce})
+            if not self.watch:
+                await self.conn.send({"type": "nonce", "nonce": self._nonce})
         elif t == "start":
             self._host_last = msg["last"]
             self._start(msg)
@@ -586,8 +661,9 @@ class PeerGame:
             if self.desync:
                 return ""
             assert self.state is not None
-            await self.conn.send({"type": "ack", "seq": msg["seq"],
-                                  "hash": state_hash(self.state)})
+            if not self.watch:
+                await self.conn.send({"type": "ack", "seq": msg["seq"],
+                                      "hash": state_hash(self.state)})
         elif t == "reject":
             self.log(f"refused: {msg['reason']}")
             self.last_reject = msg["reason"]
@@ -639,7 +715,9 @@ class PeerGame:
                 raise DealError(f"a reveal of card {cid} does not match its commitment")
             faces[cid] = face
         cfg = GameConfig(players=len(seats), names=tuple(self.config.get("names", ())),
-                         deck=str(self.config.get("deck", "full")))
+                         deck=str(self.config.get("deck", "full")),
+                         doors=bool(self.config.get("doors", 0)),
+                         team=bool(self.config.get("team", 0)))
         seed = joint_seed(nonces, seats)
         st = new_game(cfg, seed, faces=list(faces), commits=list(self.commits))
         if self.writer is not None and self._written < 0:

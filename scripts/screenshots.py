@@ -54,9 +54,11 @@ async def menu() -> None:
         await shot(app, "menu.svg")
 
 
-async def game(size: tuple[int, int], name: str, players: int = 2) -> None:
+async def game(size: tuple[int, int], name: str, players: int = 2,
+               ascii_only: bool = False) -> None:
     """A game in progress: a few actions in, the cursor on a reachable square."""
-    app = WizWarApp(players=players, seed=3, start_game=True, bot_delay=0, save_games=False)
+    app = WizWarApp(players=players, seed=3, start_game=True, bot_delay=0, save_games=False,
+                    ascii_only=ascii_only)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         for _ in range(2):
@@ -100,10 +102,76 @@ async def card() -> None:
     app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        await pilot.press("comma")  # the hand cursor wraps to the last card (Invisible)
+        await pilot.press("comma")  # the hand cursor wraps to the last card
         await pilot.press("i")
         await pilot.pause()
         await shot(app, "card.svg")
+
+
+async def narrow() -> None:
+    """A 60x20 window: the board alone (Tab shows the panels), and the panels."""
+    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        await shot(app, "game-60x20.svg")
+        await pilot.press("tab")
+        await pilot.pause()
+        await shot(app, "game-60x20-panels.svg")
+
+
+async def too_small() -> None:
+    """A 40x12 window: the app says it is too small."""
+    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        await shot(app, "too-small-40x12.svg")
+
+
+async def cards() -> None:
+    """The Cards screen from the menu: the attack cards, Fireball highlighted."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        await pilot.press("c", "1", "down", "down", "down")
+        await pilot.pause()
+        await shot(app, "cards.svg")
+
+
+async def card_in_sight() -> None:
+    """i during a bot's attack: the hand, the stack's Lightning Blast shown."""
+    from core.wizwar.scenario import build_state
+    from core.wizwar.session import LocalSession
+    from core.wizwar.state import Script
+
+    st = build_state({
+        "board": {"size": "5x5"},
+        "players": [{"at": "a1", "hand": ["full-shield", "blunt", "3", "wall-of-fire"]},
+                    {"at": "a4", "hand": ["lightning-blast", "4"]}],
+        "turn": {"active": "P2"},
+    })
+    st.script = Script()
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        game_screen = GameScreen(session=LocalSession(st, human="P1", bots=("P2",)),
+                                 bot_delay=0, seed=0)
+        app.push_screen(game_screen)
+        await pilot.pause()
+        await pilot.press("i")
+        await pilot.pause()
+        await pilot.press("down", "down", "down", "down")
+        await pilot.pause()
+        await shot(app, "card-in-sight.svg")
+
+
+async def new_game() -> None:
+    """The new-game screen: 4 players, team play, seed 42."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("n", "right", "right", "down", "4", "2", "down", "down", "down",
+                          "right", "down")
+        await pilot.pause()
+        await shot(app, "newgame.svg")
 
 
 async def replay() -> None:
@@ -220,7 +288,8 @@ async def lan_game() -> None:
 
 async def main() -> None:
     """Every screenshot (``lan`` as the only argument: the menu and the LAN ones;
-    ``replay``: the menu and the replay screen)."""
+    ``replay``: the menu and the replay screen; ``terminal``: the small-terminal, ASCII,
+    Cards and new-game ones)."""
     OUT.mkdir(exist_ok=True)
     if sys.argv[1:] == ["replay"]:
         await menu()
@@ -232,10 +301,25 @@ async def main() -> None:
         await join()
         await lan_game()
         return
+    if sys.argv[1:] == ["terminal"]:
+        await game((80, 24), "game-80x24.svg")
+        await game((80, 24), "game-ascii.svg", ascii_only=True)
+        await narrow()
+        await too_small()
+        await cards()
+        await card_in_sight()
+        await new_game()
+        return
     await menu()
     await game((120, 40), "game.svg")
     await game((80, 24), "game-80x24.svg")
+    await game((80, 24), "game-ascii.svg", ascii_only=True)
     await game((120, 40), "game-4p.svg", players=4)
+    await narrow()
+    await too_small()
+    await cards()
+    await card_in_sight()
+    await new_game()
     await attack()
     await gameover()
     await card()

@@ -288,8 +288,8 @@ def _give(st: State, seat: str, slug: str) -> None:
 
 
 def test_relocate_sector_swaps_two_sectors_with_their_contents() -> None:
-    """Relocate Sector: two sectors trade places with everything on them, orientation kept;
-    with 3 players the empty place is refused as not built yet. Source: RB The Board."""
+    """Relocate Sector: two sectors trade places with everything on them, orientation kept.
+    Source: RB The Board."""
     st = new_game(GameConfig(players=4), 5)
     seat = st.turn.active
     _give(st, seat, "relocate-sector")
@@ -309,7 +309,72 @@ def test_relocate_sector_swaps_two_sectors_with_their_contents() -> None:
     assert st.treasures["P1.t1"] == (t[0] - ax + bx, t[1] - ay + by)
     assert state_hash(State.from_wire(unpack(pack(st.to_wire())))) == state_hash(st)
 
-    three = new_game(GameConfig(players=3), 5)
-    _give(three, three.turn.active, "relocate-sector")
-    with pytest.raises(IllegalAction, match="empty place"):
-        apply(three, f"{three.turn.active} play relocate-sector @nw to=se")
+
+
+def test_relocate_sector_into_the_empty_place_ends_the_auto_warp() -> None:
+    """3 players: a sector moves into the empty place with everything on it; the AUTO WARP
+    is discarded and only opposite board edges connect (each row and column wraps onto its
+    own ends). Source: RB The Board; cards.md relocate-sector."""
+    from core.wizwar.rules import legal_actions
+
+    st = new_game(GameConfig(players=3), 5)
+    seat = st.turn.active
+    _give(st, seat, "relocate-sector")
+    st.round = 2
+    assert st.layout.neighbor((7, 4), "s")[0] == (4, 7)  # the AUTO WARP before
+    mine = [a for a in legal_actions(st, seat) if a.card == "relocate-sector"]
+    assert any(a.arg("to") == "se" for a in mine)
+    homes = {w.seat: w.home for w in st.wizards}
+    t = st.treasures["P1.t1"]
+    apply(st, f"{seat} play relocate-sector @nw to=se")
+    lay = st.layout
+    assert lay.placements == ("se", "ne", "sw")
+    assert not lay.has_square((2, 2)) and lay.has_square((7, 7))
+    assert st.wizard("P1").home == (homes["P1"][0] + 5, homes["P1"][1] + 5)
+    assert st.wizard("P2").home == homes["P2"]
+    assert st.treasures["P1.t1"] == (t[0] + 5, t[1] + 5)
+    assert lay.neighbor((7, 4), "s")[0] == (7, 5)  # ne and se now share a seam
+    assert lay.neighbor((9, 2), "e")[0] == (5, 2)  # row 2 wraps onto its own ends
+    assert lay.neighbor((7, 0), "n")[0] == (7, 9)
+    assert lay.neighbor((2, 9), "s")[0] == (2, 5)
+    assert st.layout_spec["warp"] == 0
+    assert state_hash(State.from_wire(unpack(pack(st.to_wire())))) == state_hash(st)
+    for w in st.wizards:
+        assert w.at is not None and lay.has_square(w.at)
+
+    swap = new_game(GameConfig(players=3), 5)
+    _give(swap, swap.turn.active, "relocate-sector")
+    swap.round = 2
+    apply(swap, f"{swap.turn.active} play relocate-sector @nw to=ne")
+    assert swap.layout.placements == ("nw", "ne", "sw") and swap.layout_spec["warp"] == 0
+    assert swap.layout.neighbor((7, 4), "s")[0] == (7, 0)  # no AUTO WARP after a swap
+
+
+def test_team_option_needs_four_players() -> None:
+    """Team play is for four players; crossed exits for two (rulebook, optional rules)."""
+    with pytest.raises(ValueError, match="four players"):
+        new_game(GameConfig(players=2, team=True), 1)
+    with pytest.raises(ValueError, match="2-player"):
+        new_game(GameConfig(players=4, crossed=True), 1)
+    s = new_game(GameConfig(players=4, team=True), 1)
+    assert s.team_of("P1") == ("P1", "P3") and s.team_of("P4") == ("P2", "P4")
+    assert s.allies("P2", "P4") and not s.allies("P1", "P2")
+    assert new_game(GameConfig(players=4), 1).team_of("P3") == ("P3",)
+
+
+def test_team_game_never_offers_attacks_on_a_team_mate() -> None:
+    """In a team game bots play on, and no legal action targets a team-mate with an attack
+    (rulebook, Team play option)."""
+    from core.wizwar.session import LocalSession
+
+    ses = LocalSession.start(players=4, seed=5, human="", team=True)
+    for _ in range(400):
+        if ses.over:
+            break
+        seat = ses.bot_to_act()
+        for a in ses.legal_actions(seat):
+            if a.verb in ("punch", "play") and a.targets and a.targets[0] in ses.state.seats:
+                if a.verb == "punch" or C.card(a.card).kind == "attack":
+                    assert not ses.state.allies(seat, a.targets[0]) or a.targets[0] == seat
+        ses.step_bot()
+    assert ses.state.winner in ("", "P1+P3", "P2+P4")

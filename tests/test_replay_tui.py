@@ -16,6 +16,7 @@ from core.codec import pack
 from core.wizwar import bot
 from core.wizwar.session import LocalSession
 from core.wizwar.state import state_hash
+from core.wizwar.view import view
 from net.lan import HostGame, PeerGame
 from wizwar_tui import cli, render, replay
 from wizwar_tui.app import WizWarApp
@@ -214,9 +215,22 @@ async def test_everyone_after_the_end_shows_every_hand(tmp_path: Path) -> None:
         await pilot.press("v", "v", "v")
         await pilot.pause()
         assert screen.seat == replay.EVERYONE and "seen as everyone" in head(pilot.app)
-        hands = str(screen.query_one("#hand").render())
-        assert all(line.split()[0] in ("P1", "P2", "P3") for line in hands.splitlines())
-        assert len(hands.splitlines()) == 3
+        st = screen.replay.at(screen.n)
+        for size in ((120, 40), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            panel = screen.query_one("#hand")
+            hands = str(panel.render())
+            lines = hands.splitlines()
+            # a paragraph per seat: the seat starts it, a long hand wraps under it (not cut)
+            assert [ln.split()[0] for ln in lines
+                    if not ln.startswith(" ")] == ["P1", "P2", "P3"]
+            assert all(len(ln) <= panel.content_region.width for ln in lines)
+            words = " ".join(hands.split())
+            for seat in ("P1", "P2", "P3"):
+                names = [render.card_name(c) for c in view(st, seat).hand]
+                assert ", ".join(names) in words
+        assert len(lines) > 3  # at 80 columns some hand takes more than one line
         await pilot.press("v")
         await pilot.pause()
         assert screen.seat == "P1"
@@ -513,3 +527,33 @@ async def test_seeking_a_networked_game_and_its_export(tmp_path: Path) -> None:
             seq.append(state_hash(st))
         for n in range(0, rp.total + 1, 3):
             assert state_hash(rp.at(n)) == seq[n], (f.name, n)
+
+
+async def test_replay_board_scrolls_at_80x24(tmp_path: Path) -> None:
+    """A 3-player board is taller than the replay's board area at 80x24: ↓/j and ↑/k scroll
+    it, and stepping to an action in the rows out of sight scrolls them into view."""
+    path = tmp_path / "three.wwlog"
+    bot_log(path, players=3, seed=2)
+    async with replay_app(path).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        scroll = screen.query_one("#board-scroll")
+        assert scroll.max_scroll_y > 0 and scroll.scroll_y == 0
+        await pilot.press("j", "j", "down")
+        await pilot.pause()
+        assert scroll.scroll_y == min(6, scroll.max_scroll_y) > 0
+        await pilot.press("k", "up", "up")
+        await pilot.pause()
+        assert scroll.scroll_y == 0
+        # the first action of a seat whose wizard stands in the bottom rows
+        low = next(n for n in range(1, screen.replay.total + 1)
+                   if min(r for _c, r in replay.action_squares(
+                       view(screen.replay.at(n), screen.seat),
+                       screen.replay.actions[n - 1]) or {(0, 0)}) >= 8)
+        await pilot.press("t")
+        await pilot.pause()
+        screen.query_one("#jump", Input).value = f"a{low}"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.n == low and scroll.scroll_y > 0

@@ -8,6 +8,7 @@ import pytest
 from textual.widgets import Input, OptionList
 
 from core.wizwar import GameConfig, bot, new_game
+from core.wizwar.cards import CARDS
 from core.wizwar.scenario import build_state
 from core.wizwar.session import LocalSession
 from core.wizwar.state import Script
@@ -15,7 +16,14 @@ from core.wizwar.view import View
 from wizwar_tui import render
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.game import GameScreen
-from wizwar_tui.screens import CardScreen, ChoiceScreen, GameOverScreen, MenuScreen
+from wizwar_tui.screens import (
+    CardScreen,
+    CardsScreen,
+    ChoiceScreen,
+    GameOverScreen,
+    MenuScreen,
+    NewGameScreen,
+)
 
 SIZES = [(120, 40), (80, 24)]
 SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
@@ -416,3 +424,209 @@ async def test_players_panel_life_and_hand_are_apart() -> None:
         await pilot.pause()
         text = str(game_of(app).query_one("#players").render())
         assert "♥15 hand 7" in text
+
+
+# ---------------------------------------------------------------------------- cards
+async def test_cards_screen_from_the_menu_lists_the_whole_deck() -> None:
+    app = WizWarApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CardsScreen)
+        ol = screen.query_one("#cards-list", OptionList)
+        labels = [str(o.prompt) for o in ol.options]
+        assert len(labels) == 74
+        assert sum(int(lab.split("x")[0]) for lab in labels) == 125
+        assert " 3x Fireball" in labels and "12x Number 2" in labels
+        assert "74 kinds, 125 cards" in str(screen.query_one("#cards-title").render())
+        # browsing shows each card's text and rule source
+        await pilot.press("down", "down", "down")
+        await pilot.pause()
+        text = str(screen.query_one("#cards-text").render())
+        assert CARDS[3].name in text and CARDS[3].text.split()[0] in text
+        assert f"source: {CARDS[3].source}" in " ".join(text.split())
+        # filter by kind: 1 attack, f next (neutral), 0 all
+        await pilot.press("1")
+        await pilot.pause()
+        attacks = [c for c in CARDS if c.kind == "attack"]
+        assert len(ol.options) == len(attacks) == 20
+        assert "attack cards: 20 kinds" in str(screen.query_one("#cards-title").render())
+        await pilot.press("f")
+        await pilot.pause()
+        assert screen.kind == "neutral" and all(
+            str(o.prompt).split("x ", 1)[1] in {c.name for c in CARDS if c.kind == "neutral"}
+            for o in ol.options)
+        await pilot.press("8")
+        await pilot.pause()
+        assert [str(o.prompt).strip() for o in ol.options] == [
+            "12x Number 2", "10x Number 3", "7x Number 4", "4x Number 5", "1x Number 6"]
+        await pilot.press("0")
+        await pilot.pause()
+        assert len(ol.options) == 74
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_cards_screen_from_the_game() -> None:
+    app = game_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        before = game.session.digest()
+        await pilot.press("C")
+        await pilot.pause()
+        assert isinstance(app.screen, CardsScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game and game.session.digest() == before
+
+
+async def test_card_text_covers_the_stack_and_things_on_the_board() -> None:
+    """i lists every card in sight: with a bot's Lightning Blast on the stack it is in the
+    list; with the cursor on a wall of fire, that card opens first."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await attacked_game(pilot, app)
+        await pilot.press("i")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CardScreen)
+        assert ("Stack", "lightning-blast") in {(g, s) for g, s, _ in screen.refs}
+        assert [s for g, s, _ in screen.refs if g == "Your hand"] == \
+            list(game.session.view().hand)
+        # walk the list down to the stack's card: its text is shown
+        rows = [screen.refs[i] if i >= 0 else None for i in screen.rows]
+        target = next(k for k, r in enumerate(rows) if r and r[1] == "lightning-blast")
+        start = screen.query_one("#card-list", OptionList).highlighted or 0
+        await pilot.press(*["down"] * sum(1 for r in rows[start + 1:target + 1] if r))
+        await pilot.pause()
+        assert "Lightning Blast" in str(screen.query_one("#card-text").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
+    st = build_state({
+        "board": {"size": "5x5"},
+        "players": [{"at": "c3", "hand": ["wall-of-fire", "3"]}, {"at": "e5"}],
+        "turn": {"active": "P1"},
+    })
+    st.script = Script()
+    session = LocalSession(st, human="P1", bots=("P2",))
+    session.submit("P1 play wall-of-fire @c3:e")
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = GameScreen(session=session, bot_delay=0)
+        app.push_screen(game)
+        await pilot.pause()
+        await goto(pilot, game, (3, 2))  # d3: the wall of fire is on its west side
+        await pilot.press("i")
+        await pilot.pause()
+        assert isinstance(app.screen, CardScreen) and app.screen.slug == "wall-of-fire"
+        assert "Wall Of Fire" in str(app.screen.query_one("#card-text").render())
+
+
+# ---------------------------------------------------------------------------- new game
+async def test_new_game_screen_options_make_the_session(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Menu n: 4 players, seed 42, doors on, team on, P3 at another level (the choice comes
+    from bot.LEVELS, here with a second level added) -> that very session."""
+    monkeypatch.setattr(bot, "LEVELS", ("apprentice", "archmage"))
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        await pilot.press("right", "right")  # players 2 -> 3 -> 4
+        await pilot.press("down", "4", "2")  # the seed
+        await pilot.press("down", "right")  # crossed exits: 2 players only
+        assert "2 players only" in str(screen.query_one("#newgame-msg").render())
+        await pilot.press("down", "right", "down", "enter")  # doors on, team on
+        await pilot.press("down", "down", "right")  # P3's level
+        await pilot.pause()
+        labels = [str(o.prompt) for o in screen.query_one(OptionList).options]
+        assert any("P3 bot" in lab and "archmage" in lab for lab in labels)
+        assert screen.options() == {
+            "players": 4, "seed": 42, "crossed": False, "doors": True, "team": True,
+            "levels": {"P2": "apprentice", "P3": "archmage", "P4": "apprentice"}}
+        await pilot.press("s")
+        await pilot.pause()
+        game = game_of(app)
+        s = game.session
+        assert isinstance(s, LocalSession)
+        assert s.config.players == 4 and s.config.team and s.config.doors
+        assert not s.config.crossed and s.seed == 42
+        assert s.levels == {"P2": "apprentice", "P3": "archmage", "P4": "apprentice"}
+        assert "seed 42" in str(game.query_one("#topbar").render())
+        players = str(game.query_one("#players").render())
+        assert "team A: P1+P3" in players and "P3/A" in players and "P2/B" in players
+        # game over -> n: the same options again, a fresh seed
+        assert app.options["team"] and app.options["levels"]["P3"] == "archmage"
+
+
+async def test_new_game_screen_two_players_crossed_and_random_seed() -> None:
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "down", "down", "enter")  # the menu's "New game..." line
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        await pilot.press("down", "down", "space")  # crossed exits on
+        await pilot.press("down", "down", "right")  # team play: 4 players only
+        assert "4 players only" in str(screen.query_one("#newgame-msg").render())
+        opts = screen.options()
+        assert opts["players"] == 2 and opts["crossed"] and not opts["team"]
+        assert opts["seed"] is None and opts["levels"] == {"P2": "apprentice"}
+        await pilot.press("down", "down", "enter")  # "Start the game"
+        await pilot.pause()
+        s = game_of(app).session
+        assert isinstance(s, LocalSession)
+        assert s.config.players == 2 and s.config.crossed and not s.config.team
+        assert 0 <= s.seed < 1_000_000  # drawn from the OS, shown in the header
+        assert f"seed {s.seed}" in str(game_of(app).query_one("#topbar").render())
+
+
+def test_play_cli_flags(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from wizwar_tui import app as app_module
+    from wizwar_tui import cli
+
+    got: dict = {}  # type: ignore[type-arg]
+    monkeypatch.setattr(app_module, "run", lambda **kw: got.update(kw) or 0)
+    assert cli.main(["play", "--players", "4", "--team", "--bot", "apprentice",
+                     "--seed", "5", "--ascii"]) == 0
+    assert got["variants"] == {"crossed": False, "doors": False, "team": True,
+                               "levels": {"P2": "apprentice", "P3": "apprentice",
+                                          "P4": "apprentice"}}
+    assert got["ascii_only"] is True and got["seed"] == 5 and got["players"] == 4
+    monkeypatch.setattr(bot, "LEVELS", ("apprentice", "archmage"))
+    assert cli.main(["play", "--players", "3", "--bot", "archmage", "--bot",
+                     "apprentice"]) == 0
+    assert got["variants"]["levels"] == {"P2": "archmage", "P3": "apprentice"}
+    assert got["ascii_only"] is None  # decided from the locale
+    for bad in (["play", "--team"], ["play", "--bot", "grandmaster"],
+                ["play", "--players", "4", "--bot", "apprentice", "--bot", "apprentice"]):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(bad)
+        assert exc.value.code == 2
+
+
+async def test_game_over_names_the_winning_team() -> None:
+    """Team play: the game-over screen tells a member his team won, and the others which team
+    did (rulebook, Team play option)."""
+    from core.wizwar.view import view
+
+    st = new_game(GameConfig(players=4, team=True), 3)
+    st.winner = "P1+P3"
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for human, want in (("P3", "Your team wins!"), ("P2", "Team P1+P3 wins.")):
+            scr = GameOverScreen("P1+P3", "team P1+P3 wins with three treasures",
+                                 view(st, human), 4, 3, human)
+            await app.push_screen(scr)
+            await pilot.pause()
+            assert want in str(scr.query_one("#over-text").render())
+            app.pop_screen()
+            await pilot.pause()

@@ -8,10 +8,18 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
+from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.filter import LineFilter
+from textual.geometry import Size
+from textual.widget import Widget
 
+from core.wizwar.session import LocalSession
+from wizwar_tui.ascii import AsciiFilter, ConsoleFilter, wants_ascii
 from wizwar_tui.game import GameScreen
 from wizwar_tui.lobby import (
     HostFormScreen,
@@ -29,7 +37,32 @@ from wizwar_tui.replay import (
     SavedGamesScreen,
 )
 from wizwar_tui.replay import load as load_replay
-from wizwar_tui.screens import MenuScreen
+from wizwar_tui.screens import MIN_SIZE, MenuScreen
+
+NARROW_BELOW = 78
+"""Narrower terminals show the board or the side panels, Tab switching (the board column
+and the panels do not fit side by side)."""
+
+WIDE_FROM = 100
+SHORT_BELOW = 32
+
+KEEP_KEYS = ("ctrl+q", "ctrl+c")
+"""Keys never dropped as stale (quitting always works)."""
+
+
+def size_classes(size: Size) -> dict[str, bool]:
+    """The app's size classes for a terminal of ``size``: ``-tiny`` below
+    :data:`~wizwar_tui.screens.MIN_SIZE` (every screen says the window is too small),
+    ``-narrow``/``-medium``/``-wide`` by width, ``-short``/``-tall`` by height."""
+    w, h = size
+    return {
+        "-tiny": w < MIN_SIZE[0] or h < MIN_SIZE[1],
+        "-narrow": w < NARROW_BELOW,
+        "-medium": NARROW_BELOW <= w < WIDE_FROM,
+        "-wide": w >= WIDE_FROM,
+        "-short": h < SHORT_BELOW,
+        "-tall": h >= SHORT_BELOW,
+    }
 
 
 def new_seed() -> int:
@@ -53,13 +86,19 @@ class WizWarApp(App[int]):
         replay_file: a saved game (``.wwlog`` or export text) to open in the replay screen
             at once (``wizwar replay FILE``).
         replay_delay: seconds between two actions when a replay plays.
+
+    Size: the app sets the classes of :func:`size_classes` on itself at every resize (the
+    style sheet lays the screens out by them; below ``MIN_SIZE`` every screen shows only
+    "the window is too small"). With ``ascii_only`` every character drawn is ASCII
+    (:class:`~wizwar_tui.ascii.AsciiFilter`); with ``TERM=linux`` only characters the
+    console's fonts have (:class:`~wizwar_tui.ascii.ConsoleFilter`). Keys pressed while
+    the bots acted and still queued when the human's turn begins are dropped
+    (:meth:`on_event`).
     """
 
     CSS_PATH = "wizwar.tcss"
     TITLE = "Wiz-War"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
     def __init__(self, players: int = 2, seed: int | None = None, start_game: bool = False,
                  ascii_only: bool = False, bot_delay: float = 0.3,
@@ -78,17 +117,72 @@ class WizWarApp(App[int]):
         self.discovery = discovery
         self.save_games = save_games
         self.lan: LanLink | None = None
-        self.variants: dict[str, bool] = {}
+        self.variants: dict[str, Any] = {}  # options of the game started at once
+        self.options: dict[str, Any] = {}  # the last local game's options (for "new game")
+        self.ascii_filter = AsciiFilter(enabled=ascii_only)
+        self.console_filter = ConsoleFilter(
+            enabled=not ascii_only and os.environ.get("TERM", "") == "linux")
+        self.dropped_keys = 0  # stale keys dropped (see on_event)
+        self._focus_before_tiny: dict[int, Widget | None] = {}
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters (NO_COLOR...), then ASCII-only when asked, or the Linux
+        console's glyphs with ``TERM=linux``."""
+        filters = list(super().get_line_filters())
+        if self.ascii_filter.enabled:
+            filters.append(self.ascii_filter)
+        elif self.console_filter.enabled:
+            filters.append(self.console_filter)
+        return filters
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Set the size classes (the layout follows them; see :func:`size_classes`)."""
+        self.update_size_classes(event.size)
+
+    def update_size_classes(self, size: Size | None = None) -> None:
+        """Set the classes of :func:`size_classes` for ``size`` (default: the app's). Going
+        below the smallest size hides every widget (which drops the focus); each screen's
+        focus is kept and given back when the window is big enough again."""
+        classes = size_classes(size or self.size)
+        was_tiny = self.has_class("-tiny")
+        if classes["-tiny"] and not was_tiny:
+            self._focus_before_tiny = {id(sc): sc.focused for sc in self.screen_stack}
+        self.update_classes(classes, animate=False)
+        if was_tiny and not classes["-tiny"]:
+            kept = self._focus_before_tiny
+            for sc in self.screen_stack:
+                widget = kept.get(id(sc))
+                if widget is not None and sc.focused is None and widget.is_attached:
+                    sc.call_after_refresh(sc.set_focus, widget)
+            self._focus_before_tiny = {}
+        if self.screen_stack:
+            self.screen.refresh_bindings()  # keys that depend on the width (Tab)
+        game = self.game
+        if game is not None and game.is_mounted:
+            game.call_after_refresh(game.after_resize)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Drop a key the human pressed before the current turn began (while the bots were
+        acting and the app was busy): it must not do something in the new turn."""
+        if isinstance(event, events.Key) and not event.is_forwarded \
+                and event.key not in KEEP_KEYS:
+            game = self.game
+            if game is not None and event.time < game.accept_since:
+                self.dropped_keys += 1
+                return
+        await super().on_event(event)
 
     def on_mount(self) -> None:
         """Show the menu, and start a game at once for ``wizwar play``, or open the lobby /
         the join flow for ``wizwar host`` / ``wizwar join``, or the replay for
         ``wizwar replay``."""
+        self.update_size_classes()
+        self.set_class(self.no_color, "-no-color")  # NO_COLOR: highlights by shape too
         self.push_screen(MenuScreen())
         if self.replay_file is not None:
             self.open_replay(self.replay_file)
         if self.start_now:
-            self.start_game(self.players, self.seed)
+            self.start_game(self.players, self.seed, **self.variants)
         args = self.lan_args
         if args is not None and getattr(args, "cmd", "") == "host":
             self.host_lan(name=args.name, seats=args.seats, bots=args.bots, port=args.port,
@@ -103,13 +197,28 @@ class WizWarApp(App[int]):
             await self.lan.close()
             self.lan = None
 
-    def start_game(self, players: int, seed: int | None = None) -> GameScreen:
-        """Start a new game of ``players`` seats (the human is P1), replacing any other."""
+    def start_game(self, players: int, seed: int | None = None, crossed: bool = False,
+                   doors: bool = False, team: bool = False,
+                   levels: dict[str, str] | None = None) -> GameScreen | None:
+        """Start a new game of ``players`` seats (the human is P1, bots elsewhere), replacing
+        any other; ``seed`` ``None`` draws one from the OS. The options: ``crossed`` exits
+        (2 players), the ``doors`` variant, ``team`` play (4 players: P1+P3 against
+        P2+P4), ``levels`` a bot level per bot seat (``bot.LEVELS``). An impossible
+        option is refused with a notification (and ``None``)."""
+        seed = new_seed() if seed is None else seed
+        options: dict[str, Any] = {"crossed": crossed, "doors": doors, "team": team,
+                                   "levels": dict(levels or {})}
+        try:
+            session = LocalSession.start(players=players, seed=seed, **options)
+        except ValueError as exc:
+            self.notify(f"Cannot start this game: {exc}", severity="error", timeout=8)
+            return None
+        self.options = options
         self.leave_lan()
         self.show_menu()
-        game = GameScreen(players=players, seed=new_seed() if seed is None else seed,
-                          ascii_only=self.ascii_only, bot_delay=self.bot_delay,
-                          save_log=self.save_games, variants=self.variants)
+        game = GameScreen(players=players, seed=seed, ascii_only=self.ascii_only,
+                          bot_delay=self.bot_delay, save_log=self.save_games,
+                          session=session)
         self.push_screen(game)
         return game
 
@@ -240,17 +349,23 @@ class WizWarApp(App[int]):
 
 
 def run(players: int = 2, seed: int | None = None, start_game: bool = False,
-        ascii_only: bool = False, replay: str | None = None, replay_delay: float = 0.5,
-        variants: dict[str, bool] | None = None) -> int:
+        ascii_only: bool | None = None, replay: str | None = None, replay_delay: float = 0.5,
+        variants: dict[str, Any] | None = None) -> int:
     """Run the app; returns the exit status. With ``replay`` (``wizwar replay FILE``) the
-    saved game opens in the replay screen at once.
+    saved game opens in the replay screen at once. ``variants``: the options of the game
+    started at once (``crossed``, ``doors``, ``team``, ``levels``; see
+    :meth:`WizWarApp.start_game`).
 
-    The pause between two bot actions is 0.3 s, or ``WIZWAR_BOT_DELAY`` seconds.
+    ``ascii_only`` ``None``: ASCII when the locale or stdout is not UTF-8 (or
+    ``WIZWAR_ASCII=1``; see :func:`wizwar_tui.ascii.wants_ascii`). The pause between two
+    bot actions is 0.3 s, or ``WIZWAR_BOT_DELAY`` seconds.
     """
     try:
         delay = float(os.environ.get("WIZWAR_BOT_DELAY", "0.3"))
     except ValueError:
         delay = 0.3
+    if ascii_only is None:
+        ascii_only = wants_ascii()
     app = WizWarApp(players=players, seed=seed, start_game=start_game, ascii_only=ascii_only,
                     bot_delay=delay, replay_file=replay, replay_delay=replay_delay)
     app.variants = dict(variants or {})
@@ -266,6 +381,7 @@ def run_lan(args: argparse.Namespace) -> int:
 
         print("--bots must leave your own seat free", file=sys.stderr)
         return 2
-    app = WizWarApp(lan_args=args, ascii_only=bool(getattr(args, "ascii", False)))
+    app = WizWarApp(lan_args=args,
+                    ascii_only=bool(getattr(args, "ascii", False)) or wants_ascii())
     app.run()
     return 0 if app.return_code in (None, 0) else int(app.return_code)

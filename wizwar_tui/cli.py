@@ -1,7 +1,7 @@
 """The ``wizwar`` command: the app, and the headless tools.
 
-``wizwar`` opens the main menu; ``wizwar play [--players N] [--seed S]`` starts a game
-against bots; ``wizwar replay FILE`` replays a saved game (a ``.wwlog`` or export text);
+``wizwar`` opens the main menu; ``wizwar play [--players N] [--seed S] [--crossed]
+[--doors] [--team] [--bot LEVEL]... [--ascii|--unicode]`` starts a game against bots; ``wizwar replay FILE`` replays a saved game (a ``.wwlog`` or export text);
 ``wizwar scenario PATH...`` runs conformance scenarios and prints
 ``N passed, N failed`` (exit 1 on any failure); ``wizwar selfplay --games N`` lets bots play
 headless games checking every action (exit 1 on any crash or failed check);
@@ -15,6 +15,33 @@ import argparse
 import sys
 
 
+def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, str]:
+    """Check ``wizwar play``'s options together and give the bot level of each bot seat
+    (``--bot`` once: every bot; several times: P2, P3... in order). Exits with a usage
+    error (status 2) on a bad combination or an unknown level."""
+    from core.wizwar import bot
+
+    if args.crossed and args.players != 2:
+        parser.error("--crossed is the 2-player variant")
+    if args.team and args.players != 4:
+        parser.error("--team needs 4 players (--players 4): P1+P3 against P2+P4")
+    if args.ascii and args.unicode:
+        parser.error("--ascii and --unicode exclude each other")
+    bots = [f"P{i}" for i in range(2, args.players + 1)]
+    given: list[str] = args.bot
+    for level in given:
+        if level not in bot.LEVELS:
+            parser.error(f"unknown bot level {level!r} (levels: {', '.join(bot.LEVELS)})")
+    if len(given) > 1 and len(given) != len(bots):
+        parser.error(f"--bot: give one level for every bot, or one per bot seat "
+                     f"({len(bots)}: {', '.join(bots)})")
+    if not given:
+        return {}
+    if len(given) == 1:
+        return dict.fromkeys(bots, given[0])
+    return dict(zip(bots, given, strict=True))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script. Returns the process exit status."""
     parser = argparse.ArgumentParser(prog="wizwar", description="Wiz-War in the terminal")
@@ -22,11 +49,19 @@ def main(argv: list[str] | None = None) -> int:
     p_play = sub.add_parser("play", help="play against bots")
     p_play.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p_play.add_argument("--seed", type=int, default=None)
-    p_play.add_argument("--ascii", action="store_true", help="draw the board with ASCII only")
+    p_play.add_argument("--ascii", action="store_true",
+                        help="draw with ASCII only (the default when the locale is not UTF-8)")
+    p_play.add_argument("--unicode", action="store_true",
+                        help="draw with Unicode even when the locale is not UTF-8")
     p_play.add_argument("--crossed", action="store_true",
                         help="2 players: the crossed-exit variant (FAQ)")
     p_play.add_argument("--doors", action="store_true",
                         help="the doors variant: your own sector's doors open for you")
+    p_play.add_argument("--team", action="store_true",
+                        help="4 players: team play, P1+P3 (you) against P2+P4")
+    p_play.add_argument("--bot", action="append", default=[], metavar="LEVEL",
+                        help="bot level: once for every bot, or once per bot seat (P2, P3, "
+                             "...) in order")
     p_sc = sub.add_parser("scenario", help="run rules-conformance scenario files")
     p_sc.add_argument("paths", nargs="+")
     p_ver = sub.add_parser("verify", help="replay saved games and check every hash")
@@ -79,13 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     from wizwar_tui.app import run
 
     if args.cmd == "replay":
-        return run(replay=args.file, ascii_only=args.ascii, replay_delay=args.delay)
-    if args.cmd == "play" and args.crossed and args.players != 2:
-        parser.error("--crossed is the 2-player variant")
+        return run(replay=args.file, ascii_only=True if args.ascii else None,
+                   replay_delay=args.delay)
     if args.cmd == "play":
+        levels = play_levels(parser, args)
         return run(players=args.players, seed=args.seed, start_game=True,
-                   ascii_only=args.ascii,
-                   variants={"crossed": args.crossed, "doors": args.doors})
+                   ascii_only=True if args.ascii else (False if args.unicode else None),
+                   variants={"crossed": args.crossed, "doors": args.doors,
+                             "team": args.team, "levels": levels})
     if args.cmd in ("host", "join"):
         from wizwar_tui.app import run_lan
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import work
+from textual import _time, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical
@@ -24,7 +24,14 @@ from core.wizwar.view import View
 from net.session import NetSession
 from wizwar_tui import render
 from wizwar_tui.saves import LogFile, new_log, now_text
-from wizwar_tui.screens import DECK_NOTE, CardScreen, ChoiceScreen, HelpScreen
+from wizwar_tui.screens import (
+    DECK_NOTE,
+    CardScreen,
+    CardsScreen,
+    ChoiceScreen,
+    HelpScreen,
+    TooSmall,
+)
 from wizwar_tui.widgets import Board, BoardRuler, HandPanel, PlayersPanel, StackPanel
 
 if TYPE_CHECKING:
@@ -32,7 +39,8 @@ if TYPE_CHECKING:
 
 Square = tuple[int, int]
 
-NET_IDLE_ACTIONS = {"help", "menu", "cancel", "card_text", "hand", "command"}
+NET_IDLE_ACTIONS = {"help", "menu", "cancel", "card_text", "hand", "command", "cards",
+                    "panels"}
 """Key actions that still make sense while a LAN game is not dealt (or is being rejoined)."""
 
 
@@ -58,14 +66,18 @@ class GameBoard(Board):
 class GameScreen(Screen[None]):
     """One game: the human against bots (a ``LocalSession``), or a LAN game (a
     ``NetSession`` with its ``LanLink``; the human's actions go to the host, which commits
-    them, and the screen redraws when the link reports a change)."""
+    them, and the screen redraws when the link reports a change).
+
+    ``accept_since``: when the human's current turn began after the bots acted (Textual's
+    clock); the app drops keys pressed before it (see ``WizWarApp.on_event``)."""
 
     BINDINGS = [
+        Binding("tab", "panels", "Board/panels"),
         Binding("a", "actions", "Actions"),
         Binding("colon", "command", "Command"),
-        Binding("m,enter", "select", "Walk/choose"),
+        Binding("m,enter", "select", "Walk/choose", show=False),
         Binding("e", "end", "End turn"),
-        Binding("space,n", "pass", "Pass"),
+        Binding("space,n", "pass", "Pass", show=False),
         Binding("b", "boost", "Boost", show=False),
         Binding("p", "punch", "Punch", show=False),
         Binding("g", "pickup", "Pick up", show=False),
@@ -73,6 +85,7 @@ class GameScreen(Screen[None]):
         Binding("x", "discard", "Discard", show=False),
         Binding("c", "play_selected", "Play card", show=False),
         Binding("i", "card_text", "Card text"),
+        Binding("C", "cards", "Cards"),
         Binding("comma", "hand(-1)", "Prev card", show=False),
         Binding("full_stop", "hand(1)", "Next card", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
@@ -113,6 +126,9 @@ class GameScreen(Screen[None]):
         self.target_card = ""
         self.over_shown = False
         self.first = ""  # who rolled highest and moved first ("" if not seen)
+        self.accept_since = 0.0  # keys older than this are dropped (bots were acting)
+        config = getattr(self.session, "config", None)
+        self.team = bool(getattr(config, "team", False))
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -131,7 +147,8 @@ class GameScreen(Screen[None]):
                 yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static(id="status")
         yield Input(placeholder="notation, e.g. play fireball @P2 +4 · Esc closes", id="cmd")
-        yield Footer()
+        yield Footer(show_command_palette=False)
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """Titles, the first drawing, then let the bots act if they move first."""
@@ -141,6 +158,8 @@ class GameScreen(Screen[None]):
         self.query_one("#log").border_title = "Log"
         self.query_one("#log", RichLog).can_focus = False
         self.query_one("#cmd").display = False
+        for panel in (PlayersPanel, HandPanel, StackPanel):
+            self.query_one(panel).ascii_only = self.ascii_only
         board = self.query_one(GameBoard)
         board.focus()
         self.watch(board, "cursor", lambda _sq: self.update_info(), init=False)
@@ -156,7 +175,7 @@ class GameScreen(Screen[None]):
                                f"you are {self.human}", "bold"))
         else:
             self.log_line(Text(f"New game · {self.players} players · seed {self.seed} · "
-                               f"you are {self.human}", "bold"))
+                               f"you are {self.human}{self.options_text()}", "bold"))
         self.log_line(Text(DECK_NOTE, "dim"))
         v = self.view
         if v.round == 1 and not self.session.actions:  # nobody has acted: the die roll
@@ -170,6 +189,21 @@ class GameScreen(Screen[None]):
         self.start_log()
         self.refresh_all()
         self.call_after_refresh(self.run_bots)
+
+    def options_text(self) -> str:
+        """The local game's options for the log's first line (`` · team play`` ...)."""
+        config = getattr(self.session, "config", None)
+        out = []
+        if getattr(config, "crossed", False):
+            out.append("crossed exits")
+        if getattr(config, "doors", False):
+            out.append("doors variant")
+        if self.team:
+            out.append(f"team play ({render.teams_text()})")
+        levels = getattr(self.session, "levels", {}) or {}
+        if any(lv != "apprentice" for lv in levels.values()):
+            out.append("bots " + ", ".join(f"{s} {lv}" for s, lv in sorted(levels.items())))
+        return "".join(f" · {o}" for o in out)
 
     def start_log(self) -> None:
         """Autosave a local game: its log file is written as it is played (the header and
@@ -197,7 +231,9 @@ class GameScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While a LAN game has no state (before the deal, or while rejoining) only the
-        keys that need no board work."""
+        keys that need no board work; Tab (board/panels) only in narrow windows."""
+        if action == "panels" and not self.app.has_class("-narrow"):
+            return False  # wide enough for both: not in the footer, Tab does nothing
         if self.net and not self.session.started and action not in NET_IDLE_ACTIONS:
             return None
         return True
@@ -279,19 +315,50 @@ class GameScreen(Screen[None]):
         self.board.set_view(v, reach, targets)
         self.query_one(BoardRuler).show(v)
         status = self.session.seat_status() if isinstance(self.session, NetSession) else None
-        self.query_one(PlayersPanel).show(v, self.seed, status)
+        self.query_one(PlayersPanel).show(v, self.seed, status, team=self.team)
         legal = self.session.legal_actions() if self.human_to_act(v) else []
         playable = {a.card for a in legal if a.verb == "play"}
         self.query_one(HandPanel).show(v, playable)
         self.query_one(StackPanel).show(v)
         self.update_info()
-        top = Text()
-        top.append(" Wiz-War ", "bold reverse")
-        top.append(f" you are {self.human} · round {v.round} · ")
-        top.append(render.turn_text(v), "bold")
-        top.append(f" · {self.lan_label()}" if self.lan is not None else f" · seed {self.seed}")
-        self.query_one("#topbar", Static).update(top)
+        self.query_one("#topbar", Static).update(self.top_text(v))
         self.update_status(v)
+
+    def top_text(self, v: View) -> Text:
+        """The header line, shortened to fit the window's width (never wrapped): the turn
+        text is kept; "you are", the seed or LAN address and the title go first."""
+        width = self.app.size.width
+        turn = render.turn_text(v)
+        where = self.lan_label() if self.lan is not None else f"seed {self.seed}"
+        if self.team:
+            where = f"team play · {where}"
+        parts = [(" Wiz-War ", f" you are {self.human} · round {v.round} · ", where),
+                 (" Wiz-War ", f" {self.human} · r{v.round} · ", where),
+                 ("", f" {self.human} · r{v.round} · ", ""),
+                 ("", " ", "")]
+        for title, head, tail in parts:
+            length = len(title) + len(head) + len(turn) + (len(tail) + 3 if tail else 0)
+            if length <= width:
+                break
+        top = Text(no_wrap=True, overflow="ellipsis")
+        if title:
+            top.append(title, "bold reverse")
+        top.append(head)
+        top.append(turn, "bold")
+        if tail:
+            top.append(f" · {tail}")
+        return top
+
+    def after_resize(self) -> None:
+        """After a resize: redraw what depends on the width, keep the cursor in sight."""
+        if self.board.view is None:
+            return
+        self.refresh_bindings()
+        self.query_one("#topbar", Static).update(self.top_text(self.board.view))
+        self.board.watch_cursor(self.board.cursor, self.board.cursor)
+        if self.focused is None and self.board.display and self.app.screen is self \
+                and not self.query_one("#cmd", Input).display:
+            self.board.focus()  # it lost the focus while hidden (too small, panels)
 
     def update_info(self) -> None:
         """The line describing the square under the cursor."""
@@ -312,7 +379,7 @@ class GameScreen(Screen[None]):
             t.append(f"{self.session.bot_to_act() or v.active} is acting…", "italic")
         elif self.targeting:
             t.append(f"{render.card_name(self.target_card)}: put the cursor on the target "
-                     "(amber) and press Enter · Esc cancels", "bold yellow")
+                     "([ ], amber) and press Enter · Esc cancels", "bold yellow")
         elif v.stack and v.stack[0].to_answer == self.human:
             win = v.stack[0]
             if win.kind == "indirect":
@@ -435,6 +502,7 @@ class GameScreen(Screen[None]):
                     break
                 self.log_events(self.session.step_bot())
             self.busy = False
+            self.bots_done()
             self.refresh_all()
             if self.session.over:
                 self.show_game_over()
@@ -458,7 +526,15 @@ class GameScreen(Screen[None]):
             self.set_timer(self.bot_delay, self._bot_step)
         else:
             self.busy = False
+            self.bots_done()
             self.refresh_all()
+
+    def bots_done(self) -> None:
+        """The bots have acted and the human may act: from now on keys count; the ones
+        pressed before (queued while a bot was thinking) are dropped by the app, and a
+        message about them ("the bots are still acting") gives way to the prompt."""
+        self.accept_since = _time.get_time()
+        self.message = None
 
     def show_game_over(self) -> None:
         """Push the game-over screen (once)."""
@@ -624,6 +700,7 @@ class GameScreen(Screen[None]):
             if len(squares) > 1:
                 self.targeting = plays
                 self.target_card = slug
+                self.set_class(False, "-panels")  # aim on the board
                 self.refresh_all()
                 return
         self.choose_and_do(plays, render.card_name(slug))
@@ -654,12 +731,35 @@ class GameScreen(Screen[None]):
         self.refresh_all()
 
     def action_card_text(self) -> None:
-        """Show the full text of the selected card."""
-        slug = self.target_card if self.targeting else self.query_one(HandPanel).selected()
-        if slug:
-            self.app.push_screen(CardScreen(slug))
+        """Show the full text of the selected card (or the card being aimed), with the list
+        of every card in sight: the hand, the stack, what stands on the square under the
+        cursor and its sides, displayed cards and conditions (:func:`render.cards_in_sight`)."""
+        if self.net and not self.session.started:
+            refs: list[render.CardRef] = []
         else:
-            self.say("No card selected")
+            refs = render.cards_in_sight(self.view, self.board.cursor)
+        here = [r for r in refs if r[0].startswith("At ")]
+        me = self.view.player(self.human).at if refs else None
+        if self.targeting:
+            slug = self.target_card
+        elif here and self.board.cursor != me:  # the cursor points at something made
+            slug = here[0][1]
+        else:
+            slug = self.query_one(HandPanel).selected() or (refs[0][1] if refs else "")
+        if slug:
+            self.app.push_screen(CardScreen(slug, refs))
+        else:
+            self.say("No card in sight (C lists the whole deck)", "italic")
+
+    def action_cards(self) -> None:
+        """The Cards screen: the whole deck, filtered by kind."""
+        self.app.push_screen(CardsScreen())
+
+    def action_panels(self) -> None:
+        """Narrow windows: show the side panels instead of the board, or the board again."""
+        self.set_class(not self.has_class("-panels"), "-panels")
+        if not self.has_class("-panels"):
+            self.board.focus()
 
     def action_select(self) -> None:
         """Enter/m: choose the target under the cursor, or walk there."""
@@ -807,7 +907,7 @@ class GameScreen(Screen[None]):
 
     def action_help(self) -> None:
         """Keys and rules."""
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.ascii_only))
 
     @work(exclusive=True, group="choose")
     async def action_menu(self) -> None:

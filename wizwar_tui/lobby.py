@@ -26,6 +26,7 @@ from net.lan import HostClosed, HostGame, JoinRefused, PeerGame
 from net.session import NetSession
 from wizwar_tui import render
 from wizwar_tui.saves import LogFile, new_log, now_text
+from wizwar_tui.screens import TooSmall
 
 if TYPE_CHECKING:
     from net.discovery import Advertiser, Browser, GameAd
@@ -374,6 +375,7 @@ class HostFormScreen(Screen[None]):
             yield Button("Open the lobby", id="host-go", variant="primary")
             yield Static("Tab next field · Enter open the lobby · Esc back", classes="hint")
         yield Footer()
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """Focus the first field."""
@@ -448,6 +450,7 @@ class LobbyScreen(Screen[None]):
             yield RichLog(id="lobby-log", wrap=True, markup=False, min_width=20)
             yield Static("Esc leave the game", classes="hint")
         yield Footer()
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """First drawing; redraw on every change of the game."""
@@ -563,6 +566,7 @@ class JoinScreen(Screen[None]):
             yield Static(id="join-error", classes="lan-error")
             yield Static("↑↓ choose · Enter join · Tab next field · Esc back", classes="hint")
         yield Footer()
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """Show the games; start looking for more."""

@@ -25,26 +25,38 @@ PLAYER_COLOURS: dict[str, str] = {
 }
 
 #: Edge states that draw a line on the board.
-_LINED = ("wall", "door", "door-jammed", "door-open", "boundary")
+_LINED = ("wall", "door", "door-jammed", "door-open", "boundary", "wall-of-fire",
+          "illusion-wall")
 
 _GLYPHS = {
     False: {
         "h": {"wall": "───", "boundary": "───", "door": "═══", "door-jammed": "═╪═",
-              "door-open": "┈┈┈", "exit": "   ", "open": "   "},
+              "door-open": "┈┈┈", "exit": "   ", "open": "   ", "wall-of-fire": "≈≈≈",
+              "illusion-wall": "┄┄┄"},
         "v": {"wall": "│", "boundary": "│", "door": "║", "door-jammed": "╫",
-              "door-open": "┊", "exit": " ", "open": " "},
+              "door-open": "┊", "exit": " ", "open": " ", "wall-of-fire": "≈",
+              "illusion-wall": "┆"},
         "wizard_treasure": "¤", "treasure": "¤", "bush": "♣", "stone": "███", "home": "⌂",
-        "spot": "○", "floor": "·", "dagger": "†", "large-rock": "●", "trap": "^",
+        "spot": "○", "floor": "·", "reach": "•", "dagger": "†", "large-rock": "●",
+        "trap": "^", "target": "[]",
     },
     True: {
         "h": {"wall": "---", "boundary": "---", "door": "=D=", "door-jammed": "=X=",
-              "door-open": "- -", "exit": "   ", "open": "   "},
+              "door-open": "- -", "exit": "   ", "open": "   ", "wall-of-fire": "~~~",
+              "illusion-wall": "-.-"},
         "v": {"wall": "|", "boundary": "|", "door": "D", "door-jammed": "X",
-              "door-open": ":", "exit": " ", "open": " "},
+              "door-open": ":", "exit": " ", "open": " ", "wall-of-fire": "~",
+              "illusion-wall": ";"},
         "wizard_treasure": "$", "treasure": "$", "bush": "#", "stone": "###", "home": "h",
-        "spot": "o", "floor": ".", "dagger": "!", "large-rock": "R", "trap": "^",
+        "spot": "o", "floor": ".", "reach": "*", "dagger": "!", "large-rock": "R",
+        "trap": "^", "target": "[]",
     },
 }
+"""Board glyphs: ``False`` the Unicode set, ``True`` the ASCII-only one. Every state has a
+shape of its own (never only a colour): walls ``─│``/``-|``, doors ``═║``/``=D=``, walls
+of fire ``≈``/``~``, illusion walls ``┄┆``/``-.-;``; reachable empty squares ``•``/``*``
+instead of the floor dot; a square holding a target of the card being aimed is drawn in
+brackets ``[x]``."""
 
 # (up, down, left, right) -> junction glyph
 _JUNCTIONS = {
@@ -56,10 +68,17 @@ _JUNCTIONS = {
 
 WALL_STYLE = "#a8a8a8"
 DOOR_STYLE = "bold #d7af5f"
+FIRE_STYLE = "bold #ff8700"
+ILLUSION_STYLE = "italic #8787af"
 CURSOR_STYLE = "reverse"
 REACH_BG = "on #1c3d24"
 TARGET_BG = "on #4a2a00"
 LABEL_STYLE = "dim"
+
+
+def board_glyphs(ascii_only: bool = False) -> dict:  # type: ignore[type-arg]
+    """The board's glyph table of the Unicode (or ASCII-only) mode; see ``_GLYPHS``."""
+    return _GLYPHS[ascii_only]
 
 
 def player_colour(seat: str) -> str:
@@ -74,6 +93,14 @@ def card_name(slug: str) -> str:
         return "?"
     cd = BY_SLUG.get(slug)
     return cd.name if cd else slug.replace("-", " ")
+
+
+def card_title(slug: str) -> str:
+    """``Fireball``; number cards as ``Number 3``."""
+    cd = BY_SLUG.get(slug)
+    if cd is not None and cd.kind == "number":
+        return f"Number {cd.name}"
+    return card_name(slug)
 
 
 def seat_digit(seat: str) -> str:
@@ -168,6 +195,10 @@ def _vseg(view: View, c: int, r: int) -> str:
 def _seg_style(state: str) -> str:
     if state.startswith("door"):
         return DOOR_STYLE
+    if state == "wall-of-fire":
+        return FIRE_STYLE
+    if state == "illusion-wall":
+        return ILLUSION_STYLE
     return WALL_STYLE
 
 
@@ -207,15 +238,27 @@ def square_marks(view: View, sq: Square, ascii_only: bool = False) -> list[tuple
     return marks
 
 
-def _cell(view: View, sq: Square, ascii_only: bool) -> list[tuple[str, str]]:
-    """Exactly three characters of (char, style) for one square, centred."""
+def _cell(view: View, sq: Square, ascii_only: bool, reach: bool = False,
+          target: bool = False) -> list[tuple[str, str]]:
+    """Exactly three characters of (char, style) for one square, centred.
+
+    ``reach``: an empty square the viewer can walk to shows the reach dot instead of the
+    floor dot; ``target``: a one-character mark is put in brackets (shapes, not only
+    colours, tell the highlights apart: NO_COLOR and 16-colour terminals)."""
+    g = _GLYPHS[ascii_only]
     chars: list[tuple[str, str]] = []
     for text, style in square_marks(view, sq, ascii_only):
+        if reach and text == g["floor"]:
+            text, style = g["reach"], "bold #87d787"
         for ch in text:
             chars.append((ch, style))
     chars = chars[:3]
     if len(chars) == 1:
+        if target:
+            return [(g["target"][0], "bold"), chars[0], (g["target"][1], "bold")]
         return [(" ", ""), chars[0], (" ", "")]
+    if target and len(chars) == 2:
+        return [*chars, (g["target"][1], "bold")]
     while len(chars) < 3:
         chars.append((" ", ""))
     return chars
@@ -307,7 +350,8 @@ def render_board(
                         bg = TARGET_BG
                     elif sq in reach:
                         bg = REACH_BG
-                    for ch, style in _cell(view, sq, ascii_only):
+                    for ch, style in _cell(view, sq, ascii_only, sq in reach,
+                                           sq in targets):
                         s = f"{style} {bg}".strip()
                         if sq == cursor:
                             s = f"{s} {CURSOR_STYLE}".strip()
@@ -341,13 +385,76 @@ def square_info(view: View, sq: Square, reach: dict[Square, tuple[Square, ...]])
         st = edge_state(view, sq, side)
         if st in ("open",):
             continue
-        hp = f" {view.edges[e][1]}hp" if e in view.edges else ""
-        label = {"exit": "open exit", "boundary": "edge"}.get(st, st)
-        sides.append(f"{side}:{label}{hp}")
+        hp = f" {view.edges[e][1]}hp" if e in view.edges and st != "wall-of-fire" else ""
+        label = {"exit": "open exit", "boundary": "edge"}.get(st, st).replace("-", " ")
+        made = " (Create Wall)" if edge_card(view, e) == "create-wall" else ""
+        sides.append(f"{side}:{label}{hp}{made}")
     parts.append("sides " + (", ".join(sides) if sides else "all open"))
     if sq in reach:
         parts.append(f"walk {len(reach[sq])}")
     return " · ".join(parts)
+
+
+def edge_card(view: View, e: Edge) -> str:
+    """The card that made what stands on edge ``e``: ``create-wall`` for a wall the board
+    does not print, ``wall-of-fire``, ``illusion-wall``; "" for printed walls and doors."""
+    kind = view.edges.get(e, ("", 0))[0]
+    if kind in ("wall-of-fire", "illusion-wall"):
+        return kind
+    if kind == "wall" and view.layout.printed.get(e) != "wall":
+        return "create-wall"
+    return ""
+
+
+CardRef = tuple[str, str, str]
+"""One card a player can read about: (group, slug, note), e.g. ``("Your hand", "fireball",
+"card 3")``."""
+
+
+def cards_in_sight(view: View, at: Square | None = None) -> list[CardRef]:
+    """Every card the viewer can read about now, grouped: his hand, the open stack (the
+    attack and its answers), what stands on square ``at`` or its sides (objects, thornbush,
+    stone block, created walls), every player's displayed cards and conditions, and the
+    top of the discard pile. Only public facts and the viewer's own hand (the view)."""
+    out: list[CardRef] = []
+    for i, slug in enumerate(view.hand):
+        if slug:
+            out.append(("Your hand", slug, f"card {i + 1}"))
+    for win in view.stack:
+        if win.source in BY_SLUG:
+            who = win.attacker if win.kind != "indirect" else win.defender
+            out.append(("Stack", win.source, f"{who} · {win.value}"))
+        for c in win.counters:
+            if c.card in BY_SLUG:
+                out.append(("Stack", c.card, f"{c.player} answers"))
+    if at is not None and view.layout.has_square(at):
+        where = f"At {square_name(at)}"
+        for tok in view.tokens.get(at, ()):
+            if tok == "thornbush" and at in view.bushes:
+                out.append((where, tok, f"{view.bushes[at]} hp"))
+            elif tok in BY_SLUG:
+                out.append((where, tok, "on the floor"))
+        if at in view.bushes and "thornbush" not in view.tokens.get(at, ()):
+            out.append((where, "thornbush", f"{view.bushes[at]} hp"))
+        if at in view.stones:
+            out.append((where, "fill-square-with-stone", "stone block"))
+        for side, e in view.layout.edges_of(at):
+            slug = edge_card(view, e)
+            if slug:
+                out.append((where, slug, f"{side} side"))
+        for p in view.players:
+            if p.at == at and p.carrying and p.carrying in BY_SLUG:
+                out.append((where, p.carrying, f"carried by {p.seat}"))
+    for p in view.players:
+        for slug in p.displayed:
+            if slug in BY_SLUG:
+                out.append(("Displayed", slug, p.seat))
+        for slug in p.conditions:
+            if slug in BY_SLUG:
+                out.append(("On wizards", slug, p.seat))
+    if view.discard and view.discard[-1] in BY_SLUG:
+        out.append(("Discard pile", view.discard[-1], "top card"))
+    return out
 
 
 def edge_label(view: View, e: Edge) -> str:
@@ -373,15 +480,38 @@ def seat_status_text(status: str) -> Text:
     return Text(word, style)
 
 
+TEAMS = (("P1", "P3"), ("P2", "P4"))
+"""The team variant's sides (4 players): P1+P3 against P2+P4. Source: rulebook, Team Play
+Option ("the 1st and 3rd are one team, the 2nd and 4th the other")."""
+
+
+def team_of(seat: str) -> str:
+    """``"A"`` for P1/P3, ``"B"`` for P2/P4 (the team variant), "" for other seats."""
+    for name, seats in zip("AB", TEAMS, strict=True):
+        if seat in seats:
+            return name
+    return ""
+
+
+def teams_text() -> str:
+    """``team A: P1+P3 · team B: P2+P4``."""
+    return " · ".join(f"team {name}: {'+'.join(seats)}"
+                      for name, seats in zip("AB", TEAMS, strict=True))
+
+
 def player_line(view: View, p: PlayerInfo, status: str | None = None,
-                you: str = "(you)") -> Text:
+                you: str = "(you)", ascii_only: bool = False, team: bool = False) -> Text:
     """One line of the players panel; in a LAN game (``status`` given) the player's name
-    and the seat's connection state follow the seat. ``you`` marks the viewer's seat."""
+    and the seat's connection state follow the seat. ``you`` marks the viewer's seat;
+    ``team`` (the team variant) puts the team letter after the seat; ``ascii_only`` draws
+    ``>`` and ``hp`` for the turn mark and the heart."""
     col = player_colour(p.seat)
     t = Text()
-    turn = "▶" if view.active == p.seat else " "
+    turn = (">" if ascii_only else "▶") if view.active == p.seat else " "
     t.append(turn, "bold")
     t.append(f"{p.seat}", f"bold {col}")
+    if team:
+        t.append(f"/{team_of(p.seat)}", col)
     mark = you if p.seat == view.viewer else ""
     t.append(f"{mark:<6}")
     if status is not None:
@@ -393,10 +523,11 @@ def player_line(view: View, p: PlayerInfo, status: str | None = None,
     if p.out or not p.alive:
         t.append("dead" if not p.alive else "out", "bold red")
     else:
-        t.append(f"♥{p.life:>2}", "bold")
+        t.append(f"{'hp' if ascii_only else '♥'}{p.life:>2}", "bold")
     t.append(f" hand {p.hand_size}")
     if p.carrying:
-        t.append(f" ¤{p.carrying}", player_colour(p.carrying.split(".")[0]))
+        t.append(f" {'$' if ascii_only else '¤'}{p.carrying}",
+                 player_colour(p.carrying.split(".")[0]))
     if p.lost_turns:
         t.append(f" lost{p.lost_turns}", "yellow")
     if p.conditions:
@@ -426,7 +557,7 @@ def turn_text(view: View) -> str:
     """
     me = view.viewer
     if view.winner:
-        return "game over · " + ("you win" if view.winner == me else f"{view.winner} wins")
+        return "game over · " + ("you win" if me in view.winner.split("+") else f"{view.winner} wins")
     turn = "your turn" if view.active == me else f"{view.active}'s turn"
     if view.discarding:
         p = view.player(view.discarding[0])
@@ -445,15 +576,16 @@ def turn_text(view: View) -> str:
     return f"{turn} · {actor} is acting"
 
 
-def stack_lines(view: View) -> list[Text]:
+def stack_lines(view: View, ascii_only: bool = False) -> list[Text]:
     """The open answer windows: the attack and the counteractions played on it."""
     out: list[Text] = []
+    arrow = "->" if ascii_only else "↳"
     for win in view.stack:
         out.append(stack_headline(win, view.viewer))
         for c in win.counters:
             num = f" +{c.number}" if c.number is not None else ""
             note = f" ({c.note})" if c.note else ""
-            out.append(Text(f"  ↳ {c.player} played {card_name(c.card)}{num}{note}",
+            out.append(Text(f"  {arrow} {c.player} played {card_name(c.card)}{num}{note}",
                             player_colour(c.player)))
         who = "you" if win.to_answer == view.viewer else win.to_answer
         out.append(Text(f"  waiting for: {who}", "bold"))

@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Region
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
@@ -36,6 +37,7 @@ from core.wizwar.state import State, state_hash
 from core.wizwar.view import View, view
 from wizwar_tui import render
 from wizwar_tui.game import BoardScroll
+from wizwar_tui.screens import TooSmall
 from wizwar_tui.widgets import Board, BoardRuler, HandsPanel, PlayersPanel, StackPanel
 
 EVERYONE = ""
@@ -396,8 +398,11 @@ class ReplayScreen(Screen[None]):
         Binding("left,comma", "step(-1)", "Back", key_display="←"),
         Binding("right_square_bracket,pagedown", "turn(1)", "Next turn", show=False),
         Binding("left_square_bracket,pageup", "turn(-1)", "Prev turn", show=False),
-        Binding("home", "go(0)", "Start", show=False),
-        Binding("end", "go_end", "End", show=False),
+        Binding("home,less_than_sign", "go(0)", "Start", show=False),
+        Binding("end,greater_than_sign", "go_end", "End", show=False),
+        Binding("tab", "panels", "Board/panels"),
+        Binding("up,k", "scroll_board(-2)", "Scroll up", show=False),
+        Binding("down,j", "scroll_board(2)", "Scroll down", show=False),
         Binding("t", "jump", "Jump"),
         Binding("space", "play", "Play/pause"),
         Binding("plus,equals_sign", "speed(1)", "Faster"),
@@ -444,6 +449,7 @@ class ReplayScreen(Screen[None]):
         yield Input(placeholder="jump: 12 = turn 12 · a57 = action 57 · r3 = round 3 · "
                                 "Esc closes", id="jump", disabled=True)
         yield Footer()
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """Titles and the first drawing."""
@@ -453,6 +459,8 @@ class ReplayScreen(Screen[None]):
         self.query_one("#log").border_title = "Log"
         self.query_one("#log", RichLog).can_focus = False
         self.query_one("#jump").display = False
+        for panel in (PlayersPanel, StackPanel):
+            self.query_one(panel).ascii_only = self.ascii_only
         self.set_focus(None)
         self.show()
 
@@ -480,7 +488,10 @@ class ReplayScreen(Screen[None]):
         st = self.state = rp.at(self.n)
         v = view(st, self.seat)
         last = rp.actions[self.n - 1] if self.n else None
-        self.query_one(ReplayBoard).set_view(v, {}, action_squares(v, last))
+        squares = action_squares(v, last)
+        self.query_one(ReplayBoard).set_view(v, {}, squares)
+        if squares:
+            self.call_after_refresh(self.show_squares, sorted(squares))
         self.query_one(BoardRuler).show(v)
         where = f"seed {rp.seed}" if isinstance(rp.seed, int) else "LAN game"
         self.query_one(PlayersPanel).show(v, None, where=where, you="(seen)")
@@ -497,20 +508,21 @@ class ReplayScreen(Screen[None]):
 
     def head_text(self, v: View) -> Text:
         """The header: file, players, result; action n / N, turn, who is seen, play state;
-        the log's damage and where the replay stopped, if any."""
+        the log's damage and where the replay stopped, if any. Each line is cut to the
+        window's width (never wrapped)."""
         rp = self.replay
-        t = Text()
+        t = Text(no_wrap=True, overflow="ellipsis")
         t.append(" Replay ", "bold reverse")
-        t.append(f" {os.path.basename(rp.path)} · ", "bold")
+        t.append(f" {rp.result()} · ", "bold")
         t.append(f"{rp.players_text()} · {rp.kind}")
         if rp.started:
             t.append(f" · {rp.started.replace('T', ' ')[:16]}")
-        t.append(f" · {rp.result()}\n", "bold")
+        t.append(f" · {os.path.basename(rp.path)}\n", "bold")
         t.append(f" action {self.n} / {rp.total}", "bold")
         rnd, active = rp.marks[self.n]
         t.append(f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})")
-        if v.winner:
-            t.append(f" · {render.turn_text(v)}")
+        if v.winner:  # who won is on the first line
+            t.append(" · game over")
         t.append(" · seen as ")
         t.append(self.seen_as_text(), f"bold {render.player_colour(self.seat)}")
         t.append(" · ")
@@ -544,8 +556,33 @@ class ReplayScreen(Screen[None]):
 
     def keys_text(self) -> Text:
         """The keys, on the status line."""
-        return Text("←/→ step · [ ] turn · Home/End · t jump · space play · +/- speed · "
-                    "v seen as · q back", "dim")
+        return Text("←/→ step · [ ] turn · < > start/end · t jump · space play · +/- speed · "
+                    "v seen as · ↑↓ scroll the board · q back", "dim", no_wrap=True,
+                    overflow="ellipsis")
+
+    def show_squares(self, squares: list[tuple[int, int]]) -> None:
+        """Scroll the board (a short window) so the last action's squares are in sight."""
+        board = self.query_one(ReplayBoard)
+        if board.view is None:
+            return
+        left = render.row_label_width(board.view)
+        top = min(r for _c, r in squares)
+        bottom = max(r for _c, r in squares)
+        c = squares[0][0]
+        region = Region(left + 4 * c, 2 * top, 5, 2 * (bottom - top) + 3)
+        self.query_one(BoardScroll).scroll_to_region(region, animate=False)
+
+    def action_scroll_board(self, lines: int) -> None:
+        """↑↓ (k j): scroll the board when the window is too short for all of it."""
+        self.query_one(BoardScroll).scroll_relative(y=lines, animate=False)
+
+    def action_panels(self) -> None:
+        """Narrow windows: show the side panels instead of the board, or the board again."""
+        self.set_class(not self.has_class("-panels"), "-panels")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Tab (board/panels) only in narrow windows."""
+        return action != "panels" or self.app.has_class("-narrow")
 
     def action_line(self, n: int) -> Text:
         """Action ``n`` as a log line."""
@@ -744,6 +781,7 @@ class ReplayErrorScreen(Screen[None]):
             yield Static(t, id="replay-error")
             yield Static("Esc back", classes="hint")
         yield Footer()
+        yield TooSmall()
 
     def action_back(self) -> None:
         """Back to where we came from."""
@@ -798,6 +836,7 @@ class SavedGamesScreen(Screen[None]):
                              f"in {self.folder}", id="saved-where")
             yield Static("↑↓ choose · Enter replay · Esc back", classes="hint")
         yield Footer()
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """Focus the list."""

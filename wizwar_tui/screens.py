@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from core.wizwar.cards import BY_SLUG, IMPLEMENTED
+from core.wizwar import bot
+from core.wizwar.cards import BY_SLUG, CARDS, IMPLEMENTED, CardDef
 from wizwar_tui import render
 
 TITLE_ART = r"""
@@ -23,80 +25,309 @@ TITLE_ART = r"""
     \_/\_/  |_/___|       \_/\_/ \__,_|_|
 """
 
+MIN_SIZE = (48, 16)
+"""The smallest terminal (columns, lines) the app draws in; below it every screen says the
+window is too small (and nothing else is drawn)."""
+
+
+class TooSmall(Static):
+    """Shown instead of a screen's content when the terminal is below :data:`MIN_SIZE`
+    (the app sets the ``-tiny`` class; the style sheet hides everything else)."""
+
+    def on_mount(self) -> None:
+        """Say how big the window must be."""
+        self.update(Text.assemble(
+            ("The window is too small\n", "bold"),
+            (f"Wiz-War needs at least {MIN_SIZE[0]} x {MIN_SIZE[1]}.\n", ""),
+            ("Enlarge it (or press ctrl+q to quit).", "dim")))
+
+
 DECK_NOTE = (
     f"The full 6th-edition deck: {len(IMPLEMENTED)} kinds, "
     f"{sum(BY_SLUG[s].count for s in IMPLEMENTED)} cards (124 with two players)."
 )
 
-HELP_TEXT = f"""\
+def board_legend(ascii_only: bool = False) -> str:
+    """What the board's glyphs mean, drawn with the glyphs of the mode in use."""
+    g = render.board_glyphs(ascii_only)
+    h, v = g["h"], g["v"]
+    return (f"{h['wall'][0]}{v['wall']} walls · {h['door']} {v['door']} doors (locked; Pick "
+            f"Lock opens them) · {h['wall-of-fire']} wall of fire · {h['illusion-wall']} "
+            f"illusion wall · gaps in the rim are exits to the opposite edge · "
+            f"{g['home']}N home base of player N · {g['spot']} treasure circle · "
+            f"{g['treasure']}N treasure of player N · {g['bush']} thornbush · "
+            f"{g['stone']} stone block · {g['dagger']} dagger · {g['large-rock']} large rock. "
+            f"Reachable squares (you can walk there now) show {g['reach']} and are green; "
+            f"the targets of a card you aim are in brackets {g['target'][0]} "
+            f"{g['target'][1]} and amber. The line under the board describes the square "
+            "under the cursor.")
+
+
+def help_text(ascii_only: bool = False) -> str:
+    """The help screen's text (keys and a short summary of the rules)."""
+    g = render.board_glyphs(ascii_only)
+    return f"""\
 [b]Wiz-War[/b] — you are the wizard whose number is shown as "you" in the players panel (P1 against bots; on a LAN, the seat the host gave you).
 
-[b]Goal[/b]  Bring two enemy treasures (¤ with the owner's digit) to your home base (⌂), or be the last wizard alive. Each turn: walk up to 3 squares (more with a boost), attack once, play cards, then end the turn to draw.
+[b]Goal[/b]  Bring two enemy treasures ({g['treasure']} with the owner's digit) to your home base ({g['home']}), or be the last wizard alive. Each turn: walk up to 3 squares (more with a boost), attack once, play cards, then end the turn to draw. Team play (4 players): P1+P3 against P2+P4; three enemy treasures on your team's home bases win.
 
-[b]The board[/b]  ─│ walls · ═║ doors (locked; Pick Lock opens them) · gaps in the rim are exits to the opposite edge · ⌂N home base of player N · ○ treasure circle · ¤N treasure of player N · ♣ thornbush · █ stone block · † dagger · ● large rock. Green squares: where you can walk now. The line under the board describes the square under the cursor.
+[b]The board[/b]  {board_legend(ascii_only)}
 
-[b]Keys[/b]
+[b]Keys[/b] (all plain keys: no Alt, no function keys, no mouse)
   arrows / hjkl   move the cursor          m or Enter   walk to the cursor square
   1-9             play card N of the hand  , .  select a card   c  play the selected card
-  i               full text of the card    b  boost movement    p  punch
-  g               pick up                  d  drop              x  discard the selected card
+  i               card text: the selected card, and every card in sight (hand, stack,
+                  the square under the cursor, displayed cards, conditions)
+  C               the Cards screen: the whole deck, filter by kind
+  b  boost movement    p  punch    g  pick up    d  drop    x  discard the selected card
   e               end the turn             space or n   pass (do not answer an attack)
   a               menu of every legal action (type to filter, Enter to do it)
   :               command line: type notation, e.g. [i]play fireball @P2 +4[/i], [i]move c4-d4[/i]
+  Tab             narrow windows: switch between the board and the panels
   Esc             cancel                   ?  this help      q  back to the menu
 
-Playing a card: press its number, put the cursor on the target (amber squares) and press Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is chosen from a list after Enter on the square next to it. When a bot attacks you, the stack panel turns red: play a counteraction (its number) or pass with space.
+Playing a card: press its number, put the cursor on the target (amber squares, in brackets) and press Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is chosen from a list after Enter on the square next to it. When a bot attacks you, the stack panel turns red: play a counteraction (its number) or pass with space. Keys pressed while the bots act are dropped.
 
 {DECK_NOTE}
 """
 
 
-class HelpScreen(ModalScreen[None]):
-    """Keys and a short summary of the rules."""
+HELP_TEXT = help_text()
+"""The help text with the Unicode board glyphs."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and a short summary of the rules (``ascii_only``: the board legend in ASCII)."""
+
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close"),
+                Binding("j", "scroll(1)", "Down", show=False),
+                Binding("k", "scroll(-1)", "Up", show=False)]
+
+    def __init__(self, ascii_only: bool = False) -> None:
+        super().__init__()
+        self.ascii_only = ascii_only
 
     def compose(self) -> ComposeResult:
         """The help text in a scrollable box."""
         with VerticalScroll(id="help-box", classes="dialog"):
-            yield Static(HELP_TEXT, id="help-text")
+            yield Static(help_text(self.ascii_only), id="help-text")
+        yield TooSmall()
 
     def action_dismiss(self, result: Any = None) -> None:  # type: ignore[override]
         """Close the help."""
         self.dismiss(None)
 
+    def action_scroll(self, delta: int) -> None:
+        """j/k: scroll the text (the arrows do it too)."""
+        self.query_one("#help-box").scroll_relative(y=delta, animate=False)
+
+
+def card_text(slug: str) -> Text:
+    """The full text of card ``slug``: name, kind, target, number use, spell or not, what
+    it does, the rule source and the copies in the deck."""
+    cd = BY_SLUG.get(slug)
+    t = Text()
+    if cd is None:
+        t.append(render.card_name(slug), "bold")
+        t.append("\n\n(not a card of the deck)", "dim")
+        return t
+    t.append(f"{cd.name}\n", "bold")
+    t.append(f"kind     {cd.kind}\n")
+    t.append(f"target   {cd.target}\n")
+    t.append(f"number   {cd.number}\n")
+    t.append(f"spell    {'yes' if cd.spell else 'no'}"
+             f"{' · physical' if cd.physical else ''}\n\n")
+    t.append(cd.text + "\n\n")
+    t.append(f"source: {cd.source}", "dim")
+    t.append(f"\ncopies in the deck: {cd.count}", "dim")
+    return t
+
+
+def card_label(cd: CardDef) -> str:
+    """A deck list line: ``3x Fireball``, ``12x Number 2``."""
+    return f"{cd.count:>2}x {render.card_title(cd.slug)}"
+
 
 class CardScreen(ModalScreen[None]):
-    """The full text of one card: name, kind, target, number use, text and rule source."""
+    """The full text and rule source of a card. With ``refs`` (see
+    :func:`render.cards_in_sight`), a list of every card in sight on the left (the hand,
+    the stack, the square under the cursor, displayed cards...), ↑↓ choosing which one
+    is shown; it opens on ``slug``."""
 
     BINDINGS = [Binding("escape,q,i,enter", "close", "Close")]
 
-    def __init__(self, slug: str) -> None:
+    def __init__(self, slug: str, refs: list[render.CardRef] | None = None) -> None:
         super().__init__()
         self.slug = slug
+        self.refs: list[render.CardRef] = list(refs or [])
+        self.rows: list[int] = []  # option index -> refs index (-1: a group title)
 
     def compose(self) -> ComposeResult:
-        """The card as a framed box."""
-        cd = BY_SLUG.get(self.slug)
-        t = Text()
-        if cd is None:
-            t.append(self.slug)
-        else:
-            t.append(f"{cd.name}\n", "bold")
-            t.append(f"kind     {cd.kind}\n")
-            t.append(f"target   {cd.target}\n")
-            t.append(f"number   {cd.number}\n")
-            t.append(f"spell    {'yes' if cd.spell else 'no'}"
-                     f"{' · physical' if cd.physical else ''}\n\n")
-            t.append(cd.text + "\n\n")
-            t.append(f"source: {cd.source}", "dim")
-            t.append(f"\ncopies in the deck: {cd.count}", "dim")
+        """The list of cards in sight (if several) and the card's text."""
         with Vertical(id="card-box", classes="dialog"):
-            yield Static(t, id="card-text")
-            yield Static("Esc closes", classes="hint")
+            with Horizontal(id="card-split"):
+                options: list[Option] = []
+                group = None
+                for i, (grp, slug, note) in enumerate(self.refs):
+                    if grp != group:
+                        group = grp
+                        options.append(Option(Text(grp, "bold"), disabled=True))
+                        self.rows.append(-1)
+                    if grp == "Your hand" and note.startswith("card "):
+                        label = f" {note[5:]} {render.card_title(slug)}"
+                    else:
+                        label = f" {render.card_title(slug)}" + (f" · {note}" if note else "")
+                    options.append(Option(label))
+                    self.rows.append(i)
+                yield OptionList(*options, id="card-list")
+                with VerticalScroll(id="card-scroll"):
+                    yield Static(card_text(self.slug), id="card-text")
+            yield Static("↑↓ other cards in sight · Esc closes" if len(self.refs) > 1
+                         else "Esc closes", classes="hint")
+        yield TooSmall()
+
+    def on_mount(self) -> None:
+        """Highlight the card shown; hide the list when there is only one card."""
+        ol = self.query_one("#card-list", OptionList)
+        if len(self.refs) <= 1:
+            ol.display = False
+            self.set_focus(None)
+            return
+        self.set_class(True, "-with-list")
+        start = next((k for k, i in enumerate(self.rows)
+                      if i >= 0 and self.refs[i][1] == self.slug), None)
+        if start is None:
+            start = next(k for k, i in enumerate(self.rows) if i >= 0)
+        ol.highlighted = start
+        ol.focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Show the highlighted card."""
+        event.stop()
+        i = self.rows[event.option_index] if event.option_index < len(self.rows) else -1
+        if i >= 0:
+            self.slug = self.refs[i][1]
+            self.query_one("#card-text", Static).update(card_text(self.slug))
+            self.query_one("#card-scroll").scroll_home(animate=False)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter closes."""
+        event.stop()
+        self.dismiss(None)
 
     def action_close(self) -> None:
         """Close the card."""
+        self.dismiss(None)
+
+
+KINDS: tuple[str, ...] = ("attack", "neutral", "neutral/counteraction", "counteraction",
+                          "object", "magic stone", "trap", "number")
+"""The card kinds in the order the Cards screen filters them (cards.md §2)."""
+
+KIND_SHORT = {"neutral/counteraction": "neutral/counter", "counteraction": "counter"}
+
+
+class CardsScreen(ModalScreen[None]):
+    """The whole deck: every card kind with its copies, its full text and rule source,
+    browsed with ↑↓ and filtered by kind (``f`` next kind, ``F`` previous, ``0`` all,
+    ``1``-``8`` a kind). Opens from the main menu and from a game (``C``)."""
+
+    BINDINGS = [
+        Binding("escape,q", "close", "Close"),
+        Binding("f,tab", "kind(1)", "Next kind"),
+        Binding("F,shift+tab", "kind(-1)", "Prev kind", show=False),
+        Binding("0", "kind_at(0)", "All", show=False),
+        *[Binding(str(i + 1), f"kind_at({i + 1})", kind, show=False)
+          for i, kind in enumerate(KINDS)],
+        Binding("j", "move(1)", "Down", show=False),
+        Binding("k", "move(-1)", "Up", show=False),
+    ]
+
+    def __init__(self, kind: str = "") -> None:
+        super().__init__()
+        self.kind = kind  # "" = every kind
+        self.shown: list[CardDef] = []
+
+    def compose(self) -> ComposeResult:
+        """Title, the kind filter, the list and the text of the highlighted card."""
+        with Vertical(id="cards-box", classes="dialog"):
+            yield Static(id="cards-title")
+            yield Static(id="cards-kinds")
+            with Horizontal(id="cards-split"):
+                yield OptionList(id="cards-list")
+                with VerticalScroll(id="cards-scroll"):
+                    yield Static(id="cards-text")
+            yield Static("↑↓ browse · f/Tab next kind · 0 all · 1-8 a kind · Esc closes",
+                         classes="hint")
+        yield Footer()
+        yield TooSmall()
+
+    def on_mount(self) -> None:
+        """Fill the list."""
+        self.fill()
+        self.query_one("#cards-list", OptionList).focus()
+
+    def fill(self) -> None:
+        """Show the cards of the chosen kind (all with ``kind`` "")."""
+        self.shown = [c for c in CARDS if not self.kind or c.kind == self.kind]
+        ol = self.query_one("#cards-list", OptionList)
+        ol.clear_options()
+        ol.add_options([Option(card_label(c)) for c in self.shown])
+        t = Text()
+        order = ("", *KINDS)
+        if self.app.has_class("-narrow"):
+            t.append(f"[{order.index(self.kind)} {self.kind or 'all'}]", "bold reverse")
+            t.append(" · f/Tab next kind", "dim")
+        else:
+            for i, kind in enumerate(order):
+                label = f"{i} {KIND_SHORT.get(kind, kind) or 'all'}"
+                t.append(f"[{label}]" if kind == self.kind else f" {label} ",
+                         "bold reverse" if kind == self.kind else "dim")
+                t.append(" ")
+        self.query_one("#cards-kinds", Static).update(t)
+        copies = sum(c.count for c in self.shown)
+        what = f"{self.kind} cards" if self.kind else "the whole deck"
+        self.query_one("#cards-title", Static).update(Text.assemble(
+            ("Cards", "bold #ffd75f"), f" · {what}: {len(self.shown)} kinds, {copies} cards",
+            ("" if self.kind else " (124 with two players: no Relocate Sector)", "dim")))
+        if self.shown:
+            ol.highlighted = 0
+            self.show_card(0)
+
+    def show_card(self, index: int) -> None:
+        """Show the text of the ``index``-th card listed."""
+        if 0 <= index < len(self.shown):
+            self.query_one("#cards-text", Static).update(card_text(self.shown[index].slug))
+            self.query_one("#cards-scroll").scroll_home(animate=False)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The highlighted card's text."""
+        event.stop()
+        self.show_card(event.option_index)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter: nothing more to open (the text is already shown)."""
+        event.stop()
+
+    def action_kind(self, delta: int) -> None:
+        """The next (or previous) kind filter."""
+        order = ("", *KINDS)
+        self.kind = order[(order.index(self.kind) + delta) % len(order)]
+        self.fill()
+
+    def action_kind_at(self, index: int) -> None:
+        """Filter by kind ``index`` (0: all, then :data:`KINDS`)."""
+        self.kind = ("", *KINDS)[index]
+        self.fill()
+
+    def action_move(self, delta: int) -> None:
+        """j/k: move the highlight."""
+        ol = self.query_one("#cards-list", OptionList)
+        if self.shown:
+            ol.highlighted = max(0, min(len(self.shown) - 1, (ol.highlighted or 0) + delta))
+
+    def action_close(self) -> None:
+        """Back to where it was opened."""
         self.dismiss(None)
 
 
@@ -128,6 +359,7 @@ class ChoiceScreen(ModalScreen[Any]):
                 yield Input(placeholder="type to filter, Enter to choose", id="choice-filter")
             yield OptionList(*[Option(label) for label, _ in self.options], id="choice-list")
             yield Static("↑↓ choose · Enter confirm · Esc cancel", classes="hint")
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """Focus the filter or the list."""
@@ -186,18 +418,23 @@ class MenuScreen(Screen[None]):
         Binding("3", "play(3)", "3 players", show=False),
         Binding("4", "play(4)", "4 players", show=False),
         Binding("r", "replay", "Replay a saved game", show=False),
+        Binding("n", "new_game", "New game...", show=False),
+        Binding("c", "cards", "Cards"),
     ]
 
     def compose(self) -> ComposeResult:
         """Title and the menu."""
         with Vertical(id="menu-box"):
             yield Static(TITLE_ART, id="menu-title")
+            yield Static("WIZ-WAR", id="menu-title-line")
             yield Static("the classic game of dungeon wizardry — in your terminal",
                          id="menu-sub")
             yield OptionList(
                 Option("Play against 1 bot (2 players)", id="play2"),
                 Option("Play against 2 bots (3 players)", id="play3"),
                 Option("Play against 3 bots (4 players)", id="play4"),
+                Option("New game with options... (n)", id="new"),
+                Option("Cards: the whole deck (c)", id="cards"),
                 Option("Host a LAN game", id="host"),
                 Option("Join a LAN game", id="join"),
                 Option("Replay a saved game", id="replay"),
@@ -207,6 +444,7 @@ class MenuScreen(Screen[None]):
             )
             yield Static(DECK_NOTE, id="menu-note")
         yield Footer()
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """Focus the menu."""
@@ -219,6 +457,10 @@ class MenuScreen(Screen[None]):
         oid = event.option.id or ""
         if oid.startswith("play"):
             self.action_play(int(oid[4:]))
+        elif oid == "new":
+            self.action_new_game()
+        elif oid == "cards":
+            self.action_cards()
         elif oid == "host":
             self.app.open_host_form()  # type: ignore[attr-defined]
         elif oid == "join":
@@ -238,6 +480,14 @@ class MenuScreen(Screen[None]):
         """Show how to play."""
         self.app.push_screen(HelpScreen())
 
+    def action_new_game(self) -> None:
+        """The new-game screen (players, seed, variants, bot levels)."""
+        self.app.push_screen(NewGameScreen())
+
+    def action_cards(self) -> None:
+        """The whole deck, every card's text."""
+        self.app.push_screen(CardsScreen())
+
     def action_replay(self) -> None:
         """The saved games, to replay one."""
         self.app.open_saved_games()  # type: ignore[attr-defined]
@@ -245,6 +495,205 @@ class MenuScreen(Screen[None]):
     async def action_quit(self) -> None:
         """Leave the app."""
         self.app.exit(0)
+
+
+class NewGameScreen(Screen[None]):
+    """A game against bots with every option: players (2-4), the seed (blank: a random one
+    from the OS, shown in the game's header), crossed exits (2 players), the doors variant,
+    team play (4 players: P1+P3 against P2+P4) and each bot's level (``bot.LEVELS``).
+
+    Keys: ↑↓ choose a line, ←→ (or h l, space) change it, digits type the seed (Backspace
+    erases, ``r`` draws a random one now), Enter on the last line or ``s`` starts.
+    Source: rulebook, Team Play Option; FAQ, crossed exits (2 players); the doors variant.
+    """
+
+    BINDINGS = [
+        Binding("escape,q", "back", "Back"),
+        Binding("s", "start", "Start"),
+        Binding("left,h", "change(-1)", "Change", show=False),
+        Binding("right,l,space", "change(1)", "Change"),
+        Binding("r", "random_seed", "Random seed", show=False),
+        Binding("backspace", "seed_back", "Erase", show=False),
+        Binding("j", "move(1)", "Down", show=False),
+        Binding("k", "move(-1)", "Up", show=False),
+    ]
+
+    LABELS = {"players": "Players", "seed": "Seed", "crossed": "Crossed exits",
+              "doors": "Doors variant", "team": "Team play", "start": "Start the game"}
+
+    def __init__(self, players: int = 2, seed: str = "", crossed: bool = False,
+                 doors: bool = False, team: bool = False,
+                 levels: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.players = players
+        self.seed_text = seed
+        self.crossed = crossed
+        self.doors = doors
+        self.team = team
+        self.levels = {f"P{i}": bot.LEVELS[0] for i in range(2, 5)}
+        self.levels.update(levels or {})
+        self.message = ""
+
+    def compose(self) -> ComposeResult:
+        """Title, the option lines, a message line and the keys."""
+        with Vertical(id="newgame-box", classes="dialog lan-box"):
+            yield Static("New game against bots", classes="lan-title")
+            yield OptionList(id="newgame-list")
+            yield Static(id="newgame-msg", classes="lan-error")
+            yield Static("↑↓ choose · ←→ change · digits type the seed · r random seed · "
+                         "Enter/s start · Esc back", classes="hint")
+        yield Footer()
+        yield TooSmall()
+
+    def on_mount(self) -> None:
+        """Draw the lines and focus them."""
+        self.draw()
+        ol = self.query_one("#newgame-list", OptionList)
+        ol.highlighted = 0
+        ol.focus()
+
+    # ------------------------------------------------------------------ model
+    def rows(self) -> list[str]:
+        """The keys of the lines, top to bottom."""
+        return ["players", "seed", "crossed", "doors", "team",
+                *[f"bot:P{i}" for i in range(2, self.players + 1)], "start"]
+
+    def applies(self, key: str) -> str:
+        """"" when option ``key`` can be set now, else why not."""
+        if key == "crossed" and self.players != 2:
+            return "2 players only"
+        if key == "team" and self.players != 4:
+            return "4 players only"
+        return ""
+
+    def seed(self) -> int | None:
+        """The typed seed (``None``: blank, a random one)."""
+        return int(self.seed_text) if self.seed_text else None
+
+    def options(self) -> dict[str, Any]:
+        """What :meth:`WizWarApp.start_game` gets: players, seed and the options."""
+        return {"players": self.players, "seed": self.seed(),
+                "crossed": self.crossed and self.players == 2, "doors": self.doors,
+                "team": self.team and self.players == 4,
+                "levels": {f"P{i}": self.levels[f"P{i}"] for i in range(2, self.players + 1)}}
+
+    def line(self, key: str) -> Text:
+        """One option line: label, value, hint."""
+        t = Text(no_wrap=True, overflow="ellipsis")
+        why = self.applies(key)
+        if key == "start":
+            t.append(f"  {self.LABELS[key]}", "bold green")
+            return t
+        if key.startswith("bot:"):
+            seat = key[4:]
+            label = f"{seat} bot"
+            value = self.levels[seat]
+            hint = " / ".join(bot.LEVELS) if len(bot.LEVELS) > 1 else "the only level so far"
+            if self.team and self.players == 4:
+                hint = ("your team-mate · " if render.team_of(seat) == "A"
+                        else "opponent · ") + hint
+        elif key == "players":
+            bots = self.players - 1
+            label, value = "Players", str(self.players)
+            hint = f"you and {bots} bot{'s' if bots > 1 else ''}"
+        elif key == "seed":
+            label = "Seed"
+            value = self.seed_text or "random"
+            hint = "type digits; blank: from the OS (shown in the game)"
+        elif key == "team":
+            label, value = "Team play", "on" if self.team and not why else "off"
+            hint = why or "P1+P3 (you and P3) against P2+P4"
+        elif key == "crossed":
+            label, value = "Crossed exits", "on" if self.crossed and not why else "off"
+            hint = why or "rim exits lead to the opposite sector"
+        else:
+            label, value = "Doors variant", "on" if self.doors else "off"
+            hint = "your own sector's doors open for you"
+        style = "dim" if why else ""
+        t.append(f"  {label:<15}", style or "bold")
+        shown = f"< {value} >" if not why else f"  {value}  "
+        t.append(f"{shown:<16}", style or "bold #5fd7ff")
+        t.append(f" {hint}", "dim")
+        return t
+
+    def draw(self) -> None:
+        """Redraw the lines (keeping the highlight) and the message."""
+        ol = self.query_one("#newgame-list", OptionList)
+        at = ol.highlighted or 0
+        ol.clear_options()
+        ol.add_options([Option(self.line(k), id=k) for k in self.rows()])
+        ol.highlighted = min(at, len(self.rows()) - 1)
+        self.query_one("#newgame-msg", Static).update(self.message)
+
+    def current(self) -> str:
+        """The key of the highlighted line."""
+        ol = self.query_one("#newgame-list", OptionList)
+        rows = self.rows()
+        return rows[ol.highlighted] if ol.highlighted is not None else rows[0]
+
+    # ------------------------------------------------------------------ keys
+    def action_change(self, delta: int) -> None:
+        """Change the highlighted option by one step."""
+        key = self.current()
+        self.message = ""
+        why = self.applies(key)
+        if why:
+            self.message = f"{self.LABELS.get(key, key)}: {why}"
+        elif key == "players":
+            self.players = (self.players - 2 + delta) % 3 + 2
+        elif key in ("crossed", "doors", "team"):
+            setattr(self, key, not getattr(self, key))
+        elif key.startswith("bot:"):
+            seat = key[4:]
+            levels = list(bot.LEVELS)
+            cur = levels.index(self.levels[seat]) if self.levels[seat] in levels else 0
+            self.levels[seat] = levels[(cur + delta) % len(levels)]
+        elif key == "seed":
+            self.message = "Type the seed's digits (Backspace erases, r draws one)"
+        self.draw()
+
+    def action_move(self, delta: int) -> None:
+        """j/k: the next/previous line."""
+        ol = self.query_one("#newgame-list", OptionList)
+        ol.highlighted = max(0, min(len(self.rows()) - 1, (ol.highlighted or 0) + delta))
+
+    def action_random_seed(self) -> None:
+        """Draw a random seed from the OS now, to see it before the game."""
+        from wizwar_tui.app import new_seed
+
+        self.seed_text = str(new_seed())
+        self.draw()
+
+    def action_seed_back(self) -> None:
+        """Erase the seed's last digit."""
+        self.seed_text = self.seed_text[:-1]
+        self.draw()
+
+    def on_key(self, event: events.Key) -> None:
+        """Digits type the seed (9 digits at most)."""
+        if event.character is not None and event.character.isdigit():
+            event.stop()
+            event.prevent_default()
+            if len(self.seed_text) < 9:
+                self.seed_text = (self.seed_text + event.character).lstrip("0") or "0"
+            self.message = ""
+            self.draw()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter: start on the last line, change the option elsewhere."""
+        event.stop()
+        if event.option.id == "start":
+            self.action_start()
+        elif event.option.id != "seed":
+            self.action_change(1)
+
+    def action_start(self) -> None:
+        """Start the game with these options."""
+        self.app.start_game(**self.options())  # type: ignore[attr-defined]
+
+    def action_back(self) -> None:
+        """Back to the menu."""
+        self.dismiss(None)
 
 
 class GameOverScreen(Screen[None]):
@@ -272,8 +721,10 @@ class GameOverScreen(Screen[None]):
         t = Text()
         if self.winner == "-":
             t.append("Nobody wins.\n", "bold")
-        elif self.winner == self.human:
-            t.append("You win!\n", "bold green")
+        elif self.human and self.human in self.winner.split("+"):
+            t.append("Your team wins!\n" if "+" in self.winner else "You win!\n", "bold green")
+        elif "+" in self.winner:
+            t.append(f"Team {self.winner} wins.\n", "bold")
         else:
             t.append(f"{self.winner} wins.\n", f"bold {render.player_colour(self.winner)}")
         t.append(f"{self.how}\n\n")
@@ -295,6 +746,7 @@ class GameOverScreen(Screen[None]):
             yield Static("m menu · q quit" if self.lan else "n new game · m menu · q quit",
                          classes="hint")
         yield Footer()
+        yield TooSmall()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No "new game" after a LAN game (host or join another from the menu)."""
@@ -306,7 +758,8 @@ class GameOverScreen(Screen[None]):
         if self.lan:
             self.action_menu()
             return
-        self.app.start_game(self.players)  # type: ignore[attr-defined]
+        self.app.start_game(self.players, None,  # type: ignore[attr-defined]
+                            **getattr(self.app, "options", {}))
 
     def action_menu(self) -> None:
         """Back to the main menu (closing a LAN game)."""

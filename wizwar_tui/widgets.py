@@ -81,16 +81,23 @@ class BoardRuler(Static):
 class PlayersPanel(Static):
     """Life, treasure, hand size, lost turns and conditions of every player."""
 
+    ascii_only = False
+    """Draw the turn mark and the heart in ASCII (``>``, ``hp``)."""
+
     def show(self, view: View, seed: int | None, status: dict[str, str] | None = None,
-             where: str | None = None, you: str = "(you)") -> None:
+             where: str | None = None, you: str = "(you)", team: bool = False) -> None:
         """Draw ``view``'s players, the round and the seed; in a LAN game (``status``: the
         seat connection states) each player's name and connection instead of the seed.
-        ``where`` replaces the seed text; ``you`` marks the viewer (a replay: ``(seen)``)."""
-        t = Text()
+        ``where`` replaces the seed text; ``you`` marks the viewer (a replay: ``(seen)``);
+        ``team`` (the team variant) shows each seat's team and a line naming the teams."""
+        t = Text(no_wrap=True, overflow="ellipsis")
         for p in view.players:
             t.append_text(render.player_line(view, p, None if status is None else
-                                              status.get(p.seat, ""), you=you))
+                                              status.get(p.seat, ""), you=you,
+                                              ascii_only=self.ascii_only, team=team))
             t.append("\n")
+        if team:
+            t.append(render.teams_text() + "\n", "bold")
         if where is None:
             where = "LAN game" if status is not None else f"seed {seed}"
         t.append(f"round {view.round} · deck {view.deck_size} · {where}", "dim")
@@ -99,6 +106,9 @@ class PlayersPanel(Static):
 
 class HandPanel(Static):
     """The human's cards, numbered 1..9, with a hand cursor."""
+
+    ascii_only = False
+    """Draw the hand cursor as ``>``."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -116,7 +126,7 @@ class HandPanel(Static):
         for i, slug in enumerate(self.hand):
             if i:
                 t.append("\n")
-            mark = "›" if i == self.index else " "
+            mark = (">" if self.ascii_only else "›") if i == self.index else " "
             style = "bold" if slug in playable else "dim"
             if i == self.index:
                 style += " reverse"
@@ -134,9 +144,21 @@ class HandsPanel(Static):
     """A replay's hands: the seen seat's cards, or every seat's once the game is over.
     Faces the log's writer never learned are drawn as ``?``."""
 
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.hands: list[tuple[str, tuple[str, ...]]] = []
+
     def show(self, hands: list[tuple[str, tuple[str, ...]]]) -> None:
         """Draw ``hands``: (seat, cards) pairs; one pair lists the cards one a line, several
-        pairs give each seat a line of card names."""
+        pairs give each seat a paragraph of card names, wrapped to the panel's width under
+        the seat (never cut)."""
+        self.hands = list(hands)
+        self.update(self.hands_text(self.content_region.width or self.size.width or 40))
+        self.border_subtitle = "v seen as"
+
+    def hands_text(self, width: int) -> Text:
+        """The hands as text for a panel ``width`` cells wide."""
+        hands = self.hands
         t = Text(no_wrap=True, overflow="ellipsis")
         if len(hands) == 1:
             _seat, cards = hands[0]
@@ -147,23 +169,44 @@ class HandsPanel(Static):
                     t.append("\n")
                 t.append(f" {i + 1} ", "bold")
                 t.append(render.card_summary(slug), "bold" if slug else "dim")
-        else:
-            for i, (seat, cards) in enumerate(hands):
-                if i:
-                    t.append("\n")
-                t.append(f"{seat} ", f"bold {render.player_colour(seat)}")
-                t.append(", ".join(render.card_name(c) if c else "?" for c in cards)
-                         or "(no cards)", "" if cards else "dim")
-        self.update(t)
-        self.border_subtitle = "v seen as"
+            return t
+        for i, (seat, cards) in enumerate(hands):
+            if i:
+                t.append("\n")
+            t.append(f"{seat} ", f"bold {render.player_colour(seat)}")
+            if not cards:
+                t.append("(no cards)", "dim")
+                continue
+            indent = len(seat) + 1
+            col = indent
+            names = [render.card_name(c) if c else "?" for c in cards]
+            for j, name in enumerate(names):
+                piece = name + ("," if j < len(names) - 1 else "")
+                if j and col + 1 + len(piece) > max(width, indent + 8):
+                    t.append("\n" + " " * indent)
+                    col = indent
+                elif j:
+                    t.append(" ")
+                    col += 1
+                t.append(piece)
+                col += len(piece)
+        return t
+
+    def on_resize(self) -> None:
+        """Wrap the hands again for the new width."""
+        if self.hands:
+            self.update(self.hands_text(self.content_region.width or self.size.width))
 
 
 class StackPanel(Static):
     """The pending attack and the counteractions played on it."""
 
+    ascii_only = False
+    """Draw the answers' arrows as ``->``."""
+
     def show(self, view: View) -> None:
         """Draw ``view.stack``; the panel is hidden when nothing is pending."""
-        lines = render.stack_lines(view)
+        lines = render.stack_lines(view, self.ascii_only)
         self.display = bool(lines)
         t = Text()
         for i, line in enumerate(lines):

@@ -716,6 +716,28 @@ _PLACEMENTS: dict[int, tuple[tuple[str, Square], ...]] = {
 }
 
 
+QUADRANTS: dict[str, Square] = {"nw": (0, 0), "ne": (5, 0), "se": (5, 5), "sw": (0, 5)}
+
+
+def _line_links(width: int, height: int,
+                holes: frozenset[Square]) -> dict[tuple[Square, str], tuple[Square, str]]:
+    """Only opposite board edges connect: each row's west end to its east end and each
+    column's north end to its south end, the ends being the row's or column's first and last
+    existing squares (a hole cuts a row short). Source: rulebook, The Board (after a
+    Relocate Sector on a 3-player board "the AUTO WARP is discarded, and only opposite board
+    edges connect")."""
+    links: dict[tuple[Square, str], tuple[Square, str]] = {}
+    for r in range(height):
+        cols = [c for c in range(width) if (c, r) not in holes]
+        if cols:
+            _add_link(links, ((cols[-1], r), "e"), ((cols[0], r), "w"))
+    for c in range(width):
+        rows = [r for r in range(height) if (c, r) not in holes]
+        if rows:
+            _add_link(links, ((c, rows[0]), "n"), ((c, rows[-1]), "s"))
+    return links
+
+
 def _board_links(players: int, crossed: bool) -> dict[tuple[Square, str], tuple[Square, str]]:
     links: dict[tuple[Square, str], tuple[Square, str]] = {}
     n = SECTOR_SIZE
@@ -756,6 +778,8 @@ def assemble(
     crossed: bool = False,
     sectors: dict[str, Sector] | None = None,
     rotations: Sequence[int] | None = None,
+    places: Sequence[str] | None = None,
+    warp: bool = True,
 ) -> Layout:
     """Assemble the full board for 2, 3 or 4 players from sector designs.
 
@@ -769,18 +793,35 @@ def assemble(
     row 4 leaving south enters sw col 4, row 5+i through its east side, and back); our reading
     for the two edges whose opposite is the hole: ne's north edge (col 5+i, row 0) is joined to
     sw's west edge (col 0, row 5+i) the same way. Source: rulebook, The Board; FAQ.
+
+    ``places`` (3 players, after Relocate Sector): the quadrant (``nw``/``ne``/``se``/``sw``)
+    of each sector, the missing one being the hole; ``warp=False`` drops the AUTO WARP and
+    joins only opposite board edges (see :func:`_line_links`). The AUTO WARP needs the hole
+    in the south-east. Raises ``ValueError`` on a bad combination.
     """
     if players not in _PLACEMENTS:
         raise ValueError(f"players must be 2, 3 or 4, got {players}")
     if crossed and players != 2:
         raise ValueError("the crossed-exit variant is for 2 players only")
-    places = _PLACEMENTS[players]
+    slots = _PLACEMENTS[players]
+    if places is not None:
+        if players != 3:
+            raise ValueError("sector places can only change on a 3-player board")
+        names = tuple(places)
+        if len(names) != 3 or len(set(names)) != 3 or not set(names) <= set(QUADRANTS):
+            raise ValueError(f"places must be three different quadrants of nw ne se sw, got {names}")
+        slots = tuple((q, QUADRANTS[q]) for q in names)
+    if not warp and players != 3:
+        raise ValueError("only a 3-player board has an AUTO WARP to drop")
+    hole = next((q for q in QUADRANTS if q not in {p for p, _ in slots}), "")
+    if players == 3 and warp and hole != "se":
+        raise ValueError("the AUTO WARP needs the empty place in the south-east")
     ids = tuple(sector_ids)
-    if len(ids) != len(places):
-        raise ValueError(f"{players} players need {len(places)} sectors, got {len(ids)}")
-    rots = tuple(rotations) if rotations is not None else (0,) * len(places)
-    if len(rots) != len(places):
-        raise ValueError(f"need {len(places)} rotations, got {len(rots)}")
+    if len(ids) != len(slots):
+        raise ValueError(f"{players} players need {len(slots)} sectors, got {len(ids)}")
+    rots = tuple(rotations) if rotations is not None else (0,) * len(slots)
+    if len(rots) != len(slots):
+        raise ValueError(f"need {len(slots)} rotations, got {len(rots)}")
     if sectors is None:
         sectors = load_sectors()
     for sid in ids:
@@ -790,23 +831,26 @@ def assemble(
     width, height = 2 * n, (n if players == 2 else 2 * n)
     holes: frozenset[Square] = frozenset()
     if players == 3:
-        holes = frozenset((c, r) for c in range(n, 2 * n) for r in range(n, 2 * n))
+        hx, hy = QUADRANTS[hole]
+        holes = frozenset((c, r) for c in range(hx, hx + n) for r in range(hy, hy + n))
+    links = (_board_links(players, crossed) if players != 3 or warp
+             else _line_links(width, height, holes))
     base = Layout(
         width=width,
         height=height,
         holes=holes,
         printed=MappingProxyType({}),
-        links=_freeze(_board_links(players, crossed)),
-        placements=tuple(p for p, _ in places),
+        links=_freeze(links),
+        placements=tuple(p for p, _ in slots),
         sector_ids=ids,
-        sector_origin=tuple(o for _, o in places),
+        sector_origin=tuple(o for _, o in slots),
         rotations=tuple(r % 4 for r in rots),
     )
     rank = {"open": 0, "door": 1, "wall": 2}
     printed: dict[Edge, str] = {}
     homes: list[Square] = []
     spots: list[tuple[Square, Square]] = []
-    for (_, origin), sid, rot in zip(places, ids, base.rotations, strict=True):
+    for (_, origin), sid, rot in zip(slots, ids, base.rotations, strict=True):
         sec = sectors[sid]
         for kind, edges in (("wall", sec.walls), ("door", sec.doors)):
             for e in sorted(edges):

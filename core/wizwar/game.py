@@ -24,7 +24,8 @@ from core.wizwar.state import (
 )
 
 RULESET = "wizwar"
-RULES_VERSION = 2  # 2: 72 of the 74 cards implemented (logs of version 1 dealt another deck)
+RULES_VERSION = 3  # 3: the full deck only, team play, Relocate Sector into the 3-player empty place
+# (2: 72 of the 74 cards; 1: another deck). A log of another version is refused, not misread.
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,10 @@ def new_game(config: GameConfig, seed: int | bytes | str, faces: list[str] | Non
     n = config.players
     if n not in (2, 3, 4):
         raise ValueError("Wiz-War is played by 2, 3 or 4 players with the base sectors")
+    if config.team and n != 4:
+        raise ValueError("team play needs four players (P1+P3 against P2+P4)")
+    if config.crossed and n != 2:
+        raise ValueError("crossed exits are a 2-player variant")
     rng = Rng.from_seed(seed)
     ids = sorted(load_sectors())
     rng.shuffle(ids)

@@ -21,6 +21,7 @@ from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import (
     DIRS,
     OPPOSITE,
+    QUADRANTS,
     Edge,
     Square,
     blocked_count,
@@ -181,6 +182,10 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
         if state.windows:
             win = state.windows[0]
             raise IllegalAction(f"{win.to_answer} must answer the {win.source} first")
+        if state.choice:
+            raise IllegalAction(f"{state.choice[0]} must choose a card first (Telepath)")
+        if state.retreats:  # DG §12: the forced retreat is walked at once, out of turn
+            raise IllegalAction(f"{state.retreats[0][0]} must walk his forced retreat first")
         if state.discarding:
             raise IllegalAction(f"{state.discarding[0]} must discard down to the hand limit")
         raise IllegalAction(f"it is {state.turn.active}'s turn")
@@ -477,6 +482,9 @@ def _check_attack(state: State, w: Wizard, target: Wizard | None, card: str = ""
         raise IllegalAction("you have already attacked this turn (one attack a turn)")
     if target is not None and target.seat == w.seat:
         raise IllegalAction("you cannot attack yourself (6e rule)")
+    if target is not None and state.allies(w.seat, target.seat):
+        raise IllegalAction(f"{target.seat} is your team-mate: you may not attack him "
+                            "(rulebook, Team play option)")
     if target is not None and any(c.slug == "buddy" and c.caster == target.seat
                                   for c in w.conditions):
         raise IllegalAction(f"{target.seat} is your Buddy: you cannot attack him until he "
@@ -547,6 +555,7 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     bush_at: Square | None = None
     passed = False
     fires = 0
+    walked = len(a.targets)
     for i, text in enumerate(a.targets):
         sq = _square(state, text)
         step = _step_ok(state, cur, sq)
@@ -569,9 +578,15 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
                 fires += 1  # it can be crossed, at 4 magical damage (cards.md wall-of-fire)
             elif state.edges[e].kind == "illusion-wall" and \
                     w.seat not in state.edges[e].believe:
-                pass  # he sees through it (cards.md illusion-wall)
+                # he sees through it (cards.md illusion-wall); one who meets it for the first
+                # time on this walk rolls now, and a believer stops in front of it (DG §12:
+                # belief is rolled at first sight)
+                if not dry and _first_sight_believes(state, w, e, o):
+                    walked = i
+                    break
             else:
                 what = state.edges[e].kind
+                what = "wall" if what == "illusion-wall" else what  # a believer sees a wall
                 raise IllegalAction(f"a {'locked door' if what.startswith('door') else what} "
                                     f"blocks the way at {edge_name(e)}")
         if sq in state.stones:
@@ -584,7 +599,8 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if dry:
         return
     w.at = cur
-    t.moves_used += len(a.targets)
+    t.moves_used += walked
+    extra = max(0, walked - left)
     if extra:
         w.life -= extra  # a cost, not damage: no counteraction or stone applies
         o("run", f"{w.seat} pays {extra} life to run on", seat=w.seat)
@@ -592,12 +608,28 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         t.open_doors.remove(e)  # the door relocks behind you (RB The Board)
     if passed:
         t.pass_edge = ""
-    o("move", f"{w.seat} moves to {square_name(cur)}", seat=w.seat, path=list(a.targets))
+    o("move", f"{w.seat} moves to {square_name(cur)}", seat=w.seat,
+      path=list(a.targets[:walked]))
     if bush_at is not None:
         _enter_bush(state, w, o)
     for _ in range(fires):  # each crossing is one damage event (cards.md §1.8)
         o("fire", f"{w.seat} crosses a wall of fire", seat=w.seat)
         _open_indirect(state, [w], 4, "wall-of-fire", physical=False, cause=w.seat)
+
+
+def _first_sight_believes(state: State, w: Wizard, e: Edge, o: Out) -> bool:
+    """A walker about to cross an illusion wall he has never rolled for sees it now: he rolls
+    (1-2: he believes it) unless he is blind. True if he now believes it.
+    Source: DG §12 (belief rolled per player at first sight); cards.md illusion-wall."""
+    es = state.edges[e]
+    if w.seat in es.rolled or w.has("blind"):
+        return False
+    roll = _roll(state)
+    es.rolled.append(w.seat)
+    if roll <= 2:
+        es.believe.append(w.seat)
+    o("illusion", f"{w.seat} sees the wall at {edge_name(e)}", seat=w.seat, roll=roll)
+    return roll <= 2
 
 
 def _own_door(state: State, w: Wizard, e: Edge, frm: Square, to: Square) -> bool:
@@ -745,6 +777,8 @@ def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     effect = _OWN_TURN.get(cd.slug)
     if effect is None:  # pragma: no cover - IMPLEMENTED and the table agree (tested)
         raise IllegalAction(f"{cd.name} cannot be played now")
+    if a.arg("mode") == "throw" and cd.kind in (C.OBJECT, C.STONE) and effect is not _weapon:
+        effect = _throw_object  # FAQ: any object can be thrown (weapons have their own rows)
     if a.number is not None and a.number == 0:
         raise IllegalAction("there is no number card 0")
     if a.number is not None and str(a.number) == a.card:
@@ -952,6 +986,27 @@ def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> 
     # the Wizardblade's cut is magical (RB: it counts as magical damage)
     _declare(state, w, target, a.card, cid, None, value, o, mode=mode,
              physical=a.card != "wizardblade")
+
+
+def _throw_object(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Throw an object that is no weapon (a magic stone, the Master Key) at a square in a clear
+    line: it lands there, or just before a thornbush or stone block; a displayed stone is
+    displayed no more. It does no damage and is no attack, whoever stands there.
+    Source: FAQ (you can throw objects, not treasures; thrown objects do no damage unless a
+    card says so); RB Objects (where a thrown object lands); cards.md §1.4 (throwing)."""
+    name = C.card(a.card).name
+    if a.number is not None or len(a.targets) != 1 or a.targets[0].startswith("P") or \
+            any(k != "mode" for k, _ in a.args):
+        raise IllegalAction(f"throw the {name} at a square, e.g. @c3 mode=throw; a thrown "
+                            "object does no damage (FAQ)")
+    sq = _square(state, a.targets[0])
+    assert w.at is not None
+    land = _throw_landing(state, w.at, sq)
+    if dry:
+        return
+    _take_from_hand(w, cid)
+    state.floor.append((land, cid))
+    o("throw", f"{w.seat} throws the {name} to {square_name(land)}", seat=w.seat)
 
 
 def _throw_landing(state: State, frm: Square, to: Square) -> Square:
@@ -1714,29 +1769,46 @@ def _rotate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
 
 
 def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
-    """Relocate Sector: a sector swaps places with another (``@nw to=se``), everything on it
-    moving along and its orientation kept (see :func:`_reshape_board`). Not in 2-player games
-    (taken out at setup, FAQ). Moving a sector into the empty place of a 3-player board
-    (which ends the AUTO WARP) is not built yet and is refused. Source: RB The Board;
-    cards.md relocate-sector."""
+    """Relocate Sector: a sector swaps places with another (``@nw to=se``), or on a 3-player
+    board moves into the empty place, everything on it moving along and its orientation kept
+    (see :func:`_reshape_board`). Not in 2-player games (taken out at setup, FAQ). On a
+    3-player board any relocation discards the AUTO WARP for good: from then on only opposite
+    board edges connect. Source: RB The Board ("If a sector gets RELOCATED ... the AUTO WARP
+    is discarded, and only opposite board edges connect"); cards.md relocate-sector."""
     lay = state.layout
     if a.number is not None or len(a.targets) != 1 or any(k != "to" for k, _ in a.args):
         raise IllegalAction("relocate-sector takes a sector and to=, e.g. @nw to=se")
     src, dst = a.targets[0], a.arg("to")
     if src not in lay.placements:
         raise IllegalAction(f"name a sector of this board: {', '.join(lay.placements) or '-'}")
-    if dst not in lay.placements:
-        if dst in ("nw", "ne", "se", "sw") and len(lay.placements) == 3:
-            raise IllegalAction("moving a sector into the empty place is not built yet")
+    into_hole = len(lay.placements) == 3 and dst in QUADRANTS and dst not in lay.placements
+    if dst not in lay.placements and not into_hole:
         raise IllegalAction(f"to= must be another sector: {', '.join(lay.placements)}")
     if dst == src:
         raise IllegalAction("to= must be another sector")
     if dry:
         return
     _discard_cards(state, [cid])
-    p, q = lay.placements.index(src), lay.placements.index(dst)
+    p = lay.placements.index(src)
     n = lay.sector_size
-    origin = {p: lay.sector_origin[p], q: lay.sector_origin[q]}
+    spec = dict(state.layout_spec)
+    if into_hole:
+        origin = {p: lay.sector_origin[p]}
+        dest = {p: QUADRANTS[dst]}
+        places = list(lay.placements)
+        places[p] = dst
+        spec["places"] = places
+    else:
+        q = lay.placements.index(dst)
+        origin = {p: lay.sector_origin[p], q: lay.sector_origin[q]}
+        dest = {p: origin[q], q: origin[p]}
+        ids = list(spec["sectors"])
+        rots = list(spec.get("rotations") or [0] * len(ids))
+        ids[p], ids[q] = ids[q], ids[p]
+        rots[p], rots[q] = rots[q], rots[p]
+        spec["sectors"], spec["rotations"] = ids, rots
+    if len(lay.placements) == 3:
+        spec["warp"] = 0
 
     def moving(sq: Square) -> int | None:
         for i, (ox, oy) in origin.items():
@@ -1746,15 +1818,9 @@ def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o:
 
     def to_new(sq: Square, side: str | None) -> tuple[Square, str | None]:
         i = moving(sq)
-        (fx, fy), (tx, ty) = origin[i], origin[q if i == p else p]  # type: ignore[index]
+        (fx, fy), (tx, ty) = origin[i], dest[i]  # type: ignore[index]
         return (sq[0] - fx + tx, sq[1] - fy + ty), side
 
-    spec = dict(state.layout_spec)
-    ids = list(spec["sectors"])
-    rots = list(spec.get("rotations") or [0] * len(ids))
-    ids[p], ids[q] = ids[q], ids[p]
-    rots[p], rots[q] = rots[q], rots[p]
-    spec["sectors"], spec["rotations"] = ids, rots
     _reshape_board(state, spec, moving, to_new)
     o("sector", f"{w.seat} moves the {src} sector to {dst}", seat=w.seat)
 
@@ -2804,7 +2870,9 @@ def _next_turn(state: State, o: Out) -> None:
     cards.md §1.6-1.7; notation.md Turn edges."""
     t = state.turn
     prev = state.wizard(t.active)
-    if t.speed_pending and prev.in_game and not t.lost_rest:
+    # a lost (rest of a) turn is this turn only: Speed's extra turn still comes (FAQ: your own
+    # reflected attack costs the current turn, not the next)
+    if t.speed_pending and prev.in_game:
         state.turn = Turn(prev.seat, extra=True, speed_pending=t.speed_pending - 1)
         _begin(state, prev, o, extra=True)
         return
@@ -2857,6 +2925,14 @@ def _check_end(state: State, o: Out) -> None:
 
     Out: both your treasures rest on home bases of other players still in the game. Win: two
     opponents' treasures on your home base, or being the last player in the game.
+
+    Team play (rulebook, Team play option): a team wins with three of the other team's
+    treasures on its members' home bases in any combination, or when every player of the
+    other team is out of the game; the winner is then written ``P1+P3``. The option is
+    silent on elimination by treasures; our reading: you are out when both your treasures
+    rest on home bases of the other team's players still in the game (a treasure carried to
+    a team-mate's base does not count), and the two-treasure win of the base game gives way
+    to the team's three.
     """
     if state.winner:
         return
@@ -2873,7 +2949,7 @@ def _check_end(state: State, o: Out) -> None:
             for t in mine:
                 sq = state.treasures[t]
                 owner = state.home_owner(sq) if sq is not None else None
-                if owner is not None and owner.seat != w.seat and owner.in_game:
+                if owner is not None and owner.in_game and not state.allies(w.seat, owner.seat):
                     on_bases += 1
             if on_bases == 2:
                 winner_now = _treasure_winner(state)
@@ -2884,9 +2960,19 @@ def _check_end(state: State, o: Out) -> None:
     win = _treasure_winner(state)
     if win:
         state.winner = win
-        o("win", f"{win} wins with two treasures on the home base", seat=win)
+        if "+" in win:
+            o("win", f"team {win} wins with three treasures on its home bases", seat=win)
+        else:
+            o("win", f"{win} wins with two treasures on the home base", seat=win)
         return
     alive = [w for w in state.wizards if w.in_game]
+    if state.options.get("team") and alive:
+        teams = {"+".join(state.team_of(w.seat)) for w in alive}
+        if len(teams) == 1:
+            team = teams.pop()
+            state.winner = team
+            o("win", f"team {team} wins: the other team is out of the game", seat=team)
+        return
     if len(alive) == 1 and len(state.wizards) > 1:
         state.winner = alive[0].seat
         o("win", f"{alive[0].seat} wins as the last wizard in the game", seat=alive[0].seat)
@@ -2895,6 +2981,20 @@ def _check_end(state: State, o: Out) -> None:
 
 
 def _treasure_winner(state: State) -> str:
+    """The seat (or in team play the team, ``P1+P3``) with enough enemy treasures on its
+    home base(s), or "" (RB Winning; rulebook, Team play option: three)."""
+    if state.options.get("team"):
+        for w in state.wizards:
+            team = state.team_of(w.seat)
+            if w.seat != team[0]:
+                continue
+            bases = {m.home for m in state.wizards
+                     if m.seat in team and m.in_game and m.home is not None}
+            theirs = [t for t, sq in state.treasures.items()
+                      if sq in bases and t.split(".")[0] not in team]
+            if len(theirs) >= 3:
+                return "+".join(team)
+        return ""
     for w in state.wizards:
         if not w.in_game or w.home is None:
             continue
@@ -3047,8 +3147,9 @@ def _candidates(state: State, seat: str) -> list[Action]:
                                 for n in (nums if s == "waterwall" else [None])]
         elif s == "relocate-sector":
             pls = state.layout.placements
+            dests = list(pls) + ([q for q in QUADRANTS if q not in pls] if len(pls) == 3 else [])
             out += [Action(seat, "play", s, (x,), args=(("to", y),))
-                    for x in pls for y in pls if x != y]
+                    for x in pls for y in dests if x != y]
         elif s == "rotate-sector":
             for pl in state.layout.placements:
                 out += [Action(seat, "play", s, (pl,), args=(("turn", t),))

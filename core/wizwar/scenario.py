@@ -34,10 +34,12 @@ from core.wizwar.state import (
 )
 
 TOP_KEYS = {"title", "source", "deck", "dice", "reshuffles", "picks", "seed", "steps", "board",
-            "players", "objects", "turn", "check", "expect"}
+            "players", "objects", "turn", "check", "expect", "options"}
+OPTION_KEYS = {"team", "doors"}
 PLAYER_KEYS = {"at", "life", "home", "treasures", "hand", "carrying", "lost_turns",
                "conditions", "displayed"}
-BOARD_KEYS = {"size", "walls", "doors", "exits", "door_hp", "wall_hp", "bushes"}
+BOARD_KEYS = {"size", "walls", "doors", "exits", "door_hp", "wall_hp", "bushes", "sectors",
+              "rotations"}
 TURN_KEYS = {"active", "first", "round", "moves_used", "attacked"}
 
 
@@ -85,9 +87,17 @@ def build_state(doc: dict[str, Any]) -> State:
     _need(isinstance(board, dict), "[board] must be a table")
     unknown = set(board) - BOARD_KEYS
     _need(not unknown, f"unknown [board] key(s) {sorted(unknown)}")
-    spec = {"kind": "open", "size": board.get("size", "9x9"),
-            "walls": list(board.get("walls", [])), "doors": list(board.get("doors", [])),
-            "exits": [list(p) for p in board.get("exits", [])]}
+    spec: dict[str, Any] = {"kind": "open", "size": board.get("size", "9x9"),
+                            "walls": list(board.get("walls", [])),
+                            "doors": list(board.get("doors", [])),
+                            "exits": [list(p) for p in board.get("exits", [])]}
+    if "sectors" in board:  # the real board from sector designs (docs/scenarios.md)
+        _need(not set(board) & {"size", "walls", "doors", "exits"},
+              "[board] sectors cannot be mixed with size, walls, doors or exits")
+        ids = [str(x) for x in board["sectors"]]
+        spec = {"kind": "sectors", "players": len(ids), "sectors": ids, "crossed": 0,
+                "rotations": [_int(r, "a rotation") % 4
+                              for r in board.get("rotations", [0] * len(ids))]}
     try:
         layout = build_layout(spec)
     except (ValueError, KeyError) as exc:
@@ -167,6 +177,11 @@ def build_state(doc: dict[str, Any]) -> State:
     _need(active in [w.seat for w in wizards], f"unknown active player {active}")
     t = Turn(active, moves_used=_int(turn.get("moves_used", 0), "moves_used"),
              attacked=_bool(turn.get("attacked", False), "attacked"))
+    opts = doc.get("options", {})
+    _need(isinstance(opts, dict) and set(opts) <= OPTION_KEYS,
+          f"[options] takes {sorted(OPTION_KEYS)}")
+    options = {k: int(_bool(opts[k], k)) for k in sorted(opts)}
+    _need(not options.get("team") or len(wizards) == 4, "team play needs four players")
     dice = [_int(d, "a die", 1) for d in doc.get("dice", [])]
     _need(all(d <= 4 for d in dice), "dice are 1-4")
     reshuffles = [[str(s) for s in r] for r in doc.get("reshuffles", [])]
@@ -176,7 +191,7 @@ def build_state(doc: dict[str, Any]) -> State:
                   treasures=treasures, turn=t, round=_int(turn.get("round", 2), "round", 1),
                   first=str(turn.get("first", "P1")),
                   rng=Rng.from_seed(_int(doc.get("seed", 0), "seed")),
-                  script=Script(dice, reshuffles, picks), options={}, deck_kind="scenario")
+                  script=Script(dice, reshuffles, picks), options=options, deck_kind="scenario")
     return state
 
 
@@ -264,7 +279,7 @@ def _normal(key: str, value: Any) -> Any:
 def _compare(state: State, table: dict[str, Any], where: str) -> str:
     diffs = []
     for key, want in table.items():
-        if key == "after":
+        if key in ("after", "reason"):
             continue
         want = _normal(key, want)
         got = _normal(key, observe(state, key))
@@ -282,12 +297,14 @@ def run_doc(doc: dict[str, Any], path: str = "") -> Outcome:
         for c in checks:
             if "after" not in c:
                 raise ScenarioError("[[check]] needs after =")
+            _need("reason" not in c or isinstance(c["reason"], str),
+                  "[[check]] reason must be a string")
         steps = doc.get("steps", [])
         _need(isinstance(steps, list), "steps must be a list")
         # validate keys early so a typo is a clear FAIL
         for table in [*checks, doc.get("expect", {})]:
             for key in table:
-                if key != "after":
+                if key not in ("after", "reason"):
                     observe(state, key)
         for i, raw in enumerate(steps, start=1):
             text = str(raw).strip()
@@ -311,6 +328,13 @@ def run_doc(doc: dict[str, Any], path: str = "") -> Outcome:
             if not applied and state_hash(state) != before:
                 return Outcome(path, title, False, f"step {i} was refused but changed state")
             for c in checks:
+                if int(c["after"]) == i and "reason" in c:
+                    if applied:
+                        return Outcome(path, title, False, f"after step {i}: a reason is "
+                                       "expected, but the step was accepted")
+                    if c["reason"].lower() not in reason.lower():
+                        return Outcome(path, title, False, f"after step {i}: reason "
+                                       f"{c['reason']!r} expected, got {reason!r}")
                 if int(c["after"]) == i:
                     diff = _compare(state, c, f"after step {i}:")
                     if diff:

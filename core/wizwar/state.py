@@ -325,6 +325,20 @@ class State:
             out.append("stone-block")
         return out
 
+    def team_of(self, seat: str) -> tuple[str, ...]:
+        """The seats of ``seat``'s team, in seat order: ``("P1", "P3")`` or ``("P2", "P4")``
+        in the team variant, else ``(seat,)``. Source: rulebook, Team play option (4 players:
+        the 1st and 3rd are one team, the 2nd and 4th the other)."""
+        if not self.options.get("team"):
+            return (seat,)
+        seats = self.seats
+        i = seats.index(seat)
+        return tuple(s for j, s in enumerate(seats) if j % 2 == i % 2)
+
+    def allies(self, a: str, b: str) -> bool:
+        """True when seats ``a`` and ``b`` are on one team (a seat is its own ally)."""
+        return b in self.team_of(a)
+
     def home_owner(self, sq: Square) -> Wizard | None:
         """The wizard whose home base is ``sq``, if any."""
         for w in self.wizards:
@@ -456,7 +470,9 @@ def build_layout(spec: dict[str, Any]) -> Layout:
 
     ``{"kind": "open", "size": "9x9", "walls": [...], "doors": [...], "exits": [[a, b], ...]}``
     for a scenario test board, or ``{"kind": "sectors", "players": 2|3|4, "sectors": [ids],
-    "crossed": 0|1}`` for the real board. Raises ``ValueError`` on a bad spec.
+    "crossed": 0|1}`` for the real board, with ``"rotations"`` (quarter turns per sector),
+    ``"places"`` (3 players: each sector's quadrant) and ``"warp"`` (0 once the AUTO WARP is
+    gone) after Rotate/Relocate Sector. Raises ``ValueError`` on a bad spec.
     """
     from core.wizwar.board import assemble, open_board
 
@@ -471,7 +487,8 @@ def build_layout(spec: dict[str, Any]) -> Layout:
     if kind == "sectors":
         return assemble(int(spec["players"]), list(spec["sectors"]),
                         crossed=bool(spec.get("crossed", 0)),
-                        rotations=spec.get("rotations"))
+                        rotations=spec.get("rotations"), places=spec.get("places"),
+                        warp=bool(spec.get("warp", 1)))
     raise ValueError(f"unknown board kind {kind!r}")
 
 

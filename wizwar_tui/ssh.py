@@ -1,0 +1,284 @@
+"""The app an SSH session runs (``python -m wizwar_tui.ssh HOST:PORT --name NAME [--watch]``,
+started by :mod:`net.ssh`, one process per session on its own PTY).
+
+It is the ordinary app locked to one game: it joins (or watches) the game at ``HOST:PORT``
+and nothing else. No main menu, no local games, no hosting or joining elsewhere, no saved
+games or replays (they are files on the server), no command palette (it can save
+screenshots); leaving the game ends the session. Game logs are not written (a player's log
+would be a file on the server). A watcher sees only public information: the board, the
+players, the stack, the discards and the actions, never a hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
+
+from net.cli import load_token, parse_target
+from net.lan import PeerGame
+from wizwar_tui import render
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.lobby import LanLink
+from wizwar_tui.widgets import Board, BoardRuler, PlayersPanel, StackPanel
+
+RETRIES = 3
+"""Rejoins after a lost connection (the host runs on the same machine as the SSH server)."""
+
+
+class SSHLink(LanLink):
+    """A ``LanLink`` whose rejoin hint is to log in again over SSH."""
+
+    hint = ""
+
+    def rejoin_hint(self) -> str:
+        """How to take the seat back: log in again under the same name."""
+        return self.hint or f"ssh -p PORT {self.game.name}@HOST"
+
+
+class NoticeScreen(Screen[None]):
+    """A message with nothing to do but leave (the end of a session)."""
+
+    BINDINGS = [Binding("q,escape,enter", "leave", "Disconnect")]
+    DEFAULT_CSS = """
+    NoticeScreen { align: center middle; }
+    #notice-box { width: 70; max-width: 95%; }
+    #notice-title { text-style: bold; color: #ffd75f; }
+    """
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        """Title, message, the key."""
+        with Vertical(id="notice-box", classes="dialog"):
+            yield Static(self.title_text, id="notice-title")
+            yield Static(self.text, id="notice-text")
+            yield Static("q disconnect", classes="hint")
+        yield Footer()
+
+    def action_leave(self) -> None:
+        """End the session."""
+        self.app.exit(0)
+
+
+class WatchScreen(Screen[None]):
+    """Watching a game: the seats until the deal, then the board, the players, the stack
+    and the actions as notation, from the public view (``view(state, "")``)."""
+
+    BINDINGS = [Binding("q,escape", "leave", "Stop watching")]
+    DEFAULT_CSS = """
+    #watch-top { height: 1; background: #1f2a33; color: #d0d0d0; }
+    #watch-main { height: 1fr; }
+    #watch-scroll { width: auto; max-width: 70%; height: 100%; }
+    #watch-side { width: 1fr; min-width: 24; }
+    #watch-players { height: auto; border: round #444444; }
+    #watch-stack { height: auto; border: round #ff875f; }
+    #watch-log { height: 1fr; border: round #444444; }
+    """
+
+    def __init__(self, link: LanLink) -> None:
+        super().__init__()
+        self.link = link
+        self.logged = 0
+
+    def compose(self) -> ComposeResult:
+        """Top line, board, side panels."""
+        yield Static(id="watch-top")
+        with Horizontal(id="watch-main"):
+            with ScrollableContainer(id="watch-scroll", can_focus=False):
+                yield BoardRuler(id="watch-ruler")
+                yield Board(id="watch-board")
+            with Vertical(id="watch-side"):
+                yield PlayersPanel(id="watch-players")
+                yield StackPanel(id="watch-stack")
+                yield RichLog(id="watch-log", wrap=True, markup=False, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """First drawing; redraw on every change of the game."""
+        self.query_one("#watch-players").border_title = "Players"
+        self.query_one("#watch-stack").border_title = "Stack"
+        self.query_one("#watch-log").border_title = "Actions"
+        self.query_one("#watch-log", RichLog).can_focus = False
+        self.query_one("#watch-stack").display = False
+        self.link.listeners.append(self.net_changed)
+        self.net_changed()
+
+    def on_unmount(self) -> None:
+        """Stop listening to the game."""
+        if self.net_changed in self.link.listeners:
+            self.link.listeners.remove(self.net_changed)
+
+    def net_changed(self) -> None:
+        """Redraw from the watcher's public view."""
+        link, game = self.link, self.link.game
+        top = Text()
+        top.append(" watching ", "bold reverse")
+        top.append(f" \u201c{getattr(game, 'game', '') or link.address}\u201d · ")
+        view = game.view() if isinstance(game, PeerGame) else None
+        status = link.session.seat_status()
+        if view is None:
+            free = sum(1 for st in status.values() if st == "free")
+            top.append(f"waiting for {free} more player{'s' if free != 1 else ''}"
+                       if free else "dealing…")
+            seats = Text()
+            for seat, st in status.items():
+                seats.append(f"{seat}  ", f"bold {render.player_colour(seat)}")
+                seats.append_text(render.seat_status_text(st))
+                seats.append("\n")
+            seats.append("You watch: you see no hand.", "dim")
+            self.query_one("#watch-players", PlayersPanel).update(seats)
+        else:
+            top.append(render.turn_text(view) if not view.winner else
+                       f"{view.winner} wins" if view.winner != "-" else "nobody wins")
+            self.query_one("#watch-ruler", BoardRuler).show(view)
+            self.query_one("#watch-board", Board).set_view(view, {})
+            self.query_one("#watch-players", PlayersPanel).show(
+                view, None, status, where="watching: no hand is shown", you="")
+            self.query_one("#watch-stack", StackPanel).show(view)
+        if link.problem:
+            top.append(f" · {link.problem}", "bold red")
+        self.query_one("#watch-top", Static).update(top)
+        log = self.query_one("#watch-log", RichLog)
+        actions = game.actions if isinstance(game, PeerGame) else []
+        if len(actions) < self.logged:  # caught up again after a reconnection
+            log.clear()
+            self.logged = 0
+        for i, act in enumerate(actions[self.logged:], self.logged + 1):
+            actor = act.split(" ", 1)[0]
+            line = Text(f"{i:>4} ", "dim")
+            line.append(act, render.player_colour(actor))
+            log.write(line)
+        self.logged = len(actions)
+
+    def action_leave(self) -> None:
+        """Stop watching: end the session."""
+        self.app.exit(0)
+
+
+class SSHPlayerApp(WizWarApp):
+    """The app locked to one game for one SSH session (see the module docstring).
+
+    Args:
+        host, port: the game's host (a ``HostGame`` on the SSH server's machine).
+        name: the player name (the SSH user name).
+        watch: watch instead of taking a seat (the game is full or dealt).
+        rejoin: the ``ssh`` command that logs in again (the "take your seat back" hint).
+    """
+
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, host: str, port: int, name: str, watch: bool = False,
+                 rejoin: str = "") -> None:
+        super().__init__(discovery=False, save_games=False, bot_delay=0)
+        self.game_host, self.game_port = host, port
+        self.player_name = name
+        self.watch = watch
+        self.rejoin = rejoin
+        self.sub_title = f"{name} over SSH"
+
+    def on_mount(self, event: events.Mount) -> None:
+        """Straight into the game (the base app's menu is never shown)."""
+        event.prevent_default()
+        self.push_screen(NoticeScreen("Wiz-War", "Connecting to the game…"))
+        peer = PeerGame(self.game_host, self.game_port, name=self.player_name,
+                        bot_play=False, watch=self.watch,
+                        token="" if self.watch else load_token(
+                            self.game_host, self.game_port, self.player_name))
+        link = SSHLink(self, peer, f"{self.game_host}:{self.game_port}", retries=RETRIES,
+                       save=False)
+        link.hint = self.rejoin
+        self.lan = link
+        link.listeners.append(lambda: self._join_failed(link))
+        if self.watch:
+            self.push_screen(WatchScreen(link))
+        else:
+            from wizwar_tui.lobby import LobbyScreen
+
+            self.push_screen(LobbyScreen(link))
+        self.run_worker(link.run_peer(), group="lan", exclusive=False, exit_on_error=False)
+
+    def show_lan_game(self, link: LanLink) -> Any:
+        """At the deal: the game screen for a player; a watcher's screen stays."""
+        if self.watch:
+            return self.screen
+        return super().show_lan_game(link)
+
+    def _join_failed(self, link: LanLink) -> None:
+        """Never got in (refused, or no host): say why on a screen of its own."""
+        if link.phase not in ("failed", "refused") or link.game_shown:
+            return
+        link.listeners.clear()
+        self.notice("Cannot join the game", link.problem)
+
+    def notice(self, title: str, text: str) -> None:
+        """Replace everything with a message; its only key disconnects."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(NoticeScreen(title, text))
+
+    # ---- everything outside this one game is closed ---------------------------------------
+    def leave_lan(self) -> None:
+        """Leaving the game ends the session (:meth:`show_menu` follows): stop the game's
+        workers; the connection is closed as the app ends (``on_unmount``)."""
+        if self.lan is not None:
+            self.lan.closed = True
+            self.workers.cancel_group(self, "lan")
+
+    def show_menu(self) -> None:
+        """There is no menu over SSH: leaving the game ends the session."""
+        self.exit(0)
+
+    def _not_here(self, *_args: object, **_kw: object) -> None:
+        self.notify("Not available over SSH: only this game is.", severity="warning")
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """No screenshots: they would be files on the server."""
+        self._not_here()
+
+    def action_suspend_process(self) -> None:
+        """No suspending: nobody on the SSH side could resume the app."""
+        self._not_here()
+
+    start_game = _not_here  # type: ignore[assignment]
+    open_saved_games = _not_here  # type: ignore[assignment]
+    open_replay = _not_here  # type: ignore[assignment]
+    open_host_form = _not_here  # type: ignore[assignment]
+    open_join = _not_here  # type: ignore[assignment]
+    host_lan = _not_here  # type: ignore[assignment]
+    join_lan = _not_here  # type: ignore[assignment]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m wizwar_tui.ssh HOST:PORT --name NAME [--watch]``; returns the exit status."""
+    p = argparse.ArgumentParser(prog="wizwar-ssh-session",
+                                description="one SSH session's app (started by wizwar host --ssh)")
+    p.add_argument("target", help="HOST:PORT of the game")
+    p.add_argument("--name", required=True)
+    p.add_argument("--watch", action="store_true")
+    p.add_argument("--rejoin", default="", help="the ssh command that logs in again")
+    args = p.parse_args(argv)
+    try:
+        addr = parse_target(args.target)
+    except LookupError as exc:
+        p.error(str(exc))
+    if addr is None:
+        p.error(f"{args.target!r} is not HOST:PORT")
+    app = SSHPlayerApp(addr[0], addr[1], args.name, watch=args.watch, rejoin=args.rejoin)
+    app.run()
+    return 0 if app.return_code in (None, 0) else int(app.return_code)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
