@@ -105,6 +105,29 @@ def test_bot_goes_for_treasure() -> None:
     assert _pick(st) == "P1 pickup P2.t1"
 
 
+def test_team_play_leaves_a_team_mates_treasure_and_scores_on_his_base() -> None:
+    """Team variant (P1+P3 against P2+P4): standing on P3's treasure P1 does not take it; with
+    an enemy treasure on P3's home base P1 drops it there (three on the team's bases win)."""
+    four = [{"at": "a1", "home": "a1", "hand": ["2"]},
+            {"at": "g7", "home": "g7", "treasures": ["g6", "f7"]},
+            {"at": "a7", "home": "a7", "treasures": ["c3", "b7"]},
+            {"at": "g1", "home": "g1", "treasures": ["f1", "g2"]}]
+    four[0]["treasures"] = ["a2", "b1"]
+    four[0]["at"] = "c3"
+    st = _state(four)
+    st.options["team"] = 1
+    v = view(st, "P1")
+    assert v.options["team"] == 1
+    assert bot.team_of(v, "P1") == ("P1", "P3")
+    assert "P1 pickup P3.t1" in {str(a) for a in legal_actions(st, "P1")}
+    assert _pick(st) != "P1 pickup P3.t1"
+    st.wizard("P1").at = (0, 6)  # a7, P3's home base
+    st.wizard("P3").at = (1, 5)
+    st.wizard("P1").carrying = "P2.t1"
+    st.treasures["P2.t1"] = None
+    assert _pick(st) == "P1 drop P2.t1"
+
+
 def test_magic_stones_are_displayed_first() -> None:
     st = _state([{"at": "a1", "hand": ["bloodstone", "fireball", "3"]},
                  {"at": "g7"}])

@@ -181,8 +181,10 @@ class _Mind:
         self.by: dict[str, Action] = {}
         for a in acts:
             self.by.setdefault(str(a), a)
-        self.enemies = [p for p in v.players if p.seat != seat and p.alive and not p.out
-                        and p.at is not None]
+        self.team = team_of(v, seat)
+        self.bases = team_bases(v, seat)
+        self.enemies = [p for p in v.players if p.seat not in self.team and p.alive
+                        and not p.out and p.at is not None]
         self._dist: dict[tuple[Square, bool], dict[Square, int]] = {}
         self._goals: set[Square] | None = None
         self._sight: dict[tuple[Square, Square], bool] = {}
@@ -242,25 +244,52 @@ class _Mind:
         return None
 
 
+def team_of(v: View, seat: str) -> tuple[str, ...]:
+    """The seats of ``seat``'s team: itself alone, or in the team variant the seats of the
+    same parity (P1+P3, P2+P4). Source: rulebook, Team play option."""
+    if not v.options.get("team"):
+        return (seat,)
+    seats = [p.seat for p in v.players]
+    i = seats.index(seat)
+    return tuple(s for j, s in enumerate(seats) if j % 2 == i % 2)
+
+
+def team_bases(v: View, seat: str) -> set[Square]:
+    """The home bases an enemy treasure scores on: ``seat``'s own, and in the team variant
+    those of its team-mates still in the game."""
+    team = team_of(v, seat)
+    out = {p.home for p in v.players if p.seat in team and p.home is not None
+           and (p.seat == seat or (p.alive and not p.out))}
+    return out
+
+
+def _owner(treasure: str) -> str:
+    return treasure.split(".")[0]
+
+
 def _goals(v: View, seat: str) -> set[Square]:
     me = v.player(seat)
+    team = team_of(v, seat)
+    bases = team_bases(v, seat)
     if me.carrying and me.home is not None:
-        return {me.home}
+        return set(bases) if _owner(me.carrying) not in team else {me.home}
     out: set[Square] = set()
     attacks = [c for c in v.hand if C.BY_SLUG[c].kind == C.ATTACK]
-    enemies = [p for p in v.players if p.seat != seat and p.at is not None and p.alive
+    enemies = [p for p in v.players if p.seat not in team and p.at is not None and p.alive
                and not p.out]
     if len(attacks) >= 2 and v.round > 1:  # armed: hunt the nearest enemy wizard too
         out |= {p.at for p in enemies if p.at is not None}
     for p in enemies:  # an enemy running off with our treasure: hunt him
-        if p.carrying.startswith(seat + ".") and p.at is not None:
+        if p.carrying and _owner(p.carrying) in team and p.at is not None:
             out.add(p.at)
-    homes = {p.home for p in v.players}
+    enemy_homes = {p.home for p in enemies}
     for sq, toks in v.tokens.items():
         for t in toks:
-            if "." in t and not t.startswith(seat + ".") and sq != me.home:
+            if "." not in t:
+                continue
+            if _owner(t) not in team and sq not in bases:
                 out.add(sq)
-            if "." in t and t.startswith(seat + ".") and sq in homes and sq != me.home:
+            elif _owner(t) in team and sq in enemy_homes:
                 out.add(sq)  # rescue our own treasure from an enemy base
     return out
 
@@ -441,8 +470,9 @@ def _turn(m: _Mind) -> Iterator[Action]:
         if end is not None:
             yield end
         return
-    # score: drop an enemy treasure on our home base
-    if me.carrying and at == me.home and f"{seat} drop {me.carrying}" in by:
+    # score: drop an enemy treasure on our home base (or a team-mate's); a rescued one home
+    if me.carrying and f"{seat} drop {me.carrying}" in by and \
+            (at == me.home or (at in m.bases and _owner(me.carrying) not in m.team)):
         yield by[f"{seat} drop {me.carrying}"]
     # magic stones work only displayed
     for a in m.acts:
@@ -458,9 +488,8 @@ def _turn(m: _Mind) -> Iterator[Action]:
     homes = {p.home for p in m.enemies}
     for a in m.acts:
         if a.verb == "pickup" and "." in a.targets[0] and not me.carrying:
-            t = a.targets[0]
-            mine = t.startswith(seat + ".")
-            if (not mine and at != me.home) or (mine and at in homes):
+            ours = _owner(a.targets[0]) in m.team
+            if (not ours and at not in m.bases) or (ours and at in homes):
                 yield a
     goals = m.goals()
     route = m.route()
@@ -491,9 +520,10 @@ def _teleport_shortcut(m: _Mind, goals: set[Square], route) -> Iterator[Action]:
     if d <= m.v.moves_left + 1:
         return
     if me.carrying and me.home is not None:
-        a = m.by.get(f"{m.seat} play teleport @{square_name(me.home)}")
-        if a is not None:
-            yield a
+        for base in sorted(goals):
+            a = m.by.get(f"{m.seat} play teleport @{square_name(base)}")
+            if a is not None:
+                yield a
         return
     for g in sorted(goals):
         if any("." in t for t in m.v.tokens.get(g, ())):
@@ -1073,7 +1103,8 @@ def archmage(v: View, seat: str, legal: list[Action], budget: int, seed: int = 0
 def _obvious(v: View, seat: str, a: Action) -> bool:
     """Choices no search improves: scoring a treasure, taking one, a stone, Speed."""
     me = v.player(seat)
-    if a.verb == "drop" and me.carrying and a.targets == (me.carrying,) and me.at == me.home:
+    if a.verb == "drop" and me.carrying and a.targets == (me.carrying,) and \
+            me.at in team_bases(v, seat):
         return True
     if a.verb == "pickup" and "." in a.targets[0]:
         return True
@@ -1185,52 +1216,69 @@ def _life(n: int) -> int:
     return n + min(n, 6)
 
 
+def _team(st, seat: str) -> set[str]:
+    team_of = getattr(st, "team_of", None)
+    return set(team_of(seat)) if team_of is not None else {seat}
+
+
 def _score(st, seat: str) -> int:
-    """How good an (imagined) game looks for ``seat``, in integer points: winning, life
-    against the others' life, treasures at home or on the way, the way to the next goal,
-    cards in hand, lost turns."""
+    """How good an (imagined) game looks for ``seat`` (and its team-mates in the team
+    variant), in integer points: winning, life against the enemies' life, treasures on the
+    bases or on the way, the way to the next goal, cards in hand, lost turns."""
+    team = _team(st, seat)
     if st.winner:
-        return 100_000 if st.winner == seat else -100_000
+        return 100_000 if set(st.winner.split("+")) & team else -100_000
     me = st.wizard(seat)
-    if not me.in_game:
+    if not me.in_game and len(team) == 1:
         return -100_000
-    others = [w for w in st.wizards if w.seat != seat]
-    n = max(1, len(others))
-    score = 20 * _life(me.life) + 8 * len(me.hand) - 30 * me.lost_turns
-    for o in others:
+    enemies = [w for w in st.wizards if w.seat not in team]
+    n = max(1, len(enemies))
+    score = 0
+    for w in st.wizards:
+        if w.seat not in team:
+            continue
+        if not w.in_game:
+            score -= 2000
+            continue
+        score += 20 * _life(w.life) + 8 * len(w.hand) - 30 * w.lost_turns
+    for o in enemies:
         if not o.in_game:
             score += 400
             continue
         score -= (20 * _life(o.life) + 6 * len(o.hand) - 30 * o.lost_turns) // n
-    dist = _state_distances(st, me.at) if me.at is not None else {}
+    bases = {w.home for w in st.wizards if w.seat in team and w.home is not None
+             and (w.seat == seat or w.in_game)}
     for t, sq in st.treasures.items():
         owner = t.split(".")[0]
         home_of = st.home_owner(sq) if sq is not None else None
-        if owner == seat:
-            if home_of is not None and home_of.seat != seat:
+        if owner in team:
+            if home_of is not None and home_of.seat not in team:
                 score -= 300  # half of an enemy's win
-        elif sq is not None and sq == me.home:
+        elif sq is not None and sq in bases:
             score += 350  # half of ours
-    mine = me.carrying and not me.carrying.startswith(seat + ".")
-    if mine and me.home is not None:
-        score += 200 - 8 * min(dist.get(me.home, 40), 40)
+    if not me.in_game or me.at is None:
+        return score
+    dist = _state_distances(st, me.at)
+    theirs = me.carrying and me.carrying.split(".")[0] not in team
+    if theirs:
+        score += 200 - 8 * min(min(dist.get(b, 40) for b in bases), 40)
     elif me.carrying and me.home is not None:  # our own, rescued: home is safest
         score -= 2 * min(dist.get(me.home, 40), 40)
     else:
         goals = [sq for t, sq in st.treasures.items()
-                 if sq is not None and not t.startswith(seat + ".") and sq != me.home]
+                 if sq is not None and t.split(".")[0] not in team and sq not in bases]
         if goals:
             score -= 5 * min(min(dist.get(g, 40) for g in goals), 40)
-    for o in others:
+    for o in enemies:
         if o.in_game and o.carrying and o.home is not None and o.at is not None:
-            if o.carrying.startswith(o.seat + "."):
-                continue  # he only rescues his own
-            d = _state_distances(st, o.at).get(o.home, 40)
-            threat = 200 - 8 * min(d, 40)
-            if o.carrying.startswith(seat + "."):
-                score -= threat + 100  # ours, on its way to his base
+            owner = o.carrying.split(".")[0]
+            if owner in _team(st, o.seat):
+                continue  # he only rescues his own (or his team's)
+            d = min(_state_distances(st, o.at).get(o.home, 40), 40)
+            if owner in team:
+                score -= 300 - 8 * d  # ours, on its way to his base
             else:
-                score -= threat // n
+                score -= (200 - 8 * d) // n  # a third player's: he nears a win
     return score
 
 

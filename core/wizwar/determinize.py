@@ -162,25 +162,32 @@ def _is_object(token: str) -> bool:
 _SPECS: dict[tuple, dict[str, Any]] = {}
 
 
-def _layout_spec(layout: Layout, players: int) -> dict[str, Any]:
+def _layout_spec(layout: Layout, players: int, crossed: int = 0) -> dict[str, Any]:
     """The spec that rebuilds ``layout`` (needed only if an imagined game reshapes the
-    board). A test board cannot be rebuilt from its geometry; it gets a bare spec."""
+    board): its sectors, their turns and places, with or without the 3-player AUTO WARP as
+    its links show. A test board cannot be rebuilt from its geometry; it gets a bare spec."""
     if not layout.placements:
         return {"kind": "open", "size": f"{layout.width}x{layout.height}"}
     key = (layout.sector_ids, layout.rotations, layout.placements, layout.width,
-           layout.height, players)
+           layout.height, players, crossed)
     if key not in _SPECS:
         spec: dict[str, Any] = {"kind": "sectors", "players": players,
-                                "sectors": list(layout.sector_ids), "crossed": 0}
+                                "sectors": list(layout.sector_ids), "crossed": crossed}
         if any(layout.rotations):
             spec["rotations"] = list(layout.rotations)
-        if players == 2:
-            try:
-                if dict(build_layout(spec).links) != dict(layout.links):
-                    spec["crossed"] = 1
-            except (ValueError, KeyError):  # pragma: no cover - an odd board: keep the guess
-                pass
+        if players == 3 and tuple(layout.placements) != ("nw", "ne", "sw"):
+            spec["places"] = list(layout.placements)
+        options = [spec]
+        if players == 3:
+            options.append(dict(spec, warp=0))
         _SPECS[key] = spec
+        for option in options:
+            try:
+                if dict(build_layout(option).links) == dict(layout.links):
+                    _SPECS[key] = option
+                    break
+            except (ValueError, KeyError):  # pragma: no cover - keep the plain guess
+                continue
     return dict(_SPECS[key])
 
 
@@ -260,7 +267,7 @@ def sample_state(v: View, rng: Rng) -> State:
                              caster=_caster(v, "", kind) if illusion else "",
                              rolled=[p.seat for p in v.players] if illusion else [])
     windows = [_window(v, win, wizards, new) for win in v.stack]
-    spec = _layout_spec(v.layout, len(v.players))
+    spec = _layout_spec(v.layout, len(v.players), int(v.options.get("crossed", 0)))
     in_game = [p.seat for p in v.players if p.alive and not p.out]
     st = State(
         layout=v.layout, layout_spec=spec, wizards=wizards, faces=faces, deck=deck,
@@ -271,8 +278,15 @@ def sample_state(v: View, rng: Rng) -> State:
         round=v.round, first=in_game[0] if in_game else v.active,
         rng=Rng.from_seed(rng.below(1 << 62)), windows=windows,
         discarding=list(v.discarding), winner=v.winner, eliminated=list(v.eliminated),
-        deck_kind="full")
+        options=dict(v.options), deck_kind="full")
     _set_moves(st, v)
+    mover = v.to_move[0] if v.to_move else ""
+    if mover and mover != v.active and not v.stack and not v.discarding:
+        # someone acts out of turn with nothing on the stack: a forced retreat (Ugly, Go Away),
+        # guessed as 3 squares from the active wizard
+        src = st.wizard(v.active).at
+        if src is not None:
+            st.retreats = [[mover, square_name(src), 3]]
     return st
 
 

@@ -97,8 +97,9 @@ class RunReport:
         """Wins per seat (every seat listed)."""
         out = {f"P{i + 1}": 0 for i in range(self.players)}
         for g in self.games:
-            if g.winner in out and not g.failure:
-                out[g.winner] += 1
+            for s in g.winner.split("+"):  # a team's win ("P1+P3") counts for both seats
+                if s in out and not g.failure:
+                    out[s] += 1
         return out
 
 
