@@ -16,11 +16,13 @@ the escapes, Absorb, Blunt, the answering stones; Anti-Anti for the attacker). C
 otherwise have to discard at the hand limit it plays for what little they are worth.
 
 The **archmage** (:func:`archmage`) runs determinized Monte Carlo: it imagines the hidden
-cards many times (:mod:`core.wizwar.determinize`: sampled from the cards it has not seen,
-with an RNG derived from its view and ``seed``), tries its best candidate actions in each
-imagined game, lets apprentices play on to the end of the next player's turn, and scores the
-outcome; the candidate with the best total wins. ``budget`` is the number of playouts per
-decision (an argument: there is no clock in ``core/``).
+cards a number of times (:mod:`core.wizwar.determinize`: sampled from the cards it has not
+seen, with an RNG derived from its view and ``seed``), plays each of a few candidate actions
+(the apprentice's choice among them) in every imagined game, lets apprentices play every seat
+on to the end of the next player's turn, scores the outcomes, and departs from the
+apprentice's choice only for a candidate clearly better over the same imagined games.
+``budget`` is the number of playouts per decision (an argument: there is no clock in
+``core/``). It searches its own turn and its answers to attacks.
 
 All choices are deterministic given the view, the legal actions, the level, budget and seed.
 """
@@ -56,8 +58,6 @@ _CURSES = ("blind", "no-spell", "slow", "lock-in-place", "medusa")
 _STONES = tuple(c.slug for c in C.CARDS if c.kind == C.STONE)
 _ANSWER_STONES = ("bloodstone", "shieldstone", "soulstone")
 _TURNERS = ("reflection", "full-reflection")
-_STOPPERS = ("full-shield", "teleport", "invisible", "absorb-spell", "wall-of-fire",
-             "waterwall")
 _DOOR_TOOLS = ("master-key", "pick-lock", "remove-lock", "pass-through-wall", "destroy-wall")
 _SPENDABLE = ("jam-lock", "remove-lock", "pick-lock", "pass-through-wall", "around-the-corner",
               "illusion-wall", "create-wall", "thornbush", "fill-square-with-stone",
@@ -188,7 +188,6 @@ class _Mind:
         self._dist: dict[tuple[Square, bool], dict[Square, int]] = {}
         self._goals: set[Square] | None = None
         self._sight: dict[tuple[Square, Square], bool] = {}
-        self.numbers = sorted({int(s) for s in v.hand if C.is_number(s)})
 
     # -- geometry --
     def dist(self, frm: Square, doors_ok: bool = False) -> dict[Square, int]:
@@ -236,12 +235,6 @@ class _Mind:
 
     def has_door_tool(self) -> bool:
         return any(self.hand[c] for c in (*_DOOR_TOOLS, "mist-body"))
-
-    def first(self, items: Iterable[Action]) -> Action | None:
-        for a in items:
-            if self.ok(a):
-                return a
-        return None
 
 
 def team_of(v: View, seat: str) -> tuple[str, ...]:
