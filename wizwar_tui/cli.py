@@ -3,9 +3,10 @@
 ``wizwar`` opens the main menu; ``wizwar play [--players N] [--seed S] [--crossed]
 [--doors] [--team] [--bot LEVEL]... [--ascii|--unicode]`` starts a game against bots; ``wizwar replay FILE`` replays a saved game (a ``.wwlog`` or export text);
 ``wizwar scenario PATH...`` runs conformance scenarios and prints
-``N passed, N failed`` (exit 1 on any failure); ``wizwar host``/``join``/``list`` play on
-the LAN (``--headless --bot`` without the app, see net/cli.py); ``wizwar bench`` prints
-performance figures (docs/performance.md).
+``N passed, N failed`` (exit 1 on any failure); ``wizwar selfplay --games N`` lets bots play
+headless games checking every action (exit 1 on any crash or failed check);
+``wizwar host``/``join``/``list`` play on the LAN (``--headless --bot`` without the app, see
+net/cli.py); ``wizwar bench`` prints performance figures (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -80,6 +81,20 @@ def main(argv: list[str] | None = None) -> int:
     p_bench.add_argument("--only", action="append", default=[], metavar="PART",
                          help="measure only these parts (repeat or comma-separate): games, "
                               "apply, legal, los, hash, verify, echo, start, render")
+    p_self = sub.add_parser("selfplay", help="bots play headless games, every action checked")
+    p_self.add_argument("--games", type=int, default=10)
+    p_self.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    p_self.add_argument("--bots", default="apprentice",
+                        help="bot level for every seat, or one per seat: archmage,apprentice")
+    p_self.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    p_self.add_argument("--logs", default="selfplay-logs",
+                        help="folder for the logs of failed games (default selfplay-logs)")
+    p_self.add_argument("--save-all", action="store_true", help="keep every game's log")
+    p_self.add_argument("--max-actions", type=int, default=None,
+                        help="length cap: a longer game stops as a draw")
+    p_self.add_argument("--sample", type=int, default=3,
+                        help="legal actions tried on copies per step (0: all)")
+    p_self.add_argument("--budget", type=int, default=None, help="archmage playouts")
     from net.cli import add_parsers
     from net.cli import run as run_net
 
@@ -105,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         code = run_net(args)
         if code is not None:
             return code
+    if args.cmd == "selfplay":
+        return _selfplay(args)
     if args.cmd == "scenario":
         from core.wizwar.scenario import run_paths
 
@@ -126,6 +143,52 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_lan(args)
     return run()
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    """``wizwar selfplay``: play, show a progress bar on stderr, save logs, print the report.
+    Returns 1 when any game crashed or failed a check."""
+    import os
+    import time
+
+    from core.wizwar import selfplay
+
+    levels = tuple(x.strip() for x in args.bots.split(",") if x.strip())
+    started = time.monotonic()
+
+    def save(name: str, data: bytes) -> str:
+        os.makedirs(args.logs, exist_ok=True)
+        path = os.path.join(args.logs, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def on_game(i: int, g: selfplay.GameResult) -> None:
+        name = f"selfplay-{g.players}p-seed{g.seed}.wwlog"
+        if g.failure:
+            path = save(name, g.log)
+            print(f"\nseed {g.seed}: {g.failure}; first bad action {g.bad_action or '-'}; "
+                  f"log saved to {path}", file=sys.stderr)
+        elif args.save_all:
+            save(name, selfplay.game_log(g.players, g.seed, g.levels, g.moves))
+        done = i + 1
+        width = 30
+        fill = done * width // args.games
+        spent = time.monotonic() - started
+        eta = spent / done * (args.games - done)
+        print(f"\r[{'#' * fill}{'.' * (width - fill)}] {done}/{args.games} games, "
+              f"{spent:.0f}s, about {eta:.0f}s left ", end="", file=sys.stderr, flush=True)
+
+    try:
+        rep = selfplay.run(args.games, args.players, levels, args.seed,
+                           max_actions=args.max_actions or selfplay.MAX_ACTIONS,
+                           sample=args.sample, budget=args.budget, on_game=on_game)
+    except ValueError as exc:
+        print(f"wizwar selfplay: {exc}", file=sys.stderr)
+        return 2
+    print(file=sys.stderr)
+    print(selfplay.format_report(rep))
+    return 1 if rep.crashes or rep.invariant_failures else 0
 
 
 if __name__ == "__main__":

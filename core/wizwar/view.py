@@ -7,7 +7,7 @@ pile, displayed cards and the stack are public (RB: cards are discarded face up)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.wizwar.board import Edge, Layout, Square
 from core.wizwar.state import State
@@ -56,7 +56,8 @@ class StackInfo:
 
 @dataclass(frozen=True)
 class View:
-    """One player's view of the game (``viewer`` "" = a spectator who sees no hand)."""
+    """One player's view of the game (``viewer`` "" = a spectator who sees no hand).
+    ``options`` are the game's public options (``crossed``, ``doors``, ``team``: 0 or 1)."""
 
     viewer: str
     layout: Layout
@@ -81,6 +82,7 @@ class View:
     attacked: bool
     picked_up: bool
     deck_kind: str
+    options: dict[str, int] = field(default_factory=dict)
 
     def player(self, seat: str) -> PlayerInfo:
         """The public info of ``seat``. Raises ``KeyError``."""
@@ -139,7 +141,8 @@ def view(state: State, seat: str) -> View:
         discard=tuple(state.face(c) for c in state.discard), winner=state.winner,
         eliminated=tuple(state.eliminated), moves_left=max(0, left),
         attacked=state.turn.attacked, picked_up=state.turn.picked_up,
-        deck_kind=state.deck_kind)
+        deck_kind=state.deck_kind,
+        options={k: v for k, v in state.options.items() if isinstance(v, int)})
 
 
 __all__ = ["View", "PlayerInfo", "StackInfo", "StackCard", "view"]
