@@ -993,6 +993,9 @@ class Sightline:
     ``edges``: edge keys whose interior the segment crosses, in order (a link key when the line
     wraps). ``corners``: for each grid point touched (not at the ends), the sorted edge keys
     meeting there. ``squares``: squares whose interior the segment passes, in order.
+    ``leg``: the direction of the line's last straight leg, as it arrives at the target, in
+    board coordinates (doubled units; after a wrap the part beyond the rim crossing, turned
+    back into the target's frame): "away from the caster" is read from it (cards.md §1.8).
     Source: rulebook, The Cards (line of sight); cards.md §1.2.
     """
 
@@ -1000,6 +1003,7 @@ class Sightline:
     corners: tuple[tuple[Edge, ...], ...]
     squares: tuple[Square, ...]
     length2: int = field(default=0, compare=False)
+    leg: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 def _corner_keys(layout: Layout, gx: int, gy: int) -> tuple[Edge, ...]:
@@ -1116,7 +1120,8 @@ def _trace(
         cur = nxt
     if t is not None and not wrapped:
         return None
-    return Sightline(tuple(edges), tuple(corners), tuple(squares), dx * dx + dy * dy)
+    leg = (dx, dy) if t is None else _rot(-t[0] % 4, (dx, dy))
+    return Sightline(tuple(edges), tuple(corners), tuple(squares), dx * dx + dy * dy, leg)
 
 
 #: the side of a square towards a unit step

@@ -25,6 +25,7 @@ from core.wizwar.board import (
     OPPOSITE,
     QUADRANTS,
     Edge,
+    Sightline,
     Square,
     blocked_count,
     edge_name,
@@ -386,6 +387,13 @@ def has_los(state: State, frm: Square, target: Square | Edge, through: int = 0) 
 
 
 def _has_los(state: State, frm: Square, target: Square | Edge, through: int) -> bool:
+    return _clear_line(state, frm, target, through) is not None
+
+
+def _clear_line(state: State, frm: Square, target: Square | Edge,
+                through: int) -> Sightline | None:
+    """The first (shortest) sightline from ``frm`` to ``target`` that nothing blocks, with
+    ``through`` wall edges allowed, or None (see :func:`has_los`)."""
     edges, opened = state.edges, state.turn.open_doors
     for sl in sightlines(state.layout, frm, target):
         # blocked_count(sl, _is_blocking) inlined (the hot path of legal_actions)
@@ -403,8 +411,8 @@ def _has_los(state: State, frm: Square, target: Square | Edge, through: int) -> 
             ends.add(target)  # type: ignore[arg-type]
         if any(s not in ends and (s in state.bushes or s in state.stones) for s in sl.squares):
             continue
-        return True
-    return False
+        return sl
+    return None
 
 
 def _sees(state: State, w: Wizard, frm: Square, target: Square | Edge) -> bool:
@@ -944,7 +952,7 @@ def _waterbolt(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) 
     assert w.at is not None and target.at is not None
     if not _sees(state, w, w.at, target.at):
         raise IllegalAction(f"no line of sight to {target.seat}")
-    d = _away(w.at, target.at, a.arg("dir"))
+    d = _away(w.at, target.at, a.arg("dir"), _last_leg(state, w, w.at, target.at))
     for k, _v in a.args:
         if k != "dir":
             raise IllegalAction(f"waterbolt takes no {k}=")
@@ -953,10 +961,30 @@ def _waterbolt(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) 
     _declare(state, w, target, "waterbolt", cid, ncid, value, o, push_dir=d)
 
 
-def _away(frm: Square, to: Square, given: str) -> str:
-    """The direction "away from the caster": the axis of the larger distance; on a tie the
-    caster names it with dir= (cards.md §1.8)."""
-    dx, dy = to[0] - frm[0], to[1] - frm[1]
+def _last_leg(state: State, w: Wizard, frm: Square, to: Square) -> tuple[int, int]:
+    """The direction of the last straight leg of ``w``'s line of sight from ``frm`` to
+    ``to`` (board coordinates, doubled units): through an exit or warp the part beyond the
+    rim crossing; after Around the Corner the leg from the pivot. Falls back on the plain
+    difference when no clear line is found. Source: cards.md §1.8 ("When the LOS runs
+    through an exit or warp, it is measured along the last straight leg of the LOS")."""
+    through = 1 if _displayed(state, w, "visionstone") else 0
+    if state.turn.active == w.seat and not state.windows:
+        for slug, pivot in state.turn.modifiers:
+            if slug == "around-the-corner":
+                frm = parse_square(str(pivot))
+    if frm == to:
+        return (0, 0)
+    sl = _clear_line(state, frm, to, through)
+    if sl is not None and sl.leg != (0, 0):
+        return sl.leg
+    return (2 * (to[0] - frm[0]), 2 * (to[1] - frm[1]))
+
+
+def _away(frm: Square, to: Square, given: str, leg: tuple[int, int] | None = None) -> str:
+    """The direction "away from the caster": the axis of the larger distance (measured
+    along ``leg``, the last straight leg of the LOS, when given); on a tie the caster names
+    it with dir= (cards.md §1.8)."""
+    dx, dy = leg if leg is not None else (to[0] - frm[0], to[1] - frm[1])
     if given:
         if given not in DIRS:
             raise IllegalAction("dir= must be n, e, s or w")
