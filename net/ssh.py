@@ -333,12 +333,18 @@ class _Connection(asyncssh.SSHServer):
         return self.server.keys is not None
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        """A key listed in the authorized_keys file (``from=`` honoured)."""
+        """A key listed in the authorized_keys file (``from=`` honoured). A key restricted
+        to a forced ``command=`` is refused: the game is the only thing served, so such a
+        key was meant for something else."""
         keys = self.server.keys
         if keys is None or self.conn is None:
             return False
         addr = self.conn.get_extra_info("peername", ("", 0))[0]
-        if keys.validate(key, addr, addr) is None:
+        options = keys.validate(key, addr, addr)
+        if options is None:
+            return False
+        if "command" in options:
+            self.server.log("ssh: refused a key with a forced command= (not a game key)")
             return False
         self.key = key.get_fingerprint("sha256")
         return True

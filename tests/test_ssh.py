@@ -109,6 +109,18 @@ def test_client_locale_decides_ascii() -> None:
     assert wssh.client_wants_ascii({"LANG": "en_US.ISO-8859-1"})
 
 
+def test_session_app_draws_ascii_for_a_non_utf8_client(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session app follows WIZWAR_ASCII, which the server sets from the client's locale
+    (a trial found the app ignoring it)."""
+    from wizwar_tui.ssh import SSHPlayerApp
+
+    monkeypatch.setenv("WIZWAR_ASCII", "1")
+    assert SSHPlayerApp("127.0.0.1", 1, "ann").ascii_only
+    monkeypatch.setenv("WIZWAR_ASCII", "0")
+    assert not SSHPlayerApp("127.0.0.1", 1, "ann").ascii_only
+
+
 def test_host_ssh_refuses_bad_arguments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     """Bad ``--ssh`` values, a missing keys file and no seat left for a player stop the
@@ -359,13 +371,18 @@ async def test_password_login(host_key: asyncssh.SSHKey) -> None:
 async def test_key_login_and_a_name_belongs_to_its_key(host_key: asyncssh.SSHKey,
                                                        tmp_path: Path) -> None:
     """Only keys in the authorized_keys file log in; the first key to play a name keeps it."""
-    good, other, stranger = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
+    good, other, stranger, forced = (asyncssh.generate_private_key("ssh-ed25519")
+                                     for _ in range(4))
     keys = tmp_path / "authorized_keys"
-    keys.write_bytes(good.export_public_key() + other.export_public_key())
+    keys.write_bytes(good.export_public_key() + other.export_public_key()
+                     + b'command="ls" ' + forced.export_public_key())
     server = await _server(host_key, authorized_keys=str(keys))
     try:
         with pytest.raises(asyncssh.PermissionDenied):
             async with _connect(server, "ann", client_keys=[stranger]):
+                pass
+        with pytest.raises(asyncssh.PermissionDenied):  # a key for a forced command only
+            async with _connect(server, "ann", client_keys=[forced]):
                 pass
         async with _connect(server, "ann", client_keys=[good]) as conn:
             proc = await conn.create_process(term_type="xterm", term_size=(80, 24))

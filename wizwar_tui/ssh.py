@@ -181,7 +181,11 @@ class SSHPlayerApp(WizWarApp):
 
     def __init__(self, host: str, port: int, name: str, watch: bool = False,
                  rejoin: str = "") -> None:
-        super().__init__(discovery=False, save_games=False, bot_delay=0)
+        from wizwar_tui.ascii import wants_ascii
+
+        # the server sets WIZWAR_ASCII from the client's locale (net/ssh.py child_env)
+        super().__init__(discovery=False, save_games=False, bot_delay=0,
+                         ascii_only=wants_ascii())
         self.game_host, self.game_port = host, port
         self.player_name = name
         self.watch = watch
