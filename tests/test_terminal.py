@@ -516,3 +516,30 @@ def test_tmux_40x12_too_small_then_resized(tmux_app) -> None:  # type: ignore[no
                     "24"], check=True)
     board_and_hand(t.wait_for("Hand", "your turn"))
     t.keys("C-q")
+
+
+async def test_short_window_board_keeps_the_cursor_in_sight() -> None:
+    """At 60x20 a 4-player board is taller than its window: walking the cursor down and back
+    up scrolls just enough to keep its square in sight (a trial saw it jump to the top)."""
+    from tests.test_tui import game_app, game_of
+
+    app = game_app(seed=777, players=4)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        board = game.board
+        scroll = game.query_one("#board-scroll")
+        board.cursor = (2, 0)
+        await pilot.pause()
+        for _ in range(9):
+            board.move_cursor(0, 1)
+            await pilot.pause()
+        assert board.cursor == (2, 9)
+        low = scroll.scroll_y
+        assert low > 0
+        for dx, dy in ((0, -1), (0, -1), (1, 0)):
+            board.move_cursor(dx, dy)
+            await pilot.pause()
+        assert board.cursor == (3, 7)
+        top, height = scroll.scroll_y, scroll.scrollable_content_region.height
+        assert top > 0 and top <= 2 * 7 and 2 * 7 + 3 <= top + height + 1

@@ -47,6 +47,11 @@ NET_IDLE_ACTIONS = {"help", "menu", "cancel", "card_text", "hand", "command", "c
 class BoardScroll(ScrollableContainer, can_focus=False):
     """Scrolls the board on terminals too small for it (the cursor stays visible)."""
 
+    def on_resize(self) -> None:
+        """After the window changed size, bring the cursor's square back into sight."""
+        for board in self.query(Board):
+            self.call_after_refresh(board.follow_cursor)
+
 
 class GameBoard(Board):
     """The board with the cursor keys bound (it keeps the focus during play)."""

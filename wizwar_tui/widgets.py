@@ -49,12 +49,17 @@ class Board(Widget):
 
     def watch_cursor(self, _old: Square, new: Square) -> None:
         """Keep the cursor visible when the board scrolls (small terminals)."""
+        self.follow_cursor()
+
+    def follow_cursor(self) -> None:
+        """Scroll the board's container just enough to show the cursor's square (never the
+        whole board into view, which on a short window jumped back to the top row)."""
         from textual.geometry import Region
 
-        self.scroll_visible()
         if self.parent is not None and hasattr(self.parent, "scroll_to_region"):
+            col, row = self.cursor
             left = render.row_label_width(self.view) if self.view is not None else 0
-            region = Region(left + 4 * new[0], 2 * new[1], 5, 3)
+            region = Region(left + 4 * col, 2 * row, 5, 3)
             self.parent.scroll_to_region(region, animate=False)  # type: ignore[union-attr]
 
     def render(self) -> Text:
