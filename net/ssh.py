@@ -557,7 +557,8 @@ class GameSession(asyncssh.SSHServerSession):
     async def _serve(self) -> None:
         server = self.server
         if self.term is None:
-            self._say("wizwar needs a terminal: connect with  ssh -t -p PORT NAME@HOST")
+            self._say("wizwar needs a terminal: connect with  "
+                      f"ssh -t -p {server.port} {self.name or 'NAME'}@HOST")
             self._exit(1)
             return
         self.mode, why = server.admit(self)

@@ -390,6 +390,11 @@ class GameScreen(Screen[None]):
             if win.kind == "indirect":
                 t.append(f"{render.card_name(win.source)} deals {win.value} to you: "
                          "answer (card number) or pass (space)", "bold red")
+            elif win.attacker == self.human and win.counters:
+                last = win.counters[-1]
+                t.append(f"{last.player} answers your {render.card_name(win.source)} with "
+                         f"{render.card_name(last.card)}: answer (card number) or pass (space)",
+                         "bold yellow")
             else:
                 t.append(f"{win.attacker} attacks you with {render.card_name(win.source)} "
                          f"({win.value}): answer (card number) or pass (space)", "bold red")
@@ -401,11 +406,11 @@ class GameScreen(Screen[None]):
                 and self.first:
             first = "You go first" if self.first == self.human else f"{self.first} went first"
             t.append(f"{first} · ", f"bold {render.player_colour(self.first)}")
-            t.append(f"Your turn · {v.moves_left} moves · m walk · 1-9 play · e end · "
-                     "a actions", "bold")
-        elif self.human in v.to_move:
-            t.append(f"Your turn · {v.moves_left} moves · m walk · 1-9 play · p punch · "
+            t.append(f"Your turn · {render.moves_text(v.moves_left)} · m walk · 1-9 play · "
                      "e end · a actions", "bold")
+        elif self.human in v.to_move:
+            t.append(f"Your turn · {render.moves_text(v.moves_left)} · m walk · 1-9 play · "
+                     "p punch · e end · a actions", "bold")
         else:
             me = v.player(self.human)
             if not me.alive or me.out:

@@ -81,6 +81,11 @@ def board_glyphs(ascii_only: bool = False) -> dict:  # type: ignore[type-arg]
     return _GLYPHS[ascii_only]
 
 
+def moves_text(n: int) -> str:
+    """``1 move``, ``3 moves``: the squares left to walk this turn."""
+    return f"{n} move" if n == 1 else f"{n} moves"
+
+
 def player_colour(seat: str) -> str:
     """The colour of ``seat`` (white for unknown seats)."""
     return PLAYER_COLOURS.get(seat, "white")
