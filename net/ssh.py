@@ -561,6 +561,7 @@ class GameSession(asyncssh.SSHServerSession):
                       f"ssh -t -p {server.port} {self.name or 'NAME'}@HOST")
             self._exit(1)
             return
+        await self._take_over()
         self.mode, why = server.admit(self)
         if self.mode == "refuse":
             server.log(f"ssh: refused {self.name or 'a nameless login'}: {why}")
@@ -607,6 +608,22 @@ class GameSession(asyncssh.SSHServerSession):
         if self.chan is not None:
             with contextlib.suppress(Exception):
                 self.chan.close()
+
+    async def _take_over(self) -> None:
+        """A name already connected logs in again (a laptop that slept, a frozen client):
+        the older connection is closed and this one takes the seat, unless the name is
+        bound to another key (then :meth:`GameSSHServer.admit` refuses). Waits up to 6 s
+        for the older app to stop, so its game connection is gone before this one joins."""
+        server = self.server
+        old = server.live.get(self.name)
+        if old is None or old is self or (server.keys is not None and old.key != self.key):
+            return
+        server.log(f"ssh: {self.name} logged in again; the older connection is closed")
+        old.end(f"{self.name} logged in from another connection; this one is closed.")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 6
+        while server.live.get(self.name) is old and loop.time() < deadline:
+            await asyncio.sleep(0.05)
 
     def _close_master(self) -> None:
         if self.master >= 0:

@@ -399,8 +399,9 @@ async def test_key_login_and_a_name_belongs_to_its_key(host_key: asyncssh.SSHKey
 
 
 async def test_names_one_connection_each_and_reconnect(host_key: asyncssh.SSHKey) -> None:
-    """A bad name is refused with how to log in; a name already connected is refused; a
-    client that drops has its app stopped and may log in again under its name."""
+    """A bad name is refused with how to log in; logging in again under a connected name
+    closes the older connection (a frozen client cannot lock its player out); a client
+    that drops has its app stopped and may log in again under its name."""
     server = await _server(host_key)
     try:
         async with _connect(server, "no;way") as conn:
@@ -411,21 +412,26 @@ async def test_names_one_connection_each_and_reconnect(host_key: asyncssh.SSHKey
         proc = await conn.create_process(term_type="xterm", term_size=(80, 24))
         out = await _read_until(proc, r"pid=\d+")
         pid = int(re.search(r"pid=(\d+)", out).group(1))  # type: ignore[union-attr]
-        async with _connect(server, "ann") as conn2:
-            p2 = await conn2.create_process(term_type="xterm", term_size=(80, 24))
-            out2 = await asyncio.wait_for(p2.stdout.read(), 20)
-            assert "ann is already playing from another connection" in out2
-        conn.abort()  # the client vanishes
-        await until(lambda: "ann" not in server.live, "the dropped session released")
 
-        def gone() -> bool:
+        def gone(p: int) -> bool:
             try:
-                os.kill(pid, 0)
+                os.kill(p, 0)
             except ProcessLookupError:
                 return True
             return False
 
-        await until(gone, "the dropped client's app stopped")
+        conn2 = await _connect(server, "ann")  # the same name again: it takes over
+        p2 = await conn2.create_process(term_type="xterm", term_size=(80, 24))
+        out2 = await _read_until(p2, r"pid=\d+")
+        assert "hello ann play" in out2
+        pid2 = int(re.search(r"pid=(\d+)", out2).group(1))  # type: ignore[union-attr]
+        await until(lambda: gone(pid), "the older connection's app stopped")
+        old = await asyncio.wait_for(proc.stdout.read(), 20)
+        assert "logged in from another connection" in old
+        conn.close()
+        conn2.abort()  # the client vanishes
+        await until(lambda: "ann" not in server.live, "the dropped session released")
+        await until(lambda: gone(pid2), "the dropped client's app stopped")
         async with _connect(server, "ann") as conn3:
             p3 = await conn3.create_process(term_type="xterm", term_size=(80, 24))
             await _read_until(p3, r"hello ann play")
