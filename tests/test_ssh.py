@@ -754,6 +754,17 @@ async def test_the_watcher_app_shows_the_game_and_no_hand() -> None:
             assert not screen.query(HandPanel)
             board = screen.query_one(Board)
             assert board.view is not None and board.view.viewer == "" and not board.view.hand
+            await pilot.resize_terminal(60, 20)  # narrow: board above, panels below
+            await pilot.pause()
+            side, scroll = screen.query_one("#watch-side"), screen.query_one("#watch-scroll")
+            assert side.region.y >= scroll.region.bottom and scroll.region.width >= 58
+            await pilot.resize_terminal(40, 12)  # too small: says so instead of a blank
+            await pilot.pause()
+            from wizwar_tui.screens import TooSmall
+
+            assert screen.query_one(TooSmall).display and app.has_class("-tiny")
+            await pilot.resize_terminal(100, 30)
+            await pilot.pause()
             await pilot.press("q")
             await pilot.pause()
         assert app.return_code == 0

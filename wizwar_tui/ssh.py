@@ -28,6 +28,7 @@ from net.lan import PeerGame
 from wizwar_tui import render
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.lobby import LanLink
+from wizwar_tui.screens import TooSmall
 from wizwar_tui.widgets import Board, BoardRuler, PlayersPanel, StackPanel
 
 RETRIES = 3
@@ -77,6 +78,7 @@ class WatchScreen(Screen[None]):
     and the actions as notation, from the public view (``view(state, "")``)."""
 
     BINDINGS = [Binding("q,escape", "leave", "Stop watching")]
+    SCOPED_CSS = False  # the size classes (-narrow) are the app's, above this screen
     DEFAULT_CSS = """
     #watch-top { height: 1; background: #1f2a33; color: #d0d0d0; }
     #watch-main { height: 1fr; }
@@ -85,6 +87,9 @@ class WatchScreen(Screen[None]):
     #watch-players { height: auto; border: round #444444; }
     #watch-stack { height: auto; border: round #ff875f; }
     #watch-log { height: 1fr; border: round #444444; }
+    .-narrow #watch-main { layout: vertical; }
+    .-narrow #watch-scroll { width: 100%; max-width: 100%; height: 3fr; }
+    .-narrow #watch-side { width: 100%; height: 2fr; }
     """
 
     def __init__(self, link: LanLink) -> None:
@@ -104,6 +109,7 @@ class WatchScreen(Screen[None]):
                 yield StackPanel(id="watch-stack")
                 yield RichLog(id="watch-log", wrap=True, markup=False, min_width=20)
         yield Footer()
+        yield TooSmall()
 
     def on_mount(self) -> None:
         """First drawing; redraw on every change of the game."""
