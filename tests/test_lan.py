@@ -82,16 +82,13 @@ async def test_whole_game_same_hash_hidden_hands_audited() -> None:
         assert w.checks > 20 and not w.leaks, w.leaks[:3]
 
 
-async def test_four_players_with_a_host_bot_and_reshuffles() -> None:
-    """Four seats, one played by the host's bot; reshuffles re-deal behind new commitments."""
-    for _ in range(3):
-        host, peers, watchers, res = await _game(4, bots=1)
-        assert len(set(res)) == 1 and res[0]
-        assert all(not w.leaks for w in watchers)
-        assert host.dealer is not None
-        if any(h[3] > 0 for h in host.dealer.history):
-            return
-    pytest.fail("no game reshuffled in three tries")
+async def test_four_players_with_a_host_bot() -> None:
+    """Four seats, one played by the host's bot: same final hash everywhere, no face known
+    that may not be. (Reshuffles are checked in the random-play test, whose long games
+    always run through the draw pile.)"""
+    host, peers, watchers, res = await _game(4, bots=1)
+    assert len(set(res)) == 1 and res[0]
+    assert all(w.checks > 20 and not w.leaks for w in watchers)
 
 
 async def test_peer_dropped_mid_stack_rejoins() -> None:
@@ -357,7 +354,7 @@ async def test_random_play_stays_in_sync_and_hidden(seed: int) -> None:
             await asyncio.sleep(0.005)
             st = host.state
             if host.desync or any(p.desync for p in peers) or \
-                    (st is not None and (st.winner or st.seq >= 400)):
+                    (st is not None and (st.winner or st.seq >= 700)):
                 break
         await asyncio.sleep(0.3)
     finally:
@@ -366,6 +363,8 @@ async def test_random_play_stays_in_sync_and_hidden(seed: int) -> None:
         await host.close()
     assert not host.desync and not any(p.desync for p in peers)
     assert host.state is not None and host.state.seq > 50
+    assert host.dealer is not None and any(h[3] > 0 for h in host.dealer.history), \
+        "no reshuffle: the new draw pile is dealt behind fresh commitments"
     for p in peers:
         assert p.state is not None
         assert state_hash(p.state) == host.hashes[p.state.seq]

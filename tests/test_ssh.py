@@ -141,13 +141,15 @@ def test_host_ssh_refuses_bad_arguments(tmp_path: Path, monkeypatch: pytest.Monk
 
 # ------------------------------------------------------------------ LAN layer: watchers
 class PublicOnly:
-    """After every change on a watcher: it knows no face that was never public."""
+    """After every change on a watcher: it knows no face that was never public. The card a
+    Telepath takes is public: the action ``P2 choose reflection`` names it (notation.md)."""
 
     def __init__(self, peer: PeerGame) -> None:
         self.peer = peer
         self.public: set[int] = set()
         self.leaks: list[str] = []
         self.checks = 0
+        self.hands: dict[str, set[int]] = {}
         peer.on_change = self.check
 
     def check(self) -> None:
@@ -155,6 +157,11 @@ class PublicOnly:
         if st is None:
             return
         self.public |= st.public_cards()
+        acts = self.peer.actions
+        if acts and acts[-1].split()[1] == "choose":  # names the card the chooser took
+            chooser = st.wizard(acts[-1].split()[0])
+            self.public |= set(chooser.hand) - self.hands.get(chooser.seat, set())
+        self.hands = {w.seat: set(w.hand) for w in st.wizards}
         for cid, face in enumerate(st.faces):
             if face and cid not in self.public:
                 self.leaks.append(f"the watcher knows card {cid} ({face})")
