@@ -543,3 +543,17 @@ async def test_short_window_board_keeps_the_cursor_in_sight() -> None:
         assert board.cursor == (3, 7)
         top, height = scroll.scroll_y, scroll.scrollable_content_region.height
         assert top > 0 and top <= 2 * 7 and 2 * 7 + 3 <= top + height + 1
+
+
+def test_the_menu_loads_no_rules_engine() -> None:
+    """Start-up: importing the app (all the menu needs) leaves the rules engine, the bots and
+    the game, lobby and replay screens unloaded (docs/performance.md, start-up)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, wizwar_tui.cli, wizwar_tui.app; print(sorted(m for m in ("
+            "'core.wizwar.rules', 'core.wizwar.bot', 'wizwar_tui.game', 'wizwar_tui.lobby', "
+            "'wizwar_tui.replay', 'net.lan') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stdout
