@@ -42,6 +42,17 @@ def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> di
     return dict(zip(bots, given, strict=True))
 
 
+def _positive(text: str) -> int:
+    """A whole number of at least 1 (argparse type)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: must be at least 1")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script. Returns the process exit status."""
     parser = argparse.ArgumentParser(prog="wizwar", description="Wiz-War in the terminal")
@@ -82,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
                          help="measure only these parts (repeat or comma-separate): games, "
                               "apply, legal, los, hash, verify, echo, start, render")
     p_self = sub.add_parser("selfplay", help="bots play headless games, every action checked")
-    p_self.add_argument("--games", type=int, default=10)
+    p_self.add_argument("--games", type=_positive, default=10)
     p_self.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     p_self.add_argument("--bots", default="apprentice",
                         help="bot level for every seat, or one per seat: archmage,apprentice")

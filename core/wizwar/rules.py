@@ -983,18 +983,26 @@ def _last_leg(state: State, w: Wizard, frm: Square, to: Square) -> tuple[int, in
 def _away(frm: Square, to: Square, given: str, leg: tuple[int, int] | None = None) -> str:
     """The direction "away from the caster": the axis of the larger distance (measured
     along ``leg``, the last straight leg of the LOS, when given); on a tie the caster names
-    it with dir= (cards.md §1.8)."""
+    it with dir=, choosing one of the directions that lead away (any, when both stand in one
+    square); without a tie dir= may only repeat the one direction (cards.md §1.8).
+    Raises ``IllegalAction`` for a missing or wrong dir=."""
     dx, dy = leg if leg is not None else (to[0] - frm[0], to[1] - frm[1])
-    if given:
-        if given not in DIRS:
-            raise IllegalAction("dir= must be n, e, s or w")
-        return given
+    if given and given not in DIRS:
+        raise IllegalAction("dir= must be n, e, s or w")
     if abs(dx) == abs(dy):
-        raise IllegalAction("the target is on a diagonal: name the push direction with "
-                            "dir=n|e|s|w")
-    if abs(dx) > abs(dy):
-        return "e" if dx > 0 else "w"
-    return "s" if dy > 0 else "n"
+        away = ["e" if dx > 0 else "w", "s" if dy > 0 else "n"] if dx else list(DIRS)
+        if not given:
+            raise IllegalAction("the target is on a diagonal: name the push direction with "
+                                f"dir={'|'.join(away)}")
+        if given not in away:
+            raise IllegalAction(f"dir={given} does not lead away from the caster "
+                                f"(dir={' or dir='.join(away)})")
+        return given
+    d = ("e" if dx > 0 else "w") if abs(dx) > abs(dy) else ("s" if dy > 0 else "n")
+    if given and given != d:
+        raise IllegalAction(f"the push goes {d}, away from the caster: dir= is only for a "
+                            "target on a diagonal (cards.md §1.8)")
+    return d
 
 
 def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:

@@ -301,6 +301,11 @@ def run_doc(doc: dict[str, Any], path: str = "") -> Outcome:
                   "[[check]] reason must be a string")
         steps = doc.get("steps", [])
         _need(isinstance(steps, list), "steps must be a list")
+        for c in checks:  # a check that could never run is an authoring error, not a PASS
+            after = c["after"]
+            _need(isinstance(after, int) and not isinstance(after, bool)
+                  and 1 <= after <= len(steps),
+                  f"[[check]] after = {after!r}: must be a step number, 1 to {len(steps)}")
         # validate keys early so a typo is a clear FAIL
         for table in [*checks, doc.get("expect", {})]:
             for key in table:
