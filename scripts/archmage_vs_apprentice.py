@@ -13,7 +13,7 @@ import sys
 import time
 
 from core.wizwar import bot
-from core.wizwar.selfplay import MAX_ACTIONS, play_actions_levels
+from core.wizwar.selfplay import MAX_ACTIONS, play_bots
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,8 +31,9 @@ def main(argv: list[str] | None = None) -> int:
         seed = args.seed + i
         arch = "P1" if i % 2 == 0 else "P2"
         levels = ("archmage", "apprentice") if arch == "P1" else ("apprentice", "archmage")
-        winner, n = play_actions_levels(2, seed, levels, max_actions=args.max_actions,
-                                        budget=args.budget)
+        actions, winner = play_bots(2, seed, levels, max_actions=args.max_actions,
+                                    budget=args.budget)
+        n = len(actions)
         if winner == arch:
             won += 1
             res = "won"

@@ -247,7 +247,7 @@ def test_archmage_never_reads_hidden_faces(players: int, seed: int, steps: int) 
     """Two games that differ only in faces the archmage cannot see give it the same view,
     the same imagined games and the same decisions, at every step of a stretch of play."""
     st = _midgame(players, seed, steps)
-    for _ in range(12):
+    for _ in range(8):
         seat = to_move(st)[0]
         other = _hidden_shuffle(st, seat, 99)
         assert other.faces != st.faces or players == 2

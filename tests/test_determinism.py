@@ -13,16 +13,17 @@ import pytest
 
 from core import log
 from core.wizwar import selfplay
+from core.wizwar.rules import apply
 from core.wizwar.state import state_hash
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: (players, seed, bot levels, archmage budget, length cap): short games, every bot level.
 GAMES = [
-    (2, 5, ("apprentice", "apprentice"), None, 120),
-    (4, 2, ("apprentice",) * 4, None, 80),
-    (3, 9, ("apprentice",) * 3, None, 60),
-    (2, 7, ("archmage", "apprentice"), 3, 40),
+    (2, 5, ("apprentice", "apprentice"), None, 90),
+    (4, 2, ("apprentice",) * 4, None, 60),
+    (3, 9, ("apprentice",) * 3, None, 45),
+    (2, 7, ("archmage", "apprentice"), 3, 30),
 ]
 
 #: Run in a fresh interpreter: replay each log, print every state hash, and let the bots
@@ -31,7 +32,7 @@ CHILD = r"""
 import json, sys
 from core import log
 from core.wizwar import bot
-from core.wizwar.rules import apply, legal_actions
+from core.wizwar.rules import legal_actions
 from core.wizwar.state import state_hash
 from core.wizwar.view import view
 
@@ -67,8 +68,6 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, int | None
         path.write_bytes(data)
         st = log.start_state(log.read(data).header)
         hashes = [state_hash(st)]
-        from core.wizwar.rules import apply
-
         for a in acts:
             apply(st, a)
             hashes.append(state_hash(st))

@@ -260,7 +260,7 @@ def sample_state(v: View, rng: Rng) -> State:
         if p.carrying:
             treasures[p.carrying] = None
     edges = {}
-    for e, (kind, hp) in v.edges.items():
+    for e, (kind, hp) in sorted(v.edges.items()):  # in a fixed order, whatever the view's
         created = v.layout.printed.get(e) is None or kind in ("wall-of-fire", "illusion-wall")
         illusion = kind == "illusion-wall"
         edges[e] = EdgeState(kind, hp, created=created,
@@ -271,7 +271,8 @@ def sample_state(v: View, rng: Rng) -> State:
     in_game = [p.seat for p in v.players if p.alive and not p.out]
     st = State(
         layout=v.layout, layout_spec=spec, wizards=wizards, faces=faces, deck=deck,
-        discard=discard, edges=edges, bushes=dict(v.bushes), stones=sorted(v.stones),
+        discard=discard, edges=edges, bushes=dict(sorted(v.bushes.items())),
+        stones=sorted(v.stones),
         floor=floor, treasures=dict(sorted(treasures.items())),
         turn=Turn(v.active, attacked=v.attacked, picked_up=v.picked_up,
                   open_doors=list(v.open_doors)),

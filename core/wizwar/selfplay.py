@@ -332,9 +332,11 @@ def game_log(players: int, seed: int, levels: tuple[str, ...], actions: list[Act
     return b"".join(out)
 
 
-def play_actions(players: int, seed: int, levels: tuple[str, ...], *,
-                 max_actions: int = MAX_ACTIONS, budget: int | None = None) -> list[Action]:
-    """The actions of one bot game without checks (for logs and determinism tests)."""
+def play_bots(players: int, seed: int, levels: tuple[str, ...], *,
+              max_actions: int = MAX_ACTIONS, budget: int | None = None
+              ) -> tuple[list[Action], str]:
+    """One bot game without the checks (for matches, logs and determinism tests): the
+    actions played and the winner ("" when stopped at ``max_actions``)."""
     st = new_game(GameConfig(players=players), seed)
     out: list[Action] = []
     while not st.winner and len(out) < max_actions:
@@ -343,22 +345,13 @@ def play_actions(players: int, seed: int, levels: tuple[str, ...], *,
                        level=levels[st.seats.index(seat)], budget=budget)
         apply(st, a)
         out.append(a)
-    return out
+    return out, st.winner
 
 
-def play_actions_levels(players: int, seed: int, levels: tuple[str, ...], *,
-                        max_actions: int = MAX_ACTIONS, budget: int | None = None
-                        ) -> tuple[str, int]:
-    """Play one bot game without checks: (winner or "" when capped, actions played)."""
-    st = new_game(GameConfig(players=players), seed)
-    n = 0
-    while not st.winner and n < max_actions:
-        seat = to_move(st)[0]
-        a = bot.choose(view(st, seat), seat, legal_actions(st, seat),
-                       level=levels[st.seats.index(seat)], budget=budget)
-        apply(st, a)
-        n += 1
-    return st.winner, n
+def play_actions(players: int, seed: int, levels: tuple[str, ...], *,
+                 max_actions: int = MAX_ACTIONS, budget: int | None = None) -> list[Action]:
+    """The actions of one bot game without the checks (see :func:`play_bots`)."""
+    return play_bots(players, seed, levels, max_actions=max_actions, budget=budget)[0]
 
 
 def run(games: int, players: int = 4, levels: tuple[str, ...] = ("apprentice",), seed: int = 0,
@@ -440,4 +433,4 @@ def _tenths(total: int, n: int) -> str:
 
 __all__ = ["GameResult", "MAX_ACTIONS", "RunReport", "card_kinds", "check_actions",
            "check_round_trip", "check_state", "check_views", "count_plays", "format_report",
-           "game_log", "play_actions", "play_game", "run"]
+           "game_log", "play_actions", "play_bots", "play_game", "run"]
