@@ -88,7 +88,8 @@ async def test_four_players_with_a_host_bot() -> None:
     always run through the draw pile.)"""
     host, peers, watchers, res = await _game(4, bots=1)
     assert len(set(res)) == 1 and res[0]
-    assert all(w.checks > 20 and not w.leaks for w in watchers)
+    for w in watchers:
+        assert w.checks > 0 and not w.leaks, (w.checks, w.leaks[:3])
 
 
 async def test_peer_dropped_mid_stack_rejoins() -> None:
