@@ -368,10 +368,15 @@ async def test_step_jump_play_and_speed(tmp_path: Path) -> None:
         await pilot.press("home")
         await pilot.pause()
         assert screen.n == 0
-        # play at the tiny delay, then pause
+        # play, then pause (a delay long enough that a loaded machine cannot reach the end
+        # between the key and the check; wait for a tick rather than for a fixed time)
+        screen.delay = 0.1
         await pilot.press("space")
         assert screen.playing and "playing" in head(pilot.app)
-        await pilot.pause(0.3)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if screen.n > 0:
+                break
         await pilot.press("space")
         await pilot.pause()
         assert not screen.playing and screen.n > 0 and "paused" in head(pilot.app)
@@ -385,7 +390,7 @@ async def test_step_jump_play_and_speed(tmp_path: Path) -> None:
         await pilot.press("end", "left", "left")
         screen.delay = 0.01
         await pilot.press("space")
-        for _ in range(50):
+        for _ in range(500):
             await pilot.pause(0.02)
             if not screen.playing:
                 break
