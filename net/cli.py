@@ -10,9 +10,8 @@ import argparse
 import asyncio
 import sys
 
-from core.wizwar.game import RULES_VERSION, RULESET
-from net.lan import HostClosed, HostGame, JoinRefused, PeerGame
-from net.protocol import PROTOCOL_VERSION
+# the LAN machinery and the rules core are imported where a LAN command runs, not at every
+# ``wizwar`` start (the parsers below are built for the menu too)
 
 DEFAULT_PORT = 7654
 
@@ -29,6 +28,9 @@ def advertise_wanted(bind: str, flag: bool) -> bool:
 
 async def host_headless(args: argparse.Namespace) -> int:
     """Host a game whose own seat the bot plays; print the final hash."""
+    from core.wizwar.game import RULES_VERSION, RULESET
+    from net.lan import HostGame
+    from net.protocol import PROTOCOL_VERSION
     from wizwar_tui.saves import new_log, now_text
 
     if args.team and args.seats != 4:
@@ -111,6 +113,7 @@ async def join_headless(args: argparse.Namespace) -> int:
     except LookupError as exc:
         _err(str(exc))
         return 1
+    from net.lan import HostClosed, JoinRefused, PeerGame
     from wizwar_tui.saves import new_log, now_text
 
     save = new_log("peer", args.name)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -351,10 +352,11 @@ class WizWarApp(App[int]):
     @property
     def game(self) -> GameScreen | None:
         """The game screen, if a game is on."""
-        from wizwar_tui.game import GameScreen
-
+        module = sys.modules.get("wizwar_tui.game")
+        if module is None:  # never loaded: no game (and the menu stays light, see start-up)
+            return None
         for s in reversed(self.screen_stack):
-            if isinstance(s, GameScreen):
+            if isinstance(s, module.GameScreen):
                 return s
         return None
 
