@@ -378,3 +378,66 @@ def test_team_game_never_offers_attacks_on_a_team_mate() -> None:
                     assert not ses.state.allies(seat, a.targets[0]) or a.targets[0] == seat
         ses.step_bot()
     assert ses.state.winner in ("", "P1+P3", "P2+P4")
+
+
+def _containers(obj: object, seen: dict[int, object]) -> None:
+    """Every list and dict reachable from ``obj`` (through dataclass fields), by id."""
+    import dataclasses
+
+    if isinstance(obj, (list, dict)):
+        if id(obj) in seen:
+            return
+        seen[id(obj)] = obj
+        for x in (obj.values() if isinstance(obj, dict) else obj):
+            _containers(x, seen)
+    elif isinstance(obj, tuple):
+        for x in obj:
+            _containers(x, seen)
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            if f.name not in ("layout", "dealer"):  # immutable geometry; not wire data
+                _containers(getattr(obj, f.name), seen)
+
+
+def test_from_wire_shares_nothing_with_its_input() -> None:
+    """A state rebuilt from its wire form owns every list and dict it holds, so playing on
+    from it leaves the wire form (a replay's checkpoint, restored again and again) as it
+    was. Found by a replay whose illusion-wall roll was appended to the checkpoint itself."""
+    import copy
+
+    from core.wizwar import bot
+    from core.wizwar.scenario import build_state
+
+    states = []
+    for players in (2, 3, 4):
+        s = LocalSession.start(players=players, seed=players, human="")
+        for _ in range(40):
+            s.step_bot()
+        states.append((s.state, True))
+    doc = tomllib_load(Path(__file__).parent / "scenarios" / "faq-illusion-wall-destroyed.toml")
+    states.append((build_state(doc), False))  # scripted dice: not played on
+    for state, play_on in states:
+        wire = state.to_wire()
+        kept = copy.deepcopy(wire)
+        back = State.from_wire(wire)
+        assert back.to_wire() == kept
+        ours: dict[int, object] = {}
+        theirs: dict[int, object] = {}
+        _containers(back, ours)
+        _containers(wire, theirs)
+        shared = set(ours) & set(theirs)
+        assert not shared, [ours[i] for i in list(shared)[:3]]
+        for _ in range(30 if play_on else 0):  # play on: the wire form does not move
+            seat = to_move(back)
+            if not seat:
+                break
+            legal = legal_actions(back, seat[0])
+            apply(back, bot.choose(view(back, seat[0]), seat[0], legal))
+        assert wire == kept
+
+
+def tomllib_load(path: Path) -> dict:  # type: ignore[type-arg]
+    """A scenario file's TOML."""
+    import tomllib
+
+    return tomllib.loads(path.read_text())

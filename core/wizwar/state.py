@@ -405,8 +405,14 @@ class State:
 
     @classmethod
     def from_wire(cls, d: dict[str, Any]) -> State:
-        """Rebuild a state from :meth:`to_wire`. Raises ``KeyError``/``ValueError`` if malformed."""
+        """Rebuild a state from :meth:`to_wire`. Raises ``KeyError``/``ValueError`` if malformed.
+
+        The state shares no list or dict with ``d``: a replay restores one checkpoint many
+        times, and playing on from it must not change the checkpoint (an illusion wall's
+        belief rolls were once appended to the stored wire form itself)."""
         from core.wizwar.board import parse_edge, parse_square
+
+        d = _fresh(d)
 
         def sq(s: str) -> Square | None:
             return None if s == "" else parse_square(s)
@@ -450,6 +456,18 @@ class State:
             choice=list(d.get("choice", [])),
             retreats=[list(r) for r in d.get("retreats", [])],
         )
+
+
+def _fresh(v: Any) -> Any:
+    """A copy of plain wire data (lists, tuples, dicts of scalars) sharing no container."""
+    t = type(v)
+    if t is list:
+        return [_fresh(x) for x in v]
+    if t is dict:
+        return {k: _fresh(x) for k, x in v.items()}
+    if t is tuple:
+        return tuple(_fresh(x) for x in v)
+    return v
 
 
 def window_to_wire(w: Window) -> list[Any]:
