@@ -20,8 +20,8 @@ from core.wizwar.view import view
 from net.lan import HostGame, PeerGame
 from wizwar_tui import cli, render, replay
 from wizwar_tui.app import WizWarApp
+from wizwar_tui.menu import MenuScreen
 from wizwar_tui.replay import ReplayErrorScreen, ReplayScreen, SavedGamesScreen
-from wizwar_tui.screens import MenuScreen
 
 SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
 

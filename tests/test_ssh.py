@@ -703,7 +703,7 @@ async def test_the_session_app_is_locked_to_its_game() -> None:
     from textual.command import CommandPalette
 
     from wizwar_tui.lobby import LobbyScreen
-    from wizwar_tui.screens import MenuScreen
+    from wizwar_tui.menu import MenuScreen
     from wizwar_tui.ssh import SSHPlayerApp
 
     host = HostGame(players=2, local_seat=False)

@@ -24,7 +24,8 @@ from wizwar_tui import render
 from wizwar_tui.app import WizWarApp, size_classes
 from wizwar_tui.ascii import CONSOLE_SAFE, console_char, locale_is_utf8, to_ascii, wants_ascii
 from wizwar_tui.game import GameScreen
-from wizwar_tui.screens import MIN_SIZE, CardScreen, CardsScreen, HelpScreen, MenuScreen
+from wizwar_tui.menu import MIN_SIZE, MenuScreen
+from wizwar_tui.screens import CardScreen, CardsScreen, HelpScreen
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,12 +16,12 @@ from core.wizwar.view import View
 from wizwar_tui import render
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.game import GameScreen
+from wizwar_tui.menu import DECK_NOTE, MenuScreen
 from wizwar_tui.screens import (
     CardScreen,
     CardsScreen,
     ChoiceScreen,
     GameOverScreen,
-    MenuScreen,
     NewGameScreen,
 )
 
@@ -78,6 +78,17 @@ async def goto(pilot, game: GameScreen, sq: tuple[int, int]) -> None:  # type: i
     if keys:
         await pilot.press(*keys)
     assert game.board.cursor == sq
+
+
+def test_the_deck_line_counts_the_deck() -> None:
+    """The menu's deck line is written out (the menu loads no card data): it must say what
+    the card data holds, and what a 2-player deal leaves out."""
+    from core.wizwar.cards import BY_SLUG, IMPLEMENTED, deck_list
+
+    total = sum(BY_SLUG[s].count for s in IMPLEMENTED)
+    two = len(deck_list("full", 2))
+    assert DECK_NOTE == (f"The full 6th-edition deck: {len(IMPLEMENTED)} kinds, {total} cards "
+                         f"({two} with two players).")
 
 
 @pytest.mark.parametrize("size", SIZES)

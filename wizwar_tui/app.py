@@ -20,7 +20,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from wizwar_tui.ascii import AsciiFilter, ConsoleFilter, wants_ascii
-from wizwar_tui.screens import MIN_SIZE, MenuScreen
+from wizwar_tui.menu import MIN_SIZE, MenuScreen
 
 if TYPE_CHECKING:  # the menu needs none of these: they load when first used (start-up time)
     from wizwar_tui.game import GameScreen

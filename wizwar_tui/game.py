@@ -76,6 +76,8 @@ class GameScreen(Screen[None]):
     ``accept_since``: when the human's current turn began after the bots acted (Textual's
     clock); the app drops keys pressed before it (see ``WizWarApp.on_event``)."""
 
+    CSS_PATH = "game.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
+
     BINDINGS = [
         Binding("tab", "panels", "Board/panels"),
         Binding("a", "actions", "Actions"),

@@ -344,6 +344,8 @@ def new_peer(app: Any, host: str, port: int, name: str, retries: int = 5,
 class HostFormScreen(Screen[None]):
     """The host's form: game name, seats, bots, port, listen address; then the lobby."""
 
+    CSS_PATH = "lan.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
+
     BINDINGS = [Binding("escape", "back", "Back")]
 
     def __init__(self, name: str = "wizwar game", seats: int = 2, bots: int = 0,
@@ -433,6 +435,8 @@ class HostFormScreen(Screen[None]):
 class LobbyScreen(Screen[None]):
     """Waiting for the players: the seats and who is in them, the address to give friends
     (host side), the seat we got (joining side). The game screen replaces it at the deal."""
+
+    CSS_PATH = "lan.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [Binding("escape,q", "leave", "Leave")]
 
@@ -535,6 +539,8 @@ class LobbyScreen(Screen[None]):
 
 class JoinScreen(Screen[None]):
     """The games found on the LAN (live), and an address field for joining directly."""
+
+    CSS_PATH = "lan.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [Binding("escape", "back", "Back")]
 

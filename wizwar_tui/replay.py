@@ -393,6 +393,8 @@ class ReplayScreen(Screen[None]):
     """A saved game after action ``n``: the board and the panels as the chosen seat saw
     them, stepped, jumped or played at a chosen speed."""
 
+    CSS_PATH = ["game.tcss", "replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
+
     BINDINGS = [
         Binding("right,full_stop", "step(1)", "Step", key_display="→"),
         Binding("left,comma", "step(-1)", "Back", key_display="←"),
@@ -764,6 +766,8 @@ class ReplayScreen(Screen[None]):
 class ReplayErrorScreen(Screen[None]):
     """A file that cannot be replayed: which file, and why."""
 
+    CSS_PATH = ["dialogs.tcss", "replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
+
     BINDINGS = [Binding("escape,q,enter", "back", "Back")]
 
     def __init__(self, path: str, reason: str) -> None:
@@ -805,6 +809,8 @@ def saved_label(g: Any) -> Text:
 
 class SavedGamesScreen(Screen[None]):
     """The saved games, newest first; Enter replays one."""
+
+    CSS_PATH = ["lan.tcss", "replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [Binding("escape,q", "back", "Back")]
 

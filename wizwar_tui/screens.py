@@ -1,4 +1,5 @@
-"""Screens and dialogs: main menu, help, card text, choices, game over."""
+"""Screens and dialogs: help, card text, the Cards screen, choices, the new-game screen,
+game over. (The main menu is :mod:`wizwar_tui.menu`, kept light for start-up.)"""
 
 from __future__ import annotations
 
@@ -13,32 +14,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from core.wizwar.cards import BY_SLUG, CARDS, IMPLEMENTED, CardDef
+from core.wizwar.cards import BY_SLUG, CARDS, CardDef
 from wizwar_tui import render
-
-TITLE_ART = r"""
- __        ___         __        __
- \ \      / (_)____    \ \      / /_ _ _ __
-  \ \ /\ / /| |_  /____ \ \ /\ / / _` | '__|
-   \ V  V / | |/ /_____| \ V  V / (_| | |
-    \_/\_/  |_/___|       \_/\_/ \__,_|_|
-"""
-
-MIN_SIZE = (48, 16)
-"""The smallest terminal (columns, lines) the app draws in; below it every screen says the
-window is too small (and nothing else is drawn)."""
-
-
-class TooSmall(Static):
-    """Shown instead of a screen's content when the terminal is below :data:`MIN_SIZE`
-    (the app sets the ``-tiny`` class; the style sheet hides everything else)."""
-
-    def on_mount(self) -> None:
-        """Say how big the window must be."""
-        self.update(Text.assemble(
-            ("The window is too small\n", "bold"),
-            (f"Wiz-War needs at least {MIN_SIZE[0]} x {MIN_SIZE[1]}.\n", ""),
-            ("Enlarge it (or press ctrl+q to quit).", "dim")))
+from wizwar_tui.menu import DECK_NOTE, TooSmall
 
 
 def _bot_levels() -> tuple[str, ...]:
@@ -48,11 +26,6 @@ def _bot_levels() -> tuple[str, ...]:
 
     return tuple(bot.LEVELS)
 
-
-DECK_NOTE = (
-    f"The full 6th-edition deck: {len(IMPLEMENTED)} kinds, "
-    f"{sum(BY_SLUG[s].count for s in IMPLEMENTED)} cards (124 with two players)."
-)
 
 def board_legend(ascii_only: bool = False) -> str:
     """What the board's glyphs mean, drawn with the glyphs of the mode in use."""
@@ -161,6 +134,8 @@ class CardScreen(ModalScreen[None]):
     the stack, the square under the cursor, displayed cards...), ↑↓ choosing which one
     is shown; it opens on ``slug``."""
 
+    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
+
     BINDINGS = [Binding("escape,q,i,enter", "close", "Close")]
 
     def __init__(self, slug: str, refs: list[render.CardRef] | None = None) -> None:
@@ -238,6 +213,8 @@ class CardsScreen(ModalScreen[None]):
     """The whole deck: every card kind with its copies, its full text and rule source,
     browsed with ↑↓ and filtered by kind (``f`` next kind, ``F`` previous, ``0`` all,
     ``1``-``8`` a kind). Opens from the main menu and from a game (``C``)."""
+
+    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [
         Binding("escape,q", "close", "Close"),
@@ -344,6 +321,8 @@ class ChoiceScreen(ModalScreen[Any]):
     With ``filterable`` an input above the list narrows the options as you type.
     """
 
+    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
+
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("down", "cursor(1)", "Down", show=False),
@@ -414,96 +393,6 @@ class ChoiceScreen(ModalScreen[Any]):
         self.dismiss(None)
 
 
-class MenuScreen(Screen[None]):
-    """The main menu: play against 1-3 bots, host or join a LAN game, replay a saved game,
-    how to play, quit."""
-
-    BINDINGS = [
-        Binding("question_mark", "help", "How to play"),
-        Binding("q", "quit", "Quit"),
-        Binding("2", "play(2)", "2 players", show=False),
-        Binding("3", "play(3)", "3 players", show=False),
-        Binding("4", "play(4)", "4 players", show=False),
-        Binding("r", "replay", "Replay a saved game", show=False),
-        Binding("n", "new_game", "New game...", show=False),
-        Binding("c", "cards", "Cards"),
-    ]
-
-    def compose(self) -> ComposeResult:
-        """Title and the menu."""
-        with Vertical(id="menu-box"):
-            yield Static(TITLE_ART, id="menu-title")
-            yield Static("WIZ-WAR", id="menu-title-line")
-            yield Static("the classic game of dungeon wizardry — in your terminal",
-                         id="menu-sub")
-            yield OptionList(
-                Option("Play against 1 bot (2 players)", id="play2"),
-                Option("Play against 2 bots (3 players)", id="play3"),
-                Option("Play against 3 bots (4 players)", id="play4"),
-                Option("New game with options... (n)", id="new"),
-                Option("Cards: the whole deck (c)", id="cards"),
-                Option("Host a LAN game", id="host"),
-                Option("Join a LAN game", id="join"),
-                Option("Replay a saved game", id="replay"),
-                Option("How to play", id="help"),
-                Option("Quit", id="quit"),
-                id="menu-list",
-            )
-            yield Static(DECK_NOTE, id="menu-note")
-        yield Footer()
-        yield TooSmall()
-
-    def on_mount(self) -> None:
-        """Focus the menu."""
-        ol = self.query_one(OptionList)
-        ol.highlighted = 0
-        ol.focus()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Do the chosen menu entry."""
-        oid = event.option.id or ""
-        if oid.startswith("play"):
-            self.action_play(int(oid[4:]))
-        elif oid == "new":
-            self.action_new_game()
-        elif oid == "cards":
-            self.action_cards()
-        elif oid == "host":
-            self.app.open_host_form()  # type: ignore[attr-defined]
-        elif oid == "join":
-            self.app.open_join()  # type: ignore[attr-defined]
-        elif oid == "replay":
-            self.app.open_saved_games()  # type: ignore[attr-defined]
-        elif oid == "help":
-            self.action_help()
-        elif oid == "quit":
-            self.app.exit(0)
-
-    def action_play(self, players: int) -> None:
-        """Start a game against bots."""
-        self.app.start_game(players)  # type: ignore[attr-defined]
-
-    def action_help(self) -> None:
-        """Show how to play."""
-        self.app.push_screen(HelpScreen())
-
-    def action_new_game(self) -> None:
-        """The new-game screen (players, seed, variants, bot levels)."""
-        self.app.push_screen(NewGameScreen())
-
-    def action_cards(self) -> None:
-        """The whole deck, every card's text."""
-        self.app.push_screen(CardsScreen())
-
-    def action_replay(self) -> None:
-        """The saved games, to replay one."""
-        self.app.open_saved_games()  # type: ignore[attr-defined]
-
-    async def action_quit(self) -> None:
-        """Leave the app."""
-        self.app.exit(0)
-
-
 class NewGameScreen(Screen[None]):
     """A game against bots with every option: players (2-4), the seed (blank: a random one
     from the OS, shown in the game's header), crossed exits (2 players), the doors variant,
@@ -513,6 +402,8 @@ class NewGameScreen(Screen[None]):
     erases, ``r`` draws a random one now), Enter on the last line or ``s`` starts.
     Source: rulebook, Team Play Option; FAQ, crossed exits (2 players); the doors variant.
     """
+
+    CSS_PATH = ["dialogs.tcss", "lan.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [
         Binding("escape,q", "back", "Back"),
@@ -705,6 +596,8 @@ class NewGameScreen(Screen[None]):
 
 class GameOverScreen(Screen[None]):
     """Who won, how, and the final lives. Keys: new game, menu, quit."""
+
+    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [
         Binding("n", "new_game", "New game"),
