@@ -226,8 +226,7 @@ class HostGame:
         """Listen; returns the port (useful with port 0)."""
         self._server = await asyncio.start_server(self._serve, self.bind, self.port)
         self.port = self._server.sockets[0].getsockname()[1]
-        self.log(f"hosting '{self.name}' on {self.bind}:{self.port}")
-        return self.port
+        return self.port  # the caller says where it listens (once: `wizwar host`, the lobby)
 
     async def close(self) -> None:
         """Stop listening and drop every connection (telling each peer the game is closed,
