@@ -66,8 +66,9 @@ IDLE_TIMEOUT = 30.0
 """Seconds a logged-in connection may stay without a game session (``ssh -N``, or a
 multiplexing ``ControlMaster`` after its session ended) before it is disconnected."""
 FORWARDING_REFUSED = ("port forwarding is not offered by this server: it serves only the "
-                      "wizwar game (log in with ssh -t -p PORT NAME@HOST)")
-"""The reason an OpenSSH client prints when it asks to forward a port (``-L``, ``-W``)."""
+                      "wizwar game (play with: ssh -p {port} NAME@HOST)")
+"""The reason an OpenSSH client prints when it asks to forward a port (``-L``, ``-W``):
+``channel 0: open failed: administratively prohibited: port forwarding is not offered…``."""
 PASSWORD_ENV = "WIZWAR_SSH_PASSWORD"
 
 
@@ -436,7 +437,7 @@ class _Connection(asyncssh.SSHServer):
         client prints (:data:`FORWARDING_REFUSED`)."""
         self.server.log(f"ssh: refused a port forward to {dest_host}:{dest_port}")
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                                        FORWARDING_REFUSED)
+                                        FORWARDING_REFUSED.format(port=self.server.port))
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
         """No remote port forwarding (``ssh -R``)."""
@@ -446,7 +447,7 @@ class _Connection(asyncssh.SSHServer):
     def unix_connection_requested(self, dest_path: str) -> bool:
         """No Unix socket forwarding (refused like a port forward)."""
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                                        FORWARDING_REFUSED)
+                                        FORWARDING_REFUSED.format(port=self.server.port))
 
     def unix_server_requested(self, listen_path: str) -> bool:
         """No remote Unix socket forwarding."""
