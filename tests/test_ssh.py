@@ -744,6 +744,7 @@ def test_wizwar_host_ssh_command(tmp_path: Path, tmux: Tmux) -> None:
                 port = int(m.group(1))
                 break
         assert port, "the command never said where ssh listens"
+        assert len(said) == 1, said  # the first thing said: where players connect
         said.append(proc.stdout.readline())
         m = re.match(r"game port 127\.0\.0\.1:(\d+) \(for the SSH sessions only\)", said[-1])
         assert m, said
