@@ -218,23 +218,32 @@ def _seconds(text: str) -> float:
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     """The host/join/list sub-commands of ``wizwar``."""
-    p = sub.add_parser("host", help="host a LAN game")
-    p.add_argument("--name", default="wizwar game")
-    p.add_argument("--port", type=_port, default=None,
-                   help=f"game port (default {DEFAULT_PORT}; with --ssh any free one)")
-    p.add_argument("--bind", default=None,
-                   help="address to listen on (default 0.0.0.0; with --ssh 127.0.0.1)")
-    p.add_argument("--seats", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--bots", type=int, default=0, help="seats the host's bots fill")
-    p.add_argument("--clock", type=_seconds, default=None,
+    p = sub.add_parser(
+        "host", help="host a LAN game",
+        description="Host a game: players join it with `wizwar join HOST:PORT` (--port), or "
+                    "with --ssh log in with `ssh -p PORT NAME@HOST` (the --ssh port).")
+    p.add_argument("--name", default="wizwar game", help="the game's name, shown on the LAN")
+    p.add_argument("--port", type=_port, default=None, metavar="N",
+                   help=f"the game port, for `wizwar join` (default {DEFAULT_PORT}; 0 any free "
+                        "one; with --ssh a free one, for the SSH sessions only)")
+    p.add_argument("--bind", default=None, metavar="ADDR",
+                   help="address the game port listens on (default 0.0.0.0; with --ssh "
+                        "127.0.0.1)")
+    p.add_argument("--seats", type=int, default=2, choices=(2, 3, 4),
+                   help="players, you included (default 2)")
+    p.add_argument("--bots", type=int, default=0, metavar="B",
+                   help="the last B seats are played by the host's bots")
+    p.add_argument("--clock", type=_seconds, default=None, metavar="S",
                    help="seconds to answer an attack before a pass is entered")
-    p.add_argument("--no-advertise", dest="advertise", action="store_false")
+    p.add_argument("--no-advertise", dest="advertise", action="store_false",
+                   help="do not announce the game on the LAN (join by address)")
     p.add_argument("--doors", action="store_true", help="the doors variant")
     p.add_argument("--team", action="store_true", help="team play (needs --seats 4)")
     p.add_argument("--headless", action="store_true", help="no app (needs --bot)")
-    p.add_argument("--bot", action="store_true", help="the bot plays your seat")
+    p.add_argument("--bot", action="store_true", help="the bot plays your seat (P1)")
     p.add_argument("--ssh", metavar="[HOST:]PORT", default=None,
-                   help="serve the game over SSH (headless; every seat joins: docs/ssh.md)")
+                   help="serve the game over SSH on this port: players `ssh -p PORT "
+                        "NAME@HOST` (headless; every seat joins: docs/ssh.md)")
     p.add_argument("--ssh-password", default="", metavar="PW",
                    help="SSH players log in with this password (or $WIZWAR_SSH_PASSWORD)")
     p.add_argument("--ssh-keys", default="", metavar="FILE",

@@ -44,6 +44,12 @@ def _quiet(_msg: str) -> None:
     pass
 
 
+def clean_name(name: str, limit: int = 40) -> str:
+    """A player name safe to show in a terminal: printable characters only (no escape
+    sequences from a hostile peer), at most ``limit`` of them."""
+    return "".join(ch for ch in str(name) if ch.isprintable())[:limit].strip()
+
+
 def nonce_commit(nonce_hex: str) -> str:
     """Commitment to a seat's seed nonce (blake2b of its bytes, hex)."""
     return blake2b(bytes.fromhex(nonce_hex), digest_size=16).hexdigest()
@@ -211,11 +217,21 @@ class HostGame:
                 out[s.seat] = "connected" if s.connected else "disconnected"
         return out
 
+    def seat_names(self) -> dict[str, str]:
+        """Per seat: the name of who plays it ("" for a free seat); the host's own seat is
+        ``host``, a bot seat ``bot Pn``."""
+        return {s.seat: s.name if (s.kind != "remote" or s.token) else "" for s in self.seats}
+
+    def peers_msg(self) -> dict[str, Any]:
+        """The ``peers`` message: every seat's status, and (``names``) who sits there, so
+        a joined player's lobby can show the other players before the deal."""
+        return {"type": "peers", "seats": self.seat_status(), "names": self.seat_names()}
+
     def _changed(self) -> None:
-        status = self.seat_status()
-        if status != getattr(self, "_last_status", None):
-            self._last_status = status
-            task = asyncio.ensure_future(self._broadcast({"type": "peers", "seats": status}))
+        msg = self.peers_msg()
+        if msg != getattr(self, "_last_peers", None):
+            self._last_peers = msg
+            task = asyncio.ensure_future(self._broadcast(msg))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         if self.on_change is not None:
@@ -226,8 +242,7 @@ class HostGame:
         """Listen; returns the port (useful with port 0)."""
         self._server = await asyncio.start_server(self._serve, self.bind, self.port)
         self.port = self._server.sockets[0].getsockname()[1]
-        self.log(f"hosting '{self.name}' on {self.bind}:{self.port}")
-        return self.port
+        return self.port  # the caller says where it listens (once: `wizwar host`, the lobby)
 
     async def close(self) -> None:
         """Stop listening and drop every connection (telling each peer the game is closed,
@@ -303,7 +318,7 @@ class HostGame:
         backlog: list[dict[str, Any]] = [
             {"type": "welcome", "seat": "", "token": "", "players": self.players,
              "game": self.name[:80]},
-            {"type": "peers", "seats": self.seat_status()}]
+            self.peers_msg()]
         if self.deal_msg:
             backlog.append(self.deal_msg)
         if self.start_msg:
@@ -340,7 +355,7 @@ class HostGame:
         for s in self.seats:
             if s.kind == "remote" and not s.token:
                 s.token = secrets.token_hex(16)
-                s.name = msg["name"][:40]
+                s.name = clean_name(msg["name"])
                 s.nonce_commit = msg["nonce_commit"][:64]
                 return s
         return None
@@ -583,6 +598,7 @@ class PeerGame:
     game: str = ""
     events: list[Event] = field(default_factory=list)
     peer_status: dict[str, str] = field(default_factory=dict)
+    peer_names: dict[str, str] = field(default_factory=dict)
     last_reject: str = ""
     writer: Callable[[bytes], None] | None = None
     started: str = ""
@@ -671,6 +687,10 @@ class PeerGame:
         elif t == "peers":
             self.peer_status = {str(k)[:3]: str(v)[:12] for k, v in
                                 list(msg["seats"].items())[:6]}
+            names = msg.get("names")  # optional: a host before names were sent has none
+            if isinstance(names, dict):
+                self.peer_names = {str(k)[:3]: clean_name(v) for k, v in
+                                   list(names.items())[:6] if isinstance(v, str)}
         elif t == "bye":
             raise HostClosed(msg["reason"])
         elif t == "desync":

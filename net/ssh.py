@@ -58,6 +58,17 @@ RESTORE_TERMINAL = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b
 """Written after the app ends (even killed): mouse and paste modes off, the normal screen,
 the cursor shown, so the player's terminal is usable again."""
 MAX_SESSIONS = 16
+MAX_CONNECTIONS = 32
+"""Open SSH connections at most (logging in, playing, or idle); one more is told that there
+are too many and disconnected. A connection holds at most one session, so this leaves room
+for :data:`MAX_SESSIONS` sessions and some logins in progress."""
+IDLE_TIMEOUT = 30.0
+"""Seconds a logged-in connection may stay without a game session (``ssh -N``, or a
+multiplexing ``ControlMaster`` after its session ended) before it is disconnected."""
+FORWARDING_REFUSED = ("port forwarding is not offered by this server: it serves only the "
+                      "wizwar game (play with: ssh -p {port} NAME@HOST)")
+"""The reason an OpenSSH client prints when it asks to forward a port (``-L``, ``-W``):
+``channel 0: open failed: administratively prohibited: port forwarding is not offered…``."""
 PASSWORD_ENV = "WIZWAR_SSH_PASSWORD"
 
 
@@ -187,6 +198,9 @@ class GameSSHServer:
         command: ``(name, watch, rejoin) -> argv`` of a session's process (default
             :func:`player_command`; ``rejoin`` is the ``ssh`` command to log in again).
         max_sessions: live sessions at most (players and watchers).
+        max_connections: open connections at most (:data:`MAX_CONNECTIONS`).
+        idle_timeout: seconds a logged-in connection may stay without a session
+            (:data:`IDLE_TIMEOUT`).
         log: where to report connections and refusals.
     """
 
@@ -194,7 +208,8 @@ class GameSSHServer:
                  port: int = 0, password: str = "", authorized_keys: str | None = None,
                  host_key: asyncssh.SSHKey | None = None, game: HostGame | None = None,
                  command: Callable[[str, bool, str], Sequence[str]] | None = None,
-                 max_sessions: int = MAX_SESSIONS, log: Log = _quiet) -> None:
+                 max_sessions: int = MAX_SESSIONS, max_connections: int = MAX_CONNECTIONS,
+                 idle_timeout: float = IDLE_TIMEOUT, log: Log = _quiet) -> None:
         self.lan_host, self.lan_port = lan_host, lan_port
         self.bind, self.port = bind, port
         self.password = password
@@ -205,7 +220,10 @@ class GameSSHServer:
         self.command = command or (lambda name, watch, rejoin: player_command(
             lan_host, lan_port, name, watch, rejoin))
         self.max_sessions = max_sessions
+        self.max_connections = max_connections
+        self.idle_timeout = idle_timeout
         self.log = log
+        self.connections: set[_Connection] = set()
         self.live: dict[str, GameSession] = {}
         self.key_of: dict[str, str] = {}  # player name -> fingerprint of the key it plays with
         self.ssh_names: set[str] = set()  # names that ever played through this server
@@ -233,8 +251,7 @@ class GameSSHServer:
             allow_scp=False, sftp_factory=None, login_timeout=60,
             keepalive_interval=15, keepalive_count_max=4, reuse_address=True)
         self.port = self._acceptor.sockets[0].getsockname()[1]
-        self.log(f"ssh: listening on {self.bind}:{self.port} (log in: {self.auth}; "
-                 f"host key {self.fingerprint})")
+        self.log(f"ssh: log in: {self.auth}; host key {self.fingerprint}")
         return self.port
 
     def stop_listening(self) -> None:
@@ -309,14 +326,58 @@ class _Connection(asyncssh.SSHServer):
         self.conn: asyncssh.SSHServerConnection | None = None
         self.key = ""  # fingerprint of the key the client logged in with
         self.sessions = 0
+        self.too_many = False
+        self.idle: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        """Remember the connection (for the peer address)."""
+        """Remember the connection (for the peer address), and count it: beyond
+        ``max_connections`` it is disconnected as soon as it says who it is."""
         self.conn = conn
+        self.too_many = len(self.server.connections) >= self.server.max_connections
+        if not self.too_many:
+            self.server.connections.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The connection is gone: it no longer counts."""
+        self.server.connections.discard(self)
+        self.stop_idle_clock()
 
     def begin_auth(self, username: str) -> bool:
-        """Ask for authentication only when a password or keys are set."""
+        """Ask for authentication only when a password or keys are set. A connection over
+        the limit is told so and disconnected (``DisconnectError``: the client prints the
+        reason)."""
+        if self.too_many:
+            self.server.log("ssh: refused a connection: too many connections")
+            raise asyncssh.DisconnectError(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                "too many connections to this game; try again later")
         return bool(self.server.password) or self.server.keys is not None
+
+    def auth_completed(self) -> None:
+        """Logged in: a game session must follow within ``idle_timeout`` seconds."""
+        self.start_idle_clock()
+
+    def start_idle_clock(self) -> None:
+        """Disconnect this connection if it opens no session within ``idle_timeout``."""
+        self.stop_idle_clock()
+        if self not in self.server.connections:  # gone already (or never counted)
+            return
+        self.idle = asyncio.get_running_loop().call_later(self.server.idle_timeout,
+                                                          self._idle_out)
+
+    def stop_idle_clock(self) -> None:
+        """A session is open (or the connection is gone): no idle limit."""
+        if self.idle is not None:
+            self.idle.cancel()
+            self.idle = None
+
+    def _idle_out(self) -> None:
+        self.idle = None
+        if self.conn is not None and self in self.server.connections:
+            self.server.log("ssh: disconnected an idle connection (no game session)")
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION,
+                                 "no game session was opened: log in with "
+                                 f"ssh -t -p {self.server.port} NAME@HOST")
 
     def password_auth_supported(self) -> bool:
         """Passwords only with ``--ssh-password``."""
@@ -362,7 +423,9 @@ class _Connection(asyncssh.SSHServer):
         user = self.conn.get_extra_info("username") or ""
         here = self.conn.get_extra_info("sockname") or ("", 0)
         host = str(here[0])
+        self.stop_idle_clock()
         session = GameSession(self.server, player_name(user), self.key)
+        session.on_end = self.start_idle_clock  # a connection left without its session
         if session.name and host:
             host = f"[{host}]" if ":" in host else host
             session.rejoin = f"ssh -p {here[1]} {session.name}@{host}"
@@ -370,9 +433,11 @@ class _Connection(asyncssh.SSHServer):
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str,
                              orig_port: int) -> bool:
-        """No local port forwarding (``ssh -L``)."""
+        """No local port forwarding (``ssh -L``, ``ssh -W``): refused with a sentence the
+        client prints (:data:`FORWARDING_REFUSED`)."""
         self.server.log(f"ssh: refused a port forward to {dest_host}:{dest_port}")
-        return False
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        FORWARDING_REFUSED.format(port=self.server.port))
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
         """No remote port forwarding (``ssh -R``)."""
@@ -380,8 +445,9 @@ class _Connection(asyncssh.SSHServer):
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
-        """No Unix socket forwarding."""
-        return False
+        """No Unix socket forwarding (refused like a port forward)."""
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        FORWARDING_REFUSED.format(port=self.server.port))
 
     def unix_server_requested(self, listen_path: str) -> bool:
         """No remote Unix socket forwarding."""
@@ -423,6 +489,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._task: asyncio.Task | None = None
         self._closed = False
         self._why = ""
+        self.on_end: Callable[[], None] | None = None  # the connection's idle clock
         server._sessions.add(self)
 
     # ---- what the client may ask ----------------------------------------------------------
@@ -546,6 +613,8 @@ class GameSession(asyncssh.SSHServerSession):
         finally:
             self._close_master()
             self.server.release(self)
+            if self.on_end is not None and not self._closed:
+                self.on_end()
 
     def _client_env(self) -> Mapping[str, str]:
         """The environment variables the client sent (read only for its locale)."""
@@ -741,8 +810,12 @@ async def host_ssh(args: argparse.Namespace) -> int:
         await game.close()
         save.close()
         return 1
-    print(f"listening on {args.bind}:{lan_port}", flush=True)
     print(f"ssh listening on {ssh_bind}:{port}", flush=True)
+    if lan_host.startswith("127.") or lan_host == "::1":
+        print(f"game port {args.bind}:{lan_port} (for the SSH sessions only)", flush=True)
+    else:
+        print(f"game port {args.bind}:{lan_port} (LAN players may also wizwar join it)",
+              flush=True)
     for cmd in join_addresses(ssh_bind, port):
         _err(f"players connect with:  {cmd}")
     if server.auth == "none" and not ssh_bind.startswith("127."):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -281,6 +282,26 @@ def test_cli_three_processes_same_final_hash(tmp_path: Path) -> None:
     assert r.stdout.count("(unfinished)") == 1
     assert len({line.split("final hash ")[1] for line in r.stdout.splitlines()
                 if "final hash" in line and "unfinished" not in line}) == 1
+
+
+def test_cli_host_says_its_port_once(tmp_path: Path) -> None:
+    """`wizwar host --headless` says where it listens in one line (stdout), and nowhere
+    else."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), PYTHONUNBUFFERED="1")
+    host = _wizwar("host", "--headless", "--bot", "--bind", "127.0.0.1", "--port", "0",
+                   env=env)
+    try:
+        assert host.stdout is not None
+        first = host.stdout.readline()
+        m = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n", first)
+        assert m, first
+        host.terminate()
+        out, err = host.communicate(timeout=30)
+    finally:
+        if host.poll() is None:
+            host.kill()
+    printed = first + out + err
+    assert printed.count(m.group(1)) == 1, printed
 
 
 class Tamperer(PeerGame):

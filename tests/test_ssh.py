@@ -345,8 +345,9 @@ async def test_only_the_game_is_reachable(host_key: asyncssh.SSHKey) -> None:
                 await conn.run("id")
             with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
                 await conn.start_sftp_client()
-            with pytest.raises(asyncssh.ChannelOpenError):
+            with pytest.raises(asyncssh.ChannelOpenError) as refused:
                 await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", 22)
+            assert "port forwarding is not offered by this server" in refused.value.reason
             with pytest.raises(asyncssh.ChannelListenError):
                 await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)
         async with _connect(server, "bob") as conn:
@@ -354,6 +355,50 @@ async def test_only_the_game_is_reachable(host_key: asyncssh.SSHKey) -> None:
             out = await asyncio.wait_for(proc.stdout.read(), 20)
             await proc.wait_closed()
             assert "needs a terminal" in out and proc.exit_status == 1
+    finally:
+        await server.close()
+
+
+async def test_connections_are_limited(host_key: asyncssh.SSHKey) -> None:
+    """Connections that open no session count too: one over ``max_connections`` is told
+    there are too many; when one closes, a newcomer gets in again."""
+    server = await _server(host_key, max_connections=2, idle_timeout=600)
+    try:
+        first = await _connect(server, "ann")
+        second = await _connect(server, "bob")
+        with pytest.raises(asyncssh.DisconnectError) as refused:
+            async with _connect(server, "eve"):
+                pass
+        assert refused.value.code == asyncssh.DISC_TOO_MANY_CONNECTIONS
+        assert "too many connections" in refused.value.reason
+        first.close()
+        await first.wait_closed()
+        await until(lambda: len(server.connections) == 1, "the closed connection uncounted")
+        async with _connect(server, "eve") as conn:
+            proc = await conn.create_process(term_type="xterm", term_size=(80, 24))
+            await _read_until(proc, r"hello eve play")
+            proc.close()
+        second.close()
+    finally:
+        await server.close()
+
+
+async def test_an_idle_connection_without_a_session_is_dropped(
+        host_key: asyncssh.SSHKey) -> None:
+    """Logged in but no session (``ssh -N``): disconnected after ``idle_timeout``, with the
+    reason; a connection with its game session is not."""
+    server = await _server(host_key, idle_timeout=0.3)
+    try:
+        idle = await _connect(server, "ann")
+        playing = await _connect(server, "bob")
+        proc = await playing.create_process(term_type="xterm", term_size=(80, 24))
+        await _read_until(proc, r"hello bob play")
+        await asyncio.wait_for(idle.wait_closed(), 30)
+        assert not server.connections - {c for c in server.connections if c.sessions}
+        assert len(server.connections) == 1  # bob's, with its session, stays
+        proc.stdin.write("done\r")
+        await _read_until(proc, r"got done")
+        playing.close()
     finally:
         await server.close()
 
@@ -620,10 +665,12 @@ def test_openssh_refusals(host_key: asyncssh.SSHKey, tmp_path: Path) -> None:
     async def main() -> list[subprocess.CompletedProcess[str]]:
         server = await _server(host_key, authorized_keys=str(keys))
         base = ["ssh", "-p", str(server.port), *SSH_OPTS, "-o", "IdentitiesOnly=yes"]
+        base_info = [a.replace("LogLevel=ERROR", "LogLevel=INFO") for a in base]
         runs = [
             [*base, "-i", str(tmp_path / "good"), "ann@127.0.0.1", "id"],
             [*base, "-i", str(tmp_path / "good"), "-s", "ann@127.0.0.1", "sftp"],
-            [*base, "-i", str(tmp_path / "good"), "-W", "127.0.0.1:22", "ann@127.0.0.1"],
+            # the default log level, as a player has it: the refusal's reason is printed
+            [*base_info, "-i", str(tmp_path / "good"), "-W", "127.0.0.1:22", "ann@127.0.0.1"],
             [*base, "-i", str(tmp_path / "good"), "-N", "-o", "ExitOnForwardFailure=yes",
              "-R", "0:127.0.0.1:22", "ann@127.0.0.1"],
             [*base, "-i", str(tmp_path / "stranger"), "-tt", "ann@127.0.0.1"],
@@ -647,10 +694,32 @@ def test_openssh_refusals(host_key: asyncssh.SSHKey, tmp_path: Path) -> None:
     assert cmd.returncode == 255 and "exec request failed" in cmd.stderr
     assert sftp.returncode == 255 and "subsystem request failed" in sftp.stderr
     assert fwd_w.returncode == 255 and "stdio forwarding failed" in fwd_w.stderr
+    assert "administratively prohibited: port forwarding is not offered by this server" \
+        in fwd_w.stderr, fwd_w.stderr
     assert fwd_r.returncode == 255 and "remote port forwarding failed" in fwd_r.stderr
     assert stranger_run.returncode == 255 and "Permission denied" in stranger_run.stderr
     assert good_run.returncode == 0 and "hello ann play" in good_run.stdout
     assert "got typed" in good_run.stdout
+
+
+@NEED_CLIENT
+def test_openssh_idle_connection_is_dropped_with_a_reason(host_key: asyncssh.SSHKey) -> None:
+    """``ssh -N`` (log in, open nothing) is disconnected after the idle timeout, and the
+    client prints why."""
+    async def main() -> tuple[int, str]:
+        server = await _server(host_key, idle_timeout=0.5)
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                "ssh", "-N", "-p", str(server.port), *SSH_OPTS, "ann@127.0.0.1",
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE)
+            _out, err = await asyncio.wait_for(proc.communicate(), 60)
+            return proc.returncode or 0, err.decode(errors="replace")
+        finally:
+            await server.close()
+
+    rc, err = asyncio.run(main())
+    assert rc == 255 and "no game session was opened" in err, err
 
 
 @NEED_CLIENT
@@ -667,12 +736,19 @@ def test_wizwar_host_ssh_command(tmp_path: Path, tmux: Tmux) -> None:
     try:
         port = 0
         assert proc.stdout is not None
+        said: list[str] = []
         for line in proc.stdout:
+            said.append(line)
             m = re.match(r"ssh listening on 127\.0\.0\.1:(\d+)", line)
             if m:
                 port = int(m.group(1))
                 break
         assert port, "the command never said where ssh listens"
+        assert len(said) == 1, said  # the first thing said: where players connect
+        said.append(proc.stdout.readline())
+        m = re.match(r"game port 127\.0\.0\.1:(\d+) \(for the SSH sessions only\)", said[-1])
+        assert m, said
+        game_port = int(m.group(1))
         assert (tmp_path / "cfg" / "wizwar" / wssh.HOST_KEY_FILE).exists()
         tmux.open("ann", ssh_command(port, "ann"))
         end = time.monotonic() + 90
@@ -687,12 +763,15 @@ def test_wizwar_host_ssh_command(tmp_path: Path, tmux: Tmux) -> None:
             time.sleep(0.2)
         assert "the host stopped the game" in scr
         assert "┌" not in scr  # back on the normal screen: the board is gone
+        # each port is said once (the ssh command to give out names the ssh port too)
+        printed = "".join(said) + proc.stdout.read() + (proc.stderr.read() if proc.stderr
+                                                        else "")
+        assert printed.count(f":{port}") == 1 and printed.count(f":{game_port}") == 1, printed
+        assert f"players connect with:  ssh -p {port} NAME@127.0.0.1" in printed, printed
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        err = proc.stderr.read() if proc.stderr else ""
-        print(err)
 
 
 # ------------------------------------------------------------------ the session's app (Pilot)
@@ -734,6 +813,38 @@ async def test_the_session_app_is_locked_to_its_game() -> None:
         assert app.return_code == 0
         await until(lambda: host.seat_status()["P1"] == "free", "the lobby seat freed", 30)
     finally:
+        await host.close()
+
+
+async def test_the_session_app_in_game_leave_key_and_quit_question() -> None:
+    """In the game an SSH player's footer offers ``q Leave`` (there is no menu); Ctrl+Q
+    asks before leaving the game, with the ssh command that takes the seat back."""
+    from wizwar_tui.game import GameScreen
+    from wizwar_tui.lobby import ConfirmScreen
+    from wizwar_tui.ssh import SSHPlayerApp
+
+    host = HostGame(players=2)  # P1 the host's bot, P2 the SSH player
+    port = await host.start()
+    task = asyncio.create_task(host.run())
+    app = SSHPlayerApp("127.0.0.1", port, "ann", rejoin="ssh -p 2222 ann@example")
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            while not isinstance(app.screen, GameScreen):
+                await pilot.pause(0.05)
+            await pilot.pause()
+            labels = {key: b.binding.description for key, b in app.screen.active_bindings.items()}
+            assert labels.get("q") == "Leave" and "Menu" not in labels.values(), labels
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            note = str(app.screen.query_one("#confirm-note").render())
+            assert "ssh -p 2222 ann@example" in note
+            await pilot.press("y")
+            await pilot.pause()
+        assert app.return_code == 0
+        await until(lambda: host.seat_status()["P2"] == "disconnected", "ann left", 30)
+    finally:
+        task.cancel()
         await host.close()
 
 

@@ -265,3 +265,297 @@ async def test_desync_shows_the_report_path() -> None:
         with contextlib.suppress(BaseException):
             await host_task
         await host.close()
+
+
+# ------------------------------------------------------------------ typing ahead, leaving
+class GatedHost(HostGame):
+    """A host that commits only as many actions as the test allows (``allow``): the test
+    decides when the host answers, so keys are surely pressed before the answer."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.allow = 10**9
+        self._gate = asyncio.Condition()
+
+    async def let(self, n: int) -> None:
+        """Allow ``n`` more commits (``allow`` is set to exactly ``n``)."""
+        async with self._gate:
+            self.allow = n
+            self._gate.notify_all()
+
+    async def commit(self, action) -> None:  # type: ignore[no-untyped-def]
+        async with self._gate:
+            await self._gate.wait_for(lambda: self.allow > 0)
+            self.allow -= 1
+        await super().commit(action)
+
+
+def two_steps(game: GameScreen) -> tuple[str, str]:
+    """Squares A, B: A next to our wizard, B next to A but two steps from the wizard (so a
+    walk to B computed before the move to A would not be the one step ``move B``)."""
+    from wizwar_tui import render
+
+    reach = render.reachable(game.view)
+    for path in reach.values():
+        if len(path) == 2:
+            return render.square_name(path[0]), render.square_name(path[1])
+    raise AssertionError("no two-step walk from our wizard")
+
+
+async def _joined_game(pilot, app, host: GatedHost):  # type: ignore[no-untyped-def]
+    """The app joins ``host`` as P2 and waits for P2's turn; then the host holds commits."""
+    app.join_lan("127.0.0.1", host.port, "alice", retries=0)
+    await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+    game = app.screen
+    assert isinstance(game, GameScreen)
+    await until(pilot, lambda: game.human_to_act() and game.view.moves_left >= 3,
+                what="the start of our turn", timeout=30)
+    await host.let(0)
+    return game
+
+
+async def test_keys_typed_ahead_are_done_when_the_host_answers() -> None:
+    """Two moves and an end typed before the host has answered the first: all three are
+    committed, in order, the second walk computed from where the first one ended."""
+    host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
+    await host.start()
+    host_task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            game = await _joined_game(pilot, app, host)
+            a, b = two_steps(game)
+            n = len(host.actions)
+            await pilot.press("colon")
+            app.screen.query_one("#cmd", Input).value = f"move {a}"
+            await pilot.press("enter")
+            assert game.pending is not None
+            from core.wizwar.board import parse_square
+
+            game.board.cursor = parse_square(b)
+            await pilot.press("m")  # walk to B: typed ahead
+            await pilot.press("e")  # end the turn: typed ahead
+            status = text_of(game, "#status")
+            assert "then:" in status and f"walk/choose {b}" in status \
+                and "end turn" in status, status
+            assert "Wait" not in status and len(host.actions) == n
+            await host.let(10**9)
+            await until(pilot, lambda: len(host.actions) >= n + 3, what="three commits")
+            assert host.actions[n:n + 3] == [f"P2 move {a}", f"P2 move {b}", "P2 end"]
+            assert not game.queued
+    finally:
+        host_task.cancel()
+        with contextlib.suppress(BaseException):
+            await host_task
+        await host.close()
+
+
+async def test_a_typed_ahead_key_no_longer_possible_is_refused() -> None:
+    """A step typed ahead that the first move made impossible is refused with the rules'
+    reason once the host has answered; the key typed after it is dropped."""
+    from wizwar_tui import render
+
+    host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
+    await host.start()
+    host_task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            game = await _joined_game(pilot, app, host)
+            steps = [p[0] for p in render.reachable(game.view).values() if len(p) == 1]
+            a, c = next((a, c) for a in steps for c in steps
+                        if abs(a[0] - c[0]) + abs(a[1] - c[1]) > 1)
+            a_name, c_name = render.square_name(a), render.square_name(c)
+            n = len(host.actions)
+            for text in (f"move {a_name}", f"move {c_name}"):
+                await pilot.press("colon")
+                app.screen.query_one("#cmd", Input).value = text
+                await pilot.press("enter")
+            await pilot.press("e")
+            assert len(game.queued) == 2
+            await host.let(10**9)
+            await until(pilot, lambda: "Not allowed" in text_of(game, "#status"),
+                        what="the refusal of the second step")
+            status = text_of(game, "#status")
+            assert "1 key typed ahead dropped" in status, status
+            assert host.actions[n:] == [f"P2 move {a_name}"] and not game.queued
+            assert game.human_to_act()  # still our turn: the dropped end was not done
+    finally:
+        host_task.cancel()
+        with contextlib.suppress(BaseException):
+            await host_task
+        await host.close()
+
+
+async def test_a_message_does_not_outlive_its_turn() -> None:
+    """A refusal said during the other player's turn gives way to the prompt when our turn
+    comes."""
+    host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
+    await host.start()
+    host_task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            game = await _joined_game(pilot, app, host)
+            s = game.session
+            await pilot.press("e")
+            while "P2" in s.to_move():  # the end of the turn may ask for discards
+                n = len(s.actions)
+                await host.let(1)
+                await until(pilot, lambda n=n: len(s.actions) > n and game.pending is None,
+                            what="a commit")
+                if game.human_to_act():
+                    action = bot.choose(s.view(), s.human, s.legal_actions())
+                    game.do(action)
+            assert s.to_move() == ["P1"]  # held by the host
+            await pilot.press("p")
+            assert "it is P1's turn" in text_of(game, "#status")
+            await host.let(10**9)
+            await until(pilot, lambda: game.human_to_act(), what="our turn again",
+                        timeout=30)
+            await pilot.pause()
+            assert "Not possible" not in text_of(game, "#status")
+    finally:
+        host_task.cancel()
+        with contextlib.suppress(BaseException):
+            await host_task
+        await host.close()
+
+
+async def test_typing_ahead_is_bounded() -> None:
+    host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
+    await host.start()
+    host_task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            game = await _joined_game(pilot, app, host)
+            await pilot.press("e")
+            from wizwar_tui.game import TYPE_AHEAD_MAX
+
+            for _ in range(TYPE_AHEAD_MAX + 2):
+                await pilot.press("p")
+            assert len(game.queued) == TYPE_AHEAD_MAX
+            assert "already wait for the host" in text_of(game, "#status")
+    finally:
+        host_task.cancel()
+        with contextlib.suppress(BaseException):
+            await host_task
+        await host.close()
+
+
+async def test_joined_lobby_names_the_players_and_leaving_asks() -> None:
+    """A joined player's lobby shows who sits where; once dealt, Ctrl+Q asks before
+    leaving the game (n stays, y leaves: the host sees the seat disconnected)."""
+    from wizwar_tui.lobby import ConfirmScreen
+
+    host = HostGame(players=3, local_bot=True, bind="127.0.0.1", port=0)
+    port = await host.start()
+    host_task = asyncio.create_task(host.run())
+    robot = PeerGame("127.0.0.1", port, name="robot", bot_play=True)
+    robot_task: asyncio.Task | None = None
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.join_lan("127.0.0.1", port, "alice", retries=0)
+            def our_seat_shown() -> bool:
+                screen = app.screen
+                return isinstance(screen, LobbyScreen) and bool(screen.query("#lobby-seats")) \
+                    and "alice (you)" in text_of(screen, "#lobby-seats")
+
+            await until(pilot, our_seat_shown, what="our seat in the lobby")
+            lobby = app.screen
+            seats = text_of(lobby, "#lobby-seats").splitlines()
+            assert "host" in seats[0] and "free" in seats[2], seats
+            robot_task = asyncio.create_task(robot.run())
+            await until(pilot, lambda: "robot" in text_of(lobby, "#lobby-seats"),
+                        what="the other player's name")
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            assert "Leave the game?" in text_of(app.screen, "#confirm-question")
+            assert f"wizwar join 127.0.0.1:{port}" in text_of(app.screen, "#confirm-note")
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.is_running
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert app.return_code is None
+            await pilot.press("y")
+            assert app.return_code == 0
+        await asyncio.wait_for(_seat_gone(host, "P2"), 15)
+    finally:
+        for t in (robot_task, host_task):
+            if t is not None:
+                t.cancel()
+                with contextlib.suppress(BaseException):
+                    await t
+        await host.close()
+
+
+async def _seat_gone(host: HostGame, seat: str) -> None:
+    while host.seat_status()[seat] != "disconnected":
+        await asyncio.sleep(0.05)
+
+
+async def test_the_host_is_asked_before_ending_the_game_for_everyone() -> None:
+    """The hosting app: Esc in the lobby and Ctrl+Q in the game ask "End the game for all
+    players?" once someone has joined; n keeps the game, Ctrl+Q twice quits and the peer
+    is told the host closed the game."""
+    from net.lan import HostClosed
+    from wizwar_tui.lobby import ConfirmScreen
+
+    app = WizWarApp(lan_args=host_args(seats=3), discovery=False)
+    peers: list[asyncio.Task] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        assert app.return_code is None
+        await pilot.press("ctrl+q")  # nobody has joined: nothing to ask, it quits
+        assert app.return_code == 0 and not isinstance(app.screen, ConfirmScreen)
+
+    app = WizWarApp(lan_args=host_args(seats=3), discovery=False)
+    first = PeerGame("127.0.0.1", 0, name="robot", bot_play=True)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+            lobby = app.screen
+            port = lobby.link.game.port
+            first.port = port
+            peers.append(asyncio.create_task(first.run()))
+            await until(pilot, lambda: "robot" in text_of(lobby, "#lobby-seats"),
+                        what="a player in the lobby")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            assert "End the game for all players?" in text_of(app.screen, "#confirm-question")
+            await pilot.press("n")
+            await pilot.pause()
+            assert app.screen is lobby and app.lan is not None
+            second = PeerGame("127.0.0.1", port, name="robby", bot_play=True)
+            peers.append(asyncio.create_task(second.run()))
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            assert "End the game for all players?" in text_of(app.screen, "#confirm-question")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.is_running
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert app.return_code is None
+            await pilot.press("ctrl+q")  # twice: quit at once
+            assert app.return_code == 0
+        with pytest.raises(HostClosed):
+            await asyncio.wait_for(peers[0], 15)
+    finally:
+        for t in peers:
+            t.cancel()
+            with contextlib.suppress(BaseException):
+                await t

@@ -160,6 +160,16 @@ class WizWarApp(App[int]):
                 return
         await super().on_event(event)
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quit; in a LAN game that others play too, ask first
+        (:func:`wizwar_tui.lobby.ask_before_quitting`)."""
+        if self.lan is not None:
+            from wizwar_tui.lobby import ask_before_quitting
+
+            if ask_before_quitting(self):
+                return
+        self.exit()
+
     def on_mount(self) -> None:
         """Show the menu, and start a game at once for ``wizwar play``, or open the lobby /
         the join flow for ``wizwar host`` / ``wizwar join``, or the replay for

@@ -6,6 +6,11 @@ player points at, asks ``session.why()`` before submitting, and shows the reason
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -42,6 +47,55 @@ Square = tuple[int, int]
 NET_IDLE_ACTIONS = {"help", "menu", "cancel", "card_text", "hand", "command", "cards",
                     "panels"}
 """Key actions that still make sense while a LAN game is not dealt (or is being rejoined)."""
+
+TYPE_AHEAD_MAX = 8
+"""LAN: keys a player may type ahead while their last action is on its way to the host."""
+
+
+@dataclass(frozen=True)
+class TypedAhead:
+    """A key pressed in a LAN game while the player's last action had not come back from
+    the host: done, in order, once the host has answered (on the state it acknowledged).
+
+    Attributes:
+        action: the key's action name (``end``, ``select``, ``card``...; ``do`` for an
+            action typed on the command line).
+        args: its parameters (``do``: the parsed :class:`Action`).
+        square: the board cursor when pressed (``select`` walks or aims there).
+        card: the card the key named when pressed (the selected card, or card *n*).
+    """
+
+    action: str
+    args: tuple[Any, ...] = ()
+    square: tuple[int, int] = (0, 0)
+    card: str = ""
+
+    def label(self) -> str:
+        """What the key will do, in words (for the status line)."""
+        names = {"end": "end turn", "pass": "pass", "boost": "boost", "punch": "punch",
+                 "pickup": "pick up", "drop": "drop", "actions": "actions menu"}
+        if self.action == "do":
+            return str(self.args[0]).split(" ", 1)[-1]
+        if self.action == "select":
+            return f"walk/choose {render.square_name(self.square)}"
+        if self.action in ("card", "play_selected"):
+            return f"play {render.card_name(self.card)}"
+        if self.action == "discard":
+            return f"discard {render.card_name(self.card)}"
+        return names.get(self.action, self.action)
+
+
+def typed_ahead(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a key action a LAN player may type ahead: pressed while their last action is on
+    its way to the host, it is queued (:meth:`GameScreen.type_ahead`) instead of refused."""
+
+    @functools.wraps(method)
+    def wrapper(self: GameScreen, *args: Any) -> Any:
+        if self.type_ahead(method.__name__.removeprefix("action_"), args) is not None:
+            return None
+        return method(self, *args)
+
+    return wrapper
 
 
 class BoardScroll(ScrollableContainer, can_focus=False):
@@ -124,6 +178,8 @@ class GameScreen(Screen[None]):
         self.human = self.session.human
         self.pending: Action | None = None  # sent to the host, not committed yet
         self.pending_at = 0  # actions committed when it was sent
+        self.queued: list[TypedAhead] = []  # keys typed ahead while pending (LAN)
+        self.message_turn: tuple[Any, ...] | None = None  # the turn self.message is about
         self.seen_events = 0  # LAN: events already in the log
         self.seen_messages = len(lan.messages) if lan is not None else 0
         self.logged_problem = ""
@@ -257,8 +313,10 @@ class GameScreen(Screen[None]):
         s = self.session
         if not s.started:
             self.pending = None
+            self.queued.clear()
             problem = self.lan.problem if self.lan is not None else ""
             self.message = Text(problem, "bold red") if problem else None
+            self.message_turn = None
             self.refresh_all()
             return
         if self.lan is not None and len(self.lan.messages) > self.seen_messages:
@@ -269,14 +327,19 @@ class GameScreen(Screen[None]):
         if len(events) > self.seen_events:
             self.log_events(events[self.seen_events:])
             self.seen_events = len(events)
+        answered = False
         if self.pending is not None and len(s.actions) != self.pending_at:
             self.pending = None
+            answered = True
         reject = self.lan.take_reject() if self.lan is not None else ""
         if reject:
             self.pending = None
-            self.say(f"The host refused: {reject}")
+            dropped = self.drop_queued()  # they were typed on the refused action
+            self.say(f"The host refused: {reject}{dropped}")
         if self.lan is not None and self.lan.problem:
+            self.queued.clear()
             self.message = Text(self.lan.problem, "bold red")
+            self.message_turn = None
             if self.lan.phase in ("lost", "failed", "desync", "refused") \
                     and self.logged_problem != self.lan.problem:
                 self.logged_problem = self.lan.problem
@@ -285,7 +348,99 @@ class GameScreen(Screen[None]):
             self.message = None  # rejoined
         self.refresh_all()
         if s.over:
+            self.queued.clear()
             self.show_game_over()
+        elif answered and self.queued and self.pending is None:
+            self.run_queued()
+
+    # ------------------------------------------------------------------ typing ahead (LAN)
+    def type_ahead(self, action: str, args: tuple[Any, ...]) -> bool | None:
+        """A key pressed in a LAN game while the last action has not come back from the host
+        is queued, to be done once the host answers (:meth:`run_queued`), at most
+        :data:`TYPE_AHEAD_MAX`. Returns None when the key is not typed ahead (do it now),
+        True when queued, False when refused (the queue is full: the reason is shown)."""
+        if not self.net or self.pending is None or self.lan_down() or self.session.over:
+            return None
+        hand = self.query_one(HandPanel)
+        card = ""
+        if action == "card":
+            n = int(args[0]) if args else 0
+            if not 1 <= n <= len(hand.hand):
+                return None  # "you have no card n" at once
+            card = hand.hand[n - 1]
+        elif action in ("play_selected", "discard"):
+            card = hand.selected() or ""
+            if not card:
+                return None
+        if len(self.queued) >= TYPE_AHEAD_MAX:
+            self.say(f"Wait: {len(self.queued)} keys already wait for the host's answer",
+                     "bold yellow")
+            return False
+        self.queued.append(TypedAhead(action, tuple(args), self.board.cursor, card))
+        self.message = None
+        self.update_status()
+        return True
+
+    def drop_queued(self) -> str:
+        """Forget the keys typed ahead; returns a note saying how many (or "")."""
+        n = len(self.queued)
+        self.queued.clear()
+        return f" ({n} key{'s' if n > 1 else ''} typed ahead dropped)" if n else ""
+
+    @work(exclusive=True, group="type-ahead")
+    async def run_queued(self) -> None:
+        """The host answered: do the keys typed ahead, in order, on the acknowledged state,
+        each as if pressed now (a key no longer possible is refused with the usual reason,
+        and the keys after it are dropped: they were typed on what it would have done).
+        Stops when one sends an action to the host again; the rest wait for that answer."""
+        while self.queued and self.pending is None:
+            if self.lan_down() or self.session.over:
+                self.queued.clear()
+                break
+            item = self.queued.pop(0)
+            self._replay(item)
+            await self._choices_done()
+            if self.pending is not None:
+                break  # sent: the rest waits for the host's next answer
+            if self.targeting:
+                continue  # aiming a card: the next key may choose the target
+            if self.queued:
+                note = self.drop_queued()
+                if self.message is not None:
+                    self.message.append(note, "dim")
+                    self.update_status()
+            break
+
+    def _replay(self, item: TypedAhead) -> None:
+        """Do one key typed ahead, now."""
+        if item.action == "select":
+            self.select_at(item.square)
+        elif item.action in ("card", "play_selected"):
+            hand = self.query_one(HandPanel)
+            if item.card in hand.hand:
+                hand.index = hand.hand.index(item.card)
+            self.targeting = []
+            self.start_card(item.card)  # refused with the reason if it cannot be played
+        elif item.action == "discard":
+            self.do(Action(self.human, "discard", item.card))
+        elif item.action == "do":
+            self.do(item.args[0])
+        else:
+            getattr(self, f"action_{item.action}")(*item.args)
+
+    async def _choices_done(self) -> None:
+        """Wait for a card or verb with several choices to be chosen (its worker asks)."""
+        while True:
+            running = [w for w in self.workers
+                       if w.node is self and w.group == "choose" and not w.is_finished]
+            if not running:
+                return
+            for w in running:
+                with contextlib.suppress(Exception):
+                    if w.is_running:
+                        await w.wait()
+                    else:
+                        await asyncio.sleep(0)
 
     @property
     def view(self) -> View:
@@ -382,6 +537,8 @@ class GameScreen(Screen[None]):
             t.append("Game over.", "bold")
         elif self.pending is not None:
             t.append(f"Sent {self.pending} — waiting for the host…", "italic")
+            if self.queued:
+                t.append(" then: " + ", ".join(q.label() for q in self.queued), "bold")
         elif self.busy:
             t.append(f"{self.session.bot_to_act() or v.active} is acting…", "italic")
         elif self.targeting:
@@ -429,14 +586,30 @@ class GameScreen(Screen[None]):
                 t.append(f"Waiting for {', '.join(v.to_move) or v.active}", "italic")
         return t
 
-    def update_status(self, v: View | None = None) -> None:
-        """The status line: the last message if any, else the prompt."""
+    def turn_key(self, v: View | None = None) -> tuple[Any, ...] | None:
+        """What a status message is about: the round, whose turn, who must act now (an
+        attack to answer changes it). None before a LAN game is dealt."""
+        if self.net and not self.session.started:
+            return None
         v = v or self.view
+        return (v.round, v.active, tuple(v.to_move))
+
+    def update_status(self, v: View | None = None) -> None:
+        """The status line: the last message if any, else the prompt. A message said during
+        another turn (or before someone had to answer an attack) is stale: it gives way to
+        the prompt."""
+        v = v or self.view
+        if self.message is not None and self.message_turn is not None \
+                and self.message_turn != self.turn_key(v):
+            self.message = None
+            self.message_turn = None
         self.query_one("#status", Static).update(self.message or self.prompt(v))
 
     def say(self, text: str, style: str = "bold red") -> None:
-        """Show a message in the status line (until the next action)."""
+        """Show a message in the status line (until the next action, or until the turn
+        changes: :meth:`update_status`)."""
         self.message = Text(text, style)
+        self.message_turn = self.turn_key()
         self.update_status()
 
     def log_line(self, text: Text | str) -> None:
@@ -454,7 +627,12 @@ class GameScreen(Screen[None]):
 
     # ------------------------------------------------------------------ acting
     def do(self, action: Action) -> bool:
-        """Submit one human action; on refusal show the reason and change nothing."""
+        """Submit one human action; on refusal show the reason and change nothing. In a LAN
+        game with an action still on its way to the host, it is typed ahead (queued, done
+        when the host answers: :meth:`type_ahead`)."""
+        queued = self.type_ahead("do", (action,))
+        if queued is not None:
+            return queued
         self.message = None
         reason = self.session.why(action)
         if reason:
@@ -463,7 +641,7 @@ class GameScreen(Screen[None]):
         if self.lan_down():
             self.say(self.lan.problem if self.lan is not None else "the game is over")
             return False
-        if self.pending is not None:
+        if self.pending is not None:  # not expected: typed ahead above
             self.say("Wait: your last action has not reached the host yet", "bold yellow")
             return False
         try:
@@ -718,6 +896,7 @@ class GameScreen(Screen[None]):
         self.choose_and_do(plays, render.card_name(slug))
 
     # ------------------------------------------------------------------ key actions
+    @typed_ahead
     def action_card(self, n: int) -> None:
         """Play card ``n`` (1-based) of the hand."""
         hand = self.query_one(HandPanel)
@@ -728,6 +907,7 @@ class GameScreen(Screen[None]):
         self.targeting = []
         self.start_card(hand.hand[n - 1])
 
+    @typed_ahead
     def action_play_selected(self) -> None:
         """Play the card under the hand cursor."""
         slug = self.query_one(HandPanel).selected()
@@ -773,9 +953,13 @@ class GameScreen(Screen[None]):
         if not self.has_class("-panels"):
             self.board.focus()
 
+    @typed_ahead
     def action_select(self) -> None:
         """Enter/m: choose the target under the cursor, or walk there."""
-        sq = self.board.cursor
+        self.select_at(self.board.cursor)
+
+    def select_at(self, sq: Square) -> None:
+        """Choose the target of the card being aimed at ``sq``, or walk to ``sq``."""
         v = self.view
         if self.targeting:
             hits = [a for a in self.targeting
@@ -830,30 +1014,37 @@ class GameScreen(Screen[None]):
         if got is not None:
             self.do(got)
 
+    @typed_ahead
     def action_boost(self) -> None:
         """Add a number card to this turn's movement."""
         self._verb("boost", "Boost")
 
+    @typed_ahead
     def action_punch(self) -> None:
         """Punch a wizard or a wall/door next to you."""
         self._verb("punch", "Punch")
 
+    @typed_ahead
     def action_pickup(self) -> None:
         """Pick up a treasure or object here."""
         self._verb("pickup", "Pick up")
 
+    @typed_ahead
     def action_drop(self) -> None:
         """Drop what you carry."""
         self._verb("drop", "Drop")
 
+    @typed_ahead
     def action_end(self) -> None:
         """End the turn."""
         self._verb("end", "End turn")
 
+    @typed_ahead
     def action_pass(self) -> None:
         """Do not answer the attack."""
         self._verb("pass", "Pass")
 
+    @typed_ahead
     def action_discard(self) -> None:
         """Discard the selected card."""
         slug = self.query_one(HandPanel).selected()
@@ -862,6 +1053,7 @@ class GameScreen(Screen[None]):
             return
         self.do(Action(self.human, "discard", slug))
 
+    @typed_ahead
     def action_actions(self) -> None:
         """A filterable menu of every legal action."""
         legal = self.legal()

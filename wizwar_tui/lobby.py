@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
@@ -136,8 +136,9 @@ class LanLink:
         return f"wizwar join {self.address}"
 
     def seats(self) -> list[tuple[str, str, str]]:
-        """(seat, who, status) for every seat; ``who`` is the name the host knows (the host
-        side) or "" (a peer learns the names at the deal)."""
+        """(seat, who, status) for every seat; ``who`` is the name of who sits there (on a
+        joined player's side: as the host last told it, ``(you)`` marking our own seat;
+        "" for a free seat)."""
         status = self.session.seat_status()
         if isinstance(self.game, HostGame):
             out = []
@@ -147,9 +148,17 @@ class LanLink:
                     s.seat, "")))
             return out
         me = self.game.seat
+        names = self.game.peer_names
         n = self.game.players or len(status)
-        return [(f"P{i + 1}", "you" if f"P{i + 1}" == me else "", status.get(f"P{i + 1}", ""))
-                for i in range(n)]
+        out = []
+        for i in range(n):
+            seat = f"P{i + 1}"
+            st = status.get(seat, "")
+            who = names.get(seat, "") if st != "free" else ""
+            if seat == me:
+                who = f"{who or self.game.name} (you)"
+            out.append((seat, who, st))
+        return out
 
     def take_reject(self) -> str:
         """The host's last refusal of one of our actions, once ("" if none new)."""
@@ -338,6 +347,79 @@ def new_peer(app: Any, host: str, port: int, name: str, retries: int = 5,
     """A ``LanLink`` joining ``host:port`` as ``name`` (with the seat token saved last time)."""
     game = PeerGame(host, port, name=name, bot_play=False, token=load_token(host, port, name))
     return LanLink(app, game, f"{host}:{port}", retries=retries, save=save)
+
+
+# ---------------------------------------------------------------------------- leaving
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question (``y`` / ``n``, ``Esc`` no); returns True for yes."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"),
+                Binding("n,escape", "answer(False)", "No")]
+    DEFAULT_CSS = """
+    #confirm-box { width: 64; }
+    #confirm-question { text-style: bold; color: #ffd75f; }
+    """
+
+    def __init__(self, question: str, note: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        """The question, a note, the keys."""
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Static(f"{self.question} y/n", id="confirm-question")
+            if self.note:
+                yield Static(self.note, id="confirm-note")
+            yield Static("y yes · n no (Esc) · ctrl+q again quits at once", classes="hint")
+        yield Footer()
+
+    def action_answer(self, yes: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(yes)
+
+
+def leave_question(link: LanLink | None) -> tuple[str, str]:
+    """What to ask before the app leaves the LAN game ``link`` (quits, or leaves the
+    lobby): ``(question, note)``, or ``("", "")`` when leaving hurts nobody.
+
+    - The host, once someone has joined (lobby or game): leaving ends the game for
+      everyone: "End the game for all players?".
+    - A joined player, once the cards are dealt: the others wait for their seat: "Leave
+      the game?", with how to take the seat back.
+    - Nothing to ask: no game, the game is over or already lost, a watcher, a joined player
+      in the lobby (the seat is just freed), a host nobody has joined yet.
+    """
+    if link is None or link.closed or link.session.over or link.phase in (
+            "over", "failed", "lost", "refused", "desync"):
+        return "", ""
+    game = link.game
+    if isinstance(game, HostGame):
+        joined = [s for s in game.seats if s.kind == "remote" and s.token]
+        if not joined:
+            return "", ""
+        return ("End the game for all players?",
+                "You host it: leaving closes the game for everyone.")
+    if game.watch or not link.session.started:
+        return "", ""
+    return "Leave the game?", f"You can take your seat back with: {link.rejoin_hint()}"
+
+
+def ask_before_quitting(app: Any) -> bool:
+    """Ctrl+Q in a LAN game (``app.lan``): ask first when quitting would end the game for
+    the others or leave them waiting (:func:`leave_question`); ``y`` quits. Returns True
+    when it asked (the caller must not quit now); False: quit at once (nothing to ask, or
+    the question is already open: Ctrl+Q twice quits)."""
+    question, note = leave_question(getattr(app, "lan", None))
+    if not question or isinstance(app.screen, ConfirmScreen):
+        return False
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            app.exit()
+
+    app.push_screen(ConfirmScreen(question, note), answered)
+    return True
 
 
 # ---------------------------------------------------------------------------- screens
@@ -532,9 +614,19 @@ class LobbyScreen(Screen[None]):
         self.logged = len(link.messages)
 
     def action_leave(self) -> None:
-        """Leave (closing the game if we host it) and go back."""
-        self.app.leave_lan()  # type: ignore[attr-defined]
-        self.app.show_menu()  # type: ignore[attr-defined]
+        """Leave (closing the game if we host it) and go back; the host is asked first once
+        someone has joined (:func:`leave_question`)."""
+        question, note = leave_question(self.link)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.leave_lan()  # type: ignore[attr-defined]
+                self.app.show_menu()  # type: ignore[attr-defined]
+
+        if question:
+            self.app.push_screen(ConfirmScreen(question, note), answered)
+        else:
+            answered(True)
 
 
 class JoinScreen(Screen[None]):

@@ -27,6 +27,7 @@ from net.cli import load_token, parse_target
 from net.lan import PeerGame
 from wizwar_tui import render
 from wizwar_tui.app import WizWarApp
+from wizwar_tui.game import GameScreen
 from wizwar_tui.lobby import LanLink
 from wizwar_tui.screens import TooSmall
 from wizwar_tui.widgets import Board, BoardRuler, PlayersPanel, StackPanel
@@ -139,8 +140,10 @@ class WatchScreen(Screen[None]):
             top.append(f"waiting for {free} more player{'s' if free != 1 else ''}"
                        if free else "dealing…")
             seats = Text()
-            for seat, st in status.items():
+            for seat, who, st in link.seats():
                 seats.append(f"{seat}  ", f"bold {render.player_colour(seat)}")
+                if who:
+                    seats.append(f"{who[:20]}  ")
                 seats.append_text(render.seat_status_text(st))
                 seats.append("\n")
             seats.append("You watch: you see no hand.", "dim")
@@ -171,6 +174,13 @@ class WatchScreen(Screen[None]):
     def action_leave(self) -> None:
         """Stop watching: end the session."""
         self.app.exit(0)
+
+
+class SSHGameScreen(GameScreen):
+    """The game screen of an SSH player: the same, but ``q`` is labelled for what it does
+    over SSH (leave the game, which ends the session: there is no menu)."""
+
+    BINDINGS = [Binding("q", "menu", "Leave")]
 
 
 class SSHPlayerApp(WizWarApp):
@@ -220,10 +230,16 @@ class SSHPlayerApp(WizWarApp):
         self.run_worker(link.run_peer(), group="lan", exclusive=False, exit_on_error=False)
 
     def show_lan_game(self, link: LanLink) -> Any:
-        """At the deal: the game screen for a player; a watcher's screen stays."""
+        """At the deal: the game screen for a player (:class:`SSHGameScreen`: ``q`` leaves,
+        there is no menu); a watcher's screen stays."""
         if self.watch:
             return self.screen
-        return super().show_lan_game(link)
+        while isinstance(self.screen, SSHGameScreen):  # a stale one (never expected)
+            self.pop_screen()
+        game = SSHGameScreen(session=link.session, lan=link, ascii_only=self.ascii_only,
+                             bot_delay=0)
+        self.push_screen(game)
+        return game
 
     def _join_failed(self, link: LanLink) -> None:
         """Never got in (refused, or no host): say why on a screen of its own."""
