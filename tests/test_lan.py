@@ -45,6 +45,7 @@ class Watcher:
         if st is None or not self.peer.seat:
             return
         self.ever_known |= st.public_cards() | set(st.wizard(self.peer.seat).hand)
+        self.ever_known |= set(st.exposed)  # shown to all by a rule (Stone Dead's count)
         if st.choice and st.choice[0] == self.peer.seat:  # Telepath showed us that hand
             self.ever_known |= set(st.wizard(st.choice[1]).hand)
         acts = self.peer.actions
