@@ -821,6 +821,7 @@ async def test_the_session_app_in_game_leave_key_and_quit_question() -> None:
     asks before leaving the game, with the ssh command that takes the seat back."""
     from wizwar_tui.game import GameScreen
     from wizwar_tui.lobby import ConfirmScreen
+    from wizwar_tui.screens import GameOverScreen
     from wizwar_tui.ssh import SSHPlayerApp
 
     host = HostGame(players=2)  # P1 the host's bot, P2 the SSH player
@@ -834,6 +835,22 @@ async def test_the_session_app_in_game_leave_key_and_quit_question() -> None:
             await pilot.pause()
             labels = {key: b.binding.description for key, b in app.screen.active_bindings.items()}
             assert labels.get("q") == "Leave" and "Menu" not in labels.values(), labels
+            # the help and the game-over screen speak of no menu either
+            await pilot.press("question_mark")
+            await pilot.pause()
+            help_text = str(app.screen.query_one("#help-text").render())
+            assert "leave (ends the session)" in help_text and "back to the menu" not in help_text
+            await pilot.press("escape")
+            await pilot.pause()
+            game = app.screen
+            assert isinstance(game, GameScreen)
+            over = GameOverScreen("P1", "P1 killed P2.", game.view, 2, None, "P2", lan="a game")
+            app.push_screen(over)
+            await pilot.pause()
+            assert str(over.query_one(".hint").render()) == "q disconnect"
+            assert not over.check_action("menu", ()) and not over.check_action("new_game", ())
+            app.pop_screen()
+            await pilot.pause()
             await pilot.press("ctrl+q")
             await pilot.pause()
             assert isinstance(app.screen, ConfirmScreen)

@@ -86,6 +86,9 @@ class WizWarApp(App[int]):
 
     CSS_PATH = "wizwar.tcss"
     TITLE = "Wiz-War"
+    #: False where the app is locked to one game (an SSH session): no main menu to go back to,
+    #: so leaving the game ends the session and the screens say so
+    HAS_MENU = True
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
     def __init__(self, players: int = 2, seed: int | None = None, start_game: bool = False,

@@ -1124,7 +1124,8 @@ class GameScreen(Screen[None]):
                 question = "Leave this LAN game? You host it: it ends for everyone."
                 yes = "Yes, close the game"
             else:
-                question = (f"Leave this LAN game? You can take your seat back with "
+                what = "this LAN game" if getattr(self.app, "HAS_MENU", True) else "the game"
+                question = (f"Leave {what}? You can take your seat back with "
                             f"`{self.lan.rejoin_hint()}`.")
                 yes = "Yes, leave"
             got = await self.app.push_screen_wait(ChoiceScreen(

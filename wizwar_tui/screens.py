@@ -43,9 +43,11 @@ def board_legend(ascii_only: bool = False) -> str:
             "under the cursor.")
 
 
-def help_text(ascii_only: bool = False) -> str:
-    """The help screen's text (keys and a short summary of the rules)."""
+def help_text(ascii_only: bool = False, menu: bool = True) -> str:
+    """The help screen's text (keys and a short summary of the rules); ``menu`` False: the
+    app has no main menu (an SSH session), so ``q`` leaves the game and ends the session."""
     g = render.board_glyphs(ascii_only)
+    q_key = "q  back to the menu" if menu else "q  leave (ends the session)"
     return f"""\
 [b]Wiz-War[/b] — you are the wizard whose number is shown as "you" in the players panel (P1 against bots; on a LAN, the seat the host gave you).
 
@@ -64,7 +66,7 @@ def help_text(ascii_only: bool = False) -> str:
   a               menu of every legal action (type to filter, Enter to do it)
   :               command line: type notation, e.g. [i]play fireball @P2 +4[/i], [i]move c4-d4[/i]
   Tab             narrow windows: switch between the board and the panels
-  Esc             cancel                   ?  this help      q  back to the menu
+  Esc             cancel                   ?  this help      {q_key}
 
 Playing a card: press its number, put the cursor on the target (amber squares, in brackets) and press Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is chosen from a list after Enter on the square next to it. When a bot attacks you, the stack panel turns red: play a counteraction (its number) or pass with space. Keys pressed while the bots act are dropped.
 
@@ -90,7 +92,8 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """The help text in a scrollable box."""
         with VerticalScroll(id="help-box", classes="dialog"):
-            yield Static(help_text(self.ascii_only), id="help-text")
+            yield Static(help_text(self.ascii_only, getattr(self.app, "HAS_MENU", True)),
+                         id="help-text")
         yield TooSmall()
 
     def action_dismiss(self, result: Any = None) -> None:  # type: ignore[override]
@@ -643,13 +646,21 @@ class GameOverScreen(Screen[None]):
         with Vertical(id="over-box", classes="dialog"):
             yield Static("GAME OVER", id="over-title")
             yield Static(t, id="over-text")
-            yield Static("m menu · q quit" if self.lan else "n new game · m menu · q quit",
-                         classes="hint")
+            if not getattr(self.app, "HAS_MENU", True):
+                hint = "q disconnect"
+            elif self.lan:
+                hint = "m menu · q quit"
+            else:
+                hint = "n new game · m menu · q quit"
+            yield Static(hint, classes="hint")
         yield Footer()
         yield TooSmall()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """No "new game" after a LAN game (host or join another from the menu)."""
+        """No "new game" after a LAN game (host or join another from the menu); neither
+        "new game" nor "menu" where the app has no menu (an SSH session: ``q`` disconnects)."""
+        if action in ("new_game", "menu") and not getattr(self.app, "HAS_MENU", True):
+            return False
         return not (action == "new_game" and self.lan)
 
     def action_new_game(self) -> None:

@@ -194,6 +194,7 @@ class SSHPlayerApp(WizWarApp):
     """
 
     ENABLE_COMMAND_PALETTE = False
+    HAS_MENU = False
 
     def __init__(self, host: str, port: int, name: str, watch: bool = False,
                  rejoin: str = "") -> None:
