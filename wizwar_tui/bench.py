@@ -177,21 +177,35 @@ def _choose(legal: list[Any], rng: Rng, weights: dict[str, int] | None) -> Any:
 
 
 def random_game(players: int, seed: int, cap: int = GAME_CAP,
-                weights: dict[str, int] | None = None) -> GameRun:
-    """Play one game by random legal actions (``rules.legal_actions`` at every step, one of
-    them drawn from a generator seeded by ``seed``: uniformly, or in proportion to
-    ``weights`` by verb). Stops when the game ends or after ``cap`` actions (a draw). An
+                weights: dict[str, int] | None = None, listed: bool = False) -> GameRun:
+    """Play one game by random legal actions: at every step one legal action of the player
+    to move drawn from a generator seeded by ``seed``, uniformly or in proportion to
+    ``weights`` by verb, with ``rules.sample_legal_action`` (the candidates in random order,
+    the first legal one: the same distribution as drawing from ``rules.legal_actions``,
+    with a few dry runs). ``listed``: list every legal action with ``rules.legal_actions``
+    and draw from the list instead (the definition before issue 6's second round; another
+    sequence of games). Stops when the game ends or after ``cap`` actions (a draw). An
     engine error stops the game and is recorded in ``error`` (it is a bug to report)."""
     from core.wizwar.game import GameConfig, new_game
-    from core.wizwar.rules import apply, legal_actions, to_move
+    from core.wizwar.rules import apply, legal_actions, sample_legal_action, to_move
 
     st = new_game(GameConfig(players=players), seed)
     rng = Rng.from_seed(f"wizwar-bench-{seed}")
     done: list[Any] = []
+
+    def weight(a: Any) -> int:
+        return weights.get(a.verb, 4)  # type: ignore[union-attr]
+
     try:
         while not st.winner and len(done) < cap:
             seat = to_move(st)[0]
-            a = _choose(legal_actions(st, seat), rng, weights)
+            if listed:
+                a = _choose(legal_actions(st, seat), rng, weights)
+            else:
+                a = sample_legal_action(st, seat, rng.below,
+                                        None if weights is None else weight)
+                if a is None:
+                    raise RuntimeError(f"{seat} to move has no legal action")
             apply(st, a)
             done.append(a)
     except Exception as exc:  # noqa: BLE001 - reported, not hidden

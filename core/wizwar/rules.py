@@ -154,6 +154,54 @@ def legal_actions(state: State, seat: str) -> list[Action]:
         _LOS_MEMO.state, _LOS_MEMO.table = outer
 
 
+def sample_legal_action(state: State, seat: str, below: Callable[[int], int],
+                        weight: Callable[[Action], int] | None = None) -> Action | None:
+    """One legal action of ``seat`` drawn at random, without listing them all: exactly the
+    distribution of drawing from :func:`legal_actions` (uniformly, or in proportion to
+    ``weight(action)``, a positive int), with a few dry runs instead of one per candidate.
+
+    The candidates of :func:`legal_actions` are put in random order one at a time (with
+    ``weight``: each next one drawn in proportion to its weight among those left) and the
+    first that passes the check is returned. In a uniformly random order every legal action
+    is equally likely to come first among the legal ones (by symmetry); in a weighted one
+    (successive draws in proportion to weight), the first legal one is drawn in proportion to
+    its weight among the legal ones (the illegal ones drawn before it do not change the odds
+    between the legal ones left). ``below(n)`` must return an int in ``[0, n)`` (e.g. ``Rng.below``: the choice
+    is deterministic for a seeded generator). None when ``seat`` may not act or has no legal
+    action (when :func:`legal_actions` is empty). Raises ``ValueError`` for a weight below 1.
+    """
+    if seat not in to_move(state):
+        return None
+    outer = getattr(_LOS_MEMO, "state", None), getattr(_LOS_MEMO, "table", None)
+    _LOS_MEMO.state, _LOS_MEMO.table = state, {}
+    try:
+        cands = _candidates(state, seat)
+        n = len(cands)
+        if weight is None:
+            for i in range(n):  # a Fisher-Yates shuffle, stopped at the first legal action
+                j = i + below(n - i)
+                cands[i], cands[j] = cands[j], cands[i]
+                if is_legal(state, cands[i]):
+                    return cands[i]
+            return None
+        ws = [weight(a) for a in cands]
+        if any(w < 1 for w in ws):
+            raise ValueError("weights must be positive integers")
+        total = sum(ws)
+        while cands:
+            r, k = below(total), 0
+            while r >= ws[k]:
+                r -= ws[k]
+                k += 1
+            a = cands.pop(k)
+            total -= ws.pop(k)
+            if is_legal(state, a):
+                return a
+        return None
+    finally:
+        _LOS_MEMO.state, _LOS_MEMO.table = outer
+
+
 #: has_los answers remembered during one legal_actions call (per thread: bots may think in
 #: a worker thread while the app asks for its own player's actions)
 _LOS_MEMO = threading.local()
@@ -395,22 +443,44 @@ def _clear_line(state: State, frm: Square, target: Square | Edge,
     """The first (shortest) sightline from ``frm`` to ``target`` that nothing blocks, with
     ``through`` wall edges allowed, or None (see :func:`has_los`)."""
     edges, opened = state.edges, state.turn.open_doors
+    standing = edges.keys()
+    has = edges.__contains__
+    bushes, stones = state.bushes, state.stones
     for sl in sightlines(state.layout, frm, target):
-        # blocked_count(sl, _is_blocking) inlined (the hot path of legal_actions)
-        count = 0
-        for e in sl.edges:
-            if e in edges and e not in opened:
-                count += 1
-        for corner in sl.corners:
-            if any(e in edges and e not in opened for e in corner):
-                count += 2
-        if count > through:
-            continue
-        ends = {frm}
-        if len(target) == 2:
-            ends.add(target)  # type: ignore[arg-type]
-        if any(s not in ends and (s in state.bushes or s in state.stones) for s in sl.squares):
-            continue
+        # blocked_count(sl, _is_blocking) inlined (the hot path of legal_actions); with no
+        # door held open, "blocking" is "standing", counted at C speed
+        if opened:
+            count = 0
+            for e in sl.edges:
+                if e in edges and e not in opened:
+                    count += 1
+            for corner in sl.corners:
+                if any(e in edges and e not in opened for e in corner):
+                    count += 2
+            if count > through:
+                continue
+        else:
+            if standing.isdisjoint(sl.edges):
+                count = 0
+            elif not through:
+                continue
+            else:
+                count = sum(map(has, sl.edges))
+                if count > through:
+                    continue
+            for corner in sl.corners:
+                if not standing.isdisjoint(corner):
+                    count += 2
+                    if count > through:
+                        break
+            if count > through:
+                continue
+        if bushes or stones:
+            ends = {frm}
+            if len(target) == 2:
+                ends.add(target)  # type: ignore[arg-type]
+            if any(s not in ends and (s in bushes or s in stones) for s in sl.squares):
+                continue
         return sl
     return None
 
@@ -1738,10 +1808,8 @@ def _illusion_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
 def _illusion_rolls(state: State, o: Out) -> None:
     """Everyone who sees an illusion wall for the first time rolls for belief, in seat order
     from its caster (DG §12: belief rolled per player at first sight)."""
-    for e in sorted(state.edges):
+    for e in sorted(e for e, es in state.edges.items() if es.kind == "illusion-wall"):
         es = state.edges[e]
-        if es.kind != "illusion-wall":
-            continue
         for v in _seat_order_from(state, es.caster) if state.wizard(es.caster).in_game \
                 else [x for x in state.wizards if x.in_game]:
             if v.seat in es.rolled or v.at is None or v.has("blind"):
@@ -3302,13 +3370,14 @@ def _candidates(state: State, seat: str) -> list[Action]:
         elif s == "speed":
             out.append(Action(seat, "play", s))
         out.append(Action(seat, "discard", s))
-    # dedupe, keep order
-    seen: set[str] = set()
+    # dedupe, keep order. Each verb's candidates set only the fields its notation prints, so
+    # two candidates are equal exactly when their notation is (the set is only asked, never
+    # iterated: the order is the list's)
+    seen: set[Action] = set()
     uniq = []
     for a in out:
-        k = str(a)
-        if k not in seen:
-            seen.add(k)
+        if a not in seen:
+            seen.add(a)
             uniq.append(a)
     return uniq
 
