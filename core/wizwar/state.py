@@ -549,10 +549,12 @@ _EMPTY_SCRIPT = (None, None, None)
 #: whose headers are replaced by this one, the edges' bytes spliced between them.
 _TOP_HEADER = b"\xde\x00\x19"
 _EDGES_KEY = _packb("edges")
-#: The packed edges map by the edge keys standing (in the dict's order), with a snapshot of
-#: their rows to check it against: the walls and doors rarely change, so most hashes reuse
-#: the bytes. Bounded (cleared when full); entries are replaced whole (thread-safe reads).
-_EDGE_BYTES: dict[tuple[Edge, ...], tuple[list[tuple[Any, ...]], bytes]] = {}
+#: By the edge keys standing (in the dict's order): their names in sorted order with the
+#: positions they come from, and the last packed edges map with the packed rows it was made
+#: from. The walls and doors standing rarely change (a hit reuses the order), their rows
+#: less often than not (a hit on the packed rows reuses the map). Bounded (cleared when
+#: full); entries are replaced whole (safe to read from several threads).
+_EDGE_BYTES: dict[tuple[Edge, ...], tuple[list[str], list[int], bytes, bytes]] = {}
 _EDGE_BYTES_SIZE = 256
 
 
@@ -562,14 +564,21 @@ def _edges_bytes(edges: dict[Edge, EdgeState]) -> bytes:
 
     keys = tuple(edges)
     rows = list(map(_EDGE_ROW, edges.values()))
+    packed_rows = _packb(rows, use_bin_type=True)
     got = _EDGE_BYTES.get(keys)
-    if got is not None and got[0] == rows:  # compares the rolled/believe lists by value
-        return got[1]
-    data = _packb(dict(sorted(zip(map(edge_name, keys), rows, strict=True))),
+    if got is None:
+        names = list(map(edge_name, keys))
+        order = sorted(range(len(names)), key=names.__getitem__)
+        names = [names[k] for k in order]
+    else:
+        names, order, before, data = got
+        if before == packed_rows:
+            return data
+    data = _packb(dict(zip(names, map(rows.__getitem__, order), strict=True)),
                   use_bin_type=True)
     if len(_EDGE_BYTES) >= _EDGE_BYTES_SIZE:
         _EDGE_BYTES.clear()
-    _EDGE_BYTES[keys] = ([(k, h, c, ca, list(r), list(b)) for k, h, c, ca, r, b in rows], data)
+    _EDGE_BYTES[keys] = (names, order, packed_rows, data)
     return data
 
 
