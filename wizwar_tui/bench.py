@@ -13,6 +13,8 @@ What is measured (docs/performance.md gives the definitions):
   board's line-of-sight tables already built (warm) and from a fresh board (cold);
 * random games per second: seeded random legal actions until the game ends, with a cap on
   actions after which the game counts as a draw (how many ended by themselves is printed);
+  each action drawn with ``rules.sample_legal_action`` (uniform over the legal actions, a
+  few dry runs), and for comparison by listing every legal action (``legal_actions``);
 * line-of-sight checks per second: ``rules.has_los`` between every two squares of a 4-player
   board, warm and cold;
 * state hashes per second (``state_hash``) and log verification speed (``core.log`` replay
@@ -249,15 +251,16 @@ def _timed(fn: Callable[[], Any]) -> float:
 
 
 def bench_games(players: int, seeds: Iterable[int], runs: int, weights: dict[str, int] | None,
-                label: str) -> tuple[Figure, list[GameRun]]:
+                label: str, listed: bool = False) -> tuple[Figure, list[GameRun]]:
     """Random games per second over the same seeds in every run (boards built in an earlier
-    run are reused by the core's memo, as in any long-running process)."""
+    run are reused by the core's memo, as in any long-running process). ``listed``: every
+    legal action listed at each step (see :func:`random_game`)."""
     seeds = list(seeds)
     fig = Figure(f"random {players}-player games ({label})", "games/s")
     last: list[GameRun] = []
     for _ in range(runs):
         t0 = cpu()
-        last = [random_game(players, s, weights=weights) for s in seeds]
+        last = [random_game(players, s, weights=weights, listed=listed) for s in seeds]
         fig.samples.append(len(seeds) / (cpu() - t0))
     ended = sum(g.ended for g in last)
     mean = statistics.mean(len(g.actions) for g in last)
@@ -628,6 +631,9 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
             w4, _ = bench_games(4, range(1, 1 + n4), runs, LIGHT_WEIGHTS, "lightly weighted")
             w4.target = 20
             show(w4)
+            l4, _ = bench_games(4, range(1, 1 + n4), runs, None,
+                                "uniform, every legal action listed")
+            show(l4)
     recorded = games4[:3] + games2[:3]
     if "apply" in want:
         show(bench_apply(recorded, runs))
