@@ -631,8 +631,8 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
             w4, _ = bench_games(4, range(1, 1 + n4), runs, LIGHT_WEIGHTS, "lightly weighted")
             w4.target = 20
             show(w4)
-            l4, _ = bench_games(4, range(1, 1 + n4), runs, None,
-                                "uniform, every legal action listed")
+            l4, _ = bench_games(4, range(1, 1 + n4), runs, None, "uniform, all listed",
+                                listed=True)
             show(l4)
     recorded = games4[:3] + games2[:3]
     if "apply" in want:
