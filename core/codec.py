@@ -65,6 +65,12 @@ def _key_order(k: Any) -> str:
     return k
 
 
+def canonical(value: Any) -> Any:
+    """The canonical form of ``value`` that :func:`pack` writes: maps rebuilt with their keys
+    in sorted order, tuples as lists. Raises ``CodecError`` like :func:`pack`."""
+    return _canon(value)
+
+
 def pack(value: Any) -> bytes:
     """Encode ``value`` (None, bool, int, str, bytes, list/tuple, dict with str keys) canonically.
 

@@ -438,10 +438,14 @@ def test_bench_random_games_are_seeded_and_capped() -> None:
     assert len(a.actions) == 40 and not a.ended and not a.error
     w = random_game(4, 9, cap=40, weights=LIGHT_WEIGHTS)
     assert [str(x) for x in w.actions] != [str(x) for x in a.actions]
-    st = new_game(GameConfig(players=4), 9)
-    for x in a.actions:
-        apply(st, x)
-    assert st.seq == 40
+    listed = random_game(4, 9, cap=40, listed=True)  # drawn from the full list instead
+    assert [str(x) for x in listed.actions] == \
+        [str(x) for x in random_game(4, 9, cap=40, listed=True).actions]
+    for game in (a, w, listed):
+        st = new_game(GameConfig(players=4), 9)
+        for x in game.actions:
+            apply(st, x)
+        assert st.seq == 40
 
 
 def test_bench_figure_verdicts() -> None:

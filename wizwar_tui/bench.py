@@ -13,6 +13,8 @@ What is measured (docs/performance.md gives the definitions):
   board's line-of-sight tables already built (warm) and from a fresh board (cold);
 * random games per second: seeded random legal actions until the game ends, with a cap on
   actions after which the game counts as a draw (how many ended by themselves is printed);
+  each action drawn with ``rules.sample_legal_action`` (uniform over the legal actions, a
+  few dry runs), and for comparison by listing every legal action (``legal_actions``);
 * line-of-sight checks per second: ``rules.has_los`` between every two squares of a 4-player
   board, warm and cold;
 * state hashes per second (``state_hash``) and log verification speed (``core.log`` replay
@@ -177,21 +179,35 @@ def _choose(legal: list[Any], rng: Rng, weights: dict[str, int] | None) -> Any:
 
 
 def random_game(players: int, seed: int, cap: int = GAME_CAP,
-                weights: dict[str, int] | None = None) -> GameRun:
-    """Play one game by random legal actions (``rules.legal_actions`` at every step, one of
-    them drawn from a generator seeded by ``seed``: uniformly, or in proportion to
-    ``weights`` by verb). Stops when the game ends or after ``cap`` actions (a draw). An
+                weights: dict[str, int] | None = None, listed: bool = False) -> GameRun:
+    """Play one game by random legal actions: at every step one legal action of the player
+    to move drawn from a generator seeded by ``seed``, uniformly or in proportion to
+    ``weights`` by verb, with ``rules.sample_legal_action`` (the candidates in random order,
+    the first legal one: the same distribution as drawing from ``rules.legal_actions``,
+    with a few dry runs). ``listed``: list every legal action with ``rules.legal_actions``
+    and draw from the list instead (the definition before issue 6's second round; another
+    sequence of games). Stops when the game ends or after ``cap`` actions (a draw). An
     engine error stops the game and is recorded in ``error`` (it is a bug to report)."""
     from core.wizwar.game import GameConfig, new_game
-    from core.wizwar.rules import apply, legal_actions, to_move
+    from core.wizwar.rules import apply, legal_actions, sample_legal_action, to_move
 
     st = new_game(GameConfig(players=players), seed)
     rng = Rng.from_seed(f"wizwar-bench-{seed}")
     done: list[Any] = []
+
+    def weight(a: Any) -> int:
+        return weights.get(a.verb, 4)  # type: ignore[union-attr]
+
     try:
         while not st.winner and len(done) < cap:
             seat = to_move(st)[0]
-            a = _choose(legal_actions(st, seat), rng, weights)
+            if listed:
+                a = _choose(legal_actions(st, seat), rng, weights)
+            else:
+                a = sample_legal_action(st, seat, rng.below,
+                                        None if weights is None else weight)
+                if a is None:
+                    raise RuntimeError(f"{seat} to move has no legal action")
             apply(st, a)
             done.append(a)
     except Exception as exc:  # noqa: BLE001 - reported, not hidden
@@ -235,15 +251,16 @@ def _timed(fn: Callable[[], Any]) -> float:
 
 
 def bench_games(players: int, seeds: Iterable[int], runs: int, weights: dict[str, int] | None,
-                label: str) -> tuple[Figure, list[GameRun]]:
+                label: str, listed: bool = False) -> tuple[Figure, list[GameRun]]:
     """Random games per second over the same seeds in every run (boards built in an earlier
-    run are reused by the core's memo, as in any long-running process)."""
+    run are reused by the core's memo, as in any long-running process). ``listed``: every
+    legal action listed at each step (see :func:`random_game`)."""
     seeds = list(seeds)
     fig = Figure(f"random {players}-player games ({label})", "games/s")
     last: list[GameRun] = []
     for _ in range(runs):
         t0 = cpu()
-        last = [random_game(players, s, weights=weights) for s in seeds]
+        last = [random_game(players, s, weights=weights, listed=listed) for s in seeds]
         fig.samples.append(len(seeds) / (cpu() - t0))
     ended = sum(g.ended for g in last)
     mean = statistics.mean(len(g.actions) for g in last)
@@ -614,6 +631,9 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
             w4, _ = bench_games(4, range(1, 1 + n4), runs, LIGHT_WEIGHTS, "lightly weighted")
             w4.target = 20
             show(w4)
+            l4, _ = bench_games(4, range(1, 1 + n4), runs, None, "uniform, all listed",
+                                listed=True)
+            show(l4)
     recorded = games4[:3] + games2[:3]
     if "apply" in want:
         show(bench_apply(recorded, runs))

@@ -154,6 +154,56 @@ def legal_actions(state: State, seat: str) -> list[Action]:
         _LOS_MEMO.state, _LOS_MEMO.table = outer
 
 
+def sample_legal_action(state: State, seat: str, below: Callable[[int], int],
+                        weight: Callable[[Action], int] | None = None) -> Action | None:
+    """One legal action of ``seat`` drawn at random, without listing them all: exactly the
+    distribution of drawing from :func:`legal_actions` (uniformly, or in proportion to
+    ``weight(action)``, a positive int), with a few dry runs instead of one per candidate.
+
+    The candidates of :func:`legal_actions` are put in random order one at a time (with
+    ``weight``: each next one drawn in proportion to its weight among those left) and the
+    first that passes the check is returned. In a uniformly random order every legal action
+    is equally likely to come first among the legal ones (by symmetry); in a weighted one
+    (successive draws in proportion to weight), the first legal one is drawn in proportion to
+    its weight among the legal ones (the illegal ones drawn before it do not change the odds
+    between the legal ones left). ``below(n)`` must return an int in ``[0, n)`` (e.g. ``Rng.below``: the choice
+    is deterministic for a seeded generator). None when ``seat`` may not act or has no legal
+    action (when :func:`legal_actions` is empty). Raises ``ValueError`` for a weight below 1.
+    """
+    if seat not in to_move(state):
+        return None
+    outer = getattr(_LOS_MEMO, "state", None), getattr(_LOS_MEMO, "table", None)
+    _LOS_MEMO.state, _LOS_MEMO.table = state, {}
+    try:
+        rows = _candidate_rows(state, seat)
+        n = len(rows)
+        if weight is None:
+            for i in range(n):  # a Fisher-Yates shuffle, stopped at the first legal action
+                j = i + below(n - i)
+                rows[i], rows[j] = rows[j], rows[i]
+                a = Action(*rows[i])
+                if is_legal(state, a):
+                    return a
+            return None
+        cands = [Action(*r) for r in rows]
+        ws = [weight(a) for a in cands]
+        if any(w < 1 for w in ws):
+            raise ValueError("weights must be positive integers")
+        total = sum(ws)
+        while cands:
+            r, k = below(total), 0
+            while r >= ws[k]:
+                r -= ws[k]
+                k += 1
+            a = cands.pop(k)
+            total -= ws.pop(k)
+            if is_legal(state, a):
+                return a
+        return None
+    finally:
+        _LOS_MEMO.state, _LOS_MEMO.table = outer
+
+
 #: has_los answers remembered during one legal_actions call (per thread: bots may think in
 #: a worker thread while the app asks for its own player's actions)
 _LOS_MEMO = threading.local()
@@ -377,13 +427,37 @@ def has_los(state: State, frm: Square, target: Square | Edge, through: int = 0) 
     """
     if isinstance(target, tuple) and len(target) == 2 and target == frm:
         return True
+    key = (tuple(frm), tuple(target), through)
     if getattr(_LOS_MEMO, "state", None) is state:
-        key = (tuple(frm), tuple(target), through)
-        got = _LOS_MEMO.table.get(key)
-        if got is None:
-            got = _LOS_MEMO.table[key] = _has_los(state, frm, target, through)
-        return got
-    return _has_los(state, frm, target, through)
+        table = _LOS_MEMO.table
+    else:
+        table = _blocking_memo(state)
+    got = table.get(key)
+    if got is None:
+        got = table[key] = _has_los(state, frm, target, through)
+    return got
+
+
+def _blocking_memo(state: State) -> dict[tuple[object, ...], bool]:
+    """The has_los answers remembered for what blocks lines of sight in ``state`` now: the
+    board (the same layout object), the walls and doors standing, the doors held open, the
+    thornbushes and the stone blocks; nothing else goes into an answer (see
+    :func:`_clear_line`). One set of answers per thread, dropped when any of these differs
+    (compared by value: a dict in another order only misses) or when it grows large.
+    Between two actions that put up or take down nothing, the settle's illusion-wall scan
+    asks the same lines again."""
+    t = _BLOCKING
+    opened = state.turn.open_doors
+    if (getattr(t, "layout", None) is not state.layout or t.edges != tuple(state.edges)
+            or t.opened != opened or t.bushes != tuple(state.bushes)
+            or t.stones != state.stones or len(t.table) > 20_000):
+        t.layout, t.edges, t.opened = state.layout, tuple(state.edges), list(opened)
+        t.bushes, t.stones, t.table = tuple(state.bushes), list(state.stones), {}
+    return t.table  # type: ignore[no-any-return]
+
+
+#: has_los answers by what blocks (see :func:`_blocking_memo`), per thread
+_BLOCKING = threading.local()
 
 
 def _has_los(state: State, frm: Square, target: Square | Edge, through: int) -> bool:
@@ -395,22 +469,44 @@ def _clear_line(state: State, frm: Square, target: Square | Edge,
     """The first (shortest) sightline from ``frm`` to ``target`` that nothing blocks, with
     ``through`` wall edges allowed, or None (see :func:`has_los`)."""
     edges, opened = state.edges, state.turn.open_doors
+    standing = edges.keys()
+    has = edges.__contains__
+    bushes, stones = state.bushes, state.stones
     for sl in sightlines(state.layout, frm, target):
-        # blocked_count(sl, _is_blocking) inlined (the hot path of legal_actions)
-        count = 0
-        for e in sl.edges:
-            if e in edges and e not in opened:
-                count += 1
-        for corner in sl.corners:
-            if any(e in edges and e not in opened for e in corner):
-                count += 2
-        if count > through:
-            continue
-        ends = {frm}
-        if len(target) == 2:
-            ends.add(target)  # type: ignore[arg-type]
-        if any(s not in ends and (s in state.bushes or s in state.stones) for s in sl.squares):
-            continue
+        # blocked_count(sl, _is_blocking) inlined (the hot path of legal_actions); with no
+        # door held open, "blocking" is "standing", counted at C speed
+        if opened:
+            count = 0
+            for e in sl.edges:
+                if e in edges and e not in opened:
+                    count += 1
+            for corner in sl.corners:
+                if any(e in edges and e not in opened for e in corner):
+                    count += 2
+            if count > through:
+                continue
+        else:
+            if standing.isdisjoint(sl.edges):
+                count = 0
+            elif not through:
+                continue
+            else:
+                count = sum(map(has, sl.edges))
+                if count > through:
+                    continue
+            for corner in sl.corners:
+                if not standing.isdisjoint(corner):
+                    count += 2
+                    if count > through:
+                        break
+            if count > through:
+                continue
+        if bushes or stones:
+            ends = {frm}
+            if len(target) == 2:
+                ends.add(target)  # type: ignore[arg-type]
+            if any(s not in ends and (s in bushes or s in stones) for s in sl.squares):
+                continue
         return sl
     return None
 
@@ -1738,10 +1834,12 @@ def _illusion_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
 def _illusion_rolls(state: State, o: Out) -> None:
     """Everyone who sees an illusion wall for the first time rolls for belief, in seat order
     from its caster (DG §12: belief rolled per player at first sight)."""
-    for e in sorted(state.edges):
+    walls = [e for e, es in state.edges.items() if es.kind == "illusion-wall"]
+    walls.sort()
+    for e in walls:
         es = state.edges[e]
-        if es.kind != "illusion-wall":
-            continue
+        if all(x.seat in es.rolled or x.at is None or not x.in_game for x in state.wizards):
+            continue  # (a fast path: nobody left to see it for the first time)
         for v in _seat_order_from(state, es.caster) if state.wizard(es.caster).in_game \
                 else [x for x in state.wizards if x.in_game]:
             if v.seat in es.rolled or v.at is None or v.has("blind"):
@@ -3017,8 +3115,17 @@ def _check_end(state: State, o: Out) -> None:
         if x.home is not None:
             owner_of.setdefault(x.home, x.seat)
     shared = len(owner_of) < sum(1 for x in state.wizards if x.home is not None)
-    possible = shared or sum(1 for t, sq in state.treasures.items() if sq in owner_of
-                             and not t.startswith(owner_of[sq] + ".")) >= 2
+    possible = shared
+    if not shared:
+        # a treasure on the home base of another player; a player is put out only with two
+        # of his own on such bases, a treasure win needs two on one base (in team play three
+        # on two bases: two on one of them), so neither can happen without a repeat here
+        foreign = [(t.partition(".")[0], sq) for t, sq in state.treasures.items()
+                   if sq in owner_of and not t.startswith(owner_of[sq] + ".")]
+        if len(foreign) >= 2:
+            seats = [f[0] for f in foreign]
+            bases = [f[1] for f in foreign]
+            possible = len(set(seats)) < len(seats) or len(set(bases)) < len(bases)
     changed = possible
     while changed:
         changed = False
@@ -3106,44 +3213,60 @@ def _put_out(state: State, w: Wizard, o: Out) -> None:
 # candidate actions for legal_actions
 # ---------------------------------------------------------------------------------------
 def _candidates(state: State, seat: str) -> list[Action]:
+    """The actions :func:`legal_actions` checks for ``seat``, in its order, duplicates
+    removed (what is legal among them is decided by the dry run)."""
+    return [Action(*r) for r in _candidate_rows(state, seat)]
+
+
+#: A candidate action as a plain tuple, the fields of :class:`Action` in order (cheaper to
+#: build, compare and drop as a duplicate than an Action; made one only when checked).
+Row = tuple[str, str, str, tuple[str, ...], int | None, tuple[tuple[str, str], ...]]
+
+
+def _row(actor: str, verb: str, card: str = "", targets: tuple[str, ...] = (),
+         number: int | None = None, args: tuple[tuple[str, str], ...] = ()) -> Row:
+    return (actor, verb, card, targets, number, args)
+
+
+def _candidate_rows(state: State, seat: str) -> list[Row]:
     w = state.wizard(seat)
-    out: list[Action] = []
+    out: list[Row] = []
     hand = sorted(set(state.hand_slugs(seat)), key=_slug_order)
     numbers = sorted({int(s) for s in hand if C.is_number(s)})
     if state.windows:
-        out.append(Action(seat, "pass"))
+        out.append(_row(seat, "pass"))
         for s in hand:
             if s in ANSWER_STONES:
-                out.append(Action(seat, "play", s))
+                out.append(_row(seat, "play", s))
             win = state.windows[0]
             if s in ("wall-of-fire", "waterwall") and win.kind == "attack":
                 att = state.wizard(win.attacker)
                 if att.at is not None and w.at is not None and att.at != w.at:
                     for sl in sightlines(state.layout, att.at, w.at)[:1]:
                         for e in sl.edges:
-                            out += [Action(seat, "play", s, (edge_name(e),), n)
+                            out += [_row(seat, "play", s, (edge_name(e),), n)
                                     for n in ([None, *numbers] if s == "waterwall"
                                               else [None])]
             if s in ("teleport",):
                 for sq in state.layout.squares():
-                    out.append(Action(seat, "play", s, (square_name(sq),)))
+                    out.append(_row(seat, "play", s, (square_name(sq),)))
             elif s == "invisible":
-                out.append(Action(seat, "play", s))
-                out += [Action(seat, "play", s, number=n) for n in numbers]
+                out.append(_row(seat, "play", s))
+                out += [_row(seat, "play", s, number=n) for n in numbers]
             elif C.BY_SLUG[s].kind in (C.COUNTER,):
-                out.append(Action(seat, "play", s))
+                out.append(_row(seat, "play", s))
         return out
     if state.retreats and state.retreats[0][0] == seat:
         _s, frm, n = state.retreats[0]
-        return [Action(seat, "move", targets=tuple(square_name(x) for x in p))
+        return [_row(seat, "move", targets=tuple(square_name(x) for x in p))
                 for p in _retreat_paths(state, w, parse_square(frm), n)]
     if state.choice:
         target = state.wizard(state.choice[1])
-        return [Action(seat, "choose", s) for s in sorted(set(state.hand_slugs(target.seat)))
+        return [_row(seat, "choose", s) for s in sorted(set(state.hand_slugs(target.seat)))
                 if s]
     if state.discarding:
-        return [Action(seat, "discard", s) for s in hand]
-    out.append(Action(seat, "end"))
+        return [_row(seat, "discard", s) for s in hand]
+    out.append(_row(seat, "end"))
     if state.turn.picked_up:
         return out
     at = w.at
@@ -3152,165 +3275,160 @@ def _candidates(state: State, seat: str) -> list[Action]:
     for side in "nesw":
         nb = state.layout.neighbor(at, side)
         if nb is not None:
-            out.append(Action(seat, "move", targets=(square_name(nb[0]),)))
-    out += [Action(seat, "boost", number=n) for n in numbers]
+            out.append(_row(seat, "move", targets=(square_name(nb[0]),)))
+    out += [_row(seat, "boost", number=n) for n in numbers]
     others = [x for x in state.wizards if x.in_game and x.seat != seat]
     for x in others:
-        out.append(Action(seat, "punch", targets=(x.seat,)))
+        out.append(_row(seat, "punch", targets=(x.seat,)))
     for _s, e in state.layout.edges_of(at):
         if e in state.edges:
-            out.append(Action(seat, "punch", targets=(edge_name(e),)))
+            out.append(_row(seat, "punch", targets=(edge_name(e),)))
     for t, sq in sorted(state.treasures.items()):
         if sq == at:
-            out.append(Action(seat, "pickup", targets=(t,)))
+            out.append(_row(seat, "pickup", targets=(t,)))
     for sq, c in state.floor:
         if sq == at:
-            out.append(Action(seat, "pickup", targets=(state.face(c),)))
+            out.append(_row(seat, "pickup", targets=(state.face(c),)))
     if w.carrying:
-        out.append(Action(seat, "drop", targets=(w.carrying,)))
+        out.append(_row(seat, "drop", targets=(w.carrying,)))
     nums: list[int | None] = [None, *numbers]
     for s in hand:
         if s in ("fireball", "lightning-blast", "powerthrust", "waterbolt", "power-drain",
                  "sudden-death"):
             for x in others:
                 for n in (nums if s != "sudden-death" else [None]):
-                    out.append(Action(seat, "play", s, (x.seat,), n))
+                    out.append(_row(seat, "play", s, (x.seat,), n))
             if s not in ("waterbolt", "power-drain"):
                 for e in state.edges:
-                    out.append(Action(seat, "play", s, (edge_name(e),), None))
+                    out.append(_row(seat, "play", s, (edge_name(e),), None))
                 for sq in state.bushes:
-                    out.append(Action(seat, "play", s, (square_name(sq),), None))
+                    out.append(_row(seat, "play", s, (square_name(sq),), None))
         elif C.BY_SLUG[s].kind == C.STONE:
-            out.append(Action(seat, "play", s))
-            out.append(Action(seat, "drop", targets=(s,)))
+            out.append(_row(seat, "play", s))
+            out.append(_row(seat, "drop", targets=(s,)))
         elif s == "wizardblade":
             for x in others:
-                out.append(Action(seat, "play", s, (x.seat,)))
-            out.append(Action(seat, "drop", targets=(s,)))
+                out.append(_row(seat, "play", s, (x.seat,)))
+            out.append(_row(seat, "drop", targets=(s,)))
         elif s in ("master-key", "jam-lock", "remove-lock"):
             for _side, e in state.layout.edges_of(at):
                 if e in state.edges:
-                    out.append(Action(seat, "play", s, (edge_name(e),)))
+                    out.append(_row(seat, "play", s, (edge_name(e),)))
             if s == "master-key":
-                out.append(Action(seat, "drop", targets=(s,)))
+                out.append(_row(seat, "drop", targets=(s,)))
         elif s == "fill-square-with-stone":
             for sq in _near(state, at, 3):
-                out.append(Action(seat, "play", s, (square_name(sq),)))
+                out.append(_row(seat, "play", s, (square_name(sq),)))
         elif s == "dispel-creation":
             for e, es in state.edges.items():
                 if es.created:
-                    out.append(Action(seat, "play", s, (edge_name(e),)))
+                    out.append(_row(seat, "play", s, (edge_name(e),)))
             for sq in [*state.bushes, *state.stones]:
-                out.append(Action(seat, "play", s, (square_name(sq),)))
+                out.append(_row(seat, "play", s, (square_name(sq),)))
         elif s in ("power-run", "speed", "amplify", "extend"):
-            out.append(Action(seat, "play", s))
+            out.append(_row(seat, "play", s))
         elif s == "add":
-            out += [Action(seat, "play", s, number=n) for n in nums]
+            out += [_row(seat, "play", s, number=n) for n in nums]
         elif s == "card-erasure":
             for x in others:
                 for slug in ("absorb-spell", "full-shield", "reflection", "teleport"):
-                    out.append(Action(seat, "play", s, (x.seat,), args=(("name", slug),)))
+                    out.append(_row(seat, "play", s, (x.seat,), args=(("name", slug),)))
         elif s == "drop-object":
             for x in others:
                 if x.carrying:
-                    out.append(Action(seat, "play", s, (x.seat,),
+                    out.append(_row(seat, "play", s, (x.seat,),
                                       args=(("drop", x.carrying),)))
         elif s in ("blind", "no-spell", "slow", "lock-in-place", "medusa", "stone-dead",
                    "shrink", "thought-steal"):
             for n in nums:
                 if s == "shrink":
-                    out.append(Action(seat, "play", s, number=n))
+                    out.append(_row(seat, "play", s, number=n))
                 else:
-                    out += [Action(seat, "play", s, (x.seat,), n) for x in others]
+                    out += [_row(seat, "play", s, (x.seat,), n) for x in others]
         elif s in ("wall-of-fire", "waterwall", "illusion-wall"):
             for sq in _near(state, at, 2):
                 for _side, e in state.layout.edges_of(sq):
                     if e not in state.edges:
-                        out += [Action(seat, "play", s, (edge_name(e),), n)
+                        out += [_row(seat, "play", s, (edge_name(e),), n)
                                 for n in (nums if s == "waterwall" else [None])]
         elif s == "relocate-sector":
             pls = state.layout.placements
             dests = list(pls) + ([q for q in QUADRANTS if q not in pls] if len(pls) == 3 else [])
-            out += [Action(seat, "play", s, (x,), args=(("to", y),))
+            out += [_row(seat, "play", s, (x,), args=(("to", y),))
                     for x in pls for y in dests if x != y]
         elif s == "rotate-sector":
             for pl in state.layout.placements:
-                out += [Action(seat, "play", s, (pl,), args=(("turn", t),))
+                out += [_row(seat, "play", s, (pl,), args=(("turn", t),))
                         for t in ("90", "180", "270")]
         elif s == "pass-through-wall":
             for _side, e in state.layout.edges_of(at):
                 if e in state.edges:
-                    out.append(Action(seat, "play", s, (edge_name(e),)))
+                    out.append(_row(seat, "play", s, (edge_name(e),)))
         elif s == "mist-body":
-            out += [Action(seat, "play", s, number=n) for n in nums]
+            out += [_row(seat, "play", s, number=n) for n in nums]
         elif s == "reuse-spell":
             for p in sorted(set(state.turn.played)):
                 if p == "teleport":
                     for sq in _near(state, at, 3):
-                        out.append(Action(seat, "play", s, (square_name(sq),),
+                        out.append(_row(seat, "play", s, (square_name(sq),),
                                           args=(("spell", p),)))
                 elif p in ("speed", "power-run"):
-                    out.append(Action(seat, "play", s, args=(("spell", p),)))
+                    out.append(_row(seat, "play", s, args=(("spell", p),)))
         elif s == "around-the-corner":
             for sq in _near(state, at, 2):
-                out.append(Action(seat, "play", s, (square_name(sq),)))
+                out.append(_row(seat, "play", s, (square_name(sq),)))
         elif s == "ugly":
-            out.append(Action(seat, "play", s))
+            out.append(_row(seat, "play", s))
         elif s == "go-away":
-            out += [Action(seat, "play", s, (x.seat,), n) for x in others for n in nums]
+            out += [_row(seat, "play", s, (x.seat,), n) for x in others for n in nums]
         elif s == "drag":
             for x in others:
                 if x.at == at:
                     for side in "nesw":
                         nb = state.layout.neighbor(at, side)
                         if nb is not None:
-                            out.append(Action(seat, "play", s, (x.seat,),
+                            out.append(_row(seat, "play", s, (x.seat,),
                                               args=(("path", square_name(nb[0])),)))
         elif s in ("swap", "buddy", "telepath", "slow-death"):
-            out += [Action(seat, "play", s, (x.seat,)) for x in others]
+            out += [_row(seat, "play", s, (x.seat,)) for x in others]
         elif s == "teleport-opponent":
             for x in others:
                 for sq in _near(state, at, 2):
-                    out.append(Action(seat, "play", s, (x.seat,),
+                    out.append(_row(seat, "play", s, (x.seat,),
                                       args=(("to", square_name(sq)),)))
         elif s in ("dagger", "large-rock"):
             for x in others:
-                out.append(Action(seat, "play", s, (x.seat,)))
+                out.append(_row(seat, "play", s, (x.seat,)))
                 if s == "dagger":
-                    out.append(Action(seat, "play", s, (x.seat,), args=(("mode", "throw"),)))
-            out.append(Action(seat, "drop", targets=(s,)))
+                    out.append(_row(seat, "play", s, (x.seat,), args=(("mode", "throw"),)))
+            out.append(_row(seat, "drop", targets=(s,)))
         elif s == "create-wall":
             for sq in _near(state, at, 3):
                 for _side, e in state.layout.edges_of(sq):
                     if e not in state.edges:
-                        out.append(Action(seat, "play", s, (edge_name(e),)))
+                        out.append(_row(seat, "play", s, (edge_name(e),)))
         elif s == "destroy-wall":
             for e in state.edges:
-                out.append(Action(seat, "play", s, (edge_name(e),)))
+                out.append(_row(seat, "play", s, (edge_name(e),)))
         elif s == "pick-lock":
             for _side, e in state.layout.edges_of(at):
                 if e in state.edges:
-                    out.append(Action(seat, "play", s, (edge_name(e),)))
+                    out.append(_row(seat, "play", s, (edge_name(e),)))
         elif s == "thornbush":
             for sq in _near(state, at, 3):
-                out.append(Action(seat, "play", s, (square_name(sq),)))
+                out.append(_row(seat, "play", s, (square_name(sq),)))
         elif s == "teleport":
             for sq in state.layout.squares():
-                out.append(Action(seat, "play", s, (square_name(sq),)))
+                out.append(_row(seat, "play", s, (square_name(sq),)))
         elif s == "invisible":
-            out += [Action(seat, "play", s, number=n) for n in nums]
+            out += [_row(seat, "play", s, number=n) for n in nums]
         elif s == "speed":
-            out.append(Action(seat, "play", s))
-        out.append(Action(seat, "discard", s))
-    # dedupe, keep order
-    seen: set[str] = set()
-    uniq = []
-    for a in out:
-        k = str(a)
-        if k not in seen:
-            seen.add(k)
-            uniq.append(a)
-    return uniq
+            out.append(_row(seat, "play", s))
+        out.append(_row(seat, "discard", s))
+    # dedupe, keep order (a dict keeps the first of equal rows, in order). Each verb's
+    # candidates set only the fields its notation prints, so two candidates are equal exactly
+    # when their notation is
+    return list(dict.fromkeys(out))
 
 
 def _near(state: State, at: Square, r: int) -> list[Square]:

@@ -1,0 +1,156 @@
+"""The fast state hash digests exactly the bytes of the canonical packing (issue 6).
+
+``state_hash`` used to be blake2b over ``pack(state.to_wire(public=True))``; logs store those
+hashes, so the dedicated writer (``public_wire_bytes``) must give the very same bytes for
+every state. Checked along seeded random games of 2, 3 and 4 players (and the team, crossed
+and doors variants), bot games, every step of every conformance scenario (illusion walls,
+created walls, thornbushes, stone blocks, conditions, open windows, forced dice), networked
+states with commitments and unknown faces, and after edits made in place between two hashes
+(the writer reuses the packed edges while they are unchanged).
+Source: design.md (State hash); docs/log-format.md.
+"""
+
+from __future__ import annotations
+
+from hashlib import blake2b
+from pathlib import Path
+
+import pytest
+
+from core.codec import CodecError, pack
+from core.rng import Rng
+from core.wizwar import bot
+from core.wizwar.actions import parse
+from core.wizwar.game import GameConfig, new_game
+from core.wizwar.rules import apply, legal_actions, sample_legal_action, to_move
+from core.wizwar.scenario import build_state, collect
+from core.wizwar.state import State, commitment, public_wire_bytes, state_hash
+from core.wizwar.view import view
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def reference_hash(state: State) -> str:
+    """The definition of the state hash before issue 6's second round."""
+    return blake2b(pack(state.to_wire(public=True)), digest_size=8).hexdigest()
+
+
+def _same(state: State) -> None:
+    assert public_wire_bytes(state) == pack(state.to_wire(public=True)), state.seq
+    assert state_hash(state) == reference_hash(state)
+
+
+@pytest.mark.parametrize("cfg,seed", [
+    (GameConfig(players=2), 11), (GameConfig(players=3), 12), (GameConfig(players=4), 13),
+    (GameConfig(players=4, team=True), 14), (GameConfig(players=2, crossed=True), 15),
+    (GameConfig(players=4, doors=True), 16),
+])
+def test_random_games_hash_as_before(cfg: GameConfig, seed: int) -> None:
+    """Every position of a random game (walls punched, created and destroyed, sectors
+    turned, illusion walls, windows) hashes as the canonical packing does."""
+    st = new_game(cfg, seed)
+    rng = Rng.from_seed(f"hash-test-{seed}")
+    _same(st)
+    n = 0
+    while not st.winner and n < 3000:
+        seat = to_move(st)[0]
+        a = sample_legal_action(st, seat, rng.below)
+        assert a is not None
+        apply(st, a)
+        _same(st)
+        n += 1
+    assert n > 100
+
+
+def test_bot_games_hash_as_before() -> None:
+    """Positions of bot games (the kind of game a saved log holds)."""
+    for players, seed in ((2, 21), (4, 22)):
+        st = new_game(GameConfig(players=players), seed)
+        for _ in range(120):
+            if st.winner:
+                break
+            seat = to_move(st)[0]
+            apply(st, bot.choose(view(st, seat), seat, legal_actions(st, seat)))
+            _same(st)
+
+
+def test_scenario_states_hash_as_before() -> None:
+    """Every step of every conformance scenario: boards with illusion walls, created walls,
+    thornbushes, stone blocks, conditions, open answer windows, scripted dice and picks."""
+    import tomllib
+
+    files = collect([str(ROOT.parent / "shared" / "scenarios"), str(ROOT / "tests" / "scenarios")])
+    assert len(files) > 40
+    states = 0
+    for path in files:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+        st = build_state(doc)
+        _same(st)
+        for raw in doc.get("steps", []):
+            text = str(raw).strip().lstrip("!").strip()
+            try:
+                apply(st, parse(text))
+            except Exception:  # noqa: BLE001 - refused steps leave the state as it was
+                pass
+            _same(st)
+            states += 1
+    assert states > 200
+
+
+def test_networked_state_hash_as_before() -> None:
+    """Commitments in, unknown faces blank, hidden faces left out of the hash."""
+    st = new_game(GameConfig(players=3), 31)
+    st.commits = [commitment(f, f"{i:032x}") for i, f in enumerate(st.faces)]
+    rng = Rng.from_seed("net")
+    for _ in range(40):
+        # what P1's peer holds: the other hands and the draw pile unknown
+        peer = State.from_wire(st.to_wire())
+        for c in [*peer.deck, *peer.wizards[1].hand, *peer.wizards[2].hand]:
+            peer.faces[c] = ""
+        _same(peer)
+        assert state_hash(peer) == state_hash(st)  # hidden faces are not in the hash
+        seat = to_move(st)[0]
+        a = sample_legal_action(st, seat, rng.below)
+        assert a is not None
+        apply(st, a)
+
+
+def test_edits_in_place_between_hashes_are_seen() -> None:
+    """The packed edges are reused only while every edge row is the same: damage, a roll or a
+    belief added in place, a wall taken away or put back all change the hash as they should."""
+    st = new_game(GameConfig(players=2), 41)
+    first = state_hash(st)
+    assert state_hash(st) == first  # (the reuse path)
+    e, es = next(iter(st.edges.items()))
+    es.hp -= 1
+    _same(st)
+    assert state_hash(st) != first
+    es.hp += 1
+    assert state_hash(st) == first
+    es.kind, es.caster = "illusion-wall", "P1"
+    _same(st)
+    es.rolled.append("P2")
+    _same(st)
+    with_roll = state_hash(st)
+    es.believe.append("P2")
+    _same(st)
+    assert state_hash(st) != with_roll
+    del st.edges[e]
+    _same(st)
+    st.bushes[(3, 3)] = 5
+    st.stones.append((4, 4))
+    st.turn.open_doors.append(next(iter(st.edges)))
+    st.turn.modifiers.append(["add", 2])
+    st.script.dice = [1, 2]
+    _same(st)
+
+
+def test_float_in_the_free_form_parts_is_refused() -> None:
+    """Like ``pack``, the writer refuses a float in the options or the board spec."""
+    st = new_game(GameConfig(players=2), 51)
+    st.options["x"] = 1.5
+    with pytest.raises(CodecError):
+        public_wire_bytes(st)
+    with pytest.raises(CodecError):
+        pack(st.to_wire(public=True))
