@@ -183,3 +183,28 @@ async def test_networked_logs_agree_and_replay() -> None:
     # the text carries the revealed deal, not the dealer's commitments
     assert st.to_wire()["wizards"] == final.to_wire()["wizards"]
     assert st.winner == final.winner
+
+
+def test_a_log_file_never_exists_empty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game killed as it starts leaves no empty ``.wwlog`` (``wizwar verify`` would fail
+    it): the file appears by a rename, with its first record already in it; later records
+    are appended."""
+    from wizwar_tui import saves
+
+    path = tmp_path / "g.wwlog"
+    seen: list[tuple[bool, bytes]] = []
+    real_replace = os.replace
+
+    def replace(src: str, dst: str) -> None:
+        seen.append((Path(dst).exists(), Path(src).read_bytes()))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(saves.os, "replace", replace)
+    f = saves.LogFile(str(path))
+    assert not path.exists()
+    f.write(b"first record")
+    assert seen == [(False, b"first record")]  # did not exist until it held the record
+    f.write(b" second")
+    f.close()
+    assert path.read_bytes() == b"first record second" and len(seen) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.wwlog"]  # no .part left

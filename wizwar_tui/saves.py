@@ -32,16 +32,25 @@ def now_text() -> str:
 
 class LogFile:
     """An append-only log file, flushed after every record (so ``kill -9`` at any moment
-    leaves a log that loads up to the last action applied)."""
+    leaves a log that loads up to the last action applied).
+
+    The file appears with its first record already in it: that record is written to
+    ``PATH.part`` and renamed (atomic), so a game killed as it starts leaves no empty log
+    (at most a ``.part`` file, which no listing reads)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._f: BinaryIO | None = None  # created on the first record: no empty files
 
     def write(self, data: bytes) -> None:
-        """Append one record and flush it to the operating system."""
+        """Append one record and flush it to the operating system. Raises ``OSError``."""
         if self._f is None:
+            part = self.path + ".part"
+            with open(part, "wb") as f:
+                f.write(data)
+            os.replace(part, self.path)
             self._f = open(self.path, "ab")  # noqa: SIM115 - kept open for the whole game
+            return
         self._f.write(data)
         self._f.flush()
 
