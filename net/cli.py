@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from typing import Any
 
 # the LAN machinery and the rules core are imported where a LAN command runs, not at every
 # ``wizwar`` start (the parsers below are built for the menu too)
@@ -161,12 +162,55 @@ def _token_path(host: str, port: int, name: str) -> str:
     return os.path.join(user_data_dir("wizwar"), "seats", f"{safe[:120]}.token")
 
 
-def load_token(host: str, port: int, name: str) -> str:
-    """The seat token saved when we last joined ``host:port`` ("" if none): it lets
-    ``wizwar join`` take its seat back after a crash or a lost connection. Keyed by host,
-    port and player name, so two players on one machine keep their own seats."""
+#: the token slot this process holds for each (host, port, name): see :func:`token_slot`
+_SLOTS: dict[tuple[str, int, str], tuple[str, Any]] = {}
+
+
+def token_slot(host: str, port: int, name: str) -> str:
+    """The file where this process keeps its seat token for ``host:port`` under ``name``.
+
+    Two ``wizwar join`` processes of one user under one name (two terminals, both "guest")
+    must not share a token: the second would take the first one's seat. So each process
+    holds a lock on its slot (``NAME.token``, then ``NAME.token.2``...) for as long as it
+    runs; a process that crashed holds nothing, so the next ``wizwar join`` under that name
+    takes the first free slot and with it the seat. One process asking again (a rejoin from
+    the app, the SSH server's sessions) gets the slot it holds. Without ``fcntl`` (not a
+    POSIX system) every process uses the first slot."""
+    key = (host, port, name)
+    held = _SLOTS.get(key)
+    if held is not None:
+        return held[0]
+    import os
+
+    base = _token_path(host, port, name)
     try:
-        with open(_token_path(host, port, name), encoding="ascii") as f:
+        import fcntl
+    except ImportError:  # pragma: no cover - POSIX only
+        return base
+    os.makedirs(os.path.dirname(base), exist_ok=True)
+    for k in range(1, 33):
+        path = base if k == 1 else f"{base}.{k}"
+        try:
+            lock = open(path + ".lock", "a")  # noqa: SIM115 - held while the process runs
+        except OSError:
+            return base
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            continue
+        _SLOTS[key] = (path, lock)
+        return path
+    return base
+
+
+def load_token(host: str, port: int, name: str) -> str:
+    """The seat token saved when this slot (:func:`token_slot`) last joined ``host:port``
+    ("" if none): it lets ``wizwar join`` take its seat back after a crash or a lost
+    connection. Keyed by host, port and player name, so two players on one machine keep
+    their own seats, and by process, so two terminals under one name do too."""
+    try:
+        with open(token_slot(host, port, name), encoding="ascii") as f:
             tok = f.read().strip()
     except (OSError, UnicodeDecodeError):
         return ""
@@ -177,7 +221,7 @@ def save_token(host: str, port: int, name: str, token: str) -> None:
     """Remember our seat token for ``host:port`` under ``name`` (see :func:`load_token`)."""
     import os
 
-    path = _token_path(host, port, name)
+    path = token_slot(host, port, name)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="ascii") as f:
         f.write(token)

@@ -439,3 +439,41 @@ async def test_host_closing_tells_the_peers() -> None:
             await asyncio.wait_for(peer_task, 10)
     finally:
         host_task.cancel()
+
+
+def test_two_processes_under_one_name_keep_their_own_seat_tokens(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two ``wizwar join`` of one user under one name ("guest" in two terminals) must not
+    share a seat token (the second would take the first one's seat); once the first one
+    has ended (a crash), the next join under that name finds its token and its seat."""
+    from net.cli import load_token, save_token, token_slot
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
+    first_token = "a" * 32
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys; from net.cli import save_token, token_slot\n"
+         f"save_token('10.0.0.9', 7654, 'guest', {first_token!r})\n"
+         "print(token_slot('10.0.0.9', 7654, 'guest'), flush=True); sys.stdin.read()"],
+        cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdin is not None
+        first_slot = holder.stdout.readline().strip()
+        assert first_slot.endswith("guest.token")
+        # a second process meanwhile: another slot, no token, and its own saved apart
+        assert load_token("10.0.0.9", 7654, "guest") == ""
+        assert token_slot("10.0.0.9", 7654, "guest") == first_slot + ".2"
+        save_token("10.0.0.9", 7654, "guest", "b" * 32)
+        assert load_token("10.0.0.9", 7654, "guest") == "b" * 32
+        assert Path(first_slot).read_text() == first_token
+        holder.stdin.close()  # the first player's process ends
+        assert holder.wait(30) == 0
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+    again = subprocess.run(
+        [sys.executable, "-c",
+         "from net.cli import load_token; print(load_token('10.0.0.9', 7654, 'guest'))"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True)
+    assert again.stdout.strip() == first_token  # the rejoin takes the first seat back
