@@ -856,6 +856,12 @@ async def test_the_session_app_in_game_leave_key_and_quit_question() -> None:
             assert isinstance(app.screen, ConfirmScreen)
             note = str(app.screen.query_one("#confirm-note").render())
             assert "ssh -p 2222 ann@example" in note
+            # drawn as a dialog (it once collapsed to an empty 4x2 box: its width lost to
+            # the app's .dialog rule), the question on the screen
+            box = app.screen.query_one("#confirm-box")
+            assert box.region.width >= 40 and box.region.height >= 4, box.region
+            question = app.screen.query_one("#confirm-question")
+            assert question.region.width >= len(str(question.render())) > 10
             await pilot.press("y")
             await pilot.pause()
         assert app.return_code == 0

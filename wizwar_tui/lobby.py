@@ -355,10 +355,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     BINDINGS = [Binding("y", "answer(True)", "Yes"),
                 Binding("n,escape", "answer(False)", "No")]
-    DEFAULT_CSS = """
-    #confirm-box { width: 64; }
-    #confirm-question { text-style: bold; color: #ffd75f; }
-    """
+    CSS_PATH = "dialogs.tcss"  # (as a DEFAULT_CSS its width lost to the app's .dialog)
 
     def __init__(self, question: str, note: str = "") -> None:
         super().__init__()

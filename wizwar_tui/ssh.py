@@ -50,11 +50,7 @@ class NoticeScreen(Screen[None]):
     """A message with nothing to do but leave (the end of a session)."""
 
     BINDINGS = [Binding("q,escape,enter", "leave", "Disconnect")]
-    DEFAULT_CSS = """
-    NoticeScreen { align: center middle; }
-    #notice-box { width: 70; max-width: 95%; }
-    #notice-title { text-style: bold; color: #ffd75f; }
-    """
+    CSS_PATH = "dialogs.tcss"  # (as a DEFAULT_CSS its width lost to the app's .dialog)
 
     def __init__(self, title: str, text: str) -> None:
         super().__init__()
