@@ -280,9 +280,12 @@ class HostGame:
             if seat is None:
                 await conn.send({"type": "refuse", "reason": "the game is full"})
                 return
-            if seat.conn is not None:
-                await seat.conn.close()
-            seat.conn = conn
+            # a seat taken back with its token: the new connection is the seat's before the
+            # old one is closed, so the old one's ending does not free the seat (in the
+            # lobby that cleared the token and name under the newcomer: a takeover loop)
+            old, seat.conn = seat.conn, conn
+            if old is not None:
+                await old.close()
             await conn.send({"type": "welcome", "seat": seat.seat, "token": seat.token,
                              "players": self.players, "game": self.name[:80]})
             self.log(f"{seat.seat} joined ({seat.name})")
@@ -349,6 +352,9 @@ class HostGame:
         if token:
             for s in self.seats:
                 if s.kind == "remote" and s.token == token:
+                    if not self.deal_msg:  # taken back in the lobby: the newcomer's name
+                        s.name = clean_name(msg["name"])  # and seed commitment count now
+                        s.nonce_commit = msg["nonce_commit"][:64]
                     return s
         if self.deal_msg:  # the game has begun: only rejoins
             return None

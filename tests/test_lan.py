@@ -477,3 +477,45 @@ def test_two_processes_under_one_name_keep_their_own_seat_tokens(
          "from net.cli import load_token; print(load_token('10.0.0.9', 7654, 'guest'))"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True)
     assert again.stdout.strip() == first_token  # the rejoin takes the first seat back
+
+
+async def test_a_seat_taken_back_in_the_lobby_stays_taken() -> None:
+    """A second connection with a seat's token, before the deal (the same player again,
+    from another terminal), takes the seat once and keeps it: the old connection's ending
+    does not free the seat under the newcomer (it once did: token and name cleared, and the
+    two clients took the seat from each other in a loop). The newcomer's name and seed
+    commitment count, and the game is dealt and played to the end."""
+    import contextlib
+
+    host = HostGame(players=3)
+    port = await host.start()
+    host_task = asyncio.create_task(host.run())
+    first = PeerGame("127.0.0.1", port, name="ann")
+    first_task = asyncio.create_task(first.run())
+    tasks = [host_task, first_task]
+    try:
+        for _ in range(400):
+            if first.token:
+                break
+            await asyncio.sleep(0.01)
+        assert first.seat == "P2" and first.token
+        again = PeerGame("127.0.0.1", port, name="ann again", token=first.token)
+        again_task = asyncio.create_task(again.run())
+        tasks.append(again_task)
+        for _ in range(400):
+            if again.seat and first_task.done():
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)  # the old connection's ending has run on the host
+        seat = next(s for s in host.seats if s.seat == "P2")
+        assert again.seat == "P2" and seat.token == first.token and seat.name == "ann again"
+        assert host.seat_status()["P2"] == "connected"
+        other = PeerGame("127.0.0.1", port, name="cid")
+        res = await asyncio.wait_for(asyncio.gather(host_task, again_task, other.run()), 240)
+        assert len(set(res)) == 1 and res[0]
+    finally:
+        await host.close()
+        for t in tasks:
+            t.cancel()
+            with contextlib.suppress(BaseException):
+                await t
