@@ -389,6 +389,45 @@ async def test_a_typed_ahead_key_no_longer_possible_is_refused() -> None:
         await host.close()
 
 
+async def test_discards_typed_ahead_take_the_card_selected_when_done() -> None:
+    """``x x`` typed while the first discard is with the host discards two cards, as in a
+    local game (the second key once named the card the first one discarded, and was
+    refused: "you hold no ...")."""
+    from wizwar_tui.widgets import HandPanel
+
+    host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
+    await host.start()
+    host_task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            game = await _joined_game(pilot, app, host)
+            hand = game.query_one(HandPanel)
+            before = list(game.view.hand)
+            n = len(host.actions)
+            await pilot.press("x")  # discards the selected card: sent
+            assert game.pending is not None
+            await pilot.press("x")  # typed ahead
+            assert len(game.queued) == 1 and "discard the selected card" in text_of(
+                game, "#status")
+            await host.let(10**9)
+            await until(pilot, lambda: len(host.actions) >= n + 2, what="two discards")
+            first, second = host.actions[n:n + 2]
+            assert first.startswith("P2 discard ") and second.startswith("P2 discard ")
+            gone = [first.split()[-1], second.split()[-1]]
+            left = list(before)
+            for slug in gone:
+                left.remove(slug)  # each discarded card was in the hand: two cards gone
+            assert sorted(game.view.hand) == sorted(left) and hand.selected()
+            assert "Not allowed" not in text_of(game, "#status")
+    finally:
+        host_task.cancel()
+        with contextlib.suppress(BaseException):
+            await host_task
+        await host.close()
+
+
 async def test_a_message_does_not_outlive_its_turn() -> None:
     """A refusal said during the other player's turn gives way to the prompt when our turn
     comes."""

@@ -62,7 +62,8 @@ class TypedAhead:
             action typed on the command line).
         args: its parameters (``do``: the parsed :class:`Action`).
         square: the board cursor when pressed (``select`` walks or aims there).
-        card: the card the key named when pressed (the selected card, or card *n*).
+        card: the card a number key named when pressed (card *n*); the keys for "the
+            selected card" take the one selected when they are done.
     """
 
     action: str
@@ -78,10 +79,12 @@ class TypedAhead:
             return str(self.args[0]).split(" ", 1)[-1]
         if self.action == "select":
             return f"walk/choose {render.square_name(self.square)}"
-        if self.action in ("card", "play_selected"):
+        if self.action == "card":
             return f"play {render.card_name(self.card)}"
+        if self.action == "play_selected":
+            return "play the selected card"
         if self.action == "discard":
-            return f"discard {render.card_name(self.card)}"
+            return "discard the selected card"
         return names.get(self.action, self.action)
 
 
@@ -369,9 +372,10 @@ class GameScreen(Screen[None]):
                 return None  # "you have no card n" at once
             card = hand.hand[n - 1]
         elif action in ("play_selected", "discard"):
-            card = hand.selected() or ""
-            if not card:
+            if not hand.selected():
                 return None
+            # "the selected card" is the one selected when the key is done, as in a local
+            # game: x x discards two cards, not the first twice
         if len(self.queued) >= TYPE_AHEAD_MAX:
             self.say(f"Wait: {len(self.queued)} keys already wait for the host's answer",
                      "bold yellow")
@@ -415,14 +419,12 @@ class GameScreen(Screen[None]):
         """Do one key typed ahead, now."""
         if item.action == "select":
             self.select_at(item.square)
-        elif item.action in ("card", "play_selected"):
+        elif item.action == "card":
             hand = self.query_one(HandPanel)
             if item.card in hand.hand:
                 hand.index = hand.hand.index(item.card)
             self.targeting = []
             self.start_card(item.card)  # refused with the reason if it cannot be played
-        elif item.action == "discard":
-            self.do(Action(self.human, "discard", item.card))
         elif item.action == "do":
             self.do(item.args[0])
         else:
