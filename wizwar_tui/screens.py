@@ -47,7 +47,8 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
     """The help screen's text (keys and a short summary of the rules); ``menu`` False: the
     app has no main menu (an SSH session), so ``q`` leaves the game and ends the session."""
     g = render.board_glyphs(ascii_only)
-    q_key = "q  back to the menu" if menu else "q  leave (ends the session)"
+    q_key = ("q             back to the menu" if menu
+             else "q             leave (ends the session)")
     return f"""\
 [b]Wiz-War[/b] — you are the wizard whose number is shown as "you" in the players panel (P1 against bots; on a LAN, the seat the host gave you).
 
@@ -56,17 +57,22 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
 [b]The board[/b]  {board_legend(ascii_only)}
 
 [b]Keys[/b] (all plain keys: no Alt, no function keys, no mouse)
-  arrows / hjkl   move the cursor          m or Enter   walk to the cursor square
-  1-9             play card N of the hand  , .  select a card   c  play the selected card
-  i               card text: the selected card, and every card in sight (hand, stack,
-                  the square under the cursor, displayed cards, conditions)
-  C               the Cards screen: the whole deck, filter by kind
-  b  boost movement    p  punch    g  pick up    d  drop    x  discard the selected card
-  e               end the turn             space or n   pass (do not answer an attack)
-  a               menu of every legal action (type to filter, Enter to do it)
-  :               command line: type notation, e.g. [i]play fireball @P2 +4[/i], [i]move c4-d4[/i]
-  Tab             narrow windows: switch between the board and the panels
-  Esc             cancel                   ?  this help      {q_key}
+  arrows, hjkl  move the cursor
+  m, Enter      walk to the cursor's square (or aim at it)
+  1-9           play card N of the hand
+  , .           select a card        c  play the selected card
+  x             discard the selected card
+  i             card text: the selected card and every card in sight
+                (hand, stack, cursor's square, displayed, conditions)
+  C             the Cards screen: the whole deck, filter by kind
+  b p g d       boost movement · punch · pick up · drop
+  e             end the turn
+  space, n      pass (do not answer an attack)
+  a             every legal action, in a menu (type to filter)
+  :             command line: notation, e.g. [i]play fireball @P2 +4[/i]
+  Tab           narrow windows: the board or the panels
+  Esc           cancel               ?  this help
+  {q_key}
 
 Playing a card: press its number, put the cursor on the target (amber squares, in brackets) and press Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is chosen from a list after Enter on the square next to it. When a bot attacks you, the stack panel turns red: play a counteraction (its number) or pass with space. Keys pressed while the bots act are dropped.
 
