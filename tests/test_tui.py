@@ -641,3 +641,21 @@ async def test_game_over_names_the_winning_team() -> None:
             assert want in str(scr.query_one("#over-text").render())
             app.pop_screen()
             await pilot.pause()
+
+
+def test_card_texts_say_targets_and_numbers_in_words() -> None:
+    """Every card's text names its target and number use in words, never the data's codes
+    (``los:player``, ``-``); counts are singular when one."""
+    from core.wizwar.cards import CARDS
+    from wizwar_tui.screens import NUMBER_WORDS, TARGET_WORDS, card_text, plural
+
+    for c in CARDS:
+        text = card_text(c.slug).plain
+        target = next(line for line in text.splitlines() if line.startswith("target"))
+        number = next(line for line in text.splitlines() if line.startswith("number"))
+        assert all(part in TARGET_WORDS for part in c.target.split("|")), c.slug
+        assert c.number in NUMBER_WORDS, c.slug
+        assert ":" not in target and not target.rstrip().endswith(" -"), (c.slug, target)
+        assert not number.rstrip().endswith(" -"), (c.slug, number)
+    assert "a wizard in your line of sight" in card_text("fireball").plain
+    assert (plural(1, "kind"), plural(2, "card")) == ("1 kind", "2 cards")

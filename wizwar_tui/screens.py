@@ -111,6 +111,50 @@ class HelpScreen(ModalScreen[None]):
         self.query_one("#help-box").scroll_relative(y=delta, animate=False)
 
 
+#: What a card's targeting code means, in words (cards.md §1.2); ``|`` joins two ways.
+TARGET_WORDS = {
+    "los:player": "a wizard in your line of sight",
+    "los:square": "a square in your line of sight",
+    "los:side": "a wall or door side in your line of sight",
+    "los:target": "a wizard, wall, door or thornbush in your line of sight",
+    "same:player": "a wizard in your own square",
+    "same": "your own square",
+    "adjacent": "your square or one next to it",
+    "door": "a door on a side of your own square",
+    "self": "you",
+    "any-player": "any wizard on the board (no line of sight needed)",
+    "any-square": "any square on the board (no line of sight needed)",
+    "sector": "a whole sector of the board",
+    "spell": "a spell being cast",
+    "the drawer": "the player who draws it",
+    "none": "no target",
+    "-": "no target",
+}
+
+#: What a card does with a number card played with it (cards.md §1.3).
+NUMBER_WORDS = {
+    "power": "points of damage",
+    "duration": "how many of the target's turns it lasts",
+    "distance": "squares of movement",
+    "count": "how many things",
+    "modifier": "the amount it adds or takes away",
+    "spell": "the number of the spell it answers",
+    "none": "none (a number card cannot be added)",
+    "-": "it is a number card: boosts movement or gives a card its number",
+}
+
+
+def target_words(code: str) -> str:
+    """A targeting code of the card data (``los:player``, ``same:player|los:player``) in
+    words; an unknown code is shown as it is."""
+    return " or ".join(TARGET_WORDS.get(part, part) for part in code.split("|"))
+
+
+def plural(n: int, word: str) -> str:
+    """``1 kind``, ``2 kinds``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def card_text(slug: str) -> Text:
     """The full text of card ``slug``: name, kind, target, number use, spell or not, what
     it does, the rule source and the copies in the deck."""
@@ -122,8 +166,8 @@ def card_text(slug: str) -> Text:
         return t
     t.append(f"{cd.name}\n", "bold")
     t.append(f"kind     {cd.kind}\n")
-    t.append(f"target   {cd.target}\n")
-    t.append(f"number   {cd.number}\n")
+    t.append(f"target   {target_words(cd.target)}\n")
+    t.append(f"number   {NUMBER_WORDS.get(cd.number, cd.number)}\n")
     t.append(f"spell    {'yes' if cd.spell else 'no'}"
              f"{' · physical' if cd.physical else ''}\n\n")
     t.append(cd.text + "\n\n")
@@ -215,7 +259,8 @@ KINDS: tuple[str, ...] = ("attack", "neutral", "neutral/counteraction", "counter
                           "object", "magic stone", "trap", "number")
 """The card kinds in the order the Cards screen filters them (cards.md §2)."""
 
-KIND_SHORT = {"neutral/counteraction": "neutral/counter", "counteraction": "counter"}
+KIND_SHORT = {"neutral/counteraction": "neutral/counter", "counteraction": "counter",
+              "magic stone": "stone"}
 
 
 class CardsScreen(ModalScreen[None]):
@@ -268,9 +313,9 @@ class CardsScreen(ModalScreen[None]):
         ol.add_options([Option(card_label(c)) for c in self.shown])
         t = Text()
         order = ("", *KINDS)
-        if self.app.has_class("-narrow"):
+        if self.app.has_class("-narrow") or self.app.size.width < 110:  # the row would wrap
             t.append(f"[{order.index(self.kind)} {self.kind or 'all'}]", "bold reverse")
-            t.append(" · f/Tab next kind", "dim")
+            t.append(" · f/Tab next kind · 0-8 a kind", "dim")
         else:
             for i, kind in enumerate(order):
                 label = f"{i} {KIND_SHORT.get(kind, kind) or 'all'}"
@@ -281,7 +326,7 @@ class CardsScreen(ModalScreen[None]):
         copies = sum(c.count for c in self.shown)
         what = f"{self.kind} cards" if self.kind else "the whole deck"
         self.query_one("#cards-title", Static).update(Text.assemble(
-            ("Cards", "bold #ffd75f"), f" · {what}: {len(self.shown)} kinds, {copies} cards",
+            ("Cards", "bold #ffd75f"), f" · {what}: {plural(len(self.shown), 'kind')}, {plural(copies, 'card')}",
             ("" if self.kind else " (124 with two players: no Relocate Sector)", "dim")))
         if self.shown:
             ol.highlighted = 0
