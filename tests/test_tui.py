@@ -657,5 +657,5 @@ def test_card_texts_say_targets_and_numbers_in_words() -> None:
         assert c.number in NUMBER_WORDS, c.slug
         assert ":" not in target and not target.rstrip().endswith(" -"), (c.slug, target)
         assert not number.rstrip().endswith(" -"), (c.slug, number)
-    assert "a wizard in your line of sight" in card_text("fireball").plain
+    assert "target   a wizard in your line of sight" in card_text("blind").plain
     assert (plural(1, "kind"), plural(2, "card")) == ("1 kind", "2 cards")
