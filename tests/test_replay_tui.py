@@ -109,7 +109,7 @@ async def test_local_game_autosaved_listed_and_replayed(data_home: Path) -> None
         # the menu entry: the saved games, newest first
         menu = app.screen.query_one(OptionList)
         labels = [str(o.prompt) for o in menu.options]
-        menu.highlighted = labels.index("Replay a saved game")
+        menu.highlighted = labels.index("Replay a saved game (r)")
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, SavedGamesScreen)

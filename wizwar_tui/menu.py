@@ -49,15 +49,21 @@ class KeyLine(Static):
     of the start-up time (the footer builds a widget per key and rebuilds them when the focus
     moves: about 20 ms of the menu's first paint, docs/performance.md)."""
 
-    def on_mount(self) -> None:
-        """Draw the keys of the screen this line is on."""
+    def render(self) -> Text:
+        """The keys of the screen this line is on; the palette key at the right end, where
+        the footer has it."""
         t = Text(no_wrap=True, overflow="ellipsis")
-        keys = [(b.key_display or self.app.get_key_display(b), b.description)
-                for b in self.screen.BINDINGS if isinstance(b, Binding) and b.show]
-        for key, what in [*keys, ("^p", "palette")]:
-            t.append(f" {key} ", "bold #ffa62b")
-            t.append(f"{what} ", "#d0d0d0")
-        self.update(t)
+        for b in self.screen.BINDINGS:
+            if isinstance(b, Binding) and b.show:
+                t.append(f" {b.key_display or self.app.get_key_display(b)} ", "bold #ffa62b")
+                t.append(f"{b.description} ", "#d0d0d0")
+        palette = Text.assemble(("▏", "#6c6c6c"), (" ^p ", "bold #ffa62b"),
+                                ("palette ", "#d0d0d0"))
+        gap = self.size.width - t.cell_len - palette.cell_len
+        if gap > 0:
+            t.append(" " * gap)
+            t.append_text(palette)
+        return t
 
 
 #: The deck line of the menu, the help and the game log. Written out so the menu does not
@@ -95,7 +101,7 @@ class MenuScreen(Screen[None]):
                 Option("Cards: the whole deck (c)", id="cards"),
                 Option("Host a LAN game", id="host"),
                 Option("Join a LAN game", id="join"),
-                Option("Replay a saved game", id="replay"),
+                Option("Replay a saved game (r)", id="replay"),
                 Option("How to play", id="help"),
                 Option("Quit", id="quit"),
                 id="menu-list",
