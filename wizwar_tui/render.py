@@ -606,7 +606,10 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
         return t
     t.append(win.attacker, f"bold {player_colour(win.attacker)}")
     defender = "you" if win.defender == viewer else win.defender
-    t.append(f" attacks {defender} with {card_name(win.source)} ({win.value})", "bold")
+    cd = BY_SLUG.get(win.source)
+    # the number only where the card uses one (Slow Death's "(1)" said nothing)
+    value = "" if cd is not None and cd.number in ("none", "-") else f" ({win.value})"
+    t.append(f" attacks {defender} with {card_name(win.source)}{value}", "bold")
     return t
 
 

@@ -681,7 +681,12 @@ class GameOverScreen(Screen[None]):
             t.append(f"Team {self.winner} wins.\n", "bold")
         else:
             t.append(f"{self.winner} wins.\n", f"bold {render.player_colour(self.winner)}")
-        t.append(f"{self.how}\n\n")
+        how = self.how
+        for who in (self.winner, f"team {self.winner}"):  # "P2 wins." said once
+            if how.startswith(f"{who} wins"):
+                how = how[len(who) + len(" wins"):].lstrip(" :")
+                how = how[:1].upper() + how[1:]
+        t.append(f"{how}\n\n")
         for p in self.final.players:
             status = "dead" if not p.alive else ("out" if p.out else f"life {p.life}")
             you = " (you)" if p.seat == self.human else ""
