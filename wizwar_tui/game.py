@@ -1074,8 +1074,8 @@ class GameScreen(Screen[None]):
 
     def _describe(self, a: Action) -> str:
         text = str(a).split(" ", 1)[1]
-        if a.verb in ("play", "discard") and a.card:
-            return f"{text}   — {render.card_name(a.card)}"
+        if a.verb in ("play", "discard") and a.card and render.card_name(a.card) != a.card:
+            return f"{text}   — {render.card_name(a.card)}"  # (a number card: no echo)
         return text
 
     def action_command(self) -> None:
