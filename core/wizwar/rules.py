@@ -2103,7 +2103,9 @@ def _discard(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if dry:
         return
     _discard_cards(state, [cid])
-    o("discard", f"{w.seat} discards {a.card}", seat=w.seat, card=a.card)
+    cd = C.card(a.card)
+    shown = f"Number {cd.name}" if cd.kind == C.NUMBER else cd.name
+    o("discard", f"{w.seat} discards {shown}", seat=w.seat, card=a.card)
     if state.discarding and state.discarding[0] == w.seat and \
             len(w.hand) <= hand_limit(state, w):
         state.discarding.pop(0)
