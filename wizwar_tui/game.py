@@ -557,8 +557,9 @@ class GameScreen(Screen[None]):
                          f"{render.card_name(last.card)}: answer (card number) or pass (space)",
                          "bold yellow")
             else:
-                t.append(f"{win.attacker} attacks you with {render.card_name(win.source)} "
-                         f"({win.value}): answer (card number) or pass (space)", "bold red")
+                t.append(f"{win.attacker} attacks you with {render.card_name(win.source)}"
+                         f"{render.number_shown(win.source, win.value)}: answer (card number) "
+                         "or pass (space)", "bold red")
         elif v.discarding and v.discarding[0] == self.human:
             limit = render.hand_limit(v.player(self.human))
             t.append(f"Too many cards ({len(v.hand)}, limit {limit}): select one (, .) and "

@@ -597,6 +597,13 @@ def stack_lines(view: View, ascii_only: bool = False) -> list[Text]:
     return out
 
 
+def number_shown(slug: str, value: int) -> str:
+    """`` (4)`` after a card's name on the stack, or "" for a card that takes no number
+    card (Slow Death's value says nothing)."""
+    cd = BY_SLUG.get(slug)
+    return "" if cd is not None and cd.number in ("none", "-") else f" ({value})"
+
+
 def stack_headline(win: StackInfo, viewer: str) -> Text:
     """``P2 attacks P1 with Fireball (4)``."""
     t = Text()
@@ -606,10 +613,8 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
         return t
     t.append(win.attacker, f"bold {player_colour(win.attacker)}")
     defender = "you" if win.defender == viewer else win.defender
-    cd = BY_SLUG.get(win.source)
-    # the number only where the card uses one (Slow Death's "(1)" said nothing)
-    value = "" if cd is not None and cd.number in ("none", "-") else f" ({win.value})"
-    t.append(f" attacks {defender} with {card_name(win.source)}{value}", "bold")
+    t.append(f" attacks {defender} with {card_name(win.source)}"
+             f"{number_shown(win.source, win.value)}", "bold")
     return t
 
 
