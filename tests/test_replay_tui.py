@@ -562,3 +562,30 @@ async def test_replay_board_scrolls_at_80x24(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert screen.n == low and scroll.scroll_y > 0
+
+
+async def test_saved_games_list_uses_the_width_and_counts_right(data_home: Path) -> None:
+    """At 120 columns the players column shows long names whole; one game is "1 game";
+    a log with no action is not listed."""
+    from wizwar_tui.saves import games_dir
+
+    names = ("Archmage Zoltan", "Belladonna the Grey", "Crispin")
+    s = LocalSession.start(players=3, seed=5, human="", names=names)
+    path = Path(games_dir()) / "long-names.wwlog"
+    with open(path, "wb") as f:
+        s.record_to(f.write, started="2025-01-02T10:11:12Z")
+        for _ in range(4):
+            s.step_bot()
+    bot_log(Path(games_dir()) / "nothing.wwlog", limit=0)
+    app = WizWarApp(bot_delay=0, discovery=False, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, SavedGamesScreen)
+        rows = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert len(rows) == 1
+        assert " vs ".join(names) in rows[0] and "4 actions" in rows[0]
+        where = str(app.screen.query_one("#saved-where").render())
+        assert where.startswith("1 game in ")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import time
 from collections.abc import Callable
 
@@ -359,6 +360,64 @@ async def test_desync_shows_the_report_path() -> None:
             assert "report in" in status and "desync-seq" in status
             assert not game.human_to_act()
             assert isinstance(app.screen, GameScreen)  # no game-over screen for a desync
+    finally:
+        host_task.cancel()
+        with contextlib.suppress(BaseException):
+            await host_task
+        await host.close()
+
+
+async def _play_one(pilot, app, game: GameScreen) -> None:  # type: ignore[no-untyped-def]
+    """Our seat plays one legal action through the command line; waits for its commit."""
+    await until(pilot, lambda: game.human_to_act(), what="our turn", timeout=30)
+    s = game.session
+    n = len(s.actions)
+    action = bot.choose(s.view(), s.human, s.legal_actions())
+    await pilot.press("colon")
+    app.screen.query_one("#cmd", Input).value = str(action).split(" ", 1)[1]
+    await pilot.press("enter")
+    await until(pilot, lambda: len(s.actions) > n, what="the commit")
+
+
+async def test_rejoining_in_the_same_app_continues_the_game_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A joined player who leaves and joins the same game again (same name: the seat token
+    takes the seat back) keeps one log file: the rejoin appends the actions after the
+    ones it holds; ``wizwar verify`` passes on it and it holds every action."""
+    from wizwar_tui.saves import games_dir, list_saved
+
+    host = HostGame(players=2, local_bot=True, bind="127.0.0.1", port=0, name="bot host")
+    port = await host.start()
+    host_task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.join_lan("127.0.0.1", port, "alice", retries=0)
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            first = app.screen
+            assert isinstance(first, GameScreen)
+            await _play_one(pilot, app, first)
+            link = app.lan
+            assert link is not None and link.save is not None
+            path = link.save.path
+            app.leave_lan()
+            await until(pilot, lambda: not host.seats[1].connected, what="the seat to free")
+            app.join_lan("127.0.0.1", port, "alice", retries=0)
+            await until(pilot, lambda: isinstance(app.screen, GameScreen)
+                        and app.screen is not first, what="the game again")
+            again = app.screen
+            assert isinstance(again, GameScreen) and again.human == "P2"
+            await _play_one(pilot, app, again)
+            await until(pilot, lambda: len(again.session.actions) == len(host.actions),
+                        what="caught up")
+            assert app.lan is not None and app.lan.save is not None
+            assert app.lan.save.path == path
+            logs = [f for f in os.listdir(games_dir()) if f.endswith(".wwlog")]
+            assert logs == [os.path.basename(path)]
+            lines: list[str] = []
+            assert verify_files([path], echo=lines.append) == 0, lines
+            assert f"PASS {path}: {len(host.actions)} actions" in lines[0]
+            assert [g.actions for g in list_saved()] == [len(host.actions)]
     finally:
         host_task.cancel()
         with contextlib.suppress(BaseException):

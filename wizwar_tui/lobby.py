@@ -26,7 +26,7 @@ from net.cli import DEFAULT_PORT, advertise_wanted, load_token, parse_target, sa
 from net.lan import HostClosed, HostGame, JoinRefused, PeerGame
 from net.session import NetSession
 from wizwar_tui import render
-from wizwar_tui.saves import LogFile, new_log, now_text
+from wizwar_tui.saves import LogFile, PeerLog, new_log, now_text
 from wizwar_tui.screens import TooSmall
 
 if TYPE_CHECKING:
@@ -116,11 +116,12 @@ class LanLink:
                  advertise: bool = False, retries: int = 5, save: bool = False) -> None:
         self.app = app
         self.game = game
-        self.save: LogFile | None = None
+        self.save: LogFile | PeerLog | None = None
         if save:  # the game log, as ``wizwar host/join --headless`` writes it
             with contextlib.suppress(OSError):
-                self.save = new_log("host" if isinstance(game, HostGame) else "peer",
-                                    game.name)
+                # a joined player who joins the same game again continues its log
+                self.save = new_log("host", game.name) if isinstance(game, HostGame) \
+                    else PeerLog(game.host, game.port, game.name)
                 game.writer, game.started = self.save.write, now_text()
         self.session = NetSession(game)
         self.name = name

@@ -792,19 +792,38 @@ class ReplayErrorScreen(Screen[None]):
         self.app.pop_screen()
 
 
-def saved_label(g: Any) -> Text:
-    """One row of the saved-games list: date, players, kind, result, actions."""
+SAVED_FIXED = 16 + 2 + 2 + 5 + 2 + 11 + 2 + 13
+"""The columns of a saved-games row other than the players (date, kind, result, actions)."""
+
+
+def saved_label(g: Any, players_width: int = 18) -> Text:
+    """One row of the saved-games list: date, players (``players_width`` columns), kind,
+    result, actions; dimmed notes for a damaged log and for earlier logs of the same game
+    left out of the list (:func:`wizwar_tui.saves.list_saved`)."""
     when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
         os.path.basename(g.path)[:15]
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"{when:<16}  ", "bold")
-    t.append(f"{' vs '.join(g.players):<18.18}  ")
+    players = g.players_text
+    if len(players) > players_width:
+        players = players[:max(0, players_width - 1)] + "…"
+    t.append(f"{players:<{players_width}}  ")
     t.append(f"{g.kind:<5}  ")
     t.append(f"{g.result:<11}  ", "bold" if g.result.endswith("won") else "dim")
-    t.append(f"{g.actions:>5} actions")
+    t.append(f"{g.actions:>5} action{'s' if g.actions != 1 else ' '}")
     if g.damage:
         t.append("  damaged", "bold red")
+    if g.partial:
+        t.append(f"  rejoined (+{g.partial} earlier log{'s' if g.partial > 1 else ''})",
+                 "dim")
     return t
+
+
+def players_width(games: list[Any], row_width: int) -> int:
+    """The players column: as wide as the longest players text, within what the row has
+    left after the other columns (at least 12)."""
+    need = max((len(g.players_text) for g in games), default=0)
+    return max(12, min(need, row_width - SAVED_FIXED))
 
 
 class SavedGamesScreen(Screen[None]):
@@ -834,7 +853,8 @@ class SavedGamesScreen(Screen[None]):
             if self.games:
                 yield OptionList(*[Option(saved_label(g), id=str(i))
                                    for i, g in enumerate(self.games)], id="saved-list")
-                yield Static(f"{len(self.games)} games in {self.folder}",
+                n = len(self.games)
+                yield Static(f"{n} game{'s' if n != 1 else ''} in {self.folder}",
                              id="saved-where", classes="hint")
             else:
                 yield Static(self.problem or
@@ -850,6 +870,22 @@ class SavedGamesScreen(Screen[None]):
             ol = self.query_one(OptionList)
             ol.highlighted = 0
             ol.focus()
+
+    def on_resize(self, _event: Any) -> None:
+        """Redraw the rows with the players column as wide as the window allows."""
+        self.call_after_refresh(self.fit_rows)
+
+    def fit_rows(self) -> None:
+        """The rows again, the players column filling the list's width."""
+        if not self.games:
+            return
+        ol = self.query_one("#saved-list", OptionList)
+        width = ol.scrollable_content_region.width - 2  # the option padding
+        if width <= 0:
+            return
+        pw = players_width(self.games, width)
+        for i, g in enumerate(self.games):
+            ol.replace_option_prompt_at_index(i, saved_label(g, pw))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Replay the chosen game."""
