@@ -89,6 +89,8 @@ class Replay:
         path: the file it came from.
         kind: ``local``, ``host``, ``peer`` (a ``.wwlog``) or ``export`` (export text).
         seats, names: the seats and their names (the seat when unnamed).
+        team: the team variant (4 players, P1+P3 against P2+P4; rulebook, Team Play
+            Option): the replay shows the teams as the game did.
         viewer: the seat the log was written by ("" when unknown or bots only).
         started: the start time from the header ("" when unknown).
         ended: True when the log has its end record (the game is over).
@@ -107,7 +109,7 @@ class Replay:
                  restore: Callable[[dict[str, Any], Any], State],
                  note: Callable[[State], Any] = lambda _st: None, *, viewer: str = "",
                  started: str = "", ended: bool = False, end_winner: str = "",
-                 damage: str = "", seed: int | bytes = 0,
+                 damage: str = "", seed: int | bytes = 0, team: bool = False,
                  every: int = CHECKPOINT_EVERY) -> None:
         self.path = path
         self.kind = kind
@@ -119,6 +121,7 @@ class Replay:
         self.end_winner = end_winner
         self.damage = damage
         self.seed = seed
+        self.team = team
         self.every = every
         self.problem = ""
         self.actions = list(actions)
@@ -194,9 +197,13 @@ class Replay:
         return "no winner" if self.ended or winner == "-" else "unfinished"
 
     def players_text(self) -> str:
-        """``P1 Ann vs P2 bob`` (just the seats when unnamed)."""
-        return " vs ".join(s if not n or n == s else f"{s} {n}"
-                           for s, n in zip(self.seats, self.names, strict=False))
+        """``P1 Ann vs P2 bob`` (just the seats when unnamed); a team game by sides:
+        ``P1+P3 vs P2+P4``."""
+        from wizwar_tui.saves import players_text
+
+        return players_text([s if not n or n == s else f"{s} {n}"
+                             for s, n in zip(self.seats, self.names, strict=False)],
+                            self.team)
 
 
 def _names(config: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -233,7 +240,8 @@ def from_log(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
                 lambda: log.start_state(h), lambda st, i: _step_record(st, records[i]),
                 restore, viewer=str(h.get("viewer", "")), started=str(h.get("started", "")),
                 ended=loaded.end is not None, end_winner=str(end.get("winner") or ""),
-                damage=loaded.damage, seed=h["seed"], every=every)
+                damage=loaded.damage, seed=h["seed"],
+                team=bool(start["config"].get("team")), every=every)
     rp.build()
     return rp
 
@@ -277,7 +285,7 @@ def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
         return fresh.start()
 
     rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
-                seed=tg.seed, every=every)
+                seed=tg.seed, team=tg.config.team, every=every)
     rp.build()
     return rp
 
@@ -470,6 +478,11 @@ class ReplayScreen(Screen[None]):
         """Stop playing."""
         self.stop()
 
+    def on_resize(self, _event: Any) -> None:
+        """The keys line fits the new width."""
+        if self.message is None and self.state is not None:
+            self.query_one("#status", Static).update(self.keys_text())
+
     # ------------------------------------------------------------------ drawing
     @property
     def playing(self) -> bool:
@@ -496,7 +509,8 @@ class ReplayScreen(Screen[None]):
             self.call_after_refresh(self.show_squares, sorted(squares))
         self.query_one(BoardRuler).show(v)
         where = f"seed {rp.seed}" if isinstance(rp.seed, int) else "LAN game"
-        self.query_one(PlayersPanel).show(v, None, where=where, you="(seen)")
+        # "(seen)" marks the seat as "(you)" does in a game: "P1(seen) ♥15", "P1/A(seen)"
+        self.query_one(PlayersPanel).show(v, None, where=where, you="(seen)", team=rp.team)
         if self.seat == EVERYONE:
             hands = [(s, view(st, s).hand) for s in rp.seats]
         else:
@@ -541,26 +555,35 @@ class ReplayScreen(Screen[None]):
         return t
 
     def info_text(self) -> Text:
-        """The last action and the next one."""
+        """The last action, and on a line of its own the next one (each line cut with an
+        ellipsis, never wrapped under the board)."""
         rp = self.replay
-        t = Text(no_wrap=False)
+        t = Text(no_wrap=True, overflow="ellipsis")
         if self.n:
             t.append(f"last {self.n}. ", "dim")
             t.append(str(rp.actions[self.n - 1]), "bold")
         else:
             t.append("the start of the game", "dim")
+        t.append("\n")
         if self.n < rp.total:
-            t.append(f" · next {self.n + 1}. ", "dim")
+            t.append(f"next {self.n + 1}. ", "dim")
             t.append(str(rp.actions[self.n]))
         else:
-            t.append(" · the end of the log", "dim")
+            t.append("the end of the log", "dim")
         return t
 
+    KEYS = ("←/→ step · [ ] turn · < > start/end · t jump · space play · +/- speed · "
+            "v seen as · ↑↓ scroll the board · q back",
+            "←→ step · [] turn · <> start/end · t jump · space play · +- speed · v seen as · "
+            "↑↓ scroll · q back",
+            "←→ step · [] turn · t jump · space play · +- speed · v seen as · q back")
+    """The keys on the status line, longest first: the longest that fits is shown."""
+
     def keys_text(self) -> Text:
-        """The keys, on the status line."""
-        return Text("←/→ step · [ ] turn · < > start/end · t jump · space play · +/- speed · "
-                    "v seen as · ↑↓ scroll the board · q back", "dim", no_wrap=True,
-                    overflow="ellipsis")
+        """The keys, on the status line: the longest form that fits the window's width."""
+        width = self.app.size.width - 2  # the status line's padding
+        keys = next((k for k in self.KEYS if len(k) <= width), self.KEYS[-1])
+        return Text(keys, "dim", no_wrap=True, overflow="ellipsis")
 
     def show_squares(self, squares: list[tuple[int, int]]) -> None:
         """Scroll the board (a short window) so the last action's squares are in sight."""
