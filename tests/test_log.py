@@ -208,3 +208,65 @@ def test_a_log_file_never_exists_empty(tmp_path: Path, monkeypatch: pytest.Monke
     f.close()
     assert path.read_bytes() == b"first record second" and len(seen) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.wwlog"]  # no .part left
+
+
+def _as_peer(data: bytes, records: int | None = None, end: bool = True) -> bytes:
+    """A local log rewritten as P2's joined-player log, cut to its first ``records``
+    actions (and without the end record unless ``end``)."""
+    loaded = log.read(data)
+    h = dict(loaded.header, kind="peer", viewer="P2")
+    recs = loaded.records if records is None else loaded.records[:records]
+    out = log.encode(h) + b"".join(log.encode(r) for r in recs)
+    if end and loaded.end is not None and records is None:
+        out += log.encode(loaded.end)
+    return out
+
+
+def test_saved_games_list_leaves_out_logs_with_no_action(tmp_path: Path) -> None:
+    """A game left before anyone acted has nothing to replay: not listed."""
+    buf = io.BytesIO()
+    s = LocalSession.start(players=2, seed=5, human="")
+    s.record_to(buf.write, started="2026-11-29T12:00:00Z")
+    (tmp_path / "empty.wwlog").write_bytes(buf.getvalue())
+    assert log.read(buf.getvalue()).records == []
+    data, _s = _logged_game()
+    (tmp_path / "full.wwlog").write_bytes(data)
+    assert [os.path.basename(g.path) for g in list_saved(str(tmp_path))] == ["full.wwlog"]
+
+
+def test_saved_games_list_shows_a_rejoined_game_once(tmp_path: Path) -> None:
+    """A joined player who came back in a new process has two logs of one game, the later
+    holding the whole game: listed once, marked with the earlier log. Local games of the
+    same seed (not one game) and a peer log that is not a prefix stay listed."""
+    data, s = _logged_game()
+    (tmp_path / "1-first.wwlog").write_bytes(_as_peer(data, records=7))
+    (tmp_path / "2-rejoined.wwlog").write_bytes(_as_peer(data))
+    games = list_saved(str(tmp_path))
+    assert [(os.path.basename(g.path), g.partial, g.actions) for g in games] == [
+        ("2-rejoined.wwlog", 1, len(s.actions))]
+    (tmp_path / "3-local.wwlog").write_bytes(data)
+    (tmp_path / "4-local.wwlog").write_bytes(data)
+    assert len(list_saved(str(tmp_path))) == 3
+    # not the same actions: another game (kept)
+    loaded = log.read(data)
+    other = dict(loaded.records[0], seq=1)
+    other["action"] = loaded.records[1]["action"]
+    h = dict(loaded.header, kind="peer", viewer="P2")
+    (tmp_path / "5-other.wwlog").write_bytes(log.encode(h) + log.encode(other))
+    assert len(list_saved(str(tmp_path))) == 4
+
+
+def test_saved_games_list_names_the_teams(tmp_path: Path) -> None:
+    """A team game (4 players) shows its sides: ``P1+P3 vs P2+P4``."""
+    buf = io.BytesIO()
+    s = LocalSession.start(players=4, seed=3, human="", team=True,
+                           names=("ann", "bob", "cy", "dee"))
+    s.record_to(buf.write, started="2026-11-29T12:00:00Z")
+    for _ in range(3):
+        s.step_bot()
+    (tmp_path / "team.wwlog").write_bytes(buf.getvalue())
+    data, _s = _logged_game(players=3)
+    (tmp_path / "three.wwlog").write_bytes(data)
+    games = {os.path.basename(g.path): g for g in list_saved(str(tmp_path))}
+    assert games["team.wwlog"].team and games["team.wwlog"].players_text == "ann+cy vs bob+dee"
+    assert games["three.wwlog"].players_text == "P1 vs P2 vs P3"

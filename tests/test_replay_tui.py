@@ -562,3 +562,92 @@ async def test_replay_board_scrolls_at_80x24(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert screen.n == low and scroll.scroll_y > 0
+
+
+async def test_saved_games_list_uses_the_width_and_counts_right(data_home: Path) -> None:
+    """At 120 columns the players column shows long names whole; one game is "1 game";
+    a log with no action is not listed."""
+    from wizwar_tui.saves import games_dir
+
+    names = ("Archmage Zoltan", "Belladonna the Grey", "Crispin")
+    s = LocalSession.start(players=3, seed=5, human="", names=names)
+    path = Path(games_dir()) / "long-names.wwlog"
+    with open(path, "wb") as f:
+        s.record_to(f.write, started="2025-01-02T10:11:12Z")
+        for _ in range(4):
+            s.step_bot()
+    bot_log(Path(games_dir()) / "nothing.wwlog", limit=0)
+    app = WizWarApp(bot_delay=0, discovery=False, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, SavedGamesScreen)
+        rows = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert len(rows) == 1
+        assert " vs ".join(names) in rows[0] and "4 actions" in rows[0]
+        where = str(app.screen.query_one("#saved-where").render())
+        assert where.startswith("1 game in ")
+
+
+def team_log(path: Path, actions: int = 9) -> LocalSession:
+    """A 4-player team game (P1+P3 against P2+P4) of bots, ``actions`` long."""
+    s = LocalSession.start(players=4, seed=3, human="", team=True)
+    with open(path, "wb") as f:
+        s.record_to(f.write, started="2025-01-02T10:11:12Z")
+        for _ in range(actions):
+            s.step_bot()
+    return s
+
+
+async def test_team_game_replays_with_its_teams(tmp_path: Path) -> None:
+    """A team game's replay shows the sides as the game did: the header ``P1+P3 vs
+    P2+P4``, ``P1/A`` in the players panel and the teams line."""
+    path = tmp_path / "team.wwlog"
+    team_log(path)
+    app = replay_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.screen.replay.team
+        assert "P1+P3 vs P2+P4" in head(app) and "P1 vs P2 vs P3" not in head(app)
+        players = str(app.screen.query_one("#players").render())
+        assert "P1/A" in players and "P2/B" in players and "P4/B" in players
+        assert render.teams_text() in players
+
+
+async def test_replay_players_panel_marks_the_seen_seat_as_a_game_does(tmp_path: Path) -> None:
+    """``(seen)`` follows the seat as ``(you)`` does in a game, a space before the life, and
+    the life column stays aligned on every row."""
+    path = tmp_path / "g.wwlog"
+    bot_log(path, players=3, limit=4)
+    app = replay_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        rows = str(app.screen.query_one("#players").render()).splitlines()[:3]
+        assert "P1(seen) ♥" in rows[0], rows
+        assert len({r.index("♥") for r in rows}) == 1, rows
+
+
+async def test_replay_hint_and_last_action_fit(tmp_path: Path) -> None:
+    """The keys line fits 100 columns whole; the last action and what comes next are on
+    lines of their own (never wrapped under the board)."""
+    path = tmp_path / "team.wwlog"
+    team_log(path)
+    app = replay_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        keys = status(app)
+        assert len(keys) <= 98 and keys.endswith("q back") and "↑↓" in keys
+        await pilot.press("end")
+        await pilot.pause()
+        info = app.screen.query_one("#info")
+        lines = str(info.render()).splitlines()
+        assert lines[0].startswith("last 9. P1 ") and lines[1] == "the end of the log"
+        await pilot.press("home")
+        await pilot.pause()
+        lines = str(info.render()).splitlines()
+        assert lines == ["the start of the game", f"next 1. {app.screen.replay.actions[0]}"]
+    async with replay_app(path).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "↑↓ scroll the board" in status(pilot.app)

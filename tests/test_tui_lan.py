@@ -6,13 +6,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import time
 from collections.abc import Callable
 
 import pytest
+from rich.color import ColorSystem
 from textual.widgets import Input, OptionList
 
 from core.wizwar import bot
+from net.discovery import GameAd
 from net.lan import HostGame, PeerGame
 from net.session import NetSession
 from wizwar_tui.app import WizWarApp
@@ -165,10 +168,10 @@ async def test_join_by_address_and_play_a_move() -> None:
             join = app.screen
             assert isinstance(join, JoinScreen)
             addr = join.query_one("#join-addr", Input)
-            assert addr.has_focus  # no games listed: the address field
-            join.query_one("#join-name", Input).value = "alice"
-            addr.value = f"127.0.0.1:{port}"
-            await pilot.press("enter")
+            assert join.query_one("#join-name", Input).has_focus  # the name first
+            await pilot.press(*"alice", "tab")  # no games listed: Tab -> the address
+            assert addr.has_focus
+            await pilot.press(*f"127.0.0.1:{port}", "enter")
             await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
             game = app.screen
             assert isinstance(game, GameScreen)
@@ -234,6 +237,103 @@ async def test_join_unreachable_address_says_why() -> None:
         assert app.screen is join
 
 
+def test_parse_address_refuses_what_names_no_machine() -> None:
+    """``2`` or ``192.168.1`` are not addresses a player means (the C resolver would take
+    them as 0.0.0.2 and 192.168.0.1): refused, so the join screen can say so."""
+    for bad in ("2", "2:7654", "192.168.1", "300.1.1.1:80", "-x", "fe80::1"):
+        assert parse_address(bad) is None, bad
+    assert parse_address("192.168.1.20") == ("192.168.1.20", 7654)
+    assert parse_address("my-box.lan:99") == ("my-box.lan", 99)
+
+
+def _found(name: str = "duel", port: int = 7001) -> GameAd:
+    """A game as the LAN browser reports it (nothing is looked up)."""
+    return GameAd(name=name, host="127.0.0.1", port=port, proto=1, ruleset="wizwar/1",
+                  options="players=2", seats_taken=1, seats_free=1, service=f"{name}._x")
+
+
+async def test_join_screen_starts_in_the_name_and_shows_the_focused_field() -> None:
+    """The join form: the name first; the focused field's row stands out (its label turns
+    gold, the field's colour differs even in 256 colours); with no game found Tab goes
+    name -> address (the empty list is skipped)."""
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.open_join(name="bob")
+        await pilot.pause()
+        join = app.screen
+        assert isinstance(join, JoinScreen)
+        name, addr = join.query_one("#join-name", Input), join.query_one("#join-addr", Input)
+        assert app.focused is name
+        labels = list(join.query(".form-label"))
+        assert labels[0].rich_style.color != labels[1].rich_style.color
+        assert labels[0].rich_style.bold and not labels[1].rich_style.bold
+        eight_bit = ColorSystem.EIGHT_BIT
+        assert name.rich_style.bgcolor.downgrade(eight_bit) != \
+            addr.rich_style.bgcolor.downgrade(eight_bit)
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is addr
+        assert labels[1].rich_style.bold and not labels[0].rich_style.bold
+
+
+async def test_join_screen_games_list_shows_focus_and_keeps_typed_keys() -> None:
+    """With a game found, Tab goes name -> games list -> address; the focused list's border
+    changes colour, and a letter typed on it goes to the address field, not lost."""
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.push_screen(JoinScreen(name="bob", discover=False, games=[_found()]))
+        await pilot.pause()
+        join = app.screen
+        lst = join.query_one("#join-games", OptionList)
+        blurred = lst.styles.border_top
+        assert app.focused is join.query_one("#join-name", Input)
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is lst
+        assert lst.styles.border_top != blurred
+        await pilot.press("1", "0")
+        addr = join.query_one("#join-addr", Input)
+        assert app.focused is addr and addr.value == "10"
+
+
+async def test_join_screen_says_why_an_address_is_refused() -> None:
+    """Enter on ``2`` (or nothing) in the address field says what is wrong; no join."""
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.open_join(name="bob")
+        await pilot.pause()
+        join = app.screen
+        join.query_one("#join-addr", Input).focus()
+        await pilot.press("enter")
+        assert "Type the host's address" in text_of(join, "#join-error")
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert "\u201c2\u201d is not an address" in text_of(join, "#join-error")
+        assert app.screen is join and app.lan is None
+
+
+async def test_join_screen_takes_a_name_of_forty_letters() -> None:
+    """The name field keeps the whole name the protocol allows (40, net/lan.py
+    clean_name), says the limit, and joins under it."""
+    app = WizWarApp(discovery=False)
+    joined: list[str] = []
+    app.join_lan = lambda host, port, name, retries=5: joined.append(name)  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.open_join(name="bob")
+        await pilot.pause()
+        join = app.screen
+        long = "Archmage Zoltan of the Seventh Sector !!"  # 40 letters
+        await pilot.press(*long, "x", "y")
+        assert join.query_one("#join-name", Input).value == long
+        assert "up to 40" in str(join.query_one("#join-name-hint").render())
+        await pilot.press("tab", *"127.0.0.1:7001", "enter")
+        assert joined == [long]
+
+
 async def test_desync_shows_the_report_path() -> None:
     host = HostGame(players=2, local_bot=True, bind="127.0.0.1", port=0)
     port = await host.start()
@@ -260,6 +360,64 @@ async def test_desync_shows_the_report_path() -> None:
             assert "report in" in status and "desync-seq" in status
             assert not game.human_to_act()
             assert isinstance(app.screen, GameScreen)  # no game-over screen for a desync
+    finally:
+        host_task.cancel()
+        with contextlib.suppress(BaseException):
+            await host_task
+        await host.close()
+
+
+async def _play_one(pilot, app, game: GameScreen) -> None:  # type: ignore[no-untyped-def]
+    """Our seat plays one legal action through the command line; waits for its commit."""
+    await until(pilot, lambda: game.human_to_act(), what="our turn", timeout=30)
+    s = game.session
+    n = len(s.actions)
+    action = bot.choose(s.view(), s.human, s.legal_actions())
+    await pilot.press("colon")
+    app.screen.query_one("#cmd", Input).value = str(action).split(" ", 1)[1]
+    await pilot.press("enter")
+    await until(pilot, lambda: len(s.actions) > n, what="the commit")
+
+
+async def test_rejoining_in_the_same_app_continues_the_game_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A joined player who leaves and joins the same game again (same name: the seat token
+    takes the seat back) keeps one log file: the rejoin appends the actions after the
+    ones it holds; ``wizwar verify`` passes on it and it holds every action."""
+    from wizwar_tui.saves import games_dir, list_saved
+
+    host = HostGame(players=2, local_bot=True, bind="127.0.0.1", port=0, name="bot host")
+    port = await host.start()
+    host_task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.join_lan("127.0.0.1", port, "alice", retries=0)
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            first = app.screen
+            assert isinstance(first, GameScreen)
+            await _play_one(pilot, app, first)
+            link = app.lan
+            assert link is not None and link.save is not None
+            path = link.save.path
+            app.leave_lan()
+            await until(pilot, lambda: not host.seats[1].connected, what="the seat to free")
+            app.join_lan("127.0.0.1", port, "alice", retries=0)
+            await until(pilot, lambda: isinstance(app.screen, GameScreen)
+                        and app.screen is not first, what="the game again")
+            again = app.screen
+            assert isinstance(again, GameScreen) and again.human == "P2"
+            await _play_one(pilot, app, again)
+            await until(pilot, lambda: len(again.session.actions) == len(host.actions),
+                        what="caught up")
+            assert app.lan is not None and app.lan.save is not None
+            assert app.lan.save.path == path
+            logs = [f for f in os.listdir(games_dir()) if f.endswith(".wwlog")]
+            assert logs == [os.path.basename(path)]
+            lines: list[str] = []
+            assert verify_files([path], echo=lines.append) == 0, lines
+            assert f"PASS {path}: {len(host.actions)} actions" in lines[0]
+            assert [g.actions for g in list_saved()] == [len(host.actions)]
     finally:
         host_task.cancel()
         with contextlib.suppress(BaseException):

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -25,11 +26,15 @@ from net.cli import DEFAULT_PORT, advertise_wanted, load_token, parse_target, sa
 from net.lan import HostClosed, HostGame, JoinRefused, PeerGame
 from net.session import NetSession
 from wizwar_tui import render
-from wizwar_tui.saves import LogFile, new_log, now_text
+from wizwar_tui.saves import LogFile, PeerLog, new_log, now_text
 from wizwar_tui.screens import TooSmall
 
 if TYPE_CHECKING:
     from net.discovery import Advertiser, Browser, GameAd
+
+NAME_LIMIT = 40
+"""The longest player name the net layer keeps (net/lan.py ``clean_name``)."""
+
 
 def local_addresses() -> list[str]:
     """This machine's IPv4 addresses other than loopback (what friends type to join)."""
@@ -61,12 +66,34 @@ def parse_address(text: str) -> tuple[str, int] | None:
     except LookupError:  # a port out of range
         return None
     if direct:
-        return direct if 0 < direct[1] < 65536 else None
+        return direct if 0 < direct[1] < 65536 and plausible_host(direct[0]) else None
     if ":" in text.strip("[]") and not text.startswith("["):
         return None  # "host:abc"
     if any(ch.isspace() for ch in text):
         return None
-    return text.strip("[]"), DEFAULT_PORT
+    host = text.strip("[]")
+    return (host, DEFAULT_PORT) if plausible_host(host) else None
+
+
+def plausible_host(host: str) -> bool:
+    """True when ``host`` can name a machine: an IPv4 address written in full (four numbers
+    0-255: ``2`` or ``192.168.1`` are not, though the C resolver would take them), an
+    IPv6 address, or a host name (letters, digits, ``-`` and ``.``, not all digits)."""
+    import ipaddress
+
+    if not host:
+        return False
+    if all(ch.isdigit() or ch == "." for ch in host):
+        parts = host.split(".")
+        return len(parts) == 4 and all(p.isdigit() and int(p) < 256 and len(p) <= 3
+                                       for p in parts)
+    if ":" in host:
+        try:
+            ipaddress.IPv6Address(host.split("%")[0])
+        except ValueError:
+            return False
+        return True
+    return all(ch.isalnum() or ch in "-._" for ch in host) and not host.startswith(("-", "."))
 
 
 class LanLink:
@@ -89,11 +116,12 @@ class LanLink:
                  advertise: bool = False, retries: int = 5, save: bool = False) -> None:
         self.app = app
         self.game = game
-        self.save: LogFile | None = None
+        self.save: LogFile | PeerLog | None = None
         if save:  # the game log, as ``wizwar host/join --headless`` writes it
             with contextlib.suppress(OSError):
-                self.save = new_log("host" if isinstance(game, HostGame) else "peer",
-                                    game.name)
+                # a joined player who joins the same game again continues its log
+                self.save = new_log("host", game.name) if isinstance(game, HostGame) \
+                    else PeerLog(game.host, game.port, game.name)
                 game.writer, game.started = self.save.write, now_text()
         self.session = NetSession(game)
         self.name = name
@@ -650,7 +678,10 @@ class JoinScreen(Screen[None]):
             yield Static("Join a LAN game", classes="lan-title")
             with Horizontal(classes="form-row"):
                 yield Label("Your name", classes="form-label")
-                yield Input(self.player_name, id="join-name", classes="form-input")
+                yield Input(self.player_name[:NAME_LIMIT], id="join-name",
+                            classes="form-input", max_length=NAME_LIMIT)
+                yield Static(f"up to {NAME_LIMIT} letters", id="join-name-hint",
+                             classes="form-hint")
             yield Static("Games on this network", id="join-found-title", classes="lan-sub")
             yield OptionList(id="join-games")
             with Horizontal(classes="form-row"):
@@ -669,11 +700,7 @@ class JoinScreen(Screen[None]):
         self.show_games(self.games)
         if self.discover:
             self.run_worker(self._browse(), exclusive=False, exit_on_error=False)
-        lst = self.query_one("#join-games", OptionList)
-        if self.games:
-            lst.focus()
-        else:
-            self.query_one("#join-addr", Input).focus()
+        self.query_one("#join-name", Input).focus()
 
     async def _browse(self) -> None:
         """Start the zeroconf browser (it calls :meth:`show_games` on every change)."""
@@ -700,7 +727,11 @@ class JoinScreen(Screen[None]):
         lst = self.query_one("#join-games", OptionList)
         keep = lst.highlighted
         lst.clear_options()
+        # nothing to choose: Tab skips the list (name -> address)
+        lst.can_focus = bool(self.games)
         if not self.games:
+            if lst.has_focus:
+                self.query_one("#join-addr", Input).focus()
             lst.add_option(Option(Text("looking for games…" if self.discover else
                                        "(discovery off: type an address below)", "dim"),
                                   id="none", disabled=True))
@@ -737,11 +768,34 @@ class JoinScreen(Screen[None]):
         if event.input.id == "join-name":
             self.query_one("#join-games" if self.games else "#join-addr").focus()
             return
-        addr = parse_address(event.value)
+        text = event.value.strip()
+        addr = parse_address(text)
+        if not text:
+            self.show_error("Type the host's address (HOST:PORT, e.g. 192.168.1.20:7654)"
+                            + (" or choose a game above." if self.games else "."))
+            return
         if addr is None:
-            self.show_error("Type the host's address as HOST:PORT, e.g. 192.168.1.20:7654.")
+            self.show_error(f"\u201c{text[:30]}\u201d is not an address: type HOST:PORT "
+                            "(e.g. 192.168.1.20:7654; a port is 1-65535).")
             return
         self.join(*addr)
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter typed while the games list has focus goes to the address field (the
+        list only takes arrows and Enter), so no typed key is lost."""
+        lst = self.query_one("#join-games", OptionList)
+        if lst.has_focus and event.is_printable and event.character:
+            event.stop()
+            event.prevent_default()
+            addr = self.query_one("#join-addr", Input)
+            addr.select_on_focus = False  # keep what is there: the letter goes after it
+            addr.focus()
+            addr.insert_text_at_cursor(event.character)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The address field selects its text when focused again (see :meth:`on_key`)."""
+        if event.widget.id == "join-addr":
+            event.widget.select_on_focus = True  # type: ignore[attr-defined]
 
     def join(self, host: str, port: int) -> None:
         """Join ``host:port`` under the typed name."""

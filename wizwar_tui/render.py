@@ -518,7 +518,7 @@ def player_line(view: View, p: PlayerInfo, status: str | None = None,
     if team:
         t.append(f"/{team_of(p.seat)}", col)
     mark = you if p.seat == view.viewer else ""
-    t.append(f"{mark:<6}")
+    t.append(f"{mark:<{max(6, len(you) + 1)}}")  # a space after the mark on every row
     if status is not None:
         name = p.name if p.name and p.name not in (p.seat, status) else ""
         if name:

@@ -89,6 +89,8 @@ class Replay:
         path: the file it came from.
         kind: ``local``, ``host``, ``peer`` (a ``.wwlog``) or ``export`` (export text).
         seats, names: the seats and their names (the seat when unnamed).
+        team: the team variant (4 players, P1+P3 against P2+P4; rulebook, Team Play
+            Option): the replay shows the teams as the game did.
         viewer: the seat the log was written by ("" when unknown or bots only).
         started: the start time from the header ("" when unknown).
         ended: True when the log has its end record (the game is over).
@@ -107,7 +109,7 @@ class Replay:
                  restore: Callable[[dict[str, Any], Any], State],
                  note: Callable[[State], Any] = lambda _st: None, *, viewer: str = "",
                  started: str = "", ended: bool = False, end_winner: str = "",
-                 damage: str = "", seed: int | bytes = 0,
+                 damage: str = "", seed: int | bytes = 0, team: bool = False,
                  every: int = CHECKPOINT_EVERY) -> None:
         self.path = path
         self.kind = kind
@@ -119,6 +121,7 @@ class Replay:
         self.end_winner = end_winner
         self.damage = damage
         self.seed = seed
+        self.team = team
         self.every = every
         self.problem = ""
         self.actions = list(actions)
@@ -194,9 +197,13 @@ class Replay:
         return "no winner" if self.ended or winner == "-" else "unfinished"
 
     def players_text(self) -> str:
-        """``P1 Ann vs P2 bob`` (just the seats when unnamed)."""
-        return " vs ".join(s if not n or n == s else f"{s} {n}"
-                           for s, n in zip(self.seats, self.names, strict=False))
+        """``P1 Ann vs P2 bob`` (just the seats when unnamed); a team game by sides:
+        ``P1+P3 vs P2+P4``."""
+        from wizwar_tui.saves import players_text
+
+        return players_text([s if not n or n == s else f"{s} {n}"
+                             for s, n in zip(self.seats, self.names, strict=False)],
+                            self.team)
 
 
 def _names(config: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -233,7 +240,8 @@ def from_log(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
                 lambda: log.start_state(h), lambda st, i: _step_record(st, records[i]),
                 restore, viewer=str(h.get("viewer", "")), started=str(h.get("started", "")),
                 ended=loaded.end is not None, end_winner=str(end.get("winner") or ""),
-                damage=loaded.damage, seed=h["seed"], every=every)
+                damage=loaded.damage, seed=h["seed"],
+                team=bool(start["config"].get("team")), every=every)
     rp.build()
     return rp
 
@@ -277,7 +285,7 @@ def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
         return fresh.start()
 
     rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
-                seed=tg.seed, every=every)
+                seed=tg.seed, team=tg.config.team, every=every)
     rp.build()
     return rp
 
@@ -470,6 +478,11 @@ class ReplayScreen(Screen[None]):
         """Stop playing."""
         self.stop()
 
+    def on_resize(self, _event: Any) -> None:
+        """The keys line fits the new width."""
+        if self.message is None and self.state is not None:
+            self.query_one("#status", Static).update(self.keys_text())
+
     # ------------------------------------------------------------------ drawing
     @property
     def playing(self) -> bool:
@@ -496,7 +509,8 @@ class ReplayScreen(Screen[None]):
             self.call_after_refresh(self.show_squares, sorted(squares))
         self.query_one(BoardRuler).show(v)
         where = f"seed {rp.seed}" if isinstance(rp.seed, int) else "LAN game"
-        self.query_one(PlayersPanel).show(v, None, where=where, you="(seen)")
+        # "(seen)" marks the seat as "(you)" does in a game: "P1(seen) ♥15", "P1/A(seen)"
+        self.query_one(PlayersPanel).show(v, None, where=where, you="(seen)", team=rp.team)
         if self.seat == EVERYONE:
             hands = [(s, view(st, s).hand) for s in rp.seats]
         else:
@@ -541,26 +555,35 @@ class ReplayScreen(Screen[None]):
         return t
 
     def info_text(self) -> Text:
-        """The last action and the next one."""
+        """The last action, and on a line of its own the next one (each line cut with an
+        ellipsis, never wrapped under the board)."""
         rp = self.replay
-        t = Text(no_wrap=False)
+        t = Text(no_wrap=True, overflow="ellipsis")
         if self.n:
             t.append(f"last {self.n}. ", "dim")
             t.append(str(rp.actions[self.n - 1]), "bold")
         else:
             t.append("the start of the game", "dim")
+        t.append("\n")
         if self.n < rp.total:
-            t.append(f" · next {self.n + 1}. ", "dim")
+            t.append(f"next {self.n + 1}. ", "dim")
             t.append(str(rp.actions[self.n]))
         else:
-            t.append(" · the end of the log", "dim")
+            t.append("the end of the log", "dim")
         return t
 
+    KEYS = ("←/→ step · [ ] turn · < > start/end · t jump · space play · +/- speed · "
+            "v seen as · ↑↓ scroll the board · q back",
+            "←→ step · [] turn · <> start/end · t jump · space play · +- speed · v seen as · "
+            "↑↓ scroll · q back",
+            "←→ step · [] turn · t jump · space play · +- speed · v seen as · q back")
+    """The keys on the status line, longest first: the longest that fits is shown."""
+
     def keys_text(self) -> Text:
-        """The keys, on the status line."""
-        return Text("←/→ step · [ ] turn · < > start/end · t jump · space play · +/- speed · "
-                    "v seen as · ↑↓ scroll the board · q back", "dim", no_wrap=True,
-                    overflow="ellipsis")
+        """The keys, on the status line: the longest form that fits the window's width."""
+        width = self.app.size.width - 2  # the status line's padding
+        keys = next((k for k in self.KEYS if len(k) <= width), self.KEYS[-1])
+        return Text(keys, "dim", no_wrap=True, overflow="ellipsis")
 
     def show_squares(self, squares: list[tuple[int, int]]) -> None:
         """Scroll the board (a short window) so the last action's squares are in sight."""
@@ -792,19 +815,38 @@ class ReplayErrorScreen(Screen[None]):
         self.app.pop_screen()
 
 
-def saved_label(g: Any) -> Text:
-    """One row of the saved-games list: date, players, kind, result, actions."""
+SAVED_FIXED = 16 + 2 + 2 + 5 + 2 + 11 + 2 + 13
+"""The columns of a saved-games row other than the players (date, kind, result, actions)."""
+
+
+def saved_label(g: Any, players_width: int = 18) -> Text:
+    """One row of the saved-games list: date, players (``players_width`` columns), kind,
+    result, actions; dimmed notes for a damaged log and for earlier logs of the same game
+    left out of the list (:func:`wizwar_tui.saves.list_saved`)."""
     when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
         os.path.basename(g.path)[:15]
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"{when:<16}  ", "bold")
-    t.append(f"{' vs '.join(g.players):<18.18}  ")
+    players = g.players_text
+    if len(players) > players_width:
+        players = players[:max(0, players_width - 1)] + "…"
+    t.append(f"{players:<{players_width}}  ")
     t.append(f"{g.kind:<5}  ")
     t.append(f"{g.result:<11}  ", "bold" if g.result.endswith("won") else "dim")
-    t.append(f"{g.actions:>5} actions")
+    t.append(f"{g.actions:>5} action{'s' if g.actions != 1 else ' '}")
     if g.damage:
         t.append("  damaged", "bold red")
+    if g.partial:
+        t.append(f"  rejoined (+{g.partial} earlier log{'s' if g.partial > 1 else ''})",
+                 "dim")
     return t
+
+
+def players_width(games: list[Any], row_width: int) -> int:
+    """The players column: as wide as the longest players text, within what the row has
+    left after the other columns (at least 12)."""
+    need = max((len(g.players_text) for g in games), default=0)
+    return max(12, min(need, row_width - SAVED_FIXED))
 
 
 class SavedGamesScreen(Screen[None]):
@@ -834,7 +876,8 @@ class SavedGamesScreen(Screen[None]):
             if self.games:
                 yield OptionList(*[Option(saved_label(g), id=str(i))
                                    for i, g in enumerate(self.games)], id="saved-list")
-                yield Static(f"{len(self.games)} games in {self.folder}",
+                n = len(self.games)
+                yield Static(f"{n} game{'s' if n != 1 else ''} in {self.folder}",
                              id="saved-where", classes="hint")
             else:
                 yield Static(self.problem or
@@ -850,6 +893,22 @@ class SavedGamesScreen(Screen[None]):
             ol = self.query_one(OptionList)
             ol.highlighted = 0
             ol.focus()
+
+    def on_resize(self, _event: Any) -> None:
+        """Redraw the rows with the players column as wide as the window allows."""
+        self.call_after_refresh(self.fit_rows)
+
+    def fit_rows(self) -> None:
+        """The rows again, the players column filling the list's width."""
+        if not self.games:
+            return
+        ol = self.query_one("#saved-list", OptionList)
+        width = ol.scrollable_content_region.width - 2  # the option padding
+        if width <= 0:
+            return
+        pw = players_width(self.games, width)
+        for i, g in enumerate(self.games):
+            ol.replace_option_prompt_at_index(i, saved_label(g, pw))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Replay the chosen game."""
