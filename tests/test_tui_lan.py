@@ -756,3 +756,16 @@ async def test_the_host_is_asked_before_ending_the_game_for_everyone() -> None:
             t.cancel()
             with contextlib.suppress(BaseException):
                 await t
+
+
+def test_connection_problems_in_plain_words() -> None:
+    """A failed join says why in words, not the socket's errno text."""
+    import socket
+
+    from wizwar_tui.lobby import connect_problem
+
+    assert "nothing is listening" in connect_problem(
+        ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 7702)"))
+    assert connect_problem(socket.gaierror(-2, "Name or service not known")) == \
+        "no such host name"
+    assert "Errno" not in connect_problem(OSError(113, "No route to host"))

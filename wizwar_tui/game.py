@@ -30,7 +30,6 @@ from net.session import NetSession
 from wizwar_tui import render
 from wizwar_tui.saves import LogFile, new_log, now_text
 from wizwar_tui.screens import (
-    DECK_NOTE,
     CardScreen,
     CardsScreen,
     ChoiceScreen,
@@ -242,7 +241,12 @@ class GameScreen(Screen[None]):
         else:
             self.log_line(Text(f"New game · {self.players} players · seed {self.seed} · "
                                f"you are {self.human}{self.options_text()}", "bold"))
-        self.log_line(Text(DECK_NOTE, "dim"))
+        from core.wizwar.cards import deck_list
+
+        cards = len(deck_list("full", self.players))
+        self.log_line(Text(f"The full 6th-edition deck: {cards} cards"
+                           + (" (Relocate Sector is left out with two players)"
+                              if self.players == 2 else ""), "dim"))
         v = self.view
         if v.round == 1 and not self.session.actions:  # nobody has acted: the die roll
             self.first = v.active

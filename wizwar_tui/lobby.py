@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -272,13 +273,14 @@ class LanLink:
             except asyncio.CancelledError:
                 raise
             except HostClosed as exc:
-                self.phase, self.problem = "lost", f"{exc} — the game is over"
+                over = "the game is over" if self.game_shown else "no game was dealt"
+                self.phase, self.problem = "lost", f"{exc} — {over}"
             except JoinRefused as exc:
                 self.phase, self.problem = "refused", f"the host refused: {exc}"
             except (ConnectionError, OSError, asyncio.IncompleteReadError) as exc:
                 if not peer.seat:  # never got in: nothing to rejoin
                     self.phase = "failed"
-                    self.problem = f"cannot join {self.address}: {exc}"
+                    self.problem = f"cannot join {self.address}: {connect_problem(exc)}"
                     self.changed()
                     return
                 attempt += 1
@@ -342,7 +344,9 @@ class LanLink:
         save, self.save = self.save, None
         if save is not None:
             save.close()
-            self.messages.append(f"game log: {save.path}")
+            path = getattr(save, "path", "")
+            if path and os.path.exists(path):  # a lobby left before the deal wrote none
+                self.messages.append(f"game log: {path}")
 
     async def close(self) -> None:
         """Stop advertising, close the game's connections and its log (idempotent)."""
@@ -378,6 +382,19 @@ def new_peer(app: Any, host: str, port: int, name: str, retries: int = 5,
 
 
 # ---------------------------------------------------------------------------- leaving
+def connect_problem(exc: BaseException) -> str:
+    """Why a connection to a host failed, in plain words (not the socket's errno text)."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "nothing is listening there (is the game hosted, and the port right?)"
+    if isinstance(exc, socket.gaierror):
+        return "no such host name"
+    if isinstance(exc, TimeoutError):
+        return "no answer (a firewall, or the wrong address?)"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[:1].lower() + exc.strerror[1:]
+    return str(exc) or type(exc).__name__
+
+
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question (``y`` / ``n``, ``Esc`` no); returns True for yes."""
 

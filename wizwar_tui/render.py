@@ -97,6 +97,8 @@ def card_name(slug: str) -> str:
     if not slug:
         return "?"
     cd = BY_SLUG.get(slug)
+    if cd is None and slug.endswith("-tick") and slug[:-5] in BY_SLUG:
+        return f"{BY_SLUG[slug[:-5]].name} tick"  # one tick of Slow Death
     return cd.name if cd else slug.replace("-", " ")
 
 
@@ -571,7 +573,7 @@ def turn_text(view: View) -> str:
         return f"{turn} · {p.seat} is discarding down to {hand_limit(p)}"
     if view.stack:
         win = view.stack[0]
-        what = f"{card_name(win.source)} ({win.value})"
+        what = f"{card_name(win.source)}{number_shown(win.source, win.value)}"
         if win.to_answer == me:
             return f"{turn} · answer {what}"
         return f"{turn} · {win.to_answer} is answering {what}"
@@ -600,7 +602,7 @@ def stack_lines(view: View, ascii_only: bool = False) -> list[Text]:
 def number_shown(slug: str, value: int) -> str:
     """`` (4)`` after a card's name on the stack, or "" for a card that takes no number
     card (Slow Death's value says nothing)."""
-    cd = BY_SLUG.get(slug)
+    cd = BY_SLUG.get(slug.removesuffix("-tick"))  # a tick: its card's number use
     return "" if cd is not None and cd.number in ("none", "-") else f" ({value})"
 
 

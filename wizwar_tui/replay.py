@@ -836,9 +836,8 @@ def saved_label(g: Any, players_width: int = 18) -> Text:
     t.append(f"{g.actions:>5} action{'s' if g.actions != 1 else ' '}")
     if g.damage:
         t.append("  damaged", "bold red")
-    if g.partial:
-        t.append(f"  rejoined (+{g.partial} earlier log{'s' if g.partial > 1 else ''})",
-                 "dim")
+    if g.partial:  # (the row keeps room for it: players_width)
+        t.append("  rejoined", "dim")
     return t
 
 
@@ -846,7 +845,9 @@ def players_width(games: list[Any], row_width: int) -> int:
     """The players column: as wide as the longest players text, within what the row has
     left after the other columns (at least 12)."""
     need = max((len(g.players_text) for g in games), default=0)
-    return max(12, min(need, row_width - SAVED_FIXED))
+    extra = max([10 if g.partial else 0 for g in games] + [9 if g.damage else 0 for g in games],
+                default=0)  # "  rejoined", "  damaged"
+    return max(12, min(need, row_width - SAVED_FIXED - extra))
 
 
 class SavedGamesScreen(Screen[None]):

@@ -74,7 +74,7 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
   Esc           cancel               ?  this help
   {q_key}
 
-Playing a card: press its number, put the cursor on the target (amber squares, in brackets) and press Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is chosen from a list after Enter on the square next to it. When a bot attacks you, the stack panel turns red: play a counteraction (its number) or pass with space. Keys pressed while the bots act are dropped.
+Playing a card: press its number, put the cursor on the target (amber squares, in brackets) and press Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is chosen from a list after Enter on the square next to it. When someone attacks you, the stack panel turns red: play a counteraction (its number) or pass with space. Keys pressed while bots act are dropped; in a LAN game, keys pressed while your last action is on its way to the host are kept and done in order when it answers.
 
 {DECK_NOTE}
 """
