@@ -659,3 +659,26 @@ def test_card_texts_say_targets_and_numbers_in_words() -> None:
         assert not number.rstrip().endswith(" -"), (c.slug, number)
     assert "target   a wizard in your line of sight" in card_text("blind").plain
     assert (plural(1, "kind"), plural(2, "card")) == ("1 kind", "2 cards")
+
+
+async def test_the_log_wraps_again_after_a_resize() -> None:
+    """A game started wide and made narrower shows its log wrapped to the new width (not cut
+    off), and wider again, unwrapped."""
+    from textual.widgets import RichLog
+
+    app = WizWarApp(players=2, seed=696, start_game=True, bot_delay=0, save_games=False,
+                    discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(10):
+            await pilot.pause()
+        log = app.screen.query_one("#log", RichLog)
+        for size in ((80, 24), (120, 40)):
+            await pilot.resize_terminal(*size)
+            for _ in range(5):
+                await pilot.pause()
+            width = log.scrollable_content_region.width
+            texts = [line.text.rstrip() for line in log.lines]
+            assert max(len(t) for t in texts) <= width, (size, width, texts[:3])
+            assert any("you are P1" in t for t in texts)
+            if size == (120, 40):
+                assert any(t.startswith("New game") and "you are P1" in t for t in texts)

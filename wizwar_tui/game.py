@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import _time, work
+from textual import _time, events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical
@@ -100,6 +100,17 @@ def typed_ahead(method: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+class GameLog(RichLog):
+    """The game's log panel: written again at its new width after a resize (a RichLog
+    keeps its lines as wrapped when written, so they were cut off or left narrow)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Wrap the log again for the new width (see :meth:`GameScreen.rewrap_log`)."""
+        rewrap = getattr(self.screen, "rewrap_log", None)
+        if rewrap is not None:
+            self.call_after_refresh(rewrap)
+
+
 class BoardScroll(ScrollableContainer, can_focus=False):
     """Scrolls the board on terminals too small for it (the cursor stays visible)."""
 
@@ -181,6 +192,8 @@ class GameScreen(Screen[None]):
         self.pending: Action | None = None  # sent to the host, not committed yet
         self.pending_at = 0  # actions committed when it was sent
         self.queued: list[TypedAhead] = []  # keys typed ahead while pending (LAN)
+        self.log_texts: list[Text | str] = []  # every log line, to wrap again on a resize
+        self.log_width = 0  # the width the log was last wrapped at
         self.message_turn: tuple[Any, ...] | None = None  # the turn self.message is about
         self.seen_events = 0  # LAN: events already in the log
         self.seen_messages = len(lan.messages) if lan is not None else 0
@@ -209,7 +222,7 @@ class GameScreen(Screen[None]):
             with Vertical(id="right"):
                 yield PlayersPanel(id="players")
                 yield HandPanel(id="hand")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+                yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static(id="status")
         yield Input(placeholder="notation, e.g. play fireball @P2 +4 · Esc closes", id="cmd")
         yield Footer(show_command_palette=False)
@@ -620,8 +633,21 @@ class GameScreen(Screen[None]):
         self.update_status()
 
     def log_line(self, text: Text | str) -> None:
-        """Append a line to the log."""
+        """Append a line to the log (kept, so a resize can wrap them again)."""
+        self.log_texts.append(text)
         self.query_one("#log", RichLog).write(text)
+
+    def rewrap_log(self) -> None:
+        """Write the log again at the panel's new width (a RichLog keeps lines as wrapped
+        when written: after a resize they were cut off)."""
+        log = self.query_one("#log", RichLog)
+        width = log.scrollable_content_region.width
+        if width <= 0 or width == self.log_width:
+            return
+        self.log_width = width
+        log.clear()
+        for text in self.log_texts:
+            log.write(text)
 
     def log_events(self, events: list[Event]) -> None:
         """Append event texts to the log, coloured by the seat they mention first."""
