@@ -671,6 +671,10 @@ class LobbyScreen(Screen[None]):
             answered(True)
 
 
+SEARCH_NOTE_AFTER = 5.0
+"""Seconds the join screen looks for games before it says none was found yet."""
+
+
 class JoinScreen(Screen[None]):
     """The games found on the LAN (live), and an address field for joining directly."""
 
@@ -681,6 +685,7 @@ class JoinScreen(Screen[None]):
     def __init__(self, name: str = "guest", target: str = "", discover: bool = True,
                  games: list[GameAd] | None = None, retries: int = 5) -> None:
         super().__init__()
+        self.searched = False  # looked a while (SEARCH_NOTE_AFTER) and found nothing
         self.player_name = name
         self.target = target
         self.discover = discover
@@ -717,7 +722,14 @@ class JoinScreen(Screen[None]):
         self.show_games(self.games)
         if self.discover:
             self.run_worker(self._browse(), exclusive=False, exit_on_error=False)
+            self.set_timer(SEARCH_NOTE_AFTER, self._searched_a_while)
         self.query_one("#join-name", Input).focus()
+
+    def _searched_a_while(self) -> None:
+        """Some seconds without a game found: say so (the search goes on)."""
+        self.searched = True
+        if not self.games:
+            self.show_games(self.games)
 
     async def _browse(self) -> None:
         """Start the zeroconf browser (it calls :meth:`show_games` on every change)."""
@@ -749,9 +761,14 @@ class JoinScreen(Screen[None]):
         if not self.games:
             if lst.has_focus:
                 self.query_one("#join-addr", Input).focus()
-            lst.add_option(Option(Text("looking for games…" if self.discover else
-                                       "(discovery off: type an address below)", "dim"),
-                                  id="none", disabled=True))
+            if not self.discover:
+                note = "(discovery off: type an address below)"
+            elif self.searched:
+                note = ("no game found on this network yet (still looking); a game on "
+                        "another network: type its address below")
+            else:
+                note = "looking for games…"
+            lst.add_option(Option(Text(note, "dim"), id="none", disabled=True))
             return
         for i, g in enumerate(self.games):
             t = Text()
