@@ -96,7 +96,7 @@ async def test_local_game_autosaved_listed_and_replayed(data_home: Path) -> None
             assert len(log.read(f.read()).records) == n_actions
         await pilot.press("q")  # leave the game: "Leave this game?" - yes
         await pilot.pause()
-        await pilot.press("down", "enter")
+        await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
         assert game.logfile is None  # closed with the game screen

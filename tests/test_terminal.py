@@ -245,7 +245,7 @@ async def test_ascii_mode_draws_only_ascii_everywhere() -> None:
         assert app.screen is game
         await pilot.press("q")
         await pilot.pause()
-        await pilot.press("down", "enter")
+        await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen) and screen_text(app).isascii()
 

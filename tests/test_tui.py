@@ -317,8 +317,13 @@ async def test_help_and_back_to_menu() -> None:
         assert type(app.screen).__name__ == "HelpScreen"
         await pilot.press("escape", "q")
         await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)  # leave the game? No / Yes
-        await pilot.press("down", "enter")
+        from wizwar_tui.lobby import ConfirmScreen
+
+        assert isinstance(app.screen, ConfirmScreen)  # leave the game? y/n, as Ctrl+Q asks
+        await pilot.press("n")  # no: back in the game
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("q", "y")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
 

@@ -1151,19 +1151,16 @@ class GameScreen(Screen[None]):
         """Back to the main menu, after asking (the game is abandoned; a hosted LAN game is
         closed for everyone, a joined one can be rejoined with ``wizwar join``)."""
         if not self.session.over and not self.lan_down():
+            # the same y/n question as Ctrl+Q (lobby.leave_question for a LAN game)
+            from wizwar_tui.lobby import ConfirmScreen, leave_question
+
             if self.lan is None:
-                question, yes = "Leave this game for the main menu?", "Yes, abandon the game"
-            elif self.lan.hosting:
-                question = "Leave this LAN game? You host it: it ends for everyone."
-                yes = "Yes, close the game"
+                question, note = ("Leave this game for the main menu?",
+                                  "It is saved: Replay a saved game (r) in the menu shows it.")
             else:
-                what = "this LAN game" if getattr(self.app, "HAS_MENU", True) else "the game"
-                question = (f"Leave {what}? You can take your seat back with "
-                            f"`{self.lan.rejoin_hint()}`.")
-                yes = "Yes, leave"
-            got = await self.app.push_screen_wait(ChoiceScreen(
-                question, [("No, keep playing", False), (yes, True)]))
-            if not got:
+                question, note = leave_question(self.lan)
+            if question and not await self.app.push_screen_wait(
+                    ConfirmScreen(question, note)):
                 return
         if self.lan is not None:
             self.app.leave_lan()  # type: ignore[attr-defined]

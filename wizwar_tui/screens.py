@@ -692,10 +692,15 @@ class GameOverScreen(Screen[None]):
             you = " (you)" if p.seat == self.human else ""
             if self.lan and p.name and p.name != p.seat:
                 you = f" {p.name[:16]}{you}"
-            t.append(f"  {p.seat}{you}", f"bold {render.player_colour(p.seat)}")
+            seat = p.seat
+            if getattr(self.final, "options", {}).get("team"):  # team play: P1/A, P2/B
+                seat = f"{p.seat}/{render.team_of(p.seat)}"
+            t.append(f"  {seat}{you}", f"bold {render.player_colour(p.seat)}")
             t.append(f"  {status}")
             if p.carrying:
-                t.append(f"  carrying {p.carrying}")
+                from core.wizwar.rules import thing_name
+
+                t.append(f"  carrying {thing_name(p.carrying)}")
             t.append("\n")
         where = self.lan if self.lan else f"seed {self.seed}"
         t.append(f"\nround {self.final.round} · {where}", "dim")

@@ -2065,7 +2065,8 @@ def _pickup(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         state.floor.remove((at, cid))  # type: ignore[arg-type]
         w.hand.append(cid)
     state.turn.picked_up = True
-    o("pickup", f"{w.seat} picks up {text}; the turn is over", seat=w.seat, thing=text)
+    o("pickup", f"{w.seat} picks up {thing_name(text)}; the turn is over", seat=w.seat,
+      thing=text)
 
 
 def _drop(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
@@ -2091,7 +2092,8 @@ def _drop(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
             return
         _take_from_hand(w, cid)
         state.floor.append((at, cid))
-    o("drop", f"{w.seat} drops {text} at {square_name(at)}", seat=w.seat, thing=text)
+    o("drop", f"{w.seat} drops {thing_name(text)} at {square_name(at)}", seat=w.seat,
+      thing=text)
 
 
 def _discard(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
@@ -2530,6 +2532,16 @@ def _captures(state: State, win: Window, standing: list[Counter], o: Out) -> lis
 
 #: Stack sources that are not cards themselves, and the card they come from.
 SOURCE_CARD = {"slow-death-tick": "slow-death"}
+
+
+def thing_name(text: str) -> str:
+    """A carried thing in words, for event texts: ``P1.t2`` -> ``P1's treasure 2``, an
+    object's slug -> its card name; anything else as it is."""
+    seat, dot, n = text.partition(".t")
+    if dot and seat[:1] == "P" and seat[1:].isdigit() and n.isdigit():
+        return f"{seat}'s treasure {n}"
+    cd = C.BY_SLUG.get(text)
+    return cd.name if cd is not None else text
 
 
 def _name(slug: str) -> str:
