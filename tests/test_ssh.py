@@ -835,6 +835,9 @@ async def test_the_session_app_in_game_leave_key_and_quit_question() -> None:
             await pilot.pause()
             labels = {key: b.binding.description for key, b in app.screen.active_bindings.items()}
             assert labels.get("q") == "Leave" and "Menu" not in labels.values(), labels
+            # the game's own address is the SSH server's business, not shown to the player
+            assert f":{port}" not in str(app.screen.query_one("#topbar").render())
+            assert "over SSH" in app.screen.lan_label()
             # the help and the game-over screen speak of no menu either
             await pilot.press("question_mark")
             await pilot.pause()

@@ -325,6 +325,8 @@ class GameScreen(Screen[None]):
         """Where the LAN game is: ``hosting on 0.0.0.0:7654`` / ``joined 10.0.0.2:7654``."""
         if self.lan is None:
             return ""
+        if not getattr(self.app, "HAS_MENU", True):  # an SSH session: the address is internal
+            return "over SSH"
         return f"{'hosting on' if self.lan.hosting else 'joined'} {self.lan.address}"
 
     def net_changed(self) -> None:

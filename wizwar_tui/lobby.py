@@ -604,7 +604,9 @@ class LobbyScreen(Screen[None]):
             title.append(f"Joining {link.address}…", "bold")
         else:
             game = link.game.game if isinstance(link.game, PeerGame) else ""  # game name
-            title.append(f"Joined \u201c{game}\u201d at {link.address}", "bold")
+            # over SSH the game's address is the server's own, of no use to the player
+            at = f" at {link.address}" if getattr(self.app, "HAS_MENU", True) else ""
+            title.append(f"Joined \u201c{game}\u201d{at}", "bold")
         self.query_one("#lobby-title", Static).update(title)
         seats = Text()
         rows = link.seats()
