@@ -342,14 +342,20 @@ class WizWarApp(App[int]):
         else:
             self.notify(link.problem, severity="error", timeout=10)
 
+    def game_screen_class(self) -> type[GameScreen]:
+        """The game screen this app shows for a LAN game (an SSH session's has other keys)."""
+        from wizwar_tui.game import GameScreen
+
+        return GameScreen
+
     def show_lan_game(self, link: LanLink) -> GameScreen:
         """The cards are dealt: the game screen over the lobby."""
         from wizwar_tui.game import GameScreen
 
         while isinstance(self.screen, GameScreen):  # a stale one (never expected)
             self.pop_screen()
-        game = GameScreen(session=link.session, lan=link, ascii_only=self.ascii_only,
-                          bot_delay=0)
+        game = self.game_screen_class()(session=link.session, lan=link,
+                                        ascii_only=self.ascii_only, bot_delay=0)
         self.push_screen(game)
         return game
 

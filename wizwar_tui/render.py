@@ -603,7 +603,7 @@ def number_shown(slug: str, value: int) -> str:
     """`` (4)`` after a card's name on the stack, or "" for a card that takes no number
     card (Slow Death's value says nothing)."""
     cd = BY_SLUG.get(slug.removesuffix("-tick"))  # a tick: its card's number use
-    return "" if cd is not None and cd.number in ("none", "-") else f" ({value})"
+    return "" if cd is not None and not cd.uses_number else f" ({value})"
 
 
 def stack_headline(win: StackInfo, viewer: str) -> Text:
@@ -630,5 +630,5 @@ def card_summary(slug: str) -> str:
     if cd.kind == "number":
         return f"Number {cd.name}"
     kind = cd.kind.replace("counteraction", "counter")
-    use = "" if cd.number in ("none", "-") else f" · #{cd.number}"
+    use = f" · #{cd.number}" if cd.uses_number else ""
     return f"{cd.name} · {kind}{use}"

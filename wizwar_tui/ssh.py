@@ -231,12 +231,11 @@ class SSHPlayerApp(WizWarApp):
         there is no menu); a watcher's screen stays."""
         if self.watch:
             return self.screen
-        while isinstance(self.screen, SSHGameScreen):  # a stale one (never expected)
-            self.pop_screen()
-        game = SSHGameScreen(session=link.session, lan=link, ascii_only=self.ascii_only,
-                             bot_delay=0)
-        self.push_screen(game)
-        return game
+        return super().show_lan_game(link)
+
+    def game_screen_class(self) -> type[GameScreen]:
+        """:class:`SSHGameScreen`: ``q`` leaves (there is no menu)."""
+        return SSHGameScreen
 
     def _join_failed(self, link: LanLink) -> None:
         """Never got in (refused, or no host): say why on a screen of its own."""

@@ -51,6 +51,13 @@ class CardDef:
     spell: bool = True
     physical: bool = False
 
+    @property
+    def uses_number(self) -> bool:
+        """True when a number card may be played with it (its number use is not ``none``;
+        number cards themselves, ``-``, are the numbers). Source: cards.md §1.3 ("+N on a
+        card whose number use is none is refused")."""
+        return self.number not in ("none", "-")
+
 
 def _c(slug: str, count: int, kind: str, target: str, number: str, text: str, source: str,
        *, name: str = "", spell: bool = True, physical: bool = False) -> CardDef:

@@ -2197,7 +2197,7 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         if w.seat not in _victims(state, win):
             raise IllegalAction("Full Shield stops a spell aimed at you")
     elif slug == "reflection":
-        if not is_spell_attack or C.card(src).number in ("none", "-"):
+        if not is_spell_attack or not C.card(src).uses_number:
             raise IllegalAction("Reflection answers a spell attack that has a number")
         if w.seat != win.defender or any(c.slug == "reflection" and c.player == w.seat
                                          for c in win.counters):
