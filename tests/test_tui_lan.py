@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 from rich.color import ColorSystem
@@ -48,6 +48,28 @@ async def until(pilot, cond: Callable[[], bool], timeout: float = 15.0,  # type:
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.02)
+
+
+@contextlib.asynccontextmanager
+async def hosting(host: HostGame) -> AsyncIterator[int]:
+    """Start ``host`` and run it for the block (gives its port); cancel and close it after."""
+    port = await host.start()
+    task = asyncio.create_task(host.run())
+    try:
+        yield port
+    finally:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        await host.close()
+
+
+async def type_action(pilot, app: WizWarApp, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Type ``text`` (notation without the actor: ``move c4``) on the game's command line
+    and press Enter."""
+    await pilot.press("colon")
+    app.screen.query_one("#cmd", Input).value = text
+    await pilot.press("enter")
 
 
 def text_of(screen, wid: str) -> str:  # type: ignore[no-untyped-def]
@@ -98,9 +120,7 @@ async def test_host_lobby_then_bot_peer_joins_and_game_starts() -> None:
             s = game.session
             n = len(s.actions)
             action = bot.choose(s.view(), s.human, s.legal_actions())
-            await pilot.press("colon")
-            app.screen.query_one("#cmd", Input).value = str(action).split(" ", 1)[1]
-            await pilot.press("enter")
+            await type_action(pilot, app, str(action).split(" ", 1)[1])
             await until(pilot, lambda: len(s.actions) > n, what="the commit")
             assert s.actions[n] == str(action)
             # the peer's core followed
@@ -156,7 +176,7 @@ async def test_host_form_from_menu_refuses_bad_fields() -> None:
 async def test_join_by_address_and_play_a_move() -> None:
     host = HostGame(players=2, local_bot=True, bind="127.0.0.1", port=0, name="bot host")
     port = await host.start()
-    host_task = asyncio.create_task(host.run())
+    host_task = asyncio.create_task(host.run())  # (cancelled in the test: the host crashes)
     app = WizWarApp(discovery=False)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
@@ -190,9 +210,7 @@ async def test_join_by_address_and_play_a_move() -> None:
                 action = bot.choose(s.view(), s.human, s.legal_actions())
                 text = str(action).split(" ", 1)[1]
             n = len(host.actions)
-            await pilot.press("colon")
-            app.screen.query_one("#cmd", Input).value = text
-            await pilot.press("enter")
+            await type_action(pilot, app, text)
             await until(pilot, lambda: len(host.actions) > n, what="the host's commit")
             assert host.actions[n] == f"P2 {text}"
             await until(pilot, lambda: len(s.actions) > n, what="the commit to come back")
@@ -336,35 +354,25 @@ async def test_join_screen_takes_a_name_of_forty_letters() -> None:
 
 async def test_desync_shows_the_report_path() -> None:
     host = HostGame(players=2, local_bot=True, bind="127.0.0.1", port=0)
-    port = await host.start()
-    host_task = asyncio.create_task(host.run())
     app = WizWarApp(discovery=False)
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            app.join_lan("127.0.0.1", port, "dora", retries=0)
-            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
-            game = app.screen
-            assert isinstance(game, GameScreen)
-            await until(pilot, lambda: game.human_to_act(), what="our turn", timeout=20)
-            assert host.state is not None
-            host.state.wizards[0].life -= 1  # the host cheats: the peer's core notices
-            s = game.session
-            action = bot.choose(s.view(), s.human, s.legal_actions())
-            await pilot.press("colon")
-            app.screen.query_one("#cmd", Input).value = str(action).split(" ", 1)[1]
-            await pilot.press("enter")
-            await until(pilot, lambda: "desync" in text_of(game, "#status"),
-                        what="the desync message")
-            status = text_of(game, "#status")
-            assert "report in" in status and "desync-seq" in status
-            assert not game.human_to_act()
-            assert isinstance(app.screen, GameScreen)  # no game-over screen for a desync
-    finally:
-        host_task.cancel()
-        with contextlib.suppress(BaseException):
-            await host_task
-        await host.close()
+    async with hosting(host) as port, app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.join_lan("127.0.0.1", port, "dora", retries=0)
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await until(pilot, lambda: game.human_to_act(), what="our turn", timeout=20)
+        assert host.state is not None
+        host.state.wizards[0].life -= 1  # the host cheats: the peer's core notices
+        s = game.session
+        action = bot.choose(s.view(), s.human, s.legal_actions())
+        await type_action(pilot, app, str(action).split(" ", 1)[1])
+        await until(pilot, lambda: "desync" in text_of(game, "#status"),
+                    what="the desync message")
+        status = text_of(game, "#status")
+        assert "report in" in status and "desync-seq" in status
+        assert not game.human_to_act()
+        assert isinstance(app.screen, GameScreen)  # no game-over screen for a desync
 
 
 async def _play_one(pilot, app, game: GameScreen) -> None:  # type: ignore[no-untyped-def]
@@ -373,9 +381,7 @@ async def _play_one(pilot, app, game: GameScreen) -> None:  # type: ignore[no-un
     s = game.session
     n = len(s.actions)
     action = bot.choose(s.view(), s.human, s.legal_actions())
-    await pilot.press("colon")
-    app.screen.query_one("#cmd", Input).value = str(action).split(" ", 1)[1]
-    await pilot.press("enter")
+    await type_action(pilot, app, str(action).split(" ", 1)[1])
     await until(pilot, lambda: len(s.actions) > n, what="the commit")
 
 
@@ -386,43 +392,35 @@ async def test_rejoining_in_the_same_app_continues_the_game_log(tmp_path) -> Non
     from wizwar_tui.saves import games_dir, list_saved
 
     host = HostGame(players=2, local_bot=True, bind="127.0.0.1", port=0, name="bot host")
-    port = await host.start()
-    host_task = asyncio.create_task(host.run())
     app = WizWarApp(discovery=False)
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            app.join_lan("127.0.0.1", port, "alice", retries=0)
-            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
-            first = app.screen
-            assert isinstance(first, GameScreen)
-            await _play_one(pilot, app, first)
-            link = app.lan
-            assert link is not None and link.save is not None
-            path = link.save.path
-            app.leave_lan()
-            await until(pilot, lambda: not host.seats[1].connected, what="the seat to free")
-            app.join_lan("127.0.0.1", port, "alice", retries=0)
-            await until(pilot, lambda: isinstance(app.screen, GameScreen)
-                        and app.screen is not first, what="the game again")
-            again = app.screen
-            assert isinstance(again, GameScreen) and again.human == "P2"
-            await _play_one(pilot, app, again)
-            await until(pilot, lambda: len(again.session.actions) == len(host.actions),
-                        what="caught up")
-            assert app.lan is not None and app.lan.save is not None
-            assert app.lan.save.path == path
-            logs = [f for f in os.listdir(games_dir()) if f.endswith(".wwlog")]
-            assert logs == [os.path.basename(path)]
-            lines: list[str] = []
-            assert verify_files([path], echo=lines.append) == 0, lines
-            assert f"PASS {path}: {len(host.actions)} actions" in lines[0]
-            assert [g.actions for g in list_saved()] == [len(host.actions)]
-    finally:
-        host_task.cancel()
-        with contextlib.suppress(BaseException):
-            await host_task
-        await host.close()
+    async with hosting(host) as port, app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.join_lan("127.0.0.1", port, "alice", retries=0)
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+        first = app.screen
+        assert isinstance(first, GameScreen)
+        await _play_one(pilot, app, first)
+        link = app.lan
+        assert link is not None and link.save is not None
+        path = link.save.path
+        app.leave_lan()
+        await until(pilot, lambda: not host.seats[1].connected, what="the seat to free")
+        app.join_lan("127.0.0.1", port, "alice", retries=0)
+        await until(pilot, lambda: isinstance(app.screen, GameScreen)
+                    and app.screen is not first, what="the game again")
+        again = app.screen
+        assert isinstance(again, GameScreen) and again.human == "P2"
+        await _play_one(pilot, app, again)
+        await until(pilot, lambda: len(again.session.actions) == len(host.actions),
+                    what="caught up")
+        assert app.lan is not None and app.lan.save is not None
+        assert app.lan.save.path == path
+        logs = [f for f in os.listdir(games_dir()) if f.endswith(".wwlog")]
+        assert logs == [os.path.basename(path)]
+        lines: list[str] = []
+        assert verify_files([path], echo=lines.append) == 0, lines
+        assert f"PASS {path}: {len(host.actions)} actions" in lines[0]
+        assert [g.actions for g in list_saved()] == [len(host.actions)]
 
 
 # ------------------------------------------------------------------ typing ahead, leaving
@@ -476,37 +474,27 @@ async def test_keys_typed_ahead_are_done_when_the_host_answers() -> None:
     """Two moves and an end typed before the host has answered the first: all three are
     committed, in order, the second walk computed from where the first one ended."""
     host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
-    await host.start()
-    host_task = asyncio.create_task(host.run())
     app = WizWarApp(discovery=False)
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            game = await _joined_game(pilot, app, host)
-            a, b = two_steps(game)
-            n = len(host.actions)
-            await pilot.press("colon")
-            app.screen.query_one("#cmd", Input).value = f"move {a}"
-            await pilot.press("enter")
-            assert game.pending is not None
-            from core.wizwar.board import parse_square
+    async with hosting(host), app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = await _joined_game(pilot, app, host)
+        a, b = two_steps(game)
+        n = len(host.actions)
+        await type_action(pilot, app, f"move {a}")
+        assert game.pending is not None
+        from core.wizwar.board import parse_square
 
-            game.board.cursor = parse_square(b)
-            await pilot.press("m")  # walk to B: typed ahead
-            await pilot.press("e")  # end the turn: typed ahead
-            status = text_of(game, "#status")
-            assert "then:" in status and f"walk/choose {b}" in status \
-                and "end turn" in status, status
-            assert "Wait" not in status and len(host.actions) == n
-            await host.let(10**9)
-            await until(pilot, lambda: len(host.actions) >= n + 3, what="three commits")
-            assert host.actions[n:n + 3] == [f"P2 move {a}", f"P2 move {b}", "P2 end"]
-            assert not game.queued
-    finally:
-        host_task.cancel()
-        with contextlib.suppress(BaseException):
-            await host_task
-        await host.close()
+        game.board.cursor = parse_square(b)
+        await pilot.press("m")  # walk to B: typed ahead
+        await pilot.press("e")  # end the turn: typed ahead
+        status = text_of(game, "#status")
+        assert "then:" in status and f"walk/choose {b}" in status \
+            and "end turn" in status, status
+        assert "Wait" not in status and len(host.actions) == n
+        await host.let(10**9)
+        await until(pilot, lambda: len(host.actions) >= n + 3, what="three commits")
+        assert host.actions[n:n + 3] == [f"P2 move {a}", f"P2 move {b}", "P2 end"]
+        assert not game.queued
 
 
 async def test_a_typed_ahead_key_no_longer_possible_is_refused() -> None:
@@ -515,36 +503,26 @@ async def test_a_typed_ahead_key_no_longer_possible_is_refused() -> None:
     from wizwar_tui import render
 
     host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
-    await host.start()
-    host_task = asyncio.create_task(host.run())
     app = WizWarApp(discovery=False)
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            game = await _joined_game(pilot, app, host)
-            steps = [p[0] for p in render.reachable(game.view).values() if len(p) == 1]
-            a, c = next((a, c) for a in steps for c in steps
-                        if abs(a[0] - c[0]) + abs(a[1] - c[1]) > 1)
-            a_name, c_name = render.square_name(a), render.square_name(c)
-            n = len(host.actions)
-            for text in (f"move {a_name}", f"move {c_name}"):
-                await pilot.press("colon")
-                app.screen.query_one("#cmd", Input).value = text
-                await pilot.press("enter")
-            await pilot.press("e")
-            assert len(game.queued) == 2
-            await host.let(10**9)
-            await until(pilot, lambda: "Not allowed" in text_of(game, "#status"),
-                        what="the refusal of the second step")
-            status = text_of(game, "#status")
-            assert "1 key typed ahead dropped" in status, status
-            assert host.actions[n:] == [f"P2 move {a_name}"] and not game.queued
-            assert game.human_to_act()  # still our turn: the dropped end was not done
-    finally:
-        host_task.cancel()
-        with contextlib.suppress(BaseException):
-            await host_task
-        await host.close()
+    async with hosting(host), app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = await _joined_game(pilot, app, host)
+        steps = [p[0] for p in render.reachable(game.view).values() if len(p) == 1]
+        a, c = next((a, c) for a in steps for c in steps
+                    if abs(a[0] - c[0]) + abs(a[1] - c[1]) > 1)
+        a_name, c_name = render.square_name(a), render.square_name(c)
+        n = len(host.actions)
+        for text in (f"move {a_name}", f"move {c_name}"):
+            await type_action(pilot, app, text)
+        await pilot.press("e")
+        assert len(game.queued) == 2
+        await host.let(10**9)
+        await until(pilot, lambda: "Not allowed" in text_of(game, "#status"),
+                    what="the refusal of the second step")
+        status = text_of(game, "#status")
+        assert "1 key typed ahead dropped" in status, status
+        assert host.actions[n:] == [f"P2 move {a_name}"] and not game.queued
+        assert game.human_to_act()  # still our turn: the dropped end was not done
 
 
 async def test_discards_typed_ahead_take_the_card_selected_when_done() -> None:
@@ -554,95 +532,71 @@ async def test_discards_typed_ahead_take_the_card_selected_when_done() -> None:
     from wizwar_tui.widgets import HandPanel
 
     host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
-    await host.start()
-    host_task = asyncio.create_task(host.run())
     app = WizWarApp(discovery=False)
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            game = await _joined_game(pilot, app, host)
-            hand = game.query_one(HandPanel)
-            before = list(game.view.hand)
-            n = len(host.actions)
-            await pilot.press("x")  # discards the selected card: sent
-            assert game.pending is not None
-            await pilot.press("x")  # typed ahead
-            assert len(game.queued) == 1 and "discard the selected card" in text_of(
-                game, "#status")
-            await host.let(10**9)
-            await until(pilot, lambda: len(host.actions) >= n + 2, what="two discards")
-            first, second = host.actions[n:n + 2]
-            assert first.startswith("P2 discard ") and second.startswith("P2 discard ")
-            gone = [first.split()[-1], second.split()[-1]]
-            left = list(before)
-            for slug in gone:
-                left.remove(slug)  # each discarded card was in the hand: two cards gone
-            assert sorted(game.view.hand) == sorted(left) and hand.selected()
-            assert "Not allowed" not in text_of(game, "#status")
-    finally:
-        host_task.cancel()
-        with contextlib.suppress(BaseException):
-            await host_task
-        await host.close()
+    async with hosting(host), app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = await _joined_game(pilot, app, host)
+        hand = game.query_one(HandPanel)
+        before = list(game.view.hand)
+        n = len(host.actions)
+        await pilot.press("x")  # discards the selected card: sent
+        assert game.pending is not None
+        await pilot.press("x")  # typed ahead
+        assert len(game.queued) == 1 and "discard the selected card" in text_of(
+            game, "#status")
+        await host.let(10**9)
+        await until(pilot, lambda: len(host.actions) >= n + 2, what="two discards")
+        first, second = host.actions[n:n + 2]
+        assert first.startswith("P2 discard ") and second.startswith("P2 discard ")
+        gone = [first.split()[-1], second.split()[-1]]
+        left = list(before)
+        for slug in gone:
+            left.remove(slug)  # each discarded card was in the hand: two cards gone
+        assert sorted(game.view.hand) == sorted(left) and hand.selected()
+        assert "Not allowed" not in text_of(game, "#status")
 
 
 async def test_a_message_does_not_outlive_its_turn() -> None:
     """A refusal said during the other player's turn gives way to the prompt when our turn
     comes."""
     host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
-    await host.start()
-    host_task = asyncio.create_task(host.run())
     app = WizWarApp(discovery=False)
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            game = await _joined_game(pilot, app, host)
-            s = game.session
-            await pilot.press("e")
-            while "P2" in s.to_move():  # the end of the turn may ask for discards
-                n = len(s.actions)
-                await host.let(1)
-                await until(pilot, lambda n=n: len(s.actions) > n and game.pending is None,
-                            what="a commit")
-                if game.human_to_act():
-                    action = bot.choose(s.view(), s.human, s.legal_actions())
-                    game.do(action)
-            assert s.to_move() == ["P1"]  # held by the host
-            await pilot.press("p")
-            assert "it is P1's turn" in text_of(game, "#status")
-            await host.let(10**9)
-            await until(pilot, lambda: game.human_to_act(), what="our turn again",
-                        timeout=30)
-            await pilot.pause()
-            assert "Not possible" not in text_of(game, "#status")
-    finally:
-        host_task.cancel()
-        with contextlib.suppress(BaseException):
-            await host_task
-        await host.close()
+    async with hosting(host), app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = await _joined_game(pilot, app, host)
+        s = game.session
+        await pilot.press("e")
+        while "P2" in s.to_move():  # the end of the turn may ask for discards
+            n = len(s.actions)
+            await host.let(1)
+            await until(pilot, lambda n=n: len(s.actions) > n and game.pending is None,
+                        what="a commit")
+            if game.human_to_act():
+                action = bot.choose(s.view(), s.human, s.legal_actions())
+                game.do(action)
+        assert s.to_move() == ["P1"]  # held by the host
+        await pilot.press("p")
+        assert "it is P1's turn" in text_of(game, "#status")
+        await host.let(10**9)
+        await until(pilot, lambda: game.human_to_act(), what="our turn again",
+                    timeout=30)
+        await pilot.pause()
+        assert "Not possible" not in text_of(game, "#status")
 
 
 async def test_typing_ahead_is_bounded() -> None:
     host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
-    await host.start()
-    host_task = asyncio.create_task(host.run())
     app = WizWarApp(discovery=False)
-    try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            game = await _joined_game(pilot, app, host)
-            await pilot.press("e")
-            from wizwar_tui.game import TYPE_AHEAD_MAX
+    async with hosting(host), app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = await _joined_game(pilot, app, host)
+        await pilot.press("e")
+        from wizwar_tui.game import TYPE_AHEAD_MAX
 
-            for _ in range(TYPE_AHEAD_MAX + 2):
-                await pilot.press("p")
-            assert len(game.queued) == TYPE_AHEAD_MAX
-            assert "already wait for the host" in text_of(game, "#status")
-    finally:
-        host_task.cancel()
-        with contextlib.suppress(BaseException):
-            await host_task
-        await host.close()
+        for _ in range(TYPE_AHEAD_MAX + 2):
+            await pilot.press("p")
+        assert len(game.queued) == TYPE_AHEAD_MAX
+        assert "already wait for the host" in text_of(game, "#status")
 
 
 async def test_joined_lobby_names_the_players_and_leaving_asks() -> None:
