@@ -1,17 +1,39 @@
 """The game-agnostic contract every ruleset of the engine provides (design.md, core/).
 
-A ruleset is a module or object with:
-``new_game(config, seed) -> State``, ``to_move(state) -> list[player]``,
-``legal_actions(state, player) -> list[Action]``, ``apply(state, action) -> list[Event]``
-(raises :class:`IllegalAction` and leaves the state exactly as it was),
-``view(state, player) -> View`` and ``result(state)``; plus ``state_hash(state) -> str``.
-Wiz-War is the first ruleset (``core.wizwar``); ArcoMage and Wizard Kings come later.
+Everything outside a ruleset's own folders (the log, ``net/``, the app shell) talks to a game
+only through a :class:`Ruleset` found in :mod:`core.registry`, and through the values it hands
+out: opaque *states*, *actions* (small immutable values with ``actor``, a canonical text form
+``str(action)`` and ``to_wire()``), :class:`Event` lists, per-player *views*, a typed
+:class:`Outcome` and the current :class:`Stage`.
+
+The shapes, in one place:
+
+* **Options** (:class:`Option`, :class:`OptionsSchema`): typed, with defaults and
+  validation. The command-line flags, the new-game screen, the host form, the lobby, the
+  discovery TXT record and the log header are all generated from the schema, so an option is
+  never dropped on one path. A validated options map holds every option (``str`` keys; ``int``,
+  ``bool`` or ``str`` values); :meth:`OptionsSchema.to_wire` is its canonical msgpack form.
+* **Stages** (:class:`Stage`): who may act now and how: one player acting, an answer window
+  (a stack), a simultaneous sealed stage (every listed player commits, then all reveal; the
+  host applies the actions in seat order, so arrival order never matters), a reveal pause
+  (nobody decides; a secret holder's opening is awaited), or over.
+* **Secrets** (:class:`Secret`): what is hidden and who holds it (a dealer, or the player who
+  owns it), for the dealer machinery and the no-leak checks.
+* **Outcome** (:class:`Outcome`): winners, draw, how it ended.
+
+Rules that raise :class:`IllegalAction` leave the state exactly as it was (byte-identical
+wire form). Determinism law: no clocks, no ``random``, no ``hash()``, no set order deciding
+anything, no floats; all chance from the game's own generator.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Literal, Protocol
+
+# ---- errors and events -----------------------------------------------------------------
 
 
 class IllegalAction(ValueError):
@@ -20,6 +42,15 @@ class IllegalAction(ValueError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class OptionError(ValueError):
+    """An option value (or a combination of options) a ruleset refuses; the message names the
+    option and says what is allowed, in words a player reads."""
+
+
+class UnknownRuleset(LookupError):
+    """A ruleset name the registry does not know (the message lists the ones it does)."""
 
 
 @dataclass(frozen=True)
@@ -37,16 +68,404 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-class Ruleset(Protocol):
-    """The functions a ruleset module exposes (structural type for documentation and checks)."""
+class ActionLike(Protocol):
+    """What every ruleset's action values offer the shared machinery.
+
+    ``actor`` is the seat that acts (``"P1"``...); ``str(action)`` is the canonical notation
+    (``ruleset.parse_action(str(a)) == a``); ``to_wire()`` the canonical msgpack form
+    (``ruleset.action_from_wire(a.to_wire()) == a``)."""
+
+    @property
+    def actor(self) -> str: ...
+
+    def to_wire(self) -> Any: ...
+
+
+# ---- options ---------------------------------------------------------------------------
+
+OptionKind = Literal["int", "bool", "choice", "str"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One typed game option.
+
+    Attributes:
+        name: the key in the options map (``snake_case``); the command-line flag is
+            ``--name`` with ``_`` as ``-`` (``--bool-name`` / ``--no-bool-name`` for bools).
+        kind: ``"int"``, ``"bool"``, ``"choice"`` (one of ``choices``, strings) or ``"str"``.
+        default: the value when none is given (of the option's type).
+        label: a short label for a form ("Players").
+        help: one sentence for ``--help`` and the form's hint, in the game's own terms.
+        choices: the allowed values: strings for ``choice``; for ``int`` an optional closed
+            list of allowed ints (``(2, 3, 4)``).
+        lo, hi: inclusive bounds for an ``int`` without ``choices`` (``None``: unbounded).
+        public: shown in discovery TXT records and the lobby (every option is in the log).
+        max_len: the longest ``str`` value accepted.
+    """
 
     name: str
-    version: int
+    kind: OptionKind
+    default: Any
+    label: str
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+    lo: int | None = None
+    hi: int | None = None
+    public: bool = True
+    max_len: int = 64
 
-    def new_game(self, config: Any, seed: int) -> Any: ...
-    def to_move(self, state: Any) -> list[str]: ...
-    def legal_actions(self, state: Any, player: str) -> list[Any]: ...
-    def apply(self, state: Any, action: Any) -> list[Event]: ...
-    def view(self, state: Any, player: str) -> Any: ...
-    def result(self, state: Any) -> Any: ...
-    def state_hash(self, state: Any) -> str: ...
+    @property
+    def flag(self) -> str:
+        """The command-line flag, ``--crossed``."""
+        return "--" + self.name.replace("_", "-")
+
+    def allowed(self) -> str:
+        """What values are allowed, in words ("2, 3 or 4", "yes or no")."""
+        if self.kind == "bool":
+            return "yes or no"
+        if self.choices:
+            items = [str(c) for c in self.choices]
+            return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+        if self.kind == "int":
+            if self.lo is not None and self.hi is not None:
+                return f"a whole number from {self.lo} to {self.hi}"
+            if self.lo is not None:
+                return f"a whole number of at least {self.lo}"
+            if self.hi is not None:
+                return f"a whole number of at most {self.hi}"
+            return "a whole number"
+        return f"text of at most {self.max_len} characters"
+
+    def coerce(self, value: Any) -> Any:
+        """``value`` as this option's type: accepts the typed value or its text form (from a
+        command line, a form field or a TXT record: ``"3"``, ``"yes"``/``"no"``/``"1"``/
+        ``"0"``/``"true"``/``"false"``). Raises :class:`OptionError` naming the option."""
+        bad = OptionError(f"{self.label} ({self.name}): {value!r} is not allowed; "
+                          f"use {self.allowed()}")
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, int) and value in (0, 1):
+                return bool(value)
+            if isinstance(value, str):
+                t = value.strip().lower()
+                if t in ("1", "yes", "y", "true", "on"):
+                    return True
+                if t in ("0", "no", "n", "false", "off", ""):
+                    return False
+            raise bad
+        if self.kind == "int":
+            if isinstance(value, bool):
+                raise bad
+            if isinstance(value, str):
+                t = value.strip()
+                if not (t.lstrip("-").isdigit() and len(t) <= 20):
+                    raise bad
+                value = int(t)
+            if not isinstance(value, int):
+                raise bad
+            if self.choices and value not in self.choices:
+                raise bad
+            if (self.lo is not None and value < self.lo) or (self.hi is not None
+                                                             and value > self.hi):
+                raise bad
+            return value
+        if not isinstance(value, str):
+            raise bad
+        if self.kind == "choice":
+            t = value.strip().lower()
+            if t not in self.choices:
+                raise bad
+            return t
+        if len(value) > self.max_len or not value.isprintable():
+            raise bad
+        return value
+
+
+@dataclass(frozen=True)
+class OptionsSchema:
+    """A ruleset's options, in the order forms and ``--help`` show them.
+
+    ``check`` (optional) refuses a combination of valid values (``team`` needs four players)
+    by raising :class:`OptionError`."""
+
+    options: tuple[Option, ...]
+    check: Callable[[dict[str, Any]], None] | None = None
+
+    def __iter__(self) -> Iterator[Option]:
+        return iter(self.options)
+
+    def __getitem__(self, name: str) -> Option:
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise KeyError(name)
+
+    def names(self) -> list[str]:
+        """The option names in order."""
+        return [o.name for o in self.options]
+
+    def defaults(self) -> dict[str, Any]:
+        """Every option at its default."""
+        return {o.name: o.default for o in self.options}
+
+    def validate(self, values: Mapping[str, Any] | None = None, *,
+                 partial_ok: bool = True) -> dict[str, Any]:
+        """The full, typed options map from ``values`` (typed or text values; missing ones
+        take their defaults unless ``partial_ok`` is false). Raises :class:`OptionError` for
+        an unknown option, a bad value or a refused combination."""
+        values = dict(values or {})
+        unknown = sorted(k for k in values if k not in self.names())
+        if unknown:
+            raise OptionError(f"unknown option {unknown[0]!r} (options: "
+                              f"{', '.join(self.names()) or 'none'})")
+        out: dict[str, Any] = {}
+        for o in self.options:
+            if o.name in values:
+                out[o.name] = o.coerce(values[o.name])
+            elif partial_ok:
+                out[o.name] = o.default
+            else:
+                raise OptionError(f"option {o.name!r} is missing")
+        if self.check is not None:
+            self.check(out)
+        return out
+
+    def to_wire(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Canonical msgpack-ready form of a validated map: bools as 0/1, every option."""
+        v = self.validate(values)
+        return {k: (int(x) if isinstance(x, bool) else x) for k, x in v.items()}
+
+    def from_wire(self, data: Any) -> dict[str, Any]:
+        """Validate a wire form (from a log header, a handshake). Raises
+        :class:`OptionError` if it is not a map or holds a bad value."""
+        if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+            raise OptionError("the options are not a map of names to values")
+        return self.validate(data)
+
+    def to_txt(self, values: Mapping[str, Any]) -> dict[str, str]:
+        """The public options as text (discovery TXT, lobby), bools as ``1``/``0``."""
+        v = self.validate(values)
+        return {o.name: (str(int(v[o.name])) if o.kind == "bool" else str(v[o.name]))
+                for o in self.options if o.public}
+
+    def describe(self, values: Mapping[str, Any]) -> str:
+        """The options in words for a header or a list ("3 players, doors")."""
+        v = self.validate(values)
+        parts = []
+        for o in self.options:
+            x = v[o.name]
+            if o.kind == "bool":
+                if x:
+                    parts.append(o.label.lower())
+            elif x != o.default or o.name == "players":
+                parts.append(f"{x} {o.label.lower()}" if o.kind == "int" else
+                             f"{o.label.lower()} {x}")
+        return ", ".join(parts)
+
+
+# ---- stages, outcome, secrets ----------------------------------------------------------
+
+StageKind = Literal["act", "answer", "sealed", "reveal", "over"]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Who may act now, and how (design.md, Stages).
+
+    Attributes:
+        kind: ``"act"`` (one player acting), ``"answer"`` (an answer window: the listed
+            players answer in turn), ``"sealed"`` (every listed player commits an action, then
+            all reveal; the host applies them in seat order), ``"reveal"`` (no player decides:
+            the game waits for the opening of a secret held by ``holder``) or ``"over"``.
+        players: the players who may act now (empty in a reveal pause and when over), in seat
+            order.
+        window: an id of this decision point that changes whenever the set of decisions
+            does (a proposal names the window it was made for; the host refuses a stale one).
+        holder: in a reveal pause, whose opening is awaited.
+        default: in a reveal pause, the logged action a clock times out into (notation).
+    """
+
+    kind: StageKind
+    players: tuple[str, ...] = ()
+    window: int = 0
+    holder: str = ""
+    default: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game stands: over or not, who won, how.
+
+    Attributes:
+        over: True once the game has ended.
+        winners: the winning seats (a team's seats together), seat order; empty on a draw.
+        draw: True when the game ended with no winner (every wizard gone at once).
+        how: a short tag (``"treasures"``, ``"last-standing"``, ``"resigned"``...).
+        text: one sentence for the game-over screen and the saved-games list.
+    """
+
+    over: bool = False
+    winners: tuple[str, ...] = ()
+    draw: bool = False
+    how: str = ""
+    text: str = ""
+
+    def to_wire(self) -> dict[str, Any]:
+        """Canonical msgpack form (for the log's end record)."""
+        return {"over": int(self.over), "winners": list(self.winners), "draw": int(self.draw),
+                "how": self.how, "text": self.text}
+
+    @classmethod
+    def from_wire(cls, d: Any) -> Outcome:
+        """Rebuild from :meth:`to_wire` (tolerant: a bad map gives "not over")."""
+        if not isinstance(d, dict):
+            return cls()
+        w = d.get("winners", [])
+        return cls(bool(d.get("over")), tuple(str(x) for x in w) if isinstance(w, list) else (),
+                   bool(d.get("draw")), str(d.get("how", "")), str(d.get("text", "")))
+
+
+@dataclass(frozen=True)
+class Secret:
+    """One kind of hidden value a ruleset has (design.md, Hidden information).
+
+    Attributes:
+        name: a short tag (``"card-faces"``, ``"trap-target"``, ``"block"``).
+        holder: ``"dealer"`` (a dealer assigns and commits: a shuffled deck) or ``"owner"``
+            (the player who owns it commits and opens it when the rules say).
+        what: in words, what it is and who may see it.
+    """
+
+    name: str
+    holder: Literal["dealer", "owner"]
+    what: str
+
+
+# ---- the ruleset -----------------------------------------------------------------------
+
+
+class Ruleset(ABC):
+    """One game of the engine. Implementations live in their own package (``core/<game>/``)
+    and are found by name through :mod:`core.registry`; nothing else imports them.
+
+    Class attributes:
+        name: the registry name (``"wizwar"``), also in the log header, the handshake and
+            discovery TXT.
+        title: the game's name for people ("Wiz-War").
+        version: the rules version; logs and peers of another version are refused in words.
+        options: the :class:`OptionsSchema`.
+        secrets: the :class:`Secret` kinds the game has.
+        bot_levels: the bot levels, the default first.
+        seat_names: the seat ids, in seat order, for the largest table.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    version: ClassVar[int]
+    options: ClassVar[OptionsSchema]
+    secrets: ClassVar[tuple[Secret, ...]] = ()
+    bot_levels: ClassVar[tuple[str, ...]] = ()
+
+    # -- setup --
+    def validate_options(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The full typed options map. Raises :class:`OptionError`."""
+        return self.options.validate(values)
+
+    @abstractmethod
+    def seats(self, options: Mapping[str, Any]) -> list[str]:
+        """The seats of a game with these options, in seat order (``["P1", "P2"]``)."""
+
+    @abstractmethod
+    def new_game(self, options: Mapping[str, Any], seed: int | bytes | str, *,
+                 names: Iterable[str] = (), deal: Any = None) -> Any:
+        """A new game state. ``names``: display names per seat. ``deal``: what a dealer
+        supplied for a networked game (its form is the ruleset's; ``None`` locally).
+        Raises :class:`OptionError` for refused options."""
+
+    # -- play --
+    @abstractmethod
+    def stage(self, state: Any) -> Stage:
+        """The current :class:`Stage`."""
+
+    def to_move(self, state: Any) -> list[str]:
+        """The players who may act now (several in a sealed stage; none in a reveal pause
+        or when over), seat order."""
+        return list(self.stage(state).players)
+
+    @abstractmethod
+    def legal_actions(self, state: Any, player: str) -> list[Any]:
+        """Exactly what :meth:`apply` accepts from ``player`` now, in a fixed order. Where a
+        family of actions is too large to list, the family is listed by
+        :meth:`expand` instead (see there)."""
+
+    def expand(self, state: Any, player: str, family: str) -> list[Any]:
+        """The members of one large family of actions named in :meth:`families`, listed on
+        demand (an app's "more squares" prompt, a bot's search). Default: none."""
+        return []
+
+    def families(self, state: Any, player: str) -> list[str]:
+        """The names of the large action families that :meth:`legal_actions` leaves to
+        :meth:`expand` right now (``[]`` when everything is listed)."""
+        return []
+
+    @abstractmethod
+    def apply(self, state: Any, action: Any) -> list[Event]:
+        """Apply ``action`` (an action value or its notation). Raises
+        :class:`IllegalAction` with a reason, the state untouched."""
+
+    @abstractmethod
+    def why_illegal(self, state: Any, action: Any) -> str:
+        """Why ``action`` would be refused now (``""`` when it is legal). No side effect."""
+
+    @abstractmethod
+    def view(self, state: Any, player: str) -> Any:
+        """What ``player`` may know (``""``: a spectator who sees no hidden value)."""
+
+    @abstractmethod
+    def result(self, state: Any) -> Outcome:
+        """The :class:`Outcome` so far."""
+
+    @abstractmethod
+    def state_hash(self, state: Any) -> str:
+        """A short hex digest of the canonical wire form; equal on every peer after the same
+        actions, in any process."""
+
+    @abstractmethod
+    def seq(self, state: Any) -> int:
+        """How many actions have been applied."""
+
+    # -- forms --
+    @abstractmethod
+    def parse_action(self, text: str) -> Any:
+        """An action from its notation. Raises ``ValueError`` (the ruleset's
+        ``NotationError``) with the reason."""
+
+    @abstractmethod
+    def action_from_wire(self, data: Any) -> Any:
+        """An action from its msgpack form. Raises ``ValueError`` if malformed."""
+
+    @abstractmethod
+    def state_to_wire(self, state: Any) -> Any:
+        """The whole state as canonical msgpack-ready data."""
+
+    @abstractmethod
+    def state_from_wire(self, data: Any) -> Any:
+        """A state from :meth:`state_to_wire` (sharing nothing with ``data``)."""
+
+    def clone(self, state: Any) -> Any:
+        """An independent copy of ``state``."""
+        return self.state_from_wire(self.state_to_wire(state))
+
+    # -- bots, scenarios --
+    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "") -> Any:
+        """A bot's choice among ``legal`` from ``view`` alone. Raises ``ValueError`` for an
+        unknown level."""
+        raise ValueError(f"{self.title} has no bots")
+
+    def run_scenario(self, doc: dict[str, Any], path: str = "") -> tuple[bool, str]:
+        """Run one parsed scenario document of this ruleset (``../shared/notation.md``,
+        scenario files): ``(passed, why it failed or "")``. Never raises for a bad file: a
+        file that cannot be loaded is a failure that says so."""
+        return False, f"{self.title} has no scenario runner"

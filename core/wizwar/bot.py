@@ -44,9 +44,10 @@ from core.wizwar.board import (
     sightlines,
     square_name,
 )
+from core.wizwar.ruleset import RULESET
 from core.wizwar.view import PlayerInfo, View
 
-LEVELS = ("apprentice", "archmage")
+LEVELS = RULESET.bot_levels  # the ruleset declares them (core.engine.Ruleset)
 #: The archmage's playouts per decision when no budget is given.
 DEFAULT_BUDGET = 48
 

@@ -13,6 +13,7 @@ from typing import Any
 from core.rng import Rng
 from core.wizwar import cards as C
 from core.wizwar.board import load_sectors
+from core.wizwar.ruleset import RULES_VERSION  # noqa: F401  (set there, re-exported here)
 from core.wizwar.state import (
     DOOR_HP,
     WALL_HP,
@@ -24,8 +25,6 @@ from core.wizwar.state import (
 )
 
 RULESET = "wizwar"
-RULES_VERSION = 3  # 3: the full deck only, team play, Relocate Sector into the 3-player empty place
-# (2: 72 of the 74 cards; 1: another deck). A log of another version is refused, not misread.
 
 
 @dataclass(frozen=True)

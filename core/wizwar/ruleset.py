@@ -1,0 +1,188 @@
+"""Wiz-War behind the engine's contract (``core.engine.Ruleset``).
+
+The one object the registry hands out for ``"wizwar"``: options schema, stages, the action
+forms, bots and scenarios, all delegating to this package's modules. Source for the options:
+rulebook, Starting the Game (2 to 4 players) and Optional rules (team play); FAQ (2-player
+crossed exits); digest §11, official variants (doors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from core.engine import (
+    Event,
+    Option,
+    OptionError,
+    OptionsSchema,
+    Outcome,
+    Ruleset,
+    Secret,
+    Stage,
+)
+
+
+def _check(opts: dict[str, Any]) -> None:
+    """Combinations the rules refuse (rulebook, Team play: four players; FAQ: crossed exits
+    are a 2-player layout)."""
+    if opts["team"] and opts["players"] != 4:
+        raise OptionError("team play needs four players (P1+P3 against P2+P4)")
+    if opts["crossed"] and opts["players"] != 2:
+        raise OptionError("crossed exits are a 2-player variant")
+
+
+RULES_VERSION = 3  # 3: the full deck only, team play, Relocate Sector into the 3-player empty place
+# (2: 72 of the 74 cards; 1: another deck). A log of another version is refused, not misread.
+
+OPTIONS = OptionsSchema((
+    Option("players", "int", 2, "Players", "how many wizards sit at the table",
+           choices=(2, 3, 4)),
+    Option("crossed", "bool", False, "Crossed exits",
+           "2 players: each sector's exits lead to the far side of the other (FAQ)"),
+    Option("doors", "bool", False, "Doors variant",
+           "a wizard opens the doors of his own sector without a key (official variant)"),
+    Option("team", "bool", False, "Team play",
+           "4 players: P1+P3 against P2+P4; three enemy treasures on the team's bases win"),
+), check=_check)
+
+
+class WizWar(Ruleset):
+    """The Wiz-War ruleset (Chessex 6th edition with the FAQ rulings)."""
+
+    name = "wizwar"
+    title = "Wiz-War"
+    options = OPTIONS
+    secrets = (Secret("card-faces", "dealer",
+                      "the face of every card not yet public: the holder of a hand sees its "
+                      "faces; the draw pile is seen by nobody"),)
+
+    version = RULES_VERSION
+    bot_levels = ("apprentice", "archmage")
+
+    # -- setup --
+    def seats(self, options: Mapping[str, Any]) -> list[str]:
+        """``P1``..``PN`` for N players."""
+        n = int(self.validate_options(options)["players"])
+        return [f"P{i + 1}" for i in range(n)]
+
+    def config(self, options: Mapping[str, Any], names: Iterable[str] = ()) -> Any:
+        """The :class:`~core.wizwar.game.GameConfig` for validated options and names."""
+        from core.wizwar.game import GameConfig
+
+        o = self.validate_options(options)
+        return GameConfig(players=o["players"], names=tuple(names), crossed=o["crossed"],
+                          doors=o["doors"], team=o["team"])
+
+    def new_game(self, options: Mapping[str, Any], seed: int | bytes | str, *,
+                 names: Iterable[str] = (), deal: Any = None) -> Any:
+        """A new game. ``deal`` (networked games): ``{"faces": [...], "commits": [...]}``
+        from the dealer, ``""`` for faces this process may not know."""
+        from core.wizwar.game import new_game
+
+        deal = deal or {}
+        return new_game(self.config(options, names), seed, faces=deal.get("faces"),
+                        commits=deal.get("commits"))
+
+    # -- play --
+    def stage(self, state: Any) -> Stage:
+        """Over once there is a winner; an answer window while the stack is open; otherwise
+        one player acting (the active player, or whoever must choose, retreat or discard).
+        The window id is the number of actions applied (every action changes who decides)."""
+        from core.wizwar.rules import to_move
+
+        if state.winner:
+            return Stage("over", (), state.seq)
+        kind = "answer" if state.windows else "act"
+        return Stage(kind, tuple(to_move(state)), state.seq)
+
+    def to_move(self, state: Any) -> list[str]:
+        """Who may act now (rules.to_move)."""
+        from core.wizwar.rules import to_move
+
+        return to_move(state)
+
+    def legal_actions(self, state: Any, player: str) -> list[Any]:
+        """rules.legal_actions."""
+        from core.wizwar.rules import legal_actions
+
+        return legal_actions(state, player)
+
+    def apply(self, state: Any, action: Any) -> list[Event]:
+        """rules.apply (an action value or its notation)."""
+        from core.wizwar.rules import apply
+
+        return apply(state, action)
+
+    def why_illegal(self, state: Any, action: Any) -> str:
+        """rules.why_illegal."""
+        from core.wizwar.rules import why_illegal
+
+        return why_illegal(state, action)
+
+    def view(self, state: Any, player: str) -> Any:
+        """view.view: the player's own hand, counts of the others, the public board."""
+        from core.wizwar.view import view
+
+        return view(state, player)
+
+    def result(self, state: Any) -> Outcome:
+        """Over when ``state.winner`` is set: a seat, a team ``P1+P3``, or ``-`` (nobody:
+        every wizard went out at once). Source: rulebook, Winning the Game."""
+        w = state.winner
+        if not w:
+            return Outcome()
+        if w == "-":
+            return Outcome(True, (), True, "no-one-left", "No wizard is left: nobody wins.")
+        seats = tuple(w.split("+"))
+        return Outcome(True, seats, False, "win", f"{w} wins.")
+
+    def state_hash(self, state: Any) -> str:
+        """state.state_hash (public faces plus the dealer's commitments)."""
+        from core.wizwar.state import state_hash
+
+        return state_hash(state)
+
+    def seq(self, state: Any) -> int:
+        """Actions applied so far."""
+        return int(state.seq)
+
+    # -- forms --
+    def parse_action(self, text: str) -> Any:
+        """actions.parse (raises ``NotationError``, a ``ValueError``)."""
+        from core.wizwar.actions import parse
+
+        return parse(text)
+
+    def action_from_wire(self, data: Any) -> Any:
+        """actions.Action.from_wire (raises ``NotationError``)."""
+        from core.wizwar.actions import Action
+
+        return Action.from_wire(data)
+
+    def state_to_wire(self, state: Any) -> Any:
+        """The full state's wire form."""
+        return state.to_wire()
+
+    def state_from_wire(self, data: Any) -> Any:
+        """A state from its wire form."""
+        from core.wizwar.state import State
+
+        return State.from_wire(data)
+
+    # -- bots, scenarios --
+    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "") -> Any:
+        """bot.choose at ``level`` (default: the apprentice)."""
+        from core.wizwar import bot
+
+        return bot.choose(view, player, legal, level=level or "apprentice")
+
+    def run_scenario(self, doc: dict[str, Any], path: str = "") -> tuple[bool, str]:
+        """scenario.run_doc."""
+        from core.wizwar.scenario import run_doc
+
+        r = run_doc(doc, path)
+        return bool(r.ok), "" if r.ok else str(r.detail)
+
+
+RULESET = WizWar()
