@@ -12,8 +12,10 @@ from typing import Any
 
 import msgpack
 
+from core import beacon, registry
 from core.codec import pack
 from core.engine import Event, IllegalAction
+from core.rng import ChanceNeeded
 from core.wizwar.actions import Action, NotationError
 from core.wizwar.game import RULES_VERSION, RULESET, GameConfig, new_game
 from core.wizwar.rules import apply, to_move
@@ -21,6 +23,7 @@ from core.wizwar.state import State, commitment, state_hash
 
 FORMAT = "wizwar-log"
 FORMAT_VERSION = 1
+_RULES = registry.get(RULESET)  # the ruleset whose generator takes the logged dice reveals
 HASH_EVERY = 10  # a record carries the state hash every HASH_EVERY actions (and the last)
 
 
@@ -52,12 +55,13 @@ def record(seq: int, action: Action, state: State | None = None, *, force_hash: 
            reveals: dict[str, Any] | None = None) -> dict[str, Any]:
     """One action record; with ``state`` (after the action) the hash is stored every
     :data:`HASH_EVERY` actions or when ``force_hash``. ``reveals`` (networked games): the
-    ``pre``/``reblind``/``private`` lists that came with the action."""
+    ``pre``/``reblind``/``private`` lists that came with the action, and ``beacon``, the dice
+    reveals ``[[seat, hex], ...]`` of an action that rolls (core/beacon.py)."""
     r: dict[str, Any] = {"seq": seq, "seat": action.actor, "action": action.to_wire()}
     if state is not None and (force_hash or seq % HASH_EVERY == 0):
         r["hash"] = state_hash(state)
     if reveals:
-        for k in ("pre", "reblind", "private"):
+        for k in ("pre", "reblind", "private", "beacon"):
             if reveals.get(k):
                 r[k] = reveals[k]
     return r
@@ -230,6 +234,8 @@ def start_state(h: dict[str, Any]) -> State:
                   commits=h.get("commits"))
     if h.get("commits"):
         st.dealer = ReplayDealer()
+    if isinstance(h.get("extra"), dict) and h["extra"].get("beacon"):
+        beacon.beaconize(_RULES, st)  # a networked game's dice: each roll's reveals are logged
     return st
 
 
@@ -241,9 +247,12 @@ def step(state: State, r: dict[str, Any]) -> list[Event]:
         reveal_all(state, r.get("pre", []))
         state.dealer.pending = list(r.get("reblind", []))
     try:
-        events = apply(state, action)
+        events = beacon.apply_with(_RULES, state, action, r.get("beacon") or None)
     except IllegalAction as exc:
         raise LogError(f"action {r['seq']} ({action}) is illegal here: {exc.reason}") from None
+    except ChanceNeeded:
+        raise LogError(f"action {r['seq']} ({action}) rolls, and the log holds no dice "
+                       "reveals for it") from None
     if state.dealer is not None:
         reveal_all(state, r.get("private", []))
     if "hash" in r and state_hash(state) != r["hash"]:

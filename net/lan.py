@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
 
-from core import log
+from core import beacon, log, registry
+from core.beacon import BeaconError, Chain, Tracker
 from core.engine import Event, IllegalAction
+from core.rng import ChanceNeeded
 from core.wizwar import bot
 from core.wizwar.actions import Action, NotationError
 from core.wizwar.game import RULES_VERSION, RULESET, GameConfig, new_game
-from core.wizwar.rules import apply, legal_actions, to_move, why_illegal
+from core.wizwar.rules import legal_actions, to_move, why_illegal
 from core.wizwar.state import State, commitment, state_hash
 from core.wizwar.view import View, view
 from net.dealer import DealError, HostDealer, PeerDealer
@@ -32,12 +34,14 @@ from net.protocol import (
     PROTOCOL_VERSION,
     FrameReader,
     ProtocolError,
+    chain_tip_problem,
     encode,
     hello,
     version_problem,
 )
 
 Log = Callable[[str], None]
+_RULES = registry.get(RULESET)  # the ruleset object the dice beacon asks for the generator
 
 
 def _quiet(_msg: str) -> None:
@@ -120,6 +124,9 @@ class Seat:
     nonce_commit: str = ""
     nonce: str = ""
     bot: bool = False
+    chain_tip: str = ""  # the seat's committed dice chain (hex)
+    chain: Chain | None = None  # the host's own and bot seats: the host holds their chain
+    new_tip: str = ""  # a rejoin from a new process: its chain, taken at the next safe point
 
     @property
     def connected(self) -> bool:
@@ -170,6 +177,9 @@ class HostGame:
     writer: Callable[[bytes], None] | None = None
     started: str = ""
     last_reject: str = ""
+    tracker: Tracker = field(default_factory=Tracker)  # every seat's dice chain so far
+    roll_msg: dict[str, Any] = field(default_factory=dict)  # the roll being revealed
+    reveals_in: dict[str, str] = field(default_factory=dict)  # its reveals so far, by seat
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
@@ -188,6 +198,7 @@ class HostGame:
         self._inbox: asyncio.Queue[tuple[str, Action]] = asyncio.Queue()
         self._all_joined = asyncio.Event()
         self._nonces_in = asyncio.Event()
+        self._reveals_done = asyncio.Event()
         self._server: asyncio.base_events.Server | None = None
         self._tasks: set[asyncio.Task] = set()
         self.local_actions = asyncio.Queue()
@@ -276,6 +287,10 @@ class HostGame:
             if msg.get("watch") is True:
                 await self._watch(conn)
                 return
+            problem = chain_tip_problem(msg.get("chain"))
+            if problem:
+                await conn.send({"type": "refuse", "reason": problem})
+                return
             seat = self._take_seat(msg)
             if seat is None:
                 await conn.send({"type": "refuse", "reason": "the game is full"})
@@ -289,6 +304,8 @@ class HostGame:
             await conn.send({"type": "welcome", "seat": seat.seat, "token": seat.token,
                              "players": self.players, "game": self.name[:80]})
             self.log(f"{seat.seat} joined ({seat.name})")
+            if seat.new_tip and seat.seat not in self.reveals_in:
+                await self._recommit(seat)
             await self._catch_up(seat)
             self._changed()
             if all(s.token for s in self.seats if s.kind == "remote"):
@@ -355,6 +372,9 @@ class HostGame:
                     if not self.deal_msg:  # taken back in the lobby: the newcomer's name
                         s.name = clean_name(msg["name"])  # and seed commitment count now
                         s.nonce_commit = msg["nonce_commit"][:64]
+                        s.chain_tip = msg["chain"]
+                    elif msg["chain"] != s.chain_tip:  # a new process: a new dice chain
+                        s.new_tip = msg["chain"]
                     return s
         if self.deal_msg:  # the game has begun: only rejoins
             return None
@@ -363,6 +383,7 @@ class HostGame:
                 s.token = secrets.token_hex(16)
                 s.name = clean_name(msg["name"])
                 s.nonce_commit = msg["nonce_commit"][:64]
+                s.chain_tip = msg["chain"]
                 return s
         return None
 
@@ -375,9 +396,13 @@ class HostGame:
             await seat.conn.send(self._for(self.start_msg, seat.seat))
         for m in self.sent:
             await seat.conn.send(self._for(m, seat.seat))
+        if self.roll_msg and seat.seat not in self.reveals_in:
+            await seat.conn.send(self.roll_msg)
 
     def _for(self, msg: dict[str, Any], seat: str) -> dict[str, Any]:
         out = dict(msg)
+        if "private" not in msg:
+            return out
         out["private"] = msg["private"].get(seat, [])
         out["last"] = self.state.seq if self.state is not None else 0  # to catch up to
         return out
@@ -423,6 +448,17 @@ class HostGame:
                 for w in list(self.watchers):
                     await w.send(stop)
                 await self._inbox.put(("", Action(seat.seat, "pass")))  # wake the sequencer
+        elif t == "beacon":
+            if not self.roll_msg or msg["index"] != self.roll_msg["index"] or \
+                    seat.seat in self.reveals_in:
+                return  # a late or repeated answer to a roll already settled
+            try:
+                self.tracker.check(seat.seat, msg["value"])
+            except BeaconError as exc:
+                raise ProtocolError(str(exc)) from exc
+            self.reveals_in[seat.seat] = msg["value"]
+            if all(s.seat in self.reveals_in for s in self.seats):
+                self._reveals_done.set()
         elif t == "bye":
             raise ConnectionError("peer left")
         else:
@@ -449,13 +485,18 @@ class HostGame:
             if s.kind == "bot":
                 s.nonce = secrets.token_hex(32)
                 s.nonce_commit = nonce_commit(s.nonce)
+            if s.kind != "remote":
+                s.chain = Chain(secrets.token_bytes(32))
+                s.chain_tip = s.chain.tip.hex()
+        tips = {s.seat: s.chain_tip for s in self.seats}
+        self.tracker = Tracker.from_tips(tips)
         self.dealer = HostDealer.deal(self.deck, self.players)
         names = [s.name or s.seat for s in self.seats]
         config = {"players": self.players, "deck": self.deck, "names": names, "crossed": 0,
                   "doors": int(self.doors), "team": int(self.team)}
         self.deal_msg = {"type": "deal", "commits": self.dealer.commits(),
                          "nonce_commits": {s.seat: s.nonce_commit for s in self.seats},
-                         "config": config}
+                         "config": config, "chains": tips}
         await self._broadcast(self.deal_msg)
         if any(s.kind == "remote" for s in self.seats):
             await self._nonces_in.wait()
@@ -464,6 +505,7 @@ class HostGame:
         cfg = GameConfig(players=self.players, names=tuple(names), deck=self.deck,
                          doors=self.doors, team=self.team)
         st = new_game(cfg, seed, faces=list(self.dealer.faces), commits=self.dealer.commits())
+        beacon.beaconize(_RULES, st)  # the deal stays on the joint seed; each roll then not
         st.dealer = self.dealer
         self.state = st
         pre = [self.dealer.opening(c) for c in sorted(st.public_cards())]
@@ -475,7 +517,7 @@ class HostGame:
             self.writer(log.encode(log.header(
                 cfg, seed, kind="host", viewer="P1", faces=list(self.dealer.faces),
                 commits=self.dealer.commits(), started=self.started,
-                extra={"nonces": nonces})))
+                extra={"nonces": nonces, "beacon": {"chains": tips}})))
         self.hashes[0] = state_hash(st)
         await self._broadcast(self.start_msg)
         self.log(f"game started, first player {st.turn.active}")
@@ -502,7 +544,12 @@ class HostGame:
                     self.last_reject = reason
                     self.log(f"refused: {reason}")
                 continue
-            await self.commit(action)
+            reveals = None
+            if beacon.needs_chance(_RULES, st, action):
+                reveals = await self._roll(action)
+                if reveals is None:
+                    continue
+            await self.commit(action, reveals)
         if self.desync:
             return ""
         if self.writer is not None:
@@ -537,26 +584,72 @@ class HostGame:
                 await s.conn.send({"type": "reject", "action": action.to_wire(),
                                    "reason": f"it is not your turn ({seat.seat} must act)"})
 
-    async def commit(self, action: Action) -> None:
+    async def _roll(self, action: Action) -> list[list[str]] | None:
+        """The dice of ``action``, which rolls: announce it (it is fixed now), take every
+        seat's next chain value (the host's own and bot seats from the chains it holds),
+        wait for the others, saying for whom; ``[[seat, hex], ...]`` in seat order, checked
+        and taken by the tracker. None if the game stopped meanwhile (a desync)."""
+        st = self.state
+        assert st is not None
+        index = beacon.roll_index(_RULES, st)
+        self.reveals_in = {}
+        self._reveals_done.clear()
+        for s in self.seats:
+            if s.chain is not None:
+                self.reveals_in[s.seat] = s.chain.reveal(self.tracker.used[s.seat]).hex()
+        waiting = [s.seat for s in self.seats if s.seat not in self.reveals_in]
+        self.roll_msg = {"type": "roll", "seq": st.seq + 1, "action": action.to_wire(),
+                         "index": index, "waiting": waiting}
+        await self._broadcast(self.roll_msg)
+        if waiting:
+            self.log(f"waiting for the dice reveals of {', '.join(waiting)}")
+            self._changed()
+        while not all(s.seat in self.reveals_in for s in self.seats):
+            await self._reveals_done.wait()
+            self._reveals_done.clear()
+            if self.desync:
+                return None
+        reveals = [[s.seat, self.reveals_in[s.seat]] for s in self.seats]
+        self.tracker.accept_all(reveals)
+        self.roll_msg = {}
+        self.reveals_in = {}
+        return reveals
+
+    async def _recommit(self, seat: Seat) -> None:
+        """Take a rejoining seat's new dice chain (sequenced like a commit, so every peer's
+        tracker changes at the same point)."""
+        tip, seat.new_tip = seat.new_tip, ""
+        self.tracker.recommit(seat.seat, tip)
+        seat.chain_tip = tip
+        msg = {"type": "chain", "seat": seat.seat, "tip": tip}
+        self.sent.append(msg)
+        await self._broadcast(msg)
+
+    async def commit(self, action: Action, reveals: list[list[str]] | None = None) -> None:
         """Apply a checked action on the host's full state and send it, with the reveals
-        each peer may have, to everyone."""
+        each peer may have (and the dice reveals of an action that rolls), to everyone."""
         st, dealer = self.state, self.dealer
         assert st is not None and dealer is not None
         before = dealer.begin(st, action)
-        self.events.extend(apply(st, action))
+        self.events.extend(beacon.apply_with(_RULES, st, action, reveals))
         rev = dealer.finish(st, before)
         h = state_hash(st)
         self.hashes[st.seq] = h
         self.actions.append(str(action))
         msg = {"type": "commit", "seq": st.seq, "action": action.to_wire(), "pre": rev["pre"],
-               "reblind": rev["reblind"], "private": rev["private"], "hash": h}
+               "reblind": rev["reblind"], "private": rev["private"], "hash": h,
+               "beacon": reveals or []}
         self.sent.append(msg)
         if self.writer is not None:
             # the host's own log: every face is known; reshuffles carry their new faces
             reblind = [dict(r, faces=[st.faces[c] for c in r["cids"]]) for r in rev["reblind"]]
             self.writer(log.encode(log.record(st.seq, action, st, force_hash=bool(st.winner),
-                                              reveals={"reblind": reblind})))
+                                              reveals={"reblind": reblind,
+                                                       "beacon": reveals or []})))
         await self._broadcast(msg)
+        for s in self.seats:
+            if s.new_tip:
+                await self._recommit(s)
         self._changed()
 
     def view(self, seat: str = "P1") -> View | None:
@@ -610,13 +703,20 @@ class PeerGame:
     started: str = ""
     _written: int = -1
     _host_last: int = 0
+    tracker: Tracker = field(default_factory=Tracker)  # every seat's dice chain so far
+    chain: Chain | None = None  # this seat's own dice chain (never sent: only its tip)
 
     async def connect(self) -> None:
-        """Open the connection and say hello (with a fresh nonce commitment)."""
+        """Open the connection and say hello (with a fresh nonce commitment and, for a
+        player, the tip of a fresh dice chain)."""
         self._nonce = secrets.token_hex(32)
+        if not self.watch and self.chain is None:
+            self.chain = Chain(secrets.token_bytes(32))
         reader, writer = await asyncio.open_connection(self.host, self.port)
         self.conn = Conn(reader, writer)
-        msg = hello(self.name, "" if self.watch else self.token, nonce_commit(self._nonce))
+        tip = "" if self.chain is None or self.watch else self.chain.tip.hex()
+        msg = hello(self.name, "" if self.watch else self.token, nonce_commit(self._nonce),
+                    tip)
         if self.watch:
             msg["watch"] = True
         await self.conn.send(msg)
@@ -672,6 +772,13 @@ class PeerGame:
             self.commits = [str(c) for c in msg["commits"]]
             self.config = msg["config"]
             self.nonce_commits = {str(k): str(v) for k, v in msg["nonce_commits"].items()}
+            chains = msg.get("chains")
+            if not isinstance(chains, dict):
+                raise ProtocolError("the deal holds no dice chains")
+            try:
+                self.tracker = Tracker.from_tips({str(k): str(v) for k, v in chains.items()})
+            except BeaconError as exc:
+                raise ProtocolError(str(exc)) from exc
             if not self.watch:
                 await self.conn.send({"type": "nonce", "nonce": self._nonce})
         elif t == "start":
@@ -686,6 +793,13 @@ class PeerGame:
             if not self.watch:
                 await self.conn.send({"type": "ack", "seq": msg["seq"],
                                       "hash": state_hash(self.state)})
+        elif t == "roll":
+            await self._reveal(msg)
+        elif t == "chain":
+            try:
+                self.tracker.recommit(msg["seat"], msg["tip"])
+            except BeaconError as exc:
+                raise ProtocolError(str(exc)) from exc
         elif t == "reject":
             self.log(f"refused: {msg['reason']}")
             self.last_reject = msg["reason"]
@@ -746,11 +860,14 @@ class PeerGame:
                          team=bool(self.config.get("team", 0)))
         seed = joint_seed(nonces, seats)
         st = new_game(cfg, seed, faces=list(faces), commits=list(self.commits))
+        beacon.beaconize(_RULES, st)
         if self.writer is not None and self._written < 0:
+            tips = {s: b.hex() for s, b in self.tracker.last.items()}
             self.writer(log.encode(log.header(cfg, seed, kind="peer", viewer=self.seat,
                                               faces=faces, commits=list(self.commits),
                                               started=self.started,
-                                              extra={"nonces": nonces})))
+                                              extra={"nonces": nonces,
+                                                     "beacon": {"chains": tips}})))
             self._written = 0
         self.dealer.remember(self.commits)
         st.dealer = self.dealer
@@ -770,12 +887,27 @@ class PeerGame:
             action = Action.from_wire(msg["action"])
         except NotationError as exc:
             raise ProtocolError(str(exc)) from exc
+        reveals = msg.get("beacon") or []
+        if reveals:  # an action that rolls: every seat's next chain value, seat order
+            seats = [f"P{i + 1}" for i in range(int(self.config["players"]))]
+            if not isinstance(reveals, list) or \
+                    [r[0] if isinstance(r, list) and len(r) == 2 else None
+                     for r in reveals] != seats:
+                raise DealError("the dice reveals of an action are not one per seat")
+            try:
+                self.tracker.accept_all(reveals)
+            except BeaconError as exc:
+                raise DealError(str(exc)) from exc
         PeerDealer.apply_reveals(st, msg["pre"])
         self.dealer.pending = list(msg["reblind"])
         try:
-            self.events.extend(apply(st, action))
+            self.events.extend(beacon.apply_with(_RULES, st, action, reveals))
         except IllegalAction as exc:
             self.log(f"the host sent an illegal action {action}: {exc.reason}")
+            self._desync(msg["seq"], msg["hash"])
+            return
+        except ChanceNeeded:
+            self.log(f"the host sent {action}, which rolls, without its dice reveals")
             self._desync(msg["seq"], msg["hash"])
             return
         PeerDealer.apply_reveals(st, msg["private"])
@@ -787,6 +919,18 @@ class PeerGame:
         if state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
         self._wake()
+
+    async def _reveal(self, msg: dict[str, Any]) -> None:
+        """The host announced an action that rolls: send this seat's next chain value (the
+        one that hashes to the last value every peer has of it). A watcher sends nothing.
+        Raises ``DealError`` if the host's record of this seat's chain is not ours."""
+        if self.watch or not self.seat or self.chain is None or self.conn is None:
+            return
+        used = self.tracker.used.get(self.seat, 0)
+        value = self.chain.reveal(used)
+        if not beacon.step_ok(self.tracker.last.get(self.seat, b""), value):
+            raise DealError("the host's record of this seat's dice chain is not ours")
+        await self.conn.send({"type": "beacon", "index": msg["index"], "value": value.hex()})
 
     def _desync(self, seq: int, theirs: str) -> None:
         assert self.state is not None

@@ -16,7 +16,7 @@ import msgpack
 from core.codec import CodecError, pack
 from core.wizwar.game import RULES_VERSION, RULESET
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: dice beacon (hello chain, roll, beacon, chain; commit beacon)
 MAX_FRAME = 1 << 20  # bytes: no honest message is near this
 
 #: Each message type and the keys (with types) it must carry.
@@ -38,6 +38,12 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "end": {"history": list, "hash": str},
     "desync": {"seq": int, "reason": str},
     "bye": {"reason": str},
+    # dice no peer can foresee (core/beacon.py; docs/protocol.md, "Dice"): the host announces
+    # an action that rolls, every seat answers with its next chain value, the commit carries
+    # them all; a seat that joins again from a new process commits a new chain
+    "roll": {"seq": int, "action": list, "index": int, "waiting": list},
+    "beacon": {"index": int, "value": str},
+    "chain": {"seat": str, "tip": str},
 }
 
 
@@ -116,11 +122,26 @@ def cards_digest() -> str:
     return blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def hello(name: str, token: str, nonce_commit: str) -> dict[str, Any]:
-    """The first message a joining peer sends."""
-    return {"type": "hello", "proto": PROTOCOL_VERSION, "ruleset": RULESET,
-            "rules_version": RULES_VERSION, "cards": cards_digest(), "name": name,
-            "token": token, "nonce_commit": nonce_commit}
+def hello(name: str, token: str, nonce_commit: str, chain: str = "") -> dict[str, Any]:
+    """The first message a joining peer sends. ``chain``: the tip of the seat's dice chain
+    (hex, :class:`core.beacon.Chain`); a watcher sends none."""
+    msg = {"type": "hello", "proto": PROTOCOL_VERSION, "ruleset": RULESET,
+           "rules_version": RULES_VERSION, "cards": cards_digest(), "name": name,
+           "token": token, "nonce_commit": nonce_commit}
+    if chain:
+        msg["chain"] = chain
+    return msg
+
+
+def chain_tip_problem(tip: Any) -> str:
+    """Why a hello's dice chain tip cannot be taken ("" if it can): 32 bytes as hex."""
+    if not isinstance(tip, str) or len(tip) != 64:
+        return "a player's hello must commit a dice chain (64 hex digits)"
+    try:
+        bytes.fromhex(tip)
+    except ValueError:
+        return "the dice chain tip is not hex"
+    return ""
 
 
 def version_problem(msg: dict[str, Any]) -> str:
