@@ -12,13 +12,14 @@ from typing import Any
 
 import msgpack
 
-from core import beacon, registry
+from core import beacon as B
+from core import registry
 from core.codec import pack
 from core.engine import Event, IllegalAction
 from core.rng import ChanceNeeded
 from core.wizwar.actions import Action, NotationError
 from core.wizwar.game import RULES_VERSION, RULESET, GameConfig, new_game
-from core.wizwar.rules import apply, to_move
+from core.wizwar.rules import to_move
 from core.wizwar.state import State, commitment, state_hash
 
 FORMAT = "wizwar-log"
@@ -223,6 +224,11 @@ def reveal_all(state: State, reveals: list[Any]) -> None:
         state.faces[cid] = face
 
 
+def _beaconed(h: dict[str, Any]) -> bool:
+    """A networked game's header: its dice take logged beacon reveals (``extra.beacon``)."""
+    return isinstance(h.get("extra"), dict) and bool(h["extra"].get("beacon"))
+
+
 def start_state(h: dict[str, Any]) -> State:
     """The state a log starts from (its header)."""
     c = h["config"]
@@ -234,8 +240,8 @@ def start_state(h: dict[str, Any]) -> State:
                   commits=h.get("commits"))
     if h.get("commits"):
         st.dealer = ReplayDealer()
-    if isinstance(h.get("extra"), dict) and h["extra"].get("beacon"):
-        beacon.beaconize(_RULES, st)  # a networked game's dice: each roll's reveals are logged
+    if _beaconed(h):
+        B.beaconize(_RULES, st)  # a networked game's dice: each roll's reveals are logged
     return st
 
 
@@ -247,7 +253,7 @@ def step(state: State, r: dict[str, Any]) -> list[Event]:
         reveal_all(state, r.get("pre", []))
         state.dealer.pending = list(r.get("reblind", []))
     try:
-        events = beacon.apply_with(_RULES, state, action, r.get("beacon") or None)
+        events = B.apply_with(_RULES, state, action, r.get("beacon") or None)
     except IllegalAction as exc:
         raise LogError(f"action {r['seq']} ({action}) is illegal here: {exc.reason}") from None
     except ChanceNeeded:
@@ -338,6 +344,11 @@ def export_text(loaded: Loaded) -> str:
                 k += 1
                 lines.append(f"reblind {r['seq']} " + " ".join(
                     f"{cid}={got.get(cid, '?')}" for cid in rb["cids"]))
+    if _beaconed(h):  # networked dice: each roll's reveals
+        lines.append("dice beacon")
+        for r in loaded.records:
+            if r.get("beacon"):
+                lines.append(f"dice {r['seq']} " + " ".join(f"{s}={v}" for s, v in r["beacon"]))
     if h.get("started"):
         lines.append(f"# started {h['started']}")
     st = start_state({**h, "commits": None, "faces": _deal_faces(loaded)})
@@ -347,7 +358,7 @@ def export_text(loaded: Loaded) -> str:
         a = Action.from_wire(r["action"])
         before = (st.round, st.turn.active)
         try:
-            apply(st, a)
+            B.apply_with(_RULES, st, a, r.get("beacon") or None)
         except IllegalAction as exc:
             raise LogError(f"action {r['seq']} does not replay: {exc.reason}") from None
         lines.append(str(a))
@@ -404,13 +415,18 @@ class _TextDealer:
 
 @dataclass
 class TextGame:
-    """A game read from export text: how to start it and its actions."""
+    """A game read from export text: how to start it and its actions.
+
+    ``dice`` (a networked game's, ``None`` for a local one): per action number, the dice
+    reveals ``[[seat, hex], ...]`` of an action that rolls (core/beacon.py); apply the
+    actions with :meth:`step`, which feeds them."""
 
     config: GameConfig
     seed: int | bytes
     faces: list[str] | None
     reblinds: list[dict[int, str]]
     actions: list[Action]
+    dice: dict[int, list[list[str]]] | None = None
 
     def start(self) -> State:
         """The starting state."""
@@ -418,7 +434,20 @@ class TextGame:
         st = new_game(self.config, self.seed, faces=faces)
         if self.reblinds:
             st.dealer = _TextDealer([dict(r) for r in self.reblinds])
+        if self.dice is not None:
+            B.beaconize(_RULES, st)
         return st
+
+    def step(self, state: State, i: int) -> list[Event]:
+        """Apply action ``i`` (0-based) to ``state``, with its dice reveals if it rolls.
+        Raises ``IllegalAction``, or ``LogError`` when it rolls and the text has no dice
+        for it."""
+        reveals = (self.dice or {}).get(i + 1)
+        try:
+            return B.apply_with(_RULES, state, self.actions[i], reveals)
+        except ChanceNeeded:
+            raise LogError(f"action {i + 1} ({self.actions[i]}) rolls, and the text holds no "
+                           "dice line for it") from None
 
 
 def parse_text(text: str) -> TextGame:
@@ -428,6 +457,7 @@ def parse_text(text: str) -> TextGame:
     kv: dict[str, str] = {}
     reblinds: list[dict[int, str]] = []
     actions: list[Action] = []
+    dice: dict[int, list[list[str]]] | None = None
     lines = text.splitlines()
     if not lines or lines[0].strip() != "wizwar-export 1":
         raise LogError("not a wizwar export (first line should be 'wizwar-export 1')")
@@ -444,6 +474,15 @@ def parse_text(text: str) -> TextGame:
         elif word == "reblind":
             parts = rest.split()
             reblinds.append({int(p.split("=")[0]): p.split("=")[1] for p in parts[1:]})
+        elif word == "dice":
+            parts = rest.split()
+            if dice is None:
+                dice = {}
+            if parts != ["beacon"]:
+                try:
+                    dice[int(parts[0])] = [p.split("=", 1) for p in parts[1:]]
+                except (IndexError, ValueError):
+                    raise LogError(f"line {n}: a dice line is 'dice SEQ P1=hex ...'") from None
         elif word in ("ruleset", "players", "deck", "crossed", "doors", "team", "names", "seed",
                       "deal"):
             kv[word] = rest
@@ -464,4 +503,4 @@ def parse_text(text: str) -> TextGame:
     except (KeyError, ValueError) as exc:
         raise LogError(f"the header lines are incomplete: {exc}") from None
     faces = kv["deal"].split() if "deal" in kv else None
-    return TextGame(cfg, seed, faces, reblinds, actions)
+    return TextGame(cfg, seed, faces, reblinds, actions, dice)

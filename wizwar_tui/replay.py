@@ -32,8 +32,7 @@ from core import log
 from core.engine import Event, IllegalAction
 from core.wizwar.actions import Action
 from core.wizwar.board import parse_square
-from core.wizwar.rules import apply
-from core.wizwar.state import State, state_hash
+from core.wizwar.state import State
 from core.wizwar.view import View, view
 from wizwar_tui import render
 from wizwar_tui.game import BoardScroll
@@ -65,21 +64,7 @@ def _step_record(state: State, r: dict[str, Any]) -> list[Event]:
 
     Raises ``log.LogError`` when the action is illegal here or a stored hash disagrees.
     """
-    action = Action.from_wire(r["action"])
-    if state.dealer is not None:
-        log.reveal_all(state, r.get("pre", []))
-        state.dealer.pending = list(r.get("reblind", []))
-    try:
-        events = apply(state, action)
-    except IllegalAction as exc:
-        raise log.LogError(f"action {r['seq']} ({action}) is illegal here: {exc.reason}") \
-            from None
-    if state.dealer is not None:
-        log.reveal_all(state, r.get("private", []))
-    if "hash" in r and state_hash(state) != r["hash"]:
-        raise log.LogError(f"action {r['seq']} ({action}): the state hash is "
-                           f"{state_hash(state)}, the log says {r['hash']}")
-    return events
+    return log.step(state, r)  # the reveals, the dice reveals and the hash check in one place
 
 
 class Replay:
@@ -262,7 +247,7 @@ def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
     def advance(st: State, i: int) -> list[Event]:
         a = tg.actions[i]
         try:
-            return apply(st, a)
+            return tg.step(st, i)  # with its dice reveals, in a networked game's export
         except IllegalAction as exc:
             raise log.LogError(f"action {i + 1} ({a}) is illegal here: {exc.reason}") from None
 
@@ -281,7 +266,7 @@ def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
         # TextGame.start() hands its own faces list to the state, which reshuffles change:
         # start from a copy so the text game stays as read
         fresh = log.TextGame(tg.config, tg.seed, list(tg.faces) if tg.faces else None,
-                             tg.reblinds, tg.actions)
+                             tg.reblinds, tg.actions, tg.dice)
         return fresh.start()
 
     rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
