@@ -532,9 +532,10 @@ class HostGame:
                 assert self.local_actions is not None
                 action = await self.local_actions.get()
             else:
-                action = await self._next_from(seat)
-                if action is None:
+                got = await self._next_from(seat)
+                if got is None:
                     continue
+                action = got
             reason = why_illegal(st, action)
             if reason:
                 if seat.kind == "remote" and seat.conn is not None:
