@@ -206,14 +206,17 @@ class WizWarApp(App[int]):
         (2 players), the ``doors`` variant, ``team`` play (4 players: P1+P3 against
         P2+P4), ``levels`` a bot level per bot seat (``bot.LEVELS``). An impossible
         option is refused with a notification (and ``None``)."""
-        from core.wizwar.session import LocalSession
+        from core import registry
+        from core.session import LocalSession
         from wizwar_tui.game import GameScreen
 
         seed = new_seed() if seed is None else seed
         options: dict[str, Any] = {"crossed": crossed, "doors": doors, "team": team,
                                    "levels": dict(levels or {})}
         try:
-            session = LocalSession.start(players=players, seed=seed, **options)
+            session = LocalSession.start(
+                registry.get("wizwar"), {"players": players, "crossed": crossed, "doors": doors,
+                                         "team": team}, seed, levels=options["levels"])
         except ValueError as exc:
             self.notify(f"Cannot start this game: {exc}", severity="error", timeout=8)
             return None
