@@ -421,6 +421,8 @@ class Ruleset(ABC):
         options: the :class:`OptionsSchema`.
         secrets: the :class:`Secret` kinds the game has.
         bot_levels: the bot levels, the default first.
+        tools: the modules of the ruleset's headless tools, imported only when run
+            (``{"selfplay": "core.wizwar.selfplay"}``: ``wizwar selfplay GAME``).
         seat_names: the seat ids, in seat order, for the largest table.
     """
 
@@ -430,6 +432,7 @@ class Ruleset(ABC):
     options: ClassVar[OptionsSchema]
     secrets: ClassVar[tuple[Secret, ...]] = ()
     bot_levels: ClassVar[tuple[str, ...]] = ()
+    tools: ClassVar[dict[str, str]] = {}
 
     # -- setup --
     def validate_options(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -533,6 +536,11 @@ class Ruleset(ABC):
         file that cannot be loaded is a failure that says so."""
         return False, f"{self.title} has no scenario runner"
 
+
+    def default_answer(self, state: Any, player: str) -> Any:
+        """The action a clock enters for ``player`` when it does not answer in time in an
+        answer window (None: the ruleset has none, no clock runs). Default: None."""
+        return None
 
     # -- secrets, the log, the handshake --
     def dealing(self) -> Dealing:

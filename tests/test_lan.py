@@ -156,7 +156,7 @@ async def test_hostile_frames_drop_only_that_connection() -> None:
     for data in bad:
         await _raw(port, data)
     refused = await _raw(port, pack({"type": "hello", "proto": PROTOCOL_VERSION + 1,
-                                     "ruleset": "wizwar", "rules_version": 1, "cards": "", "name": "old",
+                                     "ruleset": "wizwar", "rules_version": 1, "content": "", "name": "old",
                                      "token": "", "nonce_commit": "00"}))
     msg = msgpack.unpackb(refused, raw=False)
     assert msg["type"] == "refuse" and "protocol version" in msg["reason"]
@@ -406,12 +406,12 @@ async def test_other_cards_refused_and_lobby_seat_freed() -> None:
     host = HostGame(players=2)
     port = await host.start()
     try:
-        other = {**hello("odd", "", "00"), "cards": "0" * 16}
+        other = {**hello(host.ruleset, "odd", "", "00"), "content": "0" * 16}
         got = msgpack.unpackb(await _raw(port, pack(other)), raw=False)
-        assert got["type"] == "refuse" and "other cards" in got["reason"]
+        assert got["type"] == "refuse" and "other game content" in got["reason"]
         assert host.seat_status()["P2"] == "free"
         r, w = await asyncio.open_connection("127.0.0.1", port)
-        w.write(pack(hello("leaver", "", "00")))
+        w.write(pack(hello(host.ruleset, "leaver", "", "00")))
         await w.drain()
         await asyncio.sleep(0.2)
         assert host.seat_status()["P2"] == "connected"

@@ -59,6 +59,7 @@ class WizWar(Ruleset):
 
     version = RULES_VERSION
     bot_levels = ("apprentice", "archmage")
+    tools = {"selfplay": "core.wizwar.selfplay"}
 
     # -- setup --
     def seats(self, options: Mapping[str, Any]) -> list[str]:
@@ -186,6 +187,12 @@ class WizWar(Ruleset):
         r = run_doc(doc, path)
         return bool(r.ok), "" if r.ok else str(r.detail)
 
+
+    def default_answer(self, state: Any, player: str) -> Any:
+        """A pass: who does not answer an attack in time lets it resolve (the LAN clock)."""
+        from core.wizwar.actions import Action
+
+        return Action(player, "pass")
 
     # -- secrets, the log, the handshake --
     def dealing(self) -> Any:
