@@ -241,7 +241,7 @@ async def test_everyone_only_at_the_last_action_without_an_end_record(tmp_path: 
     path = tmp_path / "cut.wwlog"
     s = bot_log(path, seed=5)
     data = path.read_bytes()
-    end = pack(log.end_record(s.state))
+    end = pack(log.end_record(s.ruleset, s.state))
     assert data.endswith(end)
     path.write_bytes(data[:-len(end)])
     async with replay_app(path).run_test(size=(100, 30)) as pilot:
