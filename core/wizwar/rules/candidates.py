@@ -167,8 +167,8 @@ def _candidate_rows(state: State, seat: str) -> list[Row]:
     for _s, e in state.layout.edges_of(at):
         if e in state.edges:
             out.append(_row(seat, "punch", targets=(edge_name(e),)))
-    for t, sq in sorted(state.treasures.items()):
-        if sq == at:
+    for t, t_at in sorted(state.treasures.items()):
+        if t_at == at:
             out.append(_row(seat, "pickup", targets=(t,)))
     for sq, c in state.floor:
         if sq == at:

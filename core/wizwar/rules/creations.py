@@ -10,6 +10,7 @@ FAQ; DG §10.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from core.engine import IllegalAction
 from core.wizwar.actions import Action
@@ -447,7 +448,7 @@ def _reshape_board(state: State, spec: dict, moving: Callable[[Square], int | No
     state.treasures = {t: mv(sq) for t, sq in state.treasures.items()}
     state.floor = [(mv(sq), c) for sq, c in state.floor]  # type: ignore[misc]
     state.bushes = {mv(sq): hp for sq, hp in state.bushes.items()}  # type: ignore[misc]
-    state.stones = sorted(mv(sq) for sq in state.stones)  # type: ignore[type-var]
+    state.stones = sorted(cast(Square, mv(sq)) for sq in state.stones)
 
 
 def _rotate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:

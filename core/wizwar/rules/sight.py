@@ -68,7 +68,7 @@ def _blocking_memo(state: State) -> dict[tuple[object, ...], bool]:
             or t.stones != state.stones or len(t.table) > 20_000):
         t.layout, t.edges, t.opened = state.layout, tuple(state.edges), list(opened)
         t.bushes, t.stones, t.table = tuple(state.bushes), list(state.stones), {}
-    return t.table  # type: ignore[no-any-return]
+    return t.table
 
 
 #: has_los answers by what blocks (see :func:`_blocking_memo`), per thread
@@ -119,7 +119,7 @@ def _clear_line(state: State, frm: Square, target: Square | Edge,
         if bushes or stones:
             ends = {frm}
             if len(target) == 2:
-                ends.add(target)  # type: ignore[arg-type]
+                ends.add(target)
             if any(s not in ends and (s in bushes or s in stones) for s in sl.squares):
                 continue
         return sl
