@@ -127,7 +127,8 @@ class Loaded:
     @property
     def seed(self) -> int | bytes:
         """The game seed."""
-        return self.header["seed"]  # type: ignore[no-any-return]
+        seed: int | bytes = self.header["seed"]
+        return seed
 
     @property
     def deal(self) -> Any:

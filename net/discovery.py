@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import socket
@@ -571,9 +572,13 @@ class Browser:
                 self._resolve(zeroconf, service_type, name)
             )
             self._tasks[name] = task
-            task.add_done_callback(lambda t, key=name: self._task_done(key, t))
+            task.add_done_callback(functools.partial(self._done_for, name))
         except Exception:  # noqa: BLE001 - never let an exception escape into zeroconf
             log.debug("discovery handler failed for %r", name, exc_info=True)
+
+    def _done_for(self, name: str, task: asyncio.Task[None]) -> None:
+        """``_task_done`` with the name first (a done callback bound to one service)."""
+        self._task_done(name, task)
 
     def _task_done(self, name: str, task: asyncio.Task[None]) -> None:
         if self._tasks.get(name) is task:
