@@ -11,10 +11,12 @@ import asyncio
 import random
 from typing import Any
 
+import msgpack
 import pytest
 
 from core import beacon as B
 from core import log, registry
+from core.codec import pack
 from core.wizwar.actions import Action
 from core.wizwar.rules import legal_actions, to_move
 from core.wizwar.state import State, state_hash
@@ -109,7 +111,32 @@ async def test_lan_rolls_use_every_seats_reveal_and_the_logs_replay() -> None:
         n = len(loaded.records)
         again = log.replay(loaded)
         assert state_hash(again) == host.hashes[n], viewer
-        assert again.rng.rolls == sum(1 for r in loaded.records if r.get("beacon"))
+        assert again.rng.rolls == sum(1 for r in loaded.records if log.dice_of(r))
+    # the host's log verifies in two other processes under other hash seeds, and its export
+    # text (with its dice lines) replays alone to the same game
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "host.wwlog")
+        with open(path, "wb") as f:
+            f.write(bytes(hlog))
+        for hs in ("1", "2"):
+            out = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "verify", path],
+                                 capture_output=True, text=True, timeout=120,
+                                 env={**os.environ, "PYTHONHASHSEED": hs})
+            assert out.returncode == 0 and "PASS" in out.stdout, out.stdout + out.stderr
+    text = log.export_text(log.read(bytes(hlog)))
+    assert "dice beacon" in text and text.count("\ndice ") == 1 + len(rolled)
+    game = log.parse_text(text)
+    st2 = game.start()
+    for i in range(len(game.actions)):
+        game.step(st2, i)
+    final = log.replay(log.read(bytes(hlog)))
+    assert st2.to_wire()["wizards"] == final.to_wire()["wizards"]
+    assert st2.rng.to_wire() == final.rng.to_wire()
     # the peer's foresight, the old way: before each roll it knows the joint seed and the
     # generator's counter (every earlier message); the seed's stream gave the roll's first
     # block then, and it is not the block the roll used (which needs the reveals)
@@ -118,7 +145,7 @@ async def test_lan_rolls_use_every_seats_reveal_and_the_logs_replay() -> None:
     loaded = log.read(bytes(plog))
     cps = log.Checkpoints(loaded, every=10)
     for i, r in enumerate(loaded.records):
-        if not r.get("beacon"):
+        if not log.dice_of(r):
             continue
         before, after = cps.at(i), cps.at(i + 1)
         n = before.rng.counter
@@ -127,7 +154,7 @@ async def test_lan_rolls_use_every_seats_reveal_and_the_logs_replay() -> None:
         used = blake2b(n.to_bytes(8, "big"), key=key, digest_size=8).digest()
         assert after.rng.counter > n and used != old
         assert after.rng.beacon == blake2b(
-            before.rng.beacon + B.combine(before.rng.seed, before.rng.rolls, r["beacon"]),
+            before.rng.beacon + B.combine(before.rng.seed, before.rng.rolls, log.dice_of(r) or []),
             digest_size=32).digest()  # the roll is the combination of every seat's reveal
 
 
@@ -176,6 +203,23 @@ async def test_a_tampered_reveal_is_refused_and_a_withheld_one_waits_for_its_sea
         await _stop(host, tasks)
 
 
+async def test_a_player_without_a_dice_chain_is_refused_in_words() -> None:
+    from net.protocol import hello
+
+    host = HostGame(players=2)
+    port = await host.start()
+    try:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        w.write(pack(hello(host.ruleset, "chainless", "", "00")))
+        await w.drain()
+        got = msgpack.unpackb(await asyncio.wait_for(r.read(4096), 5), raw=False)
+        w.close()
+        assert got["type"] == "refuse" and "dice chain" in got["reason"]
+        assert host.seat_status()["P2"] == "free"
+    finally:
+        await host.close()
+
+
 async def test_a_peer_refuses_a_commit_whose_reveal_was_forged() -> None:
     """A host that alters a seat's reveal in a commit (to choose the dice) is caught by every
     peer: the reveal does not open that seat's chain."""
@@ -214,8 +258,10 @@ async def test_a_local_replay_of_a_lan_log_is_a_beaconed_game(players: int) -> N
     await asyncio.sleep(0.2)
     await _stop(host, tasks)
     loaded = log.read(bytes(data))
-    at = next(i for i, r in enumerate(loaded.records) if r.get("beacon"))
-    assert B.is_beaconed(RS, log.start_state(loaded.header))
-    loaded.records[at] = {k: v for k, v in loaded.records[at].items() if k != "beacon"}
+    at = next(i for i, r in enumerate(loaded.records) if log.dice_of(r))
+    assert B.is_beaconed(RS, log.start_state(loaded))
+    r = loaded.records[at]
+    loaded.records[at] = {**r, "reveals": {k: v for k, v in r["reveals"].items()
+                                           if k != "beacon"}}
     with pytest.raises(log.LogError, match="no dice reveals"):
         log.replay(loaded)
