@@ -566,6 +566,12 @@ class HostGame:
         """True once the game has ended (its outcome is over)."""
         return self.state is not None and self.ruleset.result(self.state).over
 
+    def dice_waiting(self) -> list[str]:
+        """The seats whose dice reveal the action being sequenced still waits for."""
+        if not self.roll_msg:
+            return []
+        return [s.seat for s in self.seats if s.seat not in self.reveals_in]
+
     def _host_chain_secret(self, seat: str) -> bytes:
         """The secret of the dice chain of a seat the host plays: fresh, or from
         :attr:`seed`."""
@@ -737,6 +743,7 @@ class PeerGame:
     _host_last: int = 0
     tracker: Tracker = field(default_factory=Tracker)  # every seat's dice chain so far
     chain: Chain | None = None  # this seat's own dice chain (never sent: only its tip)
+    rolling: list[str] = field(default_factory=list)  # a roll announced: the seats awaited
 
     async def connect(self) -> None:
         """Open the connection and say hello (with a fresh nonce commitment and, for a
@@ -826,6 +833,7 @@ class PeerGame:
             self._start(msg)
         elif t == "commit":
             self._host_last = max(self._host_last, msg["last"])
+            self.rolling = []
             self._commit(msg)
             if self.desync:
                 return ""
@@ -834,6 +842,7 @@ class PeerGame:
                 await self.conn.send({"type": "ack", "seq": msg["seq"],
                                       "hash": self.ruleset.state_hash(self.state)})
         elif t == "roll":
+            self.rolling = [str(x) for x in msg["waiting"]][:8]
             await self._reveal(msg)
         elif t == "chain":
             try:
@@ -947,6 +956,11 @@ class PeerGame:
         if rs.state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
         self._wake()
+
+    def dice_waiting(self) -> list[str]:
+        """The seats whose dice reveal the host was waiting for when it announced the roll
+        now pending (empty when none is)."""
+        return list(self.rolling)
 
     async def _reveal(self, msg: dict[str, Any]) -> None:
         """The host announced an action that rolls: send this seat's next chain value (the

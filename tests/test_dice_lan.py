@@ -180,7 +180,11 @@ async def test_a_tampered_reveal_is_refused_and_a_withheld_one_waits_for_its_sea
         await asyncio.sleep(0.1)
         st = host.state
         assert st is not None and host.roll_msg and st.rng.rolls == 0
-        assert host.roll_msg["waiting"] == ["P2"]
+        assert host.roll_msg["waiting"] == ["P2"] == host.dice_waiting()
+        from net.session import NetSession
+
+        pause = NetSession(host).stage()
+        assert pause.kind == "reveal" and pause.holder == "P2" and not pause.players
         assert any("waiting for the dice reveals of P2" in m for m in said)
         assert any("does not open its committed chain" in m for m in said)
         seq = st.seq
