@@ -19,8 +19,9 @@ from core.wizwar.rules._common import (
     _name,
     _vacant,
 )
-from core.wizwar.rules.creations import _collapse_water
-from core.wizwar.rules.damage import HIT_EFFECTS, _hurt
+from core.wizwar.rules.cards.creations import _collapse_water
+from core.wizwar.rules.damage import _hurt
+from core.wizwar.rules.hooks import hit_effect
 from core.wizwar.rules.objects import _finish_objects, _shadowstone, _stones_step
 from core.wizwar.rules.stack import STOPPERS, VOIDERS, _is_spent, _other_side
 from core.wizwar.state import (
@@ -101,7 +102,7 @@ def _resolve_attack(state: State, o: Out) -> None:
         _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
         return
     # hits: [victim, value, credit]
-    credit0 = win.attacker if HIT_EFFECTS[win.source].credit else ""
+    credit0 = win.attacker if hit_effect(win.source).credit else ""
     hits: list[list] = [[win.defender, win.value, credit0]]
     for c in standing:
         if c.slug == "reflection":
@@ -123,7 +124,7 @@ def _resolve_attack(state: State, o: Out) -> None:
         victim = state.wizard(victim_seat)
         if not victim.in_game:
             continue
-        effect = HIT_EFFECTS[win.source]
+        effect = hit_effect(win.source)
         base = effect.base(state, win, victim, value, o)
         dmg = base
         reversed_ = False

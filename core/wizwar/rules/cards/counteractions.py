@@ -17,8 +17,8 @@ from core.wizwar.board import (
     square_name,
 )
 from core.wizwar.rules._common import SOURCE_CARD, Out, _edge, _empty_edge, _number, _take_from_hand
-from core.wizwar.rules.damage import HIT_EFFECTS
-from core.wizwar.rules.neutrals import _teleport_dest
+from core.wizwar.rules.cards.neutrals import _teleport_dest
+from core.wizwar.rules.hooks import hit_effect
 from core.wizwar.rules.objects import _display
 from core.wizwar.rules.sight import _is_blocking
 from core.wizwar.rules.stack import ESCAPES, TURNERS, _latest_standing, _other_side, _victims
@@ -61,10 +61,10 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if slug in ("absorb", "blunt"):
         if w.seat not in _victims(state, win):
             raise IllegalAction(f"{cd.name} answers damage dealt to you")
-        if win.kind == "attack" and not HIT_EFFECTS[win.source].damage:
+        if win.kind == "attack" and not hit_effect(win.source).damage:
             raise IllegalAction(f"{cd.name} answers damage, and this attack deals none")
     elif slug == "reverse":
-        if w.seat not in _victims(state, win) or not HIT_EFFECTS[win.source].damage:
+        if w.seat not in _victims(state, win) or not hit_effect(win.source).damage:
             raise IllegalAction("Reverse answers an attack that would deal you damage")
     elif slug == "full-shield":
         if not is_spell_attack:
@@ -138,7 +138,7 @@ def _display_answer(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: 
     Source: cards.md §1.4 (these three may be displayed out of turn)."""
     win = state.windows[0]
     if w.seat not in _victims(state, win) or (win.kind == "attack"
-                                              and not HIT_EFFECTS[win.source].damage):
+                                              and not hit_effect(win.source).damage):
         raise IllegalAction("a stone is displayed out of turn only when you are about to "
                             "take damage")
     _display(state, w, a, cid, dry, o)

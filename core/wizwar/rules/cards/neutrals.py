@@ -23,6 +23,7 @@ from core.wizwar.rules._common import (
     _square,
     _vacant,
 )
+from core.wizwar.rules.hooks import CardRules, card_rules, register
 from core.wizwar.rules.sight import _sees, has_los
 from core.wizwar.state import (
     Condition,
@@ -182,3 +183,47 @@ def _self_duration(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
     _discard_cards(state, [cid, ncid])
     _add_condition(w, Condition(a.card, w.seat, value))
     o("condition", f"{w.seat} casts {C.card(a.card).name} for {value} turn(s)", seat=w.seat)
+
+
+def _reuse(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Reuse Spell: cast again a non-attack spell you played earlier this turn that lies in
+    the discard pile, with new targets and a new number card; it stays in the discard pile.
+    Teleport twice is fine; Swap is an attack and never allowed (DG §12; cards.md)."""
+    spell = a.arg("spell")
+    cd = C.BY_SLUG.get(spell)
+    if cd is None or cd.kind == C.ATTACK or not cd.spell:
+        raise IllegalAction("Reuse Spell recasts a non-attack spell: spell=teleport")
+    if spell not in state.turn.played or \
+            not any(state.face(c) == spell for c in state.discard):
+        raise IllegalAction(f"you have not cast {cd.name} this turn (or it left the discard)")
+    effect = card_rules(spell).play
+    if effect is None or spell == "reuse-spell":
+        raise IllegalAction(f"{cd.name} cannot be recast")
+    again = Action(a.actor, "play", spell, a.targets, a.number,
+                   tuple(p for p in a.args if p[0] != "spell"))
+    effect(state, w, again, cid, dry, o)  # the Reuse Spell card is the one discarded
+
+
+def _mist_forbids(state: State, w: Wizard, a: Action) -> str:
+    """Mist-Body: no punches, no weapons, no picking up (cards.md mist-body)."""
+    if a.verb in ("punch", "pickup") or (a.verb == "play" and a.card in
+                                          ("dagger", "large-rock", "wizardblade")):
+        return "as mist you cannot punch, use weapons or pick anything up"
+    return ""
+
+
+# ---------------------------------------------------------------------------------------
+# the neutral cards' records
+# ---------------------------------------------------------------------------------------
+register(
+    CardRules("teleport", play=_teleport, source="cards.md teleport"),
+    CardRules("invisible", play=_invisible, source="cards.md invisible"),
+    CardRules("speed", play=_speed, source="cards.md speed; RB The Turn"),
+    CardRules("power-run", play=_power_run, source="cards.md power-run"),
+    CardRules("shrink", play=_shrink, source="cards.md shrink"),
+    CardRules("buddy", play=_buddy, source="cards.md buddy (AF)"),
+    *(CardRules(slug, play=_modifier, source=f"cards.md {slug}; §1.3") for slug in MODIFIERS),
+    CardRules("mist-body", play=_self_duration, forbids=_mist_forbids,
+              source="cards.md mist-body"),
+    CardRules("reuse-spell", play=_reuse, source="cards.md reuse-spell; DG §12"),
+)

@@ -36,6 +36,7 @@ from core.wizwar.rules._common import (
     _seat_order_from,
     _square,
 )
+from core.wizwar.rules.hooks import CardRules, register
 from core.wizwar.rules.movement import _push
 from core.wizwar.rules.sight import _sees, has_los
 from core.wizwar.rules.stack import _open_indirect
@@ -541,3 +542,27 @@ def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o:
 
     _reshape_board(state, spec, moving, to_new)
     o("sector", f"{w.seat} moves the {src} sector to {dst}", seat=w.seat)
+
+
+# ---------------------------------------------------------------------------------------
+# the creation and board cards' records
+# ---------------------------------------------------------------------------------------
+register(
+    CardRules("create-wall", play=_create_wall, source="RB The Cards; cards.md create-wall"),
+    CardRules("destroy-wall", play=_destroy_wall, source="FAQ; cards.md destroy-wall"),
+    CardRules("pick-lock", play=_pick_lock, source="cards.md pick-lock"),
+    CardRules("master-key", play=_open_door_card, source="cards.md master-key"),
+    CardRules("jam-lock", play=_jam_lock, source="cards.md jam-lock"),
+    CardRules("remove-lock", play=_remove_lock, source="cards.md remove-lock"),
+    CardRules("thornbush", play=_thornbush, source="cards.md thornbush"),
+    CardRules("fill-square-with-stone", play=_stone_block,
+              source="cards.md fill-square-with-stone"),
+    CardRules("dispel-creation", play=_dispel, source="cards.md dispel-creation"),
+    CardRules("rotate-sector", play=_rotate_sector, source="RB The Board; cards.md rotate-sector"),
+    CardRules("relocate-sector", play=_relocate_sector,
+              source="RB The Board; cards.md relocate-sector"),
+    CardRules("illusion-wall", play=_illusion_wall, source="DG §12; cards.md illusion-wall"),
+    CardRules("wall-of-fire", play=_wall_of_fire, source="RB; cards.md wall-of-fire"),
+    CardRules("waterwall", play=_waterwall, source="AF; FAQ; cards.md waterwall, §1.8"),
+    CardRules("pass-through-wall", play=_pass_through, source="cards.md pass-through-wall"),
+)

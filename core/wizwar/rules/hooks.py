@@ -1,0 +1,146 @@
+"""Each card's own rules, and the registry the shared machinery asks.
+
+A card brings a :class:`CardRules` record (declared next to its behaviour, in its family's
+module under ``core/wizwar/rules/cards/``) and registers it with :func:`register`; the shared
+machinery (the turn, the stack, movement, line of sight, ``legal_actions``) looks a card up
+with :func:`card_rules` and calls its hooks instead of naming the card. A creation that stays
+on an edge (Wall of Fire, Illusion Wall) brings an :class:`EdgeRules` record the same way,
+found by the edge's kind with :func:`edge_rules`.
+
+The records are filled when ``core.wizwar.rules.cards`` is imported (``core.wizwar.rules``
+does so), before any rule runs. Looking up a slug that registered nothing returns the empty
+record :data:`NO_RULES` (every hook absent).
+
+Source: the rules of each card are cited where its record is declared (cards.md rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from core.wizwar.actions import Action
+from core.wizwar.board import Edge
+from core.wizwar.state import EdgeState, State, Window, Wizard
+
+if TYPE_CHECKING:
+    from core.wizwar.rules._common import Out
+
+#: A card's effect when its owner plays it in his own turn: ``(state, wizard, action, card
+#: id, dry, out)``; raises ``IllegalAction`` when refused; with ``dry`` it only checks.
+Play = Callable[[State, Wizard, Action, int, bool, "Out"], None]
+#: What a condition named after the card forbids its wizard: ``(state, wizard, action)`` ->
+#: the reason, or "" when it allows the action (cards.md §1.6).
+Forbids = Callable[[State, Wizard, Action], str]
+
+
+@dataclass(frozen=True)
+class HitEffect:
+    """What one hit of an attack does: ``base`` gives its damage before counteractions and
+    stones (it may also move the victim); ``after`` its other effects, which happen only if
+    not all the damage was stopped (RB: secondary effects are stopped with the damage).
+    One per attack card (cards.md rows); the stack machinery never names a card."""
+
+    base: Callable[[State, Window, Wizard, int, Out], int]
+    after: Callable[[State, Window, Wizard, int, int, str, Out], None] | None = None
+    damage: bool = True  # its hits deal damage (Absorb, Blunt, Reverse can answer them)
+    credit: bool = True  # a kill by it gives the killer the victim's cards
+
+
+@dataclass(frozen=True)
+class EdgeRules:
+    """How a creation standing on an edge behaves, by the edge's kind (cards.md §1.8).
+
+    Attributes:
+        crossable: ``(state, wizard, edge state) -> bool``: the wizard may walk (or be pushed,
+            or retreat) through it. None: it blocks like a wall.
+        cross_damage: magical damage dealt, as indirect damage, for each crossing (0: none).
+        attackable: ``(state, edge state, seat) -> bool``: the seat may punch, attack or
+            destroy it as a wall (None: always, as a wall or door).
+        seen_through: ``(state, edge state, seat) -> bool``: "destroying" it as a wall only
+            ends the seat's belief in it (the edge stays, at full strength) -- Illusion Wall.
+        quenched: a Waterwall may be cast on it, and puts it out.
+        blocks: a walker who may not cross it is told this is in the way ("wall" for an
+            illusion believed in; "" for the edge's kind).
+        first_sight: ``(state, wizard, edge, out) -> bool``: called (not in a dry run) before
+            the wizard walks through it; True stops the walk before it (he now believes it).
+        settle: ``(state, out)``: run after every action while an edge of this kind stands
+            (first-sight rolls).
+    """
+
+    kind: str
+    crossable: Callable[[State, Wizard, EdgeState], bool] | None = None
+    cross_damage: int = 0
+    attackable: Callable[[State, EdgeState, str], bool] | None = None
+    seen_through: Callable[[State, EdgeState, str], bool] | None = None
+    quenched: bool = False
+    blocks: str = ""
+    first_sight: Callable[[State, Wizard, Edge, Out], bool] | None = None
+    settle: Callable[[State, Out], None] | None = None
+
+
+@dataclass(frozen=True)
+class CardRules:
+    """One card's own rules: the hooks the shared machinery asks about it.
+
+    Attributes:
+        slug: the card (``core.wizwar.cards`` slug).
+        play: its effect when played in its owner's turn (None: it cannot be played so).
+        forbids: what a condition named after it forbids its wizard (None: nothing).
+        hit: what one hit of it does, for an attack (None: it is no attack).
+        edge: the creation it leaves on an edge, if any (also registered by kind).
+        source: where its rules come from (cards.md row, rulebook section, FAQ).
+    """
+
+    slug: str
+    play: Play | None = None
+    forbids: Forbids | None = None
+    hit: HitEffect | None = None
+    edge: EdgeRules | None = None
+    source: str = ""
+
+
+#: The empty record: a slug that registered nothing has no hooks.
+NO_RULES = CardRules("")
+
+_CARDS: dict[str, CardRules] = {}
+_EDGES: dict[str, EdgeRules] = {}
+
+
+def register(*records: CardRules) -> None:
+    """Register each card's record (and its edge creation, by kind). Raises ``ValueError``
+    when a slug or an edge kind is registered twice."""
+    for r in records:
+        if r.slug in _CARDS:
+            raise ValueError(f"card rules for {r.slug} registered twice")
+        _CARDS[r.slug] = r
+        if r.edge is not None:
+            if r.edge.kind in _EDGES:
+                raise ValueError(f"edge rules for {r.edge.kind} registered twice")
+            _EDGES[r.edge.kind] = r.edge
+
+
+def card_rules(slug: str) -> CardRules:
+    """The record of ``slug`` (:data:`NO_RULES` when it registered none)."""
+    return _CARDS.get(slug, NO_RULES)
+
+
+def edge_rules(kind: str) -> EdgeRules | None:
+    """The rules of a creation standing on an edge, by its kind (None for a printed wall,
+    door, a created plain wall, or any kind that registered none)."""
+    return _EDGES.get(kind)
+
+
+def registered() -> list[str]:
+    """Every slug with a record, sorted."""
+    return sorted(_CARDS)
+
+
+def hit_effect(source: str) -> HitEffect:
+    """The hit effect of the attack ``source`` (a card slug or ``punch``). Raises
+    ``KeyError`` for a source that is no attack."""
+    h = card_rules(source).hit
+    if h is None:
+        raise KeyError(source)
+    return h
