@@ -20,6 +20,7 @@ from core.wizwar.board import (
     parse_edge,
     parse_square,
 )
+from core.wizwar.rules.hooks import edge_rules
 from core.wizwar.state import (
     BASE_MOVES,
     HAND_LIMIT,
@@ -258,10 +259,13 @@ def _add_condition(w: Wizard, cond: Condition) -> None:
     w.conditions = [c for c in w.conditions if c.slug != cond.slug] + [cond]
 
 
-def _empty_edge(state: State, e: Edge, text: str, fire_ok: bool = False) -> None:
-    """An edge creation needs an empty edge of the board (cards.md §1.8)."""
+def _empty_edge(state: State, e: Edge, text: str, water: bool = False) -> None:
+    """An edge creation needs an empty edge of the board (cards.md §1.8); a Waterwall
+    (``water``) may also go on a creation it puts out (FAQ: a Waterwall on a Wall of Fire).
+    Raises ``IllegalAction`` otherwise."""
     es = state.edges.get(e)
-    if es is not None and not (fire_ok and es.kind == "wall-of-fire"):
+    er = edge_rules(es.kind) if es is not None else None
+    if es is not None and not (water and er is not None and er.quenched):
         raise IllegalAction(f"{text} is not empty")
     x, y, side = e
     if state.layout.neighbor((x, y), side) is None:

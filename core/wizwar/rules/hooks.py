@@ -50,30 +50,35 @@ class HitEffect:
 
 @dataclass(frozen=True)
 class EdgeRules:
-    """How a creation standing on an edge behaves, by the edge's kind (cards.md §1.8).
+    """How a creation standing on an edge behaves, found by the edge's kind (cards.md §1.8).
+    A kind without a record (a wall, a door, a jammed door) blocks walkers, pushes and
+    sight, and can be attacked.
 
     Attributes:
-        crossable: ``(state, wizard, edge state) -> bool``: the wizard may walk (or be pushed,
-            or retreat) through it. None: it blocks like a wall.
-        cross_damage: magical damage dealt, as indirect damage, for each crossing (0: none).
-        attackable: ``(state, edge state, seat) -> bool``: the seat may punch, attack or
-            destroy it as a wall (None: always, as a wall or door).
-        seen_through: ``(state, edge state, seat) -> bool``: "destroying" it as a wall only
-            ends the seat's belief in it (the edge stays, at full strength) -- Illusion Wall.
+        kind: the ``EdgeState.kind`` it stands as (``wall-of-fire``).
+        crossable: ``(state, wizard, edge state) -> bool``: the wizard may walk through it,
+            be pushed, dragged or retreat through it (None: never, like a wall).
+        cross_damage: magical damage each crossing deals as indirect damage, with the kind as
+            its source (a push adds it to the push's damage instead); 0 for none.
+        cross_event: ``(event kind, text after the seat)`` told when a wizard walks through.
+        attackable: ``(edge state, seat) -> bool``: the seat may punch, attack or destroy it
+            as a wall (None: always).
+        illusory: "destroying" it only ends the destroyer's belief in it: it stays, at full
+            strength, for the others.
         quenched: a Waterwall may be cast on it, and puts it out.
-        blocks: a walker who may not cross it is told this is in the way ("wall" for an
-            illusion believed in; "" for the edge's kind).
-        first_sight: ``(state, wizard, edge, out) -> bool``: called (not in a dry run) before
-            the wizard walks through it; True stops the walk before it (he now believes it).
-        settle: ``(state, out)``: run after every action while an edge of this kind stands
-            (first-sight rolls).
+        blocks: what a walker who may not cross it is told stands in the way ("" for its
+            kind).
+        first_sight: ``(state, wizard, edge, out) -> bool``, called (not in a dry run) before
+            a wizard who may cross it walks through: True stops the walk in front of it.
+        settle: ``(state, out)``, run after every action while an edge of this kind stands.
     """
 
     kind: str
     crossable: Callable[[State, Wizard, EdgeState], bool] | None = None
     cross_damage: int = 0
-    attackable: Callable[[State, EdgeState, str], bool] | None = None
-    seen_through: Callable[[State, EdgeState, str], bool] | None = None
+    cross_event: tuple[str, str] = ("", "")
+    attackable: Callable[[EdgeState, str], bool] | None = None
+    illusory: bool = False
     quenched: bool = False
     blocks: str = ""
     first_sight: Callable[[State, Wizard, Edge, Out], bool] | None = None
@@ -130,6 +135,11 @@ def edge_rules(kind: str) -> EdgeRules | None:
     """The rules of a creation standing on an edge, by its kind (None for a printed wall,
     door, a created plain wall, or any kind that registered none)."""
     return _EDGES.get(kind)
+
+
+def settling_edges() -> list[EdgeRules]:
+    """The edge kinds with a ``settle`` hook, in the order registered."""
+    return [r for r in _EDGES.values() if r.settle is not None]
 
 
 def registered() -> list[str]:

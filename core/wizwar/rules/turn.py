@@ -28,14 +28,11 @@ from core.wizwar.rules.cards.attacks import (
     _weapon,
 )
 from core.wizwar.rules.cards.counteractions import _answer_play
-from core.wizwar.rules.cards.creations import (
-    _illusion_rolls,
-)
 from core.wizwar.rules.cards.neutrals import (
     MODIFIERS,
 )
 from core.wizwar.rules.conditions import _restricted, _tick
-from core.wizwar.rules.hooks import card_rules
+from core.wizwar.rules.hooks import card_rules, settling_edges
 from core.wizwar.rules.movement import _boost, _move, _retreat, _retreat_paths
 from core.wizwar.rules.objects import _drop, _pickup, _throw_object
 from core.wizwar.rules.resolution import _answer_pass
@@ -246,8 +243,10 @@ _KIND = attrgetter("kind")
 
 def _settle(state: State, o: Out) -> None:
     """Run the automatic steps until a player must act (notation.md, Turn edges)."""
-    if "illusion-wall" in map(_KIND, state.edges.values()):  # (a C-speed scan)
-        _illusion_rolls(state, o)
+    for er in settling_edges():  # creations that act after every action (first-sight rolls)
+        if er.kind in map(_KIND, state.edges.values()):  # (a C-speed scan)
+            assert er.settle is not None
+            er.settle(state, o)
     for _guard in range(10_000):
         _check_end(state, o)
         if state.winner or state.windows or state.choice or state.discarding:

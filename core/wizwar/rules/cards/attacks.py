@@ -50,7 +50,7 @@ from core.wizwar.rules.cards.hits import (
     _swap_places,
     _ten,
 )
-from core.wizwar.rules.hooks import CardRules, HitEffect, register
+from core.wizwar.rules.hooks import CardRules, EdgeRules, HitEffect, edge_rules, register
 from core.wizwar.rules.movement import _away, _enter_bush, _move, _step_ok
 from core.wizwar.rules.objects import _throw_landing
 from core.wizwar.rules.sight import _clear_line, _sees, has_los
@@ -342,13 +342,14 @@ def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> No
     _move(state, w, walk, True, o)
     if dry:
         return
-    fires = 0
+    crossed: list[EdgeRules] = []  # creations the dragged thing is pulled through
     cur = start
     for t in path:
         sq = parse_square(t)
         step = _step_ok(state, cur, sq)
-        if step and step[0] in state.edges and state.edges[step[0]].kind == "wall-of-fire":
-            fires += 1
+        if step and step[0] in state.edges and \
+                (er := edge_rules(state.edges[step[0]].kind)) is not None and er.cross_damage:
+            crossed.append(er)
         cur = sq
     _discard_cards(state, [cid])
     _move(state, w, walk, False, o)
@@ -358,8 +359,9 @@ def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> No
         o("move", f"{thing.seat} is dragged to {square_name(end)}", seat=thing.seat)
         if end in state.bushes:
             _enter_bush(state, thing, o)
-        for _ in range(fires):
-            _open_indirect(state, [thing], 4, "wall-of-fire", physical=False, cause=w.seat)
+        for er in crossed:
+            _open_indirect(state, [thing], er.cross_damage, er.kind, physical=False,
+                           cause=w.seat)
     elif isinstance(thing, str):
         state.treasures[thing] = end
     else:

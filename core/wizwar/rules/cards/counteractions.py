@@ -159,7 +159,7 @@ def _block_edge(state: State, win: Window, w: Wizard, a: Action) -> str:
             any(k for k, _ in a.args):
         raise IllegalAction("name the edge the attack's line crosses, e.g. @c3:e")
     e = _edge(state, a.targets[0])
-    _empty_edge(state, e, a.targets[0], fire_ok=a.card == "waterwall")
+    _empty_edge(state, e, a.targets[0], water=a.card == "waterwall")
     line = next((sl for sl in sightlines(state.layout, attacker.at, w.at)
                  if blocked_count(sl, lambda x: _is_blocking(state, x)) == 0), None)
     if line is None or e not in line.edges:
