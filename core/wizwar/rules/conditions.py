@@ -1,6 +1,6 @@
 """Durations and conditions: asking a wizard's conditions what they forbid (each card's
-``CardRules.forbids``: Medusa, No Spell, Lock in Place, Slow, Mist-Body) and Slow Death's
-tick on each draw.
+``CardRules.forbids``: Medusa, No Spell, Lock in Place, Slow, Mist-Body) and what they do
+when he draws (``CardRules.after_draw``: Slow Death's tick).
 
 Sources: cards.md §1.6 (durations), cards.md rows medusa, no-spell, lock-in-place, slow,
 mist-body, slow-death; DG §12.
@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from core.wizwar.actions import Action
 from core.wizwar.rules._common import Out
-from core.wizwar.rules.hooks import card_rules
+from core.wizwar.rules.hooks import card_rules, conditions_of
 from core.wizwar.state import (
     State,
-    Window,
     Wizard,
 )
 
@@ -30,14 +29,11 @@ def _restricted(state: State, w: Wizard, a: Action) -> str:
 
 
 def _tick(state: State, w: Wizard, o: Out) -> None:
-    """A Slow Death tick after a draw: answered as if it were an attack by the caster (any
-    counteraction, for this tick only); nobody's attack, no kill credit; none while
-    petrified (cards.md slow-death; DG §7 and §12)."""
-    curse = next((c for c in w.conditions if c.slug == "slow-death"), None)
-    if curse is None or w.has("medusa"):
-        return
-    caster = curse.caster if state.wizard(curse.caster).in_game else w.seat
-    o("tick", f"Slow Death: {w.seat} takes a tick", seat=w.seat)
-    state.windows.insert(0, Window(kind="attack", attacker=caster, defender=w.seat,
-                                   source="slow-death-tick", value=1, to_answer=w.seat,
-                                   target=w.seat, passes=1))
+    """After ``w`` draws a card: each condition on him that acts on a draw does so, the first
+    of each card only, in the order they were put on him (Slow Death's tick; cards.md
+    slow-death)."""
+    done: list[str] = []
+    for c, r in conditions_of(w):
+        if r.after_draw is not None and c.slug not in done:
+            done.append(c.slug)
+            r.after_draw(state, w, c, o)

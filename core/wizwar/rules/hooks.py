@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from core.wizwar.actions import Action
 from core.wizwar.board import Edge
-from core.wizwar.state import EdgeState, State, Window, Wizard
+from core.wizwar.state import Condition, EdgeState, State, Window, Wizard
 
 if TYPE_CHECKING:
     from core.wizwar.rules._common import Out
@@ -95,7 +95,38 @@ class CardRules:
         forbids: what a condition named after it forbids its wizard (None: nothing).
         hit: what one hit of it does, for an attack (None: it is no attack).
         edge: the creation it leaves on an edge, if any (also registered by kind).
+        drawn: ``(state, wizard, card id, out) -> None``: the card goes off when drawn
+            instead of going to the hand (Trap!).
         source: where its rules come from (cards.md row, rulebook section, FAQ).
+
+    What a condition named after the card does to its wizard (cards.md §1.6), beyond what it
+    ``forbids``:
+
+    Attributes:
+        moves_cap: at most this many squares a turn, boosts included, and in a forced retreat.
+        base_moves: his base movement becomes this (a displayed stone's, then a condition's:
+            the condition wins).
+        to_hit: an attack on him hits only on a d4 roll of at most this (0: always hits); the
+            lowest applies; ``to_hit_as`` names him so in the roll's event.
+        rooted: he cannot be made to walk a forced retreat.
+        through_doors: he walks through doors, even jammed ones.
+        through_bushes: entering a thornbush does not catch him.
+        immune: the damage he takes none of: "physical" or "all" ("" for none);
+            ``immune_as`` names him so in the event.
+        attack_refused: ``(state, attacker, condition, target) -> reason``: why this condition
+            on the attacker forbids attacking ``target`` ("" when it does not).
+        target_refused: ``(state, target, condition, card) -> reason``: why this condition on
+            the target forbids an attack with ``card`` on him ("" when it does not).
+        ends_on_attack: it ends when its caster attacks its wizard.
+        after_draw: ``(state, wizard, condition, out) -> None``: runs when its wizard draws a
+            card (Slow Death's tick); the first such condition of each card only.
+
+    For an object used in an attack:
+
+    Attributes:
+        kept_striking: it stays in its owner's hand when it strikes (not when thrown).
+        lands: where it ends after the attack: "thrown" (in the target's square when thrown),
+            "always" (there, thrown or not), "" (it is discarded or kept).
     """
 
     slug: str
@@ -103,6 +134,22 @@ class CardRules:
     forbids: Forbids | None = None
     hit: HitEffect | None = None
     edge: EdgeRules | None = None
+    drawn: Callable[[State, Wizard, int, Out], None] | None = None
+    moves_cap: int | None = None
+    base_moves: int | None = None
+    to_hit: int = 0
+    to_hit_as: str = ""
+    rooted: bool = False
+    through_doors: bool = False
+    through_bushes: bool = False
+    immune: str = ""
+    immune_as: str = ""
+    attack_refused: Callable[[State, Wizard, Condition, Wizard], str] | None = None
+    target_refused: Callable[[State, Wizard, Condition, str], str] | None = None
+    ends_on_attack: bool = False
+    kept_striking: bool = False
+    lands: str = ""
+    after_draw: Callable[[State, Wizard, Condition, Out], None] | None = None
     source: str = ""
 
 
@@ -140,6 +187,32 @@ def edge_rules(kind: str) -> EdgeRules | None:
 def settling_edges() -> list[EdgeRules]:
     """The edge kinds with a ``settle`` hook, in the order registered."""
     return [r for r in _EDGES.values() if r.settle is not None]
+
+
+def conditions_of(w: Wizard) -> list[tuple[Condition, CardRules]]:
+    """Each condition on ``w`` with its card's record, in the order they were put on him."""
+    return [(c, card_rules(c.slug)) for c in w.conditions]
+
+
+def through_doors(w: Wizard) -> bool:
+    """A condition on ``w`` lets him walk through doors (Mist-Body)."""
+    return any(card_rules(c.slug).through_doors for c in w.conditions)
+
+
+def through_bushes(w: Wizard) -> bool:
+    """A condition on ``w`` keeps thornbushes from catching him (Mist-Body)."""
+    return any(card_rules(c.slug).through_bushes for c in w.conditions)
+
+
+def moves_cap(w: Wizard) -> int | None:
+    """The lowest cap a condition on ``w`` puts on his squares a turn (Slow), or None."""
+    caps = [r.moves_cap for _c, r in conditions_of(w) if r.moves_cap is not None]
+    return min(caps) if caps else None
+
+
+def rooted(w: Wizard) -> bool:
+    """A condition on ``w`` keeps him from being made to walk (Lock in Place, Medusa)."""
+    return any(card_rules(c.slug).rooted for c in w.conditions)
 
 
 def registered() -> list[str]:

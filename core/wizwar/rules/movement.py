@@ -19,7 +19,14 @@ from core.wizwar.board import (
     square_name,
 )
 from core.wizwar.rules._common import Out, _discard_cards, _final_number, _square, allowance
-from core.wizwar.rules.hooks import EdgeRules, edge_rules
+from core.wizwar.rules.hooks import (
+    EdgeRules,
+    edge_rules,
+    moves_cap,
+    rooted,
+    through_bushes,
+    through_doors,
+)
 from core.wizwar.rules.stack import _open_indirect
 from core.wizwar.state import (
     State,
@@ -76,7 +83,7 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
                 used_doors.append(e)
             elif t.pass_edge == edge_name(e) and not passed:
                 passed = True  # Pass Through Wall: once this turn (cards.md)
-            elif w.has("mist-body") and state.edges[e].kind.startswith("door"):
+            elif state.edges[e].kind.startswith("door") and through_doors(w):
                 pass  # as mist you drift through doors, even jammed ones (cards.md mist-body)
             elif _own_door(state, w, e, cur, sq):
                 pass  # the doors variant: your own sector's doors open for you (DG §11)
@@ -96,7 +103,7 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
                                     f"blocks the way at {edge_name(e)}")
         if sq in state.stones:
             raise IllegalAction(f"a stone block fills {text}")
-        if sq in state.bushes and not w.has("mist-body"):
+        if sq in state.bushes and not through_bushes(w):
             if i != len(a.targets) - 1:
                 raise IllegalAction(f"entering the thornbush at {text} ends the move")
             bush_at = sq
@@ -209,23 +216,24 @@ def _can_cross(state: State, w: Wizard, e: Edge) -> bool:
     er = edge_rules(es.kind)
     if er is not None:
         return er.crossable is not None and er.crossable(state, w, es)
-    return w.has("mist-body") and es.kind.startswith("door")
+    return es.kind.startswith("door") and through_doors(w)
 
 
 def _retreat_paths(state: State, w: Wizard, src: Square, n: int) -> list[tuple[Square, ...]]:
     """Every legal forced retreat: each step farther from ``src`` in walking distance, up to
     ``n`` steps, stopping early only when no legal step is left (or in a thornbush)."""
-    if w.at is None or w.has("lock-in-place") or w.has("medusa"):
+    if w.at is None or rooted(w):
         return []
-    if w.has("slow"):
-        n = min(n, 1)
+    cap = moves_cap(w)
+    if cap is not None:
+        n = min(n, cap)
     dist = _walk_distances(state, w, src)
     out: list[tuple[Square, ...]] = []
 
     def grow(path: tuple[Square, ...]) -> None:
         cur = path[-1] if path else w.at
         steps = []
-        if len(path) < n and not (path and cur in state.bushes and not w.has("mist-body")):
+        if len(path) < n and not (path and cur in state.bushes and not through_bushes(w)):
             for side in "nesw":
                 nb = state.layout.neighbor(cur, side)  # type: ignore[arg-type]
                 if nb is None or nb[0] in state.stones or not _can_cross(state, w, nb[1]):
@@ -268,7 +276,7 @@ def _retreat(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     w.at = path[-1]
     o("move", f"{w.seat} retreats to {square_name(w.at)}", seat=w.seat,
       path=[square_name(x) for x in path])
-    if w.at in state.bushes and not w.has("mist-body"):
+    if w.at in state.bushes and not through_bushes(w):
         _enter_bush(state, w, o)
     for _ in range(fires):
         _open_indirect(state, [w], 4, "wall-of-fire", physical=False, cause=w.seat)

@@ -21,7 +21,7 @@ from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import (
     parse_square,
 )
-from core.wizwar.rules._common import Out, _discard_cards, _roll, _seat_order_from, hand_limit
+from core.wizwar.rules._common import Out, _discard_cards, _seat_order_from, hand_limit
 from core.wizwar.rules.cards.attacks import (
     _choose,
     _punch,
@@ -36,7 +36,6 @@ from core.wizwar.rules.hooks import card_rules, settling_edges
 from core.wizwar.rules.movement import _boost, _move, _retreat, _retreat_paths
 from core.wizwar.rules.objects import _drop, _pickup, _throw_object
 from core.wizwar.rules.resolution import _answer_pass
-from core.wizwar.rules.stack import _open_indirect
 from core.wizwar.rules.victory import _check_end
 from core.wizwar.state import (
     HAND_LIMIT,
@@ -284,8 +283,8 @@ def _settle(state: State, o: Out) -> None:
 
 def _draw(state: State, w: Wizard, o: Out) -> None:
     """Draw one card from the top; only when a card must be drawn and the pile is empty is the
-    discard pile shuffled into a new one (notation.md, Turn edges). Trap! goes off when drawn:
-    d4 physical damage to the drawer, indirect (cards.md trap)."""
+    discard pile shuffled into a new one (notation.md, Turn edges). A card that goes off when
+    drawn (Trap!) does so instead of going to the hand."""
     if not state.deck:
         if not state.discard:
             o("draw", f"{w.seat} has nothing to draw")
@@ -293,11 +292,9 @@ def _draw(state: State, w: Wizard, o: Out) -> None:
         _reshuffle(state)
         o("reshuffle", "the discard pile is shuffled into a new draw pile")
     cid = state.deck.pop(0)
-    if state.face(cid) == "trap":
-        state.discard.append(cid)
-        roll = _roll(state)
-        o("trap", f"{w.seat} draws Trap! and takes {roll} damage", seat=w.seat, roll=roll)
-        _open_indirect(state, [w], roll, "trap", physical=True, cause="")
+    drawn = card_rules(state.face(cid)).drawn
+    if drawn is not None:  # it goes off instead of going to the hand (Trap!)
+        drawn(state, w, cid, o)
         return
     w.hand.append(cid)
     o("draw", f"{w.seat} draws a card", seat=w.seat)

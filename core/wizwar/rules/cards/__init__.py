@@ -10,12 +10,13 @@ in its family's module, next to its behaviour. Importing this package registers 
   Wall, Pass Through Wall, Dispel Creation, sectors
 - ``counteractions``: answering an open window with a card
 - ``stones``: the magic stones
+- ``trap``: Trap!
 
 Source: cards.md §2 (the deck by family).
 """
 
 from __future__ import annotations
 
-from core.wizwar.rules.cards import attacks, counteractions, creations, neutrals, stones
+from core.wizwar.rules.cards import attacks, counteractions, creations, neutrals, stones, trap
 
-__all__ = ["attacks", "counteractions", "creations", "neutrals", "stones"]
+__all__ = ["attacks", "counteractions", "creations", "neutrals", "stones", "trap"]

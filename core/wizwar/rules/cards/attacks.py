@@ -56,7 +56,9 @@ from core.wizwar.rules.objects import _throw_landing
 from core.wizwar.rules.sight import _clear_line, _sees, has_los
 from core.wizwar.rules.stack import _declare, _open_indirect
 from core.wizwar.state import (
+    Condition,
     State,
+    Window,
     Wizard,
 )
 
@@ -416,6 +418,27 @@ def _slow_forbids(state: State, w: Wizard, a: Action) -> str:
     return ""
 
 
+
+def _slow_death_tick(state: State, w: Wizard, curse: Condition, o: Out) -> None:
+    """A Slow Death tick after a draw: answered as if it were an attack by the caster (any
+    counteraction, for this tick only); nobody's attack, no kill credit; none while
+    petrified (cards.md slow-death; DG §7 and §12)."""
+    if w.has("medusa"):
+        return
+    caster = curse.caster if state.wizard(curse.caster).in_game else w.seat
+    o("tick", f"Slow Death: {w.seat} takes a tick", seat=w.seat)
+    state.windows.insert(0, Window(kind="attack", attacker=caster, defender=w.seat,
+                                   source="slow-death-tick", value=1, to_answer=w.seat,
+                                   target=w.seat, passes=1))
+
+
+def _medusa_target_refused(state: State, target: Wizard, c: Condition, card: str) -> str:
+    """Medusa: only Swap and Teleport Opponent may target a petrified wizard (DG §12)."""
+    if card not in ("swap", "teleport-opponent"):
+        return f"{target.seat} is stone: only Swap or Teleport Opponent affect him"
+    return ""
+
+
 # ---------------------------------------------------------------------------------------
 # the attack cards' records (and the two attack sources that are no card: a punch and
 # Slow Death's tick)
@@ -434,9 +457,11 @@ register(
               source="cards.md sudden-death"),
     CardRules("waterbolt", play=_waterbolt, hit=HitEffect(_push_hit),
               source="cards.md waterbolt; §1.8"),
-    CardRules("dagger", play=_weapon, hit=HitEffect(_points), source="cards.md dagger"),
-    CardRules("large-rock", play=_weapon, hit=HitEffect(_points), source="cards.md large-rock"),
-    CardRules("wizardblade", play=_weapon, hit=HitEffect(_points),
+    CardRules("dagger", play=_weapon, hit=HitEffect(_points), kept_striking=True,
+              lands="thrown", source="cards.md dagger; RB Objects"),
+    CardRules("large-rock", play=_weapon, hit=HitEffect(_points), lands="always",
+              source="cards.md large-rock; RB Objects"),
+    CardRules("wizardblade", play=_weapon, hit=HitEffect(_points), kept_striking=True,
               source="cards.md wizardblade"),
     CardRules("power-drain", play=_player_spell, hit=HitEffect(_points, _drain),
               source="cards.md power-drain"),
@@ -452,7 +477,8 @@ register(
     CardRules("telepath", play=_player_spell, hit=HitEffect(_nothing, _read_mind, damage=False),
               source="cards.md telepath"),
     CardRules("slow-death", play=_player_spell,
-              hit=HitEffect(_nothing, _slow_death, damage=False), source="cards.md slow-death"),
+              hit=HitEffect(_nothing, _slow_death, damage=False), after_draw=_slow_death_tick,
+              source="cards.md slow-death; DG §7, §12"),
     CardRules("go-away", play=_player_spell, hit=HitEffect(_nothing, _go_away, damage=False),
               source="cards.md go-away; §1.8"),
     CardRules("card-erasure", play=_player_spell,
@@ -465,12 +491,13 @@ register(
     CardRules("no-spell", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
               forbids=_no_spell_forbids, source="cards.md no-spell"),
     CardRules("slow", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
-              forbids=_slow_forbids, source="cards.md slow"),
+              forbids=_slow_forbids, moves_cap=1, source="cards.md slow"),
     CardRules("lock-in-place", play=_player_spell,
-              hit=HitEffect(_nothing, _curse, damage=False), forbids=_lock_forbids,
+              hit=HitEffect(_nothing, _curse, damage=False), forbids=_lock_forbids, rooted=True,
               source="cards.md lock-in-place"),
     CardRules("medusa", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
-              forbids=_medusa_forbids, source="cards.md medusa; DG §12"),
+              forbids=_medusa_forbids, rooted=True, immune="all", immune_as="stone",
+              target_refused=_medusa_target_refused, source="cards.md medusa; DG §12"),
     CardRules("ugly", play=_ugly, source="cards.md ugly"),
     CardRules("drag", play=_drag, source="cards.md drag; §1.8"),
 )

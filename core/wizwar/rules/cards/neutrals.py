@@ -212,18 +212,32 @@ def _mist_forbids(state: State, w: Wizard, a: Action) -> str:
     return ""
 
 
+
+def _buddy_attack_refused(state: State, w: Wizard, c: Condition, target: Wizard) -> str:
+    """Buddy: its wizard may not attack the caster until the caster attacks him (cards.md
+    buddy)."""
+    if c.caster == target.seat:
+        return (f"{target.seat} is your Buddy: you cannot attack him until he "
+                "attacks you (cards.md buddy)")
+    return ""
+
+
 # ---------------------------------------------------------------------------------------
 # the neutral cards' records
 # ---------------------------------------------------------------------------------------
 register(
     CardRules("teleport", play=_teleport, source="cards.md teleport"),
-    CardRules("invisible", play=_invisible, source="cards.md invisible"),
+    CardRules("invisible", play=_invisible, to_hit=1, to_hit_as="invisible",
+              source="cards.md invisible; §1.5"),
     CardRules("speed", play=_speed, source="cards.md speed; RB The Turn"),
     CardRules("power-run", play=_power_run, source="cards.md power-run"),
-    CardRules("shrink", play=_shrink, source="cards.md shrink"),
-    CardRules("buddy", play=_buddy, source="cards.md buddy (AF)"),
+    CardRules("shrink", play=_shrink, base_moves=2, to_hit=2, to_hit_as="shrunk",
+              source="cards.md shrink"),
+    CardRules("buddy", play=_buddy, attack_refused=_buddy_attack_refused,
+              ends_on_attack=True, source="cards.md buddy (AF)"),
     *(CardRules(slug, play=_modifier, source=f"cards.md {slug}; §1.3") for slug in MODIFIERS),
-    CardRules("mist-body", play=_self_duration, forbids=_mist_forbids,
+    CardRules("mist-body", play=_self_duration, forbids=_mist_forbids, through_doors=True,
+              through_bushes=True, immune="physical", immune_as="mist",
               source="cards.md mist-body"),
     CardRules("reuse-spell", play=_reuse, source="cards.md reuse-spell; DG §12"),
 )

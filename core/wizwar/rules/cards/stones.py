@@ -15,4 +15,6 @@ from core.wizwar.rules.objects import _display
 STONES = ("bloodstone", "brainstone", "powerstone", "shadowstone", "shieldstone", "soulstone",
           "speedstone", "visionstone")
 
-register(*(CardRules(slug, play=_display, source=f"cards.md {slug}") for slug in STONES))
+register(*(CardRules(slug, play=_display, source=f"cards.md {slug}")
+           for slug in STONES if slug != "speedstone"),
+         CardRules("speedstone", play=_display, base_moves=4, source="cards.md speedstone"))
