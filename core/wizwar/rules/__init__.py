@@ -37,13 +37,11 @@ from core.wizwar.rules.cards.counteractions import ANSWER_STONES
 from core.wizwar.rules.cards.neutrals import MODIFIERS
 from core.wizwar.rules.hooks import CardRules, EdgeRules, HitEffect, card_rules, edge_rules
 from core.wizwar.rules.sight import _is_blocking, has_los
-from core.wizwar.rules.stack import ESCAPES, STOPPERS, TURNERS, VOIDERS
 from core.wizwar.rules.turn import apply, is_legal, to_move, why_illegal
 from core.wizwar.rules.victory import result
 
 __all__ = [
-    "ANSWER_STONES", "ESCAPES", "MODIFIERS", "SOURCE_CARD", "STOPPERS", "TURNERS", "VOIDERS",
-    "CardRules", "EdgeRules", "HitEffect", "Out", "_candidates", "_is_blocking", "allowance",
+    "ANSWER_STONES", "MODIFIERS", "SOURCE_CARD", "CardRules", "EdgeRules", "HitEffect", "Out", "_candidates", "_is_blocking", "allowance",
     "apply", "card_rules", "cards", "edge_rules", "hand_limit", "has_los", "is_legal",
     "legal_actions", "result", "sample_legal_action", "thing_name", "to_move", "why_illegal",
 ]

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from core.wizwar.actions import Action
 from core.wizwar.board import Edge
-from core.wizwar.state import Condition, EdgeState, State, Window, Wizard
+from core.wizwar.state import Condition, Counter, EdgeState, State, Window, Wizard
 
 if TYPE_CHECKING:
     from core.wizwar.rules._common import Out
@@ -121,6 +121,23 @@ class CardRules:
         after_draw: ``(state, wizard, condition, out) -> None``: runs when its wizard draws a
             card (Slow Death's tick); the first such condition of each card only.
 
+    As a counteraction standing on the stack (cards.md §1.5):
+
+    Attributes:
+        stops: answering the attack itself, it ends the whole attack (Full Shield, Absorb
+            Spell, the escapes and blocks).
+        voids: it voids the counteraction it answered (Anti-Anti, Absorb Spell).
+        turns: it turns the attack, wholly or by half, on the other side (the Reflections).
+        escape: an escape or block, which Anti-Anti cannot void.
+        captures: the card it cancelled goes to its player's hand (Absorb Spell).
+        on_stop: ``(state, counter, out)``: what it does when it stops the attack (Teleport
+            moves its player away, Wall of Fire stands...).
+        split: ``(state, window, counter, hits, out)``: how it changes the hits (each
+            ``[victim seat, value, credit seat]``), in the order played (the Reflections).
+        reduce: ``(state, victim, damage, out) -> (damage, reversed)``: how it changes the
+            damage of its player, in the order he played them; ``reversed`` when the damage
+            became life (Absorb, Blunt, Reverse).
+
     For an object used in an attack:
 
     Attributes:
@@ -147,6 +164,14 @@ class CardRules:
     attack_refused: Callable[[State, Wizard, Condition, Wizard], str] | None = None
     target_refused: Callable[[State, Wizard, Condition, str], str] | None = None
     ends_on_attack: bool = False
+    stops: bool = False
+    voids: bool = False
+    turns: bool = False
+    escape: bool = False
+    captures: bool = False
+    on_stop: Callable[[State, Counter, Out], None] | None = None
+    split: Callable[[State, Window, Counter, list[list], Out], None] | None = None
+    reduce: Callable[[State, Wizard, int, Out], tuple[int, bool]] | None = None
     kept_striking: bool = False
     lands: str = ""
     after_draw: Callable[[State, Wizard, Condition, Out], None] | None = None

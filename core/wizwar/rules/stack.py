@@ -18,21 +18,6 @@ from core.wizwar.state import (
     Wizard,
 )
 
-#: Counteractions that end the whole attack when they stand (cards.md §1.5 step 1).
-STOPPERS = ("full-shield", "teleport", "invisible", "absorb-spell", "wall-of-fire", "waterwall")
-
-
-#: Counteractions that void the card they answered (cards.md §1.5 step 1).
-VOIDERS = ("anti-anti", "absorb-spell")
-
-
-#: Counteractions that turn an attack, wholly or by half, on the other side.
-TURNERS = ("reflection", "full-reflection")
-
-
-#: Escapes and blocks: Anti-Anti cannot void them (DG §7).
-ESCAPES = ("teleport", "invisible", "wall-of-fire", "waterwall")
-
 
 def _other_side(win: Window, seat: str) -> str:
     return win.defender if seat == win.attacker else win.attacker
@@ -96,14 +81,14 @@ def _victims(state: State, win: Window) -> list[str]:
     """Who the attack now points at: the defender, and the attacker once a standing
     Reflection has turned half of it back (cards.md reflection)."""
     out = [win.defender]
-    if any(c.slug in TURNERS for c in win.counters):
+    if any(card_rules(c.slug).turns for c in win.counters):
         out.append(win.attacker)
     return out
 
 
 def _latest_standing(win: Window, side: str) -> int:
     """Index of the latest counteraction of ``side`` not voided by an Anti-Anti, or -1."""
-    voided = {c.answers for c in win.counters if c.slug in VOIDERS}
+    voided = {c.answers for c in win.counters if card_rules(c.slug).voids}
     for i in range(len(win.counters) - 1, -1, -1):
         c = win.counters[i]
         if c.side == side and i not in voided:

@@ -20,6 +20,7 @@ from core.wizwar.board import (
     Edge,
     Square,
     edge_name,
+    parse_edge,
     rotate_local,
     square_name,
 )
@@ -44,6 +45,7 @@ from core.wizwar.state import (
     BUSH_HP,
     DOOR_HP,
     WALL_HP,
+    Counter,
     EdgeState,
     State,
     Wizard,
@@ -580,6 +582,21 @@ ILLUSION_WALL = EdgeRules(
     first_sight=_illusion_first_sight, settle=_illusion_rolls)
 
 
+
+def _fire_block(state: State, c: Counter, o: Out) -> None:
+    """Wall of Fire as a block: it stands on the edge the attack's line crosses (cards.md
+    wall-of-fire, decided: blocks)."""
+    e = parse_edge(c.target)
+    state.edges[e] = EdgeState("wall-of-fire", 0, created=True)
+    o("edge", f"{c.player} blocks with a wall of fire at {c.target}", edge=c.target)
+
+
+def _water_block(state: State, c: Counter, o: Out) -> None:
+    """Waterwall as a block: it collapses on the edge the attack's line crosses (cards.md
+    waterwall, decided: blocks; §1.8)."""
+    _collapse_water(state, parse_edge(c.target), c.value, c.player, o)
+
+
 # ---------------------------------------------------------------------------------------
 # the creation and board cards' records
 # ---------------------------------------------------------------------------------------
@@ -599,8 +616,9 @@ register(
               source="RB The Board; cards.md relocate-sector"),
     CardRules("illusion-wall", play=_illusion_wall, edge=ILLUSION_WALL,
               source="DG §12; cards.md illusion-wall"),
-    CardRules("wall-of-fire", play=_wall_of_fire, edge=WALL_OF_FIRE,
-              source="RB; cards.md wall-of-fire"),
-    CardRules("waterwall", play=_waterwall, source="AF; FAQ; cards.md waterwall, §1.8"),
+    CardRules("wall-of-fire", play=_wall_of_fire, edge=WALL_OF_FIRE, stops=True, escape=True,
+              on_stop=_fire_block, source="RB; cards.md wall-of-fire"),
+    CardRules("waterwall", play=_waterwall, stops=True, escape=True, on_stop=_water_block,
+              source="AF; FAQ; cards.md waterwall, §1.8"),
     CardRules("pass-through-wall", play=_pass_through, source="cards.md pass-through-wall"),
 )

@@ -12,6 +12,7 @@ from core.wizwar import cards as C
 from core.wizwar.actions import Action
 from core.wizwar.board import (
     Square,
+    parse_square,
     square_name,
 )
 from core.wizwar.rules._common import (
@@ -27,6 +28,7 @@ from core.wizwar.rules.hooks import CardRules, card_rules, register
 from core.wizwar.rules.sight import _sees, has_los
 from core.wizwar.state import (
     Condition,
+    Counter,
     State,
     Wizard,
 )
@@ -222,13 +224,33 @@ def _buddy_attack_refused(state: State, w: Wizard, c: Condition, target: Wizard)
     return ""
 
 
+
+def _teleport_away(state: State, c: Counter, o: Out) -> None:
+    """Teleport as an escape: its player goes to the square he named, if it is still vacant
+    (cards.md teleport; §1.5)."""
+    sq = parse_square(c.target)
+    if _vacant(state, sq):
+        state.wizard(c.player).at = sq
+        o("move", f"{c.player} teleports away to {c.target}", seat=c.player,
+          path=[c.target])
+
+
+def _vanish(state: State, c: Counter, o: Out) -> None:
+    """Invisible as an escape: its player becomes invisible for N turns (cards.md
+    invisible)."""
+    w = state.wizard(c.player)
+    _add_condition(w, Condition("invisible", c.player, c.value))
+    o("condition", f"{c.player} vanishes for {c.value} turn(s)", seat=c.player)
+
+
 # ---------------------------------------------------------------------------------------
 # the neutral cards' records
 # ---------------------------------------------------------------------------------------
 register(
-    CardRules("teleport", play=_teleport, source="cards.md teleport"),
-    CardRules("invisible", play=_invisible, to_hit=1, to_hit_as="invisible",
-              source="cards.md invisible; §1.5"),
+    CardRules("teleport", play=_teleport, stops=True, escape=True, on_stop=_teleport_away,
+              source="cards.md teleport"),
+    CardRules("invisible", play=_invisible, to_hit=1, to_hit_as="invisible", stops=True,
+              escape=True, on_stop=_vanish, source="cards.md invisible; §1.5"),
     CardRules("speed", play=_speed, source="cards.md speed; RB The Turn"),
     CardRules("power-run", play=_power_run, source="cards.md power-run"),
     CardRules("shrink", play=_shrink, base_moves=2, to_hit=2, to_hit_as="shrunk",
