@@ -184,5 +184,18 @@ class WizWar(Ruleset):
         r = run_doc(doc, path)
         return bool(r.ok), "" if r.ok else str(r.detail)
 
+    # -- conformance hooks --
+    def probe_actions(self, state: Any, player: str) -> list[Any]:
+        """conformance.probe_actions: every card at every target, number and argument."""
+        from core.wizwar.conformance import probe_actions
+
+        return probe_actions(state, player)
+
+    def redeal_hidden(self, state: Any, player: str, seed: int) -> Any:
+        """conformance.redeal_hidden: the faces ``player`` may not know dealt anew."""
+        from core.wizwar.conformance import redeal_hidden
+
+        return redeal_hidden(state, player, seed)
+
 
 RULESET = WizWar()
