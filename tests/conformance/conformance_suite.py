@@ -142,10 +142,11 @@ def check_refused(rs: Ruleset, state: Any, action: Any, where: str) -> None:
 
 
 def playout(rs: Ruleset, options: dict[str, Any], seed: int, *, cap: int = 1500,
-            every: int = 0, bot_share: int = 3, refusals: int = 2) -> Game:
+            every: int = 0, bot_share: int = 3, refuse_every: int = 5,
+            refusals: int = 3) -> Game:
     """Play one seeded game (see the module docstring). ``every``: keep a position each
-    ``every`` steps (0: none). ``refusals``: refused candidates tried per step (probed
-    actions the listing leaves out, and every listed action of a seat not to move)."""
+    ``every`` steps (0: none). ``refusals``: refused candidates tried every
+    ``refuse_every`` steps (0: never), drawn from the ruleset's ``probe_actions``."""
     g = Game(dict(options), seed)
     state = rs.new_game(options, seed)
     seats = rs.seats(options)
@@ -179,24 +180,18 @@ def playout(rs: Ruleset, options: dict[str, Any], seed: int, *, cap: int = 1500,
             else:
                 assert listed[s], f"{where}: {s} is to move but has no action listed"
                 assert all(a.actor == s for a in listed[s]), f"{where}: another's action"
-        # refused candidates: probes the listing leaves out (when the rules refuse them too:
-        # an accepted one is check_exact's finding), and the listed actions of the mover
-        # tried while another seat is to move cannot be had, so probe the others' seats
-        tried = 0
-        for s in seats:
-            if tried >= refusals:
-                break
+        # refused candidates, every ``refuse_every`` steps, from one seat in turn (the mover
+        # or a seat not to move, all of whose actions are refused): probed actions the
+        # listing leaves out, when the rules refuse them (one accepted is check_exact's)
+        if refuse_every and step % refuse_every == 0:
+            s = seats[(step // refuse_every) % len(seats)]
             probes = rs.probe_actions(state, s)
-            if not probes:
-                continue
             keys = {str(a) for a in listed[s]}
-            out = [a for a in probes if str(a) not in keys]
-            for _ in range(min(len(out), refusals - tried)):
-                a = out[pick.below(len(out))]
-                if rs.why_illegal(state, a) == "" and s in stage.players:
+            for _ in range(refusals if probes else 0):
+                a = probes[pick.below(len(probes))]
+                if str(a) in keys or (s in stage.players and rs.why_illegal(state, a) == ""):
                     continue
                 check_refused(rs, state, a, where)
-                tried += 1
                 g.refused += 1
         if stage.kind == "sealed":
             chosen = [_choose(rs, state, s, listed[s], pick, bot_share) for s in stage.players]
