@@ -109,6 +109,19 @@ class WizWar(Ruleset):
 
         return legal_actions(state, player)
 
+    def families(self, state: Any, player: str) -> list[str]:
+        """families.families: ``move-path:2``.. ``move-path:K``, the walks of several squares
+        in one action (``legal_actions`` lists movement one square at a time)."""
+        from core.wizwar.families import families
+
+        return families(state, player)
+
+    def expand(self, state: Any, player: str, family: str) -> list[Any]:
+        """families.expand: every accepted walk of exactly N squares (``move-path:N``)."""
+        from core.wizwar.families import expand
+
+        return expand(state, player, family)
+
     def apply(self, state: Any, action: Any) -> list[Event]:
         """rules.apply (an action value or its notation)."""
         from core.wizwar.rules import apply

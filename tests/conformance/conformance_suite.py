@@ -209,17 +209,13 @@ def playout(rs: Ruleset, options: dict[str, Any], seed: int, *, cap: int = 1500,
 
 
 # ---- exactness -------------------------------------------------------------------------
-def _family_members(rs: Ruleset, state: Any, seat: str) -> Iterator[tuple[str, Any]]:
-    for fam in rs.families(state, seat):
-        for a in rs.expand(state, seat, fam):
-            yield fam, a
-
-
 def check_exact(rs: Ruleset, state: Any, seat: str, where: str) -> list[str]:
-    """Listed == accepted for ``seat`` on ``state``: every listed action (and every member
-    of a listed family) is accepted; every probed action that is accepted is listed or a
-    member of a family. Returns the findings, one line each (empty: exact). The state's bytes
-    must not move."""
+    """Listed == accepted for ``seat`` on ``state``: every listed action is accepted and
+    listed once; every probed action that is accepted is listed or a member of a family of
+    ``families``; the members of each family expanded are accepted, listed nowhere else.
+    Families are expanded in their order, the first always and the others only while an
+    accepted probed action is still unaccounted for (a family may be large). Returns the
+    findings, one line each (empty: exact). The state's bytes must not move."""
     before = wire_bytes(rs, state)
     findings: list[str] = []
     listed = rs.legal_actions(state, seat)
@@ -230,24 +226,26 @@ def check_exact(rs: Ruleset, state: Any, seat: str, where: str) -> list[str]:
         why = rs.why_illegal(state, a)
         if why:
             findings.append(f"{where}: listed {a} is refused: {why}")
-    fams = rs.families(state, seat)
     known = set(keys)
-    members: dict[str, set[str]] = {}
-    for fam in fams:
-        got = [str(a) for a in rs.expand(state, seat, fam)]
-        members[fam] = set(got)
-        for t in got[:200]:
-            why = rs.why_illegal(state, rs.parse_action(t))
+    unaccounted = [a for a in rs.probe_actions(state, seat)
+                   if str(a) not in known and rs.why_illegal(state, a) == ""]
+    for k, fam in enumerate(rs.families(state, seat)):
+        if k and not unaccounted:
+            break
+        members = rs.expand(state, seat, fam)
+        got = {str(a) for a in members}
+        for a in members[:200]:
+            why = rs.why_illegal(state, a)
             if why:
-                findings.append(f"{where}: {t} of family {fam} is refused: {why}")
-        if known & set(got):
-            findings.append(f"{where}: family {fam} repeats listed actions")
-    every = known.union(*members.values()) if members else known
-    for a in rs.probe_actions(state, seat):
-        if str(a) in every:
-            continue
-        if rs.why_illegal(state, a) == "":
-            findings.append(f"{where}: {a} is accepted but not listed")
+                findings.append(f"{where}: {a} of family {fam} is refused: {why}")
+            if a.actor != seat:
+                findings.append(f"{where}: {a} of family {fam} is another seat's")
+        if known & got:
+            findings.append(f"{where}: family {fam} repeats listed actions "
+                            f"({sorted(known & got)[0]})")
+        known |= got
+        unaccounted = [a for a in unaccounted if str(a) not in got]
+    findings += [f"{where}: {a} is accepted but not listed" for a in unaccounted]
     assert wire_bytes(rs, state) == before, f"{where}: listing or checking changed the state"
     return findings
 
