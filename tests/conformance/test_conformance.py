@@ -10,11 +10,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import conformance_suite as suite
 import pytest
 
 from core import registry
 from core.engine import Ruleset
-import conformance_suite as suite
 
 NAMES = registry.names()
 
