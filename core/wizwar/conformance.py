@@ -28,8 +28,8 @@ from core.wizwar.board import QUADRANTS, edge_name, square_name
 from core.wizwar.state import State
 
 #: The ``key=value`` arguments each card takes (rules: _player_spell, _weapon, _drag,
-#: _rotate_sector, _relocate_sector, _reuse, _waterbolt); every other card is probed with one
-#: argument it does not take.
+#: _rotate_sector, _relocate_sector, _reuse, _waterbolt; every object and stone may be thrown,
+#: ``mode=throw``); every other card is probed with one argument it does not take.
 _ARG_KEYS: dict[str, tuple[str, ...]] = {
     "teleport-opponent": ("to",), "card-erasure": ("name",), "drop-object": ("drop",),
     "relocate-sector": ("to",), "rotate-sector": ("turn",), "drag": ("path",),
@@ -104,7 +104,8 @@ def probe_actions(state: State, seat: str) -> list[Action]:
             out += [Action(seat, "play", s, tg, n) for n in numbers]
         for e in all_edges:
             out += [Action(seat, "play", s, (e,), n) for n in numbers]
-        keys = _ARG_KEYS.get(s, ())
+        keys = _ARG_KEYS.get(s, ("mode",) if C.BY_SLUG[s].kind in (C.OBJECT, C.STONE)
+                             else ())
         heads: list[tuple[str, ...]] = [(), *[(x,) for x in seats], *[(x,) for x in places]]
         if not keys:
             out += [Action(seat, "play", s, tg, None, (("to", squares[0]),)) for tg in heads]
