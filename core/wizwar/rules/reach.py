@@ -43,9 +43,11 @@ def answer_rows(state: State, seat: str, hand: list[str], numbers: list[int]) ->
     between the attacker and ``seat`` (the rules take the first clear one)."""
     out: list[Row] = []
     win = state.windows[0]
+    if win.kind != "attack" or not any(s in ("wall-of-fire", "waterwall") for s in hand):
+        return out
     w = state.wizard(seat)
     att = state.wizard(win.attacker)
-    if win.kind != "attack" or att.at is None or w.at is None or att.at == w.at:
+    if att.at is None or w.at is None or att.at == w.at:
         return out
     for s in hand:
         if s in ("wall-of-fire", "waterwall"):
