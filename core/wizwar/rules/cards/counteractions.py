@@ -112,6 +112,8 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         extra_target = _block_edge(state, win, w, a)
         if slug == "waterwall":
             value, ncid = _number(state, w, a, "distance")
+        elif a.number is not None:  # it was accepted and the number card ignored
+            raise IllegalAction("wall-of-fire takes no number card (cards.md §1.3)")
     elif slug in ("teleport", "invisible"):
         if w.seat != win.defender or win.kind != "attack":
             raise IllegalAction(f"{cd.name} escapes an attack aimed at you")
