@@ -310,7 +310,7 @@ class HostGame:
                              "ruleset": self.ruleset.name})
             self.log(f"{seat.seat} joined ({seat.name})")
             if seat.new_tip and seat.seat not in self.reveals_in:
-                await self._recommit(seat)
+                await self._recommit(seat, tell_it=False)  # it learns it in the catch-up
             await self._catch_up(seat)
             self._changed()
             if all(s.token for s in self.seats if s.kind == "remote"):
@@ -648,15 +648,20 @@ class HostGame:
         self.reveals_in = {}
         return reveals
 
-    async def _recommit(self, seat: Seat) -> None:
+    async def _recommit(self, seat: Seat, tell_it: bool = True) -> None:
         """Take a rejoining seat's new dice chain (sequenced like a commit, so every peer's
-        tracker changes at the same point)."""
+        tracker changes at the same point); ``tell_it``: send it to that seat too (False
+        while its catch-up, which holds it, is still to come)."""
         tip, seat.new_tip = seat.new_tip, ""
         self.tracker.recommit(seat.seat, tip)
         seat.chain_tip = tip
         msg = {"type": "chain", "seat": seat.seat, "tip": tip}
         self.sent.append(msg)
-        await self._broadcast(msg)
+        for s in self.seats:
+            if s.kind == "remote" and s.conn is not None and (tell_it or s is not seat):
+                await s.conn.send(msg)
+        for w in list(self.watchers):
+            await w.send(msg)
 
     async def commit(self, action: Any, reveals: list[list[str]] | None = None) -> None:
         """Apply a checked action on the host's full state and send it, with the reveals
