@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import msgpack
+import pick_ruleset  # tests/pick_ruleset.py (pytest puts tests/ on the path)
 import pytest
 
 from core.codec import pack
@@ -648,127 +649,7 @@ def test_a_seeded_headless_host_plays_the_same_game_twice(tmp_path: Path) -> Non
     assert finals[0] == finals[1] and finals[0]
 
 
-# ---- a sealed stage: a test-only ruleset ----------------------------------------------
-class _Pick:
-    """``P2 pick 7``: a seat's sealed number."""
-
-    def __init__(self, actor: str, n: int) -> None:
-        self.actor, self.n = actor, n
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Pick) and (self.actor, self.n) == (other.actor, other.n)
-
-    def __hash__(self) -> int:
-        return self.n
-
-    def __str__(self) -> str:
-        return f"{self.actor} pick {self.n}"
-
-    def to_wire(self) -> list:  # type: ignore[type-arg]
-        return [self.actor, self.n]
-
-
-def _pick_ruleset():  # type: ignore[no-untyped-def]
-    """"Pick a number": three seats pick 1-9 at once each round; the highest pick no one
-    else chose scores. Its state records the picks in the order applied, so a host that
-    applied them in arrival order would give other hashes."""
-    from hashlib import blake2b
-
-    from core.engine import (
-        IllegalAction,
-        Option,
-        OptionsSchema,
-        Outcome,
-        Ruleset,
-        Stage,
-    )
-
-    seats = ["P1", "P2", "P3"]
-
-    class PickANumber(Ruleset):
-        name = "pick-a-number"
-        title = "Pick a number"
-        version = 1
-        options = OptionsSchema((Option("rounds", "int", 3, "Rounds", lo=1, hi=9),))
-        bot_levels = ("plain",)
-
-        def seats(self, options):  # type: ignore[no-untyped-def]
-            return list(seats)
-
-        def new_game(self, options, seed, *, names=(), deal=None):  # type: ignore[no-untyped-def]
-            o = self.validate_options(options)
-            return {"round": 1, "rounds": o["rounds"], "picks": {}, "order": [],
-                    "score": dict.fromkeys(seats, 0), "seq": 0}
-
-        def stage(self, st):  # type: ignore[no-untyped-def]
-            if st["round"] > st["rounds"]:
-                return Stage("over")
-            return Stage("sealed", tuple(s for s in seats if s not in st["picks"]),
-                         st["round"])
-
-        def legal_actions(self, st, player):  # type: ignore[no-untyped-def]
-            if player not in self.stage(st).players:
-                return []
-            return [_Pick(player, n) for n in range(1, 10)]
-
-        def why_illegal(self, st, a):  # type: ignore[no-untyped-def]
-            if a.actor not in self.stage(st).players:
-                return f"{a.actor} has picked (or the game is over)"
-            return "" if 1 <= a.n <= 9 else "pick 1 to 9"
-
-        def apply(self, st, a):  # type: ignore[no-untyped-def]
-            why = self.why_illegal(st, a)
-            if why:
-                raise IllegalAction(why)
-            st["picks"][a.actor] = a.n
-            st["order"].append(str(a))
-            st["seq"] += 1
-            if len(st["picks"]) == len(seats):
-                ns = list(st["picks"].values())
-                unique = [s for s, n in st["picks"].items() if ns.count(n) == 1]
-                if unique:
-                    st["score"][max(unique, key=lambda s: st["picks"][s])] += 1
-                st["picks"], st["round"] = {}, st["round"] + 1
-            return []
-
-        def view(self, st, player):  # type: ignore[no-untyped-def]
-            return {"round": st["round"], "score": dict(st["score"])}
-
-        def result(self, st):  # type: ignore[no-untyped-def]
-            if st["round"] <= st["rounds"]:
-                return Outcome()
-            top = max(st["score"].values())
-            return Outcome(True, tuple(s for s in seats if st["score"][s] == top))
-
-        def state_hash(self, st):  # type: ignore[no-untyped-def]
-            return blake2b(pack(st), digest_size=8).hexdigest()
-
-        def seq(self, st):  # type: ignore[no-untyped-def]
-            return int(st["seq"])
-
-        def parse_action(self, text):  # type: ignore[no-untyped-def]
-            seat, _verb, n = text.split()
-            return _Pick(seat, int(n))
-
-        def action_from_wire(self, data):  # type: ignore[no-untyped-def]
-            if not (isinstance(data, list) and len(data) == 2 and data[0] in seats
-                    and isinstance(data[1], int)):
-                raise ValueError("not a pick")
-            return _Pick(data[0], data[1])
-
-        def state_to_wire(self, st):  # type: ignore[no-untyped-def]
-            return {**st, "picks": dict(st["picks"]), "order": list(st["order"]),
-                    "score": dict(st["score"])}
-
-        def state_from_wire(self, data):  # type: ignore[no-untyped-def]
-            return self.state_to_wire(data)
-
-        def bot_choose(self, view, player, legal, level=""):  # type: ignore[no-untyped-def]
-            return _Pick(player, (view["round"] * (int(player[1:]) + 1)) % 9 + 1)
-
-    return PickANumber()
-
-
+# ---- a sealed stage: the test-only ruleset of tests/pick_ruleset.py ---------------------
 class _SlowPicker(PeerGame):
     """A bot peer that takes ``delay`` seconds to choose: it seals later than the others."""
 
@@ -784,11 +665,7 @@ async def test_a_sealed_stage_does_not_depend_on_arrival_order(
     """A simultaneous sealed stage on 127.0.0.1: every seat commits, then all open; the host
     applies the openings in seat order. With the arrival order swapped (P2 slow, then P3
     slow) the games give the same actions and the same hashes at every step."""
-    from core import registry
-
-    rs = _pick_ruleset()
-    monkeypatch.setitem(registry.RULESETS, rs.name, "tests.test_lan:_pick_ruleset")
-    monkeypatch.setitem(registry._loaded, rs.name, rs)
+    rs = pick_ruleset.register(monkeypatch)
     runs = []
     for slow in ("P2", "P3"):
         host = HostGame(ruleset=rs, options={"rounds": 4})
