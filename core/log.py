@@ -73,8 +73,7 @@ def record(ruleset: Ruleset, seq: int, action: Any, state: Any = None, *,
     if state is not None and (force_hash or seq % HASH_EVERY == 0):
         r["hash"] = ruleset.state_hash(state)
     if reveals:
-        kept = {k: v for k, v in reveals.items() if v and k not in ("type", "seq", "action",
-                                                                     "hash", "last")}
+        kept = {k: v for k, v in reveals.items() if v}
         if kept:
             r["reveals"] = kept
     return r

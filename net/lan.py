@@ -22,7 +22,7 @@ from typing import Any
 
 from core import log, registry
 from core.engine import Event, IllegalAction, OptionError, Ruleset
-from net.dealer import DealError, HostDealer, PeerDealer
+from net.dealer import REVEAL_KEYS, DealError, HostDealer, PeerDealer
 from net.protocol import (
     PROTOCOL_VERSION,
     FrameReader,
@@ -942,7 +942,8 @@ class PeerGame:
         self.actions.append(str(action))
         if self.writer is not None and msg["seq"] > self._written >= 0:
             self.writer(log.encode(log.record(rs, msg["seq"], action, st,
-                                              force_hash=rs.result(st).over, reveals=msg)))
+                                              force_hash=rs.result(st).over,
+                                              reveals={k: msg[k] for k in REVEAL_KEYS})))
             self._written = msg["seq"]
         if rs.state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
