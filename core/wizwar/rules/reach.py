@@ -4,7 +4,7 @@
 squares round him, the first line of sight), which is where a card is usually played. The
 rules accept more: a creation anywhere in line of sight (Create Wall, Wall of Fire, Waterwall,
 Illusion Wall, Thornbush, Fill Square with Stone), Teleport Opponent to any vacant square,
-Card Erasure naming any card, a number card with an attack on a wall, a door or a bush, a
+Card Erasure naming any card, Drop Object naming any one thing, a number card with an attack on a wall, a door or a bush, a
 Large Rock thrown with mode=throw written out, a Waterbolt's push named on a diagonal, Around the Corner's
 pivot anywhere in sight, Reuse Spell recasting any spell it may, ending the turn drawing 0 or
 1. These rows add them, so an app's action list and a bot can play every action ``apply``
@@ -36,7 +36,9 @@ _SQUARE_CARDS = ("thornbush", "fill-square-with-stone", "around-the-corner")
 
 #: The slugs whose far targets are listed here.
 _WIDE = frozenset((*_POINT, *_EDGE_MAKERS, *_SQUARE_CARDS, "teleport-opponent", "card-erasure",
-                   "waterbolt", "large-rock", "reuse-spell"))
+                   "waterbolt", "large-rock", "reuse-spell", "drop-object"))
+#: Every object and magic stone slug (what Drop Object may name), sorted.
+_OBJECTS = tuple(sorted(s for s, cd in C.BY_SLUG.items() if cd.kind in (C.OBJECT, C.STONE)))
 
 
 def _names(state: State) -> tuple[list[str], list[str]]:
@@ -106,6 +108,13 @@ def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) 
         elif s == "card-erasure":
             out += [_row(seat, "play", s, (x.seat,), args=(("name", slug),))
                     for x in others for slug in sorted(C.BY_SLUG)]
+        elif s == "drop-object":
+            # one name: any treasure or object he might hold (his hand is hidden); lists of
+            # several names, tried in order, are accepted too but not listed (an open
+            # family: ordered, with repeats)
+            names = [*sorted(state.treasures), *_OBJECTS]
+            out += [_row(seat, "play", s, (x.seat,), n, (("drop", t),))
+                    for x in others for t in names for n in nums]
         elif s == "waterbolt":
             out += [_row(seat, "play", s, (x.seat,), n, (("dir", d),))
                     for x in others for n in nums for d in "nesw"]
