@@ -20,6 +20,8 @@ What is checked (each function raises ``AssertionError`` saying what broke, wher
 * :func:`hashes_in_fresh_process`: the same actions give the same hashes in a fresh
   interpreter (run under several ``PYTHONHASHSEED`` values by the test).
 * :func:`replay_hashes`: a recorded action list replays to the same hashes.
+* :func:`check_log`: the game's log through :mod:`core.log` (read, replay, checkpoints,
+  export text) gives the same hashes.
 * :func:`scenario_files`: the scenario files that name a ruleset (``ruleset`` key; none means
   Wiz-War, notation.md).
 """
@@ -331,6 +333,41 @@ def replay_hashes(rs: Ruleset, options: dict[str, Any], seed: int,
         rs.apply(state, a)
         out.append(rs.state_hash(state))
     return out
+
+
+def check_log(rs: Ruleset, g: Game) -> None:
+    """Through :mod:`core.log`, knowing no game: the game's log (header, every action with
+    its hash, the end record) reads back naming this ruleset and its options, replays to the
+    same final hash (the replay checks every stored hash), seeks through checkpoints to the
+    hash after any action, and its export text reads back to the same actions and hashes."""
+    from core import log
+
+    where = f"{rs.name} {g.options} seed {g.seed}"
+    state = rs.new_game(g.options, g.seed)
+    out = [log.encode(log.header(rs, g.options, g.seed, kind="local"))]
+    for i, t in enumerate(g.actions, 1):
+        a = rs.parse_action(t)
+        rs.apply(state, a)
+        out.append(log.encode(log.record(rs, i, a, state, force_hash=True)))
+    if rs.result(state).over:
+        out.append(log.encode(log.end_record(rs, state)))
+    loaded = log.read(b"".join(out))
+    assert not getattr(loaded, "damage", ""), f"{where}: the log reads damaged"
+    assert loaded.ruleset is rs, f"{where}: the log names {loaded.ruleset.name}"
+    assert loaded.options == rs.validate_options(g.options), f"{where}: options {loaded.options}"
+    assert [str(a) for a in loaded.actions] == g.actions, f"{where}: the log's actions"
+    assert rs.state_hash(log.replay(loaded)) == g.hashes[-1], f"{where}: replayed hash"
+    cp = log.Checkpoints(loaded, every=max(1, len(g.actions) // 4 or 1))
+    for n in sorted({0, len(g.actions) // 3, len(g.actions) // 2 + 1, len(g.actions)}):
+        n = min(n, len(g.actions))
+        assert rs.state_hash(cp.at(n)) == g.hashes[n], f"{where}: checkpoint at {n}"
+    text = log.parse_text(log.export_text(loaded))
+    assert text.ruleset is rs and [str(a) for a in text.actions] == g.actions, \
+        f"{where}: the export text's actions"
+    rp = text.begin()
+    for k, a in enumerate(text.actions, 1):
+        rs.apply(rp.state, a)
+        assert rs.state_hash(rp.state) == g.hashes[k], f"{where}: export replay at {k}"
 
 
 _CHILD = r"""

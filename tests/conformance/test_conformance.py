@@ -123,6 +123,12 @@ def test_replay_gives_the_same_hashes(rs: Ruleset) -> None:
             f"{rs.name} {g.options} seed {g.seed}"
 
 
+def test_log_replay_gives_the_same_final_hash(rs: Ruleset) -> None:
+    """Log, read, replay (and checkpoints, export text): the same hashes, through core.log."""
+    for g in games(rs.name)[:4]:
+        suite.check_log(rs, g)
+
+
 def test_same_hashes_in_three_processes(rs: Ruleset) -> None:
     """The same actions give the same hashes in three fresh interpreters under different
     PYTHONHASHSEED values."""
