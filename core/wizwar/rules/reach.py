@@ -51,7 +51,7 @@ def _names(state: State) -> tuple[list[str], list[str]]:
         edges = list(dict.fromkeys(edge_name(e) for s in lay.squares()
                                    for _side, e in lay.edges_of(s)))
         got = lay._cache["reach-names"] = (squares, edges)
-    return got  # type: ignore[return-value]
+    return got
 
 
 def _row(actor: str, verb: str, card: str = "", targets: tuple[str, ...] = (),
