@@ -13,7 +13,7 @@ from typing import Any
 import msgpack
 
 from core.codec import pack
-from core.engine import Event, IllegalAction
+from core.engine import Event, IllegalAction, Ruleset
 from core.wizwar.actions import Action, NotationError
 from core.wizwar.game import RULES_VERSION, RULESET, GameConfig, new_game
 from core.wizwar.rules import apply, to_move
@@ -29,11 +29,17 @@ class LogError(ValueError):
 
 
 # ---- writing ---------------------------------------------------------------------------
-def header(config: GameConfig, seed: int | bytes, *, kind: str = "local", viewer: str = "",
+def header(config: Any, seed: Any, *rest: Any, kind: str = "local", viewer: str = "",
            faces: list[str] | None = None, commits: list[str] | None = None,
-           started: str = "", extra: dict[str, Any] | None = None) -> dict[str, Any]:
+           started: str = "", extra: dict[str, Any] | None = None,
+           names: tuple[str, ...] | list[str] = ()) -> dict[str, Any]:
     """The header map. ``faces``/``commits`` for networked games (``""`` for faces the
-    writer did not know at the start); ``started`` is metadata only (never replayed)."""
+    writer did not know at the start); ``started`` is metadata only (never replayed).
+
+    Also takes the agreed game-agnostic form ``header(ruleset, options, seed, ...)``
+    (``core.session.LocalSession`` writes it; a bridge until this module is generic)."""
+    if isinstance(config, Ruleset):
+        config, seed = config.config(seed, names), rest[0]  # type: ignore[attr-defined]
     h: dict[str, Any] = {
         "format": FORMAT, "version": FORMAT_VERSION, "ruleset": RULESET,
         "rules_version": RULES_VERSION, "config": config.to_wire(), "seed": seed,
@@ -48,11 +54,14 @@ def header(config: GameConfig, seed: int | bytes, *, kind: str = "local", viewer
     return h
 
 
-def record(seq: int, action: Action, state: State | None = None, *, force_hash: bool = False,
+def record(seq: Any, action: Any, state: Any = None, *rest: Any, force_hash: bool = False,
            reveals: dict[str, Any] | None = None) -> dict[str, Any]:
     """One action record; with ``state`` (after the action) the hash is stored every
     :data:`HASH_EVERY` actions or when ``force_hash``. ``reveals`` (networked games): the
-    ``pre``/``reblind``/``private`` lists that came with the action."""
+    ``pre``/``reblind``/``private`` lists that came with the action. Also takes the agreed
+    form ``record(ruleset, seq, action, state)``."""
+    if isinstance(seq, Ruleset):
+        seq, action, state = action, state, (rest[0] if rest else None)
     r: dict[str, Any] = {"seq": seq, "seat": action.actor, "action": action.to_wire()}
     if state is not None and (force_hash or seq % HASH_EVERY == 0):
         r["hash"] = state_hash(state)
@@ -63,8 +72,11 @@ def record(seq: int, action: Action, state: State | None = None, *, force_hash: 
     return r
 
 
-def end_record(state: State, history: list[Any] | None = None) -> dict[str, Any]:
-    """The last record: the final hash and result (and a networked game's audit history)."""
+def end_record(state: Any, history: Any = None, *rest: Any) -> dict[str, Any]:
+    """The last record: the final hash and result (and a networked game's audit history).
+    Also takes the agreed form ``end_record(ruleset, state, history)``."""
+    if isinstance(state, Ruleset):
+        state, history = history, (rest[0] if rest else None)
     r: dict[str, Any] = {"end": True, "seq": state.seq, "hash": state_hash(state),
                          "winner": state.winner}
     if history:

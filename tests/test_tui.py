@@ -7,23 +7,19 @@ import time
 import pytest
 from textual.widgets import Input, OptionList
 
+from core.session import LocalSession
 from core.wizwar import GameConfig, bot, new_game
 from core.wizwar.cards import CARDS
+from core.wizwar.ruleset import RULESET
 from core.wizwar.scenario import build_state
-from core.wizwar.session import LocalSession
 from core.wizwar.state import Script
 from core.wizwar.view import View
-from wizwar_tui import render
 from wizwar_tui.app import WizWarApp
-from wizwar_tui.game import GameScreen
-from wizwar_tui.menu import DECK_NOTE, MenuScreen
-from wizwar_tui.screens import (
-    CardScreen,
-    CardsScreen,
-    ChoiceScreen,
-    GameOverScreen,
-    NewGameScreen,
-)
+from wizwar_tui.menu import MenuScreen
+from wizwar_tui.screens import ChoiceScreen, NewGameScreen
+from wizwar_tui.wizwar import DECK_NOTE, render
+from wizwar_tui.wizwar.game import GameScreen
+from wizwar_tui.wizwar.screens import CardScreen, CardsScreen, GameOverScreen
 
 SIZES = [(120, 40), (80, 24)]
 SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
@@ -193,7 +189,7 @@ def attack_session() -> LocalSession:
         "turn": {"active": "P2"},
     })
     st.script = Script()  # chance from the game RNG, as in a real game
-    return LocalSession(st, human="P1", bots=("P2",))
+    return LocalSession(RULESET, st, human="P1", bots=("P2",))
 
 
 async def attacked_game(pilot, app: WizWarApp) -> GameScreen:  # type: ignore[no-untyped-def]
@@ -529,7 +525,7 @@ async def test_card_text_covers_the_stack_and_things_on_the_board() -> None:
         "turn": {"active": "P1"},
     })
     st.script = Script()
-    session = LocalSession(st, human="P1", bots=("P2",))
+    session = LocalSession(RULESET, st, human="P1", bots=("P2",))
     session.submit("P1 play wall-of-fire @c3:e")
     app = WizWarApp(bot_delay=0, save_games=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -544,10 +540,10 @@ async def test_card_text_covers_the_stack_and_things_on_the_board() -> None:
 
 
 # ---------------------------------------------------------------------------- new game
-async def test_new_game_screen_options_make_the_session(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_new_game_screen_options_make_the_session() -> None:
     """Menu n: 4 players, seed 42, doors on, team on, P3 at another level (the choice comes
-    from bot.LEVELS, here with a second level added) -> that very session."""
-    monkeypatch.setattr(bot, "LEVELS", ("apprentice", "archmage"))
+    from the ruleset's bot_levels) -> that very session."""
+    assert RULESET.bot_levels == ("apprentice", "archmage")
     app = WizWarApp(bot_delay=0, save_games=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -564,22 +560,24 @@ async def test_new_game_screen_options_make_the_session(monkeypatch) -> None:  #
         await pilot.pause()
         labels = [str(o.prompt) for o in screen.query_one(OptionList).options]
         assert any("P3 bot" in lab and "archmage" in lab for lab in labels)
-        assert screen.options() == {
-            "players": 4, "seed": 42, "crossed": False, "doors": True, "team": True,
-            "levels": {"P2": "apprentice", "P3": "archmage", "P4": "apprentice"}}
+        assert screen.options() == {"players": 4, "crossed": False, "doors": True,
+                                    "team": True}
+        assert screen.seed() == 42
+        assert screen.bot_levels() == {"P2": "apprentice", "P3": "archmage",
+                                       "P4": "apprentice"}
         await pilot.press("s")
         await pilot.pause()
         game = game_of(app)
         s = game.session
         assert isinstance(s, LocalSession)
-        assert s.config.players == 4 and s.config.team and s.config.doors
-        assert not s.config.crossed and s.seed == 42
+        assert s.options["players"] == 4 and s.options["team"] and s.options["doors"]
+        assert not s.options["crossed"] and s.seed == 42
         assert s.levels == {"P2": "apprentice", "P3": "archmage", "P4": "apprentice"}
         assert "seed 42" in str(game.query_one("#topbar").render())
         players = str(game.query_one("#players").render())
         assert "team A: P1+P3" in players and "P3/A" in players and "P2/B" in players
         # game over -> n: the same options again, a fresh seed
-        assert app.options["team"] and app.options["levels"]["P3"] == "archmage"
+        assert app.options["team"] and app.levels["P3"] == "archmage"
 
 
 async def test_new_game_screen_two_players_crossed_and_random_seed() -> None:
@@ -595,12 +593,12 @@ async def test_new_game_screen_two_players_crossed_and_random_seed() -> None:
         assert "4 players only" in str(screen.query_one("#newgame-msg").render())
         opts = screen.options()
         assert opts["players"] == 2 and opts["crossed"] and not opts["team"]
-        assert opts["seed"] is None and opts["levels"] == {"P2": "apprentice"}
+        assert screen.seed() is None and screen.bot_levels() == {"P2": "apprentice"}
         await pilot.press("down", "down", "enter")  # "Start the game"
         await pilot.pause()
         s = game_of(app).session
         assert isinstance(s, LocalSession)
-        assert s.config.players == 2 and s.config.crossed and not s.config.team
+        assert s.options["players"] == 2 and s.options["crossed"] and not s.options["team"]
         assert 0 <= s.seed < 1_000_000  # drawn from the OS, shown in the header
         assert f"seed {s.seed}" in str(game_of(app).query_one("#topbar").render())
 
@@ -652,7 +650,7 @@ def test_card_texts_say_targets_and_numbers_in_words() -> None:
     """Every card's text names its target and number use in words, never the data's codes
     (``los:player``, ``-``); counts are singular when one."""
     from core.wizwar.cards import CARDS
-    from wizwar_tui.screens import NUMBER_WORDS, TARGET_WORDS, card_text, plural
+    from wizwar_tui.wizwar.screens import NUMBER_WORDS, TARGET_WORDS, card_text, plural
 
     for c in CARDS:
         text = card_text(c.slug).plain

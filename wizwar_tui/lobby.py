@@ -26,9 +26,9 @@ from textual.widgets.option_list import Option
 from net.cli import DEFAULT_PORT, advertise_wanted, load_token, parse_target, save_token
 from net.lan import HostClosed, HostGame, JoinRefused, PeerGame
 from net.session import NetSession
-from wizwar_tui import render
 from wizwar_tui.saves import LogFile, PeerLog, new_log, now_text
 from wizwar_tui.screens import TooSmall
+from wizwar_tui.seats import player_colour, seat_status_text
 
 if TYPE_CHECKING:
     from net.discovery import Advertiser, Browser, GameAd
@@ -321,11 +321,12 @@ class LanLink:
         adv = Advertiser()
         free = host.free_seats
         try:
-            from core.wizwar.game import RULES_VERSION, RULESET
+            from core import registry
             from net.protocol import PROTOCOL_VERSION
 
+            ruleset = getattr(host, "ruleset", None) or registry.get()
             await adv.start(self.name, host.port, proto=PROTOCOL_VERSION,
-                            ruleset=f"{RULESET}/{RULES_VERSION}",
+                            ruleset=f"{ruleset.name}/{ruleset.version}",
                             options=f"players={host.players}",
                             seats_taken=host.players - free, seats_free=free,
                             interfaces=None if host.bind in ("0.0.0.0", "") else [host.bind])
@@ -474,8 +475,9 @@ class HostFormScreen(Screen[None]):
 
     def __init__(self, name: str = "wizwar game", seats: int = 2, bots: int = 0,
                  port: int = DEFAULT_PORT, bind: str = "0.0.0.0", error: str = "",
-                 clock: float | None = None, advertise: bool = True) -> None:
+                 clock: float | None = None, advertise: bool = True, game: str = "") -> None:
         super().__init__()
+        self.game = game
         self.defaults = {"name": name, "seats": str(seats), "bots": str(bots),
                          "port": str(port), "bind": bind}
         self.error = error
@@ -615,10 +617,10 @@ class LobbyScreen(Screen[None]):
         for i, (seat, who, status) in enumerate(rows):
             if i:
                 seats.append("\n")
-            seats.append(f" {seat}  ", f"bold {render.player_colour(seat)}")
+            seats.append(f" {seat}  ", f"bold {player_colour(seat)}")
             seats.append(f"{(who or ('—' if status == 'free' else '')):<22}"[:22])
             seats.append("  ")
-            seats.append_text(render.seat_status_text(status))
+            seats.append_text(seat_status_text(status))
             if status == "free":
                 seats.append("  waiting for a player", "dim italic")
         self.query_one("#lobby-seats", Static).update(seats)
@@ -639,7 +641,7 @@ class LobbyScreen(Screen[None]):
             seat = link.game.seat
             if seat:
                 info.append(f"You are {seat} ({link.game.name}).\n",
-                            f"bold {render.player_colour(seat)}")
+                            f"bold {player_colour(seat)}")
         if link.session.started:
             info.append("Every seat is taken: the game starts…", "bold green")
         elif link.phase in ("lobby", "connecting"):

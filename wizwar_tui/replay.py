@@ -1,44 +1,40 @@
-"""Saved-game replay: the game as a timeline of states, and the screens that show it.
+"""Saved-game replay for every game: the game as a timeline of states, and the screens that
+show it (the shell's part; each game's UI part reads its logs and draws its board).
 
-:func:`load` reads a ``.wwlog`` file (docs/log-format.md) or ``wizwar export`` text into a
-:class:`Replay`: one pass over the actions keeps the events of every action and a state
-checkpoint every :data:`CHECKPOINT_EVERY` actions, so :meth:`Replay.at` gives the state
-after any action ``n`` by replaying fewer than that many actions (seeking is instant in a
-2,000-action game).
+:func:`load` reads a ``.wwlog`` file (docs/log-format.md) or ``wizwar export`` text, finds
+its game (the header's or the text's ``ruleset``) and has the game's UI part
+(:meth:`~wizwar_tui.gameui.GameUI.load_replay`) build a :class:`Replay`: one pass over the
+actions keeps the events of every action and a state checkpoint every
+:data:`CHECKPOINT_EVERY` actions, so :meth:`Replay.at` gives the state after any action
+``n`` by replaying fewer than that many actions (seeking is instant in a 2,000-action game).
 
-The screens only ever draw :func:`core.wizwar.view.view` of a replayed state: a player's
-own view, or every hand ("everyone") once the game is over. Faces the log's writer never
-learned (a networked peer's log) are ``""`` in the state and drawn as ``?``.
+:class:`ReplayScreen` is the timeline: its keys, stepping, turns, jumps, play/pause, speed
+and "seen as"; the game's subclass (:meth:`~wizwar_tui.gameui.GameUI.replay_screen`) draws
+the board and the panels of the state at action ``n`` as the chosen seat may see it.
 """
 
 from __future__ import annotations
 
 import bisect
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.geometry import Region
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from core import log
-from core.engine import Event, IllegalAction
-from core.wizwar.actions import Action
-from core.wizwar.board import parse_square
-from core.wizwar.rules import apply
-from core.wizwar.state import State, state_hash
-from core.wizwar.view import View, view
-from wizwar_tui import render
-from wizwar_tui.game import BoardScroll
+from core.engine import Event, Outcome, Ruleset
+from wizwar_tui import games
 from wizwar_tui.screens import TooSmall
-from wizwar_tui.widgets import Board, BoardRuler, HandsPanel, PlayersPanel, StackPanel
+from wizwar_tui.seats import player_colour
 
 EVERYONE = ""
 """The "seen as" value that shows every hand (allowed once the game is over)."""
@@ -60,28 +56,6 @@ class ReplayError(Exception):
 
 
 # ---------------------------------------------------------------------------- the model
-def _step_record(state: State, r: dict[str, Any]) -> list[Event]:
-    """:func:`core.log.step`, keeping the events of the action (the log panel shows them).
-
-    Raises ``log.LogError`` when the action is illegal here or a stored hash disagrees.
-    """
-    action = Action.from_wire(r["action"])
-    if state.dealer is not None:
-        log.reveal_all(state, r.get("pre", []))
-        state.dealer.pending = list(r.get("reblind", []))
-    try:
-        events = apply(state, action)
-    except IllegalAction as exc:
-        raise log.LogError(f"action {r['seq']} ({action}) is illegal here: {exc.reason}") \
-            from None
-    if state.dealer is not None:
-        log.reveal_all(state, r.get("private", []))
-    if "hash" in r and state_hash(state) != r["hash"]:
-        raise log.LogError(f"action {r['seq']} ({action}): the state hash is "
-                           f"{state_hash(state)}, the log says {r['hash']}")
-    return events
-
-
 class Replay:
     """A saved game ready to show at any action.
 
@@ -104,14 +78,16 @@ class Replay:
     """
 
     def __init__(self, path: str, kind: str, seats: list[str], names: list[str],
-                 actions: list[Action], start: Callable[[], State],
-                 advance: Callable[[State, int], list[Event]],
-                 restore: Callable[[dict[str, Any], Any], State],
-                 note: Callable[[State], Any] = lambda _st: None, *, viewer: str = "",
+                 actions: list[Any], start: Callable[[], Any],
+                 advance: Callable[[Any, int], list[Event]],
+                 restore: Callable[[Any, Any], Any],
+                 note: Callable[[Any], Any] = lambda _st: None, *, ruleset: Ruleset,
+                 mark: Callable[[Any], tuple[int, str]], viewer: str = "",
                  started: str = "", ended: bool = False, end_winner: str = "",
                  damage: str = "", seed: int | bytes = 0, team: bool = False,
                  every: int = CHECKPOINT_EVERY) -> None:
         self.path = path
+        self.ruleset = ruleset
         self.kind = kind
         self.seats = seats
         self.names = names
@@ -133,6 +109,7 @@ class Replay:
         self._advance = advance
         self._restore = restore
         self._note = note
+        self._mark = mark
         self._saved: dict[int, tuple[dict[str, Any], Any]] = {}
 
     def build(self) -> None:
@@ -140,8 +117,9 @@ class Replay:
         checkpoint every ``every`` actions. A disagreement (an illegal action, a wrong
         hash) ends the replay there and is kept in ``problem``."""
         st = self._start()
-        self._saved = {0: (st.to_wire(), self._note(st))}
-        self.marks = [(st.round, st.turn.active)]
+        wire = self.ruleset.state_to_wire
+        self._saved = {0: (wire(st), self._note(st))}
+        self.marks = [self._mark(st)]
         self.turn_starts = [0]
         self.events = []
         for i in range(len(self.actions)):
@@ -155,21 +133,22 @@ class Replay:
                 break
             self.events.append(ev)
             n = i + 1
-            mark = (st.round, st.turn.active)
+            mark = self._mark(st)
             if mark != self.marks[-1]:
                 self.turn_starts.append(n)
             self.marks.append(mark)
             if n % self.every == 0:
-                self._saved[n] = (st.to_wire(), self._note(st))
+                self._saved[n] = (wire(st), self._note(st))
         del self.actions[len(self.events):]
-        self.final_winner = st.winner if not self.problem else self.at(self.total).winner
+        last = st if not self.problem else self.at(self.total)
+        self.final_winner = winner_text(self.ruleset.result(last))
 
     @property
     def total(self) -> int:
         """How many actions replay."""
         return len(self.events)
 
-    def at(self, n: int) -> State:
+    def at(self, n: int) -> Any:
         """A fresh state after ``n`` actions (clamped to ``0..total``), replayed from the
         nearest checkpoint."""
         n = max(0, min(n, self.total))
@@ -206,144 +185,64 @@ class Replay:
                             self.team)
 
 
-def _names(config: dict[str, Any]) -> tuple[list[str], list[str]]:
-    players = int(config["players"])
-    seats = [f"P{i + 1}" for i in range(players)]
-    names = [str(x) for x in config.get("names") or []]
-    return seats, (names + seats[len(names):])[:players]
-
-
-def from_log(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
-    """A :class:`Replay` of ``.wwlog`` bytes. Raises :class:`ReplayError` when the header is
-    unusable (not a log, a newer format, other rules)."""
-    try:
-        loaded = log.read(data)
-        start = loaded.header
-        seats, names = _names(start["config"])
-        log.start_state(start)
-    except log.LogError as exc:
-        raise ReplayError(str(exc)) from None
-    except (KeyError, ValueError, TypeError) as exc:
-        raise ReplayError(f"the log's header is malformed: {exc!r}") from None
-    h = loaded.header
-    records = loaded.records
-    commits = bool(h.get("commits"))
-
-    def restore(wire: dict[str, Any], _note: Any) -> State:
-        st = State.from_wire(wire)
-        if commits:
-            st.dealer = log.ReplayDealer()
-        return st
-
-    end = loaded.end or {}
-    rp = Replay(path, str(h.get("kind", "") or "local"), seats, names, loaded.actions,
-                lambda: log.start_state(h), lambda st, i: _step_record(st, records[i]),
-                restore, viewer=str(h.get("viewer", "")), started=str(h.get("started", "")),
-                ended=loaded.end is not None, end_winner=str(end.get("winner") or ""),
-                damage=loaded.damage, seed=h["seed"],
-                team=bool(start["config"].get("team")), every=every)
-    rp.build()
-    return rp
-
-
-def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
-    """A :class:`Replay` of ``wizwar export`` text (its actions applied from its start).
-    Raises :class:`ReplayError` when the text cannot be read."""
-    try:
-        tg = log.parse_text(text)
-        first = tg.start()  # (its faces list is tg.faces itself: never played)
-    except log.LogError as exc:
-        raise ReplayError(str(exc)) from None
-    except (KeyError, ValueError, TypeError, IndexError) as exc:
-        raise ReplayError(f"the export text is malformed: {exc!r}") from None
-    seats = [w.seat for w in first.wizards]
-    names = [w.name or w.seat for w in first.wizards]
-
-    def advance(st: State, i: int) -> list[Event]:
-        a = tg.actions[i]
-        try:
-            return apply(st, a)
-        except IllegalAction as exc:
-            raise log.LogError(f"action {i + 1} ({a}) is illegal here: {exc.reason}") from None
-
-    def note(st: State) -> int:
-        left = getattr(st.dealer, "reblinds", None)
-        return len(tg.reblinds) - (len(left) if left is not None else len(tg.reblinds))
-
-    def restore(wire: dict[str, Any], used: Any) -> State:
-        st = State.from_wire(wire)
-        if tg.reblinds:
-            # the export's reshuffle dealer, with the reshuffles not used yet
-            st.dealer = log._TextDealer(tg.reblinds[int(used):])
-        return st
-
-    def start() -> State:
-        # TextGame.start() hands its own faces list to the state, which reshuffles change:
-        # start from a copy so the text game stays as read
-        fresh = log.TextGame(tg.config, tg.seed, list(tg.faces) if tg.faces else None,
-                             tg.reblinds, tg.actions)
-        return fresh.start()
-
-    rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
-                seed=tg.seed, team=tg.config.team, every=every)
-    rp.build()
-    return rp
-
-
 def load(path: str, every: int = CHECKPOINT_EVERY) -> Replay:
     """Read ``path`` (a ``.wwlog`` file or export text, told apart by the first line
-    ``wizwar-export 1``). Raises :class:`ReplayError` with the reason in plain words."""
+    ``wizwar-export 1``) with the UI part of the game it names (:func:`game_of`). Raises
+    :class:`ReplayError` with the reason in plain words (an unknown game among them)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as exc:
         raise ReplayError(f"cannot open the file: {exc.strerror or exc}") from None
-    if data.lstrip().startswith(EXPORT_MAGIC.encode()):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ReplayError(f"the export text is not UTF-8: {exc}") from None
-        return from_text(path, text, every)
     if not data:
         raise ReplayError("the file is empty: not a wizwar log")
-    return from_log(path, data, every)
+    name = game_of(data)
+    try:
+        ui = games.ui(name)
+    except LookupError as exc:
+        raise ReplayError(str(exc)) from None
+    return ui.load_replay(path, data, every)
+
+
+def winner_text(outcome: Outcome) -> str:
+    """An outcome as a log's winner field: ``""`` not over, ``"-"`` a draw, the winning
+    seats joined by ``+`` (a team)."""
+    if not outcome.over:
+        return ""
+    return "-" if outcome.draw or not outcome.winners else "+".join(outcome.winners)
+
+
+def game_of(data: bytes) -> str:
+    """The ruleset name a saved game names: the ``ruleset`` line of export text, or the
+    ``ruleset`` of a log's header map (the default game when it names none)."""
+    from core import registry
+
+    if data.lstrip().startswith(EXPORT_MAGIC.encode()):
+        for line in data.decode("utf-8", "replace").splitlines()[1:20]:
+            key, _, rest = line.partition(" ")
+            if key == "ruleset" and rest.split():
+                return rest.split()[0]
+        return registry.DEFAULT
+    import msgpack
+
+    unpacker = msgpack.Unpacker(raw=False, max_buffer_size=1 << 24)
+    unpacker.feed(data[:1 << 16])  # the header map is the first value, and it is small
+    try:
+        head = next(unpacker, None)
+    except (ValueError, msgpack.UnpackException):
+        head = None
+    name = head.get("ruleset") if isinstance(head, dict) else None
+    return name if isinstance(name, str) and name else registry.DEFAULT
 
 
 # ---------------------------------------------------------------------------- drawing
 def event_text(ev: Event) -> Text:
     """An event for the log panel, coloured by the seat it is about (as in a game)."""
     seat = str(ev.data.get("seat", "")) if ev.data else ""
-    style = render.player_colour(seat) if seat else ""
+    style = player_colour(seat) if seat else ""
     if ev.kind in ("win", "death", "out"):
         style = f"bold {style}".strip()
     return Text(ev.text, style)
-
-
-def action_squares(v: View, action: Action | None) -> set[tuple[int, int]]:
-    """The squares an action touched, highlighted on the board: a walk's path, or the
-    square of a wizard or square it targets, else the actor's square."""
-    if action is None:
-        return set()
-    out: set[tuple[int, int]] = set()
-    for t in action.targets:
-        try:
-            out.add(v.player(t).at or (-1, -1))
-            continue
-        except KeyError:
-            pass
-        for part in t.split("-"):
-            try:
-                out.add(parse_square(part))
-            except ValueError:
-                break
-    if not out:
-        try:
-            at = v.player(action.actor).at
-        except KeyError:
-            at = None
-        if at is not None:
-            out.add(at)
-    return {sq for sq in out if v.layout.has_square(sq)}
 
 
 def speed_text(delay: float) -> str:
@@ -383,25 +282,18 @@ def parse_jump(text: str, rp: Replay) -> int:
     return rp.turn_starts[k - 1]
 
 
-class ReplayBoard(Board):
-    """The board of a replay: no cursor, the last action's squares highlighted."""
-
-    can_focus = False
-
-    def render(self) -> Text:
-        """The board text (empty until a view is set)."""
-        if self.view is None:
-            return Text("")
-        return render.render_board(self.view, None, self.reach, self.targets,
-                                   self.ascii_only, header=False)
-
-
 # ---------------------------------------------------------------------------- screens
 class ReplayScreen(Screen[None]):
-    """A saved game after action ``n``: the board and the panels as the chosen seat saw
-    them, stepped, jumped or played at a chosen speed."""
+    """A saved game after action ``n`` as the chosen seat saw it, stepped, jumped or played
+    at a chosen speed: the shell's timeline, for any game.
 
-    CSS_PATH = ["game.tcss", "replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
+    Each game subclasses it (:meth:`~wizwar_tui.gameui.GameUI.replay_screen`) and
+    implements :meth:`compose_game` (its board and panels, holding a ``RichLog`` with id
+    ``log`` the shell writes the actions and events into), :meth:`draw_game` (draw the state
+    after action ``n`` seen as :attr:`seat`; :meth:`info_text` says what the last and next
+    actions are) and optionally :meth:`mount_game` and :meth:`scroll_board`."""
+
+    CSS_PATH = ["replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [
         Binding("right,full_stop", "step(1)", "Step", key_display="→"),
@@ -436,25 +328,14 @@ class ReplayScreen(Screen[None]):
         self.speeds = sorted(set(SPEEDS) | {self.delay}, reverse=True)
         self.timer: Timer | None = None
         self.message: Text | None = None
-        self.state: State | None = None
+        self.state: Any = None
         self.log_n: int | None = None  # the action the log panel shows events up to
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         """Header, board column, side panels, status, jump line, footer."""
         yield Static(id="replay-head")
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield BoardRuler(id="board-cols")
-                with BoardScroll(id="board-scroll"):
-                    yield ReplayBoard(ascii_only=self.ascii_only, id="board")
-                yield Static(id="info")
-                yield StackPanel(id="stack")
-            with Vertical(id="right"):
-                yield PlayersPanel(id="players")
-                yield HandsPanel(id="hand")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True,
-                              min_width=20, max_lines=2000)
+        yield from self.compose_game()
         yield Static(id="status")
         yield Input(placeholder="jump: 12 = turn 12 · a57 = action 57 · r3 = round 3 · "
                                 "Esc closes", id="jump", disabled=True)
@@ -463,14 +344,10 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Titles and the first drawing."""
-        self.query_one("#players").border_title = "Players"
-        self.query_one("#hand").border_title = "Hand"
-        self.query_one("#stack").border_title = "Stack"
+        self.mount_game()
         self.query_one("#log").border_title = "Log"
         self.query_one("#log", RichLog).can_focus = False
         self.query_one("#jump").display = False
-        for panel in (PlayersPanel, StackPanel):
-            self.query_one(panel).ascii_only = self.ascii_only
         self.set_focus(None)
         self.show()
 
@@ -501,28 +378,27 @@ class ReplayScreen(Screen[None]):
             self.message = Text(f"Everyone's hands are shown only at the end of the game: "
                                 f"seen as {self.seat} again", "bold yellow")
         st = self.state = rp.at(self.n)
-        v = view(st, self.seat)
-        last = rp.actions[self.n - 1] if self.n else None
-        squares = action_squares(v, last)
-        self.query_one(ReplayBoard).set_view(v, {}, squares)
-        if squares:
-            self.call_after_refresh(self.show_squares, sorted(squares))
-        self.query_one(BoardRuler).show(v)
-        where = f"seed {rp.seed}" if isinstance(rp.seed, int) else "LAN game"
-        # "(seen)" marks the seat as "(you)" does in a game: "P1(seen) ♥15", "P1/A(seen)"
-        self.query_one(PlayersPanel).show(v, None, where=where, you="(seen)", team=rp.team)
-        if self.seat == EVERYONE:
-            hands = [(s, view(st, s).hand) for s in rp.seats]
-        else:
-            hands = [(self.seat, v.hand)]
-        self.query_one(HandsPanel).show(hands)
-        self.query_one(StackPanel).show(v)
-        self.query_one("#info", Static).update(self.info_text())
-        self.query_one("#replay-head", Static).update(self.head_text(v))
+        self.draw_game(st)
+        self.query_one("#replay-head", Static).update(self.head_text(st))
         self.query_one("#status", Static).update(self.message or self.keys_text())
         self.sync_log()
 
-    def head_text(self, v: View) -> Text:
+    # -- the game's part (see the class docstring)
+    def compose_game(self) -> Iterator[Widget]:
+        """The game's board and panels (with a ``RichLog`` with id ``log``)."""
+        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20,
+                      max_lines=2000)
+
+    def mount_game(self) -> None:
+        """Set up the game's widgets once mounted (titles...)."""
+
+    def draw_game(self, state: Any) -> None:
+        """Draw ``state`` (after action :attr:`n`) as :attr:`seat` may see it."""
+
+    def scroll_board(self, lines: int) -> None:
+        """↑↓: scroll the board by ``lines`` (a board taller than the window)."""
+
+    def head_text(self, st: Any) -> Text:
         """The header: file, players, result; action n / N, turn, who is seen, play state;
         the log's damage and where the replay stopped, if any. Each line is cut to the
         window's width (never wrapped)."""
@@ -537,10 +413,10 @@ class ReplayScreen(Screen[None]):
         t.append(f" action {self.n} / {rp.total}", "bold")
         rnd, active = rp.marks[self.n]
         t.append(f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})")
-        if v.winner:  # who won is on the first line
+        if rp.ruleset.result(st).over:  # who won is on the first line
             t.append(" · game over")
         t.append(" · seen as ")
-        t.append(self.seen_as_text(), f"bold {render.player_colour(self.seat)}")
+        t.append(self.seen_as_text(), f"bold {player_colour(self.seat)}")
         t.append(" · ")
         if self.playing:
             t.append(f"▶ playing, {speed_text(self.delay)}", "bold green")
@@ -585,21 +461,9 @@ class ReplayScreen(Screen[None]):
         keys = next((k for k in self.KEYS if len(k) <= width), self.KEYS[-1])
         return Text(keys, "dim", no_wrap=True, overflow="ellipsis")
 
-    def show_squares(self, squares: list[tuple[int, int]]) -> None:
-        """Scroll the board (a short window) so the last action's squares are in sight."""
-        board = self.query_one(ReplayBoard)
-        if board.view is None:
-            return
-        left = render.row_label_width(board.view)
-        top = min(r for _c, r in squares)
-        bottom = max(r for _c, r in squares)
-        c = squares[0][0]
-        region = Region(left + 4 * c, 2 * top, 5, 2 * (bottom - top) + 3)
-        self.query_one(BoardScroll).scroll_to_region(region, animate=False)
-
     def action_scroll_board(self, lines: int) -> None:
         """↑↓ (k j): scroll the board when the window is too short for all of it."""
-        self.query_one(BoardScroll).scroll_relative(y=lines, animate=False)
+        self.scroll_board(lines)
 
     def action_panels(self) -> None:
         """Narrow windows: show the side panels instead of the board, or the board again."""

@@ -25,12 +25,12 @@ from textual.widgets import Footer, RichLog, Static
 
 from net.cli import load_token, parse_target
 from net.lan import PeerGame
-from wizwar_tui import render
 from wizwar_tui.app import WizWarApp
-from wizwar_tui.game import GameScreen
 from wizwar_tui.lobby import LanLink
 from wizwar_tui.screens import TooSmall
-from wizwar_tui.widgets import Board, BoardRuler, PlayersPanel, StackPanel
+from wizwar_tui.wizwar import render
+from wizwar_tui.wizwar.game import GameScreen
+from wizwar_tui.wizwar.widgets import Board, BoardRuler, PlayersPanel, StackPanel
 
 RETRIES = 3
 """Rejoins after a lost connection (the host runs on the same machine as the SSH server)."""
@@ -233,7 +233,7 @@ class SSHPlayerApp(WizWarApp):
             return self.screen
         return super().show_lan_game(link)
 
-    def game_screen_class(self) -> type[GameScreen]:
+    def game_screen_class(self, game: str = "") -> type[GameScreen]:
         """:class:`SSHGameScreen`: ``q`` leaves (there is no menu)."""
         return SSHGameScreen
 

@@ -1,30 +1,21 @@
-"""Screens and dialogs: help, card text, the Cards screen, choices, the new-game screen,
-game over. (The main menu is :mod:`wizwar_tui.menu`, kept light for start-up.)"""
+"""Wiz-War's own screens: the help text, card text, the Cards screen, game over. (The
+shell's help frame, choices and new-game screen are :mod:`wizwar_tui.screens`.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.wizwar.cards import BY_SLUG, CARDS, CardDef
-from wizwar_tui import render
-from wizwar_tui.menu import DECK_NOTE, TooSmall
-
-
-def _bot_levels() -> tuple[str, ...]:
-    """The bot levels (``core.wizwar.bot.LEVELS``), imported when the new-game screen needs
-    them: the bots' search code is not loaded for the menu (start-up time)."""
-    from core.wizwar import bot
-
-    return tuple(bot.LEVELS)
+from wizwar_tui.menu import TooSmall
+from wizwar_tui.wizwar import DECK_NOTE, render
 
 
 def board_legend(ascii_only: bool = False) -> str:
@@ -82,33 +73,6 @@ Playing a card: press its number, put the cursor on the target (amber squares, i
 
 HELP_TEXT = help_text()
 """The help text with the Unicode board glyphs."""
-
-
-class HelpScreen(ModalScreen[None]):
-    """Keys and a short summary of the rules (``ascii_only``: the board legend in ASCII)."""
-
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close"),
-                Binding("j", "scroll(1)", "Down", show=False),
-                Binding("k", "scroll(-1)", "Up", show=False)]
-
-    def __init__(self, ascii_only: bool = False) -> None:
-        super().__init__()
-        self.ascii_only = ascii_only
-
-    def compose(self) -> ComposeResult:
-        """The help text in a scrollable box."""
-        with VerticalScroll(id="help-box", classes="dialog"):
-            yield Static(help_text(self.ascii_only, getattr(self.app, "HAS_MENU", True)),
-                         id="help-text")
-        yield TooSmall()
-
-    def action_dismiss(self, result: Any = None) -> None:  # type: ignore[override]
-        """Close the help."""
-        self.dismiss(None)
-
-    def action_scroll(self, delta: int) -> None:
-        """j/k: scroll the text (the arrows do it too)."""
-        self.query_one("#help-box").scroll_relative(y=delta, animate=False)
 
 
 #: What a card's targeting code means, in words (cards.md §1.2); ``|`` joins two ways.
@@ -187,7 +151,7 @@ class CardScreen(ModalScreen[None]):
     the stack, the square under the cursor, displayed cards...), ↑↓ choosing which one
     is shown; it opens on ``slug``."""
 
-    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
+    CSS_PATH = "../dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [Binding("escape,q,i,enter", "close", "Close")]
 
@@ -268,7 +232,7 @@ class CardsScreen(ModalScreen[None]):
     browsed with ↑↓ and filtered by kind (``f`` next kind, ``F`` previous, ``0`` all,
     ``1``-``8`` a kind). Opens from the main menu and from a game (``C``)."""
 
-    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
+    CSS_PATH = "../dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [
         Binding("escape,q", "close", "Close"),
@@ -369,289 +333,10 @@ class CardsScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class ChoiceScreen(ModalScreen[Any]):
-    """Pick one of several options (returns its value, or ``None`` on Esc).
-
-    With ``filterable`` an input above the list narrows the options as you type.
-    """
-
-    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
-
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("up", "cursor(-1)", "Up", show=False),
-    ]
-
-    def __init__(self, title: str, options: list[tuple[str, Any]],
-                 filterable: bool = False) -> None:
-        super().__init__()
-        self.title_text = title
-        self.options = options
-        self.filterable = filterable
-        self.shown: list[tuple[str, Any]] = list(options)
-
-    def compose(self) -> ComposeResult:
-        """Title, optional filter input, the option list."""
-        with Vertical(id="choice-box", classes="dialog"):
-            yield Static(self.title_text, id="choice-title")
-            if self.filterable:
-                yield Input(placeholder="type to filter, Enter to choose", id="choice-filter")
-            yield OptionList(*[Option(label) for label, _ in self.options], id="choice-list")
-            yield Static("↑↓ choose · Enter confirm · Esc cancel", classes="hint")
-        yield TooSmall()
-
-    def on_mount(self) -> None:
-        """Focus the filter or the list."""
-        ol = self.query_one(OptionList)
-        if self.options:
-            ol.highlighted = 0
-        if self.filterable:
-            self.query_one(Input).focus()
-        else:
-            ol.focus()
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        """Narrow the options to those containing every typed word."""
-        words = event.value.lower().split()
-        self.shown = [(lab, v) for lab, v in self.options
-                      if all(w in lab.lower() for w in words)]
-        ol = self.query_one(OptionList)
-        ol.clear_options()
-        ol.add_options([Option(lab) for lab, _ in self.shown])
-        if self.shown:
-            ol.highlighted = 0
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the filter chooses the highlighted option."""
-        event.stop()
-        ol = self.query_one(OptionList)
-        if ol.highlighted is not None and self.shown:
-            self.dismiss(self.shown[ol.highlighted][1])
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Enter (or a click) on an option chooses it."""
-        event.stop()
-        self.dismiss(self.shown[event.option_index][1])
-
-    def action_cursor(self, delta: int) -> None:
-        """Move the highlight (used while the filter input has focus)."""
-        ol = self.query_one(OptionList)
-        if not self.shown:
-            return
-        cur = ol.highlighted or 0
-        ol.highlighted = max(0, min(len(self.shown) - 1, cur + delta))
-
-    def action_cancel(self) -> None:
-        """Close without choosing."""
-        self.dismiss(None)
-
-
-class NewGameScreen(Screen[None]):
-    """A game against bots with every option: players (2-4), the seed (blank: a random one
-    from the OS, shown in the game's header), crossed exits (2 players), the doors variant,
-    team play (4 players: P1+P3 against P2+P4) and each bot's level (``bot.LEVELS``).
-
-    Keys: ↑↓ choose a line, ←→ (or h l, space) change it, digits type the seed (Backspace
-    erases, ``r`` draws a random one now), Enter on the last line or ``s`` starts.
-    Source: rulebook, Team Play Option; FAQ, crossed exits (2 players); the doors variant.
-    """
-
-    CSS_PATH = ["dialogs.tcss", "lan.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
-
-    BINDINGS = [
-        Binding("escape,q", "back", "Back"),
-        Binding("s", "start", "Start"),
-        Binding("left,h", "change(-1)", "Change", show=False),
-        Binding("right,l,space", "change(1)", "Change"),
-        Binding("r", "random_seed", "Random seed", show=False),
-        Binding("backspace", "seed_back", "Erase", show=False),
-        Binding("j", "move(1)", "Down", show=False),
-        Binding("k", "move(-1)", "Up", show=False),
-    ]
-
-    LABELS = {"players": "Players", "seed": "Seed", "crossed": "Crossed exits",
-              "doors": "Doors variant", "team": "Team play", "start": "Start the game"}
-
-    def __init__(self, players: int = 2, seed: str = "", crossed: bool = False,
-                 doors: bool = False, team: bool = False,
-                 levels: dict[str, str] | None = None) -> None:
-        super().__init__()
-        self.players = players
-        self.seed_text = seed
-        self.crossed = crossed
-        self.doors = doors
-        self.team = team
-        self.levels = {f"P{i}": _bot_levels()[0] for i in range(2, 5)}
-        self.levels.update(levels or {})
-        self.message = ""
-
-    def compose(self) -> ComposeResult:
-        """Title, the option lines, a message line and the keys."""
-        with Vertical(id="newgame-box", classes="dialog lan-box"):
-            yield Static("New game against bots", classes="lan-title")
-            yield OptionList(id="newgame-list")
-            yield Static(id="newgame-msg", classes="lan-error")
-            yield Static("↑↓ choose · ←→ change · digits type the seed · r random seed · "
-                         "Enter/s start · Esc back", classes="hint")
-        yield Footer()
-        yield TooSmall()
-
-    def on_mount(self) -> None:
-        """Draw the lines and focus them."""
-        self.draw()
-        ol = self.query_one("#newgame-list", OptionList)
-        ol.highlighted = 0
-        ol.focus()
-
-    # ------------------------------------------------------------------ model
-    def rows(self) -> list[str]:
-        """The keys of the lines, top to bottom."""
-        return ["players", "seed", "crossed", "doors", "team",
-                *[f"bot:P{i}" for i in range(2, self.players + 1)], "start"]
-
-    def applies(self, key: str) -> str:
-        """"" when option ``key`` can be set now, else why not."""
-        if key == "crossed" and self.players != 2:
-            return "2 players only"
-        if key == "team" and self.players != 4:
-            return "4 players only"
-        return ""
-
-    def seed(self) -> int | None:
-        """The typed seed (``None``: blank, a random one)."""
-        return int(self.seed_text) if self.seed_text else None
-
-    def options(self) -> dict[str, Any]:
-        """What :meth:`WizWarApp.start_game` gets: players, seed and the options."""
-        return {"players": self.players, "seed": self.seed(),
-                "crossed": self.crossed and self.players == 2, "doors": self.doors,
-                "team": self.team and self.players == 4,
-                "levels": {f"P{i}": self.levels[f"P{i}"] for i in range(2, self.players + 1)}}
-
-    def line(self, key: str) -> Text:
-        """One option line: label, value, hint."""
-        t = Text(no_wrap=True, overflow="ellipsis")
-        why = self.applies(key)
-        if key == "start":
-            t.append(f"  {self.LABELS[key]}", "bold green")
-            return t
-        if key.startswith("bot:"):
-            seat = key[4:]
-            label = f"{seat} bot"
-            value = self.levels[seat]
-            hint = " / ".join(_bot_levels()) if len(_bot_levels()) > 1 else "the only level so far"
-            if self.team and self.players == 4:
-                hint = ("your team-mate · " if render.team_of(seat) == "A"
-                        else "opponent · ") + hint
-        elif key == "players":
-            bots = self.players - 1
-            label, value = "Players", str(self.players)
-            hint = f"you and {bots} bot{'s' if bots > 1 else ''}"
-        elif key == "seed":
-            label = "Seed"
-            value = self.seed_text or "random"
-            hint = "type digits; blank: from the OS (shown in the game)"
-        elif key == "team":
-            label, value = "Team play", "on" if self.team and not why else "off"
-            hint = why or "P1+P3 (you and P3) against P2+P4"
-        elif key == "crossed":
-            label, value = "Crossed exits", "on" if self.crossed and not why else "off"
-            hint = why or "rim exits lead to the opposite sector"
-        else:
-            label, value = "Doors variant", "on" if self.doors else "off"
-            hint = "your own sector's doors open for you"
-        style = "dim" if why else ""
-        t.append(f"  {label:<15}", style or "bold")
-        shown = f"< {value} >" if not why else f"  {value}  "
-        t.append(f"{shown:<16}", style or "bold #5fd7ff")
-        t.append(f" {hint}", "dim")
-        return t
-
-    def draw(self) -> None:
-        """Redraw the lines (keeping the highlight) and the message."""
-        ol = self.query_one("#newgame-list", OptionList)
-        at = ol.highlighted or 0
-        ol.clear_options()
-        ol.add_options([Option(self.line(k), id=k) for k in self.rows()])
-        ol.highlighted = min(at, len(self.rows()) - 1)
-        self.query_one("#newgame-msg", Static).update(self.message)
-
-    def current(self) -> str:
-        """The key of the highlighted line."""
-        ol = self.query_one("#newgame-list", OptionList)
-        rows = self.rows()
-        return rows[ol.highlighted] if ol.highlighted is not None else rows[0]
-
-    # ------------------------------------------------------------------ keys
-    def action_change(self, delta: int) -> None:
-        """Change the highlighted option by one step."""
-        key = self.current()
-        self.message = ""
-        why = self.applies(key)
-        if why:
-            self.message = f"{self.LABELS.get(key, key)}: {why}"
-        elif key == "players":
-            self.players = (self.players - 2 + delta) % 3 + 2
-        elif key in ("crossed", "doors", "team"):
-            setattr(self, key, not getattr(self, key))
-        elif key.startswith("bot:"):
-            seat = key[4:]
-            levels = list(_bot_levels())
-            cur = levels.index(self.levels[seat]) if self.levels[seat] in levels else 0
-            self.levels[seat] = levels[(cur + delta) % len(levels)]
-        elif key == "seed":
-            self.message = "Type the seed's digits (Backspace erases, r draws one)"
-        self.draw()
-
-    def action_move(self, delta: int) -> None:
-        """j/k: the next/previous line."""
-        ol = self.query_one("#newgame-list", OptionList)
-        ol.highlighted = max(0, min(len(self.rows()) - 1, (ol.highlighted or 0) + delta))
-
-    def action_random_seed(self) -> None:
-        """Draw a random seed from the OS now, to see it before the game."""
-        from wizwar_tui.app import new_seed
-
-        self.seed_text = str(new_seed())
-        self.draw()
-
-    def action_seed_back(self) -> None:
-        """Erase the seed's last digit."""
-        self.seed_text = self.seed_text[:-1]
-        self.draw()
-
-    def on_key(self, event: events.Key) -> None:
-        """Digits type the seed (9 digits at most)."""
-        if event.character is not None and event.character.isdigit():
-            event.stop()
-            event.prevent_default()
-            if len(self.seed_text) < 9:
-                self.seed_text = (self.seed_text + event.character).lstrip("0") or "0"
-            self.message = ""
-            self.draw()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Enter: start on the last line, change the option elsewhere."""
-        event.stop()
-        if event.option.id == "start":
-            self.action_start()
-        elif event.option.id != "seed":
-            self.action_change(1)
-
-    def action_start(self) -> None:
-        """Start the game with these options."""
-        self.app.start_game(**self.options())  # type: ignore[attr-defined]
-
-    def action_back(self) -> None:
-        """Back to the menu."""
-        self.dismiss(None)
-
-
 class GameOverScreen(Screen[None]):
     """Who won, how, and the final lives. Keys: new game, menu, quit."""
 
-    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
+    CSS_PATH = "../dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [
         Binding("n", "new_game", "New game"),
@@ -730,8 +415,7 @@ class GameOverScreen(Screen[None]):
         if self.lan:
             self.action_menu()
             return
-        self.app.start_game(self.players, None,  # type: ignore[attr-defined]
-                            **getattr(self.app, "options", {}))
+        self.app.start_again()  # type: ignore[attr-defined]
 
     def action_menu(self) -> None:
         """Back to the main menu (closing a LAN game)."""

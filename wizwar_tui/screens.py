@@ -1,0 +1,414 @@
+"""The shell's screens and dialogs, for every game: the help frame, choices, the new-game
+screen (generated from the ruleset's options schema). (The main menu is
+:mod:`wizwar_tui.menu`, kept light for start-up; each game's own screens are in its UI part.)"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from core.engine import Option as GameOption
+from core.engine import OptionError
+from wizwar_tui import games
+from wizwar_tui.menu import TooSmall
+
+__all__ = ["ChoiceScreen", "HelpScreen", "NewGameScreen", "TooSmall"]
+
+
+class HelpScreen(ModalScreen[None]):
+    """The help frame: a game's keys and a short summary of its rules, in a scrollable box
+    (the text is the UI part's :meth:`~wizwar_tui.gameui.GameUI.help_text`; ``game`` "" is
+    the default game; ``ascii_only``: the text drawn with ASCII glyphs)."""
+
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close"),
+                Binding("j", "scroll(1)", "Down", show=False),
+                Binding("k", "scroll(-1)", "Up", show=False)]
+
+    def __init__(self, ascii_only: bool = False, game: str = "") -> None:
+        super().__init__()
+        self.ascii_only = ascii_only
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        """The help text in a scrollable box."""
+        with VerticalScroll(id="help-box", classes="dialog"):
+            text = games.ui(self.game).help_text(self.ascii_only,
+                                                 getattr(self.app, "HAS_MENU", True))
+            yield Static(text, id="help-text")
+        yield TooSmall()
+
+    def action_dismiss(self, result: Any = None) -> None:  # type: ignore[override]
+        """Close the help."""
+        self.dismiss(None)
+
+    def action_scroll(self, delta: int) -> None:
+        """j/k: scroll the text (the arrows do it too)."""
+        self.query_one("#help-box").scroll_relative(y=delta, animate=False)
+
+
+class ChoiceScreen(ModalScreen[Any]):
+    """Pick one of several options (returns its value, or ``None`` on Esc).
+
+    With ``filterable`` an input above the list narrows the options as you type.
+    """
+
+    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("up", "cursor(-1)", "Up", show=False),
+    ]
+
+    def __init__(self, title: str, options: list[tuple[str, Any]],
+                 filterable: bool = False) -> None:
+        super().__init__()
+        self.title_text = title
+        self.options = options
+        self.filterable = filterable
+        self.shown: list[tuple[str, Any]] = list(options)
+
+    def compose(self) -> ComposeResult:
+        """Title, optional filter input, the option list."""
+        with Vertical(id="choice-box", classes="dialog"):
+            yield Static(self.title_text, id="choice-title")
+            if self.filterable:
+                yield Input(placeholder="type to filter, Enter to choose", id="choice-filter")
+            yield OptionList(*[Option(label) for label, _ in self.options], id="choice-list")
+            yield Static("↑↓ choose · Enter confirm · Esc cancel", classes="hint")
+        yield TooSmall()
+
+    def on_mount(self) -> None:
+        """Focus the filter or the list."""
+        ol = self.query_one(OptionList)
+        if self.options:
+            ol.highlighted = 0
+        if self.filterable:
+            self.query_one(Input).focus()
+        else:
+            ol.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Narrow the options to those containing every typed word."""
+        words = event.value.lower().split()
+        self.shown = [(lab, v) for lab, v in self.options
+                      if all(w in lab.lower() for w in words)]
+        ol = self.query_one(OptionList)
+        ol.clear_options()
+        ol.add_options([Option(lab) for lab, _ in self.shown])
+        if self.shown:
+            ol.highlighted = 0
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the filter chooses the highlighted option."""
+        event.stop()
+        ol = self.query_one(OptionList)
+        if ol.highlighted is not None and self.shown:
+            self.dismiss(self.shown[ol.highlighted][1])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter (or a click) on an option chooses it."""
+        event.stop()
+        self.dismiss(self.shown[event.option_index][1])
+
+    def action_cursor(self, delta: int) -> None:
+        """Move the highlight (used while the filter input has focus)."""
+        ol = self.query_one(OptionList)
+        if not self.shown:
+            return
+        cur = ol.highlighted or 0
+        ol.highlighted = max(0, min(len(self.shown) - 1, cur + delta))
+
+    def action_cancel(self) -> None:
+        """Close without choosing."""
+        self.dismiss(None)
+
+
+
+SHELL_ROWS = ("seed", "start")
+"""The new-game screen's own lines besides the options (and a ``bot:SEAT`` line per bot)."""
+
+
+class NewGameScreen(Screen[None]):
+    """A game against bots with every option of the game's schema (``ruleset.options``): the
+    first option (the table size in every game so far), the seed (blank: a random one from
+    the OS, shown in the game's header), the other options, each bot's level
+    (``ruleset.bot_levels``), then "Start the game".
+
+    An ``int`` with choices or a ``choice`` option is a selector, a ``bool`` an on/off
+    toggle; labels come from the schema, hints from the game's UI part
+    (:meth:`~wizwar_tui.gameui.GameUI.option_note`, the schema's help by default). An option
+    the ruleset refuses with the earlier lines' values (its ``OptionError``) is shown dimmed
+    at its default with the reason, and is left at its default when the game starts.
+
+    Keys: ↑↓ choose a line, ←→ (or h l, space) change it, digits type the seed (Backspace
+    erases, ``r`` draws a random one now), Enter on the last line or ``s`` starts.
+    """
+
+    CSS_PATH = ["dialogs.tcss", "lan.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
+
+    BINDINGS = [
+        Binding("escape,q", "back", "Back"),
+        Binding("s", "start", "Start"),
+        Binding("left,h", "change(-1)", "Change", show=False),
+        Binding("right,l,space", "change(1)", "Change"),
+        Binding("r", "random_seed", "Random seed", show=False),
+        Binding("backspace", "seed_back", "Erase", show=False),
+        Binding("j", "move(1)", "Down", show=False),
+        Binding("k", "move(-1)", "Up", show=False),
+    ]
+
+    def __init__(self, game: str = "", seed: str = "", values: Mapping[str, Any] | None = None,
+                 levels: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.ui = games.ui(game)
+        self.ruleset = self.ui.ruleset()
+        self.schema = self.ruleset.options
+        clash = [n for n in self.schema.names() if n in SHELL_ROWS or n.startswith("bot:")]
+        if clash:
+            raise ValueError(f"option {clash[0]!r} clashes with a line of the new-game screen")
+        self.values: dict[str, Any] = self.schema.defaults()  # as chosen (see effective())
+        self.values.update({k: self.schema[k].coerce(v) for k, v in (values or {}).items()})
+        self.seed_text = seed
+        self.levels: dict[str, str] = dict(levels or {})
+        self.message = ""
+
+    def compose(self) -> ComposeResult:
+        """Title, the option lines, a message line and the keys."""
+        title = ("New game against bots" if len(games.names()) == 1
+                 else f"New game of {self.ui.title} against bots")
+        with Vertical(id="newgame-box", classes="dialog lan-box"):
+            yield Static(title, classes="lan-title")
+            yield OptionList(id="newgame-list")
+            yield Static(id="newgame-msg", classes="lan-error")
+            yield Static("↑↓ choose · ←→ change · digits type the seed · r random seed · "
+                         "Enter/s start · Esc back", classes="hint")
+        yield Footer()
+        yield TooSmall()
+
+    def on_mount(self) -> None:
+        """Draw the lines and focus them."""
+        self.draw()
+        ol = self.query_one("#newgame-list", OptionList)
+        ol.highlighted = 0
+        ol.focus()
+
+    # ------------------------------------------------------------------ model
+    def _check(self, values: Mapping[str, Any]) -> str:
+        """"" when the ruleset accepts ``values``, else its reason in words."""
+        try:
+            self.schema.validate(values)
+        except OptionError as exc:
+            return str(exc)
+        return ""
+
+    def effective(self) -> dict[str, Any]:
+        """The options as the game would start: each option in schema order keeps its chosen
+        value when the ruleset accepts it with the earlier ones (the later ones at their
+        defaults), else its default."""
+        out = self.schema.defaults()
+        for o in self.schema:
+            trial = dict(out)
+            trial[o.name] = self.values[o.name]
+            if not self._check(trial):
+                out = trial
+        return out
+
+    def _alternatives(self, o: GameOption) -> list[Any]:
+        """The values option ``o`` can be set to other than its default (for the check)."""
+        if o.kind == "bool":
+            return [not o.default]
+        if o.choices:
+            return [c for c in o.choices if c != o.default]
+        if o.kind == "int":
+            return [v for v in (o.default - 1, o.default + 1)
+                    if (o.lo is None or v >= o.lo) and (o.hi is None or v <= o.hi)]
+        return []
+
+    def refused(self, name: str) -> str:
+        """"" when option ``name`` can be set now, else why not (the ruleset's words): no
+        other value is accepted with the earlier options' values."""
+        o = self.schema[name]
+        eff = self.effective()
+        before = self.schema.defaults()
+        for other in self.schema:
+            if other.name == name:
+                break
+            before[other.name] = eff[other.name]
+        alts = self._alternatives(o)
+        reasons = [self._check({**before, name: v}) for v in alts]
+        if not alts or any(not r for r in reasons):
+            return ""
+        return reasons[0]
+
+    def applies(self, key: str) -> str:
+        """"" when line ``key`` can be changed now, else why not (short, from the UI part)."""
+        if key not in self.schema.names():
+            return ""
+        why = self.refused(key)
+        return self.ui.option_note(key, self.effective(), why) if why else ""
+
+    def rows(self) -> list[str]:
+        """The keys of the lines, top to bottom."""
+        names = self.schema.names()
+        return [*names[:1], "seed", *names[1:],
+                *[f"bot:{s}" for s in self.bot_seats()], "start"]
+
+    def bot_seats(self) -> list[str]:
+        """The seats the bots play (every seat but the first, which is the human's)."""
+        return self.ruleset.seats(self.effective())[1:]
+
+    def level(self, seat: str) -> str:
+        """The bot level chosen for ``seat`` (the ruleset's default first)."""
+        levels = self.ruleset.bot_levels
+        return self.levels.get(seat, levels[0] if levels else "")
+
+    def seed(self) -> int | None:
+        """The typed seed (``None``: blank, a random one)."""
+        return int(self.seed_text) if self.seed_text else None
+
+    def options(self) -> dict[str, Any]:
+        """The validated options map the game starts with (:meth:`effective`)."""
+        return self.schema.validate(self.effective())
+
+    def bot_levels(self) -> dict[str, str]:
+        """The level of each bot seat."""
+        return {s: self.level(s) for s in self.bot_seats()} if self.ruleset.bot_levels else {}
+
+    def line(self, key: str) -> Text:
+        """One line: label, value, hint."""
+        t = Text(no_wrap=True, overflow="ellipsis")
+        if key == "start":
+            t.append("  Start the game", "bold green")
+            return t
+        why = self.applies(key)
+        eff = self.effective()
+        if key.startswith("bot:"):
+            seat = key[4:]
+            label, value = f"{seat} bot", self.level(seat)
+            levels = self.ruleset.bot_levels
+            hint = " / ".join(levels) if len(levels) > 1 else "the only level so far"
+            hint = self.ui.seat_note(seat, eff) + hint
+        elif key == "seed":
+            label = "Seed"
+            value = self.seed_text or "random"
+            hint = "type digits; blank: from the OS (shown in the game)"
+        else:
+            o = self.schema[key]
+            label = o.label
+            x = eff[key]
+            value = ("on" if x else "off") if o.kind == "bool" else str(x)
+            hint = why or self.ui.option_note(key, eff)
+        style = "dim" if why else ""
+        t.append(f"  {label:<15}", style or "bold")
+        shown = f"< {value} >" if not why else f"  {value}  "
+        t.append(f"{shown:<16}", style or "bold #5fd7ff")
+        t.append(f" {hint}", "dim")
+        return t
+
+    def draw(self) -> None:
+        """Redraw the lines (keeping the highlight) and the message."""
+        ol = self.query_one("#newgame-list", OptionList)
+        at = ol.highlighted or 0
+        ol.clear_options()
+        rows = self.rows()
+        ol.add_options([Option(self.line(k), id=k) for k in rows])
+        ol.highlighted = min(at, len(rows) - 1)
+        self.query_one("#newgame-msg", Static).update(self.message)
+
+    def current(self) -> str:
+        """The key of the highlighted line."""
+        ol = self.query_one("#newgame-list", OptionList)
+        rows = self.rows()
+        return rows[ol.highlighted] if ol.highlighted is not None else rows[0]
+
+    # ------------------------------------------------------------------ keys
+    def action_change(self, delta: int) -> None:
+        """Change the highlighted line by one step."""
+        key = self.current()
+        self.message = ""
+        why = self.applies(key)
+        if why:
+            self.message = f"{self.schema[key].label}: {why}"
+        elif key.startswith("bot:"):
+            seat = key[4:]
+            levels = list(self.ruleset.bot_levels)
+            if levels:
+                cur = levels.index(self.level(seat)) if self.level(seat) in levels else 0
+                self.levels[seat] = levels[(cur + delta) % len(levels)]
+        elif key == "seed":
+            self.message = "Type the seed's digits (Backspace erases, r draws one)"
+        elif key in self.schema.names():
+            self.step_option(self.schema[key], delta)
+        self.draw()
+
+    def step_option(self, o: GameOption, delta: int) -> None:
+        """Option ``o`` one step on: a bool toggles, a closed list cycles, an int counts
+        within its bounds (a text option is not set here: the message says so)."""
+        x = self.values[o.name]
+        if o.kind == "bool":
+            self.values[o.name] = not x
+        elif o.choices:
+            items = list(o.choices)
+            cur = items.index(x) if x in items else 0
+            self.values[o.name] = items[(cur + delta) % len(items)]
+        elif o.kind == "int":
+            v = x + delta
+            if (o.lo is None or v >= o.lo) and (o.hi is None or v <= o.hi):
+                self.values[o.name] = v
+        else:
+            self.message = f"{o.label}: set it on the command line ({o.flag})"
+
+    def action_move(self, delta: int) -> None:
+        """j/k: the next/previous line."""
+        ol = self.query_one("#newgame-list", OptionList)
+        ol.highlighted = max(0, min(len(self.rows()) - 1, (ol.highlighted or 0) + delta))
+
+    def action_random_seed(self) -> None:
+        """Draw a random seed from the OS now, to see it before the game."""
+        from wizwar_tui.app import new_seed
+
+        self.seed_text = str(new_seed())
+        self.draw()
+
+    def action_seed_back(self) -> None:
+        """Erase the seed's last digit."""
+        self.seed_text = self.seed_text[:-1]
+        self.draw()
+
+    def on_key(self, event: events.Key) -> None:
+        """Digits type the seed (9 digits at most)."""
+        if event.character is not None and event.character.isdigit():
+            event.stop()
+            event.prevent_default()
+            if len(self.seed_text) < 9:
+                self.seed_text = (self.seed_text + event.character).lstrip("0") or "0"
+            self.message = ""
+            self.draw()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter: start on the last line, change the option elsewhere."""
+        event.stop()
+        if event.option.id == "start":
+            self.action_start()
+        elif event.option.id != "seed":
+            self.action_change(1)
+
+    def action_start(self) -> None:
+        """Start the game with these options."""
+        self.app.start_game(game=self.game, options=self.options(),  # type: ignore[attr-defined]
+                            seed=self.seed(), levels=self.bot_levels())
+
+    def action_back(self) -> None:
+        """Back to the menu."""
+        self.dismiss(None)
