@@ -19,10 +19,12 @@ from core.wizwar.ruleset import RULESET
 from core.wizwar.state import state_hash
 from core.wizwar.view import view
 from net.lan import HostGame, PeerGame
-from wizwar_tui import cli, render, replay
+from wizwar_tui import cli, replay
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.menu import MenuScreen
 from wizwar_tui.replay import ReplayErrorScreen, ReplayScreen, SavedGamesScreen
+from wizwar_tui.wizwar import render
+from wizwar_tui.wizwar import replay as wizwar_replay
 
 SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
 
@@ -65,7 +67,7 @@ def head(app: WizWarApp) -> str:
 
 def board_text(app: WizWarApp) -> str:
     """The replay board as plain text."""
-    return app.screen.query_one(replay.ReplayBoard).plain()
+    return app.screen.query_one(wizwar_replay.ReplayBoard).plain()
 
 
 def status(app: WizWarApp) -> str:
@@ -554,7 +556,7 @@ async def test_replay_board_scrolls_at_80x24(tmp_path: Path) -> None:
         assert scroll.scroll_y == 0
         # the first action of a seat whose wizard stands in the bottom rows
         low = next(n for n in range(1, screen.replay.total + 1)
-                   if min(r for _c, r in replay.action_squares(
+                   if min(r for _c, r in wizwar_replay.action_squares(
                        view(screen.replay.at(n), screen.seat),
                        screen.replay.actions[n - 1]) or {(0, 0)}) >= 8)
         await pilot.press("t")
