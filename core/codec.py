@@ -46,12 +46,12 @@ def _canon(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_canon(v) for v in value]
     if isinstance(value, dict):
-        out = {}
+        m: dict[str, Any] = {}
         for k in sorted(value, key=_key_order):
             if not isinstance(k, str):
                 raise CodecError(f"map keys must be str, got {type(k).__name__}")
-            out[k] = _canon(value[k])
-        return out
+            m[k] = _canon(value[k])
+        return m
     raise CodecError(f"cannot encode {type(value).__name__}")
 
 

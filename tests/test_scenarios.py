@@ -8,21 +8,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import shared
 
 from core.wizwar.scenario import collect, run_doc, run_file
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "scenarios"
+SHARED = shared.path("scenarios")
 OURS = ROOT / "tests" / "scenarios"
 
 
 def _files() -> list[str]:
-    return collect([str(SHARED), str(OURS)])
+    return collect([*shared.existing("scenarios"), str(OURS)])
 
 
 def test_shared_scenarios_present() -> None:
     """The shared conformance scenarios must be there to be run (never silently skipped)."""
-    assert SHARED.is_dir(), f"missing {SHARED}"
+    shared.need("scenarios")
     assert len(collect([str(SHARED)])) >= 19
     assert len(collect([str(OURS)])) >= 20
 
@@ -61,7 +62,8 @@ def test_cli_scenario_exit_status(tmp_path: Path) -> None:
     bad.write_text('title = "x"\nsteps = ["P1 fly"]\n[board]\nsize = "5x5"\n'
                    '[[players]]\nat = "a1"\n')
     assert main(["scenario", str(bad)]) == 1
-    assert main(["scenario", str(SHARED)]) == 0
+    assert main(["scenario", str(OURS)]) == 0
+    assert main(["scenario", str(shared.need("scenarios"))]) == 0
 
 
 def test_bad_setup_values_are_load_failures() -> None:

@@ -16,6 +16,7 @@ from hashlib import blake2b
 from pathlib import Path
 
 import pytest
+import shared
 
 from core.codec import CodecError, pack
 from core.rng import Rng
@@ -79,7 +80,7 @@ def test_scenario_states_hash_as_before() -> None:
     thornbushes, stone blocks, conditions, open answer windows, scripted dice and picks."""
     import tomllib
 
-    files = collect([str(ROOT.parent / "shared" / "scenarios"), str(ROOT / "tests" / "scenarios")])
+    files = collect([*shared.existing("scenarios"), str(ROOT / "tests" / "scenarios")])
     assert len(files) > 40
     states = 0
     for path in files:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from core.wizwar.board import edge_name, parse_edge, parse_square, square_name
 
@@ -98,7 +99,7 @@ class Action:
             parts.append(f"{k}={v}")
         return " ".join(parts)
 
-    def to_wire(self) -> list:
+    def to_wire(self) -> list[Any]:
         """The canonical msgpack form: ``[actor, verb, card, targets, number, args]``."""
         return [self.actor, self.verb, self.card, list(self.targets), self.number,
                 [[k, v] for k, v in self.args]]
@@ -106,6 +107,12 @@ class Action:
     @classmethod
     def from_wire(cls, data: object) -> Action:
         """Rebuild an action from :meth:`to_wire` output. Raises ``NotationError`` if malformed."""
+        actor: Any
+        verb: Any
+        card: Any
+        targets: Any
+        number: Any
+        args: Any
         try:
             actor, verb, card, targets, number, args = data  # type: ignore[misc]
             ok = (isinstance(actor, str) and isinstance(verb, str) and isinstance(card, str)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 Square = tuple[int, int]
 Edge = tuple[int, int, str]
@@ -255,7 +256,7 @@ class Layout:
     sector_origin: tuple[Square, ...] = ()
     rotations: tuple[int, ...] = ()
     sector_size: int = SECTOR_SIZE
-    _cache: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def has_square(self, sq: Square) -> bool:
         """True when ``sq`` is inside the bounding box and not a hole.
@@ -272,7 +273,7 @@ class Layout:
             got = self._cache["squares"] = tuple(
                 (c, r) for r in range(self.height) for c in range(self.width)
                 if self.has_square((c, r)))
-        return list(got)  # type: ignore[call-overload]
+        return list(got)
 
     def _check(self, sq: Square) -> None:
         if not self.has_square(sq):
@@ -311,7 +312,7 @@ class Layout:
         Source: rulebook, The Board.
         """
         table: dict[tuple[Square, str], tuple[Square, Edge] | None] = self._cache.setdefault(
-            "neighbors", {})  # type: ignore[assignment]
+            "neighbors", {})
         key = (sq, side)
         if key in table:
             return table[key]
@@ -338,7 +339,7 @@ class Layout:
             got = {(sq, side): self._compute_edge_key(sq, side)
                    for sq in self.squares() for side in SIDES}
             self._cache["edge_keys"] = got
-        return got  # type: ignore[return-value]
+        return got
 
     @property
     def _square_objects(self) -> dict[Square, Square]:
@@ -346,7 +347,7 @@ class Layout:
         got = self._cache.get("square_objects")
         if got is None:
             got = self._cache["square_objects"] = {sq: sq for sq in self.squares()}
-        return got  # type: ignore[return-value]
+        return got
 
     @property
     def _link_transform_table(self) -> dict[tuple[Square, str], Transform]:
@@ -356,7 +357,7 @@ class Layout:
             got = self._cache["link_transform"] = {
                 (sq, side): _link_transform(sq, side, *dest)
                 for (sq, side), dest in self.links.items()}
-        return got  # type: ignore[return-value]
+        return got
 
     @property
     def _link_keys(self) -> frozenset[Edge]:
@@ -366,7 +367,7 @@ class Layout:
                 canonical_edge((sq[0], sq[1], side)) for (sq, side) in self.links
             )
             self._cache["link_keys"] = got
-        return got  # type: ignore[return-value]
+        return got
 
     def _edge_squares(self, e: Edge) -> tuple[Square, Square]:
         col, row, side = e
@@ -407,7 +408,7 @@ class Layout:
         """
         key = canonical_edge(edge_key)
         table: dict[Edge, list[tuple[Square, str]]] = self._cache.setdefault(
-            "physical_edges", {})  # type: ignore[assignment]
+            "physical_edges", {})
         got = table.get(key)
         if got is None:
             got = table[key] = self._compute_physical_edges(key)
@@ -460,7 +461,7 @@ class Layout:
                 fams.setdefault(t, []).append((sq, side))
             got = tuple((t, tuple(v)) for t, v in sorted(fams.items()))
             self._cache["transforms"] = got
-        return got  # type: ignore[return-value]
+        return got
 
 
 def _link_transform(sq: Square, side: str, dsq: Square, dside: str) -> Transform:
@@ -499,7 +500,7 @@ def _add_link(
     links[b] = a
 
 
-def _freeze(d: Mapping) -> MappingProxyType:  # type: ignore[type-arg]
+def _freeze(d: Mapping[Any, Any]) -> MappingProxyType[Any, Any]:
     return MappingProxyType(dict(sorted(d.items())))
 
 
@@ -1010,10 +1011,10 @@ def _corner_keys(layout: Layout, gx: int, gy: int) -> tuple[Edge, ...]:
     """Edge keys meeting at grid point (gx, gy) (grid units, not doubled); memoised per
     layout (the geometry never changes)."""
     table = layout._cache.setdefault("corner_keys", {})
-    got = table.get((gx, gy))  # type: ignore[attr-defined]
+    got = table.get((gx, gy))
     if got is None:
-        got = table[(gx, gy)] = _corner_keys_of(layout, gx, gy)  # type: ignore[index]
-    return got  # type: ignore[no-any-return]
+        got = table[(gx, gy)] = _corner_keys_of(layout, gx, gy)
+    return got
 
 
 def _corner_keys_of(layout: Layout, gx: int, gy: int) -> tuple[Edge, ...]:
@@ -1082,6 +1083,7 @@ def _trace(
             cy += sy
         u = (cx, cy)
         was_wrapped = wrapped
+        nxt: Square | None
         if not wrapped and u in exists:
             nxt = exists[u]
         else:
@@ -1134,7 +1136,7 @@ def _target_points(layout: Layout, target: Square | Edge) -> list[tuple[int, int
         if not layout.has_square(sq):
             raise ValueError(f"{sq!r} is not a square of this board")
         return [_centre(sq)]
-    e = canonical_edge(target)  # type: ignore[arg-type]
+    e = canonical_edge(target)
     if not layout.edge_exists(e):
         raise ValueError(f"edge {e!r} is not on this board")
     key = layout.edge_key(*layout.physical_edges(e)[0])
@@ -1158,11 +1160,11 @@ def sightlines(layout: Layout, a: Square, target: Square | Edge) -> list[Sightli
     """
     cache = layout._cache.setdefault("sightlines", {})
     key = (a, tuple(target))
-    hit = cache.get(key)  # type: ignore[union-attr]
+    hit = cache.get(key)
     if hit is None:
         hit = tuple(_sightlines(layout, a, target))
-        cache[key] = hit  # type: ignore[index]
-    return list(hit)  # type: ignore[arg-type]
+        cache[key] = hit
+    return list(hit)
 
 
 def _sightlines(layout: Layout, a: Square, target: Square | Edge) -> list[Sightline]:

@@ -824,9 +824,9 @@ def _utility(m: _Mind) -> Iterator[Action]:
     near = [p for p in m.in_sight() if p.at is not None and me.at is not None
             and abs(p.at[0] - me.at[0]) + abs(p.at[1] - me.at[1]) <= 4]
     if near and (me.carrying or any(p.carrying for p in near) or me.at == me.home):
-        a = m.by.get(f"{seat} play ugly")
-        if a is not None:
-            yield a
+        ugly = m.by.get(f"{seat} play ugly")
+        if ugly is not None:
+            yield ugly
     # Dispel a creation (thornbush, stone block, created wall) that stands in our way
     goals = m.goals()
     if goals and me.at is not None and m.hand["dispel-creation"]:
@@ -924,8 +924,9 @@ def _protect(m: _Mind) -> Iterator[Action]:
     plays = [a for a in m.acts if a.verb == "play"]
     if worried:
         # a wall across the line of sight of the nearest watcher
-        w0 = min(watchers, key=lambda p: (abs(p.at[0] - me.at[0]) + abs(p.at[1] - me.at[1]),
-                                          p.seat))  # type: ignore[index]
+        here = me.at
+        w0 = min(watchers, key=lambda p: (abs(p.at[0] - here[0]) + abs(p.at[1] - here[1])
+                                          if p.at is not None else 0, p.seat))
         assert w0.at is not None
         lines = sightlines(v.layout, w0.at, me.at)
         crossing = set(lines[0].edges) if lines else set()

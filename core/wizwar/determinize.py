@@ -331,7 +331,7 @@ def _window(v: View, win: Any, wizards: list[Wizard], new: Any) -> Window:
         cid = new(src)
     elif src == "punch":
         physical = True
-    counters = []
+    counters: list[Any] = []
     for k in win.counters:
         side = "attacker" if k.player == win.attacker else "defender"
         ncid = new(str(k.number)) if k.number is not None and C.is_number(str(k.number)) \

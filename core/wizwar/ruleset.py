@@ -93,8 +93,9 @@ class WizWar(Ruleset):
 
         if state.winner:
             return Stage("over", (), state.seq)
-        kind = "answer" if state.windows else "act"
-        return Stage(kind, tuple(to_move(state)), state.seq)
+        if state.windows:
+            return Stage("answer", tuple(to_move(state)), state.seq)
+        return Stage("act", tuple(to_move(state)), state.seq)
 
     def to_move(self, state: Any) -> list[str]:
         """Who may act now (rules.to_move)."""

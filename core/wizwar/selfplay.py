@@ -120,9 +120,9 @@ def check_state(state: State, deck_size: int) -> str:
             return f"{w.seat} displays a card twice"
     places.extend(c for _sq, c in state.floor)
     for win in state.windows:
-        for c in (win.cid, win.number_cid):
-            if c is not None and c not in in_hands:
-                places.append(c)
+        for wc in (win.cid, win.number_cid):
+            if wc is not None and wc not in in_hands:
+                places.append(wc)
         for k in win.counters:
             places.extend(c for c in (k.cid, k.number_cid) if c is not None)
     if len(places) != deck_size:
