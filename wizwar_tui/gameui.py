@@ -60,11 +60,13 @@ class Reference:
         key: the menu key that opens it (``"c"``; ``""`` for none).
         label: the menu line ("Cards: the whole deck (c)").
         id: passed to :meth:`GameUI.open_reference`.
+        short: the key's word on the menu's key line ("Cards"; ``""``: not shown there).
     """
 
     key: str
     label: str
     id: str
+    short: str = ""
 
 
 class GameScreenBase(Screen[None]):

@@ -50,7 +50,8 @@ class TooSmall(Static):
 
 class KeyLine(Static):
     """The menu's key line at the foot of the screen: each shown binding of the screen (key
-    and description, as Textual's footer draws them) and Ctrl+P for the command palette.
+    and description, as Textual's footer draws them), the screen's ``extra_keys()`` (the
+    first game's own keys) and Ctrl+P for the command palette.
 
     The menu's keys never change, so a plain line does what the footer does, for a fraction
     of the start-up time (the footer builds a widget per key and rebuilds them when the focus
@@ -64,6 +65,9 @@ class KeyLine(Static):
             if isinstance(b, Binding) and b.show:
                 t.append(f" {b.key_display or self.app.get_key_display(b)} ", "bold #ffa62b")
                 t.append(f"{b.description} ", "#d0d0d0")
+        for key, word in getattr(self.screen, "extra_keys", list)():
+            t.append(f" {key} ", "bold #ffa62b")
+            t.append(f"{word} ", "#d0d0d0")
         palette = Text.assemble(("▏", "#6c6c6c"), (" ^p ", "bold #ffa62b"),
                                 ("palette ", "#d0d0d0"))
         gap = self.size.width - t.cell_len - palette.cell_len
@@ -71,15 +75,6 @@ class KeyLine(Static):
             t.append(" " * gap)
             t.append_text(palette)
         return t
-
-
-def __getattr__(name: str) -> str:
-    """``DECK_NOTE`` moved to Wiz-War's UI part (:data:`wizwar_tui.wizwar.DECK_NOTE`)."""
-    if name == "DECK_NOTE":
-        from wizwar_tui.wizwar import DECK_NOTE
-
-        return DECK_NOTE
-    raise AttributeError(name)
 
 
 class MenuScreen(Screen[None]):
@@ -108,6 +103,11 @@ class MenuScreen(Screen[None]):
                                           for i, q in enumerate(first.quick_starts) if q.key}
         self.game_keys.update({r.key: f"{first.name}:ref:{r.id}"
                                for r in first.references if r.key})
+
+    def extra_keys(self) -> list[tuple[str, str]]:
+        """The first game's keys shown on the key line (its reference screens': ``c
+        Cards``), after the menu's own."""
+        return [(r.key, r.short) for r in self.uis[0].references if r.key and r.short]
 
     def entries(self) -> list[Option]:
         """The menu's lines."""

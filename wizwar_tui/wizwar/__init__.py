@@ -34,7 +34,7 @@ class WizWarUI(GameUI):
         QuickStart("3", "Play against 2 bots (3 players)", {"players": 3}),
         QuickStart("4", "Play against 3 bots (4 players)", {"players": 4}),
     )
-    references = (Reference("c", "Cards: the whole deck (c)", "cards"),)
+    references = (Reference("c", "Cards: the whole deck (c)", "cards", "Cards"),)
 
     def game_screen(self) -> type[GameScreenBase]:
         """:class:`wizwar_tui.wizwar.game.GameScreen`."""
