@@ -333,7 +333,7 @@ class WizWarApp(App[int]):
             if form is not None and form.is_attached:
                 form.show_error(text)
             else:
-                self.open_host_form(error=text, **fields)
+                self.open_host_form(error=text, **fields)  # type: ignore[arg-type]
             return
         self.lan = link
         self.push_screen(LobbyScreen(link))

@@ -81,6 +81,15 @@ class GameScreenBase(Screen[None]):
     session: Any
     accept_since: float = 0.0
 
+    def __init__(self, *, session: Any = None, lan: Any = None, seed: int | None = None,
+                 ascii_only: bool = False, bot_delay: float = 0.3,
+                 save_log: bool = False) -> None:
+        """How the shell builds a game's screen: over ``session`` (a local game) or a LAN
+        game's ``session`` with its ``lan`` link; ``seed`` the local game's; ``ascii_only``
+        draws with ASCII; ``bot_delay`` seconds between two bot actions; ``save_log``
+        writes a local game's log as it is played."""
+        super().__init__()
+
     def after_resize(self) -> None:
         """Called after the terminal changed size (the screen re-lays itself out)."""
 
