@@ -685,3 +685,69 @@ async def test_the_log_wraps_again_after_a_resize() -> None:
             assert any("you are P1" in t for t in texts)
             if size == (120, 40):
                 assert any(t.startswith("New game") and "you are P1" in t for t in texts)
+
+
+# ---------------------------------------------------------------------------- the shell
+def test_every_game_has_a_ui_part_titled_as_its_ruleset() -> None:
+    """wizwar_tui/games.py: each registered ruleset has a UI part whose title (read by the menu
+    without loading the rules) is the ruleset's."""
+    from core import registry
+    from wizwar_tui import games
+
+    assert games.names() == registry.names()
+    for name in registry.names():
+        ui = games.ui(name)
+        assert ui.name == name and ui.title == registry.get(name).title
+    assert games.ui("wiz-war") is games.ui("wizwar")  # the registry's aliases
+    with pytest.raises(LookupError, match="unknown game"):
+        games.ui("chess")
+
+
+def test_the_shell_imports_no_game() -> None:
+    """No module of the app shell (wizwar_tui/*.py) imports a game's package (core.wizwar, the
+    UI parts), except the UI registry wizwar_tui/games.py (which does it by name)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "wizwar_tui"
+    shell = {"app", "ascii", "gameui", "games", "lobby", "menu", "replay", "screens", "seats"}
+    found = {}
+    for path in sorted(root.glob("*.py")):
+        if path.stem not in shell:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for m in mods:
+                if m.startswith(("core.wizwar", "wizwar_tui.wizwar")):
+                    found.setdefault(path.name, []).append(m)
+    assert found == {}, found
+    assert (root / "games.py").read_text().count('"wizwar_tui.wizwar:UI"') == 1
+
+
+async def test_new_game_screen_rows_come_from_the_schema() -> None:
+    """The new-game screen's lines are the ruleset's options (labels from the schema), the seed
+    after the first, a line per bot seat; a refused combination leaves that option at its
+    default (crossed exits with 3 players) and the game starts with what the screen shows."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        assert screen.rows() == ["players", "seed", *RULESET.options.names()[1:], "bot:P2",
+                                 "start"]
+        labels = [str(o.prompt) for o in screen.query_one(OptionList).options]
+        for o in RULESET.options:
+            assert any(lab.strip().startswith(o.label) for lab in labels), o.label
+        await pilot.press("down", "down", "space")  # crossed exits on (2 players)
+        assert screen.options()["crossed"]
+        await pilot.press("up", "up", "right")  # 3 players: crossed exits refused
+        await pilot.pause()
+        assert screen.options() == {"players": 3, "crossed": False, "doors": False,
+                                    "team": False}
+        assert screen.refused("crossed") == "crossed exits are a 2-player variant"
+        assert screen.rows()[-3:] == ["bot:P2", "bot:P3", "start"]
+        await pilot.press("left")  # back to 2 players: the choice made before holds again
+        assert screen.options()["crossed"]

@@ -163,7 +163,7 @@ async def test_host_form_from_menu_refuses_bad_fields() -> None:
         await pilot.pause()
         assert "Bots" in text_of(form, "#host-error")
         form.query_one("#host-bots", Input).value = "0"
-        form.query_one("#host-seats", Input).value = "3"
+        form.query_one("#host-opt-players", Input).value = "3"
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
         seats = text_of(app.screen, "#lobby-seats")
@@ -723,3 +723,31 @@ def test_connection_problems_in_plain_words() -> None:
     assert connect_problem(socket.gaierror(-2, "Name or service not known")) == \
         "no such host name"
     assert "Errno" not in connect_problem(OSError(113, "No route to host"))
+
+
+async def test_host_form_takes_the_options_of_the_schema() -> None:
+    """The host form has a field per option of the ruleset's schema and refuses a combination
+    in the ruleset's words (crossed exits with three players)."""
+    from core.wizwar.ruleset import RULESET
+
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.open_host_form()
+        await pilot.pause()
+        form = app.screen
+        for o in RULESET.options:
+            assert form.query_one(f"#host-opt-{o.name}", Input)
+        form.query_one("#host-opt-players", Input).value = "3"
+        form.query_one("#host-opt-crossed", Input).value = "yes"
+        form.query_one("#host-port", Input).value = "0"
+        form.query_one("#host-name", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Crossed exits are a 2-player variant" in text_of(form, "#host-error")
+        assert app.lan is None
+        form.query_one("#host-opt-players", Input).value = "five"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Players (players): 'five' is not allowed; use 2, 3 or 4" in \
+            text_of(form, "#host-error")

@@ -198,7 +198,9 @@ class WizWarApp(App[int]):
         args = self.lan_args
         if args is not None and getattr(args, "cmd", "") == "host":
             self.host_lan(name=args.name, seats=args.seats, bots=args.bots, port=args.port,
-                          bind=args.bind, clock=args.clock, advertise=args.advertise)
+                          bind=args.bind, clock=args.clock, advertise=args.advertise,
+                          options=getattr(args, "options", None),
+                          game=getattr(args, "game", "") or "")
         elif args is not None and getattr(args, "cmd", "") == "join":
             self.open_join(name=args.name, target=args.target or "",
                            retries=args.retries)
@@ -307,16 +309,19 @@ class WizWarApp(App[int]):
 
     def host_lan(self, name: str, seats: int, bots: int, port: int, bind: str,
                  clock: float | None = None, advertise: bool = True,
-                 form: HostFormScreen | None = None) -> None:
-        """Host a game (the app's player is P1) and show its lobby; if the port cannot be
-        opened, say so on the host form."""
+                 form: HostFormScreen | None = None,
+                 options: dict[str, Any] | None = None, game: str = "") -> None:
+        """Host a game of ``game`` ("" the default; the app's player is P1) with the game's
+        ``options`` and show its lobby; if the port cannot be opened, say so on the host
+        form."""
         from wizwar_tui.lobby import new_host
 
         self.leave_lan()
         link = new_host(self, name, seats, bots, port, bind, clock=clock,
-                        advertise=advertise and self.discovery, save=self.save_games)
+                        advertise=advertise and self.discovery, save=self.save_games,
+                        options=options, game=game)
         fields = {"name": name, "seats": seats, "bots": bots, "port": port, "bind": bind,
-                  "clock": clock, "advertise": advertise}
+                  "clock": clock, "advertise": advertise, "options": options, "game": game}
         self.run_worker(self._host(link, form, fields), group="lan", exclusive=False,
                         exit_on_error=False)
 
