@@ -244,7 +244,7 @@ async def test_everyone_only_at_the_last_action_without_an_end_record(tmp_path: 
     path = tmp_path / "cut.wwlog"
     s = bot_log(path, seed=5)
     data = path.read_bytes()
-    end = pack(log.end_record(s.state))
+    end = pack(log.end_record(s.ruleset, s.state))
     assert data.endswith(end)
     path.write_bytes(data[:-len(end)])
     async with replay_app(path).run_test(size=(100, 30)) as pilot:
@@ -322,7 +322,7 @@ async def test_unreadable_files_show_an_error(tmp_path: Path, what: str) -> None
         path = tmp_path / "nowhere.wwlog"
         expect = "cannot open"
     else:
-        path.write_text("wizwar-export 1\nruleset wizwar 1\nfoo bar\n")
+        path.write_text(f"wizwar-export 1\nruleset wizwar {RULESET.version}\nfoo bar\n")
         expect = "unknown line"
     async with replay_app(path).run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -8,10 +8,11 @@ ruleset brings a *UI part*: a :class:`GameUI` found by ruleset name in
 * its **game screen** class (:meth:`GameUI.game_screen`): a :class:`GameScreenBase` built as
   ``cls(session=..., lan=..., ascii_only=..., bot_delay=..., save_log=..., seed=...)`` over a
   :class:`core.session.Session` (local or LAN);
-* its **replay** (:meth:`GameUI.load_replay`, :meth:`GameUI.replay_screen`): a
-  :class:`wizwar_tui.replay.Replay` of a saved game and the screen that draws the board and
-  panels at action *n* (the shell's :class:`wizwar_tui.replay.ReplayScreen` keeps the
-  timeline, its keys, seek, play/pause and "seen as");
+* its **replay** drawing (:meth:`GameUI.replay_screen`, :meth:`GameUI.replay_mark`): the
+  screen that draws the board and panels at action *n* (the shell reads any game's log
+  through ``core.log`` into a :class:`wizwar_tui.replay.Replay`, and its
+  :class:`wizwar_tui.replay.ReplayScreen` keeps the timeline, its keys, seek, play/pause and
+  "seen as"), and where a state is on the timeline (round, seat acting);
 * its **help text** (:meth:`GameUI.help_text`) for the shell's help frame;
 * its **reference screens** (:attr:`GameUI.references`, :meth:`GameUI.open_reference`: the
   Cards screen of Wiz-War) and the menu's **quick starts** (:attr:`GameUI.quick_starts`);
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from core.engine import Ruleset
-    from wizwar_tui.replay import Replay, ReplayScreen
+    from wizwar_tui.replay import ReplayScreen
 
 
 @dataclass(frozen=True)
@@ -148,13 +149,12 @@ class GameUI:
         """Words before a bot seat's levels on the new-game screen ("your team-mate · ")."""
         return ""
 
-    def load_replay(self, path: str, data: bytes, every: int = 50) -> Replay:
-        """A :class:`~wizwar_tui.replay.Replay` of a saved game's bytes (a log, or export
-        text), with a checkpoint every ``every`` actions. Raises
-        :class:`~wizwar_tui.replay.ReplayError` with the reason."""
-        from wizwar_tui.replay import ReplayError
-
-        raise ReplayError(f"{self.title} games cannot be replayed yet")
+    def replay_mark(self, state: Any) -> tuple[int, str]:
+        """Where ``state`` is on a replay's timeline: ``(round, seat acting)`` (the replay's
+        turns start where it changes; ``r3`` jumps to round 3). Default: round 0 and the
+        first player to move."""
+        moving = self.ruleset().to_move(state)
+        return 0, moving[0] if moving else ""
 
     def replay_screen(self) -> type[ReplayScreen]:
         """The replay screen class: the shell's timeline with this game's board and panels."""

@@ -321,13 +321,12 @@ class LanLink:
         adv = Advertiser()
         free = host.free_seats
         try:
-            from core import registry
+            from net.discovery import txt_fields
             from net.protocol import PROTOCOL_VERSION
 
-            ruleset = getattr(host, "ruleset", None) or registry.get()
+            rules, opts = txt_fields(host.ruleset, host.options)
             await adv.start(self.name, host.port, proto=PROTOCOL_VERSION,
-                            ruleset=f"{ruleset.name}/{ruleset.version}",
-                            options=f"players={host.players}",
+                            ruleset=rules, options=opts,
                             seats_taken=host.players - free, seats_free=free,
                             interfaces=None if host.bind in ("0.0.0.0", "") else [host.bind])
         except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
@@ -372,16 +371,11 @@ def new_host(app: Any, name: str, seats: int, bots: int, port: int, bind: str,
              game: str = "") -> LanLink:
     """A ``LanLink`` hosting a game of ``game`` ("" the default) whose own seat (P1) the
     app's player plays, with ``seats`` seats and the game's ``options``."""
-    extra: dict[str, Any] = {}
-    fields = getattr(HostGame, "__dataclass_fields__", {})
-    if "options" in fields:  # net's HostGame takes the ruleset's options (and the ruleset)
-        extra["options"] = dict(options or {})
-        if game and "ruleset" in fields:
-            from core import registry
+    from core import registry
 
-            extra["ruleset"] = registry.get(game)
     hosted = HostGame(players=seats, name=name, bind=bind, port=port, bots=bots,
-                      local_bot=False, clock=clock, **extra)
+                      local_bot=False, clock=clock, options=dict(options or {}),
+                      ruleset=registry.get(game or registry.DEFAULT))
     return LanLink(app, hosted, name, advertise=advertise_wanted(bind, advertise), save=save)
 
 

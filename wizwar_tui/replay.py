@@ -1,10 +1,9 @@
 """Saved-game replay for every game: the game as a timeline of states, and the screens that
-show it (the shell's part; each game's UI part reads its logs and draws its board).
+show it (the shell's part; each game's UI part draws its board).
 
-:func:`load` reads a ``.wwlog`` file (docs/log-format.md) or ``wizwar export`` text, finds
-its game (the header's or the text's ``ruleset``) and has the game's UI part
-(:meth:`~wizwar_tui.gameui.GameUI.load_replay`) build a :class:`Replay`: one pass over the
-actions keeps the events of every action and a state checkpoint every
+:func:`load` reads a ``.wwlog`` file (docs/log-format.md) or ``wizwar export`` text of any
+game through ``core.log`` (``Loaded.ruleset``, the ruleset's replay dealer) into a
+:class:`Replay`: one pass over the actions keeps the events of every action and a state checkpoint every
 :data:`CHECKPOINT_EVERY` actions, so :meth:`Replay.at` gives the state after any action
 ``n`` by replaying fewer than that many actions (seeking is instant in a 2,000-action game).
 
@@ -31,7 +30,7 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from core import log
-from core.engine import Event, Outcome, Ruleset
+from core.engine import Event, IllegalAction, Outcome, Ruleset
 from wizwar_tui import games
 from wizwar_tui.screens import TooSmall
 from wizwar_tui.seats import player_colour
@@ -48,7 +47,7 @@ LOG_ACTIONS = 60
 SPEEDS = (4.0, 2.0, 1.0, 0.5, 0.25, 0.1, 0.05, 0.02)
 """Seconds between two actions while playing (``-`` slower, ``+`` faster)."""
 
-EXPORT_MAGIC = "wizwar-export 1"
+EXPORT_MAGIC = "wizwar-export "  # then the export version
 
 
 class ReplayError(Exception):
@@ -56,6 +55,13 @@ class ReplayError(Exception):
 
 
 # ---------------------------------------------------------------------------- the model
+def _step_record(rs: Ruleset, state: Any, dealer: Any, r: dict[str, Any]) -> list[Event]:
+    """:meth:`core.log.Replay.step`, keeping the events of the action (the log panel shows
+    them). Raises ``log.LogError`` when the action is illegal here or a stored hash
+    disagrees."""
+    return log.Replay(rs, state, dealer).step(r)
+
+
 class Replay:
     """A saved game ready to show at any action.
 
@@ -185,23 +191,115 @@ class Replay:
                             self.team)
 
 
+def _names(rs: Ruleset, options: dict[str, Any],
+           given: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
+    """The seats of a game with these options, and their names (the seat when unnamed)."""
+    seats = rs.seats(options)
+    names = [str(x) for x in given or []]
+    return seats, (names + seats[len(names):])[:len(seats)]
+
+
+def from_log(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
+    """A :class:`Replay` of ``.wwlog`` bytes, of the game its header names. Raises
+    :class:`ReplayError` when the header is unusable (not a log, a newer format, an unknown
+    game or another version of its rules)."""
+    try:
+        loaded = log.read(data)
+        rs = loaded.ruleset
+        seats, names = _names(rs, loaded.options, loaded.names)
+        log.start_state(loaded)
+        mark = games.ui(rs.name).replay_mark
+    except (log.LogError, LookupError) as exc:
+        raise ReplayError(str(exc)) from None
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ReplayError(f"the log's header is malformed: {exc!r}") from None
+    h = loaded.header
+    records = loaded.records
+    dealer = log.begin(loaded).dealer  # a log's replay dealer keeps nothing between actions
+
+    def attached(st: Any) -> Any:
+        if dealer is not None:
+            dealer.attach(st)
+        return st
+
+    def restore(wire: Any, _note: Any) -> Any:
+        return attached(rs.state_from_wire(wire))
+
+    end = loaded.end or {}
+    rp = Replay(path, str(h.get("kind", "") or "local"), seats, names, loaded.actions,
+                lambda: attached(log.start_state(loaded)),
+                lambda st, i: _step_record(rs, st, dealer, records[i]),
+                restore, viewer=str(h.get("viewer", "")), started=str(h.get("started", "")),
+                ended=loaded.end is not None, end_winner=str(end.get("winner") or ""),
+                damage=loaded.damage, seed=h["seed"],
+                team=bool(loaded.options.get("team")), every=every, ruleset=rs, mark=mark)
+    rp.build()
+    return rp
+
+
+def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
+    """A :class:`Replay` of ``wizwar export`` text (its actions applied from its start), of
+    the game it names. Raises :class:`ReplayError` when the text cannot be read."""
+    try:
+        tg = log.parse_text(text)
+        tg.start()
+        rs = tg.ruleset
+        seats, names = _names(rs, tg.options, tg.names)
+        mark = games.ui(rs.name).replay_mark
+    except (log.LogError, LookupError) as exc:
+        raise ReplayError(str(exc)) from None
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        raise ReplayError(f"the export text is malformed: {exc!r}") from None
+
+    def advance(st: Any, i: int) -> list[Event]:
+        a = tg.actions[i]
+        try:
+            return rs.apply(st, a)
+        except IllegalAction as exc:
+            raise log.LogError(f"action {i + 1} ({a}) is illegal here: {exc.reason}") from None
+
+    def note(st: Any) -> int:
+        left = getattr(getattr(st, "dealer", None), "reblinds", None)
+        return len(reblinds) - (len(left) if left is not None else len(reblinds))
+
+    reblinds = list((tg.deal or {}).get("reblinds") or [])
+
+    def restore(wire: Any, used: Any) -> Any:
+        st = rs.state_from_wire(wire)
+        if reblinds:
+            # the export's reshuffle dealer, with the reshuffles not used yet
+            rd = rs.replay_dealer({**tg.deal, "reblinds": reblinds[int(used):]})
+            rd.attach(st)
+        return st
+
+    def start() -> Any:
+        return tg.start()  # (TextGame.start copies its deal: the text game stays as read)
+
+    rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
+                seed=tg.seed, team=bool(tg.options.get("team")), every=every, ruleset=rs,
+                mark=mark)
+    rp.build()
+    return rp
+
+
 def load(path: str, every: int = CHECKPOINT_EVERY) -> Replay:
     """Read ``path`` (a ``.wwlog`` file or export text, told apart by the first line
-    ``wizwar-export 1``) with the UI part of the game it names (:func:`game_of`). Raises
+    ``wizwar-export N``) through ``core.log``, for whatever game it names. Raises
     :class:`ReplayError` with the reason in plain words (an unknown game among them)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as exc:
         raise ReplayError(f"cannot open the file: {exc.strerror or exc}") from None
+    if data.lstrip().startswith(EXPORT_MAGIC.encode()):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ReplayError(f"the export text is not UTF-8: {exc}") from None
+        return from_text(path, text, every)
     if not data:
         raise ReplayError("the file is empty: not a wizwar log")
-    name = game_of(data)
-    try:
-        ui = games.ui(name)
-    except LookupError as exc:
-        raise ReplayError(str(exc)) from None
-    return ui.load_replay(path, data, every)
+    return from_log(path, data, every)
 
 
 def winner_text(outcome: Outcome) -> str:
@@ -210,29 +308,6 @@ def winner_text(outcome: Outcome) -> str:
     if not outcome.over:
         return ""
     return "-" if outcome.draw or not outcome.winners else "+".join(outcome.winners)
-
-
-def game_of(data: bytes) -> str:
-    """The ruleset name a saved game names: the ``ruleset`` line of export text, or the
-    ``ruleset`` of a log's header map (the default game when it names none)."""
-    from core import registry
-
-    if data.lstrip().startswith(EXPORT_MAGIC.encode()):
-        for line in data.decode("utf-8", "replace").splitlines()[1:20]:
-            key, _, rest = line.partition(" ")
-            if key == "ruleset" and rest.split():
-                return rest.split()[0]
-        return registry.DEFAULT
-    import msgpack
-
-    unpacker = msgpack.Unpacker(raw=False, max_buffer_size=1 << 24)
-    unpacker.feed(data[:1 << 16])  # the header map is the first value, and it is small
-    try:
-        head = next(unpacker, None)
-    except (ValueError, msgpack.UnpackException):
-        head = None
-    name = head.get("ruleset") if isinstance(head, dict) else None
-    return name if isinstance(name, str) and name else registry.DEFAULT
 
 
 # ---------------------------------------------------------------------------- drawing

@@ -59,6 +59,7 @@ class WizWar(Ruleset):
 
     version = RULES_VERSION
     bot_levels = ("apprentice", "archmage")
+    tools = {"selfplay": "core.wizwar.selfplay"}
 
     # -- setup --
     def seats(self, options: Mapping[str, Any]) -> list[str]:
@@ -81,8 +82,10 @@ class WizWar(Ruleset):
         from core.wizwar.game import new_game
 
         deal = deal or {}
-        return new_game(self.config(options, names), seed, faces=deal.get("faces"),
-                        commits=deal.get("commits"))
+        faces, commits = deal.get("faces"), deal.get("commits")
+        return new_game(self.config(options, names), seed,
+                        faces=None if faces is None else list(faces),
+                        commits=None if commits is None else list(commits))
 
     # -- play --
     def stage(self, state: Any) -> Stage:
@@ -184,6 +187,54 @@ class WizWar(Ruleset):
 
         r = run_doc(doc, path)
         return bool(r.ok), "" if r.ok else str(r.detail)
+
+
+    def default_answer(self, state: Any, player: str) -> Any:
+        """A pass: who does not answer an attack in time lets it resolve (the LAN clock)."""
+        from core.wizwar.actions import Action
+
+        return Action(player, "pass")
+
+    # -- secrets, the log, the handshake --
+    def dealing(self) -> Any:
+        """secrets.DEALING: the card faces as dealer-held slots."""
+        from core.wizwar.secrets import DEALING
+
+        return DEALING
+
+    def replay_dealer(self, deal: Any) -> Any:
+        """secrets.replay_dealer: recorded reveals and reshuffles of a networked log, or the
+        reshuffles of an export text's revealed deal."""
+        from core.wizwar.secrets import replay_dealer
+
+        return replay_dealer(deal)
+
+    def export_deal(self, deal: Any, records: list[dict[str, Any]],
+                    end: dict[str, Any] | None) -> tuple[list[str], Any]:
+        """secrets.export_deal: the ``deal`` and ``reblind`` lines."""
+        from core.wizwar.secrets import export_deal
+
+        return export_deal(deal, records, end)
+
+    def parse_deal(self, lines: list[tuple[int, str, str]]) -> Any:
+        """secrets.parse_deal."""
+        from core.wizwar.secrets import parse_deal
+
+        return parse_deal(lines)
+
+    def deal_words(self) -> tuple[str, ...]:
+        """``deal`` and ``reblind``."""
+        return ("deal", "reblind")
+
+    def describe_turn(self, state: Any) -> str:
+        """``round R, Pn``: the round and the active wizard."""
+        return f"round {state.round}, {state.turn.active}"
+
+    def content_digest(self) -> str:
+        """secrets.content_digest (the cards and the implemented set)."""
+        from core.wizwar.secrets import content_digest
+
+        return content_digest()
 
 
 RULESET = WizWar()

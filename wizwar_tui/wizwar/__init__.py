@@ -15,7 +15,7 @@ from wizwar_tui.gameui import GameScreenBase, GameUI, QuickStart, Reference
 if TYPE_CHECKING:
     from textual.app import App
 
-    from wizwar_tui.replay import Replay, ReplayScreen
+    from wizwar_tui.replay import ReplayScreen
 
 #: The deck line of the menu, the help and the game log. Written out so the menu does not
 #: load the card data; ``tests/test_tui.py`` checks it against ``core.wizwar.cards``.
@@ -75,11 +75,9 @@ class WizWarUI(GameUI):
             return "your team-mate · " if seat == "P3" else "opponent · "
         return ""
 
-    def load_replay(self, path: str, data: bytes, every: int = 50) -> Replay:
-        """A Wiz-War log or export text as a replay (:mod:`wizwar_tui.wizwar.replay`)."""
-        from wizwar_tui.wizwar.replay import load_bytes
-
-        return load_bytes(path, data, every)
+    def replay_mark(self, state: Any) -> tuple[int, str]:
+        """The round and the active wizard (a replay's turns; rulebook, Turn Sequence)."""
+        return int(state.round), str(state.turn.active)
 
     def replay_screen(self) -> type[ReplayScreen]:
         """:class:`wizwar_tui.wizwar.replay.WizWarReplayScreen`: the board, the stack, the

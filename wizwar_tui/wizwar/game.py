@@ -183,7 +183,10 @@ class GameScreen(GameScreenBase):
         self.bot_delay = bot_delay
         self.session: LocalSession | NetSession = (
             session if session is not None else LocalSession.start(
-                _ruleset(), {"players": players, **(variants or {})}, seed))
+                _ruleset(),
+                {"players": players, **{k: v for k, v in (variants or {}).items()
+                                        if k != "levels"}},
+                seed, levels=(variants or {}).get("levels")))
         self.lan = lan
         self.net = isinstance(self.session, NetSession)
         if self.net:

@@ -1,7 +1,6 @@
-"""Wiz-War's part of the replay: reading a Wiz-War log or export text into the shell's
-:class:`~wizwar_tui.replay.Replay`, and the replay screen's board, stack, players and hands
-(:class:`WizWarReplayScreen`; the timeline, its keys, seek, play/pause and "seen as" are the
-shell's :class:`~wizwar_tui.replay.ReplayScreen`).
+"""Wiz-War's part of the replay: the replay screen's board, stack, players and hands
+(:class:`WizWarReplayScreen`; reading the log, the timeline, its keys, seek, play/pause and
+"seen as" are the shell's :mod:`wizwar_tui.replay`).
 
 The screen only ever draws :func:`core.wizwar.view.view` of a replayed state: a player's
 own view, or every hand ("everyone") once the game is over. Faces the log's writer never
@@ -19,150 +18,16 @@ from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
-from core import log
-from core.engine import Event, IllegalAction
 from core.wizwar.actions import Action
 from core.wizwar.board import parse_square
-from core.wizwar.rules import apply
-from core.wizwar.ruleset import RULESET
-from core.wizwar.state import State, state_hash
 from core.wizwar.view import View, view
 from wizwar_tui.replay import (
-    CHECKPOINT_EVERY,
     EVERYONE,
-    EXPORT_MAGIC,
-    Replay,
-    ReplayError,
     ReplayScreen,
 )
 from wizwar_tui.wizwar import render
 from wizwar_tui.wizwar.game import BoardScroll
 from wizwar_tui.wizwar.widgets import Board, BoardRuler, HandsPanel, PlayersPanel, StackPanel
-
-
-def mark(st: State) -> tuple[int, str]:
-    """Where a state is on the timeline: its round and the active wizard."""
-    return st.round, st.turn.active
-
-
-def _step_record(state: State, r: dict[str, Any]) -> list[Event]:
-    """:func:`core.log.step`, keeping the events of the action (the log panel shows them).
-
-    Raises ``log.LogError`` when the action is illegal here or a stored hash disagrees.
-    """
-    action = Action.from_wire(r["action"])
-    if state.dealer is not None:
-        log.reveal_all(state, r.get("pre", []))
-        state.dealer.pending = list(r.get("reblind", []))
-    try:
-        events = apply(state, action)
-    except IllegalAction as exc:
-        raise log.LogError(f"action {r['seq']} ({action}) is illegal here: {exc.reason}") \
-            from None
-    if state.dealer is not None:
-        log.reveal_all(state, r.get("private", []))
-    if "hash" in r and state_hash(state) != r["hash"]:
-        raise log.LogError(f"action {r['seq']} ({action}): the state hash is "
-                           f"{state_hash(state)}, the log says {r['hash']}")
-    return events
-
-
-def _names(config: dict[str, Any]) -> tuple[list[str], list[str]]:
-    players = int(config["players"])
-    seats = [f"P{i + 1}" for i in range(players)]
-    names = [str(x) for x in config.get("names") or []]
-    return seats, (names + seats[len(names):])[:players]
-
-
-def from_log(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
-    """A :class:`Replay` of ``.wwlog`` bytes. Raises :class:`ReplayError` when the header is
-    unusable (not a log, a newer format, other rules)."""
-    try:
-        loaded = log.read(data)
-        start = loaded.header
-        seats, names = _names(start["config"])
-        log.start_state(start)
-    except log.LogError as exc:
-        raise ReplayError(str(exc)) from None
-    except (KeyError, ValueError, TypeError) as exc:
-        raise ReplayError(f"the log's header is malformed: {exc!r}") from None
-    h = loaded.header
-    records = loaded.records
-    commits = bool(h.get("commits"))
-
-    def restore(wire: dict[str, Any], _note: Any) -> State:
-        st = State.from_wire(wire)
-        if commits:
-            st.dealer = log.ReplayDealer()
-        return st
-
-    end = loaded.end or {}
-    rp = Replay(path, str(h.get("kind", "") or "local"), seats, names, loaded.actions,
-                lambda: log.start_state(h), lambda st, i: _step_record(st, records[i]),
-                restore, viewer=str(h.get("viewer", "")), started=str(h.get("started", "")),
-                ended=loaded.end is not None, end_winner=str(end.get("winner") or ""),
-                damage=loaded.damage, seed=h["seed"],
-                team=bool(start["config"].get("team")), every=every, ruleset=RULESET,
-                mark=mark)
-    rp.build()
-    return rp
-
-
-def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
-    """A :class:`Replay` of ``wizwar export`` text (its actions applied from its start).
-    Raises :class:`ReplayError` when the text cannot be read."""
-    try:
-        tg = log.parse_text(text)
-        first = tg.start()  # (its faces list is tg.faces itself: never played)
-    except log.LogError as exc:
-        raise ReplayError(str(exc)) from None
-    except (KeyError, ValueError, TypeError, IndexError) as exc:
-        raise ReplayError(f"the export text is malformed: {exc!r}") from None
-    seats = [w.seat for w in first.wizards]
-    names = [w.name or w.seat for w in first.wizards]
-
-    def advance(st: State, i: int) -> list[Event]:
-        a = tg.actions[i]
-        try:
-            return apply(st, a)
-        except IllegalAction as exc:
-            raise log.LogError(f"action {i + 1} ({a}) is illegal here: {exc.reason}") from None
-
-    def note(st: State) -> int:
-        left = getattr(st.dealer, "reblinds", None)
-        return len(tg.reblinds) - (len(left) if left is not None else len(tg.reblinds))
-
-    def restore(wire: dict[str, Any], used: Any) -> State:
-        st = State.from_wire(wire)
-        if tg.reblinds:
-            # the export's reshuffle dealer, with the reshuffles not used yet
-            st.dealer = log._TextDealer(tg.reblinds[int(used):])
-        return st
-
-    def start() -> State:
-        # TextGame.start() hands its own faces list to the state, which reshuffles change:
-        # start from a copy so the text game stays as read
-        fresh = log.TextGame(tg.config, tg.seed, list(tg.faces) if tg.faces else None,
-                             tg.reblinds, tg.actions)
-        return fresh.start()
-
-    rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
-                seed=tg.seed, team=tg.config.team, every=every, ruleset=RULESET, mark=mark)
-    rp.build()
-    return rp
-
-
-def load_bytes(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
-    """A :class:`Replay` of a ``.wwlog`` file's bytes or ``wizwar export`` text (told apart
-    by the first line ``wizwar-export 1``). Raises :class:`ReplayError` with the reason in
-    plain words."""
-    if data.lstrip().startswith(EXPORT_MAGIC.encode()):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ReplayError(f"the export text is not UTF-8: {exc}") from None
-        return from_text(path, text, every)
-    return from_log(path, data, every)
 
 
 def action_squares(v: View, action: Action | None) -> set[tuple[int, int]]:
