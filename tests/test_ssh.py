@@ -877,8 +877,9 @@ async def test_the_session_app_in_game_leave_key_and_quit_question() -> None:
 async def test_the_watcher_app_shows_the_game_and_no_hand() -> None:
     """A watcher's app shows the watch screen (never the player's game screen, no hand
     panel) with every action of the game as notation."""
-    from wizwar_tui.ssh import SSHPlayerApp, WatchScreen
+    from wizwar_tui.ssh import SSHPlayerApp
     from wizwar_tui.wizwar.game import GameScreen
+    from wizwar_tui.wizwar.watch import WatchScreen
     from wizwar_tui.wizwar.widgets import Board, HandPanel
 
     host = HostGame(players=2)  # P1 the host's bot, P2 a bot peer

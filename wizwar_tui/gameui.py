@@ -13,7 +13,8 @@ ruleset brings a *UI part*: a :class:`GameUI` found by ruleset name in
   through ``core.log`` into a :class:`wizwar_tui.replay.Replay`, and its
   :class:`wizwar_tui.replay.ReplayScreen` keeps the timeline, its keys, seek, play/pause and
   "seen as"), and where a state is on the timeline (round, seat acting);
-* its **help text** (:meth:`GameUI.help_text`) for the shell's help frame;
+* its **help text** (:meth:`GameUI.help_text`) for the shell's help frame, and the screen of
+  a watcher over SSH (:meth:`GameUI.watch_screen`);
 * its **reference screens** (:attr:`GameUI.references`, :meth:`GameUI.open_reference`: the
   Cards screen of Wiz-War) and the menu's **quick starts** (:attr:`GameUI.quick_starts`);
 * words for the new-game screen (:meth:`GameUI.option_note`, :meth:`GameUI.seat_note`);
@@ -25,7 +26,7 @@ the menu lists the games from these objects before its first paint (start-up tim
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -148,6 +149,11 @@ class GameUI:
     def seat_note(self, seat: str, values: Mapping[str, Any]) -> str:
         """Words before a bot seat's levels on the new-game screen ("your team-mate · ")."""
         return ""
+
+    def watch_screen(self) -> Callable[[Any], Screen[None]]:
+        """The screen of a watcher over SSH (public information only), built as
+        ``cls(link)`` over the watcher's ``wizwar_tui.lobby.LanLink``."""
+        raise NotImplementedError(f"{self.title} games cannot be watched yet")
 
     def replay_mark(self, state: Any) -> tuple[int, str]:
         """Where ``state`` is on a replay's timeline: ``(round, seat acting)`` (the replay's

@@ -7,13 +7,14 @@ renderer and the rules core load inside the methods.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wizwar_tui.gameui import GameScreenBase, GameUI, QuickStart, Reference
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.screen import Screen
 
     from wizwar_tui.replay import ReplayScreen
 
@@ -74,6 +75,13 @@ class WizWarUI(GameUI):
         if values.get("team") and values.get("players") == 4:
             return "your team-mate · " if seat == "P3" else "opponent · "
         return ""
+
+    def watch_screen(self) -> Callable[[Any], Screen[None]]:
+        """:class:`wizwar_tui.wizwar.watch.WatchScreen`: the board, players, stack and actions
+        of the public view."""
+        from wizwar_tui.wizwar.watch import WatchScreen
+
+        return WatchScreen
 
     def replay_mark(self, state: Any) -> tuple[int, str]:
         """The round and the active wizard (a replay's turns; rulebook, Turn Sequence)."""
