@@ -155,6 +155,12 @@ class GameUI:
         ``cls(link)`` over the watcher's ``wizwar_tui.lobby.LanLink``."""
         raise NotImplementedError(f"{self.title} games cannot be watched yet")
 
+    def run_bench(self, runs: int = 5, quick: bool = False, only: list[str] | None = None) -> int:
+        """``wizwar bench GAME``: print this game's performance figures; the exit status.
+        Raises ``ValueError`` (said by the command line) for an unknown part or a game
+        without benchmarks."""
+        raise ValueError(f"bench has no figures for {self.title} yet")
+
     def replay_mark(self, state: Any) -> tuple[int, str]:
         """Where ``state`` is on a replay's timeline: ``(round, seat acting)`` (the replay's
         turns start where it changes; ``r3`` jumps to round 3). Default: round 0 and the

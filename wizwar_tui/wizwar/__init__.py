@@ -83,6 +83,12 @@ class WizWarUI(GameUI):
 
         return WatchScreen
 
+    def run_bench(self, runs: int = 5, quick: bool = False, only: list[str] | None = None) -> int:
+        """:func:`wizwar_tui.wizwar.bench.run` (docs/performance.md)."""
+        from wizwar_tui.wizwar.bench import run
+
+        return run(runs=runs, quick=quick, only=only or ())
+
     def replay_mark(self, state: Any) -> tuple[int, str]:
         """The round and the active wizard (a replay's turns; rulebook, Turn Sequence)."""
         return int(state.round), str(state.turn.active)
