@@ -120,6 +120,7 @@ async def test_local_game_autosaved_listed_and_replayed(data_home: Path) -> None
         assert len(rows) == 1
         assert "unfinished" in rows[0] and f"{n_actions} actions" in rows[0]
         assert "P1 vs P2" in rows[0] and "local" in rows[0]
+        assert rows[0].split()[2] == RULESET.title  # the game column, after the date
         await pilot.press("enter")
         await pilot.pause()
         screen = app.screen

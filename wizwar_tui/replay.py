@@ -755,17 +755,27 @@ class ReplayErrorScreen(Screen[None]):
 
 
 SAVED_FIXED = 16 + 2 + 2 + 5 + 2 + 11 + 2 + 13
-"""The columns of a saved-games row other than the players (date, kind, result, actions)."""
+"""The columns of a saved-games row other than the players and the game (date, kind, result,
+actions)."""
 
 
-def saved_label(g: Any, players_width: int = 18) -> Text:
-    """One row of the saved-games list: date, players (``players_width`` columns), kind,
-    result, actions; dimmed notes for a damaged log and for earlier logs of the same game
-    left out of the list (:func:`wizwar_tui.saves.list_saved`)."""
+def game_width(games: list[Any]) -> int:
+    """The game column: as wide as the longest game title (the ruleset's), at most 14."""
+    return min(14, max((len(getattr(g, "game", "") or "") for g in games), default=0))
+
+
+def saved_label(g: Any, players_width: int = 18, game_width: int = 0) -> Text:
+    """One row of the saved-games list: date, game (``game_width`` columns: the ruleset's
+    title), players (``players_width`` columns), kind, result, actions; dimmed notes for a
+    damaged log and for earlier logs of the same game left out of the list
+    (:func:`wizwar_tui.saves.list_saved`)."""
     when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
         os.path.basename(g.path)[:15]
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"{when:<16}  ", "bold")
+    if game_width:
+        title = (getattr(g, "game", "") or "")[:game_width]
+        t.append(f"{title:<{game_width}}  ", "#5fd7ff")
     players = g.players_text
     if len(players) > players_width:
         players = players[:max(0, players_width - 1)] + "…"
@@ -782,15 +792,17 @@ def saved_label(g: Any, players_width: int = 18) -> Text:
 
 def players_width(games: list[Any], row_width: int) -> int:
     """The players column: as wide as the longest players text, within what the row has
-    left after the other columns (at least 12)."""
+    left after the other columns (the game column's too; at least 12)."""
     need = max((len(g.players_text) for g in games), default=0)
     extra = max([10 if g.partial else 0 for g in games] + [9 if g.damage else 0 for g in games],
                 default=0)  # "  rejoined", "  damaged"
-    return max(12, min(need, row_width - SAVED_FIXED - extra))
+    gw = game_width(games)
+    return max(12, min(need, row_width - SAVED_FIXED - (gw + 2 if gw else 0) - extra))
 
 
 class SavedGamesScreen(Screen[None]):
-    """The saved games, newest first; Enter replays one."""
+    """The saved games of every game, newest first, with a game column (the ruleset's
+    title); Enter replays one."""
 
     CSS_PATH = ["lan.tcss", "replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
 
@@ -814,7 +826,8 @@ class SavedGamesScreen(Screen[None]):
         with Vertical(id="saved-box", classes="lan-box"):
             yield Static("Replay a saved game", classes="lan-title")
             if self.games:
-                yield OptionList(*[Option(saved_label(g), id=str(i))
+                gw = game_width(self.games)
+                yield OptionList(*[Option(saved_label(g, game_width=gw), id=str(i))
                                    for i, g in enumerate(self.games)], id="saved-list")
                 n = len(self.games)
                 yield Static(f"{n} game{'s' if n != 1 else ''} in {self.folder}",
@@ -846,9 +859,9 @@ class SavedGamesScreen(Screen[None]):
         width = ol.scrollable_content_region.width - 2  # the option padding
         if width <= 0:
             return
-        pw = players_width(self.games, width)
+        pw, gw = players_width(self.games, width), game_width(self.games)
         for i, g in enumerate(self.games):
-            ol.replace_option_prompt_at_index(i, saved_label(g, pw))
+            ol.replace_option_prompt_at_index(i, saved_label(g, pw, gw))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Replay the chosen game."""
