@@ -1100,7 +1100,8 @@ class PeerGame:
         if self.writer is not None and msg["seq"] > self._written >= 0:
             self.writer(log.encode(log.record(rs, msg["seq"], action, st,
                                               force_hash=rs.result(st).over,
-                                              reveals={k: msg[k] for k in REVEAL_KEYS})))
+                                              reveals={**{k: msg[k] for k in REVEAL_KEYS},
+                                                       "beacon": reveals})))
             self._written = msg["seq"]
         if rs.state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
