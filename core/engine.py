@@ -589,3 +589,23 @@ class Ruleset(ABC):
         options found there (others ignored), validated. Raises :class:`OptionError`."""
         names = set(self.options.names())
         return self.validate_options({k: v for k, v in config.items() if k in names})
+
+    # -- conformance hooks (tests/conformance; optional) --
+    def probe_actions(self, state: Any, player: str) -> list[Any]:
+        """Test hook for the conformance suite: many plausible actions of ``player`` now,
+        built without asking what is legal, so that it includes what :meth:`legal_actions`
+        might omit (every card at every wizard, square and edge, every number, every argument
+        value). The suite checks that each one :meth:`why_illegal` accepts is listed (or is a
+        member of a family of :meth:`families`) and that each one it refuses leaves the state
+        unchanged. Default: ``[]`` (the suite then checks only the listing itself)."""
+        return []
+
+    def redeal_hidden(self, state: Any, player: str, seed: int) -> Any:
+        """Test hook for the conformance suite: another state, consistent with everything
+        ``player`` may know now (``""``: a spectator, who knows only what is public), whose
+        hidden values (the faces of other hands, the draw pile's order...) are dealt anew
+        from ``seed``. ``state`` is not changed. The suite asserts ``view(state, player) ==
+        view(redealt, player)``: a view that differs shows a secret. Default: ``None``, for
+        a ruleset without hidden values (one that declares :attr:`secrets` must provide it).
+        """
+        return None

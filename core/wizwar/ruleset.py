@@ -112,6 +112,19 @@ class WizWar(Ruleset):
 
         return legal_actions(state, player)
 
+    def families(self, state: Any, player: str) -> list[str]:
+        """families.families: ``move-path:2``.. ``move-path:K``, the walks of several squares
+        in one action (``legal_actions`` lists movement one square at a time)."""
+        from core.wizwar.families import families
+
+        return families(state, player)
+
+    def expand(self, state: Any, player: str, family: str) -> list[Any]:
+        """families.expand: every accepted walk of exactly N squares (``move-path:N``)."""
+        from core.wizwar.families import expand
+
+        return expand(state, player, family)
+
     def apply(self, state: Any, action: Any) -> list[Event]:
         """rules.apply (an action value or its notation)."""
         from core.wizwar.rules import apply
@@ -187,6 +200,19 @@ class WizWar(Ruleset):
 
         r = run_doc(doc, path)
         return bool(r.ok), "" if r.ok else str(r.detail)
+
+    # -- conformance hooks --
+    def probe_actions(self, state: Any, player: str) -> list[Any]:
+        """conformance.probe_actions: every card at every target, number and argument."""
+        from core.wizwar.conformance import probe_actions
+
+        return probe_actions(state, player)
+
+    def redeal_hidden(self, state: Any, player: str, seed: int) -> Any:
+        """conformance.redeal_hidden: the faces ``player`` may not know dealt anew."""
+        from core.wizwar.conformance import redeal_hidden
+
+        return redeal_hidden(state, player, seed)
 
 
     def default_answer(self, state: Any, player: str) -> Any:
