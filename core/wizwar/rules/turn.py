@@ -204,7 +204,7 @@ def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if a.number is not None and str(a.number) == a.card:
         raise IllegalAction("a card cannot be its own number")
     effect(state, w, a, cid, dry, o)
-    if not dry and cd.spell and cd.kind != C.ATTACK and cd.slug != "reuse-spell":
+    if not dry and cd.spell and cd.kind != C.ATTACK and not card_rules(cd.slug).recasts:
         state.turn.played.append(cd.slug)
 
 

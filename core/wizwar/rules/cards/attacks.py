@@ -487,7 +487,7 @@ register(
               hit=HitEffect(_nothing, _drop_things, damage=False),
               source="RB Objects; cards.md drop-object"),
     CardRules("blind", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
-              source="cards.md blind"),
+              sees_own_square_only=True, source="cards.md blind (decided)"),
     CardRules("no-spell", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
               forbids=_no_spell_forbids, source="cards.md no-spell"),
     CardRules("slow", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),

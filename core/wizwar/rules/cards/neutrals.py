@@ -243,6 +243,25 @@ def _vanish(state: State, c: Counter, o: Out) -> None:
     o("condition", f"{c.player} vanishes for {c.value} turn(s)", seat=c.player)
 
 
+
+def _add(value: int, num: object, use: str, used_card: bool) -> tuple[int, bool]:
+    """Add: + its own number card (1 without); a number card above 1 counts as one used
+    (cards.md add, §1.3)."""
+    if isinstance(num, int):
+        return value + num, used_card or num > 1
+    return value, used_card
+
+
+def _amplify(value: int, num: object, use: str, used_card: bool) -> tuple[int, bool]:
+    """Amplify: x2 (cards.md amplify)."""
+    return value * 2, used_card
+
+
+def _extend(value: int, num: object, use: str, used_card: bool) -> tuple[int, bool]:
+    """Extend: x2 a duration (cards.md extend)."""
+    return (value * 2 if use == "duration" else value), used_card
+
+
 # ---------------------------------------------------------------------------------------
 # the neutral cards' records
 # ---------------------------------------------------------------------------------------
@@ -257,9 +276,15 @@ register(
               source="cards.md shrink"),
     CardRules("buddy", play=_buddy, attack_refused=_buddy_attack_refused,
               ends_on_attack=True, source="cards.md buddy (AF)"),
-    *(CardRules(slug, play=_modifier, source=f"cards.md {slug}; §1.3") for slug in MODIFIERS),
+    CardRules("add", play=_modifier, modify=_add, modify_phase=1, source="cards.md add; §1.3"),
+    CardRules("amplify", play=_modifier, modify=_amplify, modify_phase=2,
+              source="cards.md amplify; §1.3"),
+    CardRules("extend", play=_modifier, modify=_extend, modify_phase=3,
+              source="cards.md extend; §1.3"),
+    CardRules("around-the-corner", play=_modifier, pivot=True,
+              source="cards.md around-the-corner; §1.3"),
     CardRules("mist-body", play=_self_duration, forbids=_mist_forbids, through_doors=True,
               through_bushes=True, immune="physical", immune_as="mist",
               source="cards.md mist-body"),
-    CardRules("reuse-spell", play=_reuse, source="cards.md reuse-spell; DG §12"),
+    CardRules("reuse-spell", play=_reuse, recasts=True, source="cards.md reuse-spell; DG §12"),
 )
