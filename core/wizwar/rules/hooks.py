@@ -224,14 +224,15 @@ _EDGES: dict[str, EdgeRules] = {}
 
 def register(*records: CardRules) -> None:
     """Register each card's record (and its edge creation, by kind). Raises ``ValueError``
-    when a slug or an edge kind is registered twice."""
-    for r in records:
+    when a slug or an edge kind is already registered (and then registers none of them)."""
+    for r in records:  # checked before anything is registered: a refusal changes nothing
         if r.slug in _CARDS:
             raise ValueError(f"card rules for {r.slug} registered twice")
+        if r.edge is not None and r.edge.kind in _EDGES:
+            raise ValueError(f"edge rules for {r.edge.kind} registered twice")
+    for r in records:
         _CARDS[r.slug] = r
         if r.edge is not None:
-            if r.edge.kind in _EDGES:
-                raise ValueError(f"edge rules for {r.edge.kind} registered twice")
             _EDGES[r.edge.kind] = r.edge
 
 
