@@ -26,6 +26,7 @@ from core.wizwar.state import Condition, Counter, EdgeState, State, Window, Wiza
 
 if TYPE_CHECKING:
     from core.wizwar.rules._common import Out
+    from core.wizwar.rules.rows import Near, Row
 
 #: A card's effect when its owner plays it in his own turn: ``(state, wizard, action, card
 #: id, dry, out)``; raises ``IllegalAction`` when refused; with ``dry`` it only checks.
@@ -97,6 +98,10 @@ class CardRules:
         edge: the creation it leaves on an edge, if any (also registered by kind).
         drawn: ``(state, wizard, card id, out) -> None``: the card goes off when drawn
             instead of going to the hand (Trap!).
+        candidates: ``(state, near, slug) -> rows``: the actions worth a dry run with it in
+            its holder's own turn, near him (``legal_actions``; the far targets are
+            ``reach.own_turn_rows``'s); None: only discarding it.
+        answers: ``(state, near, slug) -> rows``: the same while he answers a window.
         source: where its rules come from (cards.md row, rulebook section, FAQ).
 
     What a condition named after the card does to its wizard (cards.md §1.6), beyond what it
@@ -178,6 +183,8 @@ class CardRules:
     hit: HitEffect | None = None
     edge: EdgeRules | None = None
     drawn: Callable[[State, Wizard, int, Out], None] | None = None
+    candidates: Callable[[State, Near, str], list[Row]] | None = None
+    answers: Callable[[State, Near, str], list[Row]] | None = None
     moves_cap: int | None = None
     base_moves: int | None = None
     to_hit: int = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from core.wizwar.rules._common import Out
 from core.wizwar.rules.hooks import CardRules, register
 from core.wizwar.rules.objects import _display
+from core.wizwar.rules.rows import Near, Row, _row
 from core.wizwar.state import State, Wizard
 
 #: The stones, each displayed by playing it (cards.md §2 magic stones).
@@ -51,20 +52,31 @@ def _shadowstone_life(state: State, owner: Wizard, victim: Wizard, dmg: int, phy
         o("stone", f"{owner.seat}'s Shadowstone gives {dmg} life")
 
 
+def _stone_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Displaying the stone; dropping it."""
+    return [_row(n.seat, "play", s), _row(n.seat, "drop", targets=(s,))]
+
+
+def _answer_stone_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Displaying the stone while damage is on its way (Bloodstone, Shieldstone,
+    Soulstone)."""
+    return [_row(n.seat, "play", s)]
+
+
 register(
-    CardRules("bloodstone", play=_display, damage_step=_bloodstone, damage_order=3,
+    CardRules("bloodstone", candidates=_stone_rows, answers=_answer_stone_rows, play=_display, damage_step=_bloodstone, damage_order=3,
               source="cards.md bloodstone, §1.5 step 4; FAQ"),
-    CardRules("brainstone", play=_display, hand_limit=9,
+    CardRules("brainstone", candidates=_stone_rows, play=_display, hand_limit=9,
               source="cards.md brainstone; RB The Cards; DG §3"),
-    CardRules("powerstone", play=_display, number_bonus=1,
+    CardRules("powerstone", candidates=_stone_rows, play=_display, number_bonus=1,
               source="cards.md powerstone, §1.3 step 4"),
-    CardRules("shadowstone", play=_display, after_dealing=_shadowstone_life,
+    CardRules("shadowstone", candidates=_stone_rows, play=_display, after_dealing=_shadowstone_life,
               source="cards.md shadowstone"),
-    CardRules("shieldstone", play=_display, damage_step=_shieldstone, damage_order=1,
+    CardRules("shieldstone", candidates=_stone_rows, answers=_answer_stone_rows, play=_display, damage_step=_shieldstone, damage_order=1,
               source="cards.md shieldstone, §1.5 step 4"),
-    CardRules("soulstone", play=_display, damage_step=_soulstone, damage_order=2,
+    CardRules("soulstone", candidates=_stone_rows, answers=_answer_stone_rows, play=_display, damage_step=_soulstone, damage_order=2,
               source="cards.md soulstone, §1.5 step 4"),
-    CardRules("speedstone", play=_display, base_moves=4, source="cards.md speedstone"),
-    CardRules("visionstone", play=_display, sight_through=1,
+    CardRules("speedstone", candidates=_stone_rows, play=_display, base_moves=4, source="cards.md speedstone"),
+    CardRules("visionstone", candidates=_stone_rows, play=_display, sight_through=1,
               source="cards.md visionstone; FAQ (a corner counts as two)"),
 )
