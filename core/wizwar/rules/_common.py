@@ -14,12 +14,7 @@ from collections.abc import Iterable
 from core.engine import Event, IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    Edge,
-    Square,
-    parse_edge,
-    parse_square,
-)
+from core.wizwar.board import Edge, Square, parse_edge, parse_square
 from core.wizwar.rules.hooks import (
     card_rules,
     conditions_of,
@@ -27,14 +22,7 @@ from core.wizwar.rules.hooks import (
     edge_rules,
     moves_cap,
 )
-from core.wizwar.state import (
-    BASE_MOVES,
-    HAND_LIMIT,
-    Condition,
-    ScriptExhausted,
-    State,
-    Wizard,
-)
+from core.wizwar.state import BASE_MOVES, HAND_LIMIT, Condition, ScriptExhausted, State, Wizard
 
 
 def _ceil_half(n: int) -> int:

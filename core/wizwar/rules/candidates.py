@@ -13,20 +13,14 @@ from collections.abc import Callable
 
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    edge_name,
-    parse_square,
-    square_name,
-)
+from core.wizwar.board import edge_name, parse_square, square_name
 from core.wizwar.rules import reach
 from core.wizwar.rules.hooks import card_rules
 from core.wizwar.rules.movement import _retreat_paths
 from core.wizwar.rules.rows import Near, Row, _row
 from core.wizwar.rules.sight import _LOS_MEMO
 from core.wizwar.rules.turn import is_legal, to_move
-from core.wizwar.state import (
-    State,
-)
+from core.wizwar.state import State
 
 
 def legal_actions(state: State, seat: str) -> list[Action]:

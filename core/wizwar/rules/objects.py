@@ -11,19 +11,11 @@ from __future__ import annotations
 from core.engine import IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    Square,
-    blocked_count,
-    sightlines,
-    square_name,
-)
+from core.wizwar.board import Square, blocked_count, sightlines, square_name
 from core.wizwar.rules._common import Out, _square, _take_from_hand, thing_name
 from core.wizwar.rules.hooks import card_rules, conditions_of, displayed_rules
 from core.wizwar.rules.sight import _is_blocking
-from core.wizwar.state import (
-    State,
-    Wizard,
-)
+from core.wizwar.state import State, Wizard
 
 
 def _throw_object(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:

@@ -8,18 +8,9 @@ from __future__ import annotations
 
 import threading
 
-from core.wizwar.board import (
-    Edge,
-    Sightline,
-    Square,
-    parse_square,
-    sightlines,
-)
+from core.wizwar.board import Edge, Sightline, Square, parse_square, sightlines
 from core.wizwar.rules.hooks import card_rules, displayed_rules
-from core.wizwar.state import (
-    State,
-    Wizard,
-)
+from core.wizwar.state import State, Wizard
 
 #: has_los answers remembered during one legal_actions call (per thread: bots may think in
 #: a worker thread while the app asks for its own player's actions)

@@ -11,12 +11,7 @@ from __future__ import annotations
 from core.engine import IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    blocked_count,
-    edge_name,
-    sightlines,
-    square_name,
-)
+from core.wizwar.board import blocked_count, edge_name, sightlines, square_name
 from core.wizwar.rules._common import (
     SOURCE_CARD,
     Out,
@@ -33,12 +28,7 @@ from core.wizwar.rules.objects import _display
 from core.wizwar.rules.rows import _bare_rows
 from core.wizwar.rules.sight import _is_blocking
 from core.wizwar.rules.stack import _latest_standing, _other_side, _victims
-from core.wizwar.state import (
-    Counter,
-    State,
-    Window,
-    Wizard,
-)
+from core.wizwar.state import Counter, State, Window, Wizard
 
 
 def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
@@ -228,7 +218,8 @@ register(
     CardRules("blunt", answers=_bare_rows, reduce=_blunt, source="cards.md blunt; RB"),
     CardRules("reverse", answers=_bare_rows, reduce=_reverse_damage, source="cards.md reverse"),
     CardRules("full-shield", answers=_bare_rows, stops=True, source="cards.md full-shield"),
-    CardRules("reflection", answers=_bare_rows, turns=True, split=_reflect_half, source="cards.md reflection"),
+    CardRules("reflection", answers=_bare_rows, turns=True, split=_reflect_half,
+              source="cards.md reflection"),
     CardRules("full-reflection", answers=_bare_rows, turns=True, split=_reflect_whole,
               source="cards.md full-reflection"),
     CardRules("absorb-spell", answers=_bare_rows, stops=True, voids=True, captures=True,

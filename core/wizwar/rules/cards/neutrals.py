@@ -10,11 +10,7 @@ from __future__ import annotations
 from core.engine import IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    Square,
-    parse_square,
-    square_name,
-)
+from core.wizwar.board import Square, parse_square, square_name
 from core.wizwar.rules._common import (
     Out,
     _add_condition,
@@ -35,12 +31,7 @@ from core.wizwar.rules.rows import (
     _self_number_rows,
 )
 from core.wizwar.rules.sight import _sees, has_los
-from core.wizwar.state import (
-    Condition,
-    Counter,
-    State,
-    Wizard,
-)
+from core.wizwar.state import Condition, Counter, State, Wizard
 
 
 def _teleport_dest(state: State, a: Action) -> Square:
@@ -313,25 +304,29 @@ def _invisible_answer_rows(state: State, n: Near, s: str) -> list[Row]:
 # the neutral cards' records
 # ---------------------------------------------------------------------------------------
 register(
-    CardRules("teleport", candidates=_teleport_rows, answers=_teleport_rows, play=_teleport, stops=True, escape=True, on_stop=_teleport_away,
-              source="cards.md teleport"),
-    CardRules("invisible", candidates=_self_number_rows, answers=_invisible_answer_rows, play=_invisible, to_hit=1, to_hit_as="invisible", stops=True,
-              escape=True, on_stop=_vanish, source="cards.md invisible; §1.5"),
+    CardRules("teleport", candidates=_teleport_rows, answers=_teleport_rows, play=_teleport,
+              stops=True, escape=True, on_stop=_teleport_away, source="cards.md teleport"),
+    CardRules("invisible", candidates=_self_number_rows, answers=_invisible_answer_rows,
+              play=_invisible, to_hit=1, to_hit_as="invisible", stops=True, escape=True,
+              on_stop=_vanish, source="cards.md invisible; §1.5"),
     CardRules("speed", candidates=_bare_rows, play=_speed, source="cards.md speed; RB The Turn"),
     CardRules("power-run", candidates=_bare_rows, play=_power_run, source="cards.md power-run"),
-    CardRules("shrink", candidates=_self_number_rows, play=_shrink, base_moves=2, to_hit=2, to_hit_as="shrunk",
-              source="cards.md shrink"),
-    CardRules("buddy", candidates=_each_other_rows, play=_buddy, attack_refused=_buddy_attack_refused,
-              ends_on_attack=True, source="cards.md buddy (AF)"),
-    CardRules("add", candidates=_add_rows, play=_modifier, modify=_add, modify_phase=1, source="cards.md add; §1.3"),
+    CardRules("shrink", candidates=_self_number_rows, play=_shrink, base_moves=2, to_hit=2,
+              to_hit_as="shrunk", source="cards.md shrink"),
+    CardRules("buddy", candidates=_each_other_rows, play=_buddy,
+              attack_refused=_buddy_attack_refused, ends_on_attack=True,
+              source="cards.md buddy (AF)"),
+    CardRules("add", candidates=_add_rows, play=_modifier, modify=_add, modify_phase=1,
+              source="cards.md add; §1.3"),
     CardRules("amplify", candidates=_bare_rows, play=_modifier, modify=_amplify, modify_phase=2,
               source="cards.md amplify; §1.3"),
     CardRules("extend", candidates=_bare_rows, play=_modifier, modify=_extend, modify_phase=3,
               source="cards.md extend; §1.3"),
     CardRules("around-the-corner", candidates=_pivot_rows, play=_modifier, pivot=True,
               source="cards.md around-the-corner; §1.3"),
-    CardRules("mist-body", candidates=_self_number_rows, play=_self_duration, forbids=_mist_forbids, through_doors=True,
-              through_bushes=True, immune="physical", immune_as="mist",
+    CardRules("mist-body", candidates=_self_number_rows, play=_self_duration, forbids=_mist_forbids,
+              through_doors=True, through_bushes=True, immune="physical", immune_as="mist",
               source="cards.md mist-body"),
-    CardRules("reuse-spell", candidates=_reuse_spell_rows, play=_reuse, recasts=True, source="cards.md reuse-spell; DG §12"),
+    CardRules("reuse-spell", candidates=_reuse_spell_rows, play=_reuse, recasts=True,
+              source="cards.md reuse-spell; DG §12"),
 )

@@ -64,7 +64,8 @@ def _answer_stone_rows(state: State, n: Near, s: str) -> list[Row]:
 
 
 register(
-    CardRules("bloodstone", candidates=_stone_rows, answers=_answer_stone_rows, play=_display, damage_step=_bloodstone, damage_order=3,
+    CardRules("bloodstone", candidates=_stone_rows, answers=_answer_stone_rows, play=_display,
+              damage_step=_bloodstone, damage_order=3,
               source="cards.md bloodstone, §1.5 step 4; FAQ"),
     CardRules("brainstone", candidates=_stone_rows, play=_display, hand_limit=9,
               source="cards.md brainstone; RB The Cards; DG §3"),
@@ -72,11 +73,13 @@ register(
               source="cards.md powerstone, §1.3 step 4"),
     CardRules("shadowstone", candidates=_stone_rows, play=_display, after_dealing=_shadowstone_life,
               source="cards.md shadowstone"),
-    CardRules("shieldstone", candidates=_stone_rows, answers=_answer_stone_rows, play=_display, damage_step=_shieldstone, damage_order=1,
+    CardRules("shieldstone", candidates=_stone_rows, answers=_answer_stone_rows, play=_display,
+              damage_step=_shieldstone, damage_order=1,
               source="cards.md shieldstone, §1.5 step 4"),
-    CardRules("soulstone", candidates=_stone_rows, answers=_answer_stone_rows, play=_display, damage_step=_soulstone, damage_order=2,
-              source="cards.md soulstone, §1.5 step 4"),
-    CardRules("speedstone", candidates=_stone_rows, play=_display, base_moves=4, source="cards.md speedstone"),
+    CardRules("soulstone", candidates=_stone_rows, answers=_answer_stone_rows, play=_display,
+              damage_step=_soulstone, damage_order=2, source="cards.md soulstone, §1.5 step 4"),
+    CardRules("speedstone", candidates=_stone_rows, play=_display, base_moves=4,
+              source="cards.md speedstone"),
     CardRules("visionstone", candidates=_stone_rows, play=_display, sight_through=1,
               source="cards.md visionstone; FAQ (a corner counts as two)"),
 )
