@@ -1075,7 +1075,13 @@ class GameScreen(GameScreenBase):
 
     @typed_ahead
     def action_end(self) -> None:
-        """End the turn."""
+        """End the turn, drawing 2 (``end draw 0``/``1``, listed too, are in the actions menu
+        and may be typed)."""
+        plain = Action(self.human, "end")
+        if plain in self.legal():
+            self.message = None
+            self.do(plain)
+            return
         self._verb("end", "End turn")
 
     @typed_ahead
