@@ -791,3 +791,30 @@ async def test_a_second_game_without_screens_is_listed_and_played(monkeypatch) -
             await pilot.pause()
         assert game.session.over and not game.shown
         assert "Pick a number" in str(game.query_one("#plain-top").render())
+
+
+async def test_an_object_is_thrown_at_a_far_square_from_the_board() -> None:
+    """An object thrown at a square is a family the rules list on demand (``throw:dagger``,
+    ruleset.expand): the game screen asks for it, so the dagger's targets include every
+    square and Enter on a far one throws it there (cards.md §1.4)."""
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "a1", "hand": ["dagger"]}, {"at": "e5", "hand": []}],
+                      "turn": {"active": "P1"}})
+    st.script = Script()
+    session = LocalSession(RULESET, st, human="P1", bots=("P2",))
+    assert "throw:dagger" in session.families()
+    assert not any(str(a) == "P1 play dagger @c3 mode=throw" for a in session.legal_actions())
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = GameScreen(session=session, bot_delay=0)
+        app.push_screen(game)
+        await pilot.pause()
+        await pilot.press("1")  # aim the dagger
+        await pilot.pause()
+        assert game.target_card == "dagger"
+        assert (2, 2) in game._target_squares(game.view)  # c3, two squares away
+        game.board.cursor = (2, 2)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [str(a) for a in session.actions][:1] == ["P1 play dagger @c3 mode=throw"]

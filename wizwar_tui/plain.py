@@ -84,10 +84,8 @@ class PlainGameScreen(GameScreenBase):
         if s.over or s.human not in s.to_move():
             return []
         out = list(s.legal_actions())
-        state = getattr(s, "state", None)
-        if state is not None:
-            for fam in s.ruleset.families(state, s.human):
-                out += s.ruleset.expand(state, s.human, fam)
+        for fam in s.families():
+            out += s.expand(fam)
         return out
 
     def draw(self) -> None:
