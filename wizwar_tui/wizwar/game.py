@@ -1044,6 +1044,10 @@ class GameScreen(GameScreenBase):
         if not cands:
             self.refuse(Action(self.human, verb), f"no {what} is possible now")
             return
+        if verb == "end" and any(a.number is None for a in cands):
+            # e ends the turn drawing as usual; drawing fewer (end draw 0/1, notation.md) is
+            # in the actions menu and the command line
+            cands = [a for a in cands if a.number is None]
         if len(cands) == 1:
             self.do(cands[0])
             return
