@@ -65,9 +65,16 @@ class NetSession:
         return self.ruleset.view(st, self.human if seat is None else seat)
 
     def stage(self) -> Stage:
-        """The current stage (``over`` before the deal: nobody acts)."""
+        """The current stage (``over`` before the deal: nobody acts; a ``reveal`` pause,
+        ``holder`` naming the seats, while an action that rolls waits for their dice
+        reveals: docs/protocol.md, Dice)."""
         st = self.game.state
-        return Stage("over") if st is None else self.ruleset.stage(st)
+        if st is None:
+            return Stage("over")
+        waiting = self.game.dice_waiting()
+        if waiting:
+            return Stage("reveal", (), self.ruleset.seq(st), holder=", ".join(waiting))
+        return self.ruleset.stage(st)
 
     def to_move(self) -> list[str]:
         """Who may act now."""
