@@ -87,6 +87,20 @@ class NetSession:
             return []
         return self.ruleset.legal_actions(st, self.human if seat is None else seat)
 
+    def families(self, seat: str | None = None) -> list[str]:
+        """This player's large action families left to :meth:`expand` now."""
+        st = self.game.state
+        if st is None or self.game.desync:
+            return []
+        return self.ruleset.families(st, self.human if seat is None else seat)
+
+    def expand(self, family: str, seat: str | None = None) -> list[Any]:
+        """The members of one of this player's action families (from this peer's core)."""
+        st = self.game.state
+        if st is None or self.game.desync:
+            return []
+        return self.ruleset.expand(st, self.human if seat is None else seat, family)
+
     def why(self, action: Any) -> str:
         """Why ``action`` would be refused ("" if legal)."""
         st = self.game.state
