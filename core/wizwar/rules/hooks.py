@@ -91,7 +91,8 @@ class CardRules:
     """One card's own rules: the hooks the shared machinery asks about it.
 
     Attributes:
-        slug: the card (``core.wizwar.cards`` slug).
+        slug: the card (a ``core.wizwar.cards`` slug), or an attack source that is no card
+            (``punch``, ``slow-death-tick``: they bring only a hit effect).
         play: its effect when played in its owner's turn (None: it cannot be played so).
         forbids: what a condition named after it forbids its wizard (None: nothing).
         hit: what one hit of it does, for an attack (None: it is no attack).
