@@ -47,6 +47,12 @@ def test_edge_creations_are_found_by_kind() -> None:
     assert [e.kind for e in hooks.settling_edges()] == ["illusion-wall"]
 
 
+def test_records_are_for_the_deck_and_the_two_attack_sources_only() -> None:
+    extra = set(hooks.registered()) - {cd.slug for cd in C.CARDS}
+    assert extra == {"punch", "slow-death-tick"}
+    assert all(hooks.card_rules(s).play is None for s in extra)
+
+
 def test_an_unknown_slug_has_no_hooks() -> None:
     assert hooks.card_rules("no-such-card") is hooks.NO_RULES
     with pytest.raises(KeyError):

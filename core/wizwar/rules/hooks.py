@@ -50,6 +50,38 @@ class HitEffect:
 
 
 @dataclass(frozen=True)
+class Answering:
+    """The window a counteraction is played on, as its answer check sees it.
+
+    Attributes:
+        win: the open window (``state.windows[0]``).
+        side: "attacker" or "defender": the answering player's side of it.
+        src: the card the window comes from (``SOURCE_CARD`` resolved: a Slow Death tick is
+            Slow Death's), or ``punch``.
+        spell_attack: the window is an attack by a spell (not a punch, weapon or object).
+        name: the counteraction's printed name.
+    """
+
+    win: Window
+    side: str
+    src: str
+    spell_attack: bool
+    name: str
+
+
+@dataclass(frozen=True)
+class AnswerPlay:
+    """What an accepted counteraction puts on the stack besides itself: the index of the
+    counter it answers (-1: the attack), its target (a square or an edge, "" for none), its
+    number's value and card."""
+
+    answers: int = -1
+    target: str = ""
+    value: int = 0
+    ncid: int | None = None
+
+
+@dataclass(frozen=True)
 class EdgeRules:
     """How a creation standing on an edge behaves, found by the edge's kind (cards.md §1.8).
     A kind without a record (a wall, a door, a jammed door) blocks walkers, pushes and
@@ -91,7 +123,8 @@ class CardRules:
     """One card's own rules: the hooks the shared machinery asks about it.
 
     Attributes:
-        slug: the card (``core.wizwar.cards`` slug).
+        slug: the card (a ``core.wizwar.cards`` slug), or an attack source that is no card
+            (``punch``, ``slow-death-tick``: they bring only a hit effect).
         play: its effect when played in its owner's turn (None: it cannot be played so).
         forbids: what a condition named after it forbids its wizard (None: nothing).
         hit: what one hit of it does, for an attack (None: it is no attack).
@@ -129,6 +162,12 @@ class CardRules:
     As a counteraction standing on the stack (cards.md §1.5):
 
     Attributes:
+        answer: ``(state, wizard, action, answering) -> AnswerPlay``: whether it may answer
+            this window, and what it puts on the stack; raises ``IllegalAction`` with the
+            reason (None: it answers nothing).
+        answers_indirect: it answers indirect damage too (Absorb, Blunt).
+        answer_targets: it takes a target or a number when it answers (the escapes and
+            blocks); any other counteraction's target is implied.
         stops: answering the attack itself, it ends the whole attack (Full Shield, Absorb
             Spell, the escapes and blocks).
         voids: it voids the counteraction it answered (Anti-Anti, Absorb Spell).
@@ -197,6 +236,9 @@ class CardRules:
     attack_refused: Callable[[State, Wizard, Condition, Wizard], str] | None = None
     target_refused: Callable[[State, Wizard, Condition, str], str] | None = None
     ends_on_attack: bool = False
+    answer: Callable[[State, Wizard, Action, Answering], AnswerPlay] | None = None
+    answers_indirect: bool = False
+    answer_targets: bool = False
     stops: bool = False
     voids: bool = False
     turns: bool = False

@@ -11,7 +11,7 @@ from __future__ import annotations
 from core.engine import IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import blocked_count, edge_name, sightlines, square_name
+from core.wizwar.board import blocked_count, edge_name, sightlines
 from core.wizwar.rules._common import (
     SOURCE_CARD,
     Out,
@@ -19,11 +19,16 @@ from core.wizwar.rules._common import (
     _edge,
     _empty_edge,
     _name,
-    _number,
     _take_from_hand,
 )
-from core.wizwar.rules.cards.neutrals import _teleport_dest
-from core.wizwar.rules.hooks import CardRules, card_rules, hit_effect, register
+from core.wizwar.rules.hooks import (
+    Answering,
+    AnswerPlay,
+    CardRules,
+    card_rules,
+    hit_effect,
+    register,
+)
 from core.wizwar.rules.objects import _display
 from core.wizwar.rules.rows import _bare_rows
 from core.wizwar.rules.sight import _is_blocking
@@ -52,73 +57,16 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         raise IllegalAction(f"{cd.name} is not implemented yet in this engine")
     slug = cd.slug
     side = "attacker" if w.seat == win.attacker else "defender"
-    answers = -1
-    extra_target = ""
-    value, ncid = 0, None
     src = SOURCE_CARD.get(win.source, win.source)
     is_spell_attack = win.kind == "attack" and src != "punch" and C.card(src).spell
-    if win.kind == "indirect" and slug not in ("absorb", "blunt"):
+    rules = card_rules(slug)
+    if win.kind == "indirect" and not rules.answers_indirect:
         raise IllegalAction("only Absorb or Blunt answer damage that is not an attack (RB)")
-    if slug in ("absorb", "blunt"):
-        if w.seat not in _victims(state, win):
-            raise IllegalAction(f"{cd.name} answers damage dealt to you")
-        if win.kind == "attack" and not hit_effect(win.source).damage:
-            raise IllegalAction(f"{cd.name} answers damage, and this attack deals none")
-    elif slug == "reverse":
-        if w.seat not in _victims(state, win) or not hit_effect(win.source).damage:
-            raise IllegalAction("Reverse answers an attack that would deal you damage")
-    elif slug == "full-shield":
-        if not is_spell_attack:
-            raise IllegalAction("Full Shield stops only spell attacks (not punches, weapons or "
-                                "indirect damage)")
-        if w.seat not in _victims(state, win):
-            raise IllegalAction("Full Shield stops a spell aimed at you")
-    elif slug == "reflection":
-        if not is_spell_attack or not C.card(src).uses_number:
-            raise IllegalAction("Reflection answers a spell attack that has a number")
-        if w.seat != win.defender or any(c.slug == "reflection" and c.player == w.seat
-                                         for c in win.counters):
-            raise IllegalAction("Reflection splits an attack aimed at you, once")
-    elif slug == "full-reflection":
-        if not is_spell_attack:
-            raise IllegalAction("Full Reflection turns back spell attacks only")
-        if w.seat not in _victims(state, win):
-            raise IllegalAction("Full Reflection turns back a spell aimed at you")
-    elif slug == "absorb-spell":
-        if side == "defender":
-            if not is_spell_attack:
-                raise IllegalAction("Absorb Spell takes a spell: not a punch, weapon or object")
-        else:
-            answers = _latest_standing(win, "defender")
-            if answers < 0 or not card_rules(win.counters[answers].slug).turns:
-                raise IllegalAction("Absorb Spell answers a spell aimed at you, or a Reflection"
-                                    " or Full Reflection sent back at your attack")
-    elif slug == "anti-anti":
-        answers = _latest_standing(win, "defender" if side == "attacker" else "attacker")
-        if answers < 0:
-            raise IllegalAction("Anti-Anti needs a counteraction of the other side to void")
-        if card_rules(win.counters[answers].slug).escape:
-            raise IllegalAction("Anti-Anti does not work on escapes (DG §7)")
-    elif slug in ("wall-of-fire", "waterwall"):
-        extra_target = _block_edge(state, win, w, a)
-        if slug == "waterwall":
-            value, ncid = _number(state, w, a, "distance")
-        elif a.number is not None:  # it was accepted and the number card ignored
-            raise IllegalAction("wall-of-fire takes no number card (cards.md §1.3)")
-    elif slug in ("teleport", "invisible"):
-        if w.seat != win.defender or win.kind != "attack":
-            raise IllegalAction(f"{cd.name} escapes an attack aimed at you")
-        if slug == "teleport":
-            sq = _teleport_dest(state, a)
-            extra_target = square_name(sq)
-        else:
-            if a.targets or a.args:
-                raise IllegalAction("invisible is cast on yourself only")
-            value, ncid = _number(state, w, a, "duration")
-    else:
+    if rules.answer is None:
         raise IllegalAction(f"{cd.name} cannot answer this")
-    if slug not in ("teleport", "invisible", "wall-of-fire", "waterwall") and \
-            (a.targets or a.args or a.number is not None):
+    play = rules.answer(state, w, a, Answering(win, side, src, is_spell_attack, cd.name))
+    answers, extra_target, value, ncid = play.answers, play.target, play.value, play.ncid
+    if not rules.answer_targets and (a.targets or a.args or a.number is not None):
         raise IllegalAction(f"{cd.name} takes no target or number: its target is implied")
     if dry:
         return
@@ -171,6 +119,79 @@ def _block_edge(state: State, win: Window, w: Wizard, a: Action) -> str:
 
 
 # ---------------------------------------------------------------------------------------
+# what each counteraction answers (cards.md §1.5 answering, each card's row)
+# ---------------------------------------------------------------------------------------
+def _damage_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
+    """Absorb, Blunt: damage dealt to you, by an attack that deals damage or indirectly."""
+    if w.seat not in _victims(state, q.win):
+        raise IllegalAction(f"{q.name} answers damage dealt to you")
+    if q.win.kind == "attack" and not hit_effect(q.win.source).damage:
+        raise IllegalAction(f"{q.name} answers damage, and this attack deals none")
+    return AnswerPlay()
+
+
+def _reverse_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
+    """Reverse: an attack that would deal you damage (cards.md reverse)."""
+    if w.seat not in _victims(state, q.win) or not hit_effect(q.win.source).damage:
+        raise IllegalAction("Reverse answers an attack that would deal you damage")
+    return AnswerPlay()
+
+
+def _full_shield_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
+    """Full Shield: a spell attack aimed at you (cards.md full-shield)."""
+    if not q.spell_attack:
+        raise IllegalAction("Full Shield stops only spell attacks (not punches, weapons or "
+                            "indirect damage)")
+    if w.seat not in _victims(state, q.win):
+        raise IllegalAction("Full Shield stops a spell aimed at you")
+    return AnswerPlay()
+
+
+def _reflection_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
+    """Reflection: a spell attack with a number aimed at you, once (cards.md reflection)."""
+    if not q.spell_attack or not C.card(q.src).uses_number:
+        raise IllegalAction("Reflection answers a spell attack that has a number")
+    if w.seat != q.win.defender or any(c.slug == "reflection" and c.player == w.seat
+                                       for c in q.win.counters):
+        raise IllegalAction("Reflection splits an attack aimed at you, once")
+    return AnswerPlay()
+
+
+def _full_reflection_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
+    """Full Reflection: a spell attack aimed at you (cards.md full-reflection)."""
+    if not q.spell_attack:
+        raise IllegalAction("Full Reflection turns back spell attacks only")
+    if w.seat not in _victims(state, q.win):
+        raise IllegalAction("Full Reflection turns back a spell aimed at you")
+    return AnswerPlay()
+
+
+def _absorb_spell_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
+    """Absorb Spell: a spell aimed at you, or a Reflection sent back at your attack (JDB;
+    cards.md absorb-spell)."""
+    if q.side == "defender":
+        if not q.spell_attack:
+            raise IllegalAction("Absorb Spell takes a spell: not a punch, weapon or object")
+        return AnswerPlay()
+    answers = _latest_standing(q.win, "defender")
+    if answers < 0 or not card_rules(q.win.counters[answers].slug).turns:
+        raise IllegalAction("Absorb Spell answers a spell aimed at you, or a Reflection"
+                            " or Full Reflection sent back at your attack")
+    return AnswerPlay(answers)
+
+
+def _anti_anti_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
+    """Anti-Anti: the latest standing counteraction of the other side, not an escape
+    (cards.md anti-anti; DG §7)."""
+    answers = _latest_standing(q.win, "defender" if q.side == "attacker" else "attacker")
+    if answers < 0:
+        raise IllegalAction("Anti-Anti needs a counteraction of the other side to void")
+    if card_rules(q.win.counters[answers].slug).escape:
+        raise IllegalAction("Anti-Anti does not work on escapes (DG §7)")
+    return AnswerPlay(answers)
+
+
+# ---------------------------------------------------------------------------------------
 # what each counteraction does on the stack when it stands (cards.md §1.5 Resolving)
 # ---------------------------------------------------------------------------------------
 def _reflect_half(state: State, win: Window, c: Counter, hits: list[list], o: Out) -> None:
@@ -214,15 +235,20 @@ def _reverse_damage(state: State, victim: Wizard, dmg: int, o: Out) -> tuple[int
 
 
 register(
-    CardRules("absorb", answers=_bare_rows, reduce=_absorb, source="cards.md absorb; RB"),
-    CardRules("blunt", answers=_bare_rows, reduce=_blunt, source="cards.md blunt; RB"),
-    CardRules("reverse", answers=_bare_rows, reduce=_reverse_damage, source="cards.md reverse"),
-    CardRules("full-shield", answers=_bare_rows, stops=True, source="cards.md full-shield"),
-    CardRules("reflection", answers=_bare_rows, turns=True, split=_reflect_half,
-              source="cards.md reflection"),
-    CardRules("full-reflection", answers=_bare_rows, turns=True, split=_reflect_whole,
-              source="cards.md full-reflection"),
-    CardRules("absorb-spell", answers=_bare_rows, stops=True, voids=True, captures=True,
-              source="JDB; cards.md absorb-spell, §1.5 step 6"),
-    CardRules("anti-anti", answers=_bare_rows, voids=True, source="cards.md anti-anti; DG §7"),
+    CardRules("absorb", answer=_damage_answer, answers_indirect=True, answers=_bare_rows,
+              reduce=_absorb, source="cards.md absorb; RB"),
+    CardRules("blunt", answer=_damage_answer, answers_indirect=True, answers=_bare_rows,
+              reduce=_blunt, source="cards.md blunt; RB"),
+    CardRules("reverse", answer=_reverse_answer, answers=_bare_rows, reduce=_reverse_damage,
+              source="cards.md reverse"),
+    CardRules("full-shield", answer=_full_shield_answer, answers=_bare_rows, stops=True,
+              source="cards.md full-shield"),
+    CardRules("reflection", answer=_reflection_answer, answers=_bare_rows, turns=True,
+              split=_reflect_half, source="cards.md reflection"),
+    CardRules("full-reflection", answer=_full_reflection_answer, answers=_bare_rows, turns=True,
+              split=_reflect_whole, source="cards.md full-reflection"),
+    CardRules("absorb-spell", answer=_absorb_spell_answer, answers=_bare_rows, stops=True,
+              voids=True, captures=True, source="JDB; cards.md absorb-spell, §1.5 step 6"),
+    CardRules("anti-anti", answer=_anti_anti_answer, answers=_bare_rows, voids=True,
+              source="cards.md anti-anti; DG §7"),
 )

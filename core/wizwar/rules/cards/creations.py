@@ -38,7 +38,15 @@ from core.wizwar.rules._common import (
     _seat_order_from,
     _square,
 )
-from core.wizwar.rules.hooks import CardRules, EdgeRules, edge_rules, register
+from core.wizwar.rules.cards.counteractions import _block_edge
+from core.wizwar.rules.hooks import (
+    Answering,
+    AnswerPlay,
+    CardRules,
+    EdgeRules,
+    edge_rules,
+    register,
+)
 from core.wizwar.rules.movement import _push
 from core.wizwar.rules.rows import Near, Row, _near, _row
 from core.wizwar.rules.sight import _sees, has_los
@@ -585,6 +593,18 @@ ILLUSION_WALL = EdgeRules(
 
 
 
+def _block_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
+    """Wall of Fire or Waterwall as a block: on an empty edge the attack's line crosses;
+    a Waterwall with its distance (cards.md wall-of-fire, waterwall: blocks; §1.3)."""
+    target = _block_edge(state, q.win, w, a)
+    if a.card == "waterwall":
+        value, ncid = _number(state, w, a, "distance")
+        return AnswerPlay(-1, target, value, ncid)
+    if a.number is not None:  # it was accepted and the number card ignored
+        raise IllegalAction("wall-of-fire takes no number card (cards.md §1.3)")
+    return AnswerPlay(-1, target)
+
+
 def _fire_block(state: State, c: Counter, o: Out) -> None:
     """Wall of Fire as a block: it stands on the edge the attack's line crosses (cards.md
     wall-of-fire, decided: blocks)."""
@@ -711,12 +731,13 @@ register(
               source="RB The Board; cards.md relocate-sector"),
     CardRules("illusion-wall", candidates=_edge_creation_rows, play=_illusion_wall,
               edge=ILLUSION_WALL, source="DG §12; cards.md illusion-wall"),
-    CardRules("wall-of-fire", candidates=_edge_creation_rows, answers=_block_rows,
-              play=_wall_of_fire, edge=WALL_OF_FIRE, stops=True, escape=True, on_stop=_fire_block,
+    CardRules("wall-of-fire", answer=_block_answer, answer_targets=True,
+              candidates=_edge_creation_rows, answers=_block_rows, play=_wall_of_fire,
+              edge=WALL_OF_FIRE, stops=True, escape=True, on_stop=_fire_block,
               source="RB; cards.md wall-of-fire"),
-    CardRules("waterwall", candidates=_edge_creation_rows, answers=_block_rows, play=_waterwall,
-              stops=True, escape=True, on_stop=_water_block,
-              source="AF; FAQ; cards.md waterwall, §1.8"),
+    CardRules("waterwall", answer=_block_answer, answer_targets=True,
+              candidates=_edge_creation_rows, answers=_block_rows, play=_waterwall, stops=True,
+              escape=True, on_stop=_water_block, source="AF; FAQ; cards.md waterwall, §1.8"),
     CardRules("pass-through-wall", candidates=_own_square_edge_rows, play=_pass_through,
               source="cards.md pass-through-wall"),
 )

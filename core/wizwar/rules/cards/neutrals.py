@@ -20,7 +20,7 @@ from core.wizwar.rules._common import (
     _square,
     _vacant,
 )
-from core.wizwar.rules.hooks import CardRules, card_rules, register
+from core.wizwar.rules.hooks import Answering, AnswerPlay, CardRules, card_rules, register
 from core.wizwar.rules.rows import (
     Near,
     Row,
@@ -225,6 +225,19 @@ def _buddy_attack_refused(state: State, w: Wizard, c: Condition, target: Wizard)
 
 
 
+def _escape_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
+    """Teleport (to the square named) or Invisible (for its duration) as an escape from an
+    attack aimed at you (cards.md teleport, invisible; §1.5)."""
+    if w.seat != q.win.defender or q.win.kind != "attack":
+        raise IllegalAction(f"{q.name} escapes an attack aimed at you")
+    if a.card == "teleport":
+        return AnswerPlay(-1, square_name(_teleport_dest(state, a)))
+    if a.targets or a.args:
+        raise IllegalAction("invisible is cast on yourself only")
+    value, ncid = _number(state, w, a, "duration")
+    return AnswerPlay(-1, "", value, ncid)
+
+
 def _teleport_away(state: State, c: Counter, o: Out) -> None:
     """Teleport as an escape: its player goes to the square he named, if it is still vacant
     (cards.md teleport; §1.5)."""
@@ -304,11 +317,12 @@ def _invisible_answer_rows(state: State, n: Near, s: str) -> list[Row]:
 # the neutral cards' records
 # ---------------------------------------------------------------------------------------
 register(
-    CardRules("teleport", candidates=_teleport_rows, answers=_teleport_rows, play=_teleport,
-              stops=True, escape=True, on_stop=_teleport_away, source="cards.md teleport"),
-    CardRules("invisible", candidates=_self_number_rows, answers=_invisible_answer_rows,
-              play=_invisible, to_hit=1, to_hit_as="invisible", stops=True, escape=True,
-              on_stop=_vanish, source="cards.md invisible; §1.5"),
+    CardRules("teleport", answer=_escape_answer, answer_targets=True, candidates=_teleport_rows,
+              answers=_teleport_rows, play=_teleport, stops=True, escape=True,
+              on_stop=_teleport_away, source="cards.md teleport"),
+    CardRules("invisible", answer=_escape_answer, answer_targets=True, candidates=_self_number_rows,
+              answers=_invisible_answer_rows, play=_invisible, to_hit=1, to_hit_as="invisible",
+              stops=True, escape=True, on_stop=_vanish, source="cards.md invisible; §1.5"),
     CardRules("speed", candidates=_bare_rows, play=_speed, source="cards.md speed; RB The Turn"),
     CardRules("power-run", candidates=_bare_rows, play=_power_run, source="cards.md power-run"),
     CardRules("shrink", candidates=_self_number_rows, play=_shrink, base_moves=2, to_hit=2,
