@@ -532,6 +532,12 @@ class Ruleset(ABC):
         """An independent copy of ``state``."""
         return self.state_from_wire(self.state_to_wire(state))
 
+    def chance(self, state: Any) -> Any:
+        """The game's generator held in ``state`` (a :class:`core.rng.Rng`), through which
+        :mod:`core.beacon` feeds a networked game's dice their per-roll entropy; ``None`` for
+        a game without chance (the default)."""
+        return None
+
     # -- bots, scenarios --
     def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "") -> Any:
         """A bot's choice among ``legal`` from ``view`` alone. Raises ``ValueError`` for an

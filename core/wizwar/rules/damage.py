@@ -6,14 +6,9 @@ Sources: RB Combat; cards.md §1.7 (lost turns); FAQ.
 
 from __future__ import annotations
 
-from core.wizwar.rules._common import (
-    Out,
-)
+from core.wizwar.rules._common import Out
 from core.wizwar.rules.victory import _kill
-from core.wizwar.state import (
-    State,
-    Wizard,
-)
+from core.wizwar.state import State, Wizard
 
 
 def _lose_turn(state: State, w: Wizard, o: Out) -> None:
