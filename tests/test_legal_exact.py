@@ -125,15 +125,29 @@ def test_a_wall_of_fire_block_takes_no_number() -> None:
     assert _exact(st2, "P2") == []
 
 
-@pytest.mark.parametrize("hand,action", [
-    (["teleport-opponent"], "P1 play teleport-opponent @P2 to=l1"),
-    (["thornbush"], "P1 play thornbush @a12"),
-])
-def test_far_targets_are_listed(hand: list[str], action: str) -> None:
-    """Teleport Opponent to a far square and Thornbush beyond three squares: accepted and
-    listed (they were accepted but never listed, so no app list and no bot could play
-    them)."""
-    st = _state(hand, others=("a9",))
+def test_teleport_opponent_to_a_far_square_is_listed() -> None:
+    """Teleport Opponent to a far square: accepted and listed (it was accepted but never
+    listed, so no app list and no bot could play it)."""
+    st = _state(["teleport-opponent"], others=("a9",))
+    action = "P1 play teleport-opponent @P2 to=l1"
     assert RS.why_illegal(st, RS.parse_action(action)) == ""
     assert action in _listed(st)
+    assert _exact(st) == []
+
+
+@pytest.mark.parametrize("hand,action,family", [
+    (["thornbush"], "P1 play thornbush @a12", "far:thornbush"),
+    (["create-wall"], "P1 play create-wall @a10:s", "far:create-wall"),
+    (["waterwall", "3"], "P1 play waterwall @a10:s +3", "far:waterwall"),
+])
+def test_far_creations_are_a_family(hand: list[str], action: str, family: str) -> None:
+    """Thornbush beyond three squares (and every creation far in line of sight): accepted,
+    a member of ``far:<slug>`` (a line traced to every square and side at every step was too
+    slow to list), the near ones still listed."""
+    st = _state(hand, others=("l12",))
+    assert RS.why_illegal(st, RS.parse_action(action)) == ""
+    assert action not in _listed(st)
+    assert family in RS.families(st, "P1")
+    assert action in {str(a) for a in RS.expand(st, "P1", family)}
+    assert any(t.startswith(action.rsplit(" @", 1)[0] + " @") for t in _listed(st))
     assert _exact(st) == []

@@ -2,7 +2,7 @@
 
 ``families(state, seat)`` names them, ``expand(state, seat, family)`` lists one on demand;
 ``legal_actions`` plus every family's members is exactly what ``apply`` accepts (the
-conformance suite, ``tests/conformance``, checks it). Three kinds:
+conformance suite, ``tests/conformance``, checks it). Four kinds:
 
 * ``move-path:N`` (N >= 2): **walks of N squares in one action** (``P1 move c4-d4-d5``,
   notation.md). ``legal_actions`` lists movement one square at a time: every walk is also its
@@ -20,6 +20,11 @@ conformance suite, ``tests/conformance``, checks it). Three kinds:
   @h8 mode=throw``; cards.md §1.4): every square of the board, a line traced to each, too
   slow to list at every step. A thrown object does no damage (FAQ); throwing a weapon at a
   wizard is listed.
+* ``far:<slug>``: a creation in the hand (Create Wall, Wall of Fire, Waterwall, Illusion Wall,
+  Thornbush, Fill Square with Stone, Around the Corner) on an edge or square in line of sight
+  beyond the two or three squares round the caster that ``legal_actions`` lists (cards.md
+  §1.2: any target in LOS); a line traced to every square and side is too slow to list at
+  every step (core/wizwar/rules/reach.py).
 
 Source: notation.md (actions: move paths, arguments); RB Movement; cards.md §1.4, drag.
 """
@@ -29,13 +34,14 @@ from __future__ import annotations
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
 from core.wizwar.board import parse_square, square_name
-from core.wizwar.rules import allowance, is_legal, to_move
+from core.wizwar.rules import allowance, is_legal, legal_actions, reach, to_move
 from core.wizwar.state import State
 
 #: The prefixes of the families' names.
 MOVE_PATH = "move-path:"
 DRAG_PATH = "drag-path:"
 THROW = "throw:"
+FAR = "far:"
 
 
 def _walking(state: State, seat: str) -> bool:
@@ -63,7 +69,8 @@ def longest_walk(state: State, seat: str) -> int:
 def families(state: State, seat: str) -> list[str]:
     """The families of ``seat`` now, in this order: ``move-path:2`` .. ``move-path:K`` for
     the longest walk K >= 2 (:func:`longest_walk`), ``drag-path:2`` .. ``drag-path:K`` when
-    he holds Drag, ``throw:<slug>`` for each object and stone slug in his hand. ``[]`` when
+    he holds Drag, ``throw:<slug>`` for each object and stone slug in his hand, ``far:<slug>``
+    for each creation in his hand. ``[]`` when
     he may not act in his own turn. A family may turn out empty (walls all round)."""
     if not _walking(state, seat) and not _own_turn(state, seat):
         return []
@@ -74,6 +81,7 @@ def families(state: State, seat: str) -> list[str]:
         out += [f"{DRAG_PATH}{n}" for n in range(2, k + 1)]
     if _own_turn(state, seat):
         out += [f"{THROW}{s}" for s in hand if C.BY_SLUG[s].kind in (C.OBJECT, C.STONE)]
+        out += [f"{FAR}{s}" for s in hand if s in reach.FAR_CARDS]
     return out
 
 
@@ -129,6 +137,10 @@ def expand(state: State, seat: str, family: str) -> list[Action]:
         cands = [Action(seat, "play", "drag", (t,), None, (("path", "-".join(p)),))
                  for t in _draggable(state, seat) for p in walks]
         return [a for a in cands if is_legal(state, a)]
+    if family.startswith(FAR):
+        listed = set(legal_actions(state, seat))
+        cands = [Action(*r) for r in reach.far_rows(state, seat, family[len(FAR):])]
+        return [a for a in cands if a not in listed and is_legal(state, a)]
     slug = family[len(THROW):]
     squares = [square_name(q) for q in state.layout.squares()]
     cands = [Action(seat, "play", slug, (q,), None, (("mode", "throw"),)) for q in squares]
@@ -137,4 +149,4 @@ def expand(state: State, seat: str, family: str) -> list[Action]:
     return [a for a in cands if is_legal(state, a)]
 
 
-__all__ = ["DRAG_PATH", "MOVE_PATH", "THROW", "expand", "families", "longest_walk"]
+__all__ = ["DRAG_PATH", "FAR", "MOVE_PATH", "THROW", "expand", "families", "longest_walk"]

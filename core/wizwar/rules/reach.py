@@ -2,16 +2,16 @@
 
 ``candidates._candidate_rows`` lists each card at the targets near its caster (two or three
 squares round him, the first line of sight), which is where a card is usually played. The
-rules accept more: a creation anywhere in line of sight (Create Wall, Wall of Fire, Waterwall,
-Illusion Wall, Thornbush, Fill Square with Stone), Teleport Opponent to any vacant square,
+rules accept more: Teleport Opponent to any vacant square,
 Card Erasure naming any card, Drop Object naming any one thing, a number card with an attack on a wall, a door or a bush, a
-Large Rock thrown with mode=throw written out, a Waterbolt's push named on a diagonal, Around the Corner's
-pivot anywhere in sight, Reuse Spell recasting any spell it may, ending the turn drawing 0 or
+Large Rock thrown with mode=throw written out, a Waterbolt's push named on a diagonal, Reuse Spell recasting any spell it may, ending the turn drawing 0 or
 1. These rows add them, so an app's action list and a bot can play every action ``apply``
 accepts (the conformance suite, ``tests/conformance``, checks that nothing accepted is left
-out). Walks and drags of several squares in one action, and objects thrown at a square
-(a line traced to every square of the board: too slow to list at every step), are the
-families of :mod:`core.wizwar.families`, listed on demand.
+out). Walks and drags of several squares in one action, objects thrown at a square, and a
+creation anywhere in line of sight beyond the squares round the caster (Create Wall, Wall of
+Fire, Waterwall, Illusion Wall, Thornbush, Fill Square with Stone, Around the Corner's pivot:
+a line traced to every square and side of the board, too slow to list at every step: see
+:func:`far_rows`), are the families of :mod:`core.wizwar.families`, listed on demand.
 
 Sources: notation.md (actions); cards.md §1.2 (targets: LOS, any square), §1.3 (number
 cards), §1.8 (push on a diagonal); RB (draw up to 2 at the end of the turn).
@@ -34,8 +34,10 @@ _EDGE_MAKERS = ("create-wall", "wall-of-fire", "waterwall", "illusion-wall")
 _SQUARE_CARDS = ("thornbush", "fill-square-with-stone", "around-the-corner")
 
 
+#: The creations whose far targets are the families ``far:<slug>`` (:func:`far_rows`).
+FAR_CARDS = (*_EDGE_MAKERS, *_SQUARE_CARDS)
 #: The slugs whose far targets are listed here.
-_WIDE = frozenset((*_POINT, *_EDGE_MAKERS, *_SQUARE_CARDS, "teleport-opponent", "card-erasure",
+_WIDE = frozenset((*_POINT, "teleport-opponent", "card-erasure",
                    "waterbolt", "large-rock", "reuse-spell", "drop-object"))
 #: Every object and magic stone slug (what Drop Object may name), sorted.
 _OBJECTS = tuple(sorted(s for s, cd in C.BY_SLUG.items() if cd.kind in (C.OBJECT, C.STONE)))
@@ -97,11 +99,6 @@ def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) 
                 out += [_row(seat, "play", s, (edge_name(e),), n) for n in numbers]
             for sq in state.bushes:
                 out += [_row(seat, "play", s, (square_name(sq),), n) for n in numbers]
-        elif s in _EDGE_MAKERS:
-            out += [_row(seat, "play", s, (e,), n) for e in edges
-                    for n in (nums if s == "waterwall" else [None])]
-        elif s in _SQUARE_CARDS:
-            out += [_row(seat, "play", s, (q,)) for q in squares]
         elif s == "teleport-opponent":
             out += [_row(seat, "play", s, (x.seat,), args=(("to", q),))
                     for x in others for q in squares]
@@ -128,6 +125,21 @@ def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) 
     return out
 
 
+def far_rows(state: State, seat: str, slug: str) -> list[Row]:
+    """A creation (``FAR_CARDS``) at every edge or square of the board, for the family
+    ``far:<slug>`` of :mod:`core.wizwar.families`: the rules take any target in line of
+    sight, and a line traced to every square and side at every step is too slow to list (the
+    listing keeps those within two or three squares)."""
+    if slug not in FAR_CARDS:
+        return []
+    squares, edges = _names(state)
+    if slug in _SQUARE_CARDS:
+        return [_row(seat, "play", slug, (q,)) for q in squares]
+    numbers = sorted({int(s) for s in state.hand_slugs(seat) if C.is_number(s)})
+    nums: list[int | None] = [None, *numbers] if slug == "waterwall" else [None]
+    return [_row(seat, "play", slug, (e,), n) for e in edges for n in nums]
+
+
 def _reuse_rows(state: State, seat: str, squares: list[str], edges: list[str],
                 others: list, nums: list[int | None]) -> list[Row]:
     """Reuse Spell on each spell played this turn, at every target shape it may take."""
@@ -143,4 +155,4 @@ def _reuse_rows(state: State, seat: str, squares: list[str], edges: list[str],
     return out
 
 
-__all__ = ["answer_rows", "own_turn_rows"]
+__all__ = ["FAR_CARDS", "answer_rows", "far_rows", "own_turn_rows"]
