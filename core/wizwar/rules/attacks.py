@@ -1,0 +1,360 @@
+"""Attack cards and punches: punching, point attacks (Fireball, Lightning Blast,
+Powerthrust, Sudden Death), Waterbolt, weapons (Dagger, Large Rock, Wizardblade), the
+player spells (Blind, Medusa, Swap, Telepath...), Ugly, Drag, and Telepath's choice.
+
+Sources: RB Combat; cards.md §1.1-1.5 and each attack row; FAQ.
+"""
+
+from __future__ import annotations
+
+from core.engine import IllegalAction
+from core.wizwar import cards as C
+from core.wizwar.actions import Action
+from core.wizwar.board import (
+    Square,
+    parse_square,
+    square_name,
+)
+from core.wizwar.rules._common import (
+    Out,
+    _attack_target,
+    _check_attack,
+    _discard_cards,
+    _displayed,
+    _edge,
+    _number,
+    _seat_order_from,
+    _square,
+    _take_from_hand,
+    _target_wizard,
+    _vacant,
+)
+from core.wizwar.rules.creations import _attackable_edge, _damage_bush, _damage_edge
+from core.wizwar.rules.movement import _away, _enter_bush, _move, _step_ok
+from core.wizwar.rules.objects import _throw_landing
+from core.wizwar.rules.sight import _clear_line, _sees, has_los
+from core.wizwar.rules.stack import _declare, _open_indirect
+from core.wizwar.state import (
+    State,
+    Wizard,
+)
+
+
+def _punch(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Punch: no card, the turn's one attack, 1 damage to a wizard in your square, or to a wall
+    or door on a side of your square, or a thornbush in your or an open next square.
+    Source: RB Combat (punch; walls 20, doors 15; attacks on objects use the attack)."""
+    text = a.targets[0]
+    at = w.at
+    assert at is not None
+    if text.startswith("P") and "." not in text:
+        target = _target_wizard(state, text)
+        _check_attack(state, w, target, a.card)
+        if target.at != at:
+            raise IllegalAction(f"{text} is not in your square")
+        if dry:
+            return
+        _declare(state, w, target, "punch", None, None, 1, o, physical=True)
+        return
+    if ":" in text:
+        e = _edge(state, text)
+        if e not in [k for _s, k in state.layout.edges_of(at)]:
+            raise IllegalAction(f"{text} is not a side of your square")
+        if not _attackable_edge(state, e, w.seat):
+            raise IllegalAction(f"there is no wall or door to attack at {text}")
+        _check_attack(state, w, None)
+        if dry:
+            return
+        state.turn.attacked = True
+        _damage_edge(state, e, 1, o, w.seat)
+        return
+    sq = _square(state, text)
+    if sq not in state.bushes:
+        raise IllegalAction(f"there is no thornbush at {text}")
+    if sq != at:
+        step = _step_ok(state, at, sq)
+        if step is None or step[0] in state.edges:
+            raise IllegalAction(f"the thornbush at {text} is not next to you")
+    _check_attack(state, w, None)
+    if dry:
+        return
+    state.turn.attacked = True
+    _damage_bush(state, sq, 1, o)
+
+
+def _point_attack(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Fireball, Lightning Blast, Powerthrust, Sudden Death: a wizard, or a wall, door or
+    thornbush in LOS (cards.md §1.8: only these spells' points hurt walls).
+    Source: RB Combat (walls/doors/bushes take points; attacking them is the turn's attack);
+    RB Number cards (power); cards.md rows."""
+    cd = C.card(a.card)
+    value, ncid = _number(state, w, a, cd.number)
+    if len(a.targets) != 1:
+        raise IllegalAction(f"{a.card} needs one target")
+    text = a.targets[0]
+    at = w.at
+    assert at is not None
+    pts = {"powerthrust": value + 2, "sudden-death": 10}.get(a.card, value)
+    if a.args:
+        raise IllegalAction(f"{a.card} takes no {a.args[0][0]}=")
+    if ":" in text:
+        e = _edge(state, text)
+        if not _attackable_edge(state, e, w.seat):
+            raise IllegalAction(f"there is no wall or door to attack at {text}")
+        _check_attack(state, w, None)
+        if not _sees(state, w, at, e):
+            raise IllegalAction(f"no line of sight to {text}")
+        if dry:
+            return
+        state.turn.attacked = True
+        _discard_cards(state, [cid, ncid])
+        o("attack", f"{w.seat} casts {cd.name} at {text}", seat=w.seat)
+        _damage_edge(state, e, pts, o, w.seat)
+        return
+    if not text.startswith("P"):
+        sq = _square(state, text)
+        if sq not in state.bushes:
+            raise IllegalAction(f"there is nothing to attack at {text}")
+        _check_attack(state, w, None)
+        if not _sees(state, w, at, sq):
+            raise IllegalAction(f"no line of sight to {text}")
+        if dry:
+            return
+        state.turn.attacked = True
+        _discard_cards(state, [cid, ncid])
+        o("attack", f"{w.seat} casts {cd.name} at the thornbush at {text}", seat=w.seat)
+        _damage_bush(state, sq, pts, o)
+        return
+    target = _target_wizard(state, text)
+    _check_attack(state, w, target, a.card)
+    assert target.at is not None
+    if not _sees(state, w, at, target.at):
+        raise IllegalAction(f"no line of sight to {text} (RB The Cards: L.O.S.)")
+    if dry:
+        return
+    _declare(state, w, target, a.card, cid, ncid, value, o)
+
+
+def _waterbolt(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Waterbolt: push the target N squares away from the caster, 1 magical damage per
+    blocked square. Source: cards.md waterbolt, §1.8 (push; away from the caster)."""
+    value, ncid = _number(state, w, a, "distance")
+    target = _attack_target(state, w, a)
+    _check_attack(state, w, target, a.card)
+    assert w.at is not None and target.at is not None
+    if not _sees(state, w, w.at, target.at):
+        raise IllegalAction(f"no line of sight to {target.seat}")
+    d = _away(w.at, target.at, a.arg("dir"), _last_leg(state, w, w.at, target.at))
+    for k, _v in a.args:
+        if k != "dir":
+            raise IllegalAction(f"waterbolt takes no {k}=")
+    if dry:
+        return
+    _declare(state, w, target, "waterbolt", cid, ncid, value, o, push_dir=d)
+
+
+def _last_leg(state: State, w: Wizard, frm: Square, to: Square) -> tuple[int, int]:
+    """The direction of the last straight leg of ``w``'s line of sight from ``frm`` to
+    ``to`` (board coordinates, doubled units): through an exit or warp the part beyond the
+    rim crossing; after Around the Corner the leg from the pivot. Falls back on the plain
+    difference when no clear line is found. Source: cards.md §1.8 ("When the LOS runs
+    through an exit or warp, it is measured along the last straight leg of the LOS")."""
+    through = 1 if _displayed(state, w, "visionstone") else 0
+    if state.turn.active == w.seat and not state.windows:
+        for slug, pivot in state.turn.modifiers:
+            if slug == "around-the-corner":
+                frm = parse_square(str(pivot))
+    if frm == to:
+        return (0, 0)
+    sl = _clear_line(state, frm, to, through)
+    if sl is not None and sl.leg != (0, 0):
+        return sl.leg
+    return (2 * (to[0] - frm[0]), 2 * (to[1] - frm[1]))
+
+
+def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Dagger and Large Rock (objects, not spells; physical damage).
+    Dagger: stab a wizard in your square (2), or throw it (mode=throw) at one in LOS (2), after
+    which it lies in his square. Large Rock: thrown at a wizard in LOS (3), lands in his
+    square. Thrown at a square instead they do no damage and are no attack.
+    Wizardblade: strikes a wizard in your square for 3 magical damage and stays in hand.
+    Source: RB Objects (thrown objects land in the target square or before a barrier); FAQ
+    (thrown objects do no damage unless the card says so); cards.md dagger, large-rock,
+    wizardblade."""
+    if a.number is not None:
+        raise IllegalAction(f"{a.card} takes no number card")
+    mode = a.arg("mode")
+    if mode not in ("", "throw") or any(k != "mode" for k, _ in a.args):
+        raise IllegalAction("the only argument here is mode=throw")
+    if a.card == "large-rock":
+        mode = "throw"
+    if a.card == "wizardblade" and mode == "throw" and a.targets and \
+            a.targets[0].startswith("P"):
+        raise IllegalAction("a thrown Wizardblade does no damage: throw it at a square")
+    if len(a.targets) != 1:
+        raise IllegalAction(f"{a.card} needs one target")
+    text = a.targets[0]
+    at = w.at
+    assert at is not None
+    if not text.startswith("P"):
+        sq = _square(state, text)
+        if mode != "throw":
+            raise IllegalAction("to throw it at a square, say mode=throw")
+        land = _throw_landing(state, at, sq)
+        if dry:
+            return
+        _take_from_hand(w, cid)
+        state.floor.append((land, cid))
+        o("throw", f"{w.seat} throws the {C.card(a.card).name} to {square_name(land)}",
+          seat=w.seat)
+        return
+    target = _target_wizard(state, text)
+    _check_attack(state, w, target, a.card)
+    assert target.at is not None
+    if mode == "throw":
+        if not has_los(state, at, target.at):
+            raise IllegalAction(f"no line of sight to {text}")
+    elif target.at != at:
+        raise IllegalAction(f"{text} is not in your square (throw it with mode=throw)")
+    if dry:
+        return
+    value = {"large-rock": 3, "wizardblade": 3}.get(a.card, 2)
+    # the Wizardblade's cut is magical (RB: it counts as magical damage)
+    _declare(state, w, target, a.card, cid, None, value, o, mode=mode,
+             physical=a.card != "wizardblade")
+
+
+def _player_spell(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """An attack spell on a wizard in LOS, its number from the card's number use (Power
+    Drain, Stone Dead, the duration curses, Swap and Teleport Opponent). Source: RB The Cards
+    (L.O.S.); cards.md rows; DG §12 (Swap replaces movement)."""
+    cd = C.card(a.card)
+    value, ncid = _number(state, w, a, cd.number)
+    allowed = {"teleport-opponent": ("to",), "card-erasure": ("name",),
+               "drop-object": ("drop",)}.get(a.card, ())
+    for k, _v in a.args:
+        if k not in allowed:
+            raise IllegalAction(f"{a.card} takes no {k}=")
+    target = _attack_target(state, w, a)
+    _check_attack(state, w, target, a.card)
+    assert w.at is not None and target.at is not None
+    if cd.target.startswith("los") and not _sees(state, w, w.at, target.at):
+        raise IllegalAction(f"no line of sight to {target.seat}")
+    arg = ""
+    if a.card == "teleport-opponent":
+        if not a.arg("to"):
+            raise IllegalAction("name the square: to=h8")
+        sq = _square(state, a.arg("to"))
+        if not _vacant(state, sq):
+            raise IllegalAction(f"{a.arg('to')} is not vacant")
+        arg = square_name(sq)
+    if a.card == "card-erasure":
+        if a.arg("name") not in C.BY_SLUG:
+            raise IllegalAction("name the card: name=absorb-spell")
+        arg = a.arg("name")
+    if a.card == "drop-object":
+        names = [x for x in a.arg("drop").split(",") if x]
+        if not names:
+            raise IllegalAction("name what he drops: drop=P3.t1,dagger")
+        for x in names:
+            if "." not in x and (x not in C.BY_SLUG or
+                                 C.card(x).kind not in (C.OBJECT, C.STONE)):
+                raise IllegalAction(f"{x} is not a treasure or an object")
+        arg = ",".join(names)
+    if a.card == "swap":
+        t = state.turn
+        if t.moves_used or t.teleported or t.swapped:
+            raise IllegalAction("Swap replaces your movement: you have already moved this turn"
+                                " (DG §12)")
+    if dry:
+        return
+    if a.card == "swap":
+        state.turn.swapped = True
+    _declare(state, w, target, a.card, cid, ncid, value, o)
+    if state.windows and state.windows[0].cid == cid:
+        state.windows[0].arg = arg
+
+
+def _ugly(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Ugly: every other wizard who has LOS to you and is not blind retreats 3 squares away
+    from you, at once and out of turn, in seat order from you; no to-hit roll (DG §12;
+    cards.md ugly)."""
+    if a.number is not None or a.targets or a.args:
+        raise IllegalAction("ugly takes no target or number")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    assert w.at is not None
+    o("ugly", f"{w.seat} shows his face", seat=w.seat)
+    for v in _seat_order_from(state, w.seat)[1:]:
+        if v.at is not None and not v.has("blind") and has_los(state, v.at, w.at):
+            state.retreats.append([v.seat, square_name(w.at), 3])
+
+
+def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Drag: a wizard, object or loose treasure in your square moves along your walk
+    (``path=``, paid from your movement; entering effects apply to it; not a pick-up).
+    Source: RB (players can be dragged); DG §9; cards.md drag."""
+    if a.number is not None or len(a.targets) != 1 or any(k != "path" for k, _ in a.args):
+        raise IllegalAction("drag takes one thing and path=..., e.g. @P2 path=c4-c5")
+    path = tuple(p for p in a.arg("path").split("-") if p)
+    if not path:
+        raise IllegalAction("name the walk: path=c4-c5")
+    text = a.targets[0]
+    assert w.at is not None
+    start = w.at
+    thing: Wizard | int | str
+    if text.startswith("P") and "." not in text:
+        thing = _target_wizard(state, text)
+        if thing.at != start or thing.seat == w.seat:
+            raise IllegalAction(f"{text} is not in your square")
+    elif "." in text:
+        if state.treasures.get(text) != start:
+            raise IllegalAction(f"{text} is not lying in your square")
+        thing = text
+    else:
+        c = next((c for s_, c in state.floor if s_ == start and state.face(c) == text), None)
+        if c is None:
+            raise IllegalAction(f"there is no {text} in your square")
+        thing = c
+    walk = Action(w.seat, "move", targets=path)
+    _move(state, w, walk, True, o)
+    if dry:
+        return
+    fires = 0
+    cur = start
+    for t in path:
+        sq = parse_square(t)
+        step = _step_ok(state, cur, sq)
+        if step and step[0] in state.edges and state.edges[step[0]].kind == "wall-of-fire":
+            fires += 1
+        cur = sq
+    _discard_cards(state, [cid])
+    _move(state, w, walk, False, o)
+    end = w.at
+    if isinstance(thing, Wizard):
+        thing.at = end
+        o("move", f"{thing.seat} is dragged to {square_name(end)}", seat=thing.seat)
+        if end in state.bushes:
+            _enter_bush(state, thing, o)
+        for _ in range(fires):
+            _open_indirect(state, [thing], 4, "wall-of-fire", physical=False, cause=w.seat)
+    elif isinstance(thing, str):
+        state.treasures[thing] = end
+    else:
+        state.floor = [(end if c == thing else s_, c) for s_, c in state.floor]
+
+
+def _choose(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Telepath's choice: take one card of the hand you were shown; the hand limit applies at
+    once (cards.md telepath)."""
+    target = state.wizard(state.choice[1])
+    cid = state.find_in_hand(target.seat, a.card)
+    if cid is None:
+        raise IllegalAction(f"{target.seat} holds no {a.card}")
+    if dry:
+        return
+    _take_from_hand(target, cid)
+    w.hand.append(cid)
+    state.choice = []
+    o("telepath", f"{w.seat} takes {C.card(a.card).name} from {target.seat}", seat=w.seat)

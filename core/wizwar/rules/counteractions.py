@@ -1,0 +1,167 @@
+"""Counteractions: answering an open window with a card (blocks, escapes,
+reflections, voids, Absorb, Blunt, the answering stones) and where a block edge may go.
+
+Sources: cards.md §1.5 (answer windows) and each counteraction row; RB Counteractions;
+DG §7.
+"""
+
+from __future__ import annotations
+
+from core.engine import IllegalAction
+from core.wizwar import cards as C
+from core.wizwar.actions import Action
+from core.wizwar.board import (
+    blocked_count,
+    edge_name,
+    sightlines,
+    square_name,
+)
+from core.wizwar.rules._common import SOURCE_CARD, Out, _edge, _empty_edge, _number, _take_from_hand
+from core.wizwar.rules.damage import HIT_EFFECTS
+from core.wizwar.rules.neutrals import _teleport_dest
+from core.wizwar.rules.objects import _display
+from core.wizwar.rules.sight import _is_blocking
+from core.wizwar.rules.stack import ESCAPES, TURNERS, _latest_standing, _other_side, _victims
+from core.wizwar.state import (
+    Counter,
+    State,
+    Window,
+    Wizard,
+)
+
+
+def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
+    """Play a counteraction on the open window. Source: cards.md §1.5 (answering; what each
+    counteraction answers); RB (counteractions may be counteracted); FAQ (order chosen by the
+    defender, by the order played)."""
+    win = state.windows[0]
+    try:
+        cd = C.card(a.card)
+    except KeyError:
+        raise IllegalAction(f"there is no card called {a.card!r}") from None
+    cid = state.find_in_hand(w.seat, a.card)
+    if cid is None:
+        raise IllegalAction(f"you hold no {a.card}")
+    if cd.slug in ANSWER_STONES:
+        return _display_answer(state, w, a, cid, dry, o)
+    if cd.kind not in (C.COUNTER, C.DUAL):
+        raise IllegalAction(f"{cd.name} is not a counteraction: out of turn you may only "
+                            "answer with counteractions (RB The Cards)")
+    if cd.slug not in C.IMPLEMENTED:
+        raise IllegalAction(f"{cd.name} is not implemented yet in this engine")
+    slug = cd.slug
+    side = "attacker" if w.seat == win.attacker else "defender"
+    answers = -1
+    extra_target = ""
+    value, ncid = 0, None
+    src = SOURCE_CARD.get(win.source, win.source)
+    is_spell_attack = win.kind == "attack" and src != "punch" and C.card(src).spell
+    if win.kind == "indirect" and slug not in ("absorb", "blunt"):
+        raise IllegalAction("only Absorb or Blunt answer damage that is not an attack (RB)")
+    if slug in ("absorb", "blunt"):
+        if w.seat not in _victims(state, win):
+            raise IllegalAction(f"{cd.name} answers damage dealt to you")
+        if win.kind == "attack" and not HIT_EFFECTS[win.source].damage:
+            raise IllegalAction(f"{cd.name} answers damage, and this attack deals none")
+    elif slug == "reverse":
+        if w.seat not in _victims(state, win) or not HIT_EFFECTS[win.source].damage:
+            raise IllegalAction("Reverse answers an attack that would deal you damage")
+    elif slug == "full-shield":
+        if not is_spell_attack:
+            raise IllegalAction("Full Shield stops only spell attacks (not punches, weapons or "
+                                "indirect damage)")
+        if w.seat not in _victims(state, win):
+            raise IllegalAction("Full Shield stops a spell aimed at you")
+    elif slug == "reflection":
+        if not is_spell_attack or not C.card(src).uses_number:
+            raise IllegalAction("Reflection answers a spell attack that has a number")
+        if w.seat != win.defender or any(c.slug == "reflection" and c.player == w.seat
+                                         for c in win.counters):
+            raise IllegalAction("Reflection splits an attack aimed at you, once")
+    elif slug == "full-reflection":
+        if not is_spell_attack:
+            raise IllegalAction("Full Reflection turns back spell attacks only")
+        if w.seat not in _victims(state, win):
+            raise IllegalAction("Full Reflection turns back a spell aimed at you")
+    elif slug == "absorb-spell":
+        if side == "defender":
+            if not is_spell_attack:
+                raise IllegalAction("Absorb Spell takes a spell: not a punch, weapon or object")
+        else:
+            answers = _latest_standing(win, "defender")
+            if answers < 0 or win.counters[answers].slug not in TURNERS:
+                raise IllegalAction("Absorb Spell answers a spell aimed at you, or a Reflection"
+                                    " or Full Reflection sent back at your attack")
+    elif slug == "anti-anti":
+        answers = _latest_standing(win, "defender" if side == "attacker" else "attacker")
+        if answers < 0:
+            raise IllegalAction("Anti-Anti needs a counteraction of the other side to void")
+        if win.counters[answers].slug in ESCAPES:
+            raise IllegalAction("Anti-Anti does not work on escapes (DG §7)")
+    elif slug in ("wall-of-fire", "waterwall"):
+        extra_target = _block_edge(state, win, w, a)
+        if slug == "waterwall":
+            value, ncid = _number(state, w, a, "distance")
+    elif slug in ("teleport", "invisible"):
+        if w.seat != win.defender or win.kind != "attack":
+            raise IllegalAction(f"{cd.name} escapes an attack aimed at you")
+        if slug == "teleport":
+            sq = _teleport_dest(state, a)
+            extra_target = square_name(sq)
+        else:
+            if a.targets or a.args:
+                raise IllegalAction("invisible is cast on yourself only")
+            value, ncid = _number(state, w, a, "duration")
+    else:
+        raise IllegalAction(f"{cd.name} cannot answer this")
+    if slug not in ("teleport", "invisible", "wall-of-fire", "waterwall") and \
+            (a.targets or a.args or a.number is not None):
+        raise IllegalAction(f"{cd.name} takes no target or number: its target is implied")
+    if dry:
+        return
+    _take_from_hand(w, cid)
+    _take_from_hand(w, ncid)
+    win.counters.append(Counter(w.seat, cid, slug, side, answers, ncid, value, extra_target))
+    win.passes = 0
+    # an attack hands the answer to the other side; indirect damage stays with its victim
+    win.to_answer = _other_side(win, w.seat) if win.kind == "attack" else w.seat
+    o("counter", f"{w.seat} answers with {cd.name}", seat=w.seat, card=slug)
+
+
+#: Stones that may be displayed out of turn, when you are about to take damage (cards.md §1.4).
+ANSWER_STONES = ("bloodstone", "shieldstone", "soulstone")
+
+
+def _display_answer(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Display a Bloodstone, Shieldstone or Soulstone while damage is on its way to you. It is
+    no counteraction: nothing goes on the stack and you may still answer or pass.
+    Source: cards.md §1.4 (these three may be displayed out of turn)."""
+    win = state.windows[0]
+    if w.seat not in _victims(state, win) or (win.kind == "attack"
+                                              and not HIT_EFFECTS[win.source].damage):
+        raise IllegalAction("a stone is displayed out of turn only when you are about to "
+                            "take damage")
+    _display(state, w, a, cid, dry, o)
+
+
+def _block_edge(state: State, win: Window, w: Wizard, a: Action) -> str:
+    """A Wall of Fire or Waterwall played as a block: only against an attack aimed at you whose
+    line of sight comes from another square; it goes on an empty edge that line crosses.
+    Source: cards.md wall-of-fire, waterwall (decided: blocks); §1.5."""
+    src = SOURCE_CARD.get(win.source, win.source)
+    if win.kind != "attack" or w.seat != win.defender or src == "punch" or \
+            not C.card(src).target.startswith("los"):
+        raise IllegalAction(f"{C.card(a.card).name} blocks only an attack by line of sight")
+    attacker = state.wizard(win.attacker)
+    if attacker.at is None or w.at is None or attacker.at == w.at:
+        raise IllegalAction("there is no line between you to block")
+    if len(a.targets) != 1 or ":" not in a.targets[0] or \
+            any(k for k, _ in a.args):
+        raise IllegalAction("name the edge the attack's line crosses, e.g. @c3:e")
+    e = _edge(state, a.targets[0])
+    _empty_edge(state, e, a.targets[0], fire_ok=a.card == "waterwall")
+    line = next((sl for sl in sightlines(state.layout, attacker.at, w.at)
+                 if blocked_count(sl, lambda x: _is_blocking(state, x)) == 0), None)
+    if line is None or e not in line.edges:
+        raise IllegalAction(f"the attack's line does not cross {a.targets[0]}")
+    return edge_name(e)

@@ -1,0 +1,543 @@
+"""Creations and the board: attacking walls, doors and bushes; creating and destroying
+walls, Thornbush, Fill Square with Stone, Wall of Fire, Waterwall, Illusion Wall; locks and
+doors (Pick Lock, Master Key, Jam Lock, Remove Lock); Pass Through Wall; Dispel Creation;
+rotating and relocating sectors.
+
+Sources: RB Walls and Doors; cards.md §1.8 (creations), the rows of each of these cards;
+FAQ; DG §10.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+
+from core.engine import IllegalAction
+from core.wizwar.actions import Action
+from core.wizwar.board import (
+    OPPOSITE,
+    QUADRANTS,
+    Edge,
+    Square,
+    edge_name,
+    rotate_local,
+    square_name,
+)
+from core.wizwar.rules._common import (
+    Out,
+    _creatable_square,
+    _discard_cards,
+    _door_of_square,
+    _edge,
+    _empty_edge,
+    _neutral_edge,
+    _number,
+    _roll,
+    _seat_order_from,
+    _square,
+)
+from core.wizwar.rules.movement import _push
+from core.wizwar.rules.sight import _sees, has_los
+from core.wizwar.rules.stack import _open_indirect
+from core.wizwar.state import (
+    BUSH_HP,
+    DOOR_HP,
+    WALL_HP,
+    EdgeState,
+    State,
+    Wizard,
+    build_layout,
+)
+
+
+def _attackable_edge(state: State, e: Edge, seat: str = "") -> bool:
+    """A wall or door stands there (a wall of fire cannot be attacked: cards.md §1.8; an
+    illusion wall only by those who believe it)."""
+    es = state.edges.get(e)
+    if es is None or es.kind == "wall-of-fire":
+        return False
+    return es.kind != "illusion-wall" or seat in es.believe
+
+
+def _damage_edge(state: State, e: Edge, n: int, o: Out, by: str = "") -> None:
+    """Points of damage to a wall or door; it stays damaged until destroyed (RB Combat).
+    A believer who "destroys" an illusion wall stops believing it; it stays for the others
+    (DG §12; cards.md illusion-wall)."""
+    es = state.edges[e]
+    es.hp -= n
+    if es.hp <= 0 and es.kind == "illusion-wall":
+        es.hp = WALL_HP
+        if by in es.believe:
+            es.believe.remove(by)
+        o("edge", f"{by} sees through the illusion at {edge_name(e)}", edge=edge_name(e))
+        return
+    if es.hp <= 0:
+        del state.edges[e]
+        if e in state.turn.open_doors:
+            state.turn.open_doors.remove(e)
+        o("edge", f"the {es.kind} at {edge_name(e)} is destroyed", edge=edge_name(e))
+    else:
+        o("edge", f"the {es.kind} at {edge_name(e)} takes {n} ({es.hp} left)",
+          edge=edge_name(e), hp=es.hp)
+
+
+def _damage_bush(state: State, sq: Square, n: int, o: Out) -> None:
+    hp = state.bushes[sq] - n
+    if hp <= 0:
+        del state.bushes[sq]
+        o("bush", f"the thornbush at {square_name(sq)} is destroyed", square=square_name(sq))
+    else:
+        state.bushes[sq] = hp
+        o("bush", f"the thornbush at {square_name(sq)} takes {n} ({hp} left)",
+          square=square_name(sq))
+
+
+def _create_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Create Wall: a permanent 20-point wall on an empty edge in LOS (measured to the edge's
+    midpoint). Source: RB The Cards (LOS to the centre of the wall); cards.md create-wall."""
+    e = _neutral_edge(state, w, a)
+    if e in state.edges:
+        raise IllegalAction(f"{a.targets[0]} is not empty")
+    x, y, side = e
+    if state.layout.neighbor((x, y), side) is None:
+        raise IllegalAction(f"{a.targets[0]} is the board's edge")
+    assert w.at is not None
+    if not _sees(state, w, w.at, e):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.edges[e] = EdgeState("wall", WALL_HP, created=True)
+    o("edge", f"{w.seat} creates a wall at {edge_name(e)}", edge=edge_name(e))
+
+
+def _destroy_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Destroy Wall: a wall or door in LOS is gone; every wizard in the two squares beside it
+    takes 2 physical damage, indirect: not an attack, legal in round 1, no kill credit.
+    Source: FAQ (Destroy Wall next to someone in round one is legal; second-hand kills give no
+    cards); RB (Absorb or Blunt against a falling wall); cards.md destroy-wall (2 damage)."""
+    e = _neutral_edge(state, w, a)
+    if not _attackable_edge(state, e, w.seat):
+        raise IllegalAction(f"there is no wall or door at {a.targets[0]}")
+    assert w.at is not None
+    if not _sees(state, w, w.at, e):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    if state.edges[e].kind == "illusion-wall":  # no falling damage; only he stops believing
+        state.edges[e].believe.remove(w.seat)
+        o("edge", f"{w.seat} sees through the illusion at {edge_name(e)}", edge=edge_name(e))
+        return
+    kind = state.edges.pop(e).kind
+    if e in state.turn.open_doors:
+        state.turn.open_doors.remove(e)
+    o("edge", f"{w.seat} destroys the {kind} at {edge_name(e)}", edge=edge_name(e))
+    x, y, side = e
+    beside = [(x, y)]
+    nb = state.layout.neighbor((x, y), side)
+    if nb is not None:
+        beside.append(nb[0])
+    victims = [v for v in _seat_order_from(state, state.turn.active) if v.at in beside]
+    _open_indirect(state, victims, 2, "destroy-wall", physical=True, cause=w.seat)
+
+
+def _pick_lock(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Pick Lock: a locked, unjammed door of your square opens for your passage this turn;
+    it relocks after you pass or when the turn ends. Not a spell.
+    Source: RB The Board (doors locked at all times; relock after passage); cards.md."""
+    e = _door_of_square(state, w, a)
+    if state.edges[e].kind == "door-jammed":
+        raise IllegalAction("that door is jammed")
+    if e in state.turn.open_doors:
+        raise IllegalAction("that door is already open")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.open_doors.append(e)
+    o("door", f"{w.seat} picks the lock of {edge_name(e)}", edge=edge_name(e))
+
+
+def _thornbush(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Thornbush: a permanent bush (5 points) on an empty square in LOS.
+    Source: RB (creations never on a home base or an occupied square); cards.md thornbush."""
+    if a.number is not None or a.args:
+        raise IllegalAction("thornbush takes only a square")
+    if len(a.targets) != 1:
+        raise IllegalAction("thornbush needs a square, e.g. @d4")
+    sq = _square(state, a.targets[0])
+    why = _creatable_square(state, sq)
+    if why:
+        raise IllegalAction(f"no thornbush at {a.targets[0]}: {why}")
+    assert w.at is not None
+    if not _sees(state, w, w.at, sq):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.bushes[sq] = BUSH_HP
+    o("bush", f"{w.seat} grows a thornbush at {square_name(sq)}", square=square_name(sq))
+
+
+def _open_door_card(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Master Key: opens an undamaged, unjammed door of your square for your passage this
+    turn, like Pick Lock; it stays in hand and is displayed after its first use.
+    Source: cards.md master-key (AF: any undamaged door; DG: Jam Lock beats it)."""
+    e = _door_of_square(state, w, a)
+    es = state.edges[e]
+    if es.kind == "door-jammed":
+        raise IllegalAction("that door is jammed")
+    if es.hp < DOOR_HP:
+        raise IllegalAction("the Master Key opens only an undamaged door")
+    if e in state.turn.open_doors:
+        raise IllegalAction("that door is already open")
+    if dry:
+        return
+    if cid not in w.displayed:
+        w.displayed.append(cid)
+    state.turn.open_doors.append(e)
+    o("door", f"{w.seat} unlocks {edge_name(e)} with the Master Key", edge=edge_name(e))
+
+
+def _jam_lock(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Jam Lock: a door of your square is jammed for good: Pick Lock, Master Key and Remove
+    Lock no longer open it; it can still be destroyed. Not a spell. Source: cards.md jam-lock
+    (DG: beats Master Key)."""
+    e = _door_of_square(state, w, a)
+    if state.edges[e].kind == "door-jammed":
+        raise IllegalAction("that door is already jammed")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.edges[e].kind = "door-jammed"
+    if e in state.turn.open_doors:
+        state.turn.open_doors.remove(e)
+    o("door", f"{w.seat} jams the door at {edge_name(e)}", edge=edge_name(e))
+
+
+def _remove_lock(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Remove Lock: a door of your square stays open for good: movement and LOS pass.
+    Source: RB The Board (only Remove Lock keeps a door open); cards.md remove-lock."""
+    e = _door_of_square(state, w, a)
+    if state.edges[e].kind == "door-jammed":
+        raise IllegalAction("that door is jammed")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    del state.edges[e]
+    if e in state.turn.open_doors:
+        state.turn.open_doors.remove(e)
+    o("door", f"{w.seat} removes the lock of {edge_name(e)}: it stays open", edge=edge_name(e))
+
+
+def _stone_block(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Fill Square with Stone: a permanent stone block on an empty square in LOS; it blocks
+    movement, LOS and throws and cannot be attacked. Source: RB (creation limits); cards.md."""
+    if a.number is not None or a.args or len(a.targets) != 1:
+        raise IllegalAction("fill-square-with-stone takes one square, e.g. @d4")
+    sq = _square(state, a.targets[0])
+    why = _creatable_square(state, sq)
+    if why:
+        raise IllegalAction(f"no stone at {a.targets[0]}: {why}")
+    assert w.at is not None
+    if not _sees(state, w, w.at, sq):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.stones.append(sq)
+    state.stones.sort()
+    o("stone-block", f"{w.seat} fills {square_name(sq)} with stone", square=square_name(sq))
+
+
+def _dispel(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Dispel Creation: removes one magical creation in LOS: a created wall, a thornbush or a
+    stone block (printed walls and doors are not creations). Source: DG; cards.md."""
+    if a.number is not None or a.args or len(a.targets) != 1:
+        raise IllegalAction("dispel-creation takes one square or side")
+    text = a.targets[0]
+    assert w.at is not None
+    if ":" in text:
+        e = _edge(state, text)
+        es = state.edges.get(e)
+        if es is None or not es.created:
+            raise IllegalAction(f"there is no created wall at {text}")
+        if not _sees(state, w, w.at, e):
+            raise IllegalAction(f"no line of sight to {text}")
+        if dry:
+            return
+        del state.edges[e]
+        what = f"the created wall at {edge_name(e)}"
+    else:
+        sq = _square(state, text)
+        if sq not in state.bushes and sq not in state.stones:
+            raise IllegalAction(f"there is no creation at {text}")
+        if not _sees(state, w, w.at, sq):
+            raise IllegalAction(f"no line of sight to {text}")
+        if dry:
+            return
+        if sq in state.bushes:
+            del state.bushes[sq]
+            what = f"the thornbush at {text}"
+        else:
+            state.stones.remove(sq)
+            what = f"the stone block at {text}"
+    _discard_cards(state, [cid])
+    o("dispel", f"{w.seat} dispels {what}", seat=w.seat)
+
+
+def _pass_through(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Pass Through Wall: once this turn you may step through one wall or door edge of your
+    square (a normal step of movement). Source: cards.md pass-through-wall (decided)."""
+    e = _neutral_edge(state, w, a)
+    assert w.at is not None
+    if e not in [k for _s, k in state.layout.edges_of(w.at)] or e not in state.edges:
+        raise IllegalAction(f"{a.targets[0]} is not a wall or door of your square")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.pass_edge = edge_name(e)
+    o("condition", f"{w.seat} may pass through {edge_name(e)} once", seat=w.seat)
+
+
+def _wall_of_fire(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Wall of Fire: a permanent wall of fire on an empty edge in LOS; it blocks sight and
+    throws, can be crossed at 4 magical damage, cannot be attacked. Source: RB (crossing a
+    firewall is magical damage); cards.md wall-of-fire (decided: permanent, 4)."""
+    e = _neutral_edge(state, w, a)
+    _empty_edge(state, e, a.targets[0])
+    assert w.at is not None
+    if not _sees(state, w, w.at, e):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.edges[e] = EdgeState("wall-of-fire", 0, created=True)
+    o("edge", f"{w.seat} raises a wall of fire at {edge_name(e)}", edge=edge_name(e))
+
+
+def _waterwall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Waterwall: a wall of water collapses at once on an empty edge (or a wall of fire,
+    which it puts out) in LOS: every wizard in the two squares beside it is pushed N squares
+    straight away from it, 1 magical damage per blocked square (indirect). Source: AF; FAQ
+    (allowed on a wall of fire); cards.md waterwall, §1.8."""
+    value, ncid = _number(state, w, a, "distance")
+    if a.args or len(a.targets) != 1 or ":" not in a.targets[0]:
+        raise IllegalAction("waterwall needs a side, e.g. @c3:e +2")
+    e = _edge(state, a.targets[0])
+    _empty_edge(state, e, a.targets[0], fire_ok=True)
+    assert w.at is not None
+    if not _sees(state, w, w.at, e):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid, ncid])
+    _collapse_water(state, e, value, w.seat, o)
+
+
+def _collapse_water(state: State, e: Edge, n: int, cause: str, o: Out) -> None:
+    """The waterwall on ``e`` collapses: fire out, pushes away from the edge, each damaged
+    wizard answering his damage as indirect damage, in seat order from the active player."""
+    if e in state.edges and state.edges[e].kind == "wall-of-fire":
+        del state.edges[e]
+        o("edge", f"the waterwall puts out the fire at {edge_name(e)}", edge=edge_name(e))
+    x, y, side = e
+    sides = {(x, y): OPPOSITE[side]}
+    nb = state.layout.neighbor((x, y), side)
+    if nb is not None:
+        sides[nb[0]] = _entered_side(state, (x, y), side)
+    hurt = []
+    for v in _seat_order_from(state, state.turn.active):
+        if v.at in sides:
+            dmg = _push(state, v, sides[v.at], n, o)
+            if dmg:
+                hurt.append((v, dmg))
+    o("water", f"a waterwall crashes down at {edge_name(e)}", edge=edge_name(e))
+    for v, dmg in reversed(hurt):  # inserted in front: the first in seat order answers first
+        _open_indirect(state, [v], dmg, "waterwall", physical=False, cause=cause)
+
+
+def _entered_side(state: State, sq: Square, side: str) -> str:
+    """The direction of travel on the far side of ``sq``'s ``side`` (rim links may turn it)."""
+    link = state.layout.links.get((sq, side))
+    return OPPOSITE[link[1]] if link is not None else side
+
+
+def _illusion_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Illusion Wall: a fake wall on an empty edge in LOS. It blocks sight for everyone,
+    always; the caster knows it is fake; every other player rolls the d4 the first time he
+    sees it (1-2: he believes it, and treats it as a real 20-point wall for walking, pushes
+    and attacks). Source: DG §12; cards.md illusion-wall (decided: d4 1-2, 20 points)."""
+    e = _neutral_edge(state, w, a)
+    _empty_edge(state, e, a.targets[0])
+    assert w.at is not None
+    if not _sees(state, w, w.at, e):
+        raise IllegalAction(f"no line of sight to {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.edges[e] = EdgeState("illusion-wall", WALL_HP, created=True, caster=w.seat,
+                               rolled=[w.seat])
+    o("edge", f"{w.seat} raises a wall at {edge_name(e)}", edge=edge_name(e))
+    _illusion_rolls(state, o)
+
+
+def _illusion_rolls(state: State, o: Out) -> None:
+    """Everyone who sees an illusion wall for the first time rolls for belief, in seat order
+    from its caster (DG §12: belief rolled per player at first sight)."""
+    walls = [e for e, es in state.edges.items() if es.kind == "illusion-wall"]
+    walls.sort()
+    for e in walls:
+        es = state.edges[e]
+        if all(x.seat in es.rolled or x.at is None or not x.in_game for x in state.wizards):
+            continue  # (a fast path: nobody left to see it for the first time)
+        for v in _seat_order_from(state, es.caster) if state.wizard(es.caster).in_game \
+                else [x for x in state.wizards if x.in_game]:
+            if v.seat in es.rolled or v.at is None or v.has("blind"):
+                continue
+            if not has_los(state, v.at, e):
+                continue
+            roll = _roll(state)
+            es.rolled.append(v.seat)
+            if roll <= 2:
+                es.believe.append(v.seat)
+            o("illusion", f"{v.seat} sees the wall at {edge_name(e)}", seat=v.seat, roll=roll)
+
+
+def _reshape_board(state: State, spec: dict, moving: Callable[[Square], int | None],
+                   to_new: Callable[[Square, str | None], tuple[Square, str | None]]) -> None:
+    """Rebuild the board from ``spec`` after sectors moved or turned, carrying everything
+    with them: wizards, home bases, treasures, objects, creations, and every edit of an edge
+    (damage, created or destroyed walls, jammed doors). An edit inside a moving sector moves
+    with it; one on its seam or rim moves with it on a d4 of 1-2, else it stays where it was.
+    ``moving(sq)`` names the moving sector of a square (None if it stays); ``to_new`` maps a
+    square and side of a moving sector to the new board. Source: RB The Board (Rotate and
+    Relocate; the 50/50 roll for a changed junction, DG §8)."""
+    lay = state.layout
+    new = build_layout(spec)
+    edits: dict[Edge, EdgeState | None] = {}
+    for e in sorted(set(state.edges) | set(lay.printed)):
+        now, printed = state.edges.get(e), lay.printed.get(e)
+        pristine = now is not None and printed is not None and now.kind == printed and \
+            not now.created and now.hp == (WALL_HP if printed == "wall" else DOOR_HP)
+        if not pristine and not (now is None and printed is None):
+            edits[e] = now
+    edges = {e: EdgeState(kind, WALL_HP if kind == "wall" else DOOR_HP)
+             for e, kind in sorted(new.printed.items())}
+    for e, now in edits.items():
+        phys = lay.physical_edges(e)
+        ins = [(sq, side) for sq, side in phys if moving(sq) is not None]
+        target = e
+        if ins:
+            whole = len(ins) == len(phys) and len({moving(sq) for sq, _s in phys}) == 1
+            if whole or _roll(state) <= 2:
+                tsq, tside = to_new(*ins[0])
+                target = new.edge_key(tsq, str(tside))
+        if now is None:
+            edges.pop(target, None)
+        else:
+            edges[target] = now
+
+    def mv(sq: Square | None) -> Square | None:
+        return to_new(sq, None)[0] if sq is not None and moving(sq) is not None else sq
+
+    state.layout, state.layout_spec, state.edges = new, spec, edges
+    state.turn.open_doors = []
+    for x in state.wizards:
+        x.at, x.home = mv(x.at), mv(x.home)
+    state.treasures = {t: mv(sq) for t, sq in state.treasures.items()}
+    state.floor = [(mv(sq), c) for sq, c in state.floor]  # type: ignore[misc]
+    state.bushes = {mv(sq): hp for sq, hp in state.bushes.items()}  # type: ignore[misc]
+    state.stones = sorted(cast(Square, mv(sq)) for sq in state.stones)
+
+
+def _rotate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Rotate Sector: turn one sector 90, 180 or 270 degrees clockwise about its centre, with
+    everything on it (see :func:`_reshape_board`). The AUTO WARP is not affected.
+    Source: RB The Board (rotation); cards.md rotate-sector."""
+    lay = state.layout
+    if a.number is not None or len(a.targets) != 1 or any(k != "turn" for k, _ in a.args):
+        raise IllegalAction("rotate-sector takes a sector and turn=90|180|270, e.g. @ne turn=90")
+    if not lay.placements or a.targets[0] not in lay.placements:
+        raise IllegalAction(f"name a sector of this board: {', '.join(lay.placements) or '-'}")
+    if a.arg("turn") not in ("90", "180", "270"):
+        raise IllegalAction("turn=90, 180 or 270 (clockwise)")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    p = lay.placements.index(a.targets[0])
+    k = int(a.arg("turn")) // 90
+    ox, oy = lay.sector_origin[p]
+    n = lay.sector_size
+
+    def moving(sq: Square) -> int | None:
+        return p if ox <= sq[0] < ox + n and oy <= sq[1] < oy + n else None
+
+    def to_new(sq: Square, side: str | None) -> tuple[Square, str | None]:
+        (x, y), s2 = rotate_local((sq[0] - ox, sq[1] - oy), side, k, n)
+        return (ox + x, oy + y), s2
+
+    spec = dict(state.layout_spec)
+    rots = list(spec.get("rotations") or [0] * len(lay.placements))
+    rots[p] = (rots[p] + k) % 4
+    spec["rotations"] = rots
+    _reshape_board(state, spec, moving, to_new)
+    o("sector", f"{w.seat} turns the {a.targets[0]} sector {a.arg('turn')} degrees",
+      seat=w.seat)
+
+
+def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Relocate Sector: a sector swaps places with another (``@nw to=se``), or on a 3-player
+    board moves into the empty place, everything on it moving along and its orientation kept
+    (see :func:`_reshape_board`). Not in 2-player games (taken out at setup, FAQ). On a
+    3-player board any relocation discards the AUTO WARP for good: from then on only opposite
+    board edges connect. Source: RB The Board ("If a sector gets RELOCATED ... the AUTO WARP
+    is discarded, and only opposite board edges connect"); cards.md relocate-sector."""
+    lay = state.layout
+    if a.number is not None or len(a.targets) != 1 or any(k != "to" for k, _ in a.args):
+        raise IllegalAction("relocate-sector takes a sector and to=, e.g. @nw to=se")
+    src, dst = a.targets[0], a.arg("to")
+    if src not in lay.placements:
+        raise IllegalAction(f"name a sector of this board: {', '.join(lay.placements) or '-'}")
+    into_hole = len(lay.placements) == 3 and dst in QUADRANTS and dst not in lay.placements
+    if dst not in lay.placements and not into_hole:
+        raise IllegalAction(f"to= must be another sector: {', '.join(lay.placements)}")
+    if dst == src:
+        raise IllegalAction("to= must be another sector")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    p = lay.placements.index(src)
+    n = lay.sector_size
+    spec = dict(state.layout_spec)
+    if into_hole:
+        origin = {p: lay.sector_origin[p]}
+        dest = {p: QUADRANTS[dst]}
+        places = list(lay.placements)
+        places[p] = dst
+        spec["places"] = places
+    else:
+        q = lay.placements.index(dst)
+        origin = {p: lay.sector_origin[p], q: lay.sector_origin[q]}
+        dest = {p: origin[q], q: origin[p]}
+        ids = list(spec["sectors"])
+        rots = list(spec.get("rotations") or [0] * len(ids))
+        ids[p], ids[q] = ids[q], ids[p]
+        rots[p], rots[q] = rots[q], rots[p]
+        spec["sectors"], spec["rotations"] = ids, rots
+    if len(lay.placements) == 3:
+        spec["warp"] = 0
+
+    def moving(sq: Square) -> int | None:
+        for i, (ox, oy) in origin.items():
+            if ox <= sq[0] < ox + n and oy <= sq[1] < oy + n:
+                return i
+        return None
+
+    def to_new(sq: Square, side: str | None) -> tuple[Square, str | None]:
+        i = moving(sq)
+        (fx, fy), (tx, ty) = origin[i], dest[i]  # type: ignore[index]
+        return (sq[0] - fx + tx, sq[1] - fy + ty), side
+
+    _reshape_board(state, spec, moving, to_new)
+    o("sector", f"{w.seat} moves the {src} sector to {dst}", seat=w.seat)

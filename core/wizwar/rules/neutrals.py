@@ -1,0 +1,184 @@
+"""Neutral spells on oneself or a friend: Teleport, Invisible, Speed, Power Run,
+Shrink, Buddy, the modifiers (Add, Amplify, Extend, Around the Corner) and the self
+durations (Mist-Body).
+
+Sources: cards.md §1.3 (modifiers), §1.6 (durations) and each neutral row; RB The Turn.
+"""
+
+from __future__ import annotations
+
+from core.engine import IllegalAction
+from core.wizwar import cards as C
+from core.wizwar.actions import Action
+from core.wizwar.board import (
+    Square,
+    square_name,
+)
+from core.wizwar.rules._common import (
+    Out,
+    _add_condition,
+    _attack_target,
+    _discard_cards,
+    _number,
+    _square,
+    _vacant,
+)
+from core.wizwar.rules.sight import _sees, has_los
+from core.wizwar.state import (
+    Condition,
+    State,
+    Wizard,
+)
+
+
+def _teleport_dest(state: State, a: Action) -> Square:
+    if a.number is not None or a.args:
+        raise IllegalAction("teleport takes only a square")
+    if len(a.targets) != 1:
+        raise IllegalAction("teleport needs a square, e.g. @f7")
+    sq = _square(state, a.targets[0])
+    if not _vacant(state, sq):
+        raise IllegalAction(f"{a.targets[0]} is not vacant")
+    return sq
+
+
+def _teleport(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Teleport as a neutral: move to any vacant square (objects and home bases allowed; no
+    pick-up out of turn). Source: DG §12 (vacant); RB Objects; cards.md teleport."""
+    sq = _teleport_dest(state, a)
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    w.at = sq
+    state.turn.teleported = True
+    o("move", f"{w.seat} teleports to {square_name(sq)}", seat=w.seat, path=[square_name(sq)])
+
+
+def _invisible(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Invisible as a neutral: for N turns attacks aimed at you hit only on a d4 roll of 1.
+    Source: cards.md invisible; §1.6 durations."""
+    value, ncid = _number(state, w, a, "duration")
+    if a.targets or a.args:
+        raise IllegalAction("invisible is cast on yourself only (6e)")
+    if dry:
+        return
+    _discard_cards(state, [cid, ncid])
+    _add_condition(w, Condition("invisible", w.seat, value))
+    o("condition", f"{w.seat} turns invisible for {value} turn(s)", seat=w.seat)
+
+
+def _speed(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Speed: one extra full turn right after this one, still the same round.
+    Source: AF; RB (no round-1 attacks even with Speed); FAQ (it counts for durations)."""
+    if a.number is not None or a.targets or a.args:
+        raise IllegalAction("speed takes no target or number")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.speed_pending += 1
+    o("speed", f"{w.seat} will take an extra turn", seat=w.seat)
+
+
+def _power_run(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Power Run: for the rest of the turn, past the allowance, walk on at 1 life a square
+    (a cost, not damage; never your last life point). Source: AF; cards.md power-run."""
+    if a.number is not None or a.targets or a.args:
+        raise IllegalAction("power-run takes no target or number")
+    if state.turn.power_run:
+        raise IllegalAction("Power Run is already on this turn")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.power_run = True
+    o("run", f"{w.seat} starts a Power Run", seat=w.seat)
+
+
+def _shrink(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Shrink: for N turns, base movement 2 and attacks aimed at you hit only on a d4 of 1-2.
+    Self only in 6e. Source: cards.md shrink; DG §12."""
+    value, ncid = _number(state, w, a, "duration")
+    if a.targets or a.args:
+        raise IllegalAction("shrink is cast on yourself only (6e)")
+    if dry:
+        return
+    _discard_cards(state, [cid, ncid])
+    _add_condition(w, Condition("shrink", w.seat, value))
+    o("condition", f"{w.seat} shrinks for {value} turn(s)", seat=w.seat)
+
+
+def _buddy(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Buddy: from now until you attack him, the target's attacks on you are refused. It is a
+    neutral, not an attack. Source: cards.md buddy (AF)."""
+    if a.number is not None or a.args:
+        raise IllegalAction("buddy takes only a player")
+    target = _attack_target(state, w, a)
+    if target.seat == w.seat:
+        raise IllegalAction("Buddy is cast on another wizard")
+    assert w.at is not None and target.at is not None
+    if not _sees(state, w, w.at, target.at):
+        raise IllegalAction(f"no line of sight to {target.seat}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    target.conditions.append(Condition("buddy", w.seat, 0))
+    o("condition", f"{target.seat} becomes {w.seat}'s Buddy", seat=target.seat)
+
+
+#: Modifier cards: each changes its player's very next action (cards.md §1.3).
+MODIFIERS = ("add", "amplify", "extend", "around-the-corner")
+
+
+def _modifier(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Add (+ its own number card; 1 without), Amplify (x2), Extend (x2 a duration): played
+    as their own action right before the action they change; if that action is not one they
+    fit, they lapse. Source: cards.md §1.3, add, amplify, extend; notation.md."""
+    if a.card == "around-the-corner":
+        return _pivot(state, w, a, cid, dry, o)
+    if a.targets or a.args:
+        raise IllegalAction(f"{a.card} takes no target")
+    ncid = None
+    n = 0
+    if a.number is not None:
+        if a.card != "add":
+            raise IllegalAction(f"{a.card} takes no number card")
+        ncid = state.find_in_hand(w.seat, str(a.number))
+        if ncid is None or not C.is_number(str(a.number)):
+            raise IllegalAction(f"you hold no number card {a.number}")
+        n = a.number
+    elif a.card == "add":
+        n = 1
+    if dry:
+        return
+    _discard_cards(state, [cid, ncid])
+    state.turn.modifiers.append([a.card, n])
+    o("modifier", f"{w.seat} plays {C.card(a.card).name}" + (f" ({n})" if n else ""),
+      seat=w.seat)
+
+
+def _pivot(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Around the Corner: your next LOS spell this turn traces its line in two legs, from you
+    to the pivot square in your sight, then from the pivot to the target (cards.md)."""
+    if a.number is not None or a.args or len(a.targets) != 1:
+        raise IllegalAction("around-the-corner takes the pivot square, e.g. @c5")
+    sq = _square(state, a.targets[0])
+    assert w.at is not None
+    if not has_los(state, w.at, sq):
+        raise IllegalAction(f"no line of sight to the pivot {a.targets[0]}")
+    if dry:
+        return
+    _discard_cards(state, [cid])
+    state.turn.modifiers.append(["around-the-corner", square_name(sq)])
+    o("modifier", f"{w.seat} bends his sight around {square_name(sq)}", seat=w.seat)
+
+
+def _self_duration(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """A self-cast duration spell with no other effect (Mist-Body): the condition lasts N of
+    your turns (cards.md §1.6)."""
+    value, ncid = _number(state, w, a, "duration")
+    if a.targets or a.args:
+        raise IllegalAction(f"{a.card} is cast on yourself")
+    if dry:
+        return
+    _discard_cards(state, [cid, ncid])
+    _add_condition(w, Condition(a.card, w.seat, value))
+    o("condition", f"{w.seat} casts {C.card(a.card).name} for {value} turn(s)", seat=w.seat)

@@ -1,0 +1,192 @@
+"""The stack, resolving side: passing, resolving an attack once both sides pass
+(stoppers, voiders, turners, hit effects, stones, captures) and resolving indirect damage.
+
+Sources: cards.md §1.5 (resolution order); RB Combat; DG §7; FAQ.
+"""
+
+from __future__ import annotations
+
+from core.wizwar import cards as C
+from core.wizwar.board import (
+    parse_edge,
+    parse_square,
+)
+from core.wizwar.rules._common import (
+    Out,
+    _add_condition,
+    _ceil_half,
+    _discard_cards,
+    _name,
+    _vacant,
+)
+from core.wizwar.rules.creations import _collapse_water
+from core.wizwar.rules.damage import HIT_EFFECTS, _hurt
+from core.wizwar.rules.objects import _finish_objects, _shadowstone, _stones_step
+from core.wizwar.rules.stack import STOPPERS, VOIDERS, _is_spent, _other_side
+from core.wizwar.state import (
+    Condition,
+    Counter,
+    EdgeState,
+    State,
+    Window,
+    Wizard,
+)
+
+
+def _answer_pass(state: State, w: Wizard, dry: bool, o: Out) -> None:
+    """Decline to answer; when both sides have passed in succession the stack resolves
+    (notation.md, the stack). An indirect damage window closes on its single pass."""
+    if dry:
+        return
+    win = state.windows[0]
+    o("pass", f"{w.seat} passes", seat=w.seat)
+    if win.kind == "indirect":
+        _resolve_indirect(state, o)
+        return
+    win.passes += 1
+    if win.passes >= 2:
+        _resolve_attack(state, o)
+    else:
+        win.to_answer = _other_side(win, w.seat)
+
+
+def _resolve_attack(state: State, o: Out) -> None:
+    """Resolve the stack (cards.md §1.5 Resolving; FAQ: counteractions before the attack).
+
+    1. Cancels, last played first: Anti-Anti voids what it answered; then a standing
+       attack-stopper (Full Shield, or an escape) ends the attack.
+    2. Splits in the order played (Reflection: each keeps half, rounded up).
+    3. Each victim's damage changes in the order he played them (Absorb -3, Blunt half up).
+    5. The attack takes effect; if all of a hit's damage was stopped, its side effects are
+       stopped too (RB).
+    6. Every card played goes to the discard pile, the number card included (FAQ).
+    """
+    win = state.windows.pop(0)
+    defender = state.wizard(win.defender)
+    voided: set[int] = set()
+    for i in range(len(win.counters) - 1, -1, -1):
+        if i in voided:
+            continue
+        if win.counters[i].slug in VOIDERS and win.counters[i].answers >= 0:
+            voided.add(win.counters[i].answers)
+    for i in sorted(voided):
+        o("void", f"{win.counters[i].player}'s {C.card(win.counters[i].slug).name} is voided")
+    standing = [c for i, c in enumerate(win.counters) if i not in voided]
+    played = [win.cid, win.number_cid] + [c for k in win.counters for c in (k.cid, k.number_cid)]
+    stoppers = [c for c in standing if c.slug in STOPPERS and c.answers < 0]
+    captured = _captures(state, win, standing, o)
+    played = [c for c in played if c not in captured]
+    for c in stoppers:
+        if c.slug == "teleport":
+            sq = parse_square(c.target)
+            if _vacant(state, sq):
+                state.wizard(c.player).at = sq
+                o("move", f"{c.player} teleports away to {c.target}", seat=c.player,
+                  path=[c.target])
+        elif c.slug == "invisible":
+            w = state.wizard(c.player)
+            _add_condition(w, Condition("invisible", c.player, c.value))
+            o("condition", f"{c.player} vanishes for {c.value} turn(s)", seat=c.player)
+        elif c.slug == "wall-of-fire":
+            e = parse_edge(c.target)
+            state.edges[e] = EdgeState("wall-of-fire", 0, created=True)
+            o("edge", f"{c.player} blocks with a wall of fire at {c.target}", edge=c.target)
+        elif c.slug == "waterwall":
+            _collapse_water(state, parse_edge(c.target), c.value, c.player, o)
+    if stoppers:
+        last = stoppers[-1]
+        o("stopped", f"{C.card(last.slug).name} stops the {_name(win.source)}",
+          card=last.slug)
+        _finish_objects(state, win.source, win.cid, win.mode, defender.at)
+        _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
+        return
+    # hits: [victim, value, credit]
+    credit0 = win.attacker if HIT_EFFECTS[win.source].credit else ""
+    hits: list[list] = [[win.defender, win.value, credit0]]
+    for c in standing:
+        if c.slug == "reflection":
+            for h in hits:
+                if h[0] == c.player:
+                    half = _ceil_half(h[1])
+                    h[1] = half
+                    hits.append([_other_side(win, c.player), half, c.player])
+                    o("reflect", f"{c.player} reflects half of the {_name(win.source)}")
+                    break
+        elif c.slug == "full-reflection":
+            for h in hits:  # the whole hit turns on the other side (cards.md full-reflection)
+                if h[0] == c.player:
+                    h[0], h[2] = _other_side(win, c.player), c.player
+                    o("reflect", f"{c.player} turns the {_name(win.source)} back")
+                    break
+    landing = defender.at
+    for victim_seat, value, credit in hits:
+        victim = state.wizard(victim_seat)
+        if not victim.in_game:
+            continue
+        effect = HIT_EFFECTS[win.source]
+        base = effect.base(state, win, victim, value, o)
+        dmg = base
+        reversed_ = False
+        for c in standing:
+            if c.player != victim_seat:
+                continue
+            if c.slug == "absorb":
+                dmg = max(0, dmg - 3)
+            elif c.slug == "blunt":
+                dmg = _ceil_half(dmg)
+            elif c.slug == "reverse" and dmg > 0:
+                victim.life += dmg
+                o("reverse", f"{victim_seat} turns {dmg} damage into life", seat=victim_seat)
+                dmg, reversed_ = 0, True
+        if base > 0 and dmg != base and not reversed_:
+            o("reduce", f"{victim_seat}'s damage is cut from {base} to {dmg}")
+        dmg = _stones_step(state, victim, dmg, physical=win.physical, o=o)
+        stopped_all = base > 0 and dmg == 0
+        if dmg > 0:
+            _hurt(state, victim, dmg, credit, o, physical=win.physical)
+            _shadowstone(state, credit, victim, dmg, win.physical, o)
+        if stopped_all:
+            o("stopped", f"all damage to {victim_seat} was stopped, and the rest with it")
+            continue
+        if effect.after is not None:
+            effect.after(state, win, victim, value, dmg, credit, o)
+    _finish_objects(state, win.source, win.cid, win.mode, landing)
+    _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
+
+
+def _captures(state: State, win: Window, standing: list[Counter], o: Out) -> list[int]:
+    """Absorb Spell: the card it cancelled goes to its player's hand instead of the discard
+    pile (its number card is still discarded); the hand limit applies at once.
+    Source: JDB; cards.md absorb-spell, §1.5 step 6."""
+    out = []
+    for c in standing:
+        if c.slug != "absorb-spell":
+            continue
+        taken = win.cid if c.answers < 0 else win.counters[c.answers].cid
+        if taken is None or taken in out:
+            continue
+        w = state.wizard(c.player)
+        for x in state.wizards:
+            if taken in x.hand:
+                x.hand.remove(taken)
+        w.hand.append(taken)
+        out.append(taken)
+        o("capture", f"{c.player} absorbs the {C.card(state.face(taken)).name} into his hand",
+          seat=c.player)
+    return out
+
+
+def _resolve_indirect(state: State, o: Out) -> None:
+    win = state.windows.pop(0)
+    w = state.wizard(win.defender)
+    played = [c for k in win.counters for c in (k.cid, k.number_cid)]
+    dmg = win.value
+    for c in win.counters:
+        if c.slug == "absorb":
+            dmg = max(0, dmg - 3)
+        elif c.slug == "blunt":
+            dmg = _ceil_half(dmg)
+    _discard_cards(state, played)
+    dmg = _stones_step(state, w, dmg, physical=win.physical, o=o)
+    if w.in_game and dmg > 0:
+        _hurt(state, w, dmg, "", o, physical=win.physical)

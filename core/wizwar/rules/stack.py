@@ -1,0 +1,120 @@
+"""The stack, opening side: declaring an attack (to-hit rolls against Invisible and
+Shrink, the objects it uses), opening attack and indirect-damage windows, and reading which
+counters stand.
+
+Sources: cards.md §1.5 (declaring an attack, answer windows, indirect damage); RB Combat;
+DG §7.
+"""
+
+from __future__ import annotations
+
+from core.wizwar import cards as C
+from core.wizwar.rules._common import Out, _discard_cards, _roll, _take_from_hand
+from core.wizwar.rules.objects import _finish_objects
+from core.wizwar.state import (
+    State,
+    Window,
+    Wizard,
+)
+
+#: Counteractions that end the whole attack when they stand (cards.md §1.5 step 1).
+STOPPERS = ("full-shield", "teleport", "invisible", "absorb-spell", "wall-of-fire", "waterwall")
+
+
+#: Counteractions that void the card they answered (cards.md §1.5 step 1).
+VOIDERS = ("anti-anti", "absorb-spell")
+
+
+#: Counteractions that turn an attack, wholly or by half, on the other side.
+TURNERS = ("reflection", "full-reflection")
+
+
+#: Escapes and blocks: Anti-Anti cannot void them (DG §7).
+ESCAPES = ("teleport", "invisible", "wall-of-fire", "waterwall")
+
+
+def _other_side(win: Window, seat: str) -> str:
+    return win.defender if seat == win.attacker else win.attacker
+
+
+def _to_hit(state: State, w: Wizard, target: Wizard, o: Out) -> bool:
+    """The d4 to-hit roll against an invisible target, made when the attack is declared:
+    it hits only on a 1 (cards.md invisible; §1.5 Declaring an attack)."""
+    if target.has("invisible"):
+        roll = _roll(state)
+        o("roll", f"{w.seat} rolls {roll} to hit the invisible {target.seat}", roll=roll)
+        return roll == 1
+    if target.has("shrink"):  # cards.md shrink: hits only on 1-2
+        roll = _roll(state)
+        o("roll", f"{w.seat} rolls {roll} to hit the shrunk {target.seat}", roll=roll)
+        return roll <= 2
+    return True
+
+
+def _declare(state: State, w: Wizard, target: Wizard, slug: str, cid: int | None,
+             ncid: int | None, value: int, o: Out, *, mode: str = "", physical: bool = False,
+             push_dir: str = "") -> None:
+    """Declare an attack on a wizard: use up the turn's attack, roll to hit if needed, then
+    open the answer window (cards.md §1.5)."""
+    state.turn.attacked = True
+    if slug not in ("dagger", "wizardblade") or mode == "throw":  # a blade that strikes stays
+        _take_from_hand(w, cid)
+    _take_from_hand(w, ncid)
+    name = "a punch" if slug == "punch" else C.card(slug).name
+    # attacking your Buddy ends the Buddy spell you cast on him (cards.md buddy)
+    target.conditions = [c for c in target.conditions
+                         if not (c.slug == "buddy" and c.caster == w.seat)]
+    o("attack", f"{w.seat} attacks {target.seat} with {name}"
+      + (f" ({value})" if ncid is not None else ""), seat=w.seat, target=target.seat,
+      card=slug, value=value)
+    if not _to_hit(state, w, target, o):
+        o("miss", f"the {name} misses {target.seat}", seat=w.seat)
+        _finish_objects(state, slug, cid, mode, target.at)
+        _discard_cards(state, [c for c in (cid, ncid) if c is not None and _is_spent(state, c)])
+        return
+    _open_attack(state, w, target, slug, value, cid, ncid, mode=mode, physical=physical,
+                 push_dir=push_dir)
+
+
+def _is_spent(state: State, cid: int) -> bool:
+    """Cards discarded after their action: everything but objects (cards.md §1.1)."""
+    return C.card(state.face(cid)).kind not in (C.OBJECT, C.STONE)
+
+
+def _open_attack(state: State, w: Wizard, target: Wizard, slug: str, value: int,
+                 cid: int | None, ncid: int | None, *, mode: str = "", physical: bool = False,
+                 push_dir: str = "") -> None:
+    """Put an attack on the stack and hand the answer to its target. Playing the attack
+    counts as the attacker's pass (notation.md, the stack)."""
+    state.windows.insert(0, Window(
+        kind="attack", attacker=w.seat, defender=target.seat, source=slug, value=value,
+        to_answer=target.seat, cid=cid, number_cid=ncid, target=target.seat, mode=mode,
+        physical=physical, passes=1, push_dir=push_dir))
+
+
+def _victims(state: State, win: Window) -> list[str]:
+    """Who the attack now points at: the defender, and the attacker once a standing
+    Reflection has turned half of it back (cards.md reflection)."""
+    out = [win.defender]
+    if any(c.slug in TURNERS for c in win.counters):
+        out.append(win.attacker)
+    return out
+
+
+def _latest_standing(win: Window, side: str) -> int:
+    """Index of the latest counteraction of ``side`` not voided by an Anti-Anti, or -1."""
+    voided = {c.answers for c in win.counters if c.slug in VOIDERS}
+    for i in range(len(win.counters) - 1, -1, -1):
+        c = win.counters[i]
+        if c.side == side and i not in voided:
+            return i
+    return -1
+
+
+def _open_indirect(state: State, victims: list[Wizard], n: int, source: str, *,
+                   physical: bool, cause: str) -> None:
+    """Indirect damage: each damaged wizard gets one answer window (Absorb, Blunt), in seat
+    order from the active player (cards.md §1.5 Indirect damage; RB)."""
+    new = [Window(kind="indirect", attacker=cause, defender=v.seat, source=source, value=n,
+                  to_answer=v.seat, physical=physical) for v in victims]
+    state.windows[0:0] = new
