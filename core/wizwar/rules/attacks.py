@@ -330,15 +330,21 @@ def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> No
             fires += 1
         cur = sq
     _discard_cards(state, [cid])
+    before = len(state.windows)
     _move(state, w, walk, False, o)
     end = w.at
     if isinstance(thing, Wizard):
+        # the walker (the active player) answers his damage first, then the dragged wizard:
+        # seat order from the active player (cards.md §1.5 Indirect damage)
+        mine = state.windows[:len(state.windows) - before]
+        state.windows = state.windows[len(mine):]
         thing.at = end
         o("move", f"{thing.seat} is dragged to {square_name(end)}", seat=thing.seat)
         if end in state.bushes:
             _enter_bush(state, thing, o)
         for _ in range(fires):
             _open_indirect(state, [thing], 4, "wall-of-fire", physical=False, cause=w.seat)
+        state.windows = mine + state.windows
     elif isinstance(thing, str):
         state.treasures[thing] = end
     else:

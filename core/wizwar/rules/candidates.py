@@ -22,6 +22,7 @@ from core.wizwar.board import (
 from core.wizwar.rules.counteractions import ANSWER_STONES
 from core.wizwar.rules.movement import _retreat_paths
 from core.wizwar.rules.sight import _LOS_MEMO
+from core.wizwar.rules.stack import _other_side
 from core.wizwar.rules.turn import is_legal, to_move
 from core.wizwar.state import (
     State,
@@ -124,7 +125,7 @@ def _candidate_rows(state: State, seat: str) -> list[Row]:
                 out.append(_row(seat, "play", s))
             win = state.windows[0]
             if s in ("wall-of-fire", "waterwall") and win.kind == "attack":
-                att = state.wizard(win.attacker)
+                att = state.wizard(_other_side(win, seat))  # the line between the two sides
                 if att.at is not None and w.at is not None and att.at != w.at:
                     for sl in sightlines(state.layout, att.at, w.at)[:1]:
                         for e in sl.edges:

@@ -21,7 +21,14 @@ from core.wizwar.rules.damage import HIT_EFFECTS
 from core.wizwar.rules.neutrals import _teleport_dest
 from core.wizwar.rules.objects import _display
 from core.wizwar.rules.sight import _is_blocking
-from core.wizwar.rules.stack import ESCAPES, TURNERS, _latest_standing, _other_side, _victims
+from core.wizwar.rules.stack import (
+    ESCAPES,
+    TURNERS,
+    _latest_standing,
+    _other_side,
+    _victims,
+    needs_sight_or_square,
+)
 from core.wizwar.state import (
     Counter,
     State,
@@ -73,10 +80,12 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         if w.seat not in _victims(state, win):
             raise IllegalAction("Full Shield stops a spell aimed at you")
     elif slug == "reflection":
-        if not is_spell_attack or not C.card(src).uses_number:
-            raise IllegalAction("Reflection answers a spell attack that has a number")
-        if w.seat != win.defender or any(c.slug == "reflection" and c.player == w.seat
-                                         for c in win.counters):
+        # a fixed amount printed on the card is a quantity too (cards.md reflection)
+        if not is_spell_attack or not (C.card(src).uses_number or HIT_EFFECTS[src].fixed):
+            raise IllegalAction("Reflection splits a spell attack's quantity (its number or "
+                                "a fixed amount printed on the card): this one has none")
+        if w.seat not in _victims(state, win) or any(
+                c.slug == "reflection" and c.player == w.seat for c in win.counters):
             raise IllegalAction("Reflection splits an attack aimed at you, once")
     elif slug == "full-reflection":
         if not is_spell_attack:
@@ -103,8 +112,12 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         if slug == "waterwall":
             value, ncid = _number(state, w, a, "distance")
     elif slug in ("teleport", "invisible"):
-        if w.seat != win.defender or win.kind != "attack":
+        # the attacker too, once a counteraction has turned his attack on him (cards.md §1.5)
+        if win.kind != "attack" or w.seat not in _victims(state, win):
             raise IllegalAction(f"{cd.name} escapes an attack aimed at you")
+        if slug == "invisible" and not needs_sight_or_square(win.source):
+            raise IllegalAction("Invisible escapes only an attack that needs line of sight or "
+                                "your square (cards.md invisible)")
         if slug == "teleport":
             sq = _teleport_dest(state, a)
             extra_target = square_name(sq)
@@ -145,14 +158,16 @@ def _display_answer(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: 
 
 
 def _block_edge(state: State, win: Window, w: Wizard, a: Action) -> str:
-    """A Wall of Fire or Waterwall played as a block: only against an attack aimed at you whose
-    line of sight comes from another square; it goes on an empty edge that line crosses.
-    Source: cards.md wall-of-fire, waterwall (decided: blocks); §1.5."""
+    """A Wall of Fire or Waterwall played as a block: only against an attack by line of sight
+    aimed at you (the attacker too, once a counteraction has turned it on him) whose line
+    comes from another square; it goes on an empty edge that the line between the two sides
+    crosses. A Slow Death tick has no line to block.
+    Source: cards.md wall-of-fire, waterwall (decided: blocks); §1.5 (answering)."""
     src = SOURCE_CARD.get(win.source, win.source)
-    if win.kind != "attack" or w.seat != win.defender or src == "punch" or \
-            not C.card(src).target.startswith("los"):
+    if win.kind != "attack" or w.seat not in _victims(state, win) or src == "punch" or \
+            win.source in SOURCE_CARD or not C.card(src).target.startswith("los"):
         raise IllegalAction(f"{C.card(a.card).name} blocks only an attack by line of sight")
-    attacker = state.wizard(win.attacker)
+    attacker = state.wizard(_other_side(win, w.seat))  # the attacker, or the reflector
     if attacker.at is None or w.at is None or attacker.at == w.at:
         raise IllegalAction("there is no line between you to block")
     if len(a.targets) != 1 or ":" not in a.targets[0] or \

@@ -20,11 +20,11 @@ from core.wizwar.rules._common import (
     _add_condition,
     _discard_cards,
     _pick,
+    _seat_order_from,
     _take_from_hand,
     _vacant,
 )
 from core.wizwar.rules.movement import _away, _enter_bush, _push, _reverse
-from core.wizwar.rules.victory import _kill
 from core.wizwar.state import (
     Condition,
     State,
@@ -44,6 +44,9 @@ class HitEffect:
     after: Callable[[State, Window, Wizard, int, int, str, Out], None] | None = None
     damage: bool = True  # its hits deal damage (Absorb, Blunt, Reverse can answer them)
     credit: bool = True  # a kill by it gives the killer the victim's cards
+    #: a fixed amount printed on the card (Sudden Death's 10), or 0: the hit's quantity
+    #: instead of the number V, so Reflection splits it (cards.md reflection)
+    fixed: int = 0
 
 
 def _points(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
@@ -52,10 +55,6 @@ def _points(state: State, win: Window, victim: Wizard, value: int, o: Out) -> in
 
 def _points_plus_two(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
     return value + 2
-
-
-def _ten(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
-    return 10
 
 
 def _push_hit(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
@@ -74,16 +73,18 @@ def _push_hit(state: State, win: Window, victim: Wizard, value: int, o: Out) -> 
 
 def _stun(state: State, win: Window, victim: Wizard, value: int, dmg: int, credit: str,
           o: Out) -> None:
-    """Lightning Blast: the wizard loses a turn (RB Number cards; FAQ lost turns)."""
-    if victim.in_game:
+    """Lightning Blast: the wizard loses a turn (RB Number cards; FAQ lost turns); not one
+    this hit is killing (his death follows once every hit has landed, cards.md §1.9)."""
+    if victim.in_game and victim.life > 0:
         _lose_turn(state, victim, o)
 
 
 def _burn_stones(state: State, win: Window, victim: Wizard, value: int, dmg: int,
                  credit: str, o: Out) -> None:
     """Fireball: if damage reached him, every magic stone he holds burns (cards.md fireball;
-    FAQ: Bloodstone reduces the hit before it burns)."""
-    if dmg <= 0 or not victim.in_game:
+    FAQ: Bloodstone reduces the hit before it burns). A wizard this hit kills keeps his
+    stones for the one who takes his cards (RB Combat, kill credit)."""
+    if dmg <= 0 or not victim.in_game or victim.life <= 0:
         return
     burnt = [c for c in victim.hand  # an unknown face here is no stone: see State.face
              if (cd := C.BY_SLUG.get(state.face(c))) and cd.kind == C.STONE]
@@ -135,7 +136,10 @@ def _swap_places(state: State, win: Window, victim: Wizard, value: int, dmg: int
         return
     me.at, victim.at = victim.at, me.at
     o("move", f"{me.seat} and {victim.seat} swap places", seat=me.seat)
-    for w in (me, victim):
+    # each opens its window in front: the later in seat order from the active player first,
+    # so the earlier answers first (cards.md §1.5 Indirect damage)
+    for w in reversed([x for x in _seat_order_from(state, state.turn.active)
+                       if x.seat in (me.seat, victim.seat)]):
         if w.at in state.bushes:
             _enter_bush(state, w, o)
 
@@ -250,7 +254,7 @@ HIT_EFFECTS: dict[str, HitEffect] = {
     "fireball": HitEffect(_points, _burn_stones),
     "lightning-blast": HitEffect(_points, _stun),
     "powerthrust": HitEffect(_points_plus_two),
-    "sudden-death": HitEffect(_ten),
+    "sudden-death": HitEffect(_points, fixed=10),
     "power-drain": HitEffect(_points, _drain),
     "waterbolt": HitEffect(_push_hit),
     "stone-dead": HitEffect(_stone_dead),
@@ -279,9 +283,9 @@ def _lose_turn(state: State, w: Wizard, o: Out) -> None:
         o("lost", f"{w.seat} loses a turn", seat=w.seat)
 
 
-def _hurt(state: State, w: Wizard, n: int, credit: str, o: Out, *, physical: bool) -> None:
-    """Take ``n`` points of damage; at 0 life the wizard dies (RB Combat)."""
+def _hurt(state: State, w: Wizard, n: int, o: Out) -> None:
+    """Take ``n`` points of damage. A wizard brought to 0 life or less does not die at once:
+    damage from one event lands on every victim first, then ``victory._deaths`` takes them
+    all (cards.md §1.9, One event, every victim; RB Combat)."""
     w.life -= n
     o("damage", f"{w.seat} takes {n} damage ({w.life} life left)", seat=w.seat, amount=n)
-    if w.life <= 0:
-        _kill(state, w, credit, o)

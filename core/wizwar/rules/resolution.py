@@ -23,6 +23,7 @@ from core.wizwar.rules.creations import _collapse_water
 from core.wizwar.rules.damage import HIT_EFFECTS, _hurt
 from core.wizwar.rules.objects import _finish_objects, _shadowstone, _stones_step
 from core.wizwar.rules.stack import STOPPERS, VOIDERS, _is_spent, _other_side
+from core.wizwar.rules.victory import _deaths
 from core.wizwar.state import (
     Condition,
     Counter,
@@ -100,9 +101,9 @@ def _resolve_attack(state: State, o: Out) -> None:
         _finish_objects(state, win.source, win.cid, win.mode, defender.at)
         _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
         return
-    # hits: [victim, value, credit]
+    # hits: [victim, value, credit]; the quantity is V, or the card's fixed amount
     credit0 = win.attacker if HIT_EFFECTS[win.source].credit else ""
-    hits: list[list] = [[win.defender, win.value, credit0]]
+    hits: list[list] = [[win.defender, HIT_EFFECTS[win.source].fixed or win.value, credit0]]
     for c in standing:
         if c.slug == "reflection":
             for h in hits:
@@ -119,9 +120,10 @@ def _resolve_attack(state: State, o: Out) -> None:
                     o("reflect", f"{c.player} turns the {_name(win.source)} back")
                     break
     landing = defender.at
+    killers: dict[str, str] = {}
     for victim_seat, value, credit in hits:
         victim = state.wizard(victim_seat)
-        if not victim.in_game:
+        if not victim.in_game or victim.life <= 0:  # a second hit finds him already dying
             continue
         effect = HIT_EFFECTS[win.source]
         base = effect.base(state, win, victim, value, o)
@@ -143,13 +145,17 @@ def _resolve_attack(state: State, o: Out) -> None:
         dmg = _stones_step(state, victim, dmg, physical=win.physical, o=o)
         stopped_all = base > 0 and dmg == 0
         if dmg > 0:
-            _hurt(state, victim, dmg, credit, o, physical=win.physical)
+            _hurt(state, victim, dmg, o)
+            if victim.life <= 0:
+                killers[victim_seat] = credit
             _shadowstone(state, credit, victim, dmg, win.physical, o)
         if stopped_all:
             o("stopped", f"all damage to {victim_seat} was stopped, and the rest with it")
             continue
         if effect.after is not None:
             effect.after(state, win, victim, value, dmg, credit, o)
+    # one event, every victim: all the hits have landed, now the deaths (cards.md §1.9)
+    _deaths(state, o, killers)
     _finish_objects(state, win.source, win.cid, win.mode, landing)
     _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
 
@@ -189,4 +195,7 @@ def _resolve_indirect(state: State, o: Out) -> None:
     _discard_cards(state, played)
     dmg = _stones_step(state, w, dmg, physical=win.physical, o=o)
     if w.in_game and dmg > 0:
-        _hurt(state, w, dmg, "", o, physical=win.physical)
+        _hurt(state, w, dmg, o)  # he dies once every window of the event is closed (§1.9)
+        if w.life <= 0:  # his own later windows are moot; the other victims' stay open
+            state.windows = [x for x in state.windows
+                             if x.defender != w.seat or x.kind != "indirect"]

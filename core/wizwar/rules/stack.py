@@ -9,7 +9,7 @@ DG §7.
 from __future__ import annotations
 
 from core.wizwar import cards as C
-from core.wizwar.rules._common import Out, _discard_cards, _roll, _take_from_hand
+from core.wizwar.rules._common import SOURCE_CARD, Out, _discard_cards, _roll, _take_from_hand
 from core.wizwar.rules.objects import _finish_objects
 from core.wizwar.state import (
     State,
@@ -37,9 +37,27 @@ def _other_side(win: Window, seat: str) -> str:
     return win.defender if seat == win.attacker else win.attacker
 
 
-def _to_hit(state: State, w: Wizard, target: Wizard, o: Out) -> bool:
-    """The d4 to-hit roll against an invisible target, made when the attack is declared:
-    it hits only on a 1 (cards.md invisible; §1.5 Declaring an attack)."""
+def needs_sight_or_square(source: str) -> bool:
+    """Whether the attack ``source`` (a card slug, ``punch``, or a stack source such as a
+    Slow Death tick) needs line of sight to its target or the target's own square: only
+    such attacks roll to hit against the invisible or shrunk, and only they can be escaped
+    with Invisible or blocked. Swap and Telepath (any player) and a Slow Death tick (it comes
+    from a draw) need neither.
+    Source: cards.md invisible, shrink ("every attack aimed at you that needs LOS or your
+    square"); §1.5 (Declaring an attack)."""
+    if source == "punch":
+        return True
+    if source in SOURCE_CARD:
+        return False
+    return C.card(source).target.startswith(("los", "same", "adjacent"))
+
+
+def _to_hit(state: State, w: Wizard, target: Wizard, o: Out, slug: str) -> bool:
+    """The d4 to-hit roll against an invisible (hits on a 1) or shrunk (1-2) target, made
+    when the attack is declared, and only for an attack that needs line of sight or the
+    target's square (cards.md invisible, shrink; §1.5 Declaring an attack)."""
+    if not needs_sight_or_square(slug):
+        return True
     if target.has("invisible"):
         roll = _roll(state)
         o("roll", f"{w.seat} rolls {roll} to hit the invisible {target.seat}", roll=roll)
@@ -67,7 +85,7 @@ def _declare(state: State, w: Wizard, target: Wizard, slug: str, cid: int | None
     o("attack", f"{w.seat} attacks {target.seat} with {name}"
       + (f" ({value})" if ncid is not None else ""), seat=w.seat, target=target.seat,
       card=slug, value=value)
-    if not _to_hit(state, w, target, o):
+    if not _to_hit(state, w, target, o, slug):
         o("miss", f"the {name} misses {target.seat}", seat=w.seat)
         _finish_objects(state, slug, cid, mode, target.at)
         _discard_cards(state, [c for c in (cid, ncid) if c is not None and _is_spent(state, c)])
