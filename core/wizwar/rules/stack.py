@@ -110,11 +110,25 @@ def _open_attack(state: State, w: Wizard, target: Wizard, slug: str, value: int,
         physical=physical, passes=1, push_dir=push_dir))
 
 
+def _voided(win: Window) -> set[int]:
+    """Indexes of the counteractions voided so far: each standing Anti-Anti, or Absorb Spell
+    aimed at a counteraction, voids the card it answered, last played first (an Anti-Anti
+    voided in turn voids nothing). Source: cards.md §1.5 (Resolving, step 1)."""
+    voided: set[int] = set()
+    for i in range(len(win.counters) - 1, -1, -1):
+        c = win.counters[i]
+        if i not in voided and c.slug in VOIDERS and c.answers >= 0:
+            voided.add(c.answers)
+    return voided
+
+
 def _victims(state: State, win: Window) -> list[str]:
     """Who the attack now points at: the defender, and the attacker once a standing
-    Reflection has turned half of it back (cards.md reflection)."""
+    Reflection or Full Reflection (not voided by an Anti-Anti or taken by Absorb Spell) has
+    turned it, or half of it, back on him (cards.md reflection, full-reflection; §1.5)."""
     out = [win.defender]
-    if any(c.slug in TURNERS for c in win.counters):
+    voided = _voided(win)
+    if any(c.slug in TURNERS and i not in voided for i, c in enumerate(win.counters)):
         out.append(win.attacker)
     return out
 
