@@ -31,9 +31,9 @@ def _deaths(state: State, o: Out, killers: dict[str, str] | None = None) -> None
     landed, and whenever no answer window is open (indirect damage: each victim's window
     has closed). Source: cards.md §1.9 (one event, every victim; kill credit); RB Death;
     FAQ (second-hand kills give no cards)."""
-    dying = [w for w in _seat_order_from(state, state.turn.active) if w.life <= 0]
-    if not dying:
+    if all(w.life > 0 or not w.in_game for w in state.wizards):  # the common case, fast
         return
+    dying = [w for w in _seat_order_from(state, state.turn.active) if w.life <= 0]
     gone = {w.seat for w in dying}
     for w in dying:
         credit = (killers or {}).get(w.seat, "")
