@@ -343,6 +343,69 @@ class Secret:
     what: str
 
 
+# ---- dealer-held secrets ---------------------------------------------------------------
+
+
+def commitment(value: str, salt: str) -> str:
+    """The salted commitment to a secret value: blake2b over ``salt|value`` (hex, 32 chars).
+    ``salt`` is hex text of at least 16 random bytes chosen by whoever holds the value."""
+    from hashlib import blake2b
+
+    return blake2b(f"{salt}|{value}".encode(), digest_size=16).hexdigest()
+
+
+class Dealing:
+    """How a ruleset's dealer-held secrets sit in its state, for the generic dealer of a
+    networked game (``net/dealer.py``) and the log's replay (design.md, Hidden information).
+
+    The secrets are *slots* numbered ``0..n-1`` (Wiz-War: card instances), each holding a
+    text *value* (a card's face) that the dealer assigns in secret and commits to with
+    :func:`commitment`. The generic dealer keeps the values, salts, epochs (a re-deal gives
+    slots new salts) and the audit; the ruleset says, through these hooks, which slots are
+    public, which each seat holds, which an action names, and what a rule just showed.
+    This base class is a game with no dealer-held secret (no slots; every hook empty).
+    """
+
+    def values(self, options: Mapping[str, Any]) -> list[str]:
+        """Every slot's value in a fixed order before the secret shuffle (the deck list)."""
+        return []
+
+    def deal(self, values: list[str], commits: list[str]) -> Any:
+        """The ``deal`` argument of :meth:`Ruleset.new_game` from the slot values this
+        process knows (``""`` for the others) and the commitments."""
+        return None
+
+    def attach(self, state: Any, dealer: Any) -> None:
+        """Make the rules call ``dealer.reblind(state, slots)`` when they deal ``slots``
+        again (a reshuffle): the dealer then assigns them anew behind fresh commitments."""
+
+    def set_slot(self, state: Any, slot: int, value: str, commit: str) -> None:
+        """Set a slot's value (``""``: unknown here) and commitment after a re-deal."""
+
+    def reveal(self, state: Any, slot: int, value: str, salt: str) -> None:
+        """Learn a slot's value; raises ``ValueError`` when ``(value, salt)`` does not open
+        the slot's commitment."""
+        raise ValueError(f"no secret slot {slot}")
+
+    def public(self, state: Any) -> set[int]:
+        """The slots whose values every player knows now."""
+        return set()
+
+    def holders(self, state: Any) -> dict[str, set[int]]:
+        """Per seat (seat order), the slots it holds and so may see (a hand)."""
+        return {}
+
+    def named(self, state: Any, action: Any) -> list[int]:
+        """The slots ``action`` shows to everyone as it is applied (the card played), in
+        order, computed before it is applied."""
+        return []
+
+    def shown(self, state: Any) -> tuple[set[int], dict[str, set[int]]]:
+        """What the last action's rules showed beyond the public zones: slots shown to
+        everyone, and per seat slots shown to that seat only; clears the record."""
+        return set(), {}
+
+
 # ---- the ruleset -----------------------------------------------------------------------
 
 
@@ -358,6 +421,8 @@ class Ruleset(ABC):
         options: the :class:`OptionsSchema`.
         secrets: the :class:`Secret` kinds the game has.
         bot_levels: the bot levels, the default first.
+        tools: the modules of the ruleset's headless tools, imported only when run
+            (``{"selfplay": "core.wizwar.selfplay"}``: ``wizwar selfplay GAME``).
         seat_names: the seat ids, in seat order, for the largest table.
     """
 
@@ -367,6 +432,7 @@ class Ruleset(ABC):
     options: ClassVar[OptionsSchema]
     secrets: ClassVar[tuple[Secret, ...]] = ()
     bot_levels: ClassVar[tuple[str, ...]] = ()
+    tools: ClassVar[dict[str, str]] = {}
 
     # -- setup --
     def validate_options(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -469,3 +535,77 @@ class Ruleset(ABC):
         scenario files): ``(passed, why it failed or "")``. Never raises for a bad file: a
         file that cannot be loaded is a failure that says so."""
         return False, f"{self.title} has no scenario runner"
+
+
+    def default_answer(self, state: Any, player: str) -> Any:
+        """The action a clock enters for ``player`` when it does not answer in time in an
+        answer window (None: the ruleset has none, no clock runs). Default: None."""
+        return None
+
+    # -- secrets, the log, the handshake --
+    def dealing(self) -> Dealing:
+        """The hooks of this ruleset's dealer-held secrets (:class:`Dealing`; the base: no
+        secret)."""
+        return Dealing()
+
+    def replay_dealer(self, deal: Any) -> Any:
+        """For a log's replay: ``None`` (no dealer) or an object with ``before(state,
+        reveals)`` and ``after(state, reveals)`` that applies a record's recorded reveals
+        around its action, and ``attach(state)`` (called on every state the replay builds).
+        ``deal`` is the log header's (or an export text's) deal. Raises ``ValueError`` when
+        a recorded reveal does not match."""
+        return None
+
+    def export_deal(self, deal: Any, records: list[dict[str, Any]],
+                    end: dict[str, Any] | None) -> tuple[list[str], Any]:
+        """For the text export of a log: the ``deal``/re-deal lines that make the text replay
+        alone, and the deal to replay it with. Raises ``ValueError`` when the deal is not
+        revealed yet. Default: no lines, the header's deal."""
+        return [], deal
+
+    def parse_deal(self, lines: list[tuple[int, str, str]]) -> Any:
+        """The deal of an export text from its deal lines ``(line number, word, rest)``
+        (the words :meth:`export_deal` wrote). Raises ``ValueError``."""
+        if lines:
+            raise ValueError(f"line {lines[0][0]}: unknown line {lines[0][1]!r}")
+        return None
+
+    def deal_words(self) -> tuple[str, ...]:
+        """The first words of the export-text lines :meth:`parse_deal` reads."""
+        return ()
+
+    def describe_turn(self, state: Any) -> str:
+        """Where the game is, for a comment line of the text export (``"round 2, P1"``);
+        the export writes one whenever it changes. Default: none."""
+        return ""
+
+    def content_digest(self) -> str:
+        """A digest of the game's content data (Wiz-War: the cards and the implemented set):
+        peers whose digests differ do not play together even at one rules version."""
+        return ""
+
+    def options_from_legacy(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        """Options from an old log header's ``config`` map (log format 1): the schema's
+        options found there (others ignored), validated. Raises :class:`OptionError`."""
+        names = set(self.options.names())
+        return self.validate_options({k: v for k, v in config.items() if k in names})
+
+    # -- conformance hooks (tests/conformance; optional) --
+    def probe_actions(self, state: Any, player: str) -> list[Any]:
+        """Test hook for the conformance suite: many plausible actions of ``player`` now,
+        built without asking what is legal, so that it includes what :meth:`legal_actions`
+        might omit (every card at every wizard, square and edge, every number, every argument
+        value). The suite checks that each one :meth:`why_illegal` accepts is listed (or is a
+        member of a family of :meth:`families`) and that each one it refuses leaves the state
+        unchanged. Default: ``[]`` (the suite then checks only the listing itself)."""
+        return []
+
+    def redeal_hidden(self, state: Any, player: str, seed: int) -> Any:
+        """Test hook for the conformance suite: another state, consistent with everything
+        ``player`` may know now (``""``: a spectator, who knows only what is public), whose
+        hidden values (the faces of other hands, the draw pile's order...) are dealt anew
+        from ``seed``. ``state`` is not changed. The suite asserts ``view(state, player) ==
+        view(redealt, player)``: a view that differs shows a secret. Default: ``None``, for
+        a ruleset without hidden values (one that declares :attr:`secrets` must provide it).
+        """
+        return None

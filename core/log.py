@@ -7,21 +7,33 @@ ended) an end record. Everything here is pure: bytes in, values out; the caller 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
 
+from core import registry
 from core.codec import pack
-from core.engine import Event, IllegalAction
-from core.wizwar.actions import Action, NotationError
-from core.wizwar.game import RULES_VERSION, RULESET, GameConfig, new_game
-from core.wizwar.rules import apply, to_move
-from core.wizwar.state import State, commitment, state_hash
+from core.engine import (
+    Event,
+    IllegalAction,
+    OptionError,
+    Outcome,
+    Ruleset,
+    UnknownRuleset,
+)
 
 FORMAT = "wizwar-log"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the header's ``options`` (from the ruleset's schema), ``names`` and
+# ``deal``; a record's ``reveals`` map. Format 1 (``config``, top-level faces/commits and
+# pre/reblind/private) is still read.
 HASH_EVERY = 10  # a record carries the state hash every HASH_EVERY actions (and the last)
+EXPORT = "wizwar-export"
+EXPORT_VERSION = 2  # 2: ``option NAME VALUE`` lines; 1 (Wiz-War's players/crossed/...) read
+
+#: the reveal lists a format-1 record carried at its top level (format 2: under ``reveals``)
+_V1_REVEALS = ("pre", "reblind", "private")
 
 
 class LogError(ValueError):
@@ -29,44 +41,53 @@ class LogError(ValueError):
 
 
 # ---- writing ---------------------------------------------------------------------------
-def header(config: GameConfig, seed: int | bytes, *, kind: str = "local", viewer: str = "",
-           faces: list[str] | None = None, commits: list[str] | None = None,
-           started: str = "", extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The header map. ``faces``/``commits`` for networked games (``""`` for faces the
-    writer did not know at the start); ``started`` is metadata only (never replayed)."""
+def header(ruleset: Ruleset, options: Mapping[str, Any], seed: int | bytes, *,
+           kind: str = "local", viewer: str = "", names: tuple[str, ...] | list[str] = (),
+           started: str = "", deal: Any = None,
+           extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The header map: the ruleset's name and version, its options in wire form
+    (``ruleset.options.to_wire``), the seats' names, the seed; ``deal`` (networked games)
+    is the dealer's public deal data as the ruleset reads it back (Wiz-War: the faces this
+    writer knew, ``""`` for the others, and the commitments); ``started`` is metadata only
+    (never replayed). Raises ``OptionError`` for options the ruleset refuses."""
     h: dict[str, Any] = {
-        "format": FORMAT, "version": FORMAT_VERSION, "ruleset": RULESET,
-        "rules_version": RULES_VERSION, "config": config.to_wire(), "seed": seed,
-        "kind": kind, "viewer": viewer, "started": started,
+        "format": FORMAT, "version": FORMAT_VERSION, "ruleset": ruleset.name,
+        "rules_version": ruleset.version, "options": ruleset.options.to_wire(options),
+        "names": [str(n) for n in names], "seed": seed, "kind": kind, "viewer": viewer,
+        "started": started,
     }
-    if faces is not None:
-        h["faces"] = list(faces)
-    if commits:
-        h["commits"] = list(commits)
+    if deal is not None:
+        h["deal"] = deal
     if extra:
         h["extra"] = extra
     return h
 
 
-def record(seq: int, action: Action, state: State | None = None, *, force_hash: bool = False,
-           reveals: dict[str, Any] | None = None) -> dict[str, Any]:
+def record(ruleset: Ruleset, seq: int, action: Any, state: Any = None, *,
+           force_hash: bool = False, reveals: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """One action record; with ``state`` (after the action) the hash is stored every
-    :data:`HASH_EVERY` actions or when ``force_hash``. ``reveals`` (networked games): the
-    ``pre``/``reblind``/``private`` lists that came with the action."""
+    :data:`HASH_EVERY` actions or when ``force_hash``. ``reveals`` (networked games): what
+    the dealer revealed with the action, in the ruleset's form (empty lists left out); the
+    replay hands it back to ``ruleset.replay_dealer``."""
     r: dict[str, Any] = {"seq": seq, "seat": action.actor, "action": action.to_wire()}
     if state is not None and (force_hash or seq % HASH_EVERY == 0):
-        r["hash"] = state_hash(state)
+        r["hash"] = ruleset.state_hash(state)
     if reveals:
-        for k in ("pre", "reblind", "private"):
-            if reveals.get(k):
-                r[k] = reveals[k]
+        kept = {k: v for k, v in reveals.items() if v and k not in ("type", "seq", "action",
+                                                                     "hash", "last")}
+        if kept:
+            r["reveals"] = kept
     return r
 
 
-def end_record(state: State, history: list[Any] | None = None) -> dict[str, Any]:
-    """The last record: the final hash and result (and a networked game's audit history)."""
-    r: dict[str, Any] = {"end": True, "seq": state.seq, "hash": state_hash(state),
-                         "winner": state.winner}
+def end_record(ruleset: Ruleset, state: Any, history: list[Any] | None = None) -> dict[str, Any]:
+    """The last record: the final hash and ``result`` (``ruleset.result(state).to_wire()``),
+    ``winner`` (the winning seats joined by ``+``, ``-`` on a draw) for older readers, and a
+    networked game's audit history."""
+    res = ruleset.result(state)
+    r: dict[str, Any] = {"end": True, "seq": ruleset.seq(state),
+                         "hash": ruleset.state_hash(state), "result": res.to_wire(),
+                         "winner": "+".join(res.winners) or ("-" if res.draw else "")}
     if history:
         r["history"] = history
     return r
@@ -80,20 +101,88 @@ def encode(obj: dict[str, Any]) -> bytes:
 # ---- reading ---------------------------------------------------------------------------
 @dataclass
 class Loaded:
-    """A log as read: the header, the good records, and where/why reading stopped early."""
+    """A log as read: the header, the good records, and where/why reading stopped early.
+
+    ``ruleset`` is the Ruleset the header names (found through :mod:`core.registry`);
+    ``options`` the validated options, ``names`` the seats' names, ``deal`` the dealer's
+    public deal data (None for a local game): a format-1 header's ``config``, ``faces`` and
+    ``commits`` are read into them."""
 
     header: dict[str, Any]
+    ruleset: Ruleset
+    options: dict[str, Any] = field(default_factory=dict)
     records: list[dict[str, Any]] = field(default_factory=list)
     end: dict[str, Any] | None = None
     damage: str = ""  # "" when the whole file was read
 
     @property
-    def actions(self) -> list[Action]:
+    def names(self) -> tuple[str, ...]:
+        """The seats' display names (may be empty)."""
+        h = self.header
+        names = h.get("names")
+        if names is None:  # format 1
+            names = (h.get("config") or {}).get("names", [])
+        return tuple(str(n) for n in names)
+
+    @property
+    def seed(self) -> int | bytes:
+        """The game seed."""
+        seed: int | bytes = self.header["seed"]
+        return seed
+
+    @property
+    def deal(self) -> Any:
+        """The deal data (format 1: ``{"faces", "commits"}`` from the header's keys)."""
+        h = self.header
+        if "deal" in h:
+            return h["deal"]
+        if h.get("commits"):  # format 1, a networked game
+            return {"faces": list(h.get("faces") or []), "commits": list(h["commits"])}
+        return None
+
+    @property
+    def actions(self) -> list[Any]:
         """The actions in order."""
-        return [Action.from_wire(r["action"]) for r in self.records]
+        return [_action_of(self.ruleset, r["action"]) for r in self.records]
+
+    def result(self) -> Outcome | None:
+        """The recorded :class:`~core.engine.Outcome` of a finished game (None if the log
+        has no end record); a format-1 end record's ``winner`` is read as one."""
+        if self.end is None:
+            return None
+        if isinstance(self.end.get("result"), dict):
+            return Outcome.from_wire(self.end["result"])
+        w = str(self.end.get("winner") or "")
+        if w == "-":
+            return Outcome(True, (), True, "no-one-left", "")
+        return Outcome(bool(w), tuple(w.split("+")) if w else (), False, "win" if w else "", "")
 
 
-def _check_header(h: Any) -> dict[str, Any]:
+def reveals_of(r: Mapping[str, Any]) -> dict[str, Any]:
+    """A record's reveals (format 1 kept them at the record's top level)."""
+    got = r.get("reveals")
+    if isinstance(got, dict):
+        return got
+    return {k: r[k] for k in _V1_REVEALS if r.get(k)}
+
+
+def _ruleset_of(h: Mapping[str, Any]) -> Ruleset:
+    """The header's ruleset at the header's rules version. Raises ``LogError`` in words."""
+    name = h.get("ruleset")
+    try:
+        rs = registry.get(str(name))
+    except UnknownRuleset as exc:
+        raise LogError(f"this log is of ruleset {name!r}, which this wizwar does not know "
+                       f"({exc})") from None
+    rv = h.get("rules_version")
+    if rv != rs.version:
+        raise LogError(f"this log was played with {rs.name} rules version {rv}; this wizwar "
+                       f"has rules version {rs.version} and will not replay it with "
+                       "other rules")
+    return rs
+
+
+def _check_header(h: Any) -> tuple[dict[str, Any], Ruleset, dict[str, Any]]:
     if not isinstance(h, dict) or h.get("format") != FORMAT:
         raise LogError("not a wizwar log (no wizwar-log header)")
     v = h.get("version")
@@ -102,20 +191,24 @@ def _check_header(h: Any) -> dict[str, Any]:
     if v > FORMAT_VERSION:
         raise LogError(f"this log uses format version {v}, newer than this wizwar reads "
                        f"({FORMAT_VERSION}): update wizwar to read it")
-    if h.get("ruleset") != RULESET:
-        raise LogError(f"this log is of ruleset {h.get('ruleset')!r}, not {RULESET}")
-    rv = h.get("rules_version")
-    if rv != RULES_VERSION:
-        raise LogError(f"this log was played with {RULESET} rules version {rv}; this wizwar "
-                       f"has rules version {RULES_VERSION} and will not replay it with "
-                       "other rules")
-    for k in ("config", "seed"):
+    rs = _ruleset_of(h)
+    key = "options" if v >= 2 else "config"
+    for k in (key, "seed"):
         if k not in h:
             raise LogError(f"the header has no {k}")
-    return h
+    try:
+        if v >= 2:
+            opts = rs.options.from_wire(h["options"])
+        elif isinstance(h["config"], dict):
+            opts = rs.options_from_legacy(h["config"])
+        else:
+            raise OptionError("the config is not a map")
+    except OptionError as exc:
+        raise LogError(f"the header's options are refused: {exc}") from None
+    return h, rs, opts
 
 
-def _good_record(r: Any, seq: int) -> str:
+def _good_record(rs: Ruleset, r: Any, seq: int) -> str:
     if not isinstance(r, dict):
         return "a record is not a map"
     if r.get("end") is True:
@@ -123,25 +216,26 @@ def _good_record(r: Any, seq: int) -> str:
     if r.get("seq") != seq:
         return f"expected action {seq}, found {r.get('seq')!r}"
     try:
-        _action_of(r.get("action"))
-    except NotationError as exc:
+        _action_of(rs, r.get("action"))
+    except ValueError as exc:
         return f"action {seq} is malformed: {exc}"
     if "hash" in r and not isinstance(r["hash"], str):
         return f"action {seq} has a malformed hash"
     return ""
 
 
-#: actions already decoded, by the exact text of their wire form (a log decodes each action
-#: twice, when it is read and when it is replayed; games repeat many actions). Bounded.
-_ACTIONS: dict[str, Action] = {}
+#: actions already decoded, by ruleset and the exact text of their wire form (a log decodes
+#: each action twice, when it is read and when it is replayed; games repeat many actions).
+#: Bounded.
+_ACTIONS: dict[tuple[str, str], Any] = {}
 
 
-def _action_of(wire: Any) -> Action:
-    """``Action.from_wire(wire)``, remembered. Raises ``NotationError`` like it."""
-    key = repr(wire)
+def _action_of(rs: Ruleset, wire: Any) -> Any:
+    """``rs.action_from_wire(wire)``, remembered. Raises ``ValueError`` like it."""
+    key = (rs.name, repr(wire))
     got = _ACTIONS.get(key)
     if got is None:
-        got = Action.from_wire(wire)
+        got = rs.action_from_wire(wire)
         if len(_ACTIONS) < 4096:
             _ACTIONS[key] = got
     return got
@@ -162,7 +256,8 @@ def read(data: bytes) -> Loaded:
         h = up.unpack()
     except Exception as exc:  # noqa: BLE001 - any decoding failure means "no header"
         raise LogError(f"unreadable header: {exc}") from None
-    out = Loaded(_check_header(h))
+    hdr, rs, opts = _check_header(h)
+    out = Loaded(hdr, rs, opts)
     seq = 1
     while True:
         pos = up.tell()
@@ -176,7 +271,7 @@ def read(data: bytes) -> Loaded:
         except Exception as exc:  # noqa: BLE001
             out.damage = f"corrupt record {seq} at byte {pos}: {type(exc).__name__} {exc}"
             return out
-        why = _good_record(r, seq)
+        why = _good_record(rs, r, seq)
         if why:
             out.damage = f"record {seq} at byte {pos}: {why}"
             return out
@@ -191,77 +286,73 @@ def read(data: bytes) -> Loaded:
 
 
 # ---- replay ----------------------------------------------------------------------------
-class ReplayDealer:
-    """Re-blinds reshuffled cards from a networked log's recorded commitments."""
+@dataclass
+class Replay:
+    """A replay in progress: the ruleset, the state and the ruleset's replay dealer (None
+    for a local game's log). :meth:`step` applies one record."""
 
-    def __init__(self) -> None:
-        self.pending: list[dict[str, Any]] = []
+    ruleset: Ruleset
+    state: Any
+    dealer: Any = None
 
-    def reblind(self, state: State, cids: list[int]) -> None:
-        """Take the recorded new commitments (and any faces revealed with them)."""
-        if not self.pending or self.pending[0].get("cids") != cids:
-            raise LogError("the log's reshuffle record does not match the replay")
-        rec = self.pending.pop(0)
-        for c, com in zip(cids, rec["commits"], strict=True):
-            state.faces[c] = ""
-            state.commits[c] = com
-        for c, f in zip(cids, rec.get("faces", []), strict=False):
-            if f:
-                state.faces[c] = f
-        reveal_all(state, rec.get("public", []))
-
-
-def reveal_all(state: State, reveals: list[Any]) -> None:
-    """Apply ``[cid, face, salt]`` reveals (checked against the commitments)."""
-    for cid, face, salt in reveals:
-        if state.commits and commitment(face, salt) != state.commits[cid]:
-            raise LogError(f"a recorded reveal of card {cid} does not open its commitment")
-        state.faces[cid] = face
-
-
-def start_state(h: dict[str, Any]) -> State:
-    """The state a log starts from (its header)."""
-    c = h["config"]
-    cfg = GameConfig(players=int(c["players"]), names=tuple(c.get("names", ())),
-                     deck=str(c.get("deck", "full")), crossed=bool(c.get("crossed", 0)),
-                     doors=bool(c.get("doors", 0)), team=bool(c.get("team", 0)))
-    faces = h.get("faces")
-    st = new_game(cfg, h["seed"], faces=list(faces) if faces is not None else None,
-                  commits=h.get("commits"))
-    if h.get("commits"):
-        st.dealer = ReplayDealer()
-    return st
+    def step(self, r: Mapping[str, Any]) -> list[Event]:
+        """Apply one record (its recorded reveals through the replay dealer) and check its
+        stored hash; returns the action's events. Raises ``LogError``."""
+        rs = self.ruleset
+        action = _action_of(rs, r["action"])
+        rev = reveals_of(r)
+        try:
+            if self.dealer is not None:
+                self.dealer.before(self.state, rev)
+            events = rs.apply(self.state, action)
+            if self.dealer is not None:
+                self.dealer.after(self.state, rev)
+        except IllegalAction as exc:
+            raise LogError(f"action {r['seq']} ({action}) is illegal here: "
+                           f"{exc.reason}") from None
+        except ValueError as exc:
+            raise LogError(f"action {r['seq']} ({action}): {exc}") from None
+        if "hash" in r and rs.state_hash(self.state) != r["hash"]:
+            raise LogError(f"action {r['seq']} ({action}): the state hash is "
+                           f"{rs.state_hash(self.state)}, the log says {r['hash']}")
+        return events
 
 
-def step(state: State, r: dict[str, Any]) -> list[Event]:
-    """Apply one record to ``state`` and check its stored hash; returns the action's events.
-    Raises ``LogError``."""
-    action = _action_of(r["action"])
-    if state.dealer is not None:
-        reveal_all(state, r.get("pre", []))
-        state.dealer.pending = list(r.get("reblind", []))
+def begin(loaded: Loaded, deal: Any = ..., state_wire: Any = None) -> Replay:
+    """A replay from the log's start (its header), or from ``state_wire`` (a checkpoint's
+    ``ruleset.state_to_wire``), with the ruleset's replay dealer for the header's deal (or
+    ``deal``: an export's revealed deal). Raises ``LogError``."""
+    deal = loaded.deal if deal is ... else deal
+    rs = loaded.ruleset
     try:
-        events = apply(state, action)
-    except IllegalAction as exc:
-        raise LogError(f"action {r['seq']} ({action}) is illegal here: {exc.reason}") from None
-    if state.dealer is not None:
-        reveal_all(state, r.get("private", []))
-    if "hash" in r and state_hash(state) != r["hash"]:
-        raise LogError(f"action {r['seq']} ({action}): the state hash is "
-                       f"{state_hash(state)}, the log says {r['hash']}")
-    return events
+        if state_wire is not None:
+            st = rs.state_from_wire(state_wire)
+        else:
+            st = rs.new_game(loaded.options, loaded.seed, names=loaded.names, deal=deal)
+    except ValueError as exc:
+        raise LogError(f"the game cannot start from this header: {exc}") from None
+    rd = rs.replay_dealer(deal)
+    if rd is not None:
+        rd.attach(st)
+    return Replay(rs, st, rd)
 
 
-def replay(loaded: Loaded, upto: int | None = None) -> State:
+def start_state(loaded: Loaded) -> Any:
+    """The state a log starts from (:func:`begin`'s state)."""
+    return begin(loaded).state
+
+
+def replay(loaded: Loaded, upto: int | None = None) -> Any:
     """Replay the first ``upto`` actions (all by default), checking every stored hash and the
-    end record. Raises ``LogError`` at the first disagreement."""
-    st = start_state(loaded.header)
+    end record; returns the state. Raises ``LogError`` at the first disagreement."""
+    rp = begin(loaded)
     for r in loaded.records[:upto]:
-        step(st, r)
-    if upto is None and loaded.end is not None and state_hash(st) != loaded.end["hash"]:
-        raise LogError(f"the final hash is {state_hash(st)}, the log's end record says "
+        rp.step(r)
+    h = loaded.ruleset.state_hash(rp.state)
+    if upto is None and loaded.end is not None and h != loaded.end["hash"]:
+        raise LogError(f"the final hash is {h}, the log's end record says "
                        f"{loaded.end['hash']}")
-    return st
+    return rp.state
 
 
 @dataclass
@@ -271,188 +362,179 @@ class Checkpoints:
 
     loaded: Loaded
     every: int = 50
-    saved: dict[int, dict[str, Any]] = field(default_factory=dict)
+    saved: dict[int, Any] = field(default_factory=dict)
 
     def build(self) -> None:
         """Replay the whole log once, keeping a checkpoint every ``every`` actions."""
-        st = start_state(self.loaded.header)
-        self.saved[0] = st.to_wire()
+        rp = begin(self.loaded)
+        rs = self.loaded.ruleset
+        self.saved[0] = rs.state_to_wire(rp.state)
         for i, r in enumerate(self.loaded.records, 1):
-            step(st, r)
+            rp.step(r)
             if i % self.every == 0:
-                self.saved[i] = st.to_wire()
+                self.saved[i] = rs.state_to_wire(rp.state)
 
-    def at(self, n: int) -> State:
-        """The state after ``n`` actions (0 = the start)."""
+    def replay_at(self, n: int) -> Replay:
+        """A replay standing after ``n`` actions (0 = the start), to step on from."""
         if not self.saved:
             self.build()
         n = max(0, min(n, len(self.loaded.records)))
         base = max(k for k in self.saved if k <= n)
-        st = State.from_wire(self.saved[base])
-        if self.loaded.header.get("commits"):
-            st.dealer = ReplayDealer()
+        rp = begin(self.loaded, state_wire=self.saved[base])
         for r in self.loaded.records[base:n]:
-            step(st, r)
-        return st
+            rp.step(r)
+        return rp
+
+    def at(self, n: int) -> Any:
+        """The state after ``n`` actions (0 = the start)."""
+        return self.replay_at(n).state
 
 
 # ---- export ----------------------------------------------------------------------------
+def _opt_text(v: Any) -> str:
+    return str(int(v)) if isinstance(v, bool) else str(v)
+
+
 def export_text(loaded: Loaded) -> str:
-    """The game as plain text: a header of ``key value`` lines (ruleset, options, seats, seed;
-    for a networked game the revealed deal), then one action per line in the notation, with
-    turn markers as ``#`` comments. :func:`parse_text` reads it back; it replays alone.
-    Raises ``LogError`` for a networked game whose deal is not revealed yet (before its end).
-    """
-    h = loaded.header
-    c = h["config"]
-    lines = ["wizwar-export 1", f"ruleset {h['ruleset']} {h['rules_version']}",
-             f"players {c['players']}", f"deck {c.get('deck', 'full')}",
-             f"crossed {int(c.get('crossed', 0))}", f"doors {int(c.get('doors', 0))}",
-             f"team {int(c.get('team', 0))}"]
-    names = c.get("names", [])
-    if names:
+    """The game as plain text: a header of ``key value`` lines (the ruleset and its version,
+    one ``option NAME VALUE`` line per option, the seats' names, the seed; for a networked
+    game the ruleset's lines of the revealed deal), then one action per line in the notation,
+    with the ruleset's turn markers as ``#`` comments. :func:`parse_text` reads it back; it
+    replays alone. Raises ``LogError`` for a networked game whose deal is not revealed yet
+    (before its end)."""
+    rs, h = loaded.ruleset, loaded.header
+    lines = [f"{EXPORT} {EXPORT_VERSION}", f"ruleset {rs.name} {rs.version}"]
+    lines += [f"option {k} {_opt_text(v)}" for k, v in loaded.options.items()]
+    if loaded.names:
         lines.append("names " + " ".join(
-            f"P{i + 1}={n.replace(' ', '_')}" for i, n in enumerate(names)))
-    seed = h["seed"]
+            f"P{i + 1}={n.replace(' ', '_')}" for i, n in enumerate(loaded.names)))
+    seed = loaded.seed
     lines.append(f"seed int {seed}" if isinstance(seed, int) else f"seed hex {seed.hex()}")
-    if h.get("commits"):
-        faces = _deal_faces(loaded)
-        if faces is None:
-            raise LogError("a joined game's deal is revealed only at its end (the host's own "
-                           "log can be exported at any time)")
-        lines.append("deal " + " ".join(faces))
-        k = 0
-        reblinds = _reblinds_from(loaded)
-        for r in loaded.records:
-            for rb in r.get("reblind", []):
-                got = reblinds[k]
-                k += 1
-                lines.append(f"reblind {r['seq']} " + " ".join(
-                    f"{cid}={got.get(cid, '?')}" for cid in rb["cids"]))
+    records = [dict(r, reveals=reveals_of(r)) for r in loaded.records]
+    try:
+        deal_lines, deal = rs.export_deal(loaded.deal, records, loaded.end)
+    except ValueError as exc:
+        raise LogError(str(exc)) from None
+    lines += deal_lines
     if h.get("started"):
         lines.append(f"# started {h['started']}")
-    st = start_state({**h, "commits": None, "faces": _deal_faces(loaded)})
-    st.dealer = _TextDealer(_reblinds_from(loaded)) if h.get("commits") else None
-    lines.append(f"# round {st.round}, {st.turn.active} begins")
+    rp = begin(loaded, deal=deal)
+    st = rp.state
+    turn = rs.describe_turn(st)
+    if turn:
+        lines.append(f"# {turn} begins")
     for r in loaded.records:
-        a = Action.from_wire(r["action"])
-        before = (st.round, st.turn.active)
+        a = _action_of(rs, r["action"])
         try:
-            apply(st, a)
+            rs.apply(st, a)
         except IllegalAction as exc:
             raise LogError(f"action {r['seq']} does not replay: {exc.reason}") from None
+        except ValueError as exc:
+            raise LogError(f"action {r['seq']} does not replay: {exc}") from None
         lines.append(str(a))
-        after = (st.round, st.turn.active)
-        if after != before and not st.winner and to_move(st):
-            lines.append(f"# round {st.round}, {st.turn.active}'s turn")
-    if st.winner:
-        lines.append(f"# {st.winner} wins")
+        now = rs.describe_turn(st)
+        if now != turn and not rs.result(st).over and rs.to_move(st):
+            lines.append(f"# {now}")
+        turn = now
+    res = rs.result(st)
+    if res.over:
+        lines.append(f"# {res.text or 'game over'}")
     return "\n".join(lines) + "\n"
-
-
-def _deal_faces(loaded: Loaded) -> list[str] | None:
-    """Every instance's face at the deal: the header's (local games, and the host, who knows
-    them all), else the audit history of a finished networked game; None if unknown."""
-    faces = loaded.header.get("faces")
-    if not loaded.header.get("commits") or (faces and all(faces)):
-        return faces
-    hist = (loaded.end or {}).get("history") or []
-    if not hist:
-        return None
-    first = sorted((x for x in hist if x[3] == 0), key=lambda x: x[0])
-    return [x[1] for x in first]
-
-
-def _reblinds_from(loaded: Loaded) -> list[dict[int, str]]:
-    hist = (loaded.end or {}).get("history") or []
-    out = []
-    for r in loaded.records:
-        for rb in r.get("reblind", []):
-            if rb.get("faces"):  # the host's log carries them
-                out.append(dict(zip(rb["cids"], rb["faces"], strict=False)))
-                continue
-            faces = {x[0]: x[1] for x in hist
-                     if x[0] in rb["cids"] and commitment(x[1], x[2]) in rb["commits"]}
-            out.append(faces)
-    return out
-
-
-class _TextDealer:
-    """Replays a revealed deal's reshuffles: the faces each reshuffled card was dealt."""
-
-    def __init__(self, reblinds: list[dict[int, str]]) -> None:
-        self.reblinds = list(reblinds)
-
-    def reblind(self, state: State, cids: list[int]) -> None:
-        if not self.reblinds:
-            raise LogError("the text has fewer reshuffles than the game")
-        faces = self.reblinds.pop(0)
-        if sorted(faces) != sorted(cids):
-            raise LogError("a reshuffle in the text does not match the game")
-        for c in cids:
-            state.faces[c] = faces[c]
 
 
 @dataclass
 class TextGame:
-    """A game read from export text: how to start it and its actions."""
+    """A game read from export text: its ruleset, how to start it and its actions."""
 
-    config: GameConfig
+    ruleset: Ruleset
+    options: dict[str, Any]
     seed: int | bytes
-    faces: list[str] | None
-    reblinds: list[dict[int, str]]
-    actions: list[Action]
+    names: tuple[str, ...]
+    deal: Any
+    actions: list[Any]
 
-    def start(self) -> State:
+    def begin(self) -> Replay:
+        """A replay at the start (the ruleset's replay dealer for the text's deal)."""
+        import copy
+
+        deal = copy.deepcopy(self.deal)  # the game mutates what it is handed
+        st = self.ruleset.new_game(self.options, self.seed, names=self.names, deal=deal)
+        rd = self.ruleset.replay_dealer(deal)
+        if rd is not None:
+            rd.attach(st)
+        return Replay(self.ruleset, st, rd)
+
+    def start(self) -> Any:
         """The starting state."""
-        faces = None if self.faces is None else list(self.faces)  # the game mutates its own
-        st = new_game(self.config, self.seed, faces=faces)
-        if self.reblinds:
-            st.dealer = _TextDealer([dict(r) for r in self.reblinds])
-        return st
+        return self.begin().state
 
 
 def parse_text(text: str) -> TextGame:
-    """Read export text (see :func:`export_text`). Raises ``LogError`` with the line number."""
-    from core.wizwar.actions import parse
-
-    kv: dict[str, str] = {}
-    reblinds: list[dict[int, str]] = []
-    actions: list[Action] = []
+    """Read export text (see :func:`export_text`; the Wiz-War text of export version 1 too).
+    Raises ``LogError`` with the line number."""
     lines = text.splitlines()
-    if not lines or lines[0].strip() != "wizwar-export 1":
-        raise LogError("not a wizwar export (first line should be 'wizwar-export 1')")
+    first = lines[0].strip() if lines else ""
+    fmt, _, ver = first.partition(" ")
+    if fmt != EXPORT or ver not in ("1", str(EXPORT_VERSION)):
+        raise LogError(f"not a wizwar export (first line should be "
+                       f"'{EXPORT} {EXPORT_VERSION}')")
+    kv: dict[str, str] = {}
+    opts: dict[str, str] = {}
+    legacy: dict[str, str] = {}
+    deal_lines: list[tuple[int, str, str]] = []
+    acts: list[tuple[int, str]] = []
+    rs: Ruleset | None = None
     for n, raw in enumerate(lines[1:], 2):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         word, _, rest = line.partition(" ")
-        if word.startswith("P") and word[1:].isdigit():
+        if word == "ruleset":
+            name, _, rv = rest.partition(" ")
             try:
-                actions.append(parse(line))
-            except NotationError as exc:
+                rs = registry.get(name)
+            except UnknownRuleset as exc:
                 raise LogError(f"line {n}: {exc}") from None
-        elif word == "reblind":
-            parts = rest.split()
-            reblinds.append({int(p.split("=")[0]): p.split("=")[1] for p in parts[1:]})
-        elif word in ("ruleset", "players", "deck", "crossed", "doors", "team", "names", "seed",
-                      "deal"):
+            if rv.strip() != str(rs.version):
+                raise LogError(f"the text is for {name} rules {rv}, this wizwar has "
+                               f"{rs.name} {rs.version}")
+        elif word in ("names", "seed"):
             kv[word] = rest
+        elif word == "option":
+            k, _, v = rest.partition(" ")
+            opts[k] = v
+        elif word in ("players", "deck", "crossed", "doors", "team") and ver == "1":
+            legacy[word] = rest
+        elif rs is not None and word in rs.deal_words():
+            deal_lines.append((n, word, rest))
+        elif word[:1].isupper() and word[1:].isdigit():
+            acts.append((n, line))
         else:
             raise LogError(f"line {n}: unknown line {word!r}")
+    if rs is None:
+        raise LogError("the header lines are incomplete: no ruleset line")
     try:
-        rs, rv = kv["ruleset"].split()
-        if rs != RULESET or int(rv) != RULES_VERSION:
-            raise LogError(f"the text is for {rs} rules {rv}, this wizwar has "
-                           f"{RULESET} {RULES_VERSION}")
+        if ver == "1":
+            options = rs.options_from_legacy(legacy)
+        else:
+            options = rs.options.validate(opts)
+    except OptionError as exc:
+        raise LogError(f"the options are refused: {exc}") from None
+    try:
         names = tuple(p.split("=", 1)[1].replace("_", " ")
                       for p in kv.get("names", "").split() if "=" in p)
-        cfg = GameConfig(players=int(kv["players"]), names=names, deck=kv.get("deck", "full"),
-                         crossed=kv.get("crossed", "0") == "1", doors=kv.get("doors", "0") == "1",
-                         team=kv.get("team", "0") == "1")
         kind, _, val = kv["seed"].partition(" ")
         seed: int | bytes = int(val) if kind == "int" else bytes.fromhex(val)
     except (KeyError, ValueError) as exc:
         raise LogError(f"the header lines are incomplete: {exc}") from None
-    faces = kv["deal"].split() if "deal" in kv else None
-    return TextGame(cfg, seed, faces, reblinds, actions)
+    actions = []
+    for n, line in acts:
+        try:
+            actions.append(rs.parse_action(line))
+        except ValueError as exc:
+            raise LogError(f"line {n}: {exc}") from None
+    try:
+        deal = rs.parse_deal(deal_lines)
+    except ValueError as exc:
+        raise LogError(str(exc)) from None
+    return TextGame(rs, options, seed, names, deal, actions)

@@ -11,14 +11,83 @@ import asyncio
 import sys
 from typing import Any
 
+from core import registry
+from core.engine import Option, OptionError, Ruleset, UnknownRuleset
+
 # the LAN machinery and the rules core are imported where a LAN command runs, not at every
-# ``wizwar`` start (the parsers below are built for the menu too)
+# ``wizwar`` start (the parsers below are built for the menu too); the registry loads a
+# ruleset's module only when asked for it
 
 DEFAULT_PORT = 7654
+
+#: other flags an option answers to on a command: ``wizwar host --seats N`` is ``--players``
+FLAG_ALIASES: dict[str, dict[str, tuple[str, ...]]] = {"host": {"players": ("--seats",)}}
 
 
 def _err(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
+
+
+# ---- the game and its options on a command line ---------------------------------------
+def game_in_argv(argv: list[str], cmd: str) -> str:
+    """The GAME named after ``cmd`` in ``argv`` (``wizwar play arcomage ...``): the first
+    word after the command that is a registered ruleset or alias; the default otherwise. The
+    options flags are built for it before argparse runs (:func:`parse_game_args` checks)."""
+    if cmd not in argv:
+        return registry.DEFAULT
+    for word in argv[argv.index(cmd) + 1:]:
+        if not word.startswith("-"):
+            try:
+                return registry.canonical(word)
+            except UnknownRuleset:
+                continue
+    return registry.DEFAULT
+
+
+def add_game_argument(p: argparse.ArgumentParser) -> None:
+    """The optional GAME positional of ``play``/``host``/``selfplay``/``bench``."""
+    p.add_argument("game", nargs="?", default=registry.DEFAULT, metavar="GAME",
+                   help=f"the game: {', '.join(registry.names())} (default {registry.DEFAULT})")
+
+
+def _dest(o: Option) -> str:
+    return f"opt_{o.name}"
+
+
+def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = "") -> None:
+    """One flag per option of ``ruleset.options`` (``--name``; a bool also ``--no-name``),
+    with its help and default, so no option is ever left off a command."""
+    g = p.add_argument_group(f"{ruleset.title} options")
+    aliases = FLAG_ALIASES.get(cmd, {})
+    for o in ruleset.options:
+        flags = [o.flag, *aliases.get(o.name, ())]
+        default = f" (default {'on' if o.default else 'off'})" if o.kind == "bool" else \
+            f" (default {o.default})"
+        if o.kind == "bool":
+            g.add_argument(*flags, dest=_dest(o), action="store_true", default=None,
+                           help=(o.help or o.label) + default)
+            g.add_argument("--no-" + o.flag[2:], dest=_dest(o), action="store_false",
+                           help=argparse.SUPPRESS)
+        elif o.kind == "int":
+            g.add_argument(*flags, dest=_dest(o), type=int, default=None, metavar="N",
+                           choices=list(o.choices) or None, help=(o.help or o.label) + default)
+        else:
+            g.add_argument(*flags, dest=_dest(o), default=None, metavar="VALUE",
+                           choices=list(o.choices) or None, help=(o.help or o.label) + default)
+
+
+def options_from_args(p: argparse.ArgumentParser, ruleset: Ruleset,
+                      args: argparse.Namespace) -> dict[str, Any]:
+    """The validated options of the flags given (defaults for the others). A refused value
+    or combination is an argparse error naming the option (exit status 2)."""
+    given = {o.name: getattr(args, _dest(o)) for o in ruleset.options
+             if getattr(args, _dest(o), None) is not None}
+    try:
+        return ruleset.validate_options(given)
+    except OptionError as exc:
+        flags = " ".join(ruleset.options[k].flag for k in given) or "the options"
+        p.error(f"{flags}: {exc}")
+    raise AssertionError("unreachable")  # p.error exits
 
 
 def advertise_wanted(bind: str, flag: bool) -> bool:
@@ -29,19 +98,14 @@ def advertise_wanted(bind: str, flag: bool) -> bool:
 
 async def host_headless(args: argparse.Namespace) -> int:
     """Host a game whose own seat the bot plays; print the final hash."""
-    from core.wizwar.game import RULES_VERSION, RULESET
     from net.lan import HostGame
-    from net.protocol import PROTOCOL_VERSION
-    from wizwar_tui.saves import new_log, now_text
+    from net.logfiles import new_log, now_text
 
-    if args.team and args.seats != 4:
-        _err("team play needs --seats 4 (P1+P3 against P2+P4)")
-        return 2
+    rs: Ruleset = args.ruleset
     save = new_log("host", args.name)
-    game = HostGame(players=args.seats, name=args.name, bind=args.bind, port=args.port,
-                    bots=args.bots, local_bot=True, clock=args.clock, log=_err,
-                    doors=args.doors, team=args.team,
-                    writer=save.write, started=now_text())
+    game = HostGame(ruleset=rs, options=args.options, name=args.name, bind=args.bind,
+                    port=args.port, bots=args.bots, local_bot=True, clock=args.clock, log=_err,
+                    writer=save.write, started=now_text(), seed=args.seed)
     try:
         port = await game.start()
     except OSError as exc:
@@ -50,18 +114,7 @@ async def host_headless(args: argparse.Namespace) -> int:
     print(f"listening on {args.bind}:{port}", flush=True)
     adv = None
     if advertise_wanted(args.bind, args.advertise):
-        from net.discovery import Advertiser
-
-        adv = Advertiser()
-        remote = args.seats - 1 - args.bots
-        await adv.start(args.name, port, proto=PROTOCOL_VERSION,
-                        ruleset=f"{RULESET}/{RULES_VERSION}",
-                        options=f"players={args.seats}" + (" doors" if args.doors else "")
-                        + (" team" if args.team else ""), seats_taken=1 + args.bots,
-                        seats_free=remote,
-                        interfaces=None if args.bind in ("0.0.0.0", "") else [args.bind])
-        game.on_change = lambda: asyncio.ensure_future(
-            adv.update(1 + args.bots + (remote - game.free_seats), game.free_seats))
+        adv = await advertise(game, args.name, port, args.bind, taken=1 + args.bots)
     try:
         final = await game.run()
     finally:
@@ -73,9 +126,28 @@ async def host_headless(args: argparse.Namespace) -> int:
     if not final:
         _err(f"the game stopped: desync, report in {game.desync}")
         return 2
-    print(f"winner {game.state.winner if game.state else ''}", flush=True)
+    res = rs.result(game.state)
+    print(f"winner {'+'.join(res.winners) or '-'}", flush=True)
     print(f"final hash {final}", flush=True)
     return 0
+
+
+async def advertise(game: Any, name: str, port: int, bind: str, taken: int) -> Any:
+    """Announce ``game`` (a ``HostGame``) on the LAN: its name, the protocol, the ruleset
+    and its public options (:func:`net.discovery.txt_fields`), the seats; kept up to date as
+    seats fill. Returns the started ``Advertiser``."""
+    from net.discovery import Advertiser, txt_fields
+    from net.protocol import PROTOCOL_VERSION
+
+    adv = Advertiser()
+    rules, opts = txt_fields(game.ruleset, game.options)
+    remote = game.free_seats
+    await adv.start(name, port, proto=PROTOCOL_VERSION, ruleset=rules, options=opts,
+                    seats_taken=taken, seats_free=remote,
+                    interfaces=None if bind in ("0.0.0.0", "") else [bind])
+    game.on_change = lambda: asyncio.ensure_future(
+        adv.update(taken + (remote - game.free_seats), game.free_seats))
+    return adv
 
 
 def parse_target(target: str) -> tuple[str, int] | None:
@@ -88,12 +160,13 @@ def parse_target(target: str) -> tuple[str, int] | None:
     return None
 
 
-async def resolve(target: str, timeout: float) -> tuple[str, int]:
-    """A game to join: ``HOST:PORT`` directly, else a game name found by zeroconf.
-    Raises ``LookupError`` when no such game is found."""
+async def resolve(target: str, timeout: float) -> tuple[str, int, str]:
+    """A game to join: ``HOST:PORT`` directly, else a game name found by zeroconf; with the
+    ruleset name its TXT record gives ("" for an address). Raises ``LookupError`` when no
+    such game is found."""
     direct = parse_target(target)
     if direct:
-        return direct
+        return direct[0], direct[1], ""
     if ":" in target:
         raise LookupError(f"{target!r} is not HOST:PORT")
     from net.discovery import find_games
@@ -101,7 +174,7 @@ async def resolve(target: str, timeout: float) -> tuple[str, int]:
     games = await find_games(timeout)
     for g in games:
         if g.name == target or (not target and g.seats_free > 0):
-            return g.host, g.port
+            return g.host, g.port, g.game
     raise LookupError(f"no game called {target!r} found on the network"
                       if target else "no game with a free seat found on the network")
 
@@ -110,15 +183,20 @@ async def join_headless(args: argparse.Namespace) -> int:
     """Join with the bot playing our seat; reconnect if the connection drops; print the
     final hash."""
     try:
-        host, port = await resolve(args.target or "", args.timeout)
+        host, port, found = await resolve(args.target or "", args.timeout)
     except LookupError as exc:
         _err(str(exc))
         return 1
     from net.lan import HostClosed, JoinRefused, PeerGame
-    from wizwar_tui.saves import new_log, now_text
+    from net.logfiles import new_log, now_text
 
+    try:
+        rs = registry.get(found or args.game)
+    except UnknownRuleset as exc:
+        _err(f"cannot join: {exc}")
+        return 1
     save = new_log("peer", args.name)
-    peer = PeerGame(host, port, name=args.name, log=_err,
+    peer = PeerGame(host, port, name=args.name, log=_err, ruleset=rs,
                     token=load_token(host, port, args.name), writer=save.write,
                     started=now_text())
     for attempt in range(args.retries + 1):
@@ -260,12 +338,23 @@ def _seconds(text: str) -> float:
     return x
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
-    """The host/join/list sub-commands of ``wizwar``."""
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = None) -> None:
+    """The host/join/list sub-commands of ``wizwar``; ``host`` gets the options flags of
+    ``host_ruleset`` (default: the registry's default game)."""
+    rs = host_ruleset or registry.get()
     p = sub.add_parser(
         "host", help="host a LAN game",
-        description="Host a game: players join it with `wizwar join HOST:PORT` (--port), or "
-                    "with --ssh log in with `ssh -p PORT NAME@HOST` (the --ssh port).")
+        description="Host a game of GAME: players join it with `wizwar join HOST:PORT` "
+                    "(--port), or with --ssh log in with `ssh -p PORT NAME@HOST` (the --ssh "
+                    "port). The game's options are flags (below).")
+    add_game_argument(p)
     p.add_argument("--name", default="wizwar game", help="the game's name, shown on the LAN")
     p.add_argument("--port", type=_port, default=None, metavar="N",
                    help=f"the game port, for `wizwar join` (default {DEFAULT_PORT}; 0 any free "
@@ -273,16 +362,16 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bind", default=None, metavar="ADDR",
                    help="address the game port listens on (default 0.0.0.0; with --ssh "
                         "127.0.0.1)")
-    p.add_argument("--seats", type=int, default=2, choices=(2, 3, 4),
-                   help="players, you included (default 2)")
     p.add_argument("--bots", type=int, default=0, metavar="B",
                    help="the last B seats are played by the host's bots")
+    p.add_argument("--seed", type=_seed, default=None, metavar="S",
+                   help="the host's share of the game seed (its own and its bots' seed "
+                        "nonces, and the secret deal): with no joined seat the game is the "
+                        "same for the same S; default: fresh randomness")
     p.add_argument("--clock", type=_seconds, default=None, metavar="S",
                    help="seconds to answer an attack before a pass is entered")
     p.add_argument("--no-advertise", dest="advertise", action="store_false",
                    help="do not announce the game on the LAN (join by address)")
-    p.add_argument("--doors", action="store_true", help="the doors variant")
-    p.add_argument("--team", action="store_true", help="team play (needs --seats 4)")
     p.add_argument("--headless", action="store_true", help="no app (needs --bot)")
     p.add_argument("--bot", action="store_true", help="the bot plays your seat (P1)")
     p.add_argument("--ssh", metavar="[HOST:]PORT", default=None,
@@ -292,19 +381,46 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="SSH players log in with this password (or $WIZWAR_SSH_PASSWORD)")
     p.add_argument("--ssh-keys", default="", metavar="FILE",
                    help="SSH players log in with a key from this authorized_keys file")
-    j = sub.add_parser("join", help="join a LAN game by name or HOST:PORT")
-    j.add_argument("target", nargs="?", default="")
-    j.add_argument("--name", default="guest")
+    add_option_flags(p, rs, "host")
+    p.set_defaults(built_for=rs.name)
+    j = sub.add_parser("join", help="join a LAN game by name or HOST:PORT",
+                       description="Join a game found on the LAN by its name (see `wizwar "
+                                   "list`), or at HOST:PORT; with no TARGET, the first game "
+                                   "found with a free seat.")
+    j.add_argument("target", nargs="?", default="", metavar="TARGET",
+                   help="the game's name as `wizwar list` shows it, or HOST:PORT")
+    j.add_argument("--name", default="guest", help="your player name (default guest)")
+    j.add_argument("--game", default=registry.DEFAULT, metavar="GAME",
+                   help="the game a HOST:PORT plays (a found game says which it is): "
+                        f"{', '.join(registry.names())} (default {registry.DEFAULT})")
     j.add_argument("--timeout", type=float, default=3.0, help="seconds to look for games")
     j.add_argument("--retries", type=int, default=20, help="rejoins after a lost connection")
-    j.add_argument("--headless", action="store_true")
-    j.add_argument("--bot", action="store_true")
-    lp = sub.add_parser("list", help="list the games on the network")
-    lp.add_argument("--timeout", type=float, default=3.0)
+    j.add_argument("--headless", action="store_true", help="no app (needs --bot)")
+    j.add_argument("--bot", action="store_true", help="the bot plays your seat")
+    lp = sub.add_parser("list", help="list the games on the network (and which game each "
+                                     "plays)")
+    lp.add_argument("--timeout", type=float, default=3.0, help="seconds to look for games")
+
+
+def prepare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Check a parsed ``host``/``join``: ``args.ruleset`` and (host) ``args.options``, the
+    validated options of its flags. Exits with an argparse error (status 2) naming a refused
+    option or an unknown game."""
+    if args.cmd == "join":
+        try:
+            args.game = registry.canonical(args.game)
+        except UnknownRuleset as exc:
+            parser.error(str(exc))
+        args.ruleset = registry.get(args.game)
+    if args.cmd == "host":
+        args.ruleset = registry.get(args.game)
+        args.options = options_from_args(parser, args.ruleset, args)
+        args.seats = len(args.ruleset.seats(args.options))
 
 
 def run(args: argparse.Namespace) -> int | None:
-    """Run a headless host/join/list; None when the app should handle it."""
+    """Run a headless host/join/list (``args`` checked by :func:`prepare`); None when the
+    app should handle it."""
     if args.cmd == "list":
         return asyncio.run(list_games(args.timeout))
     if args.cmd == "host":

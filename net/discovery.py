@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import socket
@@ -19,6 +20,7 @@ import unicodedata
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import ifaddr  # a dependency of zeroconf; replaces its deprecated get_all_addresses()
 from zeroconf import (
@@ -151,25 +153,68 @@ class GameAd:
     proto: int
     """Wire protocol version; a client refuses a game with a different one."""
     ruleset: str
-    """Rules identifier, e.g. ``wizwar/1``."""
+    """Rules identifier ``NAME/VERSION``, e.g. ``wizwar/3`` (:func:`txt_fields`)."""
     options: str
-    """Free-form game options, e.g. ``players=3``."""
+    """The public options as ``name=value`` words, e.g. ``players=3 crossed=0 ...``."""
     seats_taken: int
     seats_free: int
     service: str
     """The full zeroconf service name (unique on the LAN); the key in :attr:`Browser.games`."""
 
+    @property
+    def game(self) -> str:
+        """The ruleset's name from :attr:`ruleset` (``wizwar``)."""
+        return self.ruleset.partition("/")[0]
+
+    @property
+    def title(self) -> str:
+        """The game's name for people ("Wiz-War"), or the ruleset name this wizwar does not
+        know."""
+        from core import registry
+        from core.engine import UnknownRuleset
+
+        try:
+            return registry.get(self.game).title
+        except UnknownRuleset:
+            return self.game
+
     def label(self) -> str:
-        """One safe display line: ``Duel — 1/2 seats — wizwar/1 players=2 — 10.0.0.1:7001``."""
+        """One safe display line: ``Duel — Wiz-War — 1/2 seats — wizwar/3 players=2 —
+        10.0.0.1:7001``."""
         total = self.seats_taken + self.seats_free
         rules = " ".join(part for part in (self.ruleset, self.options) if part)
         parts = [
             safe_text(self.name),
+            safe_text(self.title, 32),
             f"{self.seats_taken}/{total} seats",
-            safe_text(rules, 48),
+            safe_text(rules, 64),
             f"{self.host}:{self.port}",
         ]
         return " — ".join(part for part in parts if part)
+
+
+def txt_fields(ruleset: Any, options: dict[str, Any]) -> tuple[str, str]:
+    """The ``ruleset`` and ``options`` TXT values of a game: ``NAME/VERSION`` and its public
+    options as ``name=value`` words (``ruleset.options.to_txt``), in schema order."""
+    words = " ".join(f"{k}={v}" for k, v in ruleset.options.to_txt(options).items())
+    return f"{ruleset.name}/{ruleset.version}", words
+
+
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (what friends type to join)."""
+    out: list[str] = []
+    with contextlib.suppress(Exception):
+        for adapter in ifaddr.get_adapters():
+            for ip in adapter.ips:
+                if isinstance(ip.ip, str) and not ip.ip.startswith("127.") \
+                        and ip.ip not in out:
+                    out.append(ip.ip)
+    if not out:
+        with contextlib.suppress(OSError):
+            got = socket.gethostbyname(socket.gethostname())
+            if not got.startswith("127."):
+                out.append(got)
+    return out
 
 
 def _txt(props: dict[bytes, bytes | None], key: str) -> bytes | None:
@@ -527,9 +572,13 @@ class Browser:
                 self._resolve(zeroconf, service_type, name)
             )
             self._tasks[name] = task
-            task.add_done_callback(lambda t, key=name: self._task_done(key, t))
+            task.add_done_callback(functools.partial(self._done_for, name))
         except Exception:  # noqa: BLE001 - never let an exception escape into zeroconf
             log.debug("discovery handler failed for %r", name, exc_info=True)
+
+    def _done_for(self, name: str, task: asyncio.Task[None]) -> None:
+        """``_task_done`` with the name first (a done callback bound to one service)."""
+        self._task_done(name, task)
 
     def _task_done(self, name: str, task: asyncio.Task[None]) -> None:
         if self._tasks.get(name) is task:

@@ -1,9 +1,10 @@
 """Deterministic lockstep on a LAN: one host sequences actions, every peer checks them.
 
+Generic over rulesets: a game is a :class:`~core.engine.Ruleset` and a validated options map.
 The host numbers the actions, but is not trusted to compute: every peer validates each action
 with its own rules core, applies it, and compares its state hash with the host's; a mismatch
-stops the game at that sequence number and writes a desync report. Hands stay hidden: a
-peer's core knows only the faces the host's dealer revealed to it (net/dealer.py).
+stops the game at that sequence number and writes a desync report. Secrets stay hidden: a
+peer's core knows only the values the host's dealer revealed to it (net/dealer.py).
 The game seed is built from every seat's committed-then-revealed nonce.
 See docs/protocol.md for every message.
 """
@@ -19,14 +20,8 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
 
-from core import log
-from core.engine import Event, IllegalAction
-from core.wizwar import bot
-from core.wizwar.actions import Action, NotationError
-from core.wizwar.game import RULES_VERSION, RULESET, GameConfig, new_game
-from core.wizwar.rules import apply, legal_actions, to_move, why_illegal
-from core.wizwar.state import State, commitment, state_hash
-from core.wizwar.view import View, view
+from core import log, registry
+from core.engine import Event, IllegalAction, OptionError, Ruleset
 from net.dealer import DealError, HostDealer, PeerDealer
 from net.protocol import (
     PROTOCOL_VERSION,
@@ -65,8 +60,9 @@ def joint_seed(nonces: dict[str, str], seats: list[str]) -> bytes:
 
 
 def write_desync_report(seq: int, mine: str, theirs: str, actions: list[str],
-                        folder: str | None = None) -> str:
-    """Write a desync report (both hashes, versions, the actions so far); returns its path."""
+                        folder: str | None = None, ruleset: Ruleset | None = None) -> str:
+    """Write a desync report (both hashes, the protocol and the ruleset with its version,
+    the actions so far); returns its path."""
     if folder is None:
         from platformdirs import user_data_dir
 
@@ -74,9 +70,10 @@ def write_desync_report(seq: int, mine: str, theirs: str, actions: list[str],
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, f"desync-seq{seq}-{secrets.token_hex(4)}.txt")
     with open(path, "w", encoding="utf-8") as f:
+        rules = f"{ruleset.name}/{ruleset.version}" if ruleset is not None else "?"
         f.write(f"wizwar desync at sequence {seq}\nthis peer's hash: {mine}\n"
                 f"other hash: {theirs}\nprotocol {PROTOCOL_VERSION}, rules "
-                f"{RULESET}/{RULES_VERSION}\n\nactions:\n")
+                f"{rules}\n\nactions:\n")
         for i, a in enumerate(actions, 1):
             f.write(f"{i} {a}\n")
     return path
@@ -132,8 +129,12 @@ class HostGame:
     """The hosting peer: seats, the secret deal, the sequencer.
 
     Attributes:
-        players: seats at the table (2-4). bots: how many of the last seats the host's bots
-        play. local_bot: the host's own seat (P1) is played by the bot (headless hosting).
+        ruleset: the game (default: the registry's default). options: its options (validated
+        in ``__post_init__``; missing ones take their defaults). players: a shorthand for
+        the ``players`` option, for a ruleset that has one (0: from ``options``).
+        bots: how many of the last seats the host's bots play. bot_level: their level
+        (the ruleset's default when ""). seed: the host's share of the game seed (its own
+        and its bots' nonces, and the deal: ``HostDealer.deal``); None: fresh randomness. local_bot: the host's own seat (P1) is played by the bot (headless hosting).
         local_seat: False makes P1 a remote seat like the others, for a host where nobody
         plays at the host's own terminal (``wizwar host --ssh``: everyone joins).
         max_watchers: how many watchers (connections that only look on) may connect.
@@ -141,7 +142,7 @@ class HostGame:
         entered for it (None: no clock).
     """
 
-    players: int = 2
+    players: int = 0
     name: str = "wizwar"
     bind: str = "127.0.0.1"
     port: int = 0
@@ -149,14 +150,15 @@ class HostGame:
     local_bot: bool = True
     local_seat: bool = True
     max_watchers: int = 8
-    deck: str = "full"
-    doors: bool = False
-    team: bool = False
+    ruleset: Ruleset = field(default_factory=registry.get)
+    options: dict[str, Any] = field(default_factory=dict)
+    bot_level: str = ""
+    seed: int | None = None
     clock: float | None = None
     log: Log = _quiet
     report_dir: str | None = None
     seats: list[Seat] = field(default_factory=list)
-    state: State | None = None
+    state: Any = None
     dealer: HostDealer | None = None
     sent: list[dict[str, Any]] = field(default_factory=list)  # commits, private per seat
     hashes: dict[int, str] = field(default_factory=dict)
@@ -172,20 +174,23 @@ class HostGame:
     last_reject: str = ""
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3, 4):
-            raise ValueError("2 to 4 players")
+        opts = dict(self.options)
+        if self.players and "players" in self.ruleset.options.names():
+            opts["players"] = self.players
+        self.options = self.ruleset.validate_options(opts)  # raises OptionError
+        seat_ids = self.ruleset.seats(self.options)
+        self.players = len(seat_ids)
         if not 0 <= self.bots < self.players:
             raise ValueError("bots must leave the host's own seat")
         self.seats = []
-        for i in range(self.players):
-            seat = f"P{i + 1}"
+        for i, seat in enumerate(seat_ids):
             if i == 0 and self.local_seat:
                 self.seats.append(Seat(seat, "local", "host", bot=self.local_bot))
             elif i >= self.players - self.bots:
                 self.seats.append(Seat(seat, "bot", f"bot {seat}", bot=True))
             else:
                 self.seats.append(Seat(seat, "remote"))
-        self._inbox: asyncio.Queue[tuple[str, Action]] = asyncio.Queue()
+        self._inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._all_joined = asyncio.Event()
         self._nonces_in = asyncio.Event()
         self._server: asyncio.base_events.Server | None = None
@@ -249,7 +254,7 @@ class HostGame:
         unless it ended normally)."""
         if self._server is not None:
             self._server.close()
-        over = self.state is not None and bool(self.state.winner)
+        over = self.over
         for s in self.seats:
             if s.conn is not None:
                 if not over and not s.conn.closed:
@@ -269,7 +274,7 @@ class HostGame:
             msg = await asyncio.wait_for(conn.frames.read(), 30)
             if msg is None or msg["type"] != "hello":
                 raise ProtocolError("the first message must be hello")
-            problem = version_problem(msg)
+            problem = version_problem(self.ruleset, msg)
             if problem:
                 await conn.send({"type": "refuse", "reason": problem})
                 return
@@ -287,7 +292,8 @@ class HostGame:
             if old is not None:
                 await old.close()
             await conn.send({"type": "welcome", "seat": seat.seat, "token": seat.token,
-                             "players": self.players, "game": self.name[:80]})
+                             "players": self.players, "game": self.name[:80],
+                             "ruleset": self.ruleset.name})
             self.log(f"{seat.seat} joined ({seat.name})")
             await self._catch_up(seat)
             self._changed()
@@ -320,7 +326,7 @@ class HostGame:
             return
         backlog: list[dict[str, Any]] = [
             {"type": "welcome", "seat": "", "token": "", "players": self.players,
-             "game": self.name[:80]},
+             "game": self.name[:80], "ruleset": self.ruleset.name},
             self.peers_msg()]
         if self.deal_msg:
             backlog.append(self.deal_msg)
@@ -379,7 +385,7 @@ class HostGame:
     def _for(self, msg: dict[str, Any], seat: str) -> dict[str, Any]:
         out = dict(msg)
         out["private"] = msg["private"].get(seat, [])
-        out["last"] = self.state.seq if self.state is not None else 0  # to catch up to
+        out["last"] = self.ruleset.seq(self.state) if self.state is not None else 0  # catch up
         return out
 
     async def _handle(self, seat: Seat, msg: dict[str, Any]) -> None:
@@ -398,14 +404,14 @@ class HostGame:
             if all(s.nonce for s in self.seats if s.kind == "remote"):
                 self._nonces_in.set()
         elif t == "propose":
+            assert seat.conn is not None
             try:
-                action = Action.from_wire(msg["action"])
-            except NotationError as exc:
-                await seat.conn.send({"type": "reject", "reason": str(exc),  # type: ignore
-                                      "action": []})
+                action = self.ruleset.action_from_wire(msg["action"])
+            except ValueError as exc:
+                await seat.conn.send({"type": "reject", "reason": str(exc), "action": []})
                 return
             if action.actor != seat.seat:
-                await seat.conn.send({"type": "reject", "action": action.to_wire(),  # type: ignore
+                await seat.conn.send({"type": "reject", "action": action.to_wire(),
                                       "reason": f"you play {seat.seat}, not {action.actor}"})
                 return
             await self._inbox.put((seat.seat, action))
@@ -413,7 +419,7 @@ class HostGame:
             mine = self.hashes.get(msg["seq"])
             if mine is not None and mine != msg["hash"]:
                 self.desync = write_desync_report(msg["seq"], mine, msg["hash"], self.actions,
-                                                  self.report_dir)
+                                                  self.report_dir, self.ruleset)
                 self.log(f"DESYNC with {seat.seat} at {msg['seq']}: report {self.desync}")
                 stop = {"type": "desync", "seq": msg["seq"],
                         "reason": f"{seat.seat} computed another state"}
@@ -422,7 +428,7 @@ class HostGame:
                         await s.conn.send(stop)
                 for w in list(self.watchers):
                     await w.send(stop)
-                await self._inbox.put(("", Action(seat.seat, "pass")))  # wake the sequencer
+                await self._inbox.put(("", None))  # wake the sequencer
         elif t == "bye":
             raise ConnectionError("peer left")
         else:
@@ -441,50 +447,45 @@ class HostGame:
         if self._server is None:
             await self.start()
         await self._all_joined.wait() if any(s.kind == "remote" for s in self.seats) else None
-        host_nonce = secrets.token_hex(32)
         p1 = self.seats[0]
         if p1.kind == "local":
-            p1.nonce, p1.nonce_commit = host_nonce, nonce_commit(host_nonce)
+            p1.nonce = self._host_nonce(p1.seat)
+            p1.nonce_commit = nonce_commit(p1.nonce)
         for s in self.seats:
             if s.kind == "bot":
-                s.nonce = secrets.token_hex(32)
+                s.nonce = self._host_nonce(s.seat)
                 s.nonce_commit = nonce_commit(s.nonce)
-        self.dealer = HostDealer.deal(self.deck, self.players)
+        rs = self.ruleset
+        self.dealer = HostDealer.deal(rs.dealing(), self.options, self.seed)
         names = [s.name or s.seat for s in self.seats]
-        config = {"players": self.players, "deck": self.deck, "names": names, "crossed": 0,
-                  "doors": int(self.doors), "team": int(self.team)}
         self.deal_msg = {"type": "deal", "commits": self.dealer.commits(),
                          "nonce_commits": {s.seat: s.nonce_commit for s in self.seats},
-                         "config": config}
+                         "options": rs.options.to_wire(self.options), "names": names}
         await self._broadcast(self.deal_msg)
         if any(s.kind == "remote" for s in self.seats):
             await self._nonces_in.wait()
         nonces = {s.seat: s.nonce for s in self.seats}
         seed = joint_seed(nonces, [s.seat for s in self.seats])
-        cfg = GameConfig(players=self.players, names=tuple(names), deck=self.deck,
-                         doors=self.doors, team=self.team)
-        st = new_game(cfg, seed, faces=list(self.dealer.faces), commits=self.dealer.commits())
-        st.dealer = self.dealer
+        deal = self.dealer.game_deal()
+        st = rs.new_game(self.options, seed, names=names, deal=deal)
+        self.dealer.attach(st)
         self.state = st
-        pre = [self.dealer.opening(c) for c in sorted(st.public_cards())]
-        private = {w.seat: [self.dealer.opening(c) for c in sorted(w.hand)]
-                   for w in st.wizards}
+        pre, private = self.dealer.start_reveals(st)
         self.start_msg = {"type": "start", "nonces": nonces, "pre": pre, "private": private,
-                          "hash": state_hash(st)}
+                          "hash": rs.state_hash(st)}
         if self.writer is not None:
             self.writer(log.encode(log.header(
-                cfg, seed, kind="host", viewer="P1", faces=list(self.dealer.faces),
-                commits=self.dealer.commits(), started=self.started,
-                extra={"nonces": nonces})))
-        self.hashes[0] = state_hash(st)
+                rs, self.options, seed, kind="host", viewer="P1", names=names, deal=deal,
+                started=self.started, extra={"nonces": nonces})))
+        self.hashes[0] = rs.state_hash(st)
         await self._broadcast(self.start_msg)
-        self.log(f"game started, first player {st.turn.active}")
+        self.log(f"game started, first to act {', '.join(rs.to_move(st))}")
         self._changed()
-        while not st.winner and not self.desync:
-            seat = self.seat(to_move(st)[0])
+        while not rs.result(st).over and not self.desync:
+            seat = self.seat(rs.to_move(st)[0])
             if seat.bot:
-                action = bot.choose(view(st, seat.seat), seat.seat,
-                                    legal_actions(st, seat.seat))
+                action = rs.bot_choose(rs.view(st, seat.seat), seat.seat,
+                                       rs.legal_actions(st, seat.seat), self.bot_level)
                 await asyncio.sleep(0)
             elif seat.kind == "local":
                 assert self.local_actions is not None
@@ -493,7 +494,7 @@ class HostGame:
                 action = await self._next_from(seat)
                 if action is None:
                     continue
-            reason = why_illegal(st, action)
+            reason = rs.why_illegal(st, action)
             if reason:
                 if seat.kind == "remote" and seat.conn is not None:
                     await seat.conn.send({"type": "reject", "reason": reason,
@@ -506,62 +507,80 @@ class HostGame:
         if self.desync:
             return ""
         if self.writer is not None:
-            self.writer(log.encode(log.end_record(st, self.dealer.history)))
+            self.writer(log.encode(log.end_record(rs, st, self.dealer.history)))
         await self._broadcast({"type": "end", "history": self.dealer.history,
-                               "hash": state_hash(st)})
+                               "hash": rs.state_hash(st)})
         await asyncio.sleep(0.05)
-        return state_hash(st)
+        return rs.state_hash(st)
 
-    async def _next_from(self, seat: Seat) -> Action | None:
+    @property
+    def over(self) -> bool:
+        """True once the game has ended (its outcome is over)."""
+        return self.state is not None and self.ruleset.result(self.state).over
+
+    def _host_nonce(self, seat: str) -> str:
+        """The seed nonce of a seat the host plays: fresh, or from :attr:`seed`."""
+        if self.seed is None:
+            return secrets.token_hex(32)
+        return blake2b(f"wizwar-nonce:{self.seed}:{seat}".encode(), digest_size=32).hexdigest()
+
+    async def _next_from(self, seat: Seat) -> Any:
         """The next proposal of ``seat`` (waiting through disconnections); with a clock, a
-        timed-out answer to an attack becomes a logged pass."""
+        timed-out answer in an answer window becomes the ruleset's logged default answer
+        (Wiz-War: a pass)."""
         st = self.state
         assert st is not None
+        rs = self.ruleset
         while True:
-            # the clock runs only for a connected seat answering an attack: a dropped peer's
+            # the clock runs only for a connected seat in an answer window: a dropped peer's
             # window is paused until it rejoins
-            timeout = self.clock if (self.clock and st.windows and seat.connected) else None
+            default = rs.default_answer(st, seat.seat) if self.clock else None
+            timeout = self.clock if (default is not None and rs.stage(st).kind == "answer"
+                                     and seat.connected) else None
             try:
                 who, action = await asyncio.wait_for(self._inbox.get(), timeout)
             except TimeoutError:
                 if not seat.connected:
                     continue
-                self.log(f"{seat.seat} ran out of time: pass")
-                return Action(seat.seat, "pass")
+                what = str(default).removeprefix(f"{seat.seat} ")  # the notation names the actor
+                self.log(f"{seat.seat} ran out of time: {what}")
+                return default
             if self.desync:
                 return None
-            if who == seat.seat:
+            if who == seat.seat and action is not None:
                 return action
+            if action is None:
+                continue
             s = self.seat(who)
             if s.conn is not None:
                 await s.conn.send({"type": "reject", "action": action.to_wire(),
                                    "reason": f"it is not your turn ({seat.seat} must act)"})
 
-    async def commit(self, action: Action) -> None:
+    async def commit(self, action: Any) -> None:
         """Apply a checked action on the host's full state and send it, with the reveals
         each peer may have, to everyone."""
-        st, dealer = self.state, self.dealer
+        st, dealer, rs = self.state, self.dealer, self.ruleset
         assert st is not None and dealer is not None
         before = dealer.begin(st, action)
-        self.events.extend(apply(st, action))
+        self.events.extend(rs.apply(st, action))
         rev = dealer.finish(st, before)
-        h = state_hash(st)
-        self.hashes[st.seq] = h
+        h = rs.state_hash(st)
+        seq = rs.seq(st)
+        self.hashes[seq] = h
         self.actions.append(str(action))
-        msg = {"type": "commit", "seq": st.seq, "action": action.to_wire(), "pre": rev["pre"],
+        msg = {"type": "commit", "seq": seq, "action": action.to_wire(), "pre": rev["pre"],
                "reblind": rev["reblind"], "private": rev["private"], "hash": h}
         self.sent.append(msg)
         if self.writer is not None:
-            # the host's own log: every face is known; reshuffles carry their new faces
-            reblind = [dict(r, faces=[st.faces[c] for c in r["cids"]]) for r in rev["reblind"]]
-            self.writer(log.encode(log.record(st.seq, action, st, force_hash=bool(st.winner),
-                                              reveals={"reblind": reblind})))
+            # the host's own log: every value is known; re-deals carry their new values
+            self.writer(log.encode(log.record(rs, seq, action, st, force_hash=self.over,
+                                              reveals=dealer.log_reveals(rev))))
         await self._broadcast(msg)
         self._changed()
 
-    def view(self, seat: str = "P1") -> View | None:
+    def view(self, seat: str = "P1") -> Any:
         """The host player's view (for the app)."""
-        return None if self.state is None else view(self.state, seat)
+        return None if self.state is None else self.ruleset.view(self.state, seat)
 
 
 class JoinRefused(RuntimeError):
@@ -578,6 +597,8 @@ class PeerGame:
 
     With ``watch`` it is a watcher: no seat, no hand, nothing to propose; it follows the
     game from the public reveals only (its core never holds a face from anyone's hand).
+    ``ruleset`` is the game it asks to join (the host refuses another in words);
+    ``options`` and ``names`` are the host's, from its ``deal`` message.
     """
 
     host: str
@@ -589,10 +610,13 @@ class PeerGame:
     log: Log = _quiet
     report_dir: str | None = None
     seat: str = ""
-    state: State | None = None
+    ruleset: Ruleset = field(default_factory=registry.get)
+    bot_level: str = ""
+    state: Any = None
     dealer: PeerDealer = field(default_factory=PeerDealer)
     commits: list[str] = field(default_factory=list)
-    config: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)
     nonce_commits: dict[str, str] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
     desync: str = ""
@@ -616,7 +640,8 @@ class PeerGame:
         self._nonce = secrets.token_hex(32)
         reader, writer = await asyncio.open_connection(self.host, self.port)
         self.conn = Conn(reader, writer)
-        msg = hello(self.name, "" if self.watch else self.token, nonce_commit(self._nonce))
+        msg = hello(self.ruleset, self.name, "" if self.watch else self.token,
+                    nonce_commit(self._nonce))
         if self.watch:
             msg["watch"] = True
         await self.conn.send(msg)
@@ -629,7 +654,7 @@ class PeerGame:
             await self.connect()
         assert self.conn is not None
         self.state = None
-        self.dealer = PeerDealer()
+        self.dealer = PeerDealer(self.ruleset.dealing())
         self.events = []  # the host replays every commit to a rejoining peer
         proposer = asyncio.create_task(self._propose_loop())
         try:
@@ -655,6 +680,9 @@ class PeerGame:
         if t == "refuse":
             raise JoinRefused(msg["reason"])
         if t == "welcome":
+            if msg["ruleset"] != self.ruleset.name:
+                raise JoinRefused(f"the host plays {msg['ruleset'][:40]!r}, not "
+                                  f"{self.ruleset.name}")
             if self.watch and msg["seat"]:  # a host that does not know watchers seated us
                 raise JoinRefused("this host cannot be watched (an older wizwar)")
             if self.watch:
@@ -670,7 +698,12 @@ class PeerGame:
             self.log(f"joined as {self.seat}")
         elif t == "deal":
             self.commits = [str(c) for c in msg["commits"]]
-            self.config = msg["config"]
+            try:
+                self.options = self.ruleset.options.from_wire(msg["options"])
+            except OptionError as exc:
+                raise ProtocolError(f"the host's options are refused: {exc}") from exc
+            self.names = [clean_name(str(n)) for n in msg["names"]][:len(
+                self.ruleset.seats(self.options))]
             self.nonce_commits = {str(k): str(v) for k, v in msg["nonce_commits"].items()}
             if not self.watch:
                 await self.conn.send({"type": "nonce", "nonce": self._nonce})
@@ -685,7 +718,7 @@ class PeerGame:
             assert self.state is not None
             if not self.watch:
                 await self.conn.send({"type": "ack", "seq": msg["seq"],
-                                      "hash": state_hash(self.state)})
+                                      "hash": self.ruleset.state_hash(self.state)})
         elif t == "reject":
             self.log(f"refused: {msg['reason']}")
             self.last_reject = msg["reason"]
@@ -706,16 +739,16 @@ class PeerGame:
         elif t == "end":
             assert self.state is not None
             try:
-                self.dealer.audit(msg["history"], self.config.get("deck", "full"),
-                                  int(self.config.get("players", 2)))
+                self.dealer.audit(msg["history"], self.options)
                 self.audited = True
                 if self.writer is not None and self._written >= 0:
-                    self.writer(log.encode(log.end_record(self.state, msg["history"])))
+                    self.writer(log.encode(log.end_record(self.ruleset, self.state,
+                                                          msg["history"])))
                     self._written = -2
             except DealError as exc:
                 self.log(f"AUDIT FAILED: {exc}")
                 raise
-            return state_hash(self.state)
+            return self.ruleset.state_hash(self.state)
         self._changed()
         return None
 
@@ -724,7 +757,8 @@ class PeerGame:
             self.on_change()
 
     def _start(self, msg: dict[str, Any]) -> None:
-        seats = [f"P{i + 1}" for i in range(int(self.config["players"]))]
+        rs = self.ruleset
+        seats = rs.seats(self.options)
         nonces = {str(k): str(v) for k, v in msg["nonces"].items()}
         for s in seats:
             try:
@@ -733,72 +767,60 @@ class PeerGame:
                 good = False
             if not good:
                 raise DealError(f"{s}'s nonce does not match its commitment")
-        faces = [""] * len(self.commits)
-        for r in list(msg["pre"]) + list(msg["private"]):
-            cid, face, salt = r
-            if not (isinstance(cid, int) and 0 <= cid < len(faces)) or \
-                    commitment(face, salt) != self.commits[cid]:
-                raise DealError(f"a reveal of card {cid} does not match its commitment")
-            faces[cid] = face
-        cfg = GameConfig(players=len(seats), names=tuple(self.config.get("names", ())),
-                         deck=str(self.config.get("deck", "full")),
-                         doors=bool(self.config.get("doors", 0)),
-                         team=bool(self.config.get("team", 0)))
+        deal = self.dealer.start_deal(self.commits, list(msg["pre"]) + list(msg["private"]))
         seed = joint_seed(nonces, seats)
-        st = new_game(cfg, seed, faces=list(faces), commits=list(self.commits))
+        st = rs.new_game(self.options, seed, names=self.names, deal=deal)
         if self.writer is not None and self._written < 0:
-            self.writer(log.encode(log.header(cfg, seed, kind="peer", viewer=self.seat,
-                                              faces=faces, commits=list(self.commits),
+            self.writer(log.encode(log.header(rs, self.options, seed, kind="peer",
+                                              viewer=self.seat, names=self.names, deal=deal,
                                               started=self.started,
                                               extra={"nonces": nonces})))
             self._written = 0
-        self.dealer.remember(self.commits)
-        st.dealer = self.dealer
+        self.dealer.attach(st)
         self.state = st
         self.actions = []
-        if state_hash(st) != msg["hash"]:
+        if rs.state_hash(st) != msg["hash"]:
             self._desync(0, msg["hash"])
         self._wake()
 
     def _commit(self, msg: dict[str, Any]) -> None:
-        st = self.state
+        st, rs = self.state, self.ruleset
         if st is None:
             raise ProtocolError("a commit before the start")
-        if msg["seq"] != st.seq + 1:
-            raise ProtocolError(f"expected action {st.seq + 1}, got {msg['seq']}")
+        if msg["seq"] != rs.seq(st) + 1:
+            raise ProtocolError(f"expected action {rs.seq(st) + 1}, got {msg['seq']}")
         try:
-            action = Action.from_wire(msg["action"])
-        except NotationError as exc:
+            action = rs.action_from_wire(msg["action"])
+        except ValueError as exc:
             raise ProtocolError(str(exc)) from exc
-        PeerDealer.apply_reveals(st, msg["pre"])
-        self.dealer.pending = list(msg["reblind"])
+        self.dealer.before(st, msg)
         try:
-            self.events.extend(apply(st, action))
+            self.events.extend(rs.apply(st, action))
         except IllegalAction as exc:
             self.log(f"the host sent an illegal action {action}: {exc.reason}")
             self._desync(msg["seq"], msg["hash"])
             return
-        PeerDealer.apply_reveals(st, msg["private"])
+        self.dealer.after(st, msg)
         self.actions.append(str(action))
         if self.writer is not None and msg["seq"] > self._written >= 0:
-            self.writer(log.encode(log.record(msg["seq"], action, st, force_hash=bool(st.winner),
-                                              reveals=msg)))
+            self.writer(log.encode(log.record(rs, msg["seq"], action, st,
+                                              force_hash=rs.result(st).over, reveals=msg)))
             self._written = msg["seq"]
-        if state_hash(st) != msg["hash"]:
+        if rs.state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
         self._wake()
 
     def _desync(self, seq: int, theirs: str) -> None:
         assert self.state is not None
-        self.desync = write_desync_report(seq, state_hash(self.state), theirs, self.actions,
-                                          self.report_dir)
+        self.desync = write_desync_report(seq, self.ruleset.state_hash(self.state), theirs,
+                                          self.actions, self.report_dir, self.ruleset)
         self.log(f"DESYNC at {seq}: report {self.desync}")
 
     def _caught_up(self) -> bool:
         """True once this peer has applied everything the host had sequenced when it last
         wrote to us (a rejoining peer must not act on a state still catching up)."""
         st = self.state
-        return st is not None and st.seq >= self._host_last
+        return st is not None and self.ruleset.seq(st) >= self._host_last
 
     def _wake(self) -> None:
         ev = getattr(self, "_turn", None)
@@ -814,8 +836,9 @@ class PeerGame:
             await self._turn.wait()
             self._turn.clear()
             st = self.state
-            if st is None or st.winner or self.seat not in to_move(st) or self.desync or \
-                    not self._caught_up():
+            rs = self.ruleset
+            if st is None or rs.result(st).over or self.seat not in rs.to_move(st) or \
+                    self.desync or not self._caught_up():
                 continue
             action = await self.choose(st)
             if action is None:
@@ -823,14 +846,21 @@ class PeerGame:
             assert self.conn is not None
             await self.conn.send({"type": "propose", "action": action.to_wire()})
 
-    async def choose(self, st: State) -> Action | None:
+    async def choose(self, st: Any) -> Any:
         """This seat's next action: the bot's choice, or the player's from the app."""
+        rs = self.ruleset
         if self.bot_play:
-            return bot.choose(view(st, self.seat), self.seat, legal_actions(st, self.seat))
+            return rs.bot_choose(rs.view(st, self.seat), self.seat,
+                                 rs.legal_actions(st, self.seat), self.bot_level)
         assert self.local_actions is not None
         return await self.local_actions.get()
 
-    def view(self) -> View | None:
+    @property
+    def over(self) -> bool:
+        """True once the game has ended (its outcome is over)."""
+        return self.state is not None and self.ruleset.result(self.state).over
+
+    def view(self) -> Any:
         """This peer's view (for the app)."""
-        return None if self.state is None else view(self.state, self.seat)
+        return None if self.state is None else self.ruleset.view(self.state, self.seat)
 

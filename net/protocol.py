@@ -13,20 +13,22 @@ from typing import Any
 
 import msgpack
 
+from core import registry
 from core.codec import CodecError, pack
-from core.wizwar.game import RULES_VERSION, RULESET
+from core.engine import Ruleset, UnknownRuleset
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
+# options and names from the ruleset's schema instead of Wiz-War's config)
 MAX_FRAME = 1 << 20  # bytes: no honest message is near this
 
 #: Each message type and the keys (with types) it must carry.
 SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "hello": {"proto": int, "ruleset": str, "rules_version": int, "cards": str, "name": str,
-              "token": str, "nonce_commit": str},
-    "welcome": {"seat": str, "token": str, "players": int, "game": str},
+    "hello": {"proto": int, "ruleset": str, "rules_version": int, "content": str,
+              "name": str, "token": str, "nonce_commit": str},
+    "welcome": {"seat": str, "token": str, "players": int, "game": str, "ruleset": str},
     "refuse": {"reason": str},
     "lobby": {"seats": list},
-    "deal": {"commits": list, "nonce_commits": dict, "config": dict},
+    "deal": {"commits": list, "nonce_commits": dict, "options": dict, "names": list},
     "nonce": {"nonce": str},
     "start": {"nonces": dict, "pre": list, "private": list, "hash": str, "last": int},
     "propose": {"action": list},
@@ -105,33 +107,34 @@ class FrameReader:
                 raise ProtocolError("frame larger than the limit") from exc
 
 
-def cards_digest() -> str:
-    """A digest of the card data and the implemented set: two builds that deal different
-    decks must not play together (the deal would not even have the same size)."""
-    from hashlib import blake2b
-
-    from core.wizwar.cards import CARDS, IMPLEMENTED
-
-    text = ";".join(f"{c.slug}:{c.count}:{c.kind}" for c in CARDS) + "|" + ",".join(IMPLEMENTED)
-    return blake2b(text.encode(), digest_size=8).hexdigest()
+def hello(ruleset: Ruleset, name: str, token: str, nonce_commit: str) -> dict[str, Any]:
+    """The first message a joining peer sends: the protocol version, the ruleset it plays
+    (name, rules version, content digest), its name, its seat token (a rejoin) and its seed
+    nonce's commitment."""
+    return {"type": "hello", "proto": PROTOCOL_VERSION, "ruleset": ruleset.name,
+            "rules_version": ruleset.version, "content": ruleset.content_digest(),
+            "name": name, "token": token, "nonce_commit": nonce_commit}
 
 
-def hello(name: str, token: str, nonce_commit: str) -> dict[str, Any]:
-    """The first message a joining peer sends."""
-    return {"type": "hello", "proto": PROTOCOL_VERSION, "ruleset": RULESET,
-            "rules_version": RULES_VERSION, "cards": cards_digest(), "name": name,
-            "token": token, "nonce_commit": nonce_commit}
-
-
-def version_problem(msg: dict[str, Any]) -> str:
-    """Why a hello cannot be accepted ("" if it can): protocol or ruleset mismatch."""
+def version_problem(ruleset: Ruleset, msg: dict[str, Any]) -> str:
+    """Why a hello cannot be accepted by a host playing ``ruleset`` ("" if it can): another
+    protocol version, an unknown or other ruleset, another rules version or content."""
     if msg["proto"] != PROTOCOL_VERSION:
         return (f"protocol version {msg['proto']} does not match the host's "
                 f"{PROTOCOL_VERSION}: install the same wizwar version")
-    if msg["ruleset"] != RULESET or msg["rules_version"] != RULES_VERSION:
-        return (f"rules {msg['ruleset']}/{msg['rules_version']} do not match the host's "
-                f"{RULESET}/{RULES_VERSION}")
-    if msg["cards"] != cards_digest():
-        return ("this wizwar has other cards than the host's (a different version): install "
-                "the same wizwar version")
+    theirs = "".join(ch for ch in msg["ruleset"] if ch.isprintable())[:40]
+    try:
+        known = registry.get(msg["ruleset"])
+    except UnknownRuleset:
+        return (f"this host plays {ruleset.title} ({ruleset.name}); the joining wizwar asked "
+                f"for {theirs!r}, a game the host does not know")
+    if known.name != ruleset.name:
+        return (f"this host plays {ruleset.title} ({ruleset.name}), not {known.title} "
+                f"({known.name}): join with `wizwar join` of {ruleset.name}")
+    if msg["rules_version"] != ruleset.version:
+        return (f"rules {theirs}/{msg['rules_version']} do not match the host's "
+                f"{ruleset.name}/{ruleset.version}: install the same wizwar version")
+    if msg["content"] != ruleset.content_digest():
+        return (f"this wizwar has other game content than the host's ({ruleset.title} of "
+                "another build): install the same wizwar version")
     return ""

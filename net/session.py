@@ -1,5 +1,6 @@
-"""A networked game seen through the same interface as ``core.wizwar.session.LocalSession``,
-so the app's game screen plays a LAN game exactly like a local one.
+"""A networked game seen through the :class:`core.session.Session` protocol, like
+``core.session.LocalSession``, so the app's game screen plays a LAN game exactly like a local
+one, for any ruleset.
 
 ``submit`` hands the human's action to the host's sequencer (or sends it to the host); the
 state changes when the host commits it, and ``on_change`` tells the app to redraw.
@@ -9,12 +10,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
-from core.engine import Event, IllegalAction
-from core.wizwar.actions import Action, parse
-from core.wizwar.rules import legal_actions, to_move, why_illegal
-from core.wizwar.state import state_hash
-from core.wizwar.view import View, view
+from core.engine import Event, IllegalAction, Outcome, Ruleset, Stage
 from net.lan import HostGame, PeerGame
 
 
@@ -25,13 +23,23 @@ class NetSession:
     game: HostGame | PeerGame
 
     @property
+    def ruleset(self) -> Ruleset:
+        """The game's ruleset."""
+        return self.game.ruleset
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The game's options (a joined game's: the host's, known from the deal)."""
+        return self.game.options
+
+    @property
     def human(self) -> str:
         """This player's seat ("" until the host has seated us)."""
         return "P1" if isinstance(self.game, HostGame) else self.game.seat
 
     @property
     def started(self) -> bool:
-        """True once the cards are dealt."""
+        """True once the game is dealt."""
         return self.game.state is not None
 
     @property
@@ -46,41 +54,45 @@ class NetSession:
 
     @property
     def over(self) -> bool:
-        """True once the game has a winner (or stopped on a desync)."""
-        st = self.game.state
-        return bool(self.game.desync) or (st is not None and bool(st.winner))
+        """True once the game has ended (or stopped on a desync)."""
+        return bool(self.game.desync) or self.game.over
 
-    def view(self, seat: str | None = None) -> View:
+    def view(self, seat: str | None = None) -> Any:
         """This player's view. Raises ``RuntimeError`` before the deal."""
         st = self.game.state
         if st is None:
             raise RuntimeError("the game has not started")
-        return view(st, self.human if seat is None else seat)
+        return self.ruleset.view(st, self.human if seat is None else seat)
+
+    def stage(self) -> Stage:
+        """The current stage (``over`` before the deal: nobody acts)."""
+        st = self.game.state
+        return Stage("over") if st is None else self.ruleset.stage(st)
 
     def to_move(self) -> list[str]:
         """Who may act now."""
-        return [] if self.game.state is None else to_move(self.game.state)
+        return [] if self.game.state is None else self.ruleset.to_move(self.game.state)
 
-    def legal_actions(self, seat: str | None = None) -> list[Action]:
+    def legal_actions(self, seat: str | None = None) -> list[Any]:
         """This player's legal actions now (from this peer's own core)."""
         st = self.game.state
         if st is None or self.game.desync:
             return []
-        return legal_actions(st, self.human if seat is None else seat)
+        return self.ruleset.legal_actions(st, self.human if seat is None else seat)
 
-    def why(self, action: Action) -> str:
+    def why(self, action: Any) -> str:
         """Why ``action`` would be refused ("" if legal)."""
         st = self.game.state
         if st is None:
             return "the game has not started"
-        return why_illegal(st, action)
+        return self.ruleset.why_illegal(st, action)
 
-    def submit(self, action: Action | str) -> list[Event]:
+    def submit(self, action: Any) -> list[Event]:
         """Hand the action to the host (checked here first: an illegal one raises
         ``IllegalAction`` and nothing is sent). Returns [] (events arrive with the commit)."""
         if isinstance(action, str):
             try:
-                action = parse(action)
+                action = self.ruleset.parse_action(action)
             except ValueError as exc:
                 raise IllegalAction(str(exc)) from exc
         reason = self.why(action)
@@ -99,6 +111,11 @@ class NetSession:
         """Nothing to do here (see :meth:`bot_to_act`)."""
         return []
 
+    def result(self) -> Outcome:
+        """The outcome so far (not over before the deal)."""
+        st = self.game.state
+        return Outcome() if st is None else self.ruleset.result(st)
+
     def seat_status(self) -> dict[str, str]:
         """Per seat: host, bot, free, connected or disconnected (the host knows; a peer shows
         what the host last told it)."""
@@ -108,7 +125,7 @@ class NetSession:
 
     def digest(self) -> str:
         """The current state hash ("" before the deal)."""
-        return "" if self.game.state is None else state_hash(self.game.state)
+        return "" if self.game.state is None else self.ruleset.state_hash(self.game.state)
 
     async def wait_started(self) -> None:
         """Wait until the deal."""

@@ -168,11 +168,19 @@ def child_env(term: str, ascii_only: bool = False) -> dict[str, str]:
     return env
 
 
+#: the module an SSH session runs (``python -m``): the app locked to one game. A command, not
+#: an import: ``net/`` imports nothing of the app.
+SESSION_MODULE = "wizwar_tui.ssh"
+
+
 def player_command(lan_host: str, lan_port: int, name: str, watch: bool,
-                   rejoin: str = "") -> list[str]:
-    """The process an SSH session runs: the app, locked to the game at ``lan_host:lan_port``
-    (see :mod:`wizwar_tui.ssh`); ``rejoin`` is the ``ssh`` command that takes the seat back."""
-    argv = [sys.executable, "-m", "wizwar_tui.ssh", f"{lan_host}:{lan_port}", "--name", name]
+                   rejoin: str = "", game: str = "") -> list[str]:
+    """The process an SSH session runs: the app (:data:`SESSION_MODULE`), locked to the game
+    at ``lan_host:lan_port``; ``rejoin`` is the ``ssh`` command that takes the seat back;
+    ``game`` the ruleset's name (the app's default when "")."""
+    argv = [sys.executable, "-m", SESSION_MODULE, f"{lan_host}:{lan_port}", "--name", name]
+    if game:
+        argv += ["--game", game]
     if rejoin:
         argv += ["--rejoin", rejoin]
     if watch:
@@ -217,8 +225,9 @@ class GameSSHServer:
             else None
         self.host_key = host_key if host_key is not None else load_host_key()
         self.game = game
+        game_name = game.ruleset.name if game is not None else ""
         self.command = command or (lambda name, watch, rejoin: player_command(
-            lan_host, lan_port, name, watch, rejoin))
+            lan_host, lan_port, name, watch, rejoin, game_name))
         self.max_sessions = max_sessions
         self.max_connections = max_connections
         self.idle_timeout = idle_timeout
@@ -748,7 +757,7 @@ def join_addresses(bind: str, port: int) -> list[str]:
     """The ``ssh`` commands players type (one per address of this machine when listening on
     every address)."""
     if bind in ("0.0.0.0", "", "::"):
-        from wizwar_tui.lobby import local_addresses
+        from net.discovery import local_addresses
 
         hosts = local_addresses() or ["127.0.0.1"]
     else:
@@ -760,11 +769,9 @@ async def host_ssh(args: argparse.Namespace) -> int:
     """``wizwar host --ssh [HOST:]PORT``: host a game (every seat joins, by SSH or the LAN;
     ``--bot``: P1 is the host's bot) and serve it over SSH until it is over and the last
     player has left. Returns the exit status."""
-    from core.wizwar.game import RULES_VERSION, RULESET
     from net.cli import advertise_wanted
     from net.lan import HostGame
-    from net.protocol import PROTOCOL_VERSION
-    from wizwar_tui.saves import new_log, now_text
+    from net.logfiles import new_log, now_text
 
     try:
         ssh_bind, ssh_port = parse_listen(args.ssh)
@@ -785,14 +792,11 @@ async def host_ssh(args: argparse.Namespace) -> int:
         _err(f"cannot load or make the SSH host key {host_key_path()}: "
              f"{getattr(exc, 'strerror', None) or exc}")
         return 1
-    if args.team and args.seats != 4:
-        _err("team play needs --seats 4 (P1+P3 against P2+P4)")
-        return 2
     save = new_log("host", args.name)
-    game = HostGame(players=args.seats, name=args.name, bind=args.bind, port=args.port,
-                    bots=args.bots, local_bot=True, local_seat=bool(args.bot),
-                    doors=args.doors, team=args.team,
-                    clock=args.clock, log=_err, writer=save.write, started=now_text())
+    game = HostGame(ruleset=args.ruleset, options=args.options, name=args.name,
+                    bind=args.bind, port=args.port, bots=args.bots, local_bot=True,
+                    local_seat=bool(args.bot), clock=args.clock, log=_err, writer=save.write,
+                    started=now_text(), seed=args.seed)
     try:
         lan_port = await game.start()
     except OSError as exc:
@@ -822,18 +826,11 @@ async def host_ssh(args: argparse.Namespace) -> int:
         _err("ssh: no --ssh-password or --ssh-keys: anyone who can reach this port may play")
     adv = None
     if advertise_wanted(args.bind, args.advertise):
-        from net.discovery import Advertiser
+        from net.cli import advertise
 
-        adv = Advertiser()
         with contextlib.suppress(Exception):
-            await adv.start(args.name, lan_port, proto=PROTOCOL_VERSION,
-                            ruleset=f"{RULESET}/{RULES_VERSION}",
-                            options=f"players={args.seats}",
-                            seats_taken=args.seats - game.free_seats,
-                            seats_free=game.free_seats,
-                            interfaces=None if args.bind in ("0.0.0.0", "") else [args.bind])
-        game.on_change = lambda: asyncio.ensure_future(
-            adv.update(args.seats - game.free_seats, game.free_seats))
+            adv = await advertise(game, args.name, lan_port, args.bind,
+                                  taken=args.seats - game.free_seats)
     final = ""
     stop = asyncio.Event()  # Ctrl+C, SIGTERM, SIGHUP: close the game, restore the players
     loop = asyncio.get_running_loop()
@@ -847,7 +844,8 @@ async def host_ssh(args: argparse.Namespace) -> int:
         if playing.done():
             final = playing.result()
             if final:
-                _err(f"the game is over (winner {game.state.winner if game.state else '?'}"
+                res = game.ruleset.result(game.state)
+                _err(f"the game is over (winner {'+'.join(res.winners) or '-'}"
                      "); waiting for the players to leave")
             server.stop_listening()
             waiting = asyncio.ensure_future(server.wait_sessions(600))

@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 
+from core import registry
 from core.rng import Rng
+from core.session import LocalSession
 from core.wizwar import bot
 from core.wizwar import determinize as D
 from core.wizwar.game import GameConfig, new_game
 from core.wizwar.rules import apply, legal_actions, to_move
 from core.wizwar.scenario import build_state
-from core.wizwar.session import LocalSession
 from core.wizwar.view import view
 
 
@@ -32,7 +33,7 @@ def _pick(st, seat: str = "P1", level: str = "apprentice", **kw: Any) -> str:  #
 @pytest.mark.parametrize("players,seed", [(2, 0), (3, 4), (4, 2)])
 def test_bots_finish_a_game(players: int, seed: int) -> None:
     """Bots play a whole game to a result; every choice is one of the legal actions."""
-    s = LocalSession.start(players=players, seed=seed, human="")
+    s = LocalSession.start(registry.get("wizwar"), {"players": players}, seed, human="")
     s.bots = tuple(w.seat for w in s.state.wizards)
     for _ in range(3000):
         if s.over:

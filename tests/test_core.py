@@ -13,13 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core import registry
 from core.codec import CodecError, pack, unpack
 from core.engine import IllegalAction
 from core.rng import Rng
+from core.session import LocalSession
 from core.wizwar import GameConfig, apply, legal_actions, new_game, state_hash, to_move, view
 from core.wizwar import cards as C
 from core.wizwar.actions import Action, NotationError, parse
-from core.wizwar.session import LocalSession
 from core.wizwar.state import State
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +28,7 @@ PINNED = [2, 3, 2, 1, 2, 2, 2, 1]
 
 
 def _bot_game(players: int, seed: int, limit: int) -> LocalSession:
-    s = LocalSession.start(players=players, seed=seed, human="")
+    s = LocalSession.start(registry.get("wizwar"), {"players": players}, seed, human="")
     s.bots = tuple(w.seat for w in s.state.wizards)
     for _ in range(limit):
         if s.over or not s.step_bot():
@@ -78,8 +79,9 @@ def test_same_seed_same_game() -> None:
 
 _REPLAY = """
 import sys
-from core.wizwar.session import LocalSession
-s = LocalSession.start(players=4, seed=21, human="")
+from core.session import LocalSession
+from core import registry
+s = LocalSession.start(registry.get("wizwar"), {"players": 4}, 21, human="")
 s.bots = ("P1", "P2", "P3", "P4")
 hashes = []
 for _ in range(120):
@@ -365,9 +367,9 @@ def test_team_option_needs_four_players() -> None:
 def test_team_game_never_offers_attacks_on_a_team_mate() -> None:
     """In a team game bots play on, and no legal action targets a team-mate with an attack
     (rulebook, Team play option)."""
-    from core.wizwar.session import LocalSession
+    from core.session import LocalSession
 
-    ses = LocalSession.start(players=4, seed=5, human="", team=True)
+    ses = LocalSession.start(registry.get("wizwar"), {"players": 4, "team": True}, 5, human="")
     for _ in range(400):
         if ses.over:
             break
@@ -410,7 +412,7 @@ def test_from_wire_shares_nothing_with_its_input() -> None:
 
     states = []
     for players in (2, 3, 4):
-        s = LocalSession.start(players=players, seed=players, human="")
+        s = LocalSession.start(registry.get("wizwar"), {"players": players}, players, human="")
         for _ in range(40):
             s.step_bot()
         states.append((s.state, True))

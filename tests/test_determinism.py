@@ -40,7 +40,8 @@ out = {}
 for path, budget in json.loads(sys.argv[1]):
     loaded = log.read(open(path, "rb").read())
     levels = loaded.header["extra"]["selfplay"]["bots"]
-    st = log.start_state(loaded.header)
+    rp = log.begin(loaded)
+    st = rp.state
     hashes = [state_hash(st)]
     agree = True
     for r in loaded.records:
@@ -49,7 +50,7 @@ for path, budget in json.loads(sys.argv[1]):
         again = bot.choose(view(st, seat), seat, legal_actions(st, seat),
                            level=levels[st.seats.index(seat)], budget=budget)
         agree = agree and again == a
-        log.step(st, r)
+        rp.step(r)
         hashes.append(state_hash(st))
     out[path] = {"hashes": hashes, "bots_agree": agree}
 print(json.dumps(out, sort_keys=True))
@@ -66,7 +67,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, int | None
         data = selfplay.game_log(players, seed, levels, acts)
         path = d / f"selfplay-{players}p-seed{seed}.wwlog"
         path.write_bytes(data)
-        st = log.start_state(log.read(data).header)
+        st = log.start_state(log.read(data))
         hashes = [state_hash(st)]
         for a in acts:
             apply(st, a)

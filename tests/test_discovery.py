@@ -120,7 +120,8 @@ def test_parse_ad_good() -> None:
         seats_free=2,
         service=f"Alice's game.{SERVICE_TYPE}",
     )
-    assert ad.label() == "Alice's game — 1/3 seats — wizwar/1 players=3 — 10.0.0.1:7001"
+    assert ad.label() == "Alice's game — Wiz-War — 1/3 seats — wizwar/1 players=3 — 10.0.0.1:7001"
+    assert ad.game == "wizwar" and ad.title == "Wiz-War"
 
 
 def test_parse_ad_optional_keys_default() -> None:

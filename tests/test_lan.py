@@ -156,7 +156,7 @@ async def test_hostile_frames_drop_only_that_connection() -> None:
     for data in bad:
         await _raw(port, data)
     refused = await _raw(port, pack({"type": "hello", "proto": PROTOCOL_VERSION + 1,
-                                     "ruleset": "wizwar", "rules_version": 1, "cards": "", "name": "old",
+                                     "ruleset": "wizwar", "rules_version": 1, "content": "", "name": "old",
                                      "token": "", "nonce_commit": "00"}))
     msg = msgpack.unpackb(refused, raw=False)
     assert msg["type"] == "refuse" and "protocol version" in msg["reason"]
@@ -406,12 +406,12 @@ async def test_other_cards_refused_and_lobby_seat_freed() -> None:
     host = HostGame(players=2)
     port = await host.start()
     try:
-        other = {**hello("odd", "", "00"), "cards": "0" * 16}
+        other = {**hello(host.ruleset, "odd", "", "00"), "content": "0" * 16}
         got = msgpack.unpackb(await _raw(port, pack(other)), raw=False)
-        assert got["type"] == "refuse" and "other cards" in got["reason"]
+        assert got["type"] == "refuse" and "other game content" in got["reason"]
         assert host.seat_status()["P2"] == "free"
         r, w = await asyncio.open_connection("127.0.0.1", port)
-        w.write(pack(hello("leaver", "", "00")))
+        w.write(pack(hello(host.ruleset, "leaver", "", "00")))
         await w.drain()
         await asyncio.sleep(0.2)
         assert host.seat_status()["P2"] == "connected"
@@ -519,3 +519,130 @@ async def test_a_seat_taken_back_in_the_lobby_stays_taken() -> None:
             t.cancel()
             with contextlib.suppress(BaseException):
                 await t
+
+
+async def test_a_crossed_game_stays_crossed_on_the_lan() -> None:
+    """The crossed-exits option (dropped by the LAN before the ruleset seam) survives: the
+    host deals it, the deal message carries it, the joiner's core builds the same crossed
+    board, and the game ends on one hash."""
+    host = HostGame(players=2, options={"crossed": True})
+    port = await host.start()
+    peer = PeerGame("127.0.0.1", port, name="cross")
+    try:
+        res = await asyncio.wait_for(asyncio.gather(host.run(), peer.run()), 240)
+    finally:
+        await host.close()
+    assert res[0] == res[1] and res[0]
+    assert host.options["crossed"] is True and peer.options == host.options
+    assert host.deal_msg["options"] == {"players": 2, "crossed": 1, "doors": 0, "team": 0}
+    for st in (host.state, peer.state):
+        assert st.layout_spec["crossed"] == 1 and st.options["crossed"] == 1
+    plain = host.ruleset.new_game(host.ruleset.validate_options({}), 1)
+    assert plain.layout_spec["crossed"] == 0  # the option changes the board, not just a flag
+
+
+async def test_an_unknown_or_other_ruleset_is_refused_in_words() -> None:
+    """The handshake names the ruleset: a hello for a game the host does not know, or for
+    another rules version, is refused with a reason a player reads; the seat stays free."""
+    from net.protocol import hello
+
+    host = HostGame(players=2)
+    port = await host.start()
+    try:
+        base = hello(host.ruleset, "odd", "", "00")
+        got = msgpack.unpackb(await _raw(port, pack({**base, "ruleset": "chess"})), raw=False)
+        assert got["type"] == "refuse"
+        assert "this host plays Wiz-War (wizwar)" in got["reason"] and "'chess'" in \
+            got["reason"]
+        got = msgpack.unpackb(await _raw(port, pack({**base, "rules_version": 0})), raw=False)
+        assert got["type"] == "refuse" and "rules wizwar/0 do not match" in got["reason"]
+        assert host.seat_status()["P2"] == "free"
+    finally:
+        await host.close()
+
+
+def test_discovery_txt_names_the_game_and_its_public_options() -> None:
+    from core import registry
+    from net.discovery import txt_fields
+
+    rs = registry.get("wizwar")
+    assert txt_fields(rs, rs.validate_options({"crossed": True})) == (
+        f"wizwar/{rs.version}", "players=2 crossed=1 doors=0 team=0")
+    assert txt_fields(rs, rs.validate_options({"players": 4, "team": True}))[1] == \
+        "players=4 crossed=0 doors=0 team=1"
+
+
+def test_net_and_the_generic_engine_import_no_ruleset_and_no_app() -> None:
+    """``net/``, the log, the sessions and the scenario runner know no game: no import of a
+    ruleset's package, and ``net/`` none of the app (a command to spawn is not an import)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    files = sorted((root / "net").glob("*.py")) + [
+        root / "core" / n for n in ("log.py", "session.py", "scenario.py", "engine.py")]
+    for f in files:
+        for node in ast.walk(ast.parse(f.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for n in names:
+                assert not n.startswith("core.wizwar"), f"{f.name} imports {n}"
+                if f.parent.name == "net":
+                    assert not n.startswith("wizwar_tui"), f"{f.name} imports {n}"
+
+
+def test_command_line_options_come_from_the_schema(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``wizwar host``/``play`` get one flag per option of the game's schema; a refused
+    combination or an unknown GAME is a one-line usage error (status 2), no traceback;
+    ``host`` and ``join`` describe their arguments."""
+    from wizwar_tui import cli
+
+    for cmd in ("host", "join"):
+        with pytest.raises(SystemExit) as exc:
+            cli.main([cmd, "--help"])
+        assert exc.value.code == 0
+        out = capsys.readouterr().out
+        assert "TARGET" in out if cmd == "join" else ("GAME" in out and "--seed" in out)
+        if cmd == "host":
+            for flag in ("--players", "--seats", "--crossed", "--doors", "--team"):
+                assert flag in out
+    for bad, words in ((["host", "--seats", "3", "--crossed"], "--crossed"),
+                       (["play", "--players", "2", "--team"], "--team"),
+                       (["play", "chess"], "unknown game 'chess'"),
+                       (["host", "chess", "--headless", "--bot"], "unknown game 'chess'"),
+                       (["join", "--game", "chess", "127.0.0.1:1"], "unknown game 'chess'")):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(bad)
+        assert exc.value.code == 2, bad
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err, (bad, err)
+    seen: dict = {}  # type: ignore[type-arg]
+
+    def fake_run(args):  # type: ignore[no-untyped-def]
+        seen.update(vars(args))
+        return 0
+
+    from net import cli as net_cli
+
+    monkeypatch.setattr(net_cli, "run", fake_run)
+    assert cli.main(["host", "wiz-war", "--seats", "2", "--crossed", "--seed", "9",
+                     "--headless", "--bot"]) == 0
+    assert seen["options"] == {"players": 2, "crossed": True, "doors": False, "team": False}
+    assert seen["game"] == "wizwar" and seen["seed"] == 9 and seen["ruleset"].name == "wizwar"
+    assert cli.main(["host", "--name", "wizwar", "--players", "4", "--team", "--headless",
+                     "--bot"]) == 0
+    assert seen["options"]["team"] and seen["seats"] == 4 and seen["name"] == "wizwar"
+
+
+def test_a_seeded_headless_host_plays_the_same_game_twice(tmp_path: Path) -> None:
+    """``wizwar host --seed S`` with every seat the host's: the same game, the same hash."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), PYTHONUNBUFFERED="1")
+    finals = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--headless",
+                            "--bot", "--players", "2", "--bots", "1", "--bind", "127.0.0.1",
+                            "--port", "0", "--seed", "11"], env=env, capture_output=True,
+                           text=True, timeout=240)
+        assert r.returncode == 0, r.stderr
+        finals.append([x for x in r.stdout.splitlines() if x.startswith("final hash")])
+    assert finals[0] == finals[1] and finals[0]

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from core import log
+from core import log, registry
+from core.session import LocalSession
 from core.wizwar.rules import apply
-from core.wizwar.session import LocalSession
 from core.wizwar.state import state_hash
 from net.lan import HostGame, PeerGame
 from wizwar_tui.saves import export_file, list_saved, verify_files
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _logged_game(players: int = 2, seed: int = 5) -> tuple[bytes, LocalSession]:
     buf = io.BytesIO()
-    s = LocalSession.start(players=players, seed=seed, human="")
+    s = LocalSession.start(registry.get("wizwar"), {"players": players}, seed, human="")
     s.bots = tuple(w.seat for w in s.state.wizards)
     s.record_to(buf.write, started="2026-11-29T12:00:00Z")
     s.run_bots()
@@ -132,7 +132,8 @@ def test_export_text_replays_alone(tmp_path: Path) -> None:
     replays to the identical final state."""
     data, s = _logged_game(players=3, seed=2)
     text = log.export_text(log.read(data))
-    assert text.startswith("wizwar-export 1\n") and "# round 2" in text
+    assert text.startswith("wizwar-export 2\nruleset wizwar ") and "# round 2" in text
+    assert "option players 3\n" in text
     game = log.parse_text(text)
     st = game.start()
     for a in game.actions:
@@ -142,7 +143,7 @@ def test_export_text_replays_alone(tmp_path: Path) -> None:
     f.write_bytes(data)
     lines: list[str] = []
     assert export_file(str(f), lines.append) == 0
-    assert lines[0].splitlines()[0] == "wizwar-export 1"
+    assert lines[0].splitlines()[0] == "wizwar-export 2"
 
 
 def test_saved_games_list(tmp_path: Path) -> None:
@@ -225,7 +226,7 @@ def _as_peer(data: bytes, records: int | None = None, end: bool = True) -> bytes
 def test_saved_games_list_leaves_out_logs_with_no_action(tmp_path: Path) -> None:
     """A game left before anyone acted has nothing to replay: not listed."""
     buf = io.BytesIO()
-    s = LocalSession.start(players=2, seed=5, human="")
+    s = LocalSession.start(registry.get("wizwar"), {"players": 2}, 5, human="")
     s.record_to(buf.write, started="2026-11-29T12:00:00Z")
     (tmp_path / "empty.wwlog").write_bytes(buf.getvalue())
     assert log.read(buf.getvalue()).records == []
@@ -259,8 +260,7 @@ def test_saved_games_list_shows_a_rejoined_game_once(tmp_path: Path) -> None:
 def test_saved_games_list_names_the_teams(tmp_path: Path) -> None:
     """A team game (4 players) shows its sides: ``P1+P3 vs P2+P4``."""
     buf = io.BytesIO()
-    s = LocalSession.start(players=4, seed=3, human="", team=True,
-                           names=("ann", "bob", "cy", "dee"))
+    s = LocalSession.start(registry.get("wizwar"), {"players": 4, "team": True}, 3, human="", names=("ann", "bob", "cy", "dee"))
     s.record_to(buf.write, started="2026-11-29T12:00:00Z")
     for _ in range(3):
         s.step_bot()
@@ -270,3 +270,48 @@ def test_saved_games_list_names_the_teams(tmp_path: Path) -> None:
     games = {os.path.basename(g.path): g for g in list_saved(str(tmp_path))}
     assert games["team.wwlog"].team and games["team.wwlog"].players_text == "ann+cy vs bob+dee"
     assert games["three.wwlog"].players_text == "P1 vs P2 vs P3"
+
+
+def test_format_1_logs_still_read_verify_and_replay() -> None:
+    """Logs written before the log knew no game (header ``config``, top-level faces and
+    commits, reveals at a record's top level) read, replay to their recorded final hash and
+    keep their options (the crossed exits)."""
+    import json
+
+    folder = ROOT / "tests" / "data" / "logs-v1"
+    want = json.loads((folder / "final-hashes.json").read_text())
+    assert len(want) == 4
+    for name, final in want.items():
+        loaded = log.read((folder / name).read_bytes())
+        assert loaded.header["version"] == 1 and not loaded.damage
+        assert loaded.ruleset.name == "wizwar"
+        st = log.replay(loaded)
+        assert loaded.ruleset.state_hash(st) == final
+        assert log.Checkpoints(loaded, every=40).at(len(loaded.records)).to_wire() == \
+            st.to_wire()
+    crossed = log.read((folder / "local-2p-crossed-seed5.wwlog").read_bytes())
+    assert crossed.options == {"players": 2, "crossed": True, "doors": False, "team": False}
+    team = log.read((folder / "local-4p-team-seed3.wwlog").read_bytes())
+    assert team.options["team"] and team.options["doors"] and team.result().winners == (
+        "P2", "P4")
+    peer = log.read((folder / "peer-2p.wwlog").read_bytes())
+    assert peer.deal["commits"] and any(log.reveals_of(r) for r in peer.records)
+    text = log.export_text(peer)  # the finished game's deal is revealed by its audit
+    assert text.startswith("wizwar-export 2\n") and "\ndeal " in text
+    g = log.parse_text((folder / "local-2p-seed5.export.txt").read_text())
+    st = g.start()
+    for a in g.actions:
+        g.ruleset.apply(st, a)
+    assert g.ruleset.result(st).over
+
+
+def test_a_log_of_an_unknown_ruleset_or_bad_options_is_refused_in_words() -> None:
+    data, _s = _logged_game()
+    h = log.read(data).header
+    rest = data[len(log.encode(h)):]
+    with pytest.raises(log.LogError, match="ruleset 'chess', which this wizwar does not know"):
+        log.read(log.encode({**h, "ruleset": "chess"}) + rest)
+    with pytest.raises(log.LogError, match="crossed exits are a 2-player variant"):
+        log.read(log.encode({**h, "options": {**h["options"], "players": 3, "crossed": 1}})
+                 + rest)
+    assert h["options"] == {"players": 2, "crossed": 0, "doors": 0, "team": 0}

@@ -11,10 +11,10 @@ import msgpack
 import pytest
 from textual.widgets import Input, OptionList, RichLog
 
-from core import log
+from core import log, registry
 from core.codec import pack
+from core.session import LocalSession
 from core.wizwar import bot
-from core.wizwar.session import LocalSession
 from core.wizwar.state import state_hash
 from core.wizwar.view import view
 from net.lan import HostGame, PeerGame
@@ -36,7 +36,7 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def bot_log(path: Path, players: int = 2, seed: int = 5, limit: int | None = None,
             started: str = "2025-01-02T10:11:12Z") -> LocalSession:
     """A bots-only game written to ``path`` (stopped after ``limit`` actions if given)."""
-    s = LocalSession.start(players=players, seed=seed, human="")
+    s = LocalSession.start(registry.get("wizwar"), {"players": players}, seed, human="")
     with open(path, "wb") as f:
         def write(b: bytes) -> None:
             f.write(b)
@@ -241,7 +241,7 @@ async def test_everyone_only_at_the_last_action_without_an_end_record(tmp_path: 
     path = tmp_path / "cut.wwlog"
     s = bot_log(path, seed=5)
     data = path.read_bytes()
-    end = pack(log.end_record(s.state))
+    end = pack(log.end_record(s.ruleset, s.state))
     assert data.endswith(end)
     path.write_bytes(data[:-len(end)])
     async with replay_app(path).run_test(size=(100, 30)) as pilot:
@@ -442,7 +442,7 @@ async def test_peer_log_keeps_unknown_faces_hidden(tmp_path: Path) -> None:
 def long_log() -> tuple[log.Loaded, int]:
     """A 2,100-action game: four bots that end every turn at once (discarding down to the
     hand limit), so the deck is reshuffled many times and nobody ever wins."""
-    s = LocalSession.start(players=4, seed=7, human="")
+    s = LocalSession.start(registry.get("wizwar"), {"players": 4}, 7, human="")
     out: list[bytes] = []
     s.record_to(out.append)
     while len(s.actions) < 2100 and not s.over:
@@ -570,7 +570,7 @@ async def test_saved_games_list_uses_the_width_and_counts_right(data_home: Path)
     from wizwar_tui.saves import games_dir
 
     names = ("Archmage Zoltan", "Belladonna the Grey", "Crispin")
-    s = LocalSession.start(players=3, seed=5, human="", names=names)
+    s = LocalSession.start(registry.get("wizwar"), {"players": 3}, 5, human="", names=names)
     path = Path(games_dir()) / "long-names.wwlog"
     with open(path, "wb") as f:
         s.record_to(f.write, started="2025-01-02T10:11:12Z")
@@ -593,7 +593,7 @@ async def test_saved_games_list_uses_the_width_and_counts_right(data_home: Path)
 
 def team_log(path: Path, actions: int = 9) -> LocalSession:
     """A 4-player team game (P1+P3 against P2+P4) of bots, ``actions`` long."""
-    s = LocalSession.start(players=4, seed=3, human="", team=True)
+    s = LocalSession.start(registry.get("wizwar"), {"players": 4, "team": True}, 3, human="")
     with open(path, "wb") as f:
         s.record_to(f.write, started="2025-01-02T10:11:12Z")
         for _ in range(actions):

@@ -89,3 +89,21 @@ def test_eliminated_compared_in_order_and_bools_strictly() -> None:
     assert run_doc(doc).ok, run_doc(doc).detail
     assert not run_doc({**doc, "expect": {"eliminated": ["P3", "P2"]}}).ok
     assert not run_doc({**doc, "expect": {"P2.alive": 0}}).ok
+
+
+def test_the_generic_runner_picks_the_ruleset_from_the_file(tmp_path: Path) -> None:
+    """``core.scenario`` (``wizwar scenario``): a file's top-level ``ruleset`` key picks the
+    game (default ``wizwar``); an unknown one is a FAIL line that says so; the count line."""
+    from core import scenario
+
+    base = SHARED if SHARED.is_dir() else OURS
+    text = Path(collect([str(base)])[0]).read_text()
+    (tmp_path / "a-default.toml").write_text(text)
+    (tmp_path / "b-named.toml").write_text('ruleset = "wizwar"\n' + text)
+    (tmp_path / "c-unknown.toml").write_text('ruleset = "chess"\n' + text)
+    lines: list[str] = []
+    assert scenario.run_paths([str(tmp_path)], lines.append) == (2, 1)
+    assert lines[0].startswith("PASS") and lines[1].startswith("PASS")
+    assert lines[2].startswith("FAIL") and "unknown game 'chess'" in lines[2]
+    assert lines[3] == "2 passed, 1 failed"
+    assert scenario.run_file(str(tmp_path / "b-named.toml")).ruleset == "wizwar"

@@ -206,7 +206,7 @@ async def test_a_watcher_cannot_vote_or_play() -> None:
     port = await host.start()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     rogue = Conn(reader, writer)
-    msg = hello("mallory", "", "00" * 16)
+    msg = hello(host.ruleset, "mallory", "", "00" * 16)
     msg["watch"] = True
     await rogue.send(msg)
     welcome = await rogue.frames.read()

@@ -16,9 +16,10 @@ import pytest
 from rich.console import Console
 from textual import events
 
+from core import registry
+from core.session import LocalSession
 from core.wizwar import GameConfig, new_game
 from core.wizwar.scenario import build_state
-from core.wizwar.session import LocalSession
 from core.wizwar.state import Script
 from wizwar_tui import render
 from wizwar_tui.app import WizWarApp, size_classes
@@ -175,7 +176,7 @@ async def test_header_lines_never_wrap_at_80x24() -> None:
     st.script = Script()
     app = WizWarApp(bot_delay=0, save_games=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        game = GameScreen(session=LocalSession(st, human="P1", bots=("P2",)), bot_delay=0,
+        game = GameScreen(session=LocalSession(registry.get("wizwar"), st, human="P1", bots=("P2",)), bot_delay=0,
                           seed=123456)
         app.push_screen(game)
         for _ in range(20):
@@ -293,7 +294,7 @@ def shapes_session() -> LocalSession:
         "turn": {"active": "P1"},
     })
     st.script = Script()
-    return LocalSession(st, human="P1", bots=("P2",))
+    return LocalSession(registry.get("wizwar"), st, human="P1", bots=("P2",))
 
 
 def made_things() -> LocalSession:
@@ -366,7 +367,7 @@ async def test_keys_pressed_while_bots_act_are_dropped() -> None:
     app = WizWarApp(players=2, seed=seed, bot_delay=0, save_games=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        session = LocalSession.start(players=2, seed=seed)
+        session = LocalSession.start(registry.get("wizwar"), {"players": 2}, seed)
         step = session.step_bot
 
         def slow_step():  # type: ignore[no-untyped-def]

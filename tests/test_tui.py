@@ -7,10 +7,11 @@ import time
 import pytest
 from textual.widgets import Input, OptionList
 
+from core import registry
+from core.session import LocalSession
 from core.wizwar import GameConfig, bot, new_game
 from core.wizwar.cards import CARDS
 from core.wizwar.scenario import build_state
-from core.wizwar.session import LocalSession
 from core.wizwar.state import Script
 from core.wizwar.view import View
 from wizwar_tui import render
@@ -193,7 +194,7 @@ def attack_session() -> LocalSession:
         "turn": {"active": "P2"},
     })
     st.script = Script()  # chance from the game RNG, as in a real game
-    return LocalSession(st, human="P1", bots=("P2",))
+    return LocalSession(registry.get("wizwar"), st, human="P1", bots=("P2",))
 
 
 async def attacked_game(pilot, app: WizWarApp) -> GameScreen:  # type: ignore[no-untyped-def]
@@ -529,7 +530,7 @@ async def test_card_text_covers_the_stack_and_things_on_the_board() -> None:
         "turn": {"active": "P1"},
     })
     st.script = Script()
-    session = LocalSession(st, human="P1", bots=("P2",))
+    session = LocalSession(registry.get("wizwar"), st, human="P1", bots=("P2",))
     session.submit("P1 play wall-of-fire @c3:e")
     app = WizWarApp(bot_delay=0, save_games=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -572,8 +573,8 @@ async def test_new_game_screen_options_make_the_session(monkeypatch) -> None:  #
         game = game_of(app)
         s = game.session
         assert isinstance(s, LocalSession)
-        assert s.config.players == 4 and s.config.team and s.config.doors
-        assert not s.config.crossed and s.seed == 42
+        assert s.options["players"] == 4 and s.options["team"] and s.options["doors"]
+        assert not s.options["crossed"] and s.seed == 42
         assert s.levels == {"P2": "apprentice", "P3": "archmage", "P4": "apprentice"}
         assert "seed 42" in str(game.query_one("#topbar").render())
         players = str(game.query_one("#players").render())
@@ -600,7 +601,7 @@ async def test_new_game_screen_two_players_crossed_and_random_seed() -> None:
         await pilot.pause()
         s = game_of(app).session
         assert isinstance(s, LocalSession)
-        assert s.config.players == 2 and s.config.crossed and not s.config.team
+        assert s.options["players"] == 2 and s.options["crossed"] and not s.options["team"]
         assert 0 <= s.seed < 1_000_000  # drawn from the OS, shown in the header
         assert f"seed {s.seed}" in str(game_of(app).query_one("#topbar").render())
 

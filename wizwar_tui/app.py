@@ -187,7 +187,8 @@ class WizWarApp(App[int]):
         args = self.lan_args
         if args is not None and getattr(args, "cmd", "") == "host":
             self.host_lan(name=args.name, seats=args.seats, bots=args.bots, port=args.port,
-                          bind=args.bind, clock=args.clock, advertise=args.advertise)
+                          bind=args.bind, clock=args.clock, advertise=args.advertise,
+                          options=getattr(args, "options", None))
         elif args is not None and getattr(args, "cmd", "") == "join":
             self.open_join(name=args.name, target=args.target or "",
                            retries=args.retries)
@@ -206,14 +207,17 @@ class WizWarApp(App[int]):
         (2 players), the ``doors`` variant, ``team`` play (4 players: P1+P3 against
         P2+P4), ``levels`` a bot level per bot seat (``bot.LEVELS``). An impossible
         option is refused with a notification (and ``None``)."""
-        from core.wizwar.session import LocalSession
+        from core import registry
+        from core.session import LocalSession
         from wizwar_tui.game import GameScreen
 
         seed = new_seed() if seed is None else seed
         options: dict[str, Any] = {"crossed": crossed, "doors": doors, "team": team,
                                    "levels": dict(levels or {})}
         try:
-            session = LocalSession.start(players=players, seed=seed, **options)
+            session = LocalSession.start(
+                registry.get("wizwar"), {"players": players, "crossed": crossed, "doors": doors,
+                                         "team": team}, seed, levels=options["levels"])
         except ValueError as exc:
             self.notify(f"Cannot start this game: {exc}", severity="error", timeout=8)
             return None
@@ -282,14 +286,17 @@ class WizWarApp(App[int]):
 
     def host_lan(self, name: str, seats: int, bots: int, port: int, bind: str,
                  clock: float | None = None, advertise: bool = True,
-                 form: HostFormScreen | None = None) -> None:
+                 form: HostFormScreen | None = None,
+                 options: dict[str, Any] | None = None) -> None:
         """Host a game (the app's player is P1) and show its lobby; if the port cannot be
-        opened, say so on the host form."""
+        opened, say so on the host form. ``options``: the game's other options (``wizwar
+        host``'s flags)."""
         from wizwar_tui.lobby import new_host
 
         self.leave_lan()
         link = new_host(self, name, seats, bots, port, bind, clock=clock,
-                        advertise=advertise and self.discovery, save=self.save_games)
+                        advertise=advertise and self.discovery, save=self.save_games,
+                        options=options)
         fields = {"name": name, "seats": seats, "bots": bots, "port": port, "bind": bind,
                   "clock": clock, "advertise": advertise}
         self.run_worker(self._host(link, form, fields), group="lan", exclusive=False,

@@ -359,18 +359,17 @@ def bench_hash(games: list[GameRun], runs: int) -> Figure:
 
 def game_log(g: GameRun) -> bytes:
     """The log of a recorded random game, as the app writes it (a hash every 10 actions)."""
-    from core import log
-    from core.wizwar.game import GameConfig, new_game
-    from core.wizwar.rules import apply
+    from core import log, registry
 
-    cfg = GameConfig(players=g.players)
-    st = new_game(cfg, g.seed)
-    out = [log.encode(log.header(cfg, g.seed))]
+    rs = registry.get("wizwar")
+    opts = rs.validate_options({"players": g.players})
+    st = rs.new_game(opts, g.seed)
+    out = [log.encode(log.header(rs, opts, g.seed))]
     for i, a in enumerate(g.actions, 1):
-        apply(st, a)
-        out.append(log.encode(log.record(i, a, st)))
-    if st.winner:
-        out.append(log.encode(log.end_record(st)))
+        rs.apply(st, a)
+        out.append(log.encode(log.record(rs, i, a, st)))
+    if rs.result(st).over:
+        out.append(log.encode(log.end_record(rs, st)))
     return b"".join(out)
 
 

@@ -1,7 +1,9 @@
 """The ``wizwar`` command: the app, and the headless tools.
 
-``wizwar`` opens the main menu; ``wizwar play [--players N] [--seed S] [--crossed]
-[--doors] [--team] [--bot LEVEL]... [--ascii|--unicode]`` starts a game against bots; ``wizwar replay FILE`` replays a saved game (a ``.wwlog`` or export text);
+``wizwar`` opens the main menu; ``wizwar play [GAME] [--seed S] [OPTIONS] [--bot LEVEL]...
+[--ascii|--unicode]`` starts a game against bots (GAME one of the registry's games, default
+``wizwar``; OPTIONS the game's options as flags, from its schema: Wiz-War's ``--players N``,
+``--crossed``, ``--doors``, ``--team``); ``wizwar replay FILE`` replays a saved game (a ``.wwlog`` or export text);
 ``wizwar scenario PATH...`` runs conformance scenarios and prints
 ``N passed, N failed`` (exit 1 on any failure); ``wizwar selfplay --games N`` lets bots play
 headless games checking every action (exit 1 on any crash or failed check);
@@ -13,25 +15,25 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
+
+from core import registry
+from core.engine import Ruleset, UnknownRuleset
 
 
-def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, str]:
-    """Check ``wizwar play``'s options together and give the bot level of each bot seat
-    (``--bot`` once: every bot; several times: P2, P3... in order). Exits with a usage
+def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                ruleset: Ruleset, options: dict[str, Any]) -> dict[str, str]:
+    """Check ``wizwar play``'s other flags and give the bot level of each bot seat
+    (``--bot`` once: every bot; several times: the bot seats in order). Exits with a usage
     error (status 2) on a bad combination or an unknown level."""
-    from core.wizwar import bot
-
-    if args.crossed and args.players != 2:
-        parser.error("--crossed is the 2-player variant")
-    if args.team and args.players != 4:
-        parser.error("--team needs 4 players (--players 4): P1+P3 against P2+P4")
     if args.ascii and args.unicode:
         parser.error("--ascii and --unicode exclude each other")
-    bots = [f"P{i}" for i in range(2, args.players + 1)]
+    bots = ruleset.seats(options)[1:]
     given: list[str] = args.bot
     for level in given:
-        if level not in bot.LEVELS:
-            parser.error(f"unknown bot level {level!r} (levels: {', '.join(bot.LEVELS)})")
+        if level not in ruleset.bot_levels:
+            parser.error(f"unknown bot level {level!r} (levels: "
+                         f"{', '.join(ruleset.bot_levels)})")
     if len(given) > 1 and len(given) != len(bots):
         parser.error(f"--bot: give one level for every bot, or one per bot seat "
                      f"({len(bots)}: {', '.join(bots)})")
@@ -53,27 +55,29 @@ def _positive(text: str) -> int:
     return n
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script. Returns the process exit status."""
-    parser = argparse.ArgumentParser(prog="wizwar", description="Wiz-War in the terminal")
+def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
+    """The ``wizwar`` parser; ``play`` and ``host`` get the options flags of the ruleset
+    ``games`` gives for them."""
+    from net.cli import add_game_argument, add_option_flags, add_parsers
+
+    parser = argparse.ArgumentParser(prog="wizwar", description="Wizard games in the terminal")
     sub = parser.add_subparsers(dest="cmd")
-    p_play = sub.add_parser("play", help="play against bots")
-    p_play.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p_play = sub.add_parser("play", help="play against bots",
+                            description="Play GAME against bots; the game's options are "
+                                        "flags (below).")
+    add_game_argument(p_play)
     p_play.add_argument("--seed", type=int, default=None)
     p_play.add_argument("--ascii", action="store_true",
                         help="draw with ASCII only (the default when the locale is not UTF-8)")
     p_play.add_argument("--unicode", action="store_true",
                         help="draw with Unicode even when the locale is not UTF-8")
-    p_play.add_argument("--crossed", action="store_true",
-                        help="2 players: the crossed-exit variant (FAQ)")
-    p_play.add_argument("--doors", action="store_true",
-                        help="the doors variant: your own sector's doors open for you")
-    p_play.add_argument("--team", action="store_true",
-                        help="4 players: team play, P1+P3 (you) against P2+P4")
     p_play.add_argument("--bot", action="append", default=[], metavar="LEVEL",
                         help="bot level: once for every bot, or once per bot seat (P2, P3, "
                              "...) in order")
-    p_sc = sub.add_parser("scenario", help="run rules-conformance scenario files")
+    add_option_flags(p_play, games["play"], "play")
+    p_play.set_defaults(built_for=games["play"].name)
+    p_sc = sub.add_parser("scenario", help="run rules-conformance scenario files (of any "
+                                           "game: a file's `ruleset` key)")
     p_sc.add_argument("paths", nargs="+")
     p_ver = sub.add_parser("verify", help="replay saved games and check every hash")
     p_ver.add_argument("files", nargs="+")
@@ -86,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     p_rep.add_argument("--ascii", action="store_true", help="draw the board with ASCII only")
     p_bench = sub.add_parser("bench", help="measure the speed of the rules and the app "
                              "(docs/performance.md)")
+    add_game_argument(p_bench)
     p_bench.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
     p_bench.add_argument("--quick", action="store_true",
                          help="fewer games and runs: a smoke test, not for the record")
@@ -93,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                          help="measure only these parts (repeat or comma-separate): games, "
                               "apply, legal, los, hash, verify, echo, start, render")
     p_self = sub.add_parser("selfplay", help="bots play headless games, every action checked")
+    add_game_argument(p_self)
     p_self.add_argument("--games", type=_positive, default=10)
     p_self.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     p_self.add_argument("--bots", default="apprentice",
@@ -106,16 +112,48 @@ def main(argv: list[str] | None = None) -> int:
     p_self.add_argument("--sample", type=int, default=3,
                         help="legal actions tried on copies per step (0: all)")
     p_self.add_argument("--budget", type=int, default=None, help="archmage playouts")
-    from net.cli import add_parsers
+    add_parsers(sub, games["host"])
+    return parser
+
+
+def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """Parse ``argv`` (default ``sys.argv[1:]``): the options flags of ``play``/``host`` are
+    those of the GAME named (an unknown GAME is a one-line usage error, status 2)."""
+    from net.cli import game_in_argv
+
+    words = list(sys.argv[1:] if argv is None else argv)
+    games = {c: registry.get(game_in_argv(words, c)) for c in ("play", "host")}
+    parser = build_parser(games)
+    args = parser.parse_args(words)
+    if getattr(args, "game", None) is not None:
+        try:
+            args.game = registry.canonical(args.game)
+        except UnknownRuleset as exc:
+            parser.error(str(exc))
+        built = getattr(args, "built_for", args.game)
+        if built != args.game:  # the word first taken for GAME was an option's value
+            games[args.cmd] = registry.get(args.game)
+            parser = build_parser(games)
+            args = parser.parse_args(words)
+            args.game = registry.canonical(args.game)
+    return parser, args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script. Returns the process exit status."""
+    from net.cli import options_from_args, prepare
     from net.cli import run as run_net
 
-    add_parsers(sub)
-    args = parser.parse_args(argv)
+    parser, args = parse(argv)
+    if args.cmd in ("host", "join"):
+        prepare(parser, args)
     if args.cmd == "verify":
         from wizwar_tui.saves import verify_files
 
         return verify_files(args.files)
     if args.cmd == "bench":
+        if args.game != registry.DEFAULT:
+            parser.error(f"bench measures {registry.DEFAULT} only for now")
         from wizwar_tui.bench import run as run_bench
 
         parts = [p for arg in args.only for p in arg.split(",") if p]
@@ -132,9 +170,9 @@ def main(argv: list[str] | None = None) -> int:
         if code is not None:
             return code
     if args.cmd == "selfplay":
-        return _selfplay(args)
+        return _selfplay(parser, args)
     if args.cmd == "scenario":
-        from core.wizwar.scenario import run_paths
+        from core.scenario import run_paths
 
         _passed, failed = run_paths(args.paths)
         return 1 if failed else 0
@@ -144,11 +182,16 @@ def main(argv: list[str] | None = None) -> int:
         return run(replay=args.file, ascii_only=True if args.ascii else None,
                    replay_delay=args.delay)
     if args.cmd == "play":
-        levels = play_levels(parser, args)
-        return run(players=args.players, seed=args.seed, start_game=True,
+        rs = registry.get(args.game)
+        options = options_from_args(parser, rs, args)
+        levels = play_levels(parser, args, rs, options)
+        variants: dict[str, Any] = {k: v for k, v in options.items() if k != "players"}
+        variants["levels"] = levels
+        extra: dict[str, Any] = {} if rs.name == registry.DEFAULT else {"game": rs.name}
+        return run(players=options.get("players", len(rs.seats(options))), seed=args.seed,
+                   start_game=True,
                    ascii_only=True if args.ascii else (False if args.unicode else None),
-                   variants={"crossed": args.crossed, "doors": args.doors,
-                             "team": args.team, "levels": levels})
+                   variants=variants, **extra)
     if args.cmd in ("host", "join"):
         from wizwar_tui.app import run_lan
 
@@ -156,13 +199,18 @@ def main(argv: list[str] | None = None) -> int:
     return run()
 
 
-def _selfplay(args: argparse.Namespace) -> int:
-    """``wizwar selfplay``: play, show a progress bar on stderr, save logs, print the report.
-    Returns 1 when any game crashed or failed a check."""
+def _selfplay(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``wizwar selfplay [GAME]``: play, show a progress bar on stderr, save logs, print the
+    report. Returns 1 when any game crashed or failed a check."""
+    import importlib
     import os
     import time
 
-    from core.wizwar import selfplay
+    rs = registry.get(args.game)
+    tool = rs.tools.get("selfplay")
+    if not tool:
+        parser.error(f"{rs.title} has no self-play yet")
+    selfplay: Any = importlib.import_module(tool)
 
     levels = tuple(x.strip() for x in args.bots.split(",") if x.strip())
     started = time.monotonic()

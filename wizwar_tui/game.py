@@ -21,10 +21,11 @@ from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, RichLog, Static
 
+from core import registry
 from core.engine import Event, IllegalAction
+from core.session import LocalSession
 from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import parse_edge, parse_square
-from core.wizwar.session import LocalSession
 from core.wizwar.view import View
 from net.session import NetSession
 from wizwar_tui import render
@@ -181,7 +182,10 @@ class GameScreen(Screen[None]):
         self.bot_delay = bot_delay
         self.session: LocalSession | NetSession = (
             session if session is not None else LocalSession.start(
-                players=players, seed=seed, **(variants or {})))
+                registry.get("wizwar"),
+                {"players": players, **{k: v for k, v in (variants or {}).items()
+                                        if k != "levels"}},
+                seed, levels=(variants or {}).get("levels")))
         self.lan = lan
         self.net = isinstance(self.session, NetSession)
         if self.net:

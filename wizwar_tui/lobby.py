@@ -321,12 +321,12 @@ class LanLink:
         adv = Advertiser()
         free = host.free_seats
         try:
-            from core.wizwar.game import RULES_VERSION, RULESET
+            from net.discovery import txt_fields
             from net.protocol import PROTOCOL_VERSION
 
+            rules, opts = txt_fields(host.ruleset, host.options)
             await adv.start(self.name, host.port, proto=PROTOCOL_VERSION,
-                            ruleset=f"{RULESET}/{RULES_VERSION}",
-                            options=f"players={host.players}",
+                            ruleset=rules, options=opts,
                             seats_taken=host.players - free, seats_free=free,
                             interfaces=None if host.bind in ("0.0.0.0", "") else [host.bind])
         except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
@@ -367,10 +367,11 @@ class LanLink:
 
 def new_host(app: Any, name: str, seats: int, bots: int, port: int, bind: str,
              clock: float | None = None, advertise: bool = True,
-             save: bool = True) -> LanLink:
-    """A ``LanLink`` hosting a game whose own seat (P1) the app's player plays."""
+             save: bool = True, options: dict[str, Any] | None = None) -> LanLink:
+    """A ``LanLink`` hosting a game whose own seat (P1) the app's player plays; ``options``
+    the game's options (``seats`` is the players option)."""
     game = HostGame(players=seats, name=name, bind=bind, port=port, bots=bots,
-                    local_bot=False, clock=clock)
+                    local_bot=False, clock=clock, options=dict(options or {}))
     return LanLink(app, game, name, advertise=advertise_wanted(bind, advertise), save=save)
 
 

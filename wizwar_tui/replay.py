@@ -33,7 +33,7 @@ from core.engine import Event, IllegalAction
 from core.wizwar.actions import Action
 from core.wizwar.board import parse_square
 from core.wizwar.rules import apply
-from core.wizwar.state import State, state_hash
+from core.wizwar.state import State
 from core.wizwar.view import View, view
 from wizwar_tui import render
 from wizwar_tui.game import BoardScroll
@@ -52,7 +52,7 @@ LOG_ACTIONS = 60
 SPEEDS = (4.0, 2.0, 1.0, 0.5, 0.25, 0.1, 0.05, 0.02)
 """Seconds between two actions while playing (``-`` slower, ``+`` faster)."""
 
-EXPORT_MAGIC = "wizwar-export 1"
+EXPORT_MAGIC = "wizwar-export "  # then the export version
 
 
 class ReplayError(Exception):
@@ -60,26 +60,11 @@ class ReplayError(Exception):
 
 
 # ---------------------------------------------------------------------------- the model
-def _step_record(state: State, r: dict[str, Any]) -> list[Event]:
-    """:func:`core.log.step`, keeping the events of the action (the log panel shows them).
-
-    Raises ``log.LogError`` when the action is illegal here or a stored hash disagrees.
-    """
-    action = Action.from_wire(r["action"])
-    if state.dealer is not None:
-        log.reveal_all(state, r.get("pre", []))
-        state.dealer.pending = list(r.get("reblind", []))
-    try:
-        events = apply(state, action)
-    except IllegalAction as exc:
-        raise log.LogError(f"action {r['seq']} ({action}) is illegal here: {exc.reason}") \
-            from None
-    if state.dealer is not None:
-        log.reveal_all(state, r.get("private", []))
-    if "hash" in r and state_hash(state) != r["hash"]:
-        raise log.LogError(f"action {r['seq']} ({action}): the state hash is "
-                           f"{state_hash(state)}, the log says {r['hash']}")
-    return events
+def _step_record(rs: Any, state: State, dealer: Any, r: dict[str, Any]) -> list[Event]:
+    """:meth:`core.log.Replay.step`, keeping the events of the action (the log panel shows
+    them). Raises ``log.LogError`` when the action is illegal here or a stored hash
+    disagrees."""
+    return log.Replay(rs, state, dealer).step(r)
 
 
 class Replay:
@@ -218,30 +203,33 @@ def from_log(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
     unusable (not a log, a newer format, other rules)."""
     try:
         loaded = log.read(data)
-        start = loaded.header
-        seats, names = _names(start["config"])
-        log.start_state(start)
+        seats, names = _names({**loaded.options, "names": list(loaded.names)})
+        log.start_state(loaded)
     except log.LogError as exc:
         raise ReplayError(str(exc)) from None
     except (KeyError, ValueError, TypeError) as exc:
         raise ReplayError(f"the log's header is malformed: {exc!r}") from None
     h = loaded.header
     records = loaded.records
-    commits = bool(h.get("commits"))
+    rs = loaded.ruleset
+    dealer = log.begin(loaded).dealer  # a log's replay dealer keeps nothing between actions
+
+    def attached(st: State) -> State:
+        if dealer is not None:
+            dealer.attach(st)
+        return st
 
     def restore(wire: dict[str, Any], _note: Any) -> State:
-        st = State.from_wire(wire)
-        if commits:
-            st.dealer = log.ReplayDealer()
-        return st
+        return attached(rs.state_from_wire(wire))
 
     end = loaded.end or {}
     rp = Replay(path, str(h.get("kind", "") or "local"), seats, names, loaded.actions,
-                lambda: log.start_state(h), lambda st, i: _step_record(st, records[i]),
+                lambda: attached(log.start_state(loaded)),
+                lambda st, i: _step_record(rs, st, dealer, records[i]),
                 restore, viewer=str(h.get("viewer", "")), started=str(h.get("started", "")),
                 ended=loaded.end is not None, end_winner=str(end.get("winner") or ""),
                 damage=loaded.damage, seed=h["seed"],
-                team=bool(start["config"].get("team")), every=every)
+                team=bool(loaded.options.get("team")), every=every)
     rp.build()
     return rp
 
@@ -268,24 +256,23 @@ def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
 
     def note(st: State) -> int:
         left = getattr(st.dealer, "reblinds", None)
-        return len(tg.reblinds) - (len(left) if left is not None else len(tg.reblinds))
+        return len(reblinds) - (len(left) if left is not None else len(reblinds))
+
+    reblinds = list((tg.deal or {}).get("reblinds") or [])
 
     def restore(wire: dict[str, Any], used: Any) -> State:
-        st = State.from_wire(wire)
-        if tg.reblinds:
+        st = tg.ruleset.state_from_wire(wire)
+        if reblinds:
             # the export's reshuffle dealer, with the reshuffles not used yet
-            st.dealer = log._TextDealer(tg.reblinds[int(used):])
+            rd = tg.ruleset.replay_dealer({**tg.deal, "reblinds": reblinds[int(used):]})
+            rd.attach(st)
         return st
 
     def start() -> State:
-        # TextGame.start() hands its own faces list to the state, which reshuffles change:
-        # start from a copy so the text game stays as read
-        fresh = log.TextGame(tg.config, tg.seed, list(tg.faces) if tg.faces else None,
-                             tg.reblinds, tg.actions)
-        return fresh.start()
+        return tg.start()  # (TextGame.start copies its deal: the text game stays as read)
 
     rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
-                seed=tg.seed, team=tg.config.team, every=every)
+                seed=tg.seed, team=bool(tg.options.get("team")), every=every)
     rp.build()
     return rp
 

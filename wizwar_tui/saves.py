@@ -6,140 +6,16 @@ Every game writes its log as it is played under the user data folder (platformdi
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any
 
 from core import log
-from core.codec import unpack
+from net.logfiles import LogFile, PeerLog, game_key, games_dir, new_log, now_text
 
-
-def games_dir() -> str:
-    """The folder of saved games (created on first use)."""
-    from platformdirs import user_data_dir
-
-    path = os.path.join(user_data_dir("wizwar"), "games")
-    os.makedirs(path, exist_ok=True)
-    return path
-
-
-def now_text() -> str:
-    """The start time for a log header (metadata only: never part of the replay)."""
-    return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-class LogFile:
-    """An append-only log file, flushed after every record (so ``kill -9`` at any moment
-    leaves a log that loads up to the last action applied).
-
-    The file appears with its first record already in it: that record is written to
-    ``PATH.part`` and renamed (atomic), so a game killed as it starts leaves no empty log
-    (at most a ``.part`` file, which no listing reads)."""
-
-    def __init__(self, path: str, append: bool = False) -> None:
-        """``append``: ``path`` is a log already; records go after what it holds."""
-        self.path = path
-        self._f: BinaryIO | None = None  # created on the first record: no empty files
-        if append:
-            self._f = open(path, "ab")  # noqa: SIM115 - kept open for the whole game
-
-    def write(self, data: bytes) -> None:
-        """Append one record and flush it to the operating system. Raises ``OSError``."""
-        if self._f is None:
-            part = self.path + ".part"
-            with open(part, "wb") as f:
-                f.write(data)
-            os.replace(part, self.path)
-            self._f = open(self.path, "ab")  # noqa: SIM115 - kept open for the whole game
-            return
-        self._f.write(data)
-        self._f.flush()
-
-    def close(self) -> None:
-        """Close the file (nothing was written: no file at all)."""
-        if self._f is not None:
-            self._f.close()
-
-
-def new_log(kind: str, tag: str = "") -> LogFile:
-    """A new log file in :func:`games_dir` named by time, kind and ``tag``."""
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    safe = "".join(c for c in tag if c.isalnum() or c in "-_")[:30]
-    name = f"{stamp}-{kind}{'-' + safe if safe else ''}-{secrets.token_hex(2)}.wwlog"
-    return LogFile(os.path.join(games_dir(), name))
-
-
-def _game_key(header: dict[str, Any]) -> str:
-    """What tells one networked game (and seat) from another in a log header: the seed,
-    the options, the seat that wrote it and the deal's commitments (never the start time)."""
-    c = header.get("config") or {}
-    return repr((header.get("seed"), sorted(c.items()) if isinstance(c, dict) else c,
-                 header.get("viewer"), header.get("commits")))
-
-
-class PeerLog:
-    """A joined player's game log (``PeerGame.writer`` is its :meth:`write`) that a later
-    join of the same game in this process continues instead of starting a second file.
-
-    A joined player who leaves and joins again (same host, port and name: the seat token
-    takes the same seat back) is sent the whole game again by the host: the header and
-    every action. The first join writes them to a new file (:func:`new_log`); a rejoin of
-    the same game (:func:`_game_key` of its header) appends only the actions after the
-    last one the file holds, so the file stays one log that ``wizwar verify`` replays. A
-    different game at the same address starts a new file.
-
-    Attributes:
-        path: the file written (a new file's path until a rejoin's header picks the old one).
-    """
-
-    joined: dict[tuple[str, int, str], PeerLog] = {}
-    """The last log of each (host, port, name) in this process."""
-
-    def __init__(self, host: str, port: int, name: str) -> None:
-        self.slot = (host, port, name)
-        self.file = new_log("peer", name)
-        self.key = ""
-        self.last = -1  # the last action written (-1: no header yet)
-        self.ended = False
-
-    @property
-    def path(self) -> str:
-        """The log file's path."""
-        return self.file.path
-
-    def write(self, data: bytes) -> None:
-        """One encoded header or record; what the file already holds is skipped.
-        Raises ``OSError``."""
-        rec = unpack(data)
-        if not isinstance(rec, dict):
-            return
-        if rec.get("format") == log.FORMAT:  # the header: a new game, or the same again
-            self.key = _game_key(rec)
-            prev = PeerLog.joined.get(self.slot)
-            PeerLog.joined[self.slot] = self
-            if prev is not None and prev is not self and prev.key == self.key \
-                    and not prev.ended and prev.last >= 0 and os.path.exists(prev.path):
-                self.file = LogFile(prev.path, append=True)
-                self.last = prev.last
-                return
-            self.last = 0
-        elif rec.get("end"):
-            if self.ended:
-                return
-            self.ended = True
-        else:
-            seq = rec.get("seq")
-            if not isinstance(seq, int) or seq <= self.last:
-                return
-            self.last = seq
-        self.file.write(data)
-
-    def close(self) -> None:
-        """Close the file (the next join of the same game appends to it)."""
-        self.file.close()
+__all__ = ["LogFile", "PeerLog", "SavedGame", "export_file", "games_dir", "list_saved",
+           "new_log", "now_text", "players_text", "verify_files"]
 
 
 @dataclass
@@ -160,6 +36,7 @@ class SavedGame:
     damage: str
     team: bool = False
     partial: int = 0
+    game: str = ""  # the ruleset's title ("Wiz-War")
 
     @property
     def players_text(self) -> str:
@@ -198,16 +75,17 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
         if not loaded.records and loaded.end is None:
             continue
         h = loaded.header
-        c = h["config"]
-        names = list(c.get("names") or [])
-        names += [f"P{i + 1}" for i in range(len(names), int(c["players"]))]
-        end = loaded.end
-        result = (f"{end['winner']} won" if end and end.get("winner") not in ("", "-", None)
-                  else "unfinished" if not end else "no winner")
+        seats = loaded.ruleset.seats(loaded.options)
+        names = list(loaded.names)[:len(seats)]
+        names += seats[len(names):]
+        res = loaded.result()
+        result = ("unfinished" if res is None else
+                  f"{'+'.join(res.winners)} won" if res.winners else "no winner")
         game = SavedGame(path, str(h.get("started", "")), names, str(h.get("kind", "")),
-                         len(loaded.records), result, loaded.damage, team=bool(c.get("team")))
+                         len(loaded.records), result, loaded.damage,
+                         team=bool(loaded.options.get("team")), game=loaded.ruleset.title)
         if game.kind == "peer":
-            key = repr((h.get("seed"), sorted(c.items()), h.get("viewer"), h.get("commits")))
+            key = game_key(h)
             peers.setdefault(key, []).append((game, [r["action"] for r in loaded.records]))
         out.append(game)
     for logs in peers.values():
@@ -235,7 +113,7 @@ def verify_files(paths: list[str], echo: Callable[[str], None] = print) -> int:
             st = log.replay(loaded)
             fin = "" if loaded.end else " (unfinished)"
             echo(f"PASS {p}: {len(loaded.records)} actions, final hash "
-                 f"{log.state_hash(st)}{fin}")
+                 f"{loaded.ruleset.state_hash(st)}{fin}")
             passed += 1
         except (OSError, log.LogError) as exc:
             echo(f"FAIL {p}: {exc}")

@@ -193,7 +193,7 @@ class SSHPlayerApp(WizWarApp):
     HAS_MENU = False
 
     def __init__(self, host: str, port: int, name: str, watch: bool = False,
-                 rejoin: str = "") -> None:
+                 rejoin: str = "", game: str = "") -> None:
         from wizwar_tui.ascii import wants_ascii
 
         # the server sets WIZWAR_ASCII from the client's locale (net/ssh.py child_env)
@@ -203,14 +203,18 @@ class SSHPlayerApp(WizWarApp):
         self.player_name = name
         self.watch = watch
         self.rejoin = rejoin
+        self.game_name = game  # the ruleset ("": the registry's default)
         self.sub_title = f"{name} over SSH"
 
     def on_mount(self, event: events.Mount) -> None:
         """Straight into the game (the base app's menu is never shown)."""
         event.prevent_default()
         self.push_screen(NoticeScreen("Wiz-War", "Connecting to the game…"))
+        from core import registry
+
         peer = PeerGame(self.game_host, self.game_port, name=self.player_name,
                         bot_play=False, watch=self.watch,
+                        ruleset=registry.get(self.game_name or registry.DEFAULT),
                         token="" if self.watch else load_token(
                             self.game_host, self.game_port, self.player_name))
         link = SSHLink(self, peer, f"{self.game_host}:{self.game_port}", retries=RETRIES,
@@ -290,14 +294,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--name", required=True)
     p.add_argument("--watch", action="store_true")
     p.add_argument("--rejoin", default="", help="the ssh command that logs in again")
+    p.add_argument("--game", default="", help="the game's ruleset (default: the default game)")
     args = p.parse_args(argv)
+    if args.game:
+        from core import registry
+        from core.engine import UnknownRuleset
+
+        try:
+            args.game = registry.canonical(args.game)
+        except UnknownRuleset as exc:
+            p.error(str(exc))
     try:
         addr = parse_target(args.target)
     except LookupError as exc:
         p.error(str(exc))
     if addr is None:
         p.error(f"{args.target!r} is not HOST:PORT")
-    app = SSHPlayerApp(addr[0], addr[1], args.name, watch=args.watch, rejoin=args.rejoin)
+    app = SSHPlayerApp(addr[0], addr[1], args.name, watch=args.watch, rejoin=args.rejoin,
+                       game=args.game)
     app.run()
     return 0 if app.return_code in (None, 0) else int(app.return_code)
 

@@ -63,6 +63,7 @@ class WizWar(Ruleset):
 
     version = RULES_VERSION
     bot_levels = ("apprentice", "archmage")
+    tools = {"selfplay": "core.wizwar.selfplay"}
 
     # -- setup --
     def seats(self, options: Mapping[str, Any]) -> list[str]:
@@ -85,8 +86,10 @@ class WizWar(Ruleset):
         from core.wizwar.game import new_game
 
         deal = deal or {}
-        return new_game(self.config(options, names), seed, faces=deal.get("faces"),
-                        commits=deal.get("commits"))
+        faces, commits = deal.get("faces"), deal.get("commits")
+        return new_game(self.config(options, names), seed,
+                        faces=None if faces is None else list(faces),
+                        commits=None if commits is None else list(commits))
 
     # -- play --
     def stage(self, state: Any) -> Stage:
@@ -112,6 +115,19 @@ class WizWar(Ruleset):
         from core.wizwar.rules import legal_actions
 
         return legal_actions(state, player)
+
+    def families(self, state: Any, player: str) -> list[str]:
+        """families.families: ``move-path:2``.. ``move-path:K``, the walks of several squares
+        in one action (``legal_actions`` lists movement one square at a time)."""
+        from core.wizwar.families import families
+
+        return families(state, player)
+
+    def expand(self, state: Any, player: str, family: str) -> list[Any]:
+        """families.expand: every accepted walk of exactly N squares (``move-path:N``)."""
+        from core.wizwar.families import expand
+
+        return expand(state, player, family)
 
     def apply(self, state: Any, action: Any) -> list[Event]:
         """rules.apply (an action value or its notation)."""
@@ -188,6 +204,67 @@ class WizWar(Ruleset):
 
         r = run_doc(doc, path)
         return bool(r.ok), "" if r.ok else str(r.detail)
+
+    # -- conformance hooks --
+    def probe_actions(self, state: Any, player: str) -> list[Any]:
+        """conformance.probe_actions: every card at every target, number and argument."""
+        from core.wizwar.conformance import probe_actions
+
+        return probe_actions(state, player)
+
+    def redeal_hidden(self, state: Any, player: str, seed: int) -> Any:
+        """conformance.redeal_hidden: the faces ``player`` may not know dealt anew."""
+        from core.wizwar.conformance import redeal_hidden
+
+        return redeal_hidden(state, player, seed)
+
+
+    def default_answer(self, state: Any, player: str) -> Any:
+        """A pass: who does not answer an attack in time lets it resolve (the LAN clock)."""
+        from core.wizwar.actions import Action
+
+        return Action(player, "pass")
+
+    # -- secrets, the log, the handshake --
+    def dealing(self) -> Any:
+        """secrets.DEALING: the card faces as dealer-held slots."""
+        from core.wizwar.secrets import DEALING
+
+        return DEALING
+
+    def replay_dealer(self, deal: Any) -> Any:
+        """secrets.replay_dealer: recorded reveals and reshuffles of a networked log, or the
+        reshuffles of an export text's revealed deal."""
+        from core.wizwar.secrets import replay_dealer
+
+        return replay_dealer(deal)
+
+    def export_deal(self, deal: Any, records: list[dict[str, Any]],
+                    end: dict[str, Any] | None) -> tuple[list[str], Any]:
+        """secrets.export_deal: the ``deal`` and ``reblind`` lines."""
+        from core.wizwar.secrets import export_deal
+
+        return export_deal(deal, records, end)
+
+    def parse_deal(self, lines: list[tuple[int, str, str]]) -> Any:
+        """secrets.parse_deal."""
+        from core.wizwar.secrets import parse_deal
+
+        return parse_deal(lines)
+
+    def deal_words(self) -> tuple[str, ...]:
+        """``deal`` and ``reblind``."""
+        return ("deal", "reblind")
+
+    def describe_turn(self, state: Any) -> str:
+        """``round R, Pn``: the round and the active wizard."""
+        return f"round {state.round}, {state.turn.active}"
+
+    def content_digest(self) -> str:
+        """secrets.content_digest (the cards and the implemented set)."""
+        from core.wizwar.secrets import content_digest
+
+        return content_digest()
 
 
 RULESET = WizWar()

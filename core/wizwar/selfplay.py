@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from core import log
 from core.codec import pack, unpack
@@ -306,12 +307,21 @@ def play_game(players: int, seed: int, levels: tuple[str, ...], *,
     return res
 
 
+def _ruleset() -> Any:
+    """Wiz-War's Ruleset object (the log is written through it)."""
+    from core.wizwar.ruleset import RULESET
+
+    return RULESET
+
+
 def _log_bytes(cfg: GameConfig, seed: int, levels: tuple[str, ...], actions: list[Action],
                res: GameResult) -> bytes:
     extra = {"selfplay": {"bots": list(levels), "failure": res.failure,
                           "bad_action": res.bad_action}}
-    out = [log.encode(log.header(cfg, seed, kind="selfplay", extra=extra))]
-    out += [log.encode(log.record(i, a)) for i, a in enumerate(actions, 1)]
+    rs = _ruleset()
+    out = [log.encode(log.header(rs, {"players": cfg.players}, seed, kind="selfplay",
+                                 extra=extra))]
+    out += [log.encode(log.record(rs, i, a)) for i, a in enumerate(actions, 1)]
     return b"".join(out)
 
 
@@ -322,13 +332,14 @@ def game_log(players: int, seed: int, levels: tuple[str, ...], actions: list[Act
     replay."""
     cfg = GameConfig(players=players)
     st = new_game(cfg, seed)
-    out = [log.encode(log.header(cfg, seed, kind="selfplay",
+    rs = _ruleset()
+    out = [log.encode(log.header(rs, {"players": players}, seed, kind="selfplay",
                                  extra={"selfplay": {"bots": list(levels)}}))]
     for i, a in enumerate(actions, 1):
         apply(st, a)
-        out.append(log.encode(log.record(i, a, st, force_hash=states_hashes)))
+        out.append(log.encode(log.record(rs, i, a, st, force_hash=states_hashes)))
     if st.winner:
-        out.append(log.encode(log.end_record(st)))
+        out.append(log.encode(log.end_record(rs, st)))
     return b"".join(out)
 
 

@@ -364,7 +364,7 @@ class State:
             return "" if s is None else square_name(s)
 
         return {
-            "layout": dict(self.layout_spec),
+            "layout": _fresh(self.layout_spec),
             "wizards": [[w.seat, w.name, sq(w.at), sq(w.home), w.life, list(w.hand),
                          list(w.displayed), w.carrying, w.lost_turns, w.alive, w.out,
                          [[c.slug, c.caster, c.duration, c.count] for c in w.conditions]]
@@ -392,7 +392,7 @@ class State:
             "discarding": list(self.discarding),
             "winner": self.winner,
             "eliminated": list(self.eliminated),
-            "script": [self.script.dice, self.script.reshuffles, self.script.picks],
+            "script": _fresh([self.script.dice, self.script.reshuffles, self.script.picks]),
             "options": dict(self.options),
             "deck_kind": self.deck_kind,
             "seq": self.seq,

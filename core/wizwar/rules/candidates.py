@@ -19,6 +19,7 @@ from core.wizwar.board import (
     sightlines,
     square_name,
 )
+from core.wizwar.rules import reach
 from core.wizwar.rules.counteractions import ANSWER_STONES
 from core.wizwar.rules.movement import _retreat_paths
 from core.wizwar.rules.sight import _LOS_MEMO
@@ -114,6 +115,19 @@ def _row(actor: str, verb: str, card: str = "", targets: tuple[str, ...] = (),
 
 
 def _candidate_rows(state: State, seat: str) -> list[Row]:
+    """The candidates near the caster (:func:`_near_rows`), then the far targets of
+    :mod:`core.wizwar.rules.reach`, duplicates removed (the first kept)."""
+    rows = _near_rows(state, seat)
+    hand = sorted(set(state.hand_slugs(seat)), key=_slug_order)
+    numbers = sorted({int(s) for s in hand if C.is_number(s)})
+    if state.windows:
+        rows += reach.answer_rows(state, seat, hand, numbers)
+    elif not (state.retreats or state.choice or state.discarding):
+        rows += reach.own_turn_rows(state, seat, hand, numbers)
+    return list(dict.fromkeys(rows))
+
+
+def _near_rows(state: State, seat: str) -> list[Row]:
     w = state.wizard(seat)
     out: list[Row] = []
     hand = sorted(set(state.hand_slugs(seat)), key=_slug_order)

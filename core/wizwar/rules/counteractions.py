@@ -111,6 +111,8 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         extra_target = _block_edge(state, win, w, a)
         if slug == "waterwall":
             value, ncid = _number(state, w, a, "distance")
+        elif a.number is not None:  # it was accepted and the number card ignored
+            raise IllegalAction("wall-of-fire takes no number card (cards.md §1.3)")
     elif slug in ("teleport", "invisible"):
         # the attacker too, once a counteraction has turned his attack on him (cards.md §1.5)
         if win.kind != "attack" or w.seat not in _victims(state, win):

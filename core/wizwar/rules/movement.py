@@ -178,7 +178,8 @@ def _away(frm: Square, to: Square, given: str, leg: tuple[int, int] | None = Non
     """The direction "away from the caster": the axis of the larger distance (measured
     along ``leg``, the last straight leg of the LOS, when given); on a tie the caster names
     it with dir=, choosing one of the directions that lead away (any, when both stand in one
-    square); without a tie dir= may only repeat the one direction (cards.md §1.8).
+    square); without a tie dir= is refused, even naming the one direction, so each push has
+    one spelling (cards.md §1.8: dir= is written on a tie).
     Raises ``IllegalAction`` for a missing or wrong dir=."""
     dx, dy = leg if leg is not None else (to[0] - frm[0], to[1] - frm[1])
     if given and given not in DIRS:
@@ -193,7 +194,7 @@ def _away(frm: Square, to: Square, given: str, leg: tuple[int, int] | None = Non
                                 f"(dir={' or dir='.join(away)})")
         return given
     d = ("e" if dx > 0 else "w") if abs(dx) > abs(dy) else ("s" if dy > 0 else "n")
-    if given and given != d:
+    if given:  # one spelling per push: dir= is written on a tie only (cards.md §1.8)
         raise IllegalAction(f"the push goes {d}, away from the caster: dir= is only for a "
                             "target on a diagonal (cards.md §1.8)")
     return d

@@ -1,0 +1,125 @@
+"""The candidates that make ``legal_actions`` exact: the targets far from the caster.
+
+``candidates._candidate_rows`` lists each card at the targets near its caster (two or three
+squares round him, the first line of sight), which is where a card is usually played. The
+rules accept more: a creation anywhere in line of sight (Create Wall, Wall of Fire, Waterwall,
+Illusion Wall, Thornbush, Fill Square with Stone), Teleport Opponent to any vacant square,
+Card Erasure naming any card, a number card with an attack on a wall, a door or a bush, an
+object thrown at any square, a Waterbolt's push named on a diagonal, Around the Corner's
+pivot anywhere in sight, Reuse Spell recasting any spell it may, ending the turn drawing 0 or
+1. These rows add them, so an app's action list and a bot can play every action ``apply``
+accepts (the conformance suite, ``tests/conformance``, checks that nothing accepted is left
+out). Walks and drags of several squares in one action are the families of
+:mod:`core.wizwar.families`, listed on demand.
+
+Sources: notation.md (actions); cards.md §1.2 (targets: LOS, any square), §1.3 (number
+cards), §1.4 (throwing), §1.8 (push on a diagonal); RB (draw up to 2 at the end of the turn).
+"""
+
+from __future__ import annotations
+
+from core.wizwar import cards as C
+from core.wizwar.board import edge_name, sightlines, square_name
+from core.wizwar.state import State
+
+#: A candidate row (``candidates.Row``): the fields of an Action in order.
+Row = tuple[str, str, str, tuple[str, ...], int | None, tuple[tuple[str, str], ...]]
+
+#: Point attacks that may hit a wall, a door or a bush with a number card (cards.md §1.3).
+_POINT = ("fireball", "lightning-blast", "powerthrust")
+#: Edge creations played in one's own turn on any edge in line of sight.
+_EDGE_MAKERS = ("create-wall", "wall-of-fire", "waterwall", "illusion-wall")
+#: Square targets anywhere in line of sight.
+_SQUARE_CARDS = ("thornbush", "fill-square-with-stone", "around-the-corner")
+
+
+def _row(actor: str, verb: str, card: str = "", targets: tuple[str, ...] = (),
+         number: int | None = None, args: tuple[tuple[str, str], ...] = ()) -> Row:
+    return (actor, verb, card, targets, number, args)
+
+
+def answer_rows(state: State, seat: str, hand: list[str], numbers: list[int]) -> list[Row]:
+    """In an answer window: a Wall of Fire or a Waterwall on any edge of any line of sight
+    between the attacker and ``seat`` (the rules take the first clear one)."""
+    out: list[Row] = []
+    win = state.windows[0]
+    if win.kind != "attack" or not any(s in ("wall-of-fire", "waterwall") for s in hand):
+        return out
+    w = state.wizard(seat)
+    att = state.wizard(win.attacker)
+    if att.at is None or w.at is None or att.at == w.at:
+        return out
+    for s in hand:
+        if s in ("wall-of-fire", "waterwall"):
+            for sl in sightlines(state.layout, att.at, w.at):
+                for e in sl.edges:
+                    out += [_row(seat, "play", s, (edge_name(e),), n)
+                            for n in ([None, *numbers] if s == "waterwall" else [None])]
+    return out
+
+
+def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) -> list[Row]:
+    """In ``seat``'s own turn (nothing on the stack, no retreat, choice or discard pending):
+    the far targets of the cards in ``hand`` (distinct slugs) and ``end draw 0|1``."""
+    out: list[Row] = [_row(seat, "end", number=0), _row(seat, "end", number=1)]
+    w = state.wizard(seat)
+    if state.turn.picked_up or w.at is None:
+        return out
+    lay = state.layout
+    squares = [square_name(s) for s in lay.squares()]
+    edges = list(dict.fromkeys(edge_name(e) for s in lay.squares()
+                               for _side, e in lay.edges_of(s)))
+    others = [x for x in state.wizards if x.in_game and x.seat != seat]
+    nums: list[int | None] = [None, *numbers]
+    for s in hand:
+        cd = C.BY_SLUG[s]
+        if s in _POINT:
+            for e in state.edges:
+                out += [_row(seat, "play", s, (edge_name(e),), n) for n in numbers]
+            for sq in state.bushes:
+                out += [_row(seat, "play", s, (square_name(sq),), n) for n in numbers]
+        elif s in _EDGE_MAKERS:
+            out += [_row(seat, "play", s, (e,), n) for e in edges
+                    for n in (nums if s == "waterwall" else [None])]
+        elif s in _SQUARE_CARDS:
+            out += [_row(seat, "play", s, (q,)) for q in squares]
+        elif s == "teleport-opponent":
+            out += [_row(seat, "play", s, (x.seat,), args=(("to", q),))
+                    for x in others for q in squares]
+        elif s == "card-erasure":
+            out += [_row(seat, "play", s, (x.seat,), args=(("name", slug),))
+                    for x in others for slug in sorted(C.BY_SLUG)]
+        elif s == "waterbolt":
+            out += [_row(seat, "play", s, (x.seat,), n, (("dir", d),))
+                    for x in others for n in nums for d in "nesw"]
+        elif s == "large-rock":
+            out += [_row(seat, "play", s, (x.seat,), args=(("mode", "throw"),))
+                    for x in others]
+        if s == "reuse-spell":
+            out += _reuse_rows(state, seat, squares, edges, others, nums)
+        if cd.kind in (C.OBJECT, C.STONE):
+            # thrown at a square: it lands there or before a bush or stone (cards.md §1.4)
+            out += [_row(seat, "play", s, (q,), args=(("mode", "throw"),)) for q in squares]
+            if s == "large-rock":
+                out += [_row(seat, "play", s, (q,)) for q in squares]
+    for sq in state.bushes:  # a punch at a bush in the square or a next one
+        out.append(_row(seat, "punch", targets=(square_name(sq),)))
+    return out
+
+
+def _reuse_rows(state: State, seat: str, squares: list[str], edges: list[str],
+                others: list, nums: list[int | None]) -> list[Row]:
+    """Reuse Spell on each spell played this turn, at every target shape it may take."""
+    out: list[Row] = []
+    for p in sorted(set(state.turn.played)):
+        cd = C.BY_SLUG.get(p)
+        if cd is None or cd.kind == C.ATTACK or not cd.spell or p == "reuse-spell":
+            continue
+        shapes: list[tuple[str, ...]] = [(), *[(x.seat,) for x in others],
+                                         *[(q,) for q in squares], *[(e,) for e in edges]]
+        out += [_row(seat, "play", "reuse-spell", t, n, (("spell", p),))
+                for t in shapes for n in nums]
+    return out
+
+
+__all__ = ["answer_rows", "own_turn_rows"]
