@@ -7,6 +7,7 @@ ended) an end record. Everything here is pure: bytes in, values out; the caller 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,8 +74,7 @@ def record(ruleset: Ruleset, seq: int, action: Any, state: Any = None, *,
     if state is not None and (force_hash or seq % HASH_EVERY == 0):
         r["hash"] = ruleset.state_hash(state)
     if reveals:
-        kept = {k: v for k, v in reveals.items() if v and k not in ("type", "seq", "action",
-                                                                     "hash", "last")}
+        kept = {k: v for k, v in reveals.items() if v}
         if kept:
             r["reveals"] = kept
     return r
@@ -490,14 +490,9 @@ def parse_text(text: str) -> TextGame:
             continue
         word, _, rest = line.partition(" ")
         if word == "ruleset":
-            name, _, rv = rest.partition(" ")
-            try:
-                rs = registry.get(name)
-            except UnknownRuleset as exc:
-                raise LogError(f"line {n}: {exc}") from None
-            if rv.strip() != str(rs.version):
-                raise LogError(f"the text is for {name} rules {rv}, this wizwar has "
-                               f"{rs.name} {rs.version}")
+            kv[word] = rest
+            with contextlib.suppress(UnknownRuleset):
+                rs = registry.get(rest.partition(" ")[0])
         elif word in ("names", "seed"):
             kv[word] = rest
         elif word == "option":
@@ -511,8 +506,15 @@ def parse_text(text: str) -> TextGame:
             acts.append((n, line))
         else:
             raise LogError(f"line {n}: unknown line {word!r}")
-    if rs is None:
+    if "ruleset" not in kv:
         raise LogError("the header lines are incomplete: no ruleset line")
+    name, _, rv = kv["ruleset"].partition(" ")
+    if rs is None:
+        raise LogError(f"the text is for {name!r}, a game this wizwar does not know "
+                       f"(it plays {', '.join(registry.names())})")
+    if rv.strip() != str(rs.version):
+        raise LogError(f"the text is for {name} rules {rv}, this wizwar has "
+                       f"{rs.name} {rs.version}")
     try:
         if ver == "1":
             options = rs.options_from_legacy(legacy)

@@ -27,6 +27,10 @@ from core.engine import Dealing, commitment
 
 Reveal = list  # [slot, value, salt]
 
+#: the reveal lists a ``commit`` message carries (and a peer's log keeps as the record's
+#: ``reveals``): before the action, the re-deals during it, this seat's after it
+REVEAL_KEYS = ("pre", "reblind", "private")
+
 
 def _salt(rand: Any) -> str:
     """16 random bytes as hex."""

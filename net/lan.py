@@ -22,11 +22,12 @@ from typing import Any
 
 from core import log, registry
 from core.engine import Event, IllegalAction, OptionError, Ruleset
-from net.dealer import DealError, HostDealer, PeerDealer
+from net.dealer import REVEAL_KEYS, DealError, HostDealer, PeerDealer
 from net.protocol import (
     PROTOCOL_VERSION,
     FrameReader,
     ProtocolError,
+    action_commitment,
     encode,
     hello,
     version_problem,
@@ -191,6 +192,9 @@ class HostGame:
             else:
                 self.seats.append(Seat(seat, "remote"))
         self._inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._sealed_box: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self.sealed_in: dict[str, Any] = {}  # the current sealed window's commitments
+        self.sealed_order: list[list[str]] = []  # per sealed window: seats as they sealed
         self._all_joined = asyncio.Event()
         self._nonces_in = asyncio.Event()
         self._server: asyncio.base_events.Server | None = None
@@ -381,6 +385,8 @@ class HostGame:
             await seat.conn.send(self._for(self.start_msg, seat.seat))
         for m in self.sent:
             await seat.conn.send(self._for(m, seat.seat))
+        if self.sealed_in:
+            await seat.conn.send(self.sealed_in)
 
     def _for(self, msg: dict[str, Any], seat: str) -> dict[str, Any]:
         out = dict(msg)
@@ -415,6 +421,8 @@ class HostGame:
                                       "reason": f"you play {seat.seat}, not {action.actor}"})
                 return
             await self._inbox.put((seat.seat, action))
+        elif t in ("sealed", "open"):
+            await self._sealed_box.put((seat.seat, msg))
         elif t == "ack":
             mine = self.hashes.get(msg["seq"])
             if mine is not None and mine != msg["hash"]:
@@ -482,7 +490,14 @@ class HostGame:
         self.log(f"game started, first to act {', '.join(rs.to_move(st))}")
         self._changed()
         while not rs.result(st).over and not self.desync:
-            seat = self.seat(rs.to_move(st)[0])
+            stage = rs.stage(st)
+            if stage.kind == "sealed":
+                await self._sealed_round(stage)
+                continue
+            if stage.kind == "reveal" or not stage.players:
+                raise RuntimeError(f"{rs.title}: a {stage.kind} stage with nobody to act; "
+                                   "the LAN host cannot go on")
+            seat = self.seat(stage.players[0])
             if seat.bot:
                 action = rs.bot_choose(rs.view(st, seat.seat), seat.seat,
                                        rs.legal_actions(st, seat.seat), self.bot_level)
@@ -517,6 +532,97 @@ class HostGame:
     def over(self) -> bool:
         """True once the game has ended (its outcome is over)."""
         return self.state is not None and self.ruleset.result(self.state).over
+
+    async def _host_choice(self, seat: Seat) -> Any:
+        """The action of a seat the host plays (its bot, or the host's player)."""
+        st, rs = self.state, self.ruleset
+        if seat.bot:
+            await asyncio.sleep(0)
+            return rs.bot_choose(rs.view(st, seat.seat), seat.seat,
+                                 rs.legal_actions(st, seat.seat), self.bot_level)
+        assert self.local_actions is not None
+        return await self.local_actions.get()
+
+    async def _sealed_round(self, stage: Any) -> None:
+        """A simultaneous sealed stage (docs/protocol.md, Sealed stages): every listed seat
+        commits to its action (``sealed``: a salted hash), the host sends every commitment
+        (``sealed_in``), then every seat opens its own (``open``); once all are open and legal
+        the host sends them all (``opened``) and commits the actions in seat order, so the
+        result never depends on the order in which they arrived."""
+        st, rs = self.state, self.ruleset
+        w, players = stage.window, list(stage.players)
+        commits: dict[str, str] = {}
+        openings: dict[str, list[Any]] = {}
+        order: list[str] = []
+        self.sealed_order.append(order)
+        for s in players:
+            seat = self.seat(s)
+            if seat.kind != "remote":
+                while True:
+                    action = await self._host_choice(seat)
+                    reason = rs.why_illegal(st, action) if action.actor == s else \
+                        f"you play {s}, not {action.actor}"
+                    if not reason:
+                        break
+                    self.last_reject = reason
+                    self.log(f"refused: {reason}")
+                salt = secrets.token_hex(16)
+                openings[s] = [action.to_wire(), salt]
+                commits[s] = action_commitment(action.to_wire(), salt)
+                order.append(s)
+
+        async def announce() -> None:
+            self.sealed_in = {"type": "sealed_in", "window": w, "commits": dict(commits)}
+            await self._broadcast(self.sealed_in)
+
+        while len(openings) < len(players):
+            if len(commits) == len(players) and self.sealed_in.get("commits") != commits:
+                await announce()
+            who, msg = await self._sealed_box.get()
+            if self.desync:
+                return
+            if who not in players or msg["window"] != w:
+                continue
+            conn = self.seat(who).conn
+            if msg["type"] == "sealed":
+                if who in openings:
+                    continue  # opened already: its commitment stands
+                commits[who] = str(msg["commit"])[:64]
+                if who not in order:
+                    order.append(who)
+                continue
+            if who not in commits or len(commits) < len(players):
+                continue  # an opening before every commitment is in: ignored
+            reason = ""
+            try:
+                action = rs.action_from_wire(msg["action"])
+            except ValueError as exc:
+                action, reason = None, str(exc)
+            if action is not None:
+                if action.actor != who:
+                    reason = f"you play {who}, not {action.actor}"
+                elif action_commitment(msg["action"], msg["salt"]) != commits[who]:
+                    reason = "your opening does not match your sealed commitment"
+                else:
+                    reason = rs.why_illegal(st, action)
+            if reason:
+                commits.pop(who)  # it must seal again
+                if conn is not None:
+                    await conn.send({"type": "reject", "reason": reason,
+                                     "action": msg["action"]})
+                continue
+            openings[who] = [msg["action"], msg["salt"]]
+        if self.sealed_in.get("commits") != commits:  # every seat was the host's
+            await announce()
+        self.sealed_in = {}
+        await self._broadcast({"type": "opened", "window": w, "openings": openings})
+        for s in players:  # seat order, whatever the arrival order
+            action = rs.action_from_wire(openings[s][0])
+            reason = rs.why_illegal(st, action)
+            if reason:  # an earlier one of the same window changed what is legal
+                self.log(f"{s}'s sealed action is no longer legal: {reason}")
+                continue
+            await self.commit(action)
 
     def _host_nonce(self, seat: str) -> str:
         """The seed nonce of a seat the host plays: fresh, or from :attr:`seed`."""
@@ -634,6 +740,10 @@ class PeerGame:
     started: str = ""
     _written: int = -1
     _host_last: int = 0
+    _sealing: tuple[int, Any, str] | None = None  # a sealed window's (window, action, salt)
+    _sealed_in: dict[str, str] = field(default_factory=dict)
+    _opened: dict[str, Any] = field(default_factory=dict)  # seat -> opened action wire
+    _sealed_done: int | None = None  # the last sealed window opened
 
     async def connect(self) -> None:
         """Open the connection and say hello (with a fresh nonce commitment)."""
@@ -722,7 +832,30 @@ class PeerGame:
         elif t == "reject":
             self.log(f"refused: {msg['reason']}")
             self.last_reject = msg["reason"]
+            self._sealing = None  # a refused sealed action: choose and seal again
             self._wake()
+        elif t == "sealed_in":
+            self._sealed_in = {str(k): str(v) for k, v in msg["commits"].items()}
+            mine = self._sealing
+            if mine is not None and mine[0] == msg["window"] and not self.watch:
+                w, action, salt = mine
+                commit = action_commitment(action.to_wire(), salt)
+                if self._sealed_in.get(self.seat) == commit:
+                    await self.conn.send({"type": "open", "window": w,
+                                          "action": action.to_wire(), "salt": salt})
+                else:  # the host holds no (or a stale) commitment of ours
+                    await self.conn.send({"type": "sealed", "window": w, "commit": commit})
+        elif t == "opened":
+            for s, got in msg["openings"].items():
+                ok = isinstance(got, list) and len(got) == 2 and isinstance(got[1], str) \
+                    and action_commitment(got[0], got[1]) == self._sealed_in.get(str(s))
+                if not ok:
+                    self.log(f"AUDIT FAILED: {s}'s sealed action does not open its "
+                             "commitment")
+                    raise DealError(f"{s}'s sealed action does not open its commitment")
+                self._opened[str(s)] = got[0]
+            self._sealing = None
+            self._sealed_done = msg["window"]
         elif t == "peers":
             self.peer_status = {str(k)[:3]: str(v)[:12] for k, v in
                                 list(msg["seats"].items())[:6]}
@@ -793,6 +926,11 @@ class PeerGame:
             action = rs.action_from_wire(msg["action"])
         except ValueError as exc:
             raise ProtocolError(str(exc)) from exc
+        opened = self._opened.pop(action.actor, None)
+        if opened is not None and opened != msg["action"]:
+            self.log(f"the host committed {action}, not {action.actor}'s sealed action")
+            self._desync(msg["seq"], msg["hash"])
+            return
         self.dealer.before(st, msg)
         try:
             self.events.extend(rs.apply(st, action))
@@ -804,7 +942,8 @@ class PeerGame:
         self.actions.append(str(action))
         if self.writer is not None and msg["seq"] > self._written >= 0:
             self.writer(log.encode(log.record(rs, msg["seq"], action, st,
-                                              force_hash=rs.result(st).over, reveals=msg)))
+                                              force_hash=rs.result(st).over,
+                                              reveals={k: msg[k] for k in REVEAL_KEYS})))
             self._written = msg["seq"]
         if rs.state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
@@ -840,10 +979,20 @@ class PeerGame:
             if st is None or rs.result(st).over or self.seat not in rs.to_move(st) or \
                     self.desync or not self._caught_up():
                 continue
+            stage = rs.stage(st)
+            if stage.kind == "sealed" and (self._sealed_done == stage.window or (
+                    self._sealing is not None and self._sealing[0] == stage.window)):
+                continue  # sealed already in this window: wait for the others
             action = await self.choose(st)
             if action is None:
                 continue
             assert self.conn is not None
+            if stage.kind == "sealed":
+                salt = secrets.token_hex(16)
+                self._sealing = (stage.window, action, salt)
+                await self.conn.send({"type": "sealed", "window": stage.window,
+                                      "commit": action_commitment(action.to_wire(), salt)})
+                continue
             await self.conn.send({"type": "propose", "action": action.to_wire()})
 
     async def choose(self, st: Any) -> Any:

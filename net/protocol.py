@@ -32,6 +32,10 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "nonce": {"nonce": str},
     "start": {"nonces": dict, "pre": list, "private": list, "hash": str, "last": int},
     "propose": {"action": list},
+    "sealed": {"window": int, "commit": str},
+    "sealed_in": {"window": int, "commits": dict},
+    "open": {"window": int, "action": list, "salt": str},
+    "opened": {"window": int, "openings": dict},
     "commit": {"seq": int, "action": list, "pre": list, "reblind": list, "private": list,
                "hash": str, "last": int},
     "reject": {"reason": str, "action": list},
@@ -41,6 +45,14 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "desync": {"seq": int, "reason": str},
     "bye": {"reason": str},
 }
+
+
+def action_commitment(action_wire: Any, salt: str) -> str:
+    """A sealed action's commitment: :func:`core.engine.commitment` of its canonical msgpack
+    wire form (hex) under ``salt``."""
+    from core.engine import commitment
+
+    return commitment(pack(action_wire).hex(), salt)
 
 
 class ProtocolError(ValueError):

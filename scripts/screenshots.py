@@ -22,8 +22,8 @@ from core.wizwar import bot  # noqa: E402
 from net.discovery import GameAd  # noqa: E402
 from net.lan import PeerGame  # noqa: E402
 from wizwar_tui.app import WizWarApp  # noqa: E402
-from wizwar_tui.game import GameScreen  # noqa: E402
 from wizwar_tui.lobby import JoinScreen, LobbyScreen  # noqa: E402
+from wizwar_tui.wizwar.game import GameScreen  # noqa: E402
 
 OUT = ROOT / "screenshots"
 
@@ -139,8 +139,8 @@ async def cards() -> None:
 
 async def card_in_sight() -> None:
     """i during a bot's attack: the hand, the stack's Lightning Blast shown."""
-    from core import registry
     from core.session import LocalSession
+    from core.wizwar.ruleset import RULESET
     from core.wizwar.scenario import build_state
     from core.wizwar.state import Script
 
@@ -153,7 +153,7 @@ async def card_in_sight() -> None:
     st.script = Script()
     app = WizWarApp(bot_delay=0, save_games=False)
     async with app.run_test(size=(100, 32)) as pilot:
-        game_screen = GameScreen(session=LocalSession(registry.get("wizwar"), st, human="P1", bots=("P2",)),
+        game_screen = GameScreen(session=LocalSession(RULESET, st, human="P1", bots=("P2",)),
                                  bot_delay=0, seed=0)
         app.push_screen(game_screen)
         await pilot.pause()
@@ -180,12 +180,12 @@ async def replay() -> None:
     through, seen as P1."""
     import tempfile
 
-    from core import registry
     from core.session import LocalSession
+    from core.wizwar.ruleset import RULESET
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "20250102-101112-local-seed2-1a2b.wwlog"
-        s = LocalSession.start(registry.get("wizwar"), {"players": 3}, 2, human="")
+        s = LocalSession.start(RULESET, {"players": 3}, 2, human="")
         with open(path, "wb") as f:
             s.record_to(f.write, started="2025-01-02T10:11:12Z")
             s.run_bots()

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import msgpack
+import pick_ruleset  # tests/pick_ruleset.py (pytest puts tests/ on the path)
 import pytest
 
 from core.codec import pack
@@ -646,3 +647,45 @@ def test_a_seeded_headless_host_plays_the_same_game_twice(tmp_path: Path) -> Non
         assert r.returncode == 0, r.stderr
         finals.append([x for x in r.stdout.splitlines() if x.startswith("final hash")])
     assert finals[0] == finals[1] and finals[0]
+
+
+# ---- a sealed stage: the test-only ruleset of tests/pick_ruleset.py ---------------------
+class _SlowPicker(PeerGame):
+    """A bot peer that takes ``delay`` seconds to choose: it seals later than the others."""
+
+    delay: float = 0.0
+
+    async def choose(self, st):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(self.delay)
+        return await super().choose(st)
+
+
+async def test_a_sealed_stage_does_not_depend_on_arrival_order(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A simultaneous sealed stage on 127.0.0.1: every seat commits, then all open; the host
+    applies the openings in seat order. With the arrival order swapped (P2 slow, then P3
+    slow) the games give the same actions and the same hashes at every step."""
+    rs = pick_ruleset.register(monkeypatch)
+    runs = []
+    for slow in ("P2", "P3"):
+        host = HostGame(ruleset=rs, options={"rounds": 4})
+        port = await host.start()
+        peers = [_SlowPicker("127.0.0.1", port, ruleset=rs) for _ in range(2)]
+        try:
+            for k, p in enumerate(peers):  # seated in this order: P2, then P3
+                await p.connect()
+                while host.seat_status()[f"P{k + 2}"] == "free":
+                    await asyncio.sleep(0.01)
+            for k, p in enumerate(peers):
+                p.delay = 0.3 if f"P{k + 2}" == slow else 0.0
+            res = await asyncio.wait_for(asyncio.gather(host.run(), *[p.run() for p in peers]),
+                                         120)
+        finally:
+            await host.close()
+        assert res[0] == res[1] == res[2] and res[0]
+        assert [p.actions for p in peers] == [host.actions, host.actions]
+        runs.append((host.actions, dict(host.hashes), host.sealed_order))
+    (acts_a, hashes_a, order_a), (acts_b, hashes_b, order_b) = runs
+    assert order_a[0][-1] == "P2" and order_b[0][-1] == "P3"  # the slow one sealed last
+    assert acts_a == acts_b and hashes_a == hashes_b
+    assert acts_a[:3] == ["P1 pick 3", "P2 pick 4", "P3 pick 5"]  # seat order

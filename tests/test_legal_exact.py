@@ -56,12 +56,73 @@ def test_walks_of_several_squares_are_a_family() -> None:
 
 
 def test_a_walk_stops_at_a_wall_and_in_a_thornbush() -> None:
-    """The family holds only what apply accepts: no walk through a wall, none beyond a
+    """The family holds only what apply accepts: no walk through a wall, none on beyond a
     thornbush (entering one ends the move)."""
     st = _state([], board={"walls": ["a1:e"], "bushes": ["a2"]})
     two = {str(a) for a in RS.expand(st, "P1", "move-path:2")}
-    assert not any(p.startswith("P1 move b1") or p.startswith("P1 move a2-") for p in two)
-    assert RS.expand(st, "P1", "move-path:2") == [] or _exact(st) == []
+    assert two == set()  # b1 is behind a wall; a2 is a bush: the walk ends there
+    assert {"P1 move a2"} == {t for t in _listed(st) if " move " in t}
+    assert RS.why_illegal(st, RS.parse_action("P1 move a2-a3"))
+    assert _exact(st) == []
+
+
+def test_ending_the_turn_drawing_fewer_is_listed() -> None:
+    """``end draw 0`` and ``end draw 1`` are accepted (draw up to 2, RB) and listed."""
+    st = _state([])
+    assert {"P1 end", "P1 end draw 0", "P1 end draw 1"} <= _listed(st)
+
+
+def test_card_erasure_names_any_card() -> None:
+    """Card Erasure may name any card (cards.md): every name is listed, not four."""
+    st = _state(["card-erasure"], others=("a5",))
+    names = {t for t in _listed(st) if "card-erasure" in t}
+    assert "P1 play card-erasure @P2 name=2" in names
+    assert "P1 play card-erasure @P2 name=fireball" in names
+    assert len(names) > 50
+
+
+def test_waterbolt_on_a_diagonal_names_its_push() -> None:
+    """On a diagonal the caster names the push (cards.md §1.8): those are listed (the plain
+    form is refused there), and a dir= off the diagonal is refused, not a second spelling."""
+    st = _state(["waterbolt", "2"], at="b2", others=("c3", "b4"))
+    listed = _listed(st)
+    assert "P1 play waterbolt @P2 +2 dir=e" in listed
+    assert "P1 play waterbolt @P2 +2 dir=s" in listed
+    assert "P1 play waterbolt @P2 +2" not in listed
+    assert RS.why_illegal(st, RS.parse_action("P1 play waterbolt @P2 +2"))
+    assert "P1 play waterbolt @P3 +2" in listed
+    assert "only for a target on a diagonal" in \
+        RS.why_illegal(st, RS.parse_action("P1 play waterbolt @P3 +2 dir=s"))
+    assert _exact(st) == []
+
+
+def test_objects_thrown_at_a_square_are_a_family() -> None:
+    """A dagger thrown at a far square is accepted: a member of ``throw:dagger``."""
+    st = _state(["dagger"], others=("a9",))
+    assert "throw:dagger" in RS.families(st, "P1")
+    members = {str(a) for a in RS.expand(st, "P1", "throw:dagger")}
+    assert "P1 play dagger @a12 mode=throw" in members
+    assert "P1 play dagger @a12 mode=throw" not in _listed(st)
+    assert _exact(st) == []
+
+
+def test_a_drag_along_a_walk_is_a_family() -> None:
+    """Drag along two squares: a member of ``drag-path:2``."""
+    st = _state(["drag"], others=("a1",))
+    members = {str(a) for a in RS.expand(st, "P1", "drag-path:2")}
+    assert "P1 play drag @P2 path=a2-a3" in members
+    assert "P1 play drag @P2 path=a2" in _listed(st)
+
+
+def test_a_wall_of_fire_block_takes_no_number() -> None:
+    """Played as a block, a Wall of Fire once took a number card and ignored it."""
+    st2 = build_state({"board": {"size": "5x5"},
+                       "players": [{"at": "a1", "hand": ["fireball", "3"]},
+                                   {"at": "a4", "hand": ["wall-of-fire", "2"]}]})
+    RS.apply(st2, RS.parse_action("P1 play fireball @P2 +3"))
+    assert "P2 play wall-of-fire @a2:s" in _listed(st2, "P2")
+    assert "no number" in RS.why_illegal(st2, RS.parse_action("P2 play wall-of-fire @a2:s +2"))
+    assert _exact(st2, "P2") == []
 
 
 @pytest.mark.parametrize("hand,action", [

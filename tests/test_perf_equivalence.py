@@ -430,7 +430,7 @@ def test_bench_random_games_are_seeded_and_capped() -> None:
     actions replays legally from the start."""
     from core.wizwar.game import GameConfig, new_game
     from core.wizwar.rules import apply
-    from wizwar_tui.bench import LIGHT_WEIGHTS, random_game
+    from wizwar_tui.wizwar.bench import LIGHT_WEIGHTS, random_game
 
     a = random_game(4, 9, cap=40)
     b = random_game(4, 9, cap=40)
@@ -450,7 +450,7 @@ def test_bench_random_games_are_seeded_and_capped() -> None:
 
 def test_bench_figure_verdicts() -> None:
     """A figure's median, target verdict and printed line."""
-    from wizwar_tui.bench import Figure
+    from wizwar_tui.wizwar.bench import Figure
 
     f = Figure("verify", "actions/s", [10.0, 30.0, 20.0], target=25)
     assert f.median == 20.0 and f.verdict() == "MISSES"
@@ -463,7 +463,7 @@ def test_bench_figure_verdicts() -> None:
 def test_bench_first_paint_of_the_bare_app() -> None:
     """The bare Textual app started on a pseudo-terminal paints its marker; the bench
     reports wall and CPU seconds (positive) and leaves no process behind."""
-    from wizwar_tui.bench import _BARE_APP, BARE_MARKER, first_paint
+    from wizwar_tui.wizwar.bench import _BARE_APP, BARE_MARKER, first_paint
 
     wall, cpu_used = first_paint(_BARE_APP, BARE_MARKER)
     assert wall > 0 and cpu_used >= 0

@@ -11,17 +11,20 @@ import msgpack
 import pytest
 from textual.widgets import Input, OptionList, RichLog
 
-from core import log, registry
+from core import log
 from core.codec import pack
 from core.session import LocalSession
 from core.wizwar import bot
+from core.wizwar.ruleset import RULESET
 from core.wizwar.state import state_hash
 from core.wizwar.view import view
 from net.lan import HostGame, PeerGame
-from wizwar_tui import cli, render, replay
+from wizwar_tui import cli, replay
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.menu import MenuScreen
 from wizwar_tui.replay import ReplayErrorScreen, ReplayScreen, SavedGamesScreen
+from wizwar_tui.wizwar import render
+from wizwar_tui.wizwar import replay as wizwar_replay
 
 SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
 
@@ -36,7 +39,7 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def bot_log(path: Path, players: int = 2, seed: int = 5, limit: int | None = None,
             started: str = "2025-01-02T10:11:12Z") -> LocalSession:
     """A bots-only game written to ``path`` (stopped after ``limit`` actions if given)."""
-    s = LocalSession.start(registry.get("wizwar"), {"players": players}, seed, human="")
+    s = LocalSession.start(RULESET, {"players": players}, seed, human="")
     with open(path, "wb") as f:
         def write(b: bytes) -> None:
             f.write(b)
@@ -64,7 +67,7 @@ def head(app: WizWarApp) -> str:
 
 def board_text(app: WizWarApp) -> str:
     """The replay board as plain text."""
-    return app.screen.query_one(replay.ReplayBoard).plain()
+    return app.screen.query_one(wizwar_replay.ReplayBoard).plain()
 
 
 def status(app: WizWarApp) -> str:
@@ -117,6 +120,7 @@ async def test_local_game_autosaved_listed_and_replayed(data_home: Path) -> None
         assert len(rows) == 1
         assert "unfinished" in rows[0] and f"{n_actions} actions" in rows[0]
         assert "P1 vs P2" in rows[0] and "local" in rows[0]
+        assert rows[0].split()[2] == RULESET.title  # the game column, after the date
         await pilot.press("enter")
         await pilot.pause()
         screen = app.screen
@@ -319,7 +323,7 @@ async def test_unreadable_files_show_an_error(tmp_path: Path, what: str) -> None
         path = tmp_path / "nowhere.wwlog"
         expect = "cannot open"
     else:
-        path.write_text("wizwar-export 1\nruleset wizwar 1\nfoo bar\n")
+        path.write_text(f"wizwar-export 1\nruleset wizwar {RULESET.version}\nfoo bar\n")
         expect = "unknown line"
     async with replay_app(path).run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -442,7 +446,7 @@ async def test_peer_log_keeps_unknown_faces_hidden(tmp_path: Path) -> None:
 def long_log() -> tuple[log.Loaded, int]:
     """A 2,100-action game: four bots that end every turn at once (discarding down to the
     hand limit), so the deck is reshuffled many times and nobody ever wins."""
-    s = LocalSession.start(registry.get("wizwar"), {"players": 4}, 7, human="")
+    s = LocalSession.start(RULESET, {"players": 4}, 7, human="")
     out: list[bytes] = []
     s.record_to(out.append)
     while len(s.actions) < 2100 and not s.over:
@@ -553,7 +557,7 @@ async def test_replay_board_scrolls_at_80x24(tmp_path: Path) -> None:
         assert scroll.scroll_y == 0
         # the first action of a seat whose wizard stands in the bottom rows
         low = next(n for n in range(1, screen.replay.total + 1)
-                   if min(r for _c, r in replay.action_squares(
+                   if min(r for _c, r in wizwar_replay.action_squares(
                        view(screen.replay.at(n), screen.seat),
                        screen.replay.actions[n - 1]) or {(0, 0)}) >= 8)
         await pilot.press("t")
@@ -570,7 +574,7 @@ async def test_saved_games_list_uses_the_width_and_counts_right(data_home: Path)
     from wizwar_tui.saves import games_dir
 
     names = ("Archmage Zoltan", "Belladonna the Grey", "Crispin")
-    s = LocalSession.start(registry.get("wizwar"), {"players": 3}, 5, human="", names=names)
+    s = LocalSession.start(RULESET, {"players": 3}, 5, human="", names=names)
     path = Path(games_dir()) / "long-names.wwlog"
     with open(path, "wb") as f:
         s.record_to(f.write, started="2025-01-02T10:11:12Z")
@@ -593,7 +597,7 @@ async def test_saved_games_list_uses_the_width_and_counts_right(data_home: Path)
 
 def team_log(path: Path, actions: int = 9) -> LocalSession:
     """A 4-player team game (P1+P3 against P2+P4) of bots, ``actions`` long."""
-    s = LocalSession.start(registry.get("wizwar"), {"players": 4, "team": True}, 3, human="")
+    s = LocalSession.start(RULESET, {"players": 4, "team": True}, 3, human="")
     with open(path, "wb") as f:
         s.record_to(f.write, started="2025-01-02T10:11:12Z")
         for _ in range(actions):

@@ -819,10 +819,10 @@ async def test_the_session_app_is_locked_to_its_game() -> None:
 async def test_the_session_app_in_game_leave_key_and_quit_question() -> None:
     """In the game an SSH player's footer offers ``q Leave`` (there is no menu); Ctrl+Q
     asks before leaving the game, with the ssh command that takes the seat back."""
-    from wizwar_tui.game import GameScreen
     from wizwar_tui.lobby import ConfirmScreen
-    from wizwar_tui.screens import GameOverScreen
     from wizwar_tui.ssh import SSHPlayerApp
+    from wizwar_tui.wizwar.game import GameScreen
+    from wizwar_tui.wizwar.screens import GameOverScreen
 
     host = HostGame(players=2)  # P1 the host's bot, P2 the SSH player
     port = await host.start()
@@ -877,9 +877,10 @@ async def test_the_session_app_in_game_leave_key_and_quit_question() -> None:
 async def test_the_watcher_app_shows_the_game_and_no_hand() -> None:
     """A watcher's app shows the watch screen (never the player's game screen, no hand
     panel) with every action of the game as notation."""
-    from wizwar_tui.game import GameScreen
-    from wizwar_tui.ssh import SSHPlayerApp, WatchScreen
-    from wizwar_tui.widgets import Board, HandPanel
+    from wizwar_tui.ssh import SSHPlayerApp
+    from wizwar_tui.wizwar.game import GameScreen
+    from wizwar_tui.wizwar.watch import WatchScreen
+    from wizwar_tui.wizwar.widgets import Board, HandPanel
 
     host = HostGame(players=2)  # P1 the host's bot, P2 a bot peer
     port = await host.start()

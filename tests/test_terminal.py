@@ -16,17 +16,18 @@ import pytest
 from rich.console import Console
 from textual import events
 
-from core import registry
 from core.session import LocalSession
 from core.wizwar import GameConfig, new_game
+from core.wizwar.ruleset import RULESET
 from core.wizwar.scenario import build_state
 from core.wizwar.state import Script
-from wizwar_tui import render
 from wizwar_tui.app import WizWarApp, size_classes
 from wizwar_tui.ascii import CONSOLE_SAFE, console_char, locale_is_utf8, to_ascii, wants_ascii
-from wizwar_tui.game import GameScreen
 from wizwar_tui.menu import MIN_SIZE, MenuScreen
-from wizwar_tui.screens import CardScreen, CardsScreen, HelpScreen
+from wizwar_tui.screens import HelpScreen
+from wizwar_tui.wizwar import render
+from wizwar_tui.wizwar.game import GameScreen
+from wizwar_tui.wizwar.screens import CardScreen, CardsScreen
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -176,7 +177,7 @@ async def test_header_lines_never_wrap_at_80x24() -> None:
     st.script = Script()
     app = WizWarApp(bot_delay=0, save_games=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        game = GameScreen(session=LocalSession(registry.get("wizwar"), st, human="P1", bots=("P2",)), bot_delay=0,
+        game = GameScreen(session=LocalSession(RULESET, st, human="P1", bots=("P2",)), bot_delay=0,
                           seed=123456)
         app.push_screen(game)
         for _ in range(20):
@@ -294,7 +295,7 @@ def shapes_session() -> LocalSession:
         "turn": {"active": "P1"},
     })
     st.script = Script()
-    return LocalSession(registry.get("wizwar"), st, human="P1", bots=("P2",))
+    return LocalSession(RULESET, st, human="P1", bots=("P2",))
 
 
 def made_things() -> LocalSession:
@@ -367,7 +368,7 @@ async def test_keys_pressed_while_bots_act_are_dropped() -> None:
     app = WizWarApp(players=2, seed=seed, bot_delay=0, save_games=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        session = LocalSession.start(registry.get("wizwar"), {"players": 2}, seed)
+        session = LocalSession.start(RULESET, {"players": 2}, seed)
         step = session.step_bot
 
         def slow_step():  # type: ignore[no-untyped-def]
@@ -552,7 +553,8 @@ import asyncio, sys
 from wizwar_tui.cli import main  # what the wizwar command imports
 from wizwar_tui.app import WizWarApp
 
-HEAVY = ('core.wizwar.rules', 'core.wizwar.bot', 'wizwar_tui.game', 'wizwar_tui.lobby',
+HEAVY = ('core.wizwar', 'core.wizwar.rules', 'core.wizwar.bot', 'wizwar_tui.wizwar.game',
+         'wizwar_tui.wizwar.render', 'wizwar_tui.lobby',
          'wizwar_tui.replay', 'net.lan', 'net.cli')
 
 async def menu():

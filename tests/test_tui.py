@@ -7,24 +7,19 @@ import time
 import pytest
 from textual.widgets import Input, OptionList
 
-from core import registry
 from core.session import LocalSession
 from core.wizwar import GameConfig, bot, new_game
 from core.wizwar.cards import CARDS
+from core.wizwar.ruleset import RULESET
 from core.wizwar.scenario import build_state
 from core.wizwar.state import Script
 from core.wizwar.view import View
-from wizwar_tui import render
 from wizwar_tui.app import WizWarApp
-from wizwar_tui.game import GameScreen
-from wizwar_tui.menu import DECK_NOTE, MenuScreen
-from wizwar_tui.screens import (
-    CardScreen,
-    CardsScreen,
-    ChoiceScreen,
-    GameOverScreen,
-    NewGameScreen,
-)
+from wizwar_tui.menu import MenuScreen
+from wizwar_tui.screens import ChoiceScreen, NewGameScreen
+from wizwar_tui.wizwar import DECK_NOTE, render
+from wizwar_tui.wizwar.game import GameScreen
+from wizwar_tui.wizwar.screens import CardScreen, CardsScreen, GameOverScreen
 
 SIZES = [(120, 40), (80, 24)]
 SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
@@ -194,7 +189,7 @@ def attack_session() -> LocalSession:
         "turn": {"active": "P2"},
     })
     st.script = Script()  # chance from the game RNG, as in a real game
-    return LocalSession(registry.get("wizwar"), st, human="P1", bots=("P2",))
+    return LocalSession(RULESET, st, human="P1", bots=("P2",))
 
 
 async def attacked_game(pilot, app: WizWarApp) -> GameScreen:  # type: ignore[no-untyped-def]
@@ -530,7 +525,7 @@ async def test_card_text_covers_the_stack_and_things_on_the_board() -> None:
         "turn": {"active": "P1"},
     })
     st.script = Script()
-    session = LocalSession(registry.get("wizwar"), st, human="P1", bots=("P2",))
+    session = LocalSession(RULESET, st, human="P1", bots=("P2",))
     session.submit("P1 play wall-of-fire @c3:e")
     app = WizWarApp(bot_delay=0, save_games=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -545,10 +540,10 @@ async def test_card_text_covers_the_stack_and_things_on_the_board() -> None:
 
 
 # ---------------------------------------------------------------------------- new game
-async def test_new_game_screen_options_make_the_session(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_new_game_screen_options_make_the_session() -> None:
     """Menu n: 4 players, seed 42, doors on, team on, P3 at another level (the choice comes
-    from bot.LEVELS, here with a second level added) -> that very session."""
-    monkeypatch.setattr(bot, "LEVELS", ("apprentice", "archmage"))
+    from the ruleset's bot_levels) -> that very session."""
+    assert RULESET.bot_levels == ("apprentice", "archmage")
     app = WizWarApp(bot_delay=0, save_games=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -565,9 +560,11 @@ async def test_new_game_screen_options_make_the_session(monkeypatch) -> None:  #
         await pilot.pause()
         labels = [str(o.prompt) for o in screen.query_one(OptionList).options]
         assert any("P3 bot" in lab and "archmage" in lab for lab in labels)
-        assert screen.options() == {
-            "players": 4, "seed": 42, "crossed": False, "doors": True, "team": True,
-            "levels": {"P2": "apprentice", "P3": "archmage", "P4": "apprentice"}}
+        assert screen.options() == {"players": 4, "crossed": False, "doors": True,
+                                    "team": True}
+        assert screen.seed() == 42
+        assert screen.bot_levels() == {"P2": "apprentice", "P3": "archmage",
+                                       "P4": "apprentice"}
         await pilot.press("s")
         await pilot.pause()
         game = game_of(app)
@@ -580,7 +577,7 @@ async def test_new_game_screen_options_make_the_session(monkeypatch) -> None:  #
         players = str(game.query_one("#players").render())
         assert "team A: P1+P3" in players and "P3/A" in players and "P2/B" in players
         # game over -> n: the same options again, a fresh seed
-        assert app.options["team"] and app.options["levels"]["P3"] == "archmage"
+        assert app.options["team"] and app.levels["P3"] == "archmage"
 
 
 async def test_new_game_screen_two_players_crossed_and_random_seed() -> None:
@@ -596,7 +593,7 @@ async def test_new_game_screen_two_players_crossed_and_random_seed() -> None:
         assert "4 players only" in str(screen.query_one("#newgame-msg").render())
         opts = screen.options()
         assert opts["players"] == 2 and opts["crossed"] and not opts["team"]
-        assert opts["seed"] is None and opts["levels"] == {"P2": "apprentice"}
+        assert screen.seed() is None and screen.bot_levels() == {"P2": "apprentice"}
         await pilot.press("down", "down", "enter")  # "Start the game"
         await pilot.pause()
         s = game_of(app).session
@@ -653,7 +650,7 @@ def test_card_texts_say_targets_and_numbers_in_words() -> None:
     """Every card's text names its target and number use in words, never the data's codes
     (``los:player``, ``-``); counts are singular when one."""
     from core.wizwar.cards import CARDS
-    from wizwar_tui.screens import NUMBER_WORDS, TARGET_WORDS, card_text, plural
+    from wizwar_tui.wizwar.screens import NUMBER_WORDS, TARGET_WORDS, card_text, plural
 
     for c in CARDS:
         text = card_text(c.slug).plain
@@ -688,3 +685,69 @@ async def test_the_log_wraps_again_after_a_resize() -> None:
             assert any("you are P1" in t for t in texts)
             if size == (120, 40):
                 assert any(t.startswith("New game") and "you are P1" in t for t in texts)
+
+
+# ---------------------------------------------------------------------------- the shell
+def test_every_game_has_a_ui_part_titled_as_its_ruleset() -> None:
+    """wizwar_tui/games.py: each registered ruleset has a UI part whose title (read by the menu
+    without loading the rules) is the ruleset's."""
+    from core import registry
+    from wizwar_tui import games
+
+    assert games.names() == registry.names()
+    for name in registry.names():
+        ui = games.ui(name)
+        assert ui.name == name and ui.title == registry.get(name).title
+    assert games.ui("wiz-war") is games.ui("wizwar")  # the registry's aliases
+    with pytest.raises(LookupError, match="unknown game"):
+        games.ui("chess")
+
+
+def test_the_shell_imports_no_game() -> None:
+    """No module of the app shell (wizwar_tui/*.py) imports a game's package (core.wizwar, the
+    UI parts), except the UI registry wizwar_tui/games.py (which does it by name)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "wizwar_tui"
+    shell = {"app", "ascii", "gameui", "games", "lobby", "menu", "replay", "screens", "seats"}
+    found = {}
+    for path in sorted(root.glob("*.py")):
+        if path.stem not in shell:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for m in mods:
+                if m.startswith(("core.wizwar", "wizwar_tui.wizwar")):
+                    found.setdefault(path.name, []).append(m)
+    assert found == {}, found
+    assert (root / "games.py").read_text().count('"wizwar_tui.wizwar:UI"') == 1
+
+
+async def test_new_game_screen_rows_come_from_the_schema() -> None:
+    """The new-game screen's lines are the ruleset's options (labels from the schema), the seed
+    after the first, a line per bot seat; a refused combination leaves that option at its
+    default (crossed exits with 3 players) and the game starts with what the screen shows."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        assert screen.rows() == ["players", "seed", *RULESET.options.names()[1:], "bot:P2",
+                                 "start"]
+        labels = [str(o.prompt) for o in screen.query_one(OptionList).options]
+        for o in RULESET.options:
+            assert any(lab.strip().startswith(o.label) for lab in labels), o.label
+        await pilot.press("down", "down", "space")  # crossed exits on (2 players)
+        assert screen.options()["crossed"]
+        await pilot.press("up", "up", "right")  # 3 players: crossed exits refused
+        await pilot.pause()
+        assert screen.options() == {"players": 3, "crossed": False, "doors": False,
+                                    "team": False}
+        assert screen.refused("crossed") == "crossed exits are a 2-player variant"
+        assert screen.rows()[-3:] == ["bot:P2", "bot:P3", "start"]
+        await pilot.press("left")  # back to 2 players: the choice made before holds again
+        assert screen.options()["crossed"]

@@ -19,10 +19,10 @@ from net.discovery import GameAd
 from net.lan import HostGame, PeerGame
 from net.session import NetSession
 from wizwar_tui.app import WizWarApp
-from wizwar_tui.game import GameScreen
 from wizwar_tui.lobby import JoinScreen, LobbyScreen, parse_address
 from wizwar_tui.saves import verify_files
-from wizwar_tui.screens import GameOverScreen
+from wizwar_tui.wizwar.game import GameScreen
+from wizwar_tui.wizwar.screens import GameOverScreen
 
 
 @pytest.fixture(autouse=True)
@@ -163,7 +163,7 @@ async def test_host_form_from_menu_refuses_bad_fields() -> None:
         await pilot.pause()
         assert "Bots" in text_of(form, "#host-error")
         form.query_one("#host-bots", Input).value = "0"
-        form.query_one("#host-seats", Input).value = "3"
+        form.query_one("#host-opt-players", Input).value = "3"
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
         seats = text_of(app.screen, "#lobby-seats")
@@ -449,7 +449,7 @@ class GatedHost(HostGame):
 def two_steps(game: GameScreen) -> tuple[str, str]:
     """Squares A, B: A next to our wizard, B next to A but two steps from the wizard (so a
     walk to B computed before the move to A would not be the one step ``move B``)."""
-    from wizwar_tui import render
+    from wizwar_tui.wizwar import render
 
     reach = render.reachable(game.view)
     for path in reach.values():
@@ -500,7 +500,7 @@ async def test_keys_typed_ahead_are_done_when_the_host_answers() -> None:
 async def test_a_typed_ahead_key_no_longer_possible_is_refused() -> None:
     """A step typed ahead that the first move made impossible is refused with the rules'
     reason once the host has answered; the key typed after it is dropped."""
-    from wizwar_tui import render
+    from wizwar_tui.wizwar import render
 
     host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
     app = WizWarApp(discovery=False)
@@ -529,7 +529,7 @@ async def test_discards_typed_ahead_take_the_card_selected_when_done() -> None:
     """``x x`` typed while the first discard is with the host discards two cards, as in a
     local game (the second key once named the card the first one discarded, and was
     refused: "you hold no ...")."""
-    from wizwar_tui.widgets import HandPanel
+    from wizwar_tui.wizwar.widgets import HandPanel
 
     host = GatedHost(players=2, local_bot=True, bind="127.0.0.1", port=0)
     app = WizWarApp(discovery=False)
@@ -591,7 +591,7 @@ async def test_typing_ahead_is_bounded() -> None:
         await pilot.pause()
         game = await _joined_game(pilot, app, host)
         await pilot.press("e")
-        from wizwar_tui.game import TYPE_AHEAD_MAX
+        from wizwar_tui.wizwar.game import TYPE_AHEAD_MAX
 
         for _ in range(TYPE_AHEAD_MAX + 2):
             await pilot.press("p")
@@ -723,3 +723,31 @@ def test_connection_problems_in_plain_words() -> None:
     assert connect_problem(socket.gaierror(-2, "Name or service not known")) == \
         "no such host name"
     assert "Errno" not in connect_problem(OSError(113, "No route to host"))
+
+
+async def test_host_form_takes_the_options_of_the_schema() -> None:
+    """The host form has a field per option of the ruleset's schema and refuses a combination
+    in the ruleset's words (crossed exits with three players)."""
+    from core.wizwar.ruleset import RULESET
+
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.open_host_form()
+        await pilot.pause()
+        form = app.screen
+        for o in RULESET.options:
+            assert form.query_one(f"#host-opt-{o.name}", Input)
+        form.query_one("#host-opt-players", Input).value = "3"
+        form.query_one("#host-opt-crossed", Input).value = "yes"
+        form.query_one("#host-port", Input).value = "0"
+        form.query_one("#host-name", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Crossed exits are a 2-player variant" in text_of(form, "#host-error")
+        assert app.lan is None
+        form.query_one("#host-opt-players", Input).value = "five"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Players (players): 'five' is not allowed; use 2, 3 or 4" in \
+            text_of(form, "#host-error")

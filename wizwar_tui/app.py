@@ -1,4 +1,5 @@
-"""The Wiz-War Textual app: main menu, game against bots, LAN games, game over.
+"""The app shell (Textual): main menu, games against bots, LAN games, replays, for every
+game of :mod:`wizwar_tui.games` (each game's screens come from its UI part).
 
 ``run()`` is what the ``wizwar`` command calls (see :mod:`wizwar_tui.cli`); ``run_lan()``
 is ``wizwar host`` / ``wizwar join`` without ``--headless``.
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,11 +19,12 @@ from textual.filter import LineFilter
 from textual.geometry import Size
 from textual.widget import Widget
 
+from wizwar_tui import games
 from wizwar_tui.ascii import AsciiFilter, ConsoleFilter, wants_ascii
+from wizwar_tui.gameui import GameScreenBase
 from wizwar_tui.menu import MIN_SIZE, MenuScreen
 
 if TYPE_CHECKING:  # the menu needs none of these: they load when first used (start-up time)
-    from wizwar_tui.game import GameScreen
     from wizwar_tui.lobby import HostFormScreen, LanLink
     from wizwar_tui.replay import ReplayErrorScreen, ReplayScreen, SavedGamesScreen
 
@@ -59,10 +60,13 @@ def new_seed() -> int:
 
 
 class WizWarApp(App[int]):
-    """Wiz-War in the terminal: you against bots, or against friends on the LAN.
+    """The wizwar app: you against bots, or against friends on the LAN, in any game of
+    :mod:`wizwar_tui.games`.
 
     Args:
-        players: seats in a game started from the command line (2-4).
+        game: the game started at once (``start_game``; "" for the default game).
+        players: the ``players`` option of a game started at once (a shorthand; other
+            options in :attr:`variants`).
         seed: the game's seed (``None``: a fresh one per game).
         start_game: go straight into a game instead of the menu.
         ascii_only: draw the board with ASCII characters only.
@@ -91,12 +95,14 @@ class WizWarApp(App[int]):
     HAS_MENU = True
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
-    def __init__(self, players: int = 2, seed: int | None = None, start_game: bool = False,
+    def __init__(self, players: int | None = None, seed: int | None = None,
+                 start_game: bool = False,
                  ascii_only: bool = False, bot_delay: float = 0.3,
                  lan_args: argparse.Namespace | None = None, discovery: bool = True,
                  save_games: bool = True, replay_file: str | None = None,
-                 replay_delay: float = 0.5) -> None:
+                 replay_delay: float = 0.5, game: str = "") -> None:
         super().__init__()
+        self.game_name = game  # the game started at once ("" the default)
         self.replay_file = replay_file
         self.replay_delay = replay_delay
         self.players = players
@@ -108,8 +114,10 @@ class WizWarApp(App[int]):
         self.discovery = discovery
         self.save_games = save_games
         self.lan: LanLink | None = None
-        self.variants: dict[str, Any] = {}  # options of the game started at once
+        self.variants: dict[str, Any] = {}  # options (and "levels") of the game started at once
         self.options: dict[str, Any] = {}  # the last local game's options (for "new game")
+        self.levels: dict[str, str] = {}  # the last local game's bot levels
+        self.last_game = ""  # the last local game's ruleset name
         self.ascii_filter = AsciiFilter(enabled=ascii_only)
         self.console_filter = ConsoleFilter(
             enabled=not ascii_only and os.environ.get("TERM", "") == "linux")
@@ -183,12 +191,16 @@ class WizWarApp(App[int]):
         if self.replay_file is not None:
             self.open_replay(self.replay_file)
         if self.start_now:
-            self.start_game(self.players, self.seed, **self.variants)
+            values = dict(self.variants)
+            levels = values.pop("levels", None)
+            self.start_game(self.players, self.seed, game=self.game_name, levels=levels,
+                            **values)
         args = self.lan_args
         if args is not None and getattr(args, "cmd", "") == "host":
             self.host_lan(name=args.name, seats=args.seats, bots=args.bots, port=args.port,
                           bind=args.bind, clock=args.clock, advertise=args.advertise,
-                          options=getattr(args, "options", None))
+                          options=getattr(args, "options", None),
+                          game=getattr(args, "game", "") or "")
         elif args is not None and getattr(args, "cmd", "") == "join":
             self.open_join(name=args.name, target=args.target or "",
                            retries=args.retries)
@@ -199,36 +211,45 @@ class WizWarApp(App[int]):
             await self.lan.close()
             self.lan = None
 
-    def start_game(self, players: int, seed: int | None = None, crossed: bool = False,
-                   doors: bool = False, team: bool = False,
-                   levels: dict[str, str] | None = None) -> GameScreen | None:
-        """Start a new game of ``players`` seats (the human is P1, bots elsewhere), replacing
-        any other; ``seed`` ``None`` draws one from the OS. The options: ``crossed`` exits
-        (2 players), the ``doors`` variant, ``team`` play (4 players: P1+P3 against
-        P2+P4), ``levels`` a bot level per bot seat (``bot.LEVELS``). An impossible
-        option is refused with a notification (and ``None``)."""
-        from core import registry
+    def start_game(self, players: int | None = None, seed: int | None = None, *,
+                   game: str = "", options: dict[str, Any] | None = None,
+                   levels: dict[str, str] | None = None,
+                   **values: Any) -> GameScreenBase | None:
+        """Start a new game of ``game`` ("" the default) against bots (the human in the first
+        seat), replacing any other; ``seed`` ``None`` draws one from the OS. ``options``
+        (and ``values``, and ``players`` as a shorthand for the ``players`` option) are
+        validated by the ruleset's schema; ``levels`` is a bot level per bot seat (one of
+        ``ruleset.bot_levels``). Refused options are said in a notification (and ``None``
+        is returned)."""
+        from core.engine import OptionError
         from core.session import LocalSession
-        from wizwar_tui.game import GameScreen
 
+        ui = games.ui(game)
+        ruleset = ui.ruleset()
         seed = new_seed() if seed is None else seed
-        options: dict[str, Any] = {"crossed": crossed, "doors": doors, "team": team,
-                                   "levels": dict(levels or {})}
+        asked = dict(options or {})
+        asked.update(values)
+        if players is not None:
+            asked["players"] = players
         try:
-            session = LocalSession.start(
-                registry.get("wizwar"), {"players": players, "crossed": crossed, "doors": doors,
-                                         "team": team}, seed, levels=options["levels"])
-        except ValueError as exc:
+            opts = ruleset.validate_options(asked)
+            session = LocalSession.start(ruleset, opts, seed, human=ruleset.seats(opts)[0],
+                                         levels=levels)
+        except (OptionError, ValueError) as exc:
             self.notify(f"Cannot start this game: {exc}", severity="error", timeout=8)
             return None
-        self.options = options
+        self.last_game, self.options, self.levels = ui.name, opts, dict(levels or {})
         self.leave_lan()
         self.show_menu()
-        game = GameScreen(players=players, seed=seed, ascii_only=self.ascii_only,
-                          bot_delay=self.bot_delay, save_log=self.save_games,
-                          session=session)
-        self.push_screen(game)
-        return game
+        screen = ui.game_screen()(session=session, seed=seed, ascii_only=self.ascii_only,
+                                  bot_delay=self.bot_delay, save_log=self.save_games)
+        self.push_screen(screen)
+        return screen
+
+    def start_again(self) -> GameScreenBase | None:
+        """Another game like the last local one (its game, options and bot levels) with a
+        fresh seed."""
+        return self.start_game(game=self.last_game, options=self.options, levels=self.levels)
 
     # ------------------------------------------------------------------ replay
     def open_saved_games(self) -> SavedGamesScreen:
@@ -242,7 +263,7 @@ class WizWarApp(App[int]):
     def open_replay(self, path: str) -> ReplayScreen | ReplayErrorScreen:
         """Replay the saved game ``path`` (a ``.wwlog`` or export text); a file that cannot
         be replayed gets a screen saying why."""
-        from wizwar_tui.replay import ReplayError, ReplayErrorScreen, ReplayScreen
+        from wizwar_tui.replay import ReplayError, ReplayErrorScreen
         from wizwar_tui.replay import load as load_replay
 
         try:
@@ -251,7 +272,8 @@ class WizWarApp(App[int]):
             err = ReplayErrorScreen(path, str(exc))
             self.push_screen(err)
             return err
-        screen = ReplayScreen(game, delay=self.replay_delay, ascii_only=self.ascii_only)
+        screen = games.ui(game.ruleset.name).replay_screen()(
+            game, delay=self.replay_delay, ascii_only=self.ascii_only)
         self.push_screen(screen)
         return screen
 
@@ -261,11 +283,12 @@ class WizWarApp(App[int]):
             self.pop_screen()
 
     # ------------------------------------------------------------------ LAN
-    def open_host_form(self, error: str = "", **fields: object) -> HostFormScreen:
+    def open_host_form(self, error: str = "", game: str = "",
+                       **fields: object) -> HostFormScreen:
         """Show the host form (prefilled with ``fields``, with ``error`` if hosting failed)."""
         from wizwar_tui.lobby import HostFormScreen
 
-        form = HostFormScreen(error=error, **fields)  # type: ignore[arg-type]
+        form = HostFormScreen(error=error, game=game, **fields)  # type: ignore[arg-type]
         self.push_screen(form)
         return form
 
@@ -287,18 +310,18 @@ class WizWarApp(App[int]):
     def host_lan(self, name: str, seats: int, bots: int, port: int, bind: str,
                  clock: float | None = None, advertise: bool = True,
                  form: HostFormScreen | None = None,
-                 options: dict[str, Any] | None = None) -> None:
-        """Host a game (the app's player is P1) and show its lobby; if the port cannot be
-        opened, say so on the host form. ``options``: the game's other options (``wizwar
-        host``'s flags)."""
+                 options: dict[str, Any] | None = None, game: str = "") -> None:
+        """Host a game of ``game`` ("" the default; the app's player is P1) with the game's
+        ``options`` and show its lobby; if the port cannot be opened, say so on the host
+        form."""
         from wizwar_tui.lobby import new_host
 
         self.leave_lan()
         link = new_host(self, name, seats, bots, port, bind, clock=clock,
                         advertise=advertise and self.discovery, save=self.save_games,
-                        options=options)
+                        options=options, game=game)
         fields = {"name": name, "seats": seats, "bots": bots, "port": port, "bind": bind,
-                  "clock": clock, "advertise": advertise}
+                  "clock": clock, "advertise": advertise, "options": options, "game": game}
         self.run_worker(self._host(link, form, fields), group="lan", exclusive=False,
                         exit_on_error=False)
 
@@ -315,7 +338,7 @@ class WizWarApp(App[int]):
             if form is not None and form.is_attached:
                 form.show_error(text)
             else:
-                self.open_host_form(error=text, **fields)
+                self.open_host_form(error=text, **fields)  # type: ignore[arg-type]
             return
         self.lan = link
         self.push_screen(LobbyScreen(link))
@@ -349,17 +372,14 @@ class WizWarApp(App[int]):
         else:
             self.notify(link.problem, severity="error", timeout=10)
 
-    def game_screen_class(self) -> type[GameScreen]:
-        """The game screen this app shows for a LAN game (an SSH session's has other keys)."""
-        from wizwar_tui.game import GameScreen
+    def game_screen_class(self, game: str = "") -> type[GameScreenBase]:
+        """The game screen this app shows for a LAN game of ``game`` (its UI part's; an SSH
+        session's has other keys)."""
+        return games.ui(game).game_screen()
 
-        return GameScreen
-
-    def show_lan_game(self, link: LanLink) -> GameScreen:
-        """The cards are dealt: the game screen over the lobby."""
-        from wizwar_tui.game import GameScreen
-
-        while isinstance(self.screen, GameScreen):  # a stale one (never expected)
+    def show_lan_game(self, link: LanLink) -> GameScreenBase:
+        """The game is dealt: the game screen over the lobby."""
+        while isinstance(self.screen, GameScreenBase):  # a stale one (never expected)
             self.pop_screen()
         game = self.game_screen_class()(session=link.session, lan=link,
                                         ascii_only=self.ascii_only, bot_delay=0)
@@ -376,23 +396,21 @@ class WizWarApp(App[int]):
         self.run_worker(link.close(), group="lan-close", exclusive=False, exit_on_error=False)
 
     @property
-    def game(self) -> GameScreen | None:
-        """The game screen, if a game is on."""
-        module = sys.modules.get("wizwar_tui.game")
-        if module is None:  # never loaded: no game (and the menu stays light, see start-up)
-            return None
+    def game(self) -> Any:
+        """The game screen (a :class:`~wizwar_tui.gameui.GameScreenBase`), if a game is
+        on."""
         for s in reversed(self.screen_stack):
-            if isinstance(s, module.GameScreen):
+            if isinstance(s, GameScreenBase):
                 return s
         return None
 
 
 def run(players: int = 2, seed: int | None = None, start_game: bool = False,
         ascii_only: bool | None = None, replay: str | None = None, replay_delay: float = 0.5,
-        variants: dict[str, Any] | None = None) -> int:
+        variants: dict[str, Any] | None = None, game: str = "") -> int:
     """Run the app; returns the exit status. With ``replay`` (``wizwar replay FILE``) the
-    saved game opens in the replay screen at once. ``variants``: the options of the game
-    started at once (``crossed``, ``doors``, ``team``, ``levels``; see
+    saved game opens in the replay screen at once. ``game``: the game started at once ("" the
+    default); ``variants``: its options (and ``levels``, the bot level per seat; see
     :meth:`WizWarApp.start_game`).
 
     ``ascii_only`` ``None``: ASCII when the locale or stdout is not UTF-8 (or
@@ -406,7 +424,7 @@ def run(players: int = 2, seed: int | None = None, start_game: bool = False,
     if ascii_only is None:
         ascii_only = wants_ascii()
     app = WizWarApp(players=players, seed=seed, start_game=start_game, ascii_only=ascii_only,
-                    bot_delay=delay, replay_file=replay, replay_delay=replay_delay)
+                    bot_delay=delay, replay_file=replay, replay_delay=replay_delay, game=game)
     app.variants = dict(variants or {})
     app.run()
     return 0 if app.return_code in (None, 0) else int(app.return_code)

@@ -152,13 +152,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return verify_files(args.files)
     if args.cmd == "bench":
-        if args.game != registry.DEFAULT:
-            parser.error(f"bench measures {registry.DEFAULT} only for now")
-        from wizwar_tui.bench import run as run_bench
+        from wizwar_tui import games
 
         parts = [p for arg in args.only for p in arg.split(",") if p]
         try:
-            return run_bench(runs=max(1, args.runs), quick=args.quick, only=parts)
+            return games.ui(args.game).run_bench(runs=max(1, args.runs), quick=args.quick,
+                                                 only=parts)
         except ValueError as exc:
             parser.error(str(exc))
     if args.cmd == "export":

@@ -26,9 +26,9 @@ from textual.widgets.option_list import Option
 from net.cli import DEFAULT_PORT, advertise_wanted, load_token, parse_target, save_token
 from net.lan import HostClosed, HostGame, JoinRefused, PeerGame
 from net.session import NetSession
-from wizwar_tui import render
 from wizwar_tui.saves import LogFile, PeerLog, new_log, now_text
 from wizwar_tui.screens import TooSmall
+from wizwar_tui.seats import player_colour, seat_status_text
 
 if TYPE_CHECKING:
     from net.discovery import Advertiser, Browser, GameAd
@@ -367,12 +367,16 @@ class LanLink:
 
 def new_host(app: Any, name: str, seats: int, bots: int, port: int, bind: str,
              clock: float | None = None, advertise: bool = True,
-             save: bool = True, options: dict[str, Any] | None = None) -> LanLink:
-    """A ``LanLink`` hosting a game whose own seat (P1) the app's player plays; ``options``
-    the game's options (``seats`` is the players option)."""
-    game = HostGame(players=seats, name=name, bind=bind, port=port, bots=bots,
-                    local_bot=False, clock=clock, options=dict(options or {}))
-    return LanLink(app, game, name, advertise=advertise_wanted(bind, advertise), save=save)
+             save: bool = True, options: dict[str, Any] | None = None,
+             game: str = "") -> LanLink:
+    """A ``LanLink`` hosting a game of ``game`` ("" the default) whose own seat (P1) the
+    app's player plays, with ``seats`` seats and the game's ``options``."""
+    from core import registry
+
+    hosted = HostGame(players=seats, name=name, bind=bind, port=port, bots=bots,
+                      local_bot=False, clock=clock, options=dict(options or {}),
+                      ruleset=registry.get(game or registry.DEFAULT))
+    return LanLink(app, hosted, name, advertise=advertise_wanted(bind, advertise), save=save)
 
 
 def new_peer(app: Any, host: str, port: int, name: str, retries: int = 5,
@@ -380,6 +384,23 @@ def new_peer(app: Any, host: str, port: int, name: str, retries: int = 5,
     """A ``LanLink`` joining ``host:port`` as ``name`` (with the seat token saved last time)."""
     game = PeerGame(host, port, name=name, bot_play=False, token=load_token(host, port, name))
     return LanLink(app, game, f"{host}:{port}", retries=retries, save=save)
+
+
+def options_text(link: LanLink) -> str:
+    """The game and its options in words for the lobby ("Wiz-War: 3 players, doors
+    variant", from ``ruleset.options.describe``); "" while the session does not know them
+    (a joining player before the host's welcome)."""
+    from core.engine import OptionError
+
+    session = link.session
+    ruleset = getattr(session, "ruleset", None)
+    options = getattr(session, "options", None)
+    if ruleset is None or not options:
+        return ""
+    try:
+        return f"{ruleset.title}: {ruleset.options.describe(options)}"
+    except OptionError:
+        return str(ruleset.title)
 
 
 # ---------------------------------------------------------------------------- leaving
@@ -467,7 +488,11 @@ def ask_before_quitting(app: Any) -> bool:
 
 # ---------------------------------------------------------------------------- screens
 class HostFormScreen(Screen[None]):
-    """The host's form: game name, seats, bots, port, listen address; then the lobby."""
+    """The host's form: the game's name on the LAN, then every option of the game's schema
+    (``ruleset.options``: labels and allowed values from it, each typed as text: ``3``,
+    ``yes``/``no``, a choice's word), the seats played by the host's bots, the port and the
+    listen address; then the lobby. A value or combination the ruleset refuses is said in
+    its words (``OptionError``) and the form stays open."""
 
     CSS_PATH = "lan.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
@@ -475,28 +500,51 @@ class HostFormScreen(Screen[None]):
 
     def __init__(self, name: str = "wizwar game", seats: int = 2, bots: int = 0,
                  port: int = DEFAULT_PORT, bind: str = "0.0.0.0", error: str = "",
-                 clock: float | None = None, advertise: bool = True) -> None:
+                 clock: float | None = None, advertise: bool = True, game: str = "",
+                 options: dict[str, Any] | None = None) -> None:
         super().__init__()
-        self.defaults = {"name": name, "seats": str(seats), "bots": str(bots),
-                         "port": str(port), "bind": bind}
+        from wizwar_tui import games
+
+        self.game = game
+        self.ruleset = games.ui(game).ruleset()
+        self.schema = self.ruleset.options
+        values = self.schema.defaults()
+        if "players" in values:  # the table size, as `wizwar host --seats` gives it
+            values["players"] = seats
+        values.update(options or {})
+        self.defaults = {"name": name, "bots": str(bots), "port": str(port), "bind": bind}
+        for o in self.schema:
+            x = values[o.name]
+            self.defaults[f"opt-{o.name}"] = ("yes" if x else "no") if o.kind == "bool" \
+                else str(x)
         self.error = error
         self.clock = clock
         self.advertise = advertise
 
+    def fields(self) -> list[tuple[str, str, str, str]]:
+        """The form's fields: (key, label, hint, input type)."""
+        out = [("name", "Game name", "shown to players on the LAN", "text")]
+        for o in self.schema:
+            kind = "integer" if o.kind == "int" else "text"
+            out.append((f"opt-{o.name}", o.label, o.allowed(), kind))
+        out += [("bots", "Bots", "seats played by your bots", "integer"),
+                ("port", "Port", f"TCP port (default {DEFAULT_PORT})", "integer"),
+                ("bind", "Listen address", "0.0.0.0 all networks · 127.0.0.1 local", "text")]
+        return out
+
     def compose(self) -> ComposeResult:
         """The form fields, a button and an error line."""
-        fields = [("name", "Game name", "shown to players on the LAN"),
-                  ("seats", "Seats", "2 to 4, you included"),
-                  ("bots", "Bots", "seats played by your bots"),
-                  ("port", "Port", f"TCP port (default {DEFAULT_PORT})"),
-                  ("bind", "Listen address", "0.0.0.0 all networks · 127.0.0.1 local")]
+        from wizwar_tui import games
+
+        title = "Host a LAN game" if len(games.names()) == 1 else \
+            f"Host a LAN game of {self.ruleset.title}"
         with Vertical(id="host-box", classes="dialog lan-box"):
-            yield Static("Host a LAN game", classes="lan-title")
-            for key, label, hint in fields:
+            yield Static(title, classes="lan-title")
+            for key, label, hint, kind in self.fields():
                 with Horizontal(classes="form-row"):
                     yield Label(label, classes="form-label")
                     yield Input(self.defaults[key], id=f"host-{key}", classes="form-input",
-                                type="integer" if key in ("seats", "bots", "port") else "text")
+                                type=kind)  # type: ignore[arg-type]
                     yield Static(hint, classes="form-hint")
             yield Static(self.error, id="host-error", classes="lan-error")
             yield Button("Open the lobby", id="host-go", variant="primary")
@@ -523,20 +571,30 @@ class HostFormScreen(Screen[None]):
         event.stop()
         self.submit()
 
+    def options(self) -> dict[str, Any]:
+        """The options typed in the form, validated by the ruleset's schema. Raises
+        ``OptionError`` with the ruleset's words."""
+        return self.schema.validate({o.name: self.value(f"opt-{o.name}") for o in self.schema})
+
     def submit(self) -> None:
         """Check the fields, then host the game (errors stay on the form)."""
+        from core.engine import OptionError
+
         err = self.show_error
         try:
-            seats, bots, port = int(self.value("seats")), int(self.value("bots")), \
-                int(self.value("port"))
+            options = self.options()
+        except OptionError as exc:
+            err(f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
+            return
+        seats = len(self.ruleset.seats(options))
+        try:
+            bots, port = int(self.value("bots")), int(self.value("port"))
         except ValueError:
-            err("Seats, bots and port must be whole numbers.")
+            err("Bots and port must be whole numbers.")
             return
         name = self.value("name") or "wizwar game"
         bind = self.value("bind") or "0.0.0.0"
-        if seats not in (2, 3, 4):
-            err("Seats: 2 to 4.")
-        elif not 0 <= bots < seats:
+        if not 0 <= bots < seats:
             err(f"Bots: 0 to {seats - 1} (your own seat stays yours).")
         elif not 0 <= port < 65536:
             err("Port: 1 to 65535 (0 picks a free one).")
@@ -544,7 +602,8 @@ class HostFormScreen(Screen[None]):
             err("")
             self.app.host_lan(name=name, seats=seats, bots=bots,  # type: ignore[attr-defined]
                               port=port, bind=bind, clock=self.clock,
-                              advertise=self.advertise, form=self)
+                              advertise=self.advertise, form=self, options=options,
+                              game=self.game)
 
     def show_error(self, text: str) -> None:
         """Say why the game could not be hosted."""
@@ -608,6 +667,9 @@ class LobbyScreen(Screen[None]):
             # over SSH the game's address is the server's own, of no use to the player
             at = f" at {link.address}" if getattr(self.app, "HAS_MENU", True) else ""
             title.append(f"Joined \u201c{game}\u201d{at}", "bold")
+        what = options_text(link)
+        if what:
+            title.append(f" · {what}", "dim")
         self.query_one("#lobby-title", Static).update(title)
         seats = Text()
         rows = link.seats()
@@ -616,10 +678,10 @@ class LobbyScreen(Screen[None]):
         for i, (seat, who, status) in enumerate(rows):
             if i:
                 seats.append("\n")
-            seats.append(f" {seat}  ", f"bold {render.player_colour(seat)}")
+            seats.append(f" {seat}  ", f"bold {player_colour(seat)}")
             seats.append(f"{(who or ('—' if status == 'free' else '')):<22}"[:22])
             seats.append("  ")
-            seats.append_text(render.seat_status_text(status))
+            seats.append_text(seat_status_text(status))
             if status == "free":
                 seats.append("  waiting for a player", "dim italic")
         self.query_one("#lobby-seats", Static).update(seats)
@@ -640,7 +702,7 @@ class LobbyScreen(Screen[None]):
             seat = link.game.seat
             if seat:
                 info.append(f"You are {seat} ({link.game.name}).\n",
-                            f"bold {render.player_colour(seat)}")
+                            f"bold {player_colour(seat)}")
         if link.session.started:
             info.append("Every seat is taken: the game starts…", "bold green")
         elif link.phase in ("lobby", "connecting"):

@@ -1,44 +1,39 @@
-"""Saved-game replay: the game as a timeline of states, and the screens that show it.
+"""Saved-game replay for every game: the game as a timeline of states, and the screens that
+show it (the shell's part; each game's UI part draws its board).
 
-:func:`load` reads a ``.wwlog`` file (docs/log-format.md) or ``wizwar export`` text into a
-:class:`Replay`: one pass over the actions keeps the events of every action and a state
-checkpoint every :data:`CHECKPOINT_EVERY` actions, so :meth:`Replay.at` gives the state
-after any action ``n`` by replaying fewer than that many actions (seeking is instant in a
-2,000-action game).
+:func:`load` reads a ``.wwlog`` file (docs/log-format.md) or ``wizwar export`` text of any
+game through ``core.log`` (``Loaded.ruleset``, the ruleset's replay dealer) into a
+:class:`Replay`: one pass over the actions keeps the events of every action and a state checkpoint every
+:data:`CHECKPOINT_EVERY` actions, so :meth:`Replay.at` gives the state after any action
+``n`` by replaying fewer than that many actions (seeking is instant in a 2,000-action game).
 
-The screens only ever draw :func:`core.wizwar.view.view` of a replayed state: a player's
-own view, or every hand ("everyone") once the game is over. Faces the log's writer never
-learned (a networked peer's log) are ``""`` in the state and drawn as ``?``.
+:class:`ReplayScreen` is the timeline: its keys, stepping, turns, jumps, play/pause, speed
+and "seen as"; the game's subclass (:meth:`~wizwar_tui.gameui.GameUI.replay_screen`) draws
+the board and the panels of the state at action ``n`` as the chosen seat may see it.
 """
 
 from __future__ import annotations
 
 import bisect
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.geometry import Region
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from core import log
-from core.engine import Event, IllegalAction
-from core.wizwar.actions import Action
-from core.wizwar.board import parse_square
-from core.wizwar.rules import apply
-from core.wizwar.state import State
-from core.wizwar.view import View, view
-from wizwar_tui import render
-from wizwar_tui.game import BoardScroll
+from core.engine import Event, IllegalAction, Outcome, Ruleset
+from wizwar_tui import games
 from wizwar_tui.screens import TooSmall
-from wizwar_tui.widgets import Board, BoardRuler, HandsPanel, PlayersPanel, StackPanel
+from wizwar_tui.seats import player_colour
 
 EVERYONE = ""
 """The "seen as" value that shows every hand (allowed once the game is over)."""
@@ -60,7 +55,7 @@ class ReplayError(Exception):
 
 
 # ---------------------------------------------------------------------------- the model
-def _step_record(rs: Any, state: State, dealer: Any, r: dict[str, Any]) -> list[Event]:
+def _step_record(rs: Ruleset, state: Any, dealer: Any, r: dict[str, Any]) -> list[Event]:
     """:meth:`core.log.Replay.step`, keeping the events of the action (the log panel shows
     them). Raises ``log.LogError`` when the action is illegal here or a stored hash
     disagrees."""
@@ -89,14 +84,16 @@ class Replay:
     """
 
     def __init__(self, path: str, kind: str, seats: list[str], names: list[str],
-                 actions: list[Action], start: Callable[[], State],
-                 advance: Callable[[State, int], list[Event]],
-                 restore: Callable[[dict[str, Any], Any], State],
-                 note: Callable[[State], Any] = lambda _st: None, *, viewer: str = "",
+                 actions: list[Any], start: Callable[[], Any],
+                 advance: Callable[[Any, int], list[Event]],
+                 restore: Callable[[Any, Any], Any],
+                 note: Callable[[Any], Any] = lambda _st: None, *, ruleset: Ruleset,
+                 mark: Callable[[Any], tuple[int, str]], viewer: str = "",
                  started: str = "", ended: bool = False, end_winner: str = "",
                  damage: str = "", seed: int | bytes = 0, team: bool = False,
                  every: int = CHECKPOINT_EVERY) -> None:
         self.path = path
+        self.ruleset = ruleset
         self.kind = kind
         self.seats = seats
         self.names = names
@@ -118,6 +115,7 @@ class Replay:
         self._advance = advance
         self._restore = restore
         self._note = note
+        self._mark = mark
         self._saved: dict[int, tuple[dict[str, Any], Any]] = {}
 
     def build(self) -> None:
@@ -125,8 +123,9 @@ class Replay:
         checkpoint every ``every`` actions. A disagreement (an illegal action, a wrong
         hash) ends the replay there and is kept in ``problem``."""
         st = self._start()
-        self._saved = {0: (st.to_wire(), self._note(st))}
-        self.marks = [(st.round, st.turn.active)]
+        wire = self.ruleset.state_to_wire
+        self._saved = {0: (wire(st), self._note(st))}
+        self.marks = [self._mark(st)]
         self.turn_starts = [0]
         self.events = []
         for i in range(len(self.actions)):
@@ -140,21 +139,22 @@ class Replay:
                 break
             self.events.append(ev)
             n = i + 1
-            mark = (st.round, st.turn.active)
+            mark = self._mark(st)
             if mark != self.marks[-1]:
                 self.turn_starts.append(n)
             self.marks.append(mark)
             if n % self.every == 0:
-                self._saved[n] = (st.to_wire(), self._note(st))
+                self._saved[n] = (wire(st), self._note(st))
         del self.actions[len(self.events):]
-        self.final_winner = st.winner if not self.problem else self.at(self.total).winner
+        last = st if not self.problem else self.at(self.total)
+        self.final_winner = winner_text(self.ruleset.result(last))
 
     @property
     def total(self) -> int:
         """How many actions replay."""
         return len(self.events)
 
-    def at(self, n: int) -> State:
+    def at(self, n: int) -> Any:
         """A fresh state after ``n`` actions (clamped to ``0..total``), replayed from the
         nearest checkpoint."""
         n = max(0, min(n, self.total))
@@ -191,35 +191,38 @@ class Replay:
                             self.team)
 
 
-def _names(config: dict[str, Any]) -> tuple[list[str], list[str]]:
-    players = int(config["players"])
-    seats = [f"P{i + 1}" for i in range(players)]
-    names = [str(x) for x in config.get("names") or []]
-    return seats, (names + seats[len(names):])[:players]
+def _names(rs: Ruleset, options: dict[str, Any],
+           given: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
+    """The seats of a game with these options, and their names (the seat when unnamed)."""
+    seats = rs.seats(options)
+    names = [str(x) for x in given or []]
+    return seats, (names + seats[len(names):])[:len(seats)]
 
 
 def from_log(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
-    """A :class:`Replay` of ``.wwlog`` bytes. Raises :class:`ReplayError` when the header is
-    unusable (not a log, a newer format, other rules)."""
+    """A :class:`Replay` of ``.wwlog`` bytes, of the game its header names. Raises
+    :class:`ReplayError` when the header is unusable (not a log, a newer format, an unknown
+    game or another version of its rules)."""
     try:
         loaded = log.read(data)
-        seats, names = _names({**loaded.options, "names": list(loaded.names)})
+        rs = loaded.ruleset
+        seats, names = _names(rs, loaded.options, loaded.names)
         log.start_state(loaded)
-    except log.LogError as exc:
+        mark = games.ui(rs.name).replay_mark
+    except (log.LogError, LookupError) as exc:
         raise ReplayError(str(exc)) from None
     except (KeyError, ValueError, TypeError) as exc:
         raise ReplayError(f"the log's header is malformed: {exc!r}") from None
     h = loaded.header
     records = loaded.records
-    rs = loaded.ruleset
     dealer = log.begin(loaded).dealer  # a log's replay dealer keeps nothing between actions
 
-    def attached(st: State) -> State:
+    def attached(st: Any) -> Any:
         if dealer is not None:
             dealer.attach(st)
         return st
 
-    def restore(wire: dict[str, Any], _note: Any) -> State:
+    def restore(wire: Any, _note: Any) -> Any:
         return attached(rs.state_from_wire(wire))
 
     end = loaded.end or {}
@@ -229,57 +232,60 @@ def from_log(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
                 restore, viewer=str(h.get("viewer", "")), started=str(h.get("started", "")),
                 ended=loaded.end is not None, end_winner=str(end.get("winner") or ""),
                 damage=loaded.damage, seed=h["seed"],
-                team=bool(loaded.options.get("team")), every=every)
+                team=bool(loaded.options.get("team")), every=every, ruleset=rs, mark=mark)
     rp.build()
     return rp
 
 
 def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
-    """A :class:`Replay` of ``wizwar export`` text (its actions applied from its start).
-    Raises :class:`ReplayError` when the text cannot be read."""
+    """A :class:`Replay` of ``wizwar export`` text (its actions applied from its start), of
+    the game it names. Raises :class:`ReplayError` when the text cannot be read."""
     try:
         tg = log.parse_text(text)
-        first = tg.start()  # (its faces list is tg.faces itself: never played)
-    except log.LogError as exc:
+        tg.start()
+        rs = tg.ruleset
+        seats, names = _names(rs, tg.options, tg.names)
+        mark = games.ui(rs.name).replay_mark
+    except (log.LogError, LookupError) as exc:
         raise ReplayError(str(exc)) from None
     except (KeyError, ValueError, TypeError, IndexError) as exc:
         raise ReplayError(f"the export text is malformed: {exc!r}") from None
-    seats = [w.seat for w in first.wizards]
-    names = [w.name or w.seat for w in first.wizards]
 
-    def advance(st: State, i: int) -> list[Event]:
+    def advance(st: Any, i: int) -> list[Event]:
         a = tg.actions[i]
         try:
-            return apply(st, a)
+            return rs.apply(st, a)
         except IllegalAction as exc:
             raise log.LogError(f"action {i + 1} ({a}) is illegal here: {exc.reason}") from None
 
-    def note(st: State) -> int:
-        left = getattr(st.dealer, "reblinds", None)
+    def note(st: Any) -> int:
+        left = getattr(getattr(st, "dealer", None), "reblinds", None)
         return len(reblinds) - (len(left) if left is not None else len(reblinds))
 
     reblinds = list((tg.deal or {}).get("reblinds") or [])
 
-    def restore(wire: dict[str, Any], used: Any) -> State:
-        st = tg.ruleset.state_from_wire(wire)
+    def restore(wire: Any, used: Any) -> Any:
+        st = rs.state_from_wire(wire)
         if reblinds:
             # the export's reshuffle dealer, with the reshuffles not used yet
-            rd = tg.ruleset.replay_dealer({**tg.deal, "reblinds": reblinds[int(used):]})
+            rd = rs.replay_dealer({**tg.deal, "reblinds": reblinds[int(used):]})
             rd.attach(st)
         return st
 
-    def start() -> State:
+    def start() -> Any:
         return tg.start()  # (TextGame.start copies its deal: the text game stays as read)
 
     rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
-                seed=tg.seed, team=bool(tg.options.get("team")), every=every)
+                seed=tg.seed, team=bool(tg.options.get("team")), every=every, ruleset=rs,
+                mark=mark)
     rp.build()
     return rp
 
 
 def load(path: str, every: int = CHECKPOINT_EVERY) -> Replay:
     """Read ``path`` (a ``.wwlog`` file or export text, told apart by the first line
-    ``wizwar-export 1``). Raises :class:`ReplayError` with the reason in plain words."""
+    ``wizwar-export N``) through ``core.log``, for whatever game it names. Raises
+    :class:`ReplayError` with the reason in plain words (an unknown game among them)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -296,41 +302,22 @@ def load(path: str, every: int = CHECKPOINT_EVERY) -> Replay:
     return from_log(path, data, every)
 
 
+def winner_text(outcome: Outcome) -> str:
+    """An outcome as a log's winner field: ``""`` not over, ``"-"`` a draw, the winning
+    seats joined by ``+`` (a team)."""
+    if not outcome.over:
+        return ""
+    return "-" if outcome.draw or not outcome.winners else "+".join(outcome.winners)
+
+
 # ---------------------------------------------------------------------------- drawing
 def event_text(ev: Event) -> Text:
     """An event for the log panel, coloured by the seat it is about (as in a game)."""
     seat = str(ev.data.get("seat", "")) if ev.data else ""
-    style = render.player_colour(seat) if seat else ""
+    style = player_colour(seat) if seat else ""
     if ev.kind in ("win", "death", "out"):
         style = f"bold {style}".strip()
     return Text(ev.text, style)
-
-
-def action_squares(v: View, action: Action | None) -> set[tuple[int, int]]:
-    """The squares an action touched, highlighted on the board: a walk's path, or the
-    square of a wizard or square it targets, else the actor's square."""
-    if action is None:
-        return set()
-    out: set[tuple[int, int]] = set()
-    for t in action.targets:
-        try:
-            out.add(v.player(t).at or (-1, -1))
-            continue
-        except KeyError:
-            pass
-        for part in t.split("-"):
-            try:
-                out.add(parse_square(part))
-            except ValueError:
-                break
-    if not out:
-        try:
-            at = v.player(action.actor).at
-        except KeyError:
-            at = None
-        if at is not None:
-            out.add(at)
-    return {sq for sq in out if v.layout.has_square(sq)}
 
 
 def speed_text(delay: float) -> str:
@@ -370,25 +357,18 @@ def parse_jump(text: str, rp: Replay) -> int:
     return rp.turn_starts[k - 1]
 
 
-class ReplayBoard(Board):
-    """The board of a replay: no cursor, the last action's squares highlighted."""
-
-    can_focus = False
-
-    def render(self) -> Text:
-        """The board text (empty until a view is set)."""
-        if self.view is None:
-            return Text("")
-        return render.render_board(self.view, None, self.reach, self.targets,
-                                   self.ascii_only, header=False)
-
-
 # ---------------------------------------------------------------------------- screens
 class ReplayScreen(Screen[None]):
-    """A saved game after action ``n``: the board and the panels as the chosen seat saw
-    them, stepped, jumped or played at a chosen speed."""
+    """A saved game after action ``n`` as the chosen seat saw it, stepped, jumped or played
+    at a chosen speed: the shell's timeline, for any game.
 
-    CSS_PATH = ["game.tcss", "replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
+    Each game subclasses it (:meth:`~wizwar_tui.gameui.GameUI.replay_screen`) and
+    implements :meth:`compose_game` (its board and panels, holding a ``RichLog`` with id
+    ``log`` the shell writes the actions and events into), :meth:`draw_game` (draw the state
+    after action ``n`` seen as :attr:`seat`; :meth:`info_text` says what the last and next
+    actions are) and optionally :meth:`mount_game` and :meth:`scroll_board`."""
+
+    CSS_PATH = ["replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [
         Binding("right,full_stop", "step(1)", "Step", key_display="→"),
@@ -423,25 +403,14 @@ class ReplayScreen(Screen[None]):
         self.speeds = sorted(set(SPEEDS) | {self.delay}, reverse=True)
         self.timer: Timer | None = None
         self.message: Text | None = None
-        self.state: State | None = None
+        self.state: Any = None
         self.log_n: int | None = None  # the action the log panel shows events up to
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         """Header, board column, side panels, status, jump line, footer."""
         yield Static(id="replay-head")
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield BoardRuler(id="board-cols")
-                with BoardScroll(id="board-scroll"):
-                    yield ReplayBoard(ascii_only=self.ascii_only, id="board")
-                yield Static(id="info")
-                yield StackPanel(id="stack")
-            with Vertical(id="right"):
-                yield PlayersPanel(id="players")
-                yield HandsPanel(id="hand")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True,
-                              min_width=20, max_lines=2000)
+        yield from self.compose_game()
         yield Static(id="status")
         yield Input(placeholder="jump: 12 = turn 12 · a57 = action 57 · r3 = round 3 · "
                                 "Esc closes", id="jump", disabled=True)
@@ -450,14 +419,10 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Titles and the first drawing."""
-        self.query_one("#players").border_title = "Players"
-        self.query_one("#hand").border_title = "Hand"
-        self.query_one("#stack").border_title = "Stack"
+        self.mount_game()
         self.query_one("#log").border_title = "Log"
         self.query_one("#log", RichLog).can_focus = False
         self.query_one("#jump").display = False
-        for panel in (PlayersPanel, StackPanel):
-            self.query_one(panel).ascii_only = self.ascii_only
         self.set_focus(None)
         self.show()
 
@@ -488,28 +453,27 @@ class ReplayScreen(Screen[None]):
             self.message = Text(f"Everyone's hands are shown only at the end of the game: "
                                 f"seen as {self.seat} again", "bold yellow")
         st = self.state = rp.at(self.n)
-        v = view(st, self.seat)
-        last = rp.actions[self.n - 1] if self.n else None
-        squares = action_squares(v, last)
-        self.query_one(ReplayBoard).set_view(v, {}, squares)
-        if squares:
-            self.call_after_refresh(self.show_squares, sorted(squares))
-        self.query_one(BoardRuler).show(v)
-        where = f"seed {rp.seed}" if isinstance(rp.seed, int) else "LAN game"
-        # "(seen)" marks the seat as "(you)" does in a game: "P1(seen) ♥15", "P1/A(seen)"
-        self.query_one(PlayersPanel).show(v, None, where=where, you="(seen)", team=rp.team)
-        if self.seat == EVERYONE:
-            hands = [(s, view(st, s).hand) for s in rp.seats]
-        else:
-            hands = [(self.seat, v.hand)]
-        self.query_one(HandsPanel).show(hands)
-        self.query_one(StackPanel).show(v)
-        self.query_one("#info", Static).update(self.info_text())
-        self.query_one("#replay-head", Static).update(self.head_text(v))
+        self.draw_game(st)
+        self.query_one("#replay-head", Static).update(self.head_text(st))
         self.query_one("#status", Static).update(self.message or self.keys_text())
         self.sync_log()
 
-    def head_text(self, v: View) -> Text:
+    # -- the game's part (see the class docstring)
+    def compose_game(self) -> Iterator[Widget]:
+        """The game's board and panels (with a ``RichLog`` with id ``log``)."""
+        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20,
+                      max_lines=2000)
+
+    def mount_game(self) -> None:
+        """Set up the game's widgets once mounted (titles...)."""
+
+    def draw_game(self, state: Any) -> None:
+        """Draw ``state`` (after action :attr:`n`) as :attr:`seat` may see it."""
+
+    def scroll_board(self, lines: int) -> None:
+        """↑↓: scroll the board by ``lines`` (a board taller than the window)."""
+
+    def head_text(self, st: Any) -> Text:
         """The header: file, players, result; action n / N, turn, who is seen, play state;
         the log's damage and where the replay stopped, if any. Each line is cut to the
         window's width (never wrapped)."""
@@ -524,10 +488,10 @@ class ReplayScreen(Screen[None]):
         t.append(f" action {self.n} / {rp.total}", "bold")
         rnd, active = rp.marks[self.n]
         t.append(f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})")
-        if v.winner:  # who won is on the first line
+        if rp.ruleset.result(st).over:  # who won is on the first line
             t.append(" · game over")
         t.append(" · seen as ")
-        t.append(self.seen_as_text(), f"bold {render.player_colour(self.seat)}")
+        t.append(self.seen_as_text(), f"bold {player_colour(self.seat)}")
         t.append(" · ")
         if self.playing:
             t.append(f"▶ playing, {speed_text(self.delay)}", "bold green")
@@ -572,21 +536,9 @@ class ReplayScreen(Screen[None]):
         keys = next((k for k in self.KEYS if len(k) <= width), self.KEYS[-1])
         return Text(keys, "dim", no_wrap=True, overflow="ellipsis")
 
-    def show_squares(self, squares: list[tuple[int, int]]) -> None:
-        """Scroll the board (a short window) so the last action's squares are in sight."""
-        board = self.query_one(ReplayBoard)
-        if board.view is None:
-            return
-        left = render.row_label_width(board.view)
-        top = min(r for _c, r in squares)
-        bottom = max(r for _c, r in squares)
-        c = squares[0][0]
-        region = Region(left + 4 * c, 2 * top, 5, 2 * (bottom - top) + 3)
-        self.query_one(BoardScroll).scroll_to_region(region, animate=False)
-
     def action_scroll_board(self, lines: int) -> None:
         """↑↓ (k j): scroll the board when the window is too short for all of it."""
-        self.query_one(BoardScroll).scroll_relative(y=lines, animate=False)
+        self.scroll_board(lines)
 
     def action_panels(self) -> None:
         """Narrow windows: show the side panels instead of the board, or the board again."""
@@ -803,17 +755,27 @@ class ReplayErrorScreen(Screen[None]):
 
 
 SAVED_FIXED = 16 + 2 + 2 + 5 + 2 + 11 + 2 + 13
-"""The columns of a saved-games row other than the players (date, kind, result, actions)."""
+"""The columns of a saved-games row other than the players and the game (date, kind, result,
+actions)."""
 
 
-def saved_label(g: Any, players_width: int = 18) -> Text:
-    """One row of the saved-games list: date, players (``players_width`` columns), kind,
-    result, actions; dimmed notes for a damaged log and for earlier logs of the same game
-    left out of the list (:func:`wizwar_tui.saves.list_saved`)."""
+def game_width(games: list[Any]) -> int:
+    """The game column: as wide as the longest game title (the ruleset's), at most 14."""
+    return min(14, max((len(getattr(g, "game", "") or "") for g in games), default=0))
+
+
+def saved_label(g: Any, players_width: int = 18, game_width: int = 0) -> Text:
+    """One row of the saved-games list: date, game (``game_width`` columns: the ruleset's
+    title), players (``players_width`` columns), kind, result, actions; dimmed notes for a
+    damaged log and for earlier logs of the same game left out of the list
+    (:func:`wizwar_tui.saves.list_saved`)."""
     when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
         os.path.basename(g.path)[:15]
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"{when:<16}  ", "bold")
+    if game_width:
+        title = (getattr(g, "game", "") or "")[:game_width]
+        t.append(f"{title:<{game_width}}  ", "#5fd7ff")
     players = g.players_text
     if len(players) > players_width:
         players = players[:max(0, players_width - 1)] + "…"
@@ -830,15 +792,17 @@ def saved_label(g: Any, players_width: int = 18) -> Text:
 
 def players_width(games: list[Any], row_width: int) -> int:
     """The players column: as wide as the longest players text, within what the row has
-    left after the other columns (at least 12)."""
+    left after the other columns (the game column's too; at least 12)."""
     need = max((len(g.players_text) for g in games), default=0)
     extra = max([10 if g.partial else 0 for g in games] + [9 if g.damage else 0 for g in games],
                 default=0)  # "  rejoined", "  damaged"
-    return max(12, min(need, row_width - SAVED_FIXED - extra))
+    gw = game_width(games)
+    return max(12, min(need, row_width - SAVED_FIXED - (gw + 2 if gw else 0) - extra))
 
 
 class SavedGamesScreen(Screen[None]):
-    """The saved games, newest first; Enter replays one."""
+    """The saved games of every game, newest first, with a game column (the ruleset's
+    title); Enter replays one."""
 
     CSS_PATH = ["lan.tcss", "replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
 
@@ -862,7 +826,8 @@ class SavedGamesScreen(Screen[None]):
         with Vertical(id="saved-box", classes="lan-box"):
             yield Static("Replay a saved game", classes="lan-title")
             if self.games:
-                yield OptionList(*[Option(saved_label(g), id=str(i))
+                gw = game_width(self.games)
+                yield OptionList(*[Option(saved_label(g, game_width=gw), id=str(i))
                                    for i, g in enumerate(self.games)], id="saved-list")
                 n = len(self.games)
                 yield Static(f"{n} game{'s' if n != 1 else ''} in {self.folder}",
@@ -894,9 +859,9 @@ class SavedGamesScreen(Screen[None]):
         width = ol.scrollable_content_region.width - 2  # the option padding
         if width <= 0:
             return
-        pw = players_width(self.games, width)
+        pw, gw = players_width(self.games, width), game_width(self.games)
         for i, g in enumerate(self.games):
-            ol.replace_option_prompt_at_index(i, saved_label(g, pw))
+            ol.replace_option_prompt_at_index(i, saved_label(g, pw, gw))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Replay the chosen game."""

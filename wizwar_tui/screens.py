@@ -1,105 +1,49 @@
-"""Screens and dialogs: help, card text, the Cards screen, choices, the new-game screen,
-game over. (The main menu is :mod:`wizwar_tui.menu`, kept light for start-up.)"""
+"""The shell's screens and dialogs, for every game: the help frame, choices, the new-game
+screen (generated from the ruleset's options schema). (The main menu is
+:mod:`wizwar_tui.menu`, kept light for start-up; each game's own screens are in its UI part.)"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from core.wizwar.cards import BY_SLUG, CARDS, CardDef
-from wizwar_tui import render
-from wizwar_tui.menu import DECK_NOTE, TooSmall
+from core.engine import Option as GameOption
+from core.engine import OptionError
+from wizwar_tui import games
+from wizwar_tui.menu import TooSmall
 
-
-def _bot_levels() -> tuple[str, ...]:
-    """The bot levels (``core.wizwar.bot.LEVELS``), imported when the new-game screen needs
-    them: the bots' search code is not loaded for the menu (start-up time)."""
-    from core.wizwar import bot
-
-    return tuple(bot.LEVELS)
-
-
-def board_legend(ascii_only: bool = False) -> str:
-    """What the board's glyphs mean, drawn with the glyphs of the mode in use."""
-    g = render.board_glyphs(ascii_only)
-    h, v = g["h"], g["v"]
-    return (f"{h['wall'][0]}{v['wall']} walls · {h['door']} {v['door']} doors (locked; Pick "
-            f"Lock opens them) · {h['wall-of-fire']} wall of fire · {h['illusion-wall']} "
-            f"illusion wall · gaps in the rim are exits to the opposite edge · "
-            f"{g['home']}N home base of player N · {g['spot']} treasure circle · "
-            f"{g['treasure']}N treasure of player N · {g['bush']} thornbush · "
-            f"{g['stone']} stone block · {g['dagger']} dagger · {g['large-rock']} large rock. "
-            f"Reachable squares (you can walk there now) show {g['reach']} and are green; "
-            f"the targets of a card you aim are in brackets {g['target'][0]} "
-            f"{g['target'][1]} and amber. The line under the board describes the square "
-            "under the cursor.")
-
-
-def help_text(ascii_only: bool = False, menu: bool = True) -> str:
-    """The help screen's text (keys and a short summary of the rules); ``menu`` False: the
-    app has no main menu (an SSH session), so ``q`` leaves the game and ends the session."""
-    g = render.board_glyphs(ascii_only)
-    q_key = ("q             back to the menu" if menu
-             else "q             leave (ends the session)")
-    return f"""\
-[b]Wiz-War[/b] — you are the wizard whose number is shown as "you" in the players panel (P1 against bots; on a LAN, the seat the host gave you).
-
-[b]Goal[/b]  Bring two enemy treasures ({g['treasure']} with the owner's digit) to your home base ({g['home']}), or be the last wizard alive. Each turn: walk up to 3 squares (more with a boost), attack once, play cards, then end the turn to draw. Team play (4 players): P1+P3 against P2+P4; three enemy treasures on your team's home bases win.
-
-[b]The board[/b]  {board_legend(ascii_only)}
-
-[b]Keys[/b] (all plain keys: no Alt, no function keys, no mouse)
-  arrows, hjkl  move the cursor
-  m, Enter      walk to the cursor's square (or aim at it)
-  1-9           play card N of the hand
-  , .           select a card        c  play the selected card
-  x             discard the selected card
-  i             card text: the selected card and every card in sight
-                (hand, stack, cursor's square, displayed, conditions)
-  C             the Cards screen: the whole deck, filter by kind
-  b p g d       boost movement · punch · pick up · drop
-  e             end the turn
-  space, n      pass (do not answer an attack)
-  a             every legal action, in a menu (type to filter)
-  :             command line: notation, e.g. [i]play fireball @P2 +4[/i]
-  Tab           narrow windows: the board or the panels
-  Esc           cancel               ?  this help
-  {q_key}
-
-Playing a card: press its number, put the cursor on the target (amber squares, in brackets) and press Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is chosen from a list after Enter on the square next to it. When someone attacks you, the stack panel turns red: play a counteraction (its number) or pass with space. Keys pressed while bots act are dropped; in a LAN game, keys pressed while your last action is on its way to the host are kept and done in order when it answers.
-
-{DECK_NOTE}
-"""
-
-
-HELP_TEXT = help_text()
-"""The help text with the Unicode board glyphs."""
+__all__ = ["ChoiceScreen", "HelpScreen", "NewGameScreen", "TooSmall"]
 
 
 class HelpScreen(ModalScreen[None]):
-    """Keys and a short summary of the rules (``ascii_only``: the board legend in ASCII)."""
+    """The help frame: a game's keys and a short summary of its rules, in a scrollable box
+    (the text is the UI part's :meth:`~wizwar_tui.gameui.GameUI.help_text`; ``game`` "" is
+    the default game; ``ascii_only``: the text drawn with ASCII glyphs)."""
 
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close"),
                 Binding("j", "scroll(1)", "Down", show=False),
                 Binding("k", "scroll(-1)", "Up", show=False)]
 
-    def __init__(self, ascii_only: bool = False) -> None:
+    def __init__(self, ascii_only: bool = False, game: str = "") -> None:
         super().__init__()
         self.ascii_only = ascii_only
+        self.game = game
 
     def compose(self) -> ComposeResult:
         """The help text in a scrollable box."""
         with VerticalScroll(id="help-box", classes="dialog"):
-            yield Static(help_text(self.ascii_only, getattr(self.app, "HAS_MENU", True)),
-                         id="help-text")
+            text = games.ui(self.game).help_text(self.ascii_only,
+                                                 getattr(self.app, "HAS_MENU", True))
+            yield Static(text, id="help-text")
         yield TooSmall()
 
     def action_dismiss(self, result: Any = None) -> None:  # type: ignore[override]
@@ -109,264 +53,6 @@ class HelpScreen(ModalScreen[None]):
     def action_scroll(self, delta: int) -> None:
         """j/k: scroll the text (the arrows do it too)."""
         self.query_one("#help-box").scroll_relative(y=delta, animate=False)
-
-
-#: What a card's targeting code means, in words (cards.md §1.2); ``|`` joins two ways.
-TARGET_WORDS = {
-    "los:player": "a wizard in your line of sight",
-    "los:square": "a square in your line of sight",
-    "los:side": "a wall or door side in your line of sight",
-    "los:target": "a wizard, wall, door or thornbush in your line of sight",
-    "same:player": "a wizard in your own square",
-    "same": "your own square",
-    "adjacent": "your square or one next to it",
-    "door": "a door on a side of your own square",
-    "self": "you",
-    "any-player": "any wizard on the board (no line of sight needed)",
-    "any-square": "any square on the board (no line of sight needed)",
-    "sector": "a whole sector of the board",
-    "spell": "a spell being cast",
-    "the drawer": "the player who draws it",
-    "none": "no target",
-    "-": "no target",
-}
-
-#: What a card does with a number card played with it (cards.md §1.3).
-NUMBER_WORDS = {
-    "power": "points of damage",
-    "duration": "how many of the target's turns it lasts",
-    "distance": "squares of movement",
-    "count": "how many things",
-    "modifier": "the amount it adds or takes away",
-    "spell": "the number of the spell it answers",
-    "none": "none (a number card cannot be added)",
-    "-": "it is a number card: boosts movement or gives a card its number",
-}
-
-
-def target_words(code: str) -> str:
-    """A targeting code of the card data (``los:player``, ``same:player|los:player``) in
-    words; an unknown code is shown as it is."""
-    return " or ".join(TARGET_WORDS.get(part, part) for part in code.split("|"))
-
-
-def plural(n: int, word: str) -> str:
-    """``1 kind``, ``2 kinds``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def card_text(slug: str) -> Text:
-    """The full text of card ``slug``: name, kind, target, number use, spell or not, what
-    it does, the rule source and the copies in the deck."""
-    cd = BY_SLUG.get(slug)
-    t = Text()
-    if cd is None:
-        t.append(render.card_name(slug), "bold")
-        t.append("\n\n(not a card of the deck)", "dim")
-        return t
-    t.append(f"{cd.name}\n", "bold")
-    t.append(f"kind     {cd.kind}\n")
-    t.append(f"target   {target_words(cd.target)}\n")
-    t.append(f"number   {NUMBER_WORDS.get(cd.number, cd.number)}\n")
-    t.append(f"spell    {'yes' if cd.spell else 'no'}"
-             f"{' · physical' if cd.physical else ''}\n\n")
-    t.append(cd.text + "\n\n")
-    t.append(f"source: {cd.source}", "dim")
-    t.append(f"\ncopies in the deck: {cd.count}", "dim")
-    return t
-
-
-def card_label(cd: CardDef) -> str:
-    """A deck list line: ``3x Fireball``, ``12x Number 2``."""
-    return f"{cd.count:>2}x {render.card_title(cd.slug)}"
-
-
-class CardScreen(ModalScreen[None]):
-    """The full text and rule source of a card. With ``refs`` (see
-    :func:`render.cards_in_sight`), a list of every card in sight on the left (the hand,
-    the stack, the square under the cursor, displayed cards...), ↑↓ choosing which one
-    is shown; it opens on ``slug``."""
-
-    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
-
-    BINDINGS = [Binding("escape,q,i,enter", "close", "Close")]
-
-    def __init__(self, slug: str, refs: list[render.CardRef] | None = None) -> None:
-        super().__init__()
-        self.slug = slug
-        self.refs: list[render.CardRef] = list(refs or [])
-        self.rows: list[int] = []  # option index -> refs index (-1: a group title)
-
-    def compose(self) -> ComposeResult:
-        """The list of cards in sight (if several) and the card's text."""
-        with Vertical(id="card-box", classes="dialog"):
-            with Horizontal(id="card-split"):
-                options: list[Option] = []
-                group = None
-                for i, (grp, slug, note) in enumerate(self.refs):
-                    if grp != group:
-                        group = grp
-                        options.append(Option(Text(grp, "bold"), disabled=True))
-                        self.rows.append(-1)
-                    if grp == "Your hand" and note.startswith("card "):
-                        label = f" {note[5:]} {render.card_title(slug)}"
-                    else:
-                        label = f" {render.card_title(slug)}" + (f" · {note}" if note else "")
-                    options.append(Option(label))
-                    self.rows.append(i)
-                yield OptionList(*options, id="card-list")
-                with VerticalScroll(id="card-scroll"):
-                    yield Static(card_text(self.slug), id="card-text")
-            yield Static("↑↓ other cards in sight · Esc closes" if len(self.refs) > 1
-                         else "Esc closes", classes="hint")
-        yield TooSmall()
-
-    def on_mount(self) -> None:
-        """Highlight the card shown; hide the list when there is only one card."""
-        ol = self.query_one("#card-list", OptionList)
-        if len(self.refs) <= 1:
-            ol.display = False
-            self.set_focus(None)
-            return
-        self.set_class(True, "-with-list")
-        start = next((k for k, i in enumerate(self.rows)
-                      if i >= 0 and self.refs[i][1] == self.slug), None)
-        if start is None:
-            start = next(k for k, i in enumerate(self.rows) if i >= 0)
-        ol.highlighted = start
-        ol.focus()
-
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        """Show the highlighted card."""
-        event.stop()
-        i = self.rows[event.option_index] if event.option_index < len(self.rows) else -1
-        if i >= 0:
-            self.slug = self.refs[i][1]
-            self.query_one("#card-text", Static).update(card_text(self.slug))
-            self.query_one("#card-scroll").scroll_home(animate=False)
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Enter closes."""
-        event.stop()
-        self.dismiss(None)
-
-    def action_close(self) -> None:
-        """Close the card."""
-        self.dismiss(None)
-
-
-KINDS: tuple[str, ...] = ("attack", "neutral", "neutral/counteraction", "counteraction",
-                          "object", "magic stone", "trap", "number")
-"""The card kinds in the order the Cards screen filters them (cards.md §2)."""
-
-KIND_SHORT = {"neutral/counteraction": "neutral/counter", "counteraction": "counter",
-              "magic stone": "stone"}
-
-
-class CardsScreen(ModalScreen[None]):
-    """The whole deck: every card kind with its copies, its full text and rule source,
-    browsed with ↑↓ and filtered by kind (``f`` next kind, ``F`` previous, ``0`` all,
-    ``1``-``8`` a kind). Opens from the main menu and from a game (``C``)."""
-
-    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
-
-    BINDINGS = [
-        Binding("escape,q", "close", "Close"),
-        Binding("f,tab", "kind(1)", "Next kind"),
-        Binding("F,shift+tab", "kind(-1)", "Prev kind", show=False),
-        Binding("0", "kind_at(0)", "All", show=False),
-        *[Binding(str(i + 1), f"kind_at({i + 1})", kind, show=False)
-          for i, kind in enumerate(KINDS)],
-        Binding("j", "move(1)", "Down", show=False),
-        Binding("k", "move(-1)", "Up", show=False),
-    ]
-
-    def __init__(self, kind: str = "") -> None:
-        super().__init__()
-        self.kind = kind  # "" = every kind
-        self.shown: list[CardDef] = []
-
-    def compose(self) -> ComposeResult:
-        """Title, the kind filter, the list and the text of the highlighted card."""
-        with Vertical(id="cards-box", classes="dialog"):
-            yield Static(id="cards-title")
-            yield Static(id="cards-kinds")
-            with Horizontal(id="cards-split"):
-                yield OptionList(id="cards-list")
-                with VerticalScroll(id="cards-scroll"):
-                    yield Static(id="cards-text")
-            yield Static("↑↓ browse · f/Tab next kind · 0 all · 1-8 a kind · Esc closes",
-                         classes="hint")
-        yield Footer()
-        yield TooSmall()
-
-    def on_mount(self) -> None:
-        """Fill the list."""
-        self.fill()
-        self.query_one("#cards-list", OptionList).focus()
-
-    def fill(self) -> None:
-        """Show the cards of the chosen kind (all with ``kind`` "")."""
-        self.shown = [c for c in CARDS if not self.kind or c.kind == self.kind]
-        ol = self.query_one("#cards-list", OptionList)
-        ol.clear_options()
-        ol.add_options([Option(card_label(c)) for c in self.shown])
-        t = Text()
-        order = ("", *KINDS)
-        if self.app.has_class("-narrow") or self.app.size.width < 110:  # the row would wrap
-            t.append(f"[{order.index(self.kind)} {self.kind or 'all'}]", "bold reverse")
-            t.append(" · f/Tab next kind · 0-8 a kind", "dim")
-        else:
-            for i, kind in enumerate(order):
-                label = f"{i} {KIND_SHORT.get(kind, kind) or 'all'}"
-                t.append(f"[{label}]" if kind == self.kind else f" {label} ",
-                         "bold reverse" if kind == self.kind else "dim")
-                t.append(" ")
-        self.query_one("#cards-kinds", Static).update(t)
-        copies = sum(c.count for c in self.shown)
-        what = f"{self.kind} cards" if self.kind else "the whole deck"
-        self.query_one("#cards-title", Static).update(Text.assemble(
-            ("Cards", "bold #ffd75f"), f" · {what}: {plural(len(self.shown), 'kind')}, {plural(copies, 'card')}",
-            ("" if self.kind else " (124 with two players: no Relocate Sector)", "dim")))
-        if self.shown:
-            ol.highlighted = 0
-            self.show_card(0)
-
-    def show_card(self, index: int) -> None:
-        """Show the text of the ``index``-th card listed."""
-        if 0 <= index < len(self.shown):
-            self.query_one("#cards-text", Static).update(card_text(self.shown[index].slug))
-            self.query_one("#cards-scroll").scroll_home(animate=False)
-
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        """The highlighted card's text."""
-        event.stop()
-        self.show_card(event.option_index)
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Enter: nothing more to open (the text is already shown)."""
-        event.stop()
-
-    def action_kind(self, delta: int) -> None:
-        """The next (or previous) kind filter."""
-        order = ("", *KINDS)
-        self.kind = order[(order.index(self.kind) + delta) % len(order)]
-        self.fill()
-
-    def action_kind_at(self, index: int) -> None:
-        """Filter by kind ``index`` (0: all, then :data:`KINDS`)."""
-        self.kind = ("", *KINDS)[index]
-        self.fill()
-
-    def action_move(self, delta: int) -> None:
-        """j/k: move the highlight."""
-        ol = self.query_one("#cards-list", OptionList)
-        if self.shown:
-            ol.highlighted = max(0, min(len(self.shown) - 1, (ol.highlighted or 0) + delta))
-
-    def action_close(self) -> None:
-        """Back to where it was opened."""
-        self.dismiss(None)
 
 
 class ChoiceScreen(ModalScreen[Any]):
@@ -447,14 +133,25 @@ class ChoiceScreen(ModalScreen[Any]):
         self.dismiss(None)
 
 
+
+SHELL_ROWS = ("seed", "start")
+"""The new-game screen's own lines besides the options (and a ``bot:SEAT`` line per bot)."""
+
+
 class NewGameScreen(Screen[None]):
-    """A game against bots with every option: players (2-4), the seed (blank: a random one
-    from the OS, shown in the game's header), crossed exits (2 players), the doors variant,
-    team play (4 players: P1+P3 against P2+P4) and each bot's level (``bot.LEVELS``).
+    """A game against bots with every option of the game's schema (``ruleset.options``): the
+    first option (the table size in every game so far), the seed (blank: a random one from
+    the OS, shown in the game's header), the other options, each bot's level
+    (``ruleset.bot_levels``), then "Start the game".
+
+    An ``int`` with choices or a ``choice`` option is a selector, a ``bool`` an on/off
+    toggle; labels come from the schema, hints from the game's UI part
+    (:meth:`~wizwar_tui.gameui.GameUI.option_note`, the schema's help by default). An option
+    the ruleset refuses with the earlier lines' values (its ``OptionError``) is shown dimmed
+    at its default with the reason, and is left at its default when the game starts.
 
     Keys: ↑↓ choose a line, ←→ (or h l, space) change it, digits type the seed (Backspace
     erases, ``r`` draws a random one now), Enter on the last line or ``s`` starts.
-    Source: rulebook, Team Play Option; FAQ, crossed exits (2 players); the doors variant.
     """
 
     CSS_PATH = ["dialogs.tcss", "lan.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
@@ -470,26 +167,28 @@ class NewGameScreen(Screen[None]):
         Binding("k", "move(-1)", "Up", show=False),
     ]
 
-    LABELS = {"players": "Players", "seed": "Seed", "crossed": "Crossed exits",
-              "doors": "Doors variant", "team": "Team play", "start": "Start the game"}
-
-    def __init__(self, players: int = 2, seed: str = "", crossed: bool = False,
-                 doors: bool = False, team: bool = False,
-                 levels: dict[str, str] | None = None) -> None:
+    def __init__(self, game: str = "", seed: str = "", values: Mapping[str, Any] | None = None,
+                 levels: Mapping[str, str] | None = None) -> None:
         super().__init__()
-        self.players = players
+        self.game = game
+        self.ui = games.ui(game)
+        self.ruleset = self.ui.ruleset()
+        self.schema = self.ruleset.options
+        clash = [n for n in self.schema.names() if n in SHELL_ROWS or n.startswith("bot:")]
+        if clash:
+            raise ValueError(f"option {clash[0]!r} clashes with a line of the new-game screen")
+        self.values: dict[str, Any] = self.schema.defaults()  # as chosen (see effective())
+        self.values.update({k: self.schema[k].coerce(v) for k, v in (values or {}).items()})
         self.seed_text = seed
-        self.crossed = crossed
-        self.doors = doors
-        self.team = team
-        self.levels = {f"P{i}": _bot_levels()[0] for i in range(2, 5)}
-        self.levels.update(levels or {})
+        self.levels: dict[str, str] = dict(levels or {})
         self.message = ""
 
     def compose(self) -> ComposeResult:
         """Title, the option lines, a message line and the keys."""
+        title = ("New game against bots" if len(games.names()) == 1
+                 else f"New game of {self.ui.title} against bots")
         with Vertical(id="newgame-box", classes="dialog lan-box"):
-            yield Static("New game against bots", classes="lan-title")
+            yield Static(title, classes="lan-title")
             yield OptionList(id="newgame-list")
             yield Static(id="newgame-msg", classes="lan-error")
             yield Static("↑↓ choose · ←→ change · digits type the seed · r random seed · "
@@ -505,62 +204,111 @@ class NewGameScreen(Screen[None]):
         ol.focus()
 
     # ------------------------------------------------------------------ model
-    def rows(self) -> list[str]:
-        """The keys of the lines, top to bottom."""
-        return ["players", "seed", "crossed", "doors", "team",
-                *[f"bot:P{i}" for i in range(2, self.players + 1)], "start"]
+    def _check(self, values: Mapping[str, Any]) -> str:
+        """"" when the ruleset accepts ``values``, else its reason in words."""
+        try:
+            self.schema.validate(values)
+        except OptionError as exc:
+            return str(exc)
+        return ""
+
+    def effective(self) -> dict[str, Any]:
+        """The options as the game would start: each option in schema order keeps its chosen
+        value when the ruleset accepts it with the earlier ones (the later ones at their
+        defaults), else its default."""
+        out = self.schema.defaults()
+        for o in self.schema:
+            trial = dict(out)
+            trial[o.name] = self.values[o.name]
+            if not self._check(trial):
+                out = trial
+        return out
+
+    def _alternatives(self, o: GameOption) -> list[Any]:
+        """The values option ``o`` can be set to other than its default (for the check)."""
+        if o.kind == "bool":
+            return [not o.default]
+        if o.choices:
+            return [c for c in o.choices if c != o.default]
+        if o.kind == "int":
+            return [v for v in (o.default - 1, o.default + 1)
+                    if (o.lo is None or v >= o.lo) and (o.hi is None or v <= o.hi)]
+        return []
+
+    def refused(self, name: str) -> str:
+        """"" when option ``name`` can be set now, else why not (the ruleset's words): no
+        other value is accepted with the earlier options' values."""
+        o = self.schema[name]
+        eff = self.effective()
+        before = self.schema.defaults()
+        for other in self.schema:
+            if other.name == name:
+                break
+            before[other.name] = eff[other.name]
+        alts = self._alternatives(o)
+        reasons = [self._check({**before, name: v}) for v in alts]
+        if not alts or any(not r for r in reasons):
+            return ""
+        return reasons[0]
 
     def applies(self, key: str) -> str:
-        """"" when option ``key`` can be set now, else why not."""
-        if key == "crossed" and self.players != 2:
-            return "2 players only"
-        if key == "team" and self.players != 4:
-            return "4 players only"
-        return ""
+        """"" when line ``key`` can be changed now, else why not (short, from the UI part)."""
+        if key not in self.schema.names():
+            return ""
+        why = self.refused(key)
+        return self.ui.option_note(key, self.effective(), why) if why else ""
+
+    def rows(self) -> list[str]:
+        """The keys of the lines, top to bottom."""
+        names = self.schema.names()
+        return [*names[:1], "seed", *names[1:],
+                *[f"bot:{s}" for s in self.bot_seats()], "start"]
+
+    def bot_seats(self) -> list[str]:
+        """The seats the bots play (every seat but the first, which is the human's)."""
+        return self.ruleset.seats(self.effective())[1:]
+
+    def level(self, seat: str) -> str:
+        """The bot level chosen for ``seat`` (the ruleset's default first)."""
+        levels = self.ruleset.bot_levels
+        return self.levels.get(seat, levels[0] if levels else "")
 
     def seed(self) -> int | None:
         """The typed seed (``None``: blank, a random one)."""
         return int(self.seed_text) if self.seed_text else None
 
     def options(self) -> dict[str, Any]:
-        """What :meth:`WizWarApp.start_game` gets: players, seed and the options."""
-        return {"players": self.players, "seed": self.seed(),
-                "crossed": self.crossed and self.players == 2, "doors": self.doors,
-                "team": self.team and self.players == 4,
-                "levels": {f"P{i}": self.levels[f"P{i}"] for i in range(2, self.players + 1)}}
+        """The validated options map the game starts with (:meth:`effective`)."""
+        return self.schema.validate(self.effective())
+
+    def bot_levels(self) -> dict[str, str]:
+        """The level of each bot seat."""
+        return {s: self.level(s) for s in self.bot_seats()} if self.ruleset.bot_levels else {}
 
     def line(self, key: str) -> Text:
-        """One option line: label, value, hint."""
+        """One line: label, value, hint."""
         t = Text(no_wrap=True, overflow="ellipsis")
-        why = self.applies(key)
         if key == "start":
-            t.append(f"  {self.LABELS[key]}", "bold green")
+            t.append("  Start the game", "bold green")
             return t
+        why = self.applies(key)
+        eff = self.effective()
         if key.startswith("bot:"):
             seat = key[4:]
-            label = f"{seat} bot"
-            value = self.levels[seat]
-            hint = " / ".join(_bot_levels()) if len(_bot_levels()) > 1 else "the only level so far"
-            if self.team and self.players == 4:
-                hint = ("your team-mate · " if render.team_of(seat) == "A"
-                        else "opponent · ") + hint
-        elif key == "players":
-            bots = self.players - 1
-            label, value = "Players", str(self.players)
-            hint = f"you and {bots} bot{'s' if bots > 1 else ''}"
+            label, value = f"{seat} bot", self.level(seat)
+            levels = self.ruleset.bot_levels
+            hint = " / ".join(levels) if len(levels) > 1 else "the only level so far"
+            hint = self.ui.seat_note(seat, eff) + hint
         elif key == "seed":
             label = "Seed"
             value = self.seed_text or "random"
             hint = "type digits; blank: from the OS (shown in the game)"
-        elif key == "team":
-            label, value = "Team play", "on" if self.team and not why else "off"
-            hint = why or "P1+P3 (you and P3) against P2+P4"
-        elif key == "crossed":
-            label, value = "Crossed exits", "on" if self.crossed and not why else "off"
-            hint = why or "rim exits lead to the opposite sector"
         else:
-            label, value = "Doors variant", "on" if self.doors else "off"
-            hint = "your own sector's doors open for you"
+            o = self.schema[key]
+            label = o.label
+            x = eff[key]
+            value = ("on" if x else "off") if o.kind == "bool" else str(x)
+            hint = why or self.ui.option_note(key, eff)
         style = "dim" if why else ""
         t.append(f"  {label:<15}", style or "bold")
         shown = f"< {value} >" if not why else f"  {value}  "
@@ -573,8 +321,9 @@ class NewGameScreen(Screen[None]):
         ol = self.query_one("#newgame-list", OptionList)
         at = ol.highlighted or 0
         ol.clear_options()
-        ol.add_options([Option(self.line(k), id=k) for k in self.rows()])
-        ol.highlighted = min(at, len(self.rows()) - 1)
+        rows = self.rows()
+        ol.add_options([Option(self.line(k), id=k) for k in rows])
+        ol.highlighted = min(at, len(rows) - 1)
         self.query_one("#newgame-msg", Static).update(self.message)
 
     def current(self) -> str:
@@ -585,24 +334,40 @@ class NewGameScreen(Screen[None]):
 
     # ------------------------------------------------------------------ keys
     def action_change(self, delta: int) -> None:
-        """Change the highlighted option by one step."""
+        """Change the highlighted line by one step."""
         key = self.current()
         self.message = ""
         why = self.applies(key)
         if why:
-            self.message = f"{self.LABELS.get(key, key)}: {why}"
-        elif key == "players":
-            self.players = (self.players - 2 + delta) % 3 + 2
-        elif key in ("crossed", "doors", "team"):
-            setattr(self, key, not getattr(self, key))
+            self.message = f"{self.schema[key].label}: {why}"
         elif key.startswith("bot:"):
             seat = key[4:]
-            levels = list(_bot_levels())
-            cur = levels.index(self.levels[seat]) if self.levels[seat] in levels else 0
-            self.levels[seat] = levels[(cur + delta) % len(levels)]
+            levels = list(self.ruleset.bot_levels)
+            if levels:
+                cur = levels.index(self.level(seat)) if self.level(seat) in levels else 0
+                self.levels[seat] = levels[(cur + delta) % len(levels)]
         elif key == "seed":
             self.message = "Type the seed's digits (Backspace erases, r draws one)"
+        elif key in self.schema.names():
+            self.step_option(self.schema[key], delta)
         self.draw()
+
+    def step_option(self, o: GameOption, delta: int) -> None:
+        """Option ``o`` one step on: a bool toggles, a closed list cycles, an int counts
+        within its bounds (a text option is not set here: the message says so)."""
+        x = self.values[o.name]
+        if o.kind == "bool":
+            self.values[o.name] = not x
+        elif o.choices:
+            items = list(o.choices)
+            cur = items.index(x) if x in items else 0
+            self.values[o.name] = items[(cur + delta) % len(items)]
+        elif o.kind == "int":
+            v = x + delta
+            if (o.lo is None or v >= o.lo) and (o.hi is None or v <= o.hi):
+                self.values[o.name] = v
+        else:
+            self.message = f"{o.label}: set it on the command line ({o.flag})"
 
     def action_move(self, delta: int) -> None:
         """j/k: the next/previous line."""
@@ -641,105 +406,9 @@ class NewGameScreen(Screen[None]):
 
     def action_start(self) -> None:
         """Start the game with these options."""
-        self.app.start_game(**self.options())  # type: ignore[attr-defined]
+        self.app.start_game(game=self.game, options=self.options(),  # type: ignore[attr-defined]
+                            seed=self.seed(), levels=self.bot_levels())
 
     def action_back(self) -> None:
         """Back to the menu."""
         self.dismiss(None)
-
-
-class GameOverScreen(Screen[None]):
-    """Who won, how, and the final lives. Keys: new game, menu, quit."""
-
-    CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
-
-    BINDINGS = [
-        Binding("n", "new_game", "New game"),
-        Binding("m", "menu", "Menu"),
-        Binding("q", "quit", "Quit"),
-    ]
-
-    def __init__(self, winner: str, how: str, view: Any, players: int, seed: int | None,
-                 human: str, lan: str = "") -> None:
-        super().__init__()
-        self.winner = winner
-        self.how = how
-        self.final = view
-        self.players = players
-        self.seed = seed
-        self.human = human
-        self.lan = lan  # "" for a local game, else what to call the LAN game
-
-    def compose(self) -> ComposeResult:
-        """The result box."""
-        t = Text()
-        if self.winner == "-":
-            t.append("Nobody wins.\n", "bold")
-        elif self.human and self.human in self.winner.split("+"):
-            t.append("Your team wins!\n" if "+" in self.winner else "You win!\n", "bold green")
-        elif "+" in self.winner:
-            t.append(f"Team {self.winner} wins.\n", "bold")
-        else:
-            t.append(f"{self.winner} wins.\n", f"bold {render.player_colour(self.winner)}")
-        how = self.how
-        for who in (self.winner, f"team {self.winner}"):  # "P2 wins." said once
-            if how.startswith(f"{who} wins"):
-                how = how[len(who) + len(" wins"):].lstrip(" :")
-                how = how[:1].upper() + how[1:]
-        t.append(f"{how}\n\n")
-        for p in self.final.players:
-            status = "dead" if not p.alive else ("out" if p.out else f"life {p.life}")
-            you = " (you)" if p.seat == self.human else ""
-            if self.lan and p.name and p.name != p.seat:
-                you = f" {p.name[:16]}{you}"
-            seat = p.seat
-            if getattr(self.final, "options", {}).get("team"):  # team play: P1/A, P2/B
-                seat = f"{p.seat}/{render.team_of(p.seat)}"
-            t.append(f"  {seat}{you}", f"bold {render.player_colour(p.seat)}")
-            t.append(f"  {status}")
-            if p.carrying:
-                from core.wizwar.rules import thing_name
-
-                t.append(f"  carrying {thing_name(p.carrying)}")
-            t.append("\n")
-        where = self.lan if self.lan else f"seed {self.seed}"
-        t.append(f"\nround {self.final.round} · {where}", "dim")
-        with Vertical(id="over-box", classes="dialog"):
-            yield Static("GAME OVER", id="over-title")
-            yield Static(t, id="over-text")
-            if not getattr(self.app, "HAS_MENU", True):
-                hint = "q disconnect"
-            elif self.lan:
-                hint = "m menu · q quit"
-            else:
-                hint = "n new game · m menu · q quit"
-            yield Static(hint, classes="hint")
-        yield Footer()
-        yield TooSmall()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """No "new game" after a LAN game (host or join another from the menu); neither
-        "new game" nor "menu" where the app has no menu (an SSH session: ``q`` disconnects)."""
-        if action in ("new_game", "menu") and not getattr(self.app, "HAS_MENU", True):
-            return False
-        return not (action == "new_game" and self.lan)
-
-    def action_new_game(self) -> None:
-        """Another game with the same number of players and a fresh seed (after a LAN game:
-        the menu, to host or join another)."""
-        if self.lan:
-            self.action_menu()
-            return
-        self.app.start_game(self.players, None,  # type: ignore[attr-defined]
-                            **getattr(self.app, "options", {}))
-
-    def action_menu(self) -> None:
-        """Back to the main menu (closing a LAN game)."""
-        leave = getattr(self.app, "leave_lan", None)
-        if leave is not None:
-            leave()
-        self.app.show_menu()  # type: ignore[attr-defined]
-
-    async def action_quit(self) -> None:
-        """Leave the app."""
-        self.app.exit(0)

@@ -15,22 +15,19 @@ import argparse
 import sys
 from typing import Any
 
-from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import Footer, Static
 
 from net.cli import load_token, parse_target
 from net.lan import PeerGame
-from wizwar_tui import render
+from wizwar_tui import games
 from wizwar_tui.app import WizWarApp
-from wizwar_tui.game import GameScreen
+from wizwar_tui.gameui import GameScreenBase
 from wizwar_tui.lobby import LanLink
-from wizwar_tui.screens import TooSmall
-from wizwar_tui.widgets import Board, BoardRuler, PlayersPanel, StackPanel
 
 RETRIES = 3
 """Rejoins after a lost connection (the host runs on the same machine as the SSH server)."""
@@ -70,113 +67,13 @@ class NoticeScreen(Screen[None]):
         self.app.exit(0)
 
 
-class WatchScreen(Screen[None]):
-    """Watching a game: the seats until the deal, then the board, the players, the stack
-    and the actions as notation, from the public view (``view(state, "")``)."""
-
-    BINDINGS = [Binding("q,escape", "leave", "Stop watching")]
-    SCOPED_CSS = False  # the size classes (-narrow) are the app's, above this screen
-    DEFAULT_CSS = """
-    #watch-top { height: 1; background: #1f2a33; color: #d0d0d0; }
-    #watch-main { height: 1fr; }
-    #watch-scroll { width: auto; max-width: 70%; height: 100%; }
-    #watch-side { width: 1fr; min-width: 24; }
-    #watch-players { height: auto; border: round #444444; }
-    #watch-stack { height: auto; border: round #ff875f; }
-    #watch-log { height: 1fr; border: round #444444; }
-    .-narrow #watch-main { layout: vertical; }
-    .-narrow #watch-scroll { width: 100%; max-width: 100%; height: 3fr; }
-    .-narrow #watch-side { width: 100%; height: 2fr; }
-    """
-
-    def __init__(self, link: LanLink) -> None:
-        super().__init__()
-        self.link = link
-        self.logged = 0
-
-    def compose(self) -> ComposeResult:
-        """Top line, board, side panels."""
-        yield Static(id="watch-top")
-        with Horizontal(id="watch-main"):
-            with ScrollableContainer(id="watch-scroll", can_focus=False):
-                yield BoardRuler(id="watch-ruler")
-                yield Board(id="watch-board")
-            with Vertical(id="watch-side"):
-                yield PlayersPanel(id="watch-players")
-                yield StackPanel(id="watch-stack")
-                yield RichLog(id="watch-log", wrap=True, markup=False, min_width=20)
-        yield Footer()
-        yield TooSmall()
-
-    def on_mount(self) -> None:
-        """First drawing; redraw on every change of the game."""
-        self.query_one("#watch-players").border_title = "Players"
-        self.query_one("#watch-stack").border_title = "Stack"
-        self.query_one("#watch-log").border_title = "Actions"
-        self.query_one("#watch-log", RichLog).can_focus = False
-        self.query_one("#watch-stack").display = False
-        self.link.listeners.append(self.net_changed)
-        self.net_changed()
-
-    def on_unmount(self) -> None:
-        """Stop listening to the game."""
-        if self.net_changed in self.link.listeners:
-            self.link.listeners.remove(self.net_changed)
-
-    def net_changed(self) -> None:
-        """Redraw from the watcher's public view."""
-        link, game = self.link, self.link.game
-        top = Text()
-        top.append(" watching ", "bold reverse")
-        top.append(f" \u201c{getattr(game, 'game', '') or link.address}\u201d · ")
-        view = game.view() if isinstance(game, PeerGame) else None
-        status = link.session.seat_status()
-        if view is None:
-            free = sum(1 for st in status.values() if st == "free")
-            top.append(f"waiting for {free} more player{'s' if free != 1 else ''}"
-                       if free else "dealing…")
-            seats = Text()
-            for seat, who, st in link.seats():
-                seats.append(f"{seat}  ", f"bold {render.player_colour(seat)}")
-                if who:
-                    seats.append(f"{who[:20]}  ")
-                seats.append_text(render.seat_status_text(st))
-                seats.append("\n")
-            seats.append("You watch: you see no hand.", "dim")
-            self.query_one("#watch-players", PlayersPanel).update(seats)
-        else:
-            top.append(render.turn_text(view) if not view.winner else
-                       f"{view.winner} wins" if view.winner != "-" else "nobody wins")
-            self.query_one("#watch-ruler", BoardRuler).show(view)
-            self.query_one("#watch-board", Board).set_view(view, {})
-            self.query_one("#watch-players", PlayersPanel).show(
-                view, None, status, where="watching: no hand is shown", you="")
-            self.query_one("#watch-stack", StackPanel).show(view)
-        if link.problem:
-            top.append(f" · {link.problem}", "bold red")
-        self.query_one("#watch-top", Static).update(top)
-        log = self.query_one("#watch-log", RichLog)
-        actions = game.actions if isinstance(game, PeerGame) else []
-        if len(actions) < self.logged:  # caught up again after a reconnection
-            log.clear()
-            self.logged = 0
-        for i, act in enumerate(actions[self.logged:], self.logged + 1):
-            actor = act.split(" ", 1)[0]
-            line = Text(f"{i:>4} ", "dim")
-            line.append(act, render.player_colour(actor))
-            log.write(line)
-        self.logged = len(actions)
-
-    def action_leave(self) -> None:
-        """Stop watching: end the session."""
-        self.app.exit(0)
-
-
-class SSHGameScreen(GameScreen):
-    """The game screen of an SSH player: the same, but ``q`` is labelled for what it does
-    over SSH (leave the game, which ends the session: there is no menu)."""
-
-    BINDINGS = [Binding("q", "menu", "Leave")]
+def ssh_game_screen(base: type[GameScreenBase]) -> type[GameScreenBase]:
+    """The game screen of an SSH player: the game's own (``base``), but ``q`` is labelled for
+    what it does over SSH (leave the game, which ends the session: there is no menu)."""
+    return type(f"SSH{base.__name__}", (base,), {
+        "BINDINGS": [Binding("q", "menu", "Leave")],
+        "__module__": base.__module__,  # its style sheets are found beside the game's screen
+        "__doc__": ssh_game_screen.__doc__})
 
 
 class SSHPlayerApp(WizWarApp):
@@ -223,7 +120,7 @@ class SSHPlayerApp(WizWarApp):
         self.lan = link
         link.listeners.append(lambda: self._join_failed(link))
         if self.watch:
-            self.push_screen(WatchScreen(link))
+            self.push_screen(games.ui(self.game_name).watch_screen()(link))
         else:
             from wizwar_tui.lobby import LobbyScreen
 
@@ -231,15 +128,16 @@ class SSHPlayerApp(WizWarApp):
         self.run_worker(link.run_peer(), group="lan", exclusive=False, exit_on_error=False)
 
     def show_lan_game(self, link: LanLink) -> Any:
-        """At the deal: the game screen for a player (:class:`SSHGameScreen`: ``q`` leaves,
+        """At the deal: the game screen for a player (:func:`ssh_game_screen`: ``q`` leaves,
         there is no menu); a watcher's screen stays."""
         if self.watch:
             return self.screen
         return super().show_lan_game(link)
 
-    def game_screen_class(self) -> type[GameScreen]:
-        """:class:`SSHGameScreen`: ``q`` leaves (there is no menu)."""
-        return SSHGameScreen
+    def game_screen_class(self, game: str = "") -> type[GameScreenBase]:
+        """The game's screen with ``q`` labelled Leave (:func:`ssh_game_screen`: there is no
+        menu)."""
+        return ssh_game_screen(super().game_screen_class(game or self.game_name))
 
     def _join_failed(self, link: LanLink) -> None:
         """Never got in (refused, or no host): say why on a screen of its own."""

@@ -128,7 +128,9 @@ def _arg_values(state: State, seat: str, key: str, squares: list[str], places: l
         return slugs
     if key == "drop":
         carried = [x.carrying for x in state.wizards if x.carrying]
-        return [*treasures, *objects, *carried, ",".join([*treasures[:1], *objects[:1]])]
+        # lists of several names (tried in order, repeats allowed) are an open family the
+        # listing leaves out: not probed (a known gap, core/wizwar/rules/reach.py)
+        return [*treasures, *objects, *carried]
     if key == "turn":
         return ["90", "180", "270", "360"]
     if key == "path":

@@ -1,31 +1,41 @@
 """The action families Wiz-War's ``legal_actions`` leaves to ``expand`` (core.engine.Ruleset).
 
-One kind of family today: **walks of several squares in one action**, ``move-path:N`` for
-N >= 2 (``P1 move c4-d4-d5``, notation.md). ``legal_actions`` lists movement one square at
-a time: every walk is also its squares one step after another, so an app and a bot reach
-every square a walk reaches without these families. The walk told at once is still an action
-``apply`` accepts, and there are up to 4^N of them for N squares (a walk may turn back), too
-many to list with the rest; they are enumerated on demand, one length at a time.
+``families(state, seat)`` names them, ``expand(state, seat, family)`` lists one on demand;
+``legal_actions`` plus every family's members is exactly what ``apply`` accepts (the
+conformance suite, ``tests/conformance``, checks it). Three kinds:
 
-``families(state, seat)`` names ``move-path:2`` up to the longest walk the mover may still
-take this turn (the movement left; with Power Run, as many squares more as he has life points
-to pay beyond the last, RB Movement, cards.md power-run). ``expand`` lists the members of one
-of them: every path of exactly N squares that ``apply`` accepts, built by extending the
-accepted paths one square shorter (a path is accepted only if every path it begins with is:
-each step is checked as the walk goes, cards.md thornbush and §1.8).
+* ``move-path:N`` (N >= 2): **walks of N squares in one action** (``P1 move c4-d4-d5``,
+  notation.md). ``legal_actions`` lists movement one square at a time: every walk is also its
+  squares one step after another, so an app and a bot reach every square a walk reaches
+  without these families. Up to 4^N walks of N squares (a walk may turn back): listed one
+  length at a time, up to the longest walk the mover may still take this turn (the movement
+  left; with Power Run, as many squares more as he has life points to pay beyond the last,
+  RB Movement, cards.md power-run). Built by extending the accepted walks one square shorter
+  (a walk is accepted only if every walk it begins with is: each step is checked as the walk
+  goes, cards.md thornbush and §1.8).
+* ``drag-path:N`` (N >= 2): Drag along a walk of N squares (``P1 play drag @P2 path=c4-c5``;
+  cards.md drag): each thing in the dragger's square along each accepted walk of N squares.
+  ``legal_actions`` lists the drags of one square.
+* ``throw:<slug>``: an object or magic stone in the hand thrown at a square (``P1 play dagger
+  @h8 mode=throw``; cards.md §1.4): every square of the board, a line traced to each, too
+  slow to list at every step. A thrown object does no damage (FAQ); throwing a weapon at a
+  wizard is listed.
 
-Source: notation.md (actions: move paths); RB Movement.
+Source: notation.md (actions: move paths, arguments); RB Movement; cards.md §1.4, drag.
 """
 
 from __future__ import annotations
 
+from core.wizwar import cards as C
 from core.wizwar.actions import Action
 from core.wizwar.board import parse_square, square_name
 from core.wizwar.rules import allowance, is_legal, to_move
 from core.wizwar.state import State
 
-#: The prefix of the walk families' names.
+#: The prefixes of the families' names.
 MOVE_PATH = "move-path:"
+DRAG_PATH = "drag-path:"
+THROW = "throw:"
 
 
 def _walking(state: State, seat: str) -> bool:
@@ -51,18 +61,33 @@ def longest_walk(state: State, seat: str) -> int:
 
 
 def families(state: State, seat: str) -> list[str]:
-    """``["move-path:2", ..., "move-path:K"]`` for the longest walk K >= 2 of ``seat`` now
-    (:func:`longest_walk`); ``[]`` otherwise. A family may turn out empty (walls all round)."""
-    return [f"{MOVE_PATH}{n}" for n in range(2, longest_walk(state, seat) + 1)]
-
-
-def expand(state: State, seat: str, family: str) -> list[Action]:
-    """Every walk of exactly N squares (``family`` = ``move-path:N``) that ``apply`` accepts
-    from ``seat`` now, in a fixed order (paths in the order n, e, s, w of each step). ``[]``
-    for a family not named by :func:`families` now. No side effect."""
-    if family not in families(state, seat):
+    """The families of ``seat`` now, in this order: ``move-path:2`` .. ``move-path:K`` for
+    the longest walk K >= 2 (:func:`longest_walk`), ``drag-path:2`` .. ``drag-path:K`` when
+    he holds Drag, ``throw:<slug>`` for each object and stone slug in his hand. ``[]`` when
+    he may not act in his own turn. A family may turn out empty (walls all round)."""
+    if not _walking(state, seat) and not _own_turn(state, seat):
         return []
-    n = int(family[len(MOVE_PATH):])
+    k = longest_walk(state, seat)
+    hand = sorted(set(state.hand_slugs(seat)) - {""})
+    out = [f"{MOVE_PATH}{n}" for n in range(2, k + 1)]
+    if "drag" in hand:
+        out += [f"{DRAG_PATH}{n}" for n in range(2, k + 1)]
+    if _own_turn(state, seat):
+        out += [f"{THROW}{s}" for s in hand if C.BY_SLUG[s].kind in (C.OBJECT, C.STONE)]
+    return out
+
+
+def _own_turn(state: State, seat: str) -> bool:
+    """True when ``seat`` acts in his own turn with nothing pending and may still play."""
+    return (seat in to_move(state) and not (state.windows or state.retreats or state.choice
+                                            or state.discarding)
+            and state.turn.active == seat and not state.turn.picked_up
+            and state.wizard(seat).at is not None)
+
+
+def _walks(state: State, seat: str, n: int) -> list[tuple[str, ...]]:
+    """Every walk of exactly ``n`` squares ``apply`` accepts from ``seat`` now, in a fixed
+    order (each step in the order n, e, s, w)."""
     w = state.wizard(seat)
     assert w.at is not None
     paths: list[tuple[str, ...]] = [()]
@@ -78,7 +103,38 @@ def expand(state: State, seat: str, family: str) -> list[Action]:
                 if is_legal(state, Action(seat, "move", targets=q)):
                     longer.append(q)
         paths = list(dict.fromkeys(longer))
-    return [Action(seat, "move", targets=p) for p in paths]
+    return paths
 
 
-__all__ = ["MOVE_PATH", "expand", "families", "longest_walk"]
+def _draggable(state: State, seat: str) -> list[str]:
+    """What lies or stands in ``seat``'s square to be dragged: the other wizards, loose
+    treasures, objects (cards.md drag)."""
+    at = state.wizard(seat).at
+    out = [x.seat for x in state.wizards if x.in_game and x.seat != seat and x.at == at]
+    out += [t for t, sq in sorted(state.treasures.items()) if sq == at]
+    out += [state.face(c) for sq, c in state.floor if sq == at]
+    return list(dict.fromkeys(out))
+
+
+def expand(state: State, seat: str, family: str) -> list[Action]:
+    """The members of ``family`` (one of :func:`families` now) that ``apply`` accepts from
+    ``seat``, in a fixed order; ``[]`` for a family not named now. No side effect."""
+    if family not in families(state, seat):
+        return []
+    if family.startswith(MOVE_PATH):
+        return [Action(seat, "move", targets=p)
+                for p in _walks(state, seat, int(family[len(MOVE_PATH):]))]
+    if family.startswith(DRAG_PATH):
+        walks = _walks(state, seat, int(family[len(DRAG_PATH):]))
+        cands = [Action(seat, "play", "drag", (t,), None, (("path", "-".join(p)),))
+                 for t in _draggable(state, seat) for p in walks]
+        return [a for a in cands if is_legal(state, a)]
+    slug = family[len(THROW):]
+    squares = [square_name(q) for q in state.layout.squares()]
+    cands = [Action(seat, "play", slug, (q,), None, (("mode", "throw"),)) for q in squares]
+    if slug == "large-rock":  # a Large Rock is always thrown: mode=throw may be left out
+        cands += [Action(seat, "play", slug, (q,)) for q in squares]
+    return [a for a in cands if is_legal(state, a)]
+
+
+__all__ = ["DRAG_PATH", "MOVE_PATH", "THROW", "expand", "families", "longest_walk"]

@@ -17,9 +17,11 @@ What is checked (each function raises ``AssertionError`` saying what broke, wher
   wire round trip (equal hash, equal bytes, sharing nothing with the data it came from).
 * :func:`check_views`: no view shows a secret: the view is the same in a world re-dealt
   consistently with what the viewer may know.
-* :func:`hashes_in_fresh_process`: the same actions give the same hashes in a fresh
+* :func:`hashes_in_fresh_process`: the same log gives the same hashes in a fresh
   interpreter (run under several ``PYTHONHASHSEED`` values by the test).
 * :func:`replay_hashes`: a recorded action list replays to the same hashes.
+* :func:`check_log`: the game's log through :mod:`core.log` (read, replay, checkpoints,
+  export text) gives the same hashes.
 * :func:`scenario_files`: the scenario files that name a ruleset (``ruleset`` key; none means
   Wiz-War, notation.md).
 """
@@ -47,7 +49,7 @@ SCENARIO_DIRS = (ROOT.parent / "shared" / "scenarios", ROOT / "tests" / "scenari
 
 
 # ---- option sets -----------------------------------------------------------------------
-def _values(opt: Any) -> list[Any]:
+def option_values(opt: Any) -> list[Any]:
     """The values worth trying for one option: the default first, then the others."""
     if opt.kind == "bool":
         vals = [opt.default, not opt.default]
@@ -61,12 +63,12 @@ def _values(opt: Any) -> list[Any]:
 
 
 def valid_combinations(rs: Ruleset, cap: int = 4096) -> list[dict[str, Any]]:
-    """Every valid options map over the values :func:`_values` tries (the first ``cap``
+    """Every valid options map over the values :func:`option_values` tries (the first ``cap``
     combinations of them)."""
     opts = list(rs.options)
     names = [o.name for o in opts]
     out: list[dict[str, Any]] = []
-    for vals in itertools.islice(itertools.product(*[_values(o) for o in opts]), cap):
+    for vals in itertools.islice(itertools.product(*[option_values(o) for o in opts]), cap):
         try:
             out.append(rs.validate_options(dict(zip(names, vals, strict=True))))
         except OptionError:
@@ -333,26 +335,79 @@ def replay_hashes(rs: Ruleset, options: dict[str, Any], seed: int,
     return out
 
 
+def log_bytes(rs: Ruleset, g: Game) -> bytes:
+    """The game's log as :mod:`core.log` writes it: the header, every action with the hash
+    after it, and the end record when the game is over."""
+    from core import log
+
+    state = rs.new_game(g.options, g.seed)
+    out = [log.encode(log.header(rs, g.options, g.seed, kind="local"))]
+    for i, t in enumerate(g.actions, 1):
+        a = rs.parse_action(t)
+        rs.apply(state, a)
+        out.append(log.encode(log.record(rs, i, a, state, force_hash=True)))
+    if rs.result(state).over:
+        out.append(log.encode(log.end_record(rs, state)))
+    return b"".join(out)
+
+
+def check_log(rs: Ruleset, g: Game) -> None:
+    """Through :mod:`core.log`, knowing no game: the game's log (header, every action with
+    its hash, the end record) reads back naming this ruleset and its options, replays to the
+    same final hash (the replay checks every stored hash), seeks through checkpoints to the
+    hash after any action, and its export text reads back to the same actions and hashes."""
+    from core import log
+
+    where = f"{rs.name} {g.options} seed {g.seed}"
+    loaded = log.read(log_bytes(rs, g))
+    assert not getattr(loaded, "damage", ""), f"{where}: the log reads damaged"
+    assert loaded.ruleset is rs, f"{where}: the log names {loaded.ruleset.name}"
+    assert loaded.options == rs.validate_options(g.options), f"{where}: options {loaded.options}"
+    assert [str(a) for a in loaded.actions] == g.actions, f"{where}: the log's actions"
+    assert rs.state_hash(log.replay(loaded)) == g.hashes[-1], f"{where}: replayed hash"
+    cp = log.Checkpoints(loaded, every=max(1, len(g.actions) // 4 or 1))
+    for n in sorted({0, len(g.actions) // 3, len(g.actions) // 2 + 1, len(g.actions)}):
+        n = min(n, len(g.actions))
+        assert rs.state_hash(cp.at(n)) == g.hashes[n], f"{where}: checkpoint at {n}"
+    text = log.parse_text(log.export_text(loaded))
+    assert text.ruleset is rs and [str(a) for a in text.actions] == g.actions, \
+        f"{where}: the export text's actions"
+    rp = text.begin()
+    for k, a in enumerate(text.actions, 1):
+        rs.apply(rp.state, a)
+        assert rs.state_hash(rp.state) == g.hashes[k], f"{where}: export replay at {k}"
+
+
 _CHILD = r"""
 import json, sys
-sys.path.insert(0, sys.argv[1])
-from core import registry
-from conformance_suite import replay_hashes
-job = json.loads(sys.stdin.read())
-rs = registry.get(job["ruleset"])
-print(json.dumps([replay_hashes(rs, g["options"], g["seed"], g["actions"])
-                  for g in job["games"]]))
+from core import log
+out = []
+for path in json.loads(sys.stdin.read()):
+    loaded = log.read(open(path, "rb").read())
+    rs = loaded.ruleset
+    rp = log.begin(loaded)
+    hashes = [rs.state_hash(rp.state)]
+    for r in loaded.records:
+        rp.step(r)
+        hashes.append(rs.state_hash(rp.state))
+    out.append(hashes)
+print(json.dumps(out))
 """
 
 
-def hashes_in_fresh_process(rs: Ruleset, games: list[Game], hashseed: str) -> list[list[str]]:
-    """:func:`replay_hashes` of each game, computed in a fresh interpreter run with
-    ``PYTHONHASHSEED=hashseed``."""
-    job = {"ruleset": rs.name, "games": [{"options": rs.options.to_wire(g.options),
-                                           "seed": g.seed, "actions": g.actions}
-                                          for g in games]}
+def hashes_in_fresh_process(rs: Ruleset, games: list[Game], hashseed: str,
+                            folder: Path) -> list[list[str]]:
+    """The hash at the start and after every action of each game's log (written into
+    ``folder`` by :func:`log_bytes`), replayed through :mod:`core.log` in a fresh interpreter
+    run with ``PYTHONHASHSEED=hashseed``."""
+    paths = []
+    for k, g in enumerate(games):
+        p = folder / f"{rs.name}-{k}.log"
+        if not p.exists():
+            p.write_bytes(log_bytes(rs, g))
+        paths.append(str(p))
     env = dict(os.environ, PYTHONHASHSEED=hashseed)
-    res = subprocess.run([sys.executable, "-c", _CHILD, str(Path(__file__).parent)], input=json.dumps(job), cwd=ROOT,
+    res = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps(paths), cwd=ROOT,
                          env=env, capture_output=True, text=True, timeout=600, check=False)
     assert res.returncode == 0, res.stderr[-2000:]
     out: list[list[str]] = json.loads(res.stdout)

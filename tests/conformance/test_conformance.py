@@ -8,6 +8,7 @@ the schema) and their sampled positions shared by the checks.
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from typing import Any
 
 import conformance_suite as suite
@@ -67,7 +68,7 @@ def test_option_sets_cover_every_option(rs: Ruleset) -> None:
     sets = suite.option_sets(rs)
     valid = suite.valid_combinations(rs)
     for o in rs.options:
-        for v in suite._values(o):
+        for v in suite.option_values(o):
             if any(c[o.name] == v for c in valid):
                 assert any(s[o.name] == v for s in sets), f"{o.name}={v!r} is never played"
     assert all(rs.validate_options(s) == s for s in sets)
@@ -123,12 +124,18 @@ def test_replay_gives_the_same_hashes(rs: Ruleset) -> None:
             f"{rs.name} {g.options} seed {g.seed}"
 
 
-def test_same_hashes_in_three_processes(rs: Ruleset) -> None:
-    """The same actions give the same hashes in three fresh interpreters under different
-    PYTHONHASHSEED values."""
+def test_log_replay_gives_the_same_final_hash(rs: Ruleset) -> None:
+    """Log, read, replay (and checkpoints, export text): the same hashes, through core.log."""
+    for g in games(rs.name)[:4]:
+        suite.check_log(rs, g)
+
+
+def test_same_hashes_in_three_processes(rs: Ruleset, tmp_path: Path) -> None:
+    """The same log gives the same hashes in three fresh interpreters under different
+    PYTHONHASHSEED values, and the same as while the games were played."""
     gs = list(games(rs.name))[:3]
     for hashseed in ("0", "1", "4242"):
-        got = suite.hashes_in_fresh_process(rs, gs, hashseed)
+        got = suite.hashes_in_fresh_process(rs, gs, hashseed, tmp_path)
         for g, hashes in zip(gs, got, strict=True):
             assert hashes == g.hashes, f"{rs.name} seed {g.seed} under PYTHONHASHSEED={hashseed}"
 

@@ -13,13 +13,14 @@ Where a rule lives:
 - ``movement``: walking, boosts, pushes, forced retreats
 - ``sight``: line of sight
 - ``stack`` and ``resolution``: opening answer windows; passing and resolving them
-- ``counteractions``: answering a window with a card
-- ``conditions``: what a duration effect forbids; Slow Death's tick
+- ``conditions``: asking a wizard's conditions what they forbid; Slow Death's tick
 - ``objects``: objects, stones, treasures
-- ``creations``: walls, doors, bushes, stone, Wall of Fire, Waterwall, Illusion Wall, sectors
-- ``damage``: hit effects (one per attack card), lost turns, taking damage
+- ``damage``: taking damage, lost turns
 - ``victory``: death, elimination, the win, ``result``
-- ``attacks`` and ``neutrals``: the handlers of those card families
+- ``hooks``: each card's record (``CardRules``, ``EdgeRules``) and the registry the
+  shared machinery asks instead of naming cards
+- ``cards/``: the cards by family, each card's record next to its behaviour (attacks,
+  hit effects, neutrals, creations, counteractions, stones)
 - ``_common``: helpers shared by all of them
 
 Sources are cited per rule: "RB" is the rulebook text in seeds/001 (§2, 5th-edition text
@@ -29,20 +30,18 @@ revised by 6e), "FAQ" Tom Jolly's FAQ summary (seeds/001 §4), "DG" the implemen
 
 from __future__ import annotations
 
+from core.wizwar.rules import cards
 from core.wizwar.rules._common import SOURCE_CARD, Out, allowance, hand_limit, thing_name
 from core.wizwar.rules.candidates import _candidates, legal_actions, sample_legal_action
-from core.wizwar.rules.conditions import CONDITION_RULES
-from core.wizwar.rules.counteractions import ANSWER_STONES
-from core.wizwar.rules.damage import HIT_EFFECTS, HitEffect
-from core.wizwar.rules.neutrals import MODIFIERS
+from core.wizwar.rules.cards.counteractions import ANSWER_STONES
+from core.wizwar.rules.cards.neutrals import MODIFIERS
+from core.wizwar.rules.hooks import CardRules, EdgeRules, HitEffect, card_rules, edge_rules
 from core.wizwar.rules.sight import _is_blocking, has_los
-from core.wizwar.rules.stack import ESCAPES, STOPPERS, TURNERS, VOIDERS
 from core.wizwar.rules.turn import apply, is_legal, to_move, why_illegal
 from core.wizwar.rules.victory import result
 
 __all__ = [
-    "ANSWER_STONES", "CONDITION_RULES", "ESCAPES", "HIT_EFFECTS", "MODIFIERS", "SOURCE_CARD",
-    "STOPPERS", "TURNERS", "VOIDERS", "HitEffect", "Out", "_candidates", "_is_blocking",
-    "allowance", "apply", "hand_limit", "has_los", "is_legal", "legal_actions", "result",
-    "sample_legal_action", "thing_name", "to_move", "why_illegal",
+    "ANSWER_STONES", "MODIFIERS", "SOURCE_CARD", "CardRules", "EdgeRules", "HitEffect", "Out", "_candidates", "_is_blocking", "allowance",
+    "apply", "card_rules", "cards", "edge_rules", "hand_limit", "has_los", "is_legal",
+    "legal_actions", "result", "sample_legal_action", "thing_name", "to_move", "why_illegal",
 ]

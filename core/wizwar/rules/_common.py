@@ -20,6 +20,7 @@ from core.wizwar.board import (
     parse_edge,
     parse_square,
 )
+from core.wizwar.rules.hooks import card_rules, conditions_of, edge_rules, moves_cap
 from core.wizwar.state import (
     BASE_MOVES,
     HAND_LIMIT,
@@ -54,11 +55,17 @@ def hand_limit(state: State, w: Wizard) -> int:
 def allowance(state: State, w: Wizard) -> int:
     """This turn's movement: 3 (4 with a displayed Speedstone) plus the boost (RB Movement;
     cards.md speedstone)."""
-    if w.has("slow"):  # cards.md slow: at most 1 square a turn, no boost or Speedstone
-        return 1
-    base = 4 if _displayed(state, w, "speedstone") else BASE_MOVES
-    if w.has("shrink"):  # cards.md shrink: base movement 2
-        base = 2
+    cap = moves_cap(w)
+    if cap is not None:  # cards.md slow: at most 1 square a turn, no boost or Speedstone
+        return cap
+    base = BASE_MOVES
+    for c in w.displayed:  # cards.md speedstone: 4
+        stone = card_rules(state.face(c)).base_moves
+        if stone is not None:
+            base = stone
+    for _c, r in conditions_of(w):  # cards.md shrink: base movement 2
+        if r.base_moves is not None:
+            base = r.base_moves
     return base + state.turn.boost
 
 
@@ -177,11 +184,13 @@ def _creatable_square(state: State, sq: Square) -> str:
 
 
 def _check_attack(state: State, w: Wizard, target: Wizard | None, card: str = "") -> None:
-    """The limits on any attack (RB Combat; FAQ; cards.md §1.1; Medusa: only Swap and
-    Teleport Opponent may target a petrified wizard, DG §12)."""
-    if target is not None and target.has("medusa") and card not in ("swap",
-                                                                     "teleport-opponent"):
-        raise IllegalAction(f"{target.seat} is stone: only Swap or Teleport Opponent affect him")
+    """The limits on any attack (RB Combat; FAQ; cards.md §1.1), and those the conditions on
+    the target (``CardRules.target_refused``: Medusa) and on the attacker
+    (``CardRules.attack_refused``: Buddy) add. Raises ``IllegalAction`` with the reason."""
+    for c, r in conditions_of(target) if target is not None else []:
+        if r.target_refused is not None and target is not None and \
+                (why := r.target_refused(state, target, c, card)):
+            raise IllegalAction(why)  # (Medusa: only Swap and Teleport Opponent)
     if state.round <= 1:
         raise IllegalAction("no attacks in the first round (RB Combat; FAQ errata)")
     if state.turn.attacked:
@@ -191,10 +200,10 @@ def _check_attack(state: State, w: Wizard, target: Wizard | None, card: str = ""
     if target is not None and state.allies(w.seat, target.seat):
         raise IllegalAction(f"{target.seat} is your team-mate: you may not attack him "
                             "(rulebook, Team play option)")
-    if target is not None and any(c.slug == "buddy" and c.caster == target.seat
-                                  for c in w.conditions):
-        raise IllegalAction(f"{target.seat} is your Buddy: you cannot attack him until he "
-                            "attacks you (cards.md buddy)")
+    for c, r in conditions_of(w) if target is not None else []:
+        if r.attack_refused is not None and target is not None and \
+                (why := r.attack_refused(state, w, c, target)):
+            raise IllegalAction(why)  # (Buddy)
 
 
 def _roll(state: State) -> int:
@@ -258,10 +267,13 @@ def _add_condition(w: Wizard, cond: Condition) -> None:
     w.conditions = [c for c in w.conditions if c.slug != cond.slug] + [cond]
 
 
-def _empty_edge(state: State, e: Edge, text: str, fire_ok: bool = False) -> None:
-    """An edge creation needs an empty edge of the board (cards.md §1.8)."""
+def _empty_edge(state: State, e: Edge, text: str, water: bool = False) -> None:
+    """An edge creation needs an empty edge of the board (cards.md §1.8); a Waterwall
+    (``water``) may also go on a creation it puts out (FAQ: a Waterwall on a Wall of Fire).
+    Raises ``IllegalAction`` otherwise."""
     es = state.edges.get(e)
-    if es is not None and not (fire_ok and es.kind == "wall-of-fire"):
+    er = edge_rules(es.kind) if es is not None else None
+    if es is not None and not (water and er is not None and er.quenched):
         raise IllegalAction(f"{text} is not empty")
     x, y, side = e
     if state.layout.neighbor((x, y), side) is None:

@@ -20,7 +20,7 @@ from core.wizwar.board import (
     square_name,
 )
 from core.wizwar.rules import reach
-from core.wizwar.rules.counteractions import ANSWER_STONES
+from core.wizwar.rules.cards.counteractions import ANSWER_STONES
 from core.wizwar.rules.movement import _retreat_paths
 from core.wizwar.rules.sight import _LOS_MEMO
 from core.wizwar.rules.stack import _other_side

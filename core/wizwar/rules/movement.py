@@ -18,7 +18,15 @@ from core.wizwar.board import (
     parse_square,
     square_name,
 )
-from core.wizwar.rules._common import Out, _discard_cards, _final_number, _roll, _square, allowance
+from core.wizwar.rules._common import Out, _discard_cards, _final_number, _square, allowance
+from core.wizwar.rules.hooks import (
+    EdgeRules,
+    edge_rules,
+    moves_cap,
+    rooted,
+    through_bushes,
+    through_doors,
+)
 from core.wizwar.rules.stack import _open_indirect
 from core.wizwar.state import (
     State,
@@ -59,7 +67,7 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     used_doors: list[Edge] = []
     bush_at: Square | None = None
     passed = False
-    fires = 0
+    crossed: list[EdgeRules] = []  # creations walked through, in order
     walked = len(a.targets)
     for i, text in enumerate(a.targets):
         sq = _square(state, text)
@@ -75,28 +83,27 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
                 used_doors.append(e)
             elif t.pass_edge == edge_name(e) and not passed:
                 passed = True  # Pass Through Wall: once this turn (cards.md)
-            elif w.has("mist-body") and state.edges[e].kind.startswith("door"):
+            elif state.edges[e].kind.startswith("door") and through_doors(w):
                 pass  # as mist you drift through doors, even jammed ones (cards.md mist-body)
             elif _own_door(state, w, e, cur, sq):
                 pass  # the doors variant: your own sector's doors open for you (DG §11)
-            elif state.edges[e].kind == "wall-of-fire":
-                fires += 1  # it can be crossed, at 4 magical damage (cards.md wall-of-fire)
-            elif state.edges[e].kind == "illusion-wall" and \
-                    w.seat not in state.edges[e].believe:
-                # he sees through it (cards.md illusion-wall); one who meets it for the first
-                # time on this walk rolls now, and a believer stops in front of it (DG §12:
-                # belief is rolled at first sight)
-                if not dry and _first_sight_believes(state, w, e, o):
+            elif (er := edge_rules(state.edges[e].kind)) is not None and \
+                    er.crossable is not None and er.crossable(state, w, state.edges[e]):
+                # a creation he may walk through (Wall of Fire, at a price; an Illusion Wall
+                # he does not believe, though meeting it for the first time may stop him)
+                if not dry and er.first_sight is not None and er.first_sight(state, w, e, o):
                     walked = i
                     break
+                crossed.append(er)
             else:
                 what = state.edges[e].kind
-                what = "wall" if what == "illusion-wall" else what  # a believer sees a wall
+                if er is not None and er.blocks:
+                    what = er.blocks  # a believer sees a wall
                 raise IllegalAction(f"a {'locked door' if what.startswith('door') else what} "
                                     f"blocks the way at {edge_name(e)}")
         if sq in state.stones:
             raise IllegalAction(f"a stone block fills {text}")
-        if sq in state.bushes and not w.has("mist-body"):
+        if sq in state.bushes and not through_bushes(w):
             if i != len(a.targets) - 1:
                 raise IllegalAction(f"entering the thornbush at {text} ends the move")
             bush_at = sq
@@ -117,24 +124,10 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
       path=list(a.targets[:walked]))
     if bush_at is not None:
         _enter_bush(state, w, o)
-    for _ in range(fires):  # each crossing is one damage event (cards.md §1.8)
-        o("fire", f"{w.seat} crosses a wall of fire", seat=w.seat)
-        _open_indirect(state, [w], 4, "wall-of-fire", physical=False, cause=w.seat)
-
-
-def _first_sight_believes(state: State, w: Wizard, e: Edge, o: Out) -> bool:
-    """A walker about to cross an illusion wall he has never rolled for sees it now: he rolls
-    (1-2: he believes it) unless he is blind. True if he now believes it.
-    Source: DG §12 (belief rolled per player at first sight); cards.md illusion-wall."""
-    es = state.edges[e]
-    if w.seat in es.rolled or w.has("blind"):
-        return False
-    roll = _roll(state)
-    es.rolled.append(w.seat)
-    if roll <= 2:
-        es.believe.append(w.seat)
-    o("illusion", f"{w.seat} sees the wall at {edge_name(e)}", seat=w.seat, roll=roll)
-    return roll <= 2
+    for er in crossed:  # each crossing is one damage event (cards.md §1.8)
+        if er.cross_damage:
+            o(er.cross_event[0], f"{w.seat} {er.cross_event[1]}", seat=w.seat)
+            _open_indirect(state, [w], er.cross_damage, er.kind, physical=False, cause=w.seat)
 
 
 def _own_door(state: State, w: Wizard, e: Edge, frm: Square, to: Square) -> bool:
@@ -219,27 +212,29 @@ def _walk_distances(state: State, w: Wizard, src: Square) -> dict[Square, int]:
 
 def _can_cross(state: State, w: Wizard, e: Edge) -> bool:
     es = state.edges.get(e)
-    if es is None or es.kind == "wall-of-fire":
+    if es is None:
         return True
-    if es.kind == "illusion-wall":
-        return w.seat not in es.believe
-    return w.has("mist-body") and es.kind.startswith("door")
+    er = edge_rules(es.kind)
+    if er is not None:
+        return er.crossable is not None and er.crossable(state, w, es)
+    return es.kind.startswith("door") and through_doors(w)
 
 
 def _retreat_paths(state: State, w: Wizard, src: Square, n: int) -> list[tuple[Square, ...]]:
     """Every legal forced retreat: each step farther from ``src`` in walking distance, up to
     ``n`` steps, stopping early only when no legal step is left (or in a thornbush)."""
-    if w.at is None or w.has("lock-in-place") or w.has("medusa"):
+    if w.at is None or rooted(w):
         return []
-    if w.has("slow"):
-        n = min(n, 1)
+    cap = moves_cap(w)
+    if cap is not None:
+        n = min(n, cap)
     dist = _walk_distances(state, w, src)
     out: list[tuple[Square, ...]] = []
 
     def grow(path: tuple[Square, ...]) -> None:
         cur = path[-1] if path else w.at
         steps = []
-        if len(path) < n and not (path and cur in state.bushes and not w.has("mist-body")):
+        if len(path) < n and not (path and cur in state.bushes and not through_bushes(w)):
             for side in "nesw":
                 nb = state.layout.neighbor(cur, side)  # type: ignore[arg-type]
                 if nb is None or nb[0] in state.stones or not _can_cross(state, w, nb[1]):
@@ -282,7 +277,7 @@ def _retreat(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     w.at = path[-1]
     o("move", f"{w.seat} retreats to {square_name(w.at)}", seat=w.seat,
       path=[square_name(x) for x in path])
-    if w.at in state.bushes and not w.has("mist-body"):
+    if w.at in state.bushes and not through_bushes(w):
         _enter_bush(state, w, o)
     for _ in range(fires):
         _open_indirect(state, [w], 4, "wall-of-fire", physical=False, cause=w.seat)
@@ -300,17 +295,16 @@ def _push(state: State, w: Wizard, d: str, n: int, o: Out) -> int:
     start = w.at
     for _ in range(n):
         nb = state.layout.neighbor(w.at, d)
-        fire = nb is not None and nb[1] in state.edges and \
-            state.edges[nb[1]].kind == "wall-of-fire"
-        seen_through = nb is not None and nb[1] in state.edges and \
-            state.edges[nb[1]].kind == "illusion-wall" and \
-            w.seat not in state.edges[nb[1]].believe
-        if nb is None or (nb[1] in state.edges and not fire and not seen_through) or \
+        es = state.edges.get(nb[1]) if nb is not None else None
+        er = edge_rules(es.kind) if es is not None else None
+        through = es is not None and er is not None and er.crossable is not None and \
+            er.crossable(state, w, es)
+        if nb is None or (es is not None and not through) or \
                 nb[0] in state.bushes or nb[0] in state.stones:
             blocked += 1
             continue
-        if fire:
-            blocked += 4  # crossing a wall of fire costs its damage (cards.md §1.8)
+        if er is not None:
+            blocked += er.cross_damage  # crossing a wall of fire costs its damage (§1.8)
         w.at = nb[0]
     if w.at != start:
         o("move", f"{w.seat} is pushed to {square_name(w.at)}", seat=w.seat,

@@ -18,6 +18,7 @@ from core.wizwar.board import (
     square_name,
 )
 from core.wizwar.rules._common import Out, _displayed, _square, _take_from_hand, thing_name
+from core.wizwar.rules.hooks import card_rules, conditions_of
 from core.wizwar.rules.sight import _is_blocking
 from core.wizwar.state import (
     State,
@@ -140,12 +141,15 @@ def _stones_step(state: State, w: Wizard, dmg: int, *, physical: bool, o: Out) -
     Fireball burns it)."""
     if dmg <= 0:
         return dmg
-    if w.has("medusa"):  # DG §12: the statue is immune to damage, Trap! included
-        o("stone", f"{w.seat} is stone and takes no damage")
-        return 0
-    if physical and w.has("mist-body"):
-        o("stone", f"{w.seat} is mist and takes no physical damage")
-        return 0
+    rules = [r for _c, r in conditions_of(w) if r.immune]
+    for r in rules:  # DG §12: the statue (Medusa) is immune to damage, Trap! included
+        if r.immune == "all":
+            o("stone", f"{w.seat} is {r.immune_as} and takes no damage")
+            return 0
+    for r in rules if physical else []:  # cards.md mist-body: no physical damage
+        if r.immune == "physical":
+            o("stone", f"{w.seat} is {r.immune_as} and takes no physical damage")
+            return 0
     if physical and _displayed(state, w, "shieldstone"):
         o("stone", f"{w.seat}'s Shieldstone stops the physical damage")
         return 0
@@ -173,9 +177,8 @@ def _shadowstone(state: State, credit: str, victim: Wizard, dmg: int, physical: 
 def _finish_objects(state: State, slug: str, cid: int | None, mode: str,
                     landing: Square | None) -> None:
     """A thrown object lands in the target's square (RB Objects); a stabbing dagger stays."""
-    if cid is None or slug not in ("dagger", "large-rock"):
-        return
-    if slug == "dagger" and mode != "throw":
+    lands = card_rules(slug).lands
+    if cid is None or not lands or (lands == "thrown" and mode != "throw"):
         return
     if landing is not None and all(c != cid for _s, c in state.floor):
         state.floor.append((landing, cid))

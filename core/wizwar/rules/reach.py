@@ -4,22 +4,24 @@
 squares round him, the first line of sight), which is where a card is usually played. The
 rules accept more: a creation anywhere in line of sight (Create Wall, Wall of Fire, Waterwall,
 Illusion Wall, Thornbush, Fill Square with Stone), Teleport Opponent to any vacant square,
-Card Erasure naming any card, a number card with an attack on a wall, a door or a bush, an
-object thrown at any square, a Waterbolt's push named on a diagonal, Around the Corner's
+Card Erasure naming any card, Drop Object naming any one thing, a number card with an attack on a wall, a door or a bush, a
+Large Rock thrown with mode=throw written out, a Waterbolt's push named on a diagonal, Around the Corner's
 pivot anywhere in sight, Reuse Spell recasting any spell it may, ending the turn drawing 0 or
 1. These rows add them, so an app's action list and a bot can play every action ``apply``
 accepts (the conformance suite, ``tests/conformance``, checks that nothing accepted is left
-out). Walks and drags of several squares in one action are the families of
-:mod:`core.wizwar.families`, listed on demand.
+out). Walks and drags of several squares in one action, and objects thrown at a square
+(a line traced to every square of the board: too slow to list at every step), are the
+families of :mod:`core.wizwar.families`, listed on demand.
 
 Sources: notation.md (actions); cards.md §1.2 (targets: LOS, any square), §1.3 (number
-cards), §1.4 (throwing), §1.8 (push on a diagonal); RB (draw up to 2 at the end of the turn).
+cards), §1.8 (push on a diagonal); RB (draw up to 2 at the end of the turn).
 """
 
 from __future__ import annotations
 
 from core.wizwar import cards as C
 from core.wizwar.board import edge_name, sightlines, square_name
+from core.wizwar.rules.stack import _other_side
 from core.wizwar.state import State
 
 #: A candidate row (``candidates.Row``): the fields of an Action in order.
@@ -33,6 +35,26 @@ _EDGE_MAKERS = ("create-wall", "wall-of-fire", "waterwall", "illusion-wall")
 _SQUARE_CARDS = ("thornbush", "fill-square-with-stone", "around-the-corner")
 
 
+#: The slugs whose far targets are listed here.
+_WIDE = frozenset((*_POINT, *_EDGE_MAKERS, *_SQUARE_CARDS, "teleport-opponent", "card-erasure",
+                   "waterbolt", "large-rock", "reuse-spell", "drop-object"))
+#: Every object and magic stone slug (what Drop Object may name), sorted.
+_OBJECTS = tuple(sorted(s for s, cd in C.BY_SLUG.items() if cd.kind in (C.OBJECT, C.STONE)))
+
+
+def _names(state: State) -> tuple[list[str], list[str]]:
+    """The names of every square and every side of the board (kept with the layout, which
+    never changes in place)."""
+    lay = state.layout
+    got = lay._cache.get("reach-names")
+    if got is None:
+        squares = [square_name(s) for s in lay.squares()]
+        edges = list(dict.fromkeys(edge_name(e) for s in lay.squares()
+                                   for _side, e in lay.edges_of(s)))
+        got = lay._cache["reach-names"] = (squares, edges)
+    return got
+
+
 def _row(actor: str, verb: str, card: str = "", targets: tuple[str, ...] = (),
          number: int | None = None, args: tuple[tuple[str, str], ...] = ()) -> Row:
     return (actor, verb, card, targets, number, args)
@@ -40,13 +62,14 @@ def _row(actor: str, verb: str, card: str = "", targets: tuple[str, ...] = (),
 
 def answer_rows(state: State, seat: str, hand: list[str], numbers: list[int]) -> list[Row]:
     """In an answer window: a Wall of Fire or a Waterwall on any edge of any line of sight
-    between the attacker and ``seat`` (the rules take the first clear one)."""
+    between ``seat`` and the other side (the attacker, or for an attacker whose attack was
+    turned on him, the one who turned it; the rules take the first clear one)."""
     out: list[Row] = []
     win = state.windows[0]
     if win.kind != "attack" or not any(s in ("wall-of-fire", "waterwall") for s in hand):
         return out
     w = state.wizard(seat)
-    att = state.wizard(win.attacker)
+    att = state.wizard(_other_side(win, seat))
     if att.at is None or w.at is None or att.at == w.at:
         return out
     for s in hand:
@@ -65,14 +88,12 @@ def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) 
     w = state.wizard(seat)
     if state.turn.picked_up or w.at is None:
         return out
-    lay = state.layout
-    squares = [square_name(s) for s in lay.squares()]
-    edges = list(dict.fromkeys(edge_name(e) for s in lay.squares()
-                               for _side, e in lay.edges_of(s)))
+    if not any(s in _WIDE for s in hand) and not state.bushes:
+        return out
+    squares, edges = _names(state)
     others = [x for x in state.wizards if x.in_game and x.seat != seat]
     nums: list[int | None] = [None, *numbers]
     for s in hand:
-        cd = C.BY_SLUG[s]
         if s in _POINT:
             for e in state.edges:
                 out += [_row(seat, "play", s, (edge_name(e),), n) for n in numbers]
@@ -89,6 +110,13 @@ def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) 
         elif s == "card-erasure":
             out += [_row(seat, "play", s, (x.seat,), args=(("name", slug),))
                     for x in others for slug in sorted(C.BY_SLUG)]
+        elif s == "drop-object":
+            # one name: any treasure or object he might hold (his hand is hidden); lists of
+            # several names, tried in order, are accepted too but not listed (an open
+            # family: ordered, with repeats)
+            names = [*sorted(state.treasures), *_OBJECTS]
+            out += [_row(seat, "play", s, (x.seat,), n, (("drop", t),))
+                    for x in others for t in names for n in nums]
         elif s == "waterbolt":
             out += [_row(seat, "play", s, (x.seat,), n, (("dir", d),))
                     for x in others for n in nums for d in "nesw"]
@@ -97,11 +125,6 @@ def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) 
                     for x in others]
         if s == "reuse-spell":
             out += _reuse_rows(state, seat, squares, edges, others, nums)
-        if cd.kind in (C.OBJECT, C.STONE):
-            # thrown at a square: it lands there or before a bush or stone (cards.md §1.4)
-            out += [_row(seat, "play", s, (q,), args=(("mode", "throw"),)) for q in squares]
-            if s == "large-rock":
-                out += [_row(seat, "play", s, (q,)) for q in squares]
     for sq in state.bushes:  # a punch at a bush in the square or a next one
         out.append(_row(seat, "punch", targets=(square_name(sq),)))
     return out

@@ -7,27 +7,18 @@ Sources: cards.md §1.5 (resolution order); RB Combat; DG §7; FAQ.
 from __future__ import annotations
 
 from core.wizwar import cards as C
-from core.wizwar.board import (
-    parse_edge,
-    parse_square,
-)
 from core.wizwar.rules._common import (
     Out,
-    _add_condition,
-    _ceil_half,
     _discard_cards,
     _name,
-    _vacant,
 )
-from core.wizwar.rules.creations import _collapse_water
-from core.wizwar.rules.damage import HIT_EFFECTS, _hurt
+from core.wizwar.rules.damage import _hurt
+from core.wizwar.rules.hooks import card_rules, hit_effect
 from core.wizwar.rules.objects import _finish_objects, _shadowstone, _stones_step
-from core.wizwar.rules.stack import STOPPERS, VOIDERS, _is_spent, _other_side
+from core.wizwar.rules.stack import _is_spent, _other_side
 from core.wizwar.rules.victory import _deaths
 from core.wizwar.state import (
-    Condition,
     Counter,
-    EdgeState,
     State,
     Window,
     Wizard,
@@ -68,32 +59,19 @@ def _resolve_attack(state: State, o: Out) -> None:
     for i in range(len(win.counters) - 1, -1, -1):
         if i in voided:
             continue
-        if win.counters[i].slug in VOIDERS and win.counters[i].answers >= 0:
+        if card_rules(win.counters[i].slug).voids and win.counters[i].answers >= 0:
             voided.add(win.counters[i].answers)
     for i in sorted(voided):
         o("void", f"{win.counters[i].player}'s {C.card(win.counters[i].slug).name} is voided")
     standing = [c for i, c in enumerate(win.counters) if i not in voided]
     played = [win.cid, win.number_cid] + [c for k in win.counters for c in (k.cid, k.number_cid)]
-    stoppers = [c for c in standing if c.slug in STOPPERS and c.answers < 0]
+    stoppers = [c for c in standing if card_rules(c.slug).stops and c.answers < 0]
     captured = _captures(state, win, standing, o)
     played = [c for c in played if c not in captured]
     for c in stoppers:
-        if c.slug == "teleport":
-            sq = parse_square(c.target)
-            if _vacant(state, sq):
-                state.wizard(c.player).at = sq
-                o("move", f"{c.player} teleports away to {c.target}", seat=c.player,
-                  path=[c.target])
-        elif c.slug == "invisible":
-            w = state.wizard(c.player)
-            _add_condition(w, Condition("invisible", c.player, c.value))
-            o("condition", f"{c.player} vanishes for {c.value} turn(s)", seat=c.player)
-        elif c.slug == "wall-of-fire":
-            e = parse_edge(c.target)
-            state.edges[e] = EdgeState("wall-of-fire", 0, created=True)
-            o("edge", f"{c.player} blocks with a wall of fire at {c.target}", edge=c.target)
-        elif c.slug == "waterwall":
-            _collapse_water(state, parse_edge(c.target), c.value, c.player, o)
+        on_stop = card_rules(c.slug).on_stop
+        if on_stop is not None:
+            on_stop(state, c, o)
     if stoppers:
         last = stoppers[-1]
         o("stopped", f"{C.card(last.slug).name} stops the {_name(win.source)}",
@@ -101,45 +79,30 @@ def _resolve_attack(state: State, o: Out) -> None:
         _finish_objects(state, win.source, win.cid, win.mode, defender.at)
         _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
         return
-    # hits: [victim, value, credit]; the quantity is V, or the card's fixed amount
-    credit0 = win.attacker if HIT_EFFECTS[win.source].credit else ""
-    hits: list[list] = [[win.defender, HIT_EFFECTS[win.source].fixed or win.value, credit0]]
-    for c in standing:
-        if c.slug == "reflection":
-            for h in hits:
-                if h[0] == c.player:
-                    half = _ceil_half(h[1])
-                    h[1] = half
-                    hits.append([_other_side(win, c.player), half, c.player])
-                    o("reflect", f"{c.player} reflects half of the {_name(win.source)}")
-                    break
-        elif c.slug == "full-reflection":
-            for h in hits:  # the whole hit turns on the other side (cards.md full-reflection)
-                if h[0] == c.player:
-                    h[0], h[2] = _other_side(win, c.player), c.player
-                    o("reflect", f"{c.player} turns the {_name(win.source)} back")
-                    break
+    # hits: [victim, value, credit]
+    credit0 = win.attacker if hit_effect(win.source).credit else ""
+    # the quantity is V, or the card's fixed amount (Reflection splits either)
+    hits: list[list] = [[win.defender, hit_effect(win.source).fixed or win.value, credit0]]
+    for c in standing:  # splits, in the order played (the Reflections)
+        split = card_rules(c.slug).split
+        if split is not None:
+            split(state, win, c, hits, o)
     landing = defender.at
     killers: dict[str, str] = {}
     for victim_seat, value, credit in hits:
         victim = state.wizard(victim_seat)
         if not victim.in_game or victim.life <= 0:  # a second hit finds him already dying
             continue
-        effect = HIT_EFFECTS[win.source]
+        effect = hit_effect(win.source)
         base = effect.base(state, win, victim, value, o)
         dmg = base
         reversed_ = False
-        for c in standing:
-            if c.player != victim_seat:
+        for c in standing:  # his own, in the order he played them (Absorb, Blunt, Reverse)
+            reduce = card_rules(c.slug).reduce
+            if c.player != victim_seat or reduce is None:
                 continue
-            if c.slug == "absorb":
-                dmg = max(0, dmg - 3)
-            elif c.slug == "blunt":
-                dmg = _ceil_half(dmg)
-            elif c.slug == "reverse" and dmg > 0:
-                victim.life += dmg
-                o("reverse", f"{victim_seat} turns {dmg} damage into life", seat=victim_seat)
-                dmg, reversed_ = 0, True
+            dmg, turned = reduce(state, victim, dmg, o)
+            reversed_ = reversed_ or turned
         if base > 0 and dmg != base and not reversed_:
             o("reduce", f"{victim_seat}'s damage is cut from {base} to {dmg}")
         dmg = _stones_step(state, victim, dmg, physical=win.physical, o=o)
@@ -166,7 +129,7 @@ def _captures(state: State, win: Window, standing: list[Counter], o: Out) -> lis
     Source: JDB; cards.md absorb-spell, §1.5 step 6."""
     out = []
     for c in standing:
-        if c.slug != "absorb-spell":
+        if not card_rules(c.slug).captures:
             continue
         taken = win.cid if c.answers < 0 else win.counters[c.answers].cid
         if taken is None or taken in out:
@@ -187,11 +150,10 @@ def _resolve_indirect(state: State, o: Out) -> None:
     w = state.wizard(win.defender)
     played = [c for k in win.counters for c in (k.cid, k.number_cid)]
     dmg = win.value
-    for c in win.counters:
-        if c.slug == "absorb":
-            dmg = max(0, dmg - 3)
-        elif c.slug == "blunt":
-            dmg = _ceil_half(dmg)
+    for c in win.counters:  # only Absorb and Blunt answer indirect damage
+        reduce = card_rules(c.slug).reduce
+        if reduce is not None:
+            dmg, _turned = reduce(state, w, dmg, o)
     _discard_cards(state, played)
     dmg = _stones_step(state, w, dmg, physical=win.physical, o=o)
     if w.in_game and dmg > 0:

@@ -10,27 +10,13 @@ from __future__ import annotations
 
 from core.wizwar import cards as C
 from core.wizwar.rules._common import SOURCE_CARD, Out, _discard_cards, _roll, _take_from_hand
+from core.wizwar.rules.hooks import card_rules, conditions_of
 from core.wizwar.rules.objects import _finish_objects
 from core.wizwar.state import (
     State,
     Window,
     Wizard,
 )
-
-#: Counteractions that end the whole attack when they stand (cards.md §1.5 step 1).
-STOPPERS = ("full-shield", "teleport", "invisible", "absorb-spell", "wall-of-fire", "waterwall")
-
-
-#: Counteractions that void the card they answered (cards.md §1.5 step 1).
-VOIDERS = ("anti-anti", "absorb-spell")
-
-
-#: Counteractions that turn an attack, wholly or by half, on the other side.
-TURNERS = ("reflection", "full-reflection")
-
-
-#: Escapes and blocks: Anti-Anti cannot void them (DG §7).
-ESCAPES = ("teleport", "invisible", "wall-of-fire", "waterwall")
 
 
 def _other_side(win: Window, seat: str) -> str:
@@ -53,19 +39,19 @@ def needs_sight_or_square(source: str) -> bool:
 
 
 def _to_hit(state: State, w: Wizard, target: Wizard, o: Out, slug: str) -> bool:
-    """The d4 to-hit roll against an invisible (hits on a 1) or shrunk (1-2) target, made
-    when the attack is declared, and only for an attack that needs line of sight or the
-    target's square (cards.md invisible, shrink; §1.5 Declaring an attack)."""
+    """The d4 to-hit roll against a target whose condition makes him hard to hit, made when
+    the attack is declared, and only for an attack that needs line of sight or the target's
+    square (:func:`needs_sight_or_square`): the lowest such condition applies (Invisible: it
+    hits only on a 1; Shrink: on 1-2). Source: cards.md invisible, shrink; §1.5 Declaring an
+    attack."""
     if not needs_sight_or_square(slug):
         return True
-    if target.has("invisible"):
+    hard = [r for _c, r in conditions_of(target) if r.to_hit]
+    if hard:
+        best = min(hard, key=lambda r: r.to_hit)
         roll = _roll(state)
-        o("roll", f"{w.seat} rolls {roll} to hit the invisible {target.seat}", roll=roll)
-        return roll == 1
-    if target.has("shrink"):  # cards.md shrink: hits only on 1-2
-        roll = _roll(state)
-        o("roll", f"{w.seat} rolls {roll} to hit the shrunk {target.seat}", roll=roll)
-        return roll <= 2
+        o("roll", f"{w.seat} rolls {roll} to hit the {best.to_hit_as} {target.seat}", roll=roll)
+        return roll <= best.to_hit
     return True
 
 
@@ -75,13 +61,13 @@ def _declare(state: State, w: Wizard, target: Wizard, slug: str, cid: int | None
     """Declare an attack on a wizard: use up the turn's attack, roll to hit if needed, then
     open the answer window (cards.md §1.5)."""
     state.turn.attacked = True
-    if slug not in ("dagger", "wizardblade") or mode == "throw":  # a blade that strikes stays
+    if not card_rules(slug).kept_striking or mode == "throw":  # a blade that strikes stays
         _take_from_hand(w, cid)
     _take_from_hand(w, ncid)
     name = "a punch" if slug == "punch" else C.card(slug).name
     # attacking your Buddy ends the Buddy spell you cast on him (cards.md buddy)
     target.conditions = [c for c in target.conditions
-                         if not (c.slug == "buddy" and c.caster == w.seat)]
+                         if not (c.caster == w.seat and card_rules(c.slug).ends_on_attack)]
     o("attack", f"{w.seat} attacks {target.seat} with {name}"
       + (f" ({value})" if ncid is not None else ""), seat=w.seat, target=target.seat,
       card=slug, value=value)
@@ -117,7 +103,7 @@ def _voided(win: Window) -> set[int]:
     voided: set[int] = set()
     for i in range(len(win.counters) - 1, -1, -1):
         c = win.counters[i]
-        if i not in voided and c.slug in VOIDERS and c.answers >= 0:
+        if i not in voided and card_rules(c.slug).voids and c.answers >= 0:
             voided.add(c.answers)
     return voided
 
@@ -128,14 +114,14 @@ def _victims(state: State, win: Window) -> list[str]:
     turned it, or half of it, back on him (cards.md reflection, full-reflection; §1.5)."""
     out = [win.defender]
     voided = _voided(win)
-    if any(c.slug in TURNERS and i not in voided for i, c in enumerate(win.counters)):
+    if any(card_rules(c.slug).turns and i not in voided for i, c in enumerate(win.counters)):
         out.append(win.attacker)
     return out
 
 
 def _latest_standing(win: Window, side: str) -> int:
     """Index of the latest counteraction of ``side`` not voided by an Anti-Anti, or -1."""
-    voided = {c.answers for c in win.counters if c.slug in VOIDERS}
+    voided = {c.answers for c in win.counters if card_rules(c.slug).voids}
     for i in range(len(win.counters) - 1, -1, -1):
         c = win.counters[i]
         if c.side == side and i not in voided:

@@ -1,6 +1,6 @@
 """The turn and dispatch: ``to_move``, ``apply``, ``is_legal``, ``why_illegal``; routing an
-action to its handler, playing a card in one's own turn (the card table ``_OWN_TURN``),
-Reuse Spell, discarding and ending; and after every action the automatic steps (draws,
+action to its handler, playing a card in one's own turn (each card's
+``CardRules.play``), discarding and ending; and after every action the automatic steps (draws,
 Trap!, reshuffles, the hand limit, passing the turn, Speed's extra turn, durations).
 
 ``apply(state, action)`` checks the action fully before it changes anything, so an illegal
@@ -21,52 +21,21 @@ from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import (
     parse_square,
 )
-from core.wizwar.rules._common import Out, _discard_cards, _roll, _seat_order_from, hand_limit
-from core.wizwar.rules.attacks import (
+from core.wizwar.rules._common import Out, _discard_cards, _seat_order_from, hand_limit
+from core.wizwar.rules.cards.attacks import (
     _choose,
-    _drag,
-    _player_spell,
-    _point_attack,
     _punch,
-    _ugly,
-    _waterbolt,
     _weapon,
 )
-from core.wizwar.rules.conditions import _restricted, _tick
-from core.wizwar.rules.counteractions import _answer_play
-from core.wizwar.rules.creations import (
-    _create_wall,
-    _destroy_wall,
-    _dispel,
-    _illusion_rolls,
-    _illusion_wall,
-    _jam_lock,
-    _open_door_card,
-    _pass_through,
-    _pick_lock,
-    _relocate_sector,
-    _remove_lock,
-    _rotate_sector,
-    _stone_block,
-    _thornbush,
-    _wall_of_fire,
-    _waterwall,
-)
-from core.wizwar.rules.movement import _boost, _move, _retreat, _retreat_paths
-from core.wizwar.rules.neutrals import (
+from core.wizwar.rules.cards.counteractions import _answer_play
+from core.wizwar.rules.cards.neutrals import (
     MODIFIERS,
-    _buddy,
-    _invisible,
-    _modifier,
-    _power_run,
-    _self_duration,
-    _shrink,
-    _speed,
-    _teleport,
 )
-from core.wizwar.rules.objects import _display, _drop, _pickup, _throw_object
+from core.wizwar.rules.conditions import _restricted, _tick
+from core.wizwar.rules.hooks import card_rules, settling_edges
+from core.wizwar.rules.movement import _boost, _move, _retreat, _retreat_paths
+from core.wizwar.rules.objects import _drop, _pickup, _throw_object
 from core.wizwar.rules.resolution import _answer_pass
-from core.wizwar.rules.stack import _open_indirect
 from core.wizwar.rules.victory import _check_end, _deaths
 from core.wizwar.state import (
     HAND_LIMIT,
@@ -225,8 +194,8 @@ def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         raise IllegalAction(f"{cd.name} is not implemented yet in this engine")
     if cd.kind == C.COUNTER:
         raise IllegalAction(f"{cd.name} only answers an attack (it has no use as a neutral)")
-    effect = _OWN_TURN.get(cd.slug)
-    if effect is None:  # pragma: no cover - IMPLEMENTED and the table agree (tested)
+    effect = card_rules(cd.slug).play
+    if effect is None:  # pragma: no cover - IMPLEMENTED and the records agree (tested)
         raise IllegalAction(f"{cd.name} cannot be played now")
     if a.arg("mode") == "throw" and cd.kind in (C.OBJECT, C.STONE) and effect is not _weapon:
         effect = _throw_object  # FAQ: any object can be thrown (weapons have their own rows)
@@ -237,71 +206,6 @@ def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     effect(state, w, a, cid, dry, o)
     if not dry and cd.spell and cd.kind != C.ATTACK and cd.slug != "reuse-spell":
         state.turn.played.append(cd.slug)
-
-
-def _reuse(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
-    """Reuse Spell: cast again a non-attack spell you played earlier this turn that lies in
-    the discard pile, with new targets and a new number card; it stays in the discard pile.
-    Teleport twice is fine; Swap is an attack and never allowed (DG §12; cards.md)."""
-    spell = a.arg("spell")
-    cd = C.BY_SLUG.get(spell)
-    if cd is None or cd.kind == C.ATTACK or not cd.spell:
-        raise IllegalAction("Reuse Spell recasts a non-attack spell: spell=teleport")
-    if spell not in state.turn.played or \
-            not any(state.face(c) == spell for c in state.discard):
-        raise IllegalAction(f"you have not cast {cd.name} this turn (or it left the discard)")
-    effect = _OWN_TURN.get(spell)
-    if effect is None or spell == "reuse-spell":
-        raise IllegalAction(f"{cd.name} cannot be recast")
-    again = Action(a.actor, "play", spell, a.targets, a.number,
-                   tuple(p for p in a.args if p[0] != "spell"))
-    effect(state, w, again, cid, dry, o)  # the Reuse Spell card is the one discarded
-
-
-_OWN_TURN = {
-    "fireball": _point_attack,
-    "lightning-blast": _point_attack,
-    "powerthrust": _point_attack,
-    "waterbolt": _waterbolt,
-    "dagger": _weapon,
-    "large-rock": _weapon,
-    "create-wall": _create_wall,
-    "destroy-wall": _destroy_wall,
-    "pick-lock": _pick_lock,
-    "thornbush": _thornbush,
-    "teleport": _teleport,
-    "invisible": _invisible,
-    "speed": _speed,
-    "sudden-death": _point_attack,
-    "power-drain": _player_spell,
-    "wizardblade": _weapon,
-    "master-key": _open_door_card,
-    "jam-lock": _jam_lock,
-    "remove-lock": _remove_lock,
-    "fill-square-with-stone": _stone_block,
-    "dispel-creation": _dispel,
-    "power-run": _power_run,
-    "shrink": _shrink,
-    "rotate-sector": _rotate_sector,
-    "relocate-sector": _relocate_sector,
-    "illusion-wall": _illusion_wall,
-    "ugly": _ugly,
-    "drag": _drag,
-    "wall-of-fire": _wall_of_fire,
-    "waterwall": _waterwall,
-    "pass-through-wall": _pass_through,
-    "mist-body": _self_duration,
-    "reuse-spell": _reuse,
-    "telepath": _player_spell,
-    **{slug: _modifier for slug in MODIFIERS},
-    "buddy": _buddy,
-    **{slug: _player_spell for slug in ("blind", "no-spell", "slow", "lock-in-place", "medusa",
-                                        "stone-dead", "swap", "teleport-opponent",
-                                        "thought-steal", "card-erasure", "drop-object",
-                                        "slow-death", "go-away")},
-    **{slug: _display for slug in ("bloodstone", "brainstone", "powerstone", "shadowstone",
-                                   "shieldstone", "soulstone", "speedstone", "visionstone")},
-}
 
 
 def _discard(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
@@ -341,8 +245,10 @@ def _settle(state: State, o: Out) -> None:
 
     Deaths and the end of the game are checked only once every answer window is closed:
     damage from one event lands on every victim first (cards.md §1.9)."""
-    if "illusion-wall" in map(_KIND, state.edges.values()):  # (a C-speed scan)
-        _illusion_rolls(state, o)
+    for er in settling_edges():  # creations that act after every action (first-sight rolls)
+        if er.kind in map(_KIND, state.edges.values()):  # (a C-speed scan)
+            assert er.settle is not None
+            er.settle(state, o)
     for _guard in range(10_000):
         if not state.windows:
             _deaths(state, o)
@@ -382,8 +288,8 @@ def _settle(state: State, o: Out) -> None:
 
 def _draw(state: State, w: Wizard, o: Out) -> None:
     """Draw one card from the top; only when a card must be drawn and the pile is empty is the
-    discard pile shuffled into a new one (notation.md, Turn edges). Trap! goes off when drawn:
-    d4 physical damage to the drawer, indirect (cards.md trap)."""
+    discard pile shuffled into a new one (notation.md, Turn edges). A card that goes off when
+    drawn (Trap!) does so instead of going to the hand."""
     if not state.deck:
         if not state.discard:
             o("draw", f"{w.seat} has nothing to draw")
@@ -391,11 +297,9 @@ def _draw(state: State, w: Wizard, o: Out) -> None:
         _reshuffle(state)
         o("reshuffle", "the discard pile is shuffled into a new draw pile")
     cid = state.deck.pop(0)
-    if state.face(cid) == "trap":
-        state.discard.append(cid)
-        roll = _roll(state)
-        o("trap", f"{w.seat} draws Trap! and takes {roll} damage", seat=w.seat, roll=roll)
-        _open_indirect(state, [w], roll, "trap", physical=True, cause="")
+    drawn = card_rules(state.face(cid)).drawn
+    if drawn is not None:  # it goes off instead of going to the hand (Trap!)
+        drawn(state, w, cid, o)
         return
     w.hand.append(cid)
     o("draw", f"{w.seat} draws a card", seat=w.seat)

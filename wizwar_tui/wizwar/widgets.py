@@ -9,7 +9,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from core.wizwar.view import View
-from wizwar_tui import render
+from wizwar_tui.wizwar import render
 
 Square = tuple[int, int]
 

@@ -20,6 +20,7 @@ from core.wizwar.board import (
     Edge,
     Square,
     edge_name,
+    parse_edge,
     rotate_local,
     square_name,
 )
@@ -36,6 +37,7 @@ from core.wizwar.rules._common import (
     _seat_order_from,
     _square,
 )
+from core.wizwar.rules.hooks import CardRules, EdgeRules, edge_rules, register
 from core.wizwar.rules.movement import _push
 from core.wizwar.rules.sight import _sees, has_los
 from core.wizwar.rules.stack import _open_indirect
@@ -43,6 +45,7 @@ from core.wizwar.state import (
     BUSH_HP,
     DOOR_HP,
     WALL_HP,
+    Counter,
     EdgeState,
     State,
     Wizard,
@@ -54,9 +57,10 @@ def _attackable_edge(state: State, e: Edge, seat: str = "") -> bool:
     """A wall or door stands there (a wall of fire cannot be attacked: cards.md §1.8; an
     illusion wall only by those who believe it)."""
     es = state.edges.get(e)
-    if es is None or es.kind == "wall-of-fire":
+    if es is None:
         return False
-    return es.kind != "illusion-wall" or seat in es.believe
+    er = edge_rules(es.kind)
+    return er is None or er.attackable is None or er.attackable(es, seat)
 
 
 def _damage_edge(state: State, e: Edge, n: int, o: Out, by: str = "") -> None:
@@ -65,7 +69,7 @@ def _damage_edge(state: State, e: Edge, n: int, o: Out, by: str = "") -> None:
     (DG §12; cards.md illusion-wall)."""
     es = state.edges[e]
     es.hp -= n
-    if es.hp <= 0 and es.kind == "illusion-wall":
+    if es.hp <= 0 and (er := edge_rules(es.kind)) is not None and er.illusory:
         es.hp = WALL_HP
         if by in es.believe:
             es.believe.remove(by)
@@ -125,7 +129,8 @@ def _destroy_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
     if dry:
         return
     _discard_cards(state, [cid])
-    if state.edges[e].kind == "illusion-wall":  # no falling damage; only he stops believing
+    if (er := edge_rules(state.edges[e].kind)) is not None and er.illusory:
+        # no falling damage; only he stops believing
         state.edges[e].believe.remove(w.seat)
         o("edge", f"{w.seat} sees through the illusion at {edge_name(e)}", edge=edge_name(e))
         return
@@ -325,7 +330,7 @@ def _waterwall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) 
     if a.args or len(a.targets) != 1 or ":" not in a.targets[0]:
         raise IllegalAction("waterwall needs a side, e.g. @c3:e +2")
     e = _edge(state, a.targets[0])
-    _empty_edge(state, e, a.targets[0], fire_ok=True)
+    _empty_edge(state, e, a.targets[0], water=True)
     assert w.at is not None
     if not _sees(state, w, w.at, e):
         raise IllegalAction(f"no line of sight to {a.targets[0]}")
@@ -338,7 +343,7 @@ def _waterwall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) 
 def _collapse_water(state: State, e: Edge, n: int, cause: str, o: Out) -> None:
     """The waterwall on ``e`` collapses: fire out, pushes away from the edge, each damaged
     wizard answering his damage as indirect damage, in seat order from the active player."""
-    if e in state.edges and state.edges[e].kind == "wall-of-fire":
+    if e in state.edges and (er := edge_rules(state.edges[e].kind)) is not None and er.quenched:
         del state.edges[e]
         o("edge", f"the waterwall puts out the fire at {edge_name(e)}", edge=edge_name(e))
     x, y, side = e
@@ -541,3 +546,79 @@ def _relocate_sector(state: State, w: Wizard, a: Action, cid: int, dry: bool, o:
 
     _reshape_board(state, spec, moving, to_new)
     o("sector", f"{w.seat} moves the {src} sector to {dst}", seat=w.seat)
+
+
+def _illusion_first_sight(state: State, w: Wizard, e: Edge, o: Out) -> bool:
+    """A walker about to cross an illusion wall he has never rolled for sees it now: he rolls
+    (1-2: he believes it) unless he is blind. True if he now believes it.
+    Source: DG §12 (belief rolled per player at first sight); cards.md illusion-wall."""
+    es = state.edges[e]
+    if w.seat in es.rolled or w.has("blind"):
+        return False
+    roll = _roll(state)
+    es.rolled.append(w.seat)
+    if roll <= 2:
+        es.believe.append(w.seat)
+    o("illusion", f"{w.seat} sees the wall at {edge_name(e)}", seat=w.seat, roll=roll)
+    return roll <= 2
+
+
+#: Wall of Fire on an edge: crossed at 4 magical damage (walking, pushed, dragged or in a
+#: retreat), never attacked, put out by a Waterwall; it blocks sight and throws like any
+#: wall. Source: RB (crossing a firewall is magical damage); FAQ (Waterwall on it);
+#: cards.md wall-of-fire (decided: permanent, 4), §1.8.
+WALL_OF_FIRE = EdgeRules(
+    "wall-of-fire", crossable=lambda state, w, es: True, cross_damage=4,
+    cross_event=("fire", "crosses a wall of fire"), attackable=lambda es, seat: False,
+    quenched=True)
+
+#: Illusion Wall on an edge: it blocks sight for everyone; a wizard who believes it treats it
+#: as a real 20-point wall (walking, pushes, attacks); one who does not walks through it,
+#: after his first-sight roll; "destroying" it only ends the destroyer's belief.
+#: Source: DG §12; cards.md illusion-wall (decided: d4 1-2, 20 points).
+ILLUSION_WALL = EdgeRules(
+    "illusion-wall", crossable=lambda state, w, es: w.seat not in es.believe,
+    attackable=lambda es, seat: seat in es.believe, illusory=True, blocks="wall",
+    first_sight=_illusion_first_sight, settle=_illusion_rolls)
+
+
+
+def _fire_block(state: State, c: Counter, o: Out) -> None:
+    """Wall of Fire as a block: it stands on the edge the attack's line crosses (cards.md
+    wall-of-fire, decided: blocks)."""
+    e = parse_edge(c.target)
+    state.edges[e] = EdgeState("wall-of-fire", 0, created=True)
+    o("edge", f"{c.player} blocks with a wall of fire at {c.target}", edge=c.target)
+
+
+def _water_block(state: State, c: Counter, o: Out) -> None:
+    """Waterwall as a block: it collapses on the edge the attack's line crosses (cards.md
+    waterwall, decided: blocks; §1.8)."""
+    _collapse_water(state, parse_edge(c.target), c.value, c.player, o)
+
+
+# ---------------------------------------------------------------------------------------
+# the creation and board cards' records
+# ---------------------------------------------------------------------------------------
+register(
+    CardRules("create-wall", play=_create_wall, source="RB The Cards; cards.md create-wall"),
+    CardRules("destroy-wall", play=_destroy_wall, source="FAQ; cards.md destroy-wall"),
+    CardRules("pick-lock", play=_pick_lock, source="cards.md pick-lock"),
+    CardRules("master-key", play=_open_door_card, source="cards.md master-key"),
+    CardRules("jam-lock", play=_jam_lock, source="cards.md jam-lock"),
+    CardRules("remove-lock", play=_remove_lock, source="cards.md remove-lock"),
+    CardRules("thornbush", play=_thornbush, source="cards.md thornbush"),
+    CardRules("fill-square-with-stone", play=_stone_block,
+              source="cards.md fill-square-with-stone"),
+    CardRules("dispel-creation", play=_dispel, source="cards.md dispel-creation"),
+    CardRules("rotate-sector", play=_rotate_sector, source="RB The Board; cards.md rotate-sector"),
+    CardRules("relocate-sector", play=_relocate_sector,
+              source="RB The Board; cards.md relocate-sector"),
+    CardRules("illusion-wall", play=_illusion_wall, edge=ILLUSION_WALL,
+              source="DG §12; cards.md illusion-wall"),
+    CardRules("wall-of-fire", play=_wall_of_fire, edge=WALL_OF_FIRE, stops=True, escape=True,
+              on_stop=_fire_block, source="RB; cards.md wall-of-fire"),
+    CardRules("waterwall", play=_waterwall, stops=True, escape=True, on_stop=_water_block,
+              source="AF; FAQ; cards.md waterwall, §1.8"),
+    CardRules("pass-through-wall", play=_pass_through, source="cards.md pass-through-wall"),
+)

@@ -29,13 +29,35 @@ from core.wizwar.rules._common import (
     _target_wizard,
     _vacant,
 )
-from core.wizwar.rules.creations import _attackable_edge, _damage_bush, _damage_edge
+from core.wizwar.rules.cards.creations import _attackable_edge, _damage_bush, _damage_edge
+from core.wizwar.rules.cards.hits import (
+    _burn_stones,
+    _curse,
+    _drain,
+    _drop_things,
+    _erase,
+    _go_away,
+    _nothing,
+    _points,
+    _points_plus_two,
+    _push_hit,
+    _put_elsewhere,
+    _read_mind,
+    _slow_death,
+    _steal,
+    _stone_dead,
+    _stun,
+    _swap_places,
+)
+from core.wizwar.rules.hooks import CardRules, EdgeRules, HitEffect, edge_rules, register
 from core.wizwar.rules.movement import _away, _enter_bush, _move, _step_ok
 from core.wizwar.rules.objects import _throw_landing
 from core.wizwar.rules.sight import _clear_line, _sees, has_los
 from core.wizwar.rules.stack import _declare, _open_indirect
 from core.wizwar.state import (
+    Condition,
     State,
+    Window,
     Wizard,
 )
 
@@ -321,13 +343,14 @@ def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> No
     _move(state, w, walk, True, o)
     if dry:
         return
-    fires = 0
+    crossed: list[EdgeRules] = []  # creations the dragged thing is pulled through
     cur = start
     for t in path:
         sq = parse_square(t)
         step = _step_ok(state, cur, sq)
-        if step and step[0] in state.edges and state.edges[step[0]].kind == "wall-of-fire":
-            fires += 1
+        if step and step[0] in state.edges and \
+                (er := edge_rules(state.edges[step[0]].kind)) is not None and er.cross_damage:
+            crossed.append(er)
         cur = sq
     _discard_cards(state, [cid])
     before = len(state.windows)
@@ -342,8 +365,9 @@ def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> No
         o("move", f"{thing.seat} is dragged to {square_name(end)}", seat=thing.seat)
         if end in state.bushes:
             _enter_bush(state, thing, o)
-        for _ in range(fires):
-            _open_indirect(state, [thing], 4, "wall-of-fire", physical=False, cause=w.seat)
+        for er in crossed:
+            _open_indirect(state, [thing], er.cross_damage, er.kind, physical=False,
+                           cause=w.seat)
         state.windows = mine + state.windows
     elif isinstance(thing, str):
         state.treasures[thing] = end
@@ -364,3 +388,121 @@ def _choose(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     w.hand.append(cid)
     state.choice = []
     o("telepath", f"{w.seat} takes {C.card(a.card).name} from {target.seat}", seat=w.seat)
+
+
+# ---------------------------------------------------------------------------------------
+# what a condition of an attack card forbids its victim (cards.md §1.6)
+# ---------------------------------------------------------------------------------------
+def _medusa_forbids(state: State, w: Wizard, a: Action) -> str:
+    """Medusa's lockout: no moving, spells, counteractions, objects, stones or punches; his
+    turns still begin and end with a draw (DG §12; cards.md medusa)."""
+    if a.verb in ("end", "pass") or (a.verb == "discard" and state.discarding):
+        return ""
+    return "you are stone (Medusa): you can only end your turn or pass"
+
+
+def _no_spell_forbids(state: State, w: Wizard, a: Action) -> str:
+    """No Spell: no spell cards of any kind; objects, stones, lock tools, punches, walking and
+    boosts still work (cards.md no-spell)."""
+    if a.verb == "play" and (cd := C.BY_SLUG.get(a.card)) and cd.spell:
+        return "you are under No Spell: you cannot cast spells"
+    return ""
+
+
+def _lock_forbids(state: State, w: Wizard, a: Action) -> str:
+    """Lock in Place: he cannot leave his square by his own means (cards.md lock-in-place)."""
+    if a.verb == "move" or (a.verb == "play" and a.card == "teleport"):
+        return "you are locked in place"
+    return ""
+
+
+def _slow_forbids(state: State, w: Wizard, a: Action) -> str:
+    """Slow: no boost and no Power Run (cards.md slow)."""
+    if a.verb == "boost" or (a.verb == "play" and a.card == "power-run"):
+        return "you are slowed: at most 1 square a turn"
+    return ""
+
+
+
+def _slow_death_tick(state: State, w: Wizard, curse: Condition, o: Out) -> None:
+    """A Slow Death tick after a draw: answered as if it were an attack by the caster (any
+    counteraction, for this tick only); nobody's attack, no kill credit; none while
+    petrified (cards.md slow-death; DG §7 and §12)."""
+    if w.has("medusa"):
+        return
+    caster = curse.caster if state.wizard(curse.caster).in_game else w.seat
+    o("tick", f"Slow Death: {w.seat} takes a tick", seat=w.seat)
+    state.windows.insert(0, Window(kind="attack", attacker=caster, defender=w.seat,
+                                   source="slow-death-tick", value=1, to_answer=w.seat,
+                                   target=w.seat, passes=1))
+
+
+def _medusa_target_refused(state: State, target: Wizard, c: Condition, card: str) -> str:
+    """Medusa: only Swap and Teleport Opponent may target a petrified wizard (DG §12)."""
+    if card not in ("swap", "teleport-opponent"):
+        return f"{target.seat} is stone: only Swap or Teleport Opponent affect him"
+    return ""
+
+
+# ---------------------------------------------------------------------------------------
+# the attack cards' records (and the two attack sources that are no card: a punch and
+# Slow Death's tick)
+# ---------------------------------------------------------------------------------------
+register(
+    CardRules("punch", hit=HitEffect(_points), source="RB Combat (punch)"),
+    CardRules("slow-death-tick", hit=HitEffect(_points, credit=False),
+              source="cards.md slow-death; DG §7"),
+    CardRules("fireball", play=_point_attack, hit=HitEffect(_points, _burn_stones),
+              source="cards.md fireball; FAQ (Bloodstone)"),
+    CardRules("lightning-blast", play=_point_attack, hit=HitEffect(_points, _stun),
+              source="cards.md lightning-blast"),
+    CardRules("powerthrust", play=_point_attack, hit=HitEffect(_points_plus_two),
+              source="cards.md powerthrust"),
+    CardRules("sudden-death", play=_point_attack, hit=HitEffect(_points, fixed=10),
+              source="cards.md sudden-death"),
+    CardRules("waterbolt", play=_waterbolt, hit=HitEffect(_push_hit),
+              source="cards.md waterbolt; §1.8"),
+    CardRules("dagger", play=_weapon, hit=HitEffect(_points), kept_striking=True,
+              lands="thrown", source="cards.md dagger; RB Objects"),
+    CardRules("large-rock", play=_weapon, hit=HitEffect(_points), lands="always",
+              source="cards.md large-rock; RB Objects"),
+    CardRules("wizardblade", play=_weapon, hit=HitEffect(_points), kept_striking=True,
+              source="cards.md wizardblade"),
+    CardRules("power-drain", play=_player_spell, hit=HitEffect(_points, _drain),
+              source="cards.md power-drain"),
+    CardRules("stone-dead", play=_player_spell, hit=HitEffect(_stone_dead),
+              source="cards.md stone-dead"),
+    CardRules("swap", play=_player_spell, hit=HitEffect(_nothing, _swap_places, damage=False),
+              source="cards.md swap"),
+    CardRules("teleport-opponent", play=_player_spell,
+              hit=HitEffect(_nothing, _put_elsewhere, damage=False),
+              source="cards.md teleport-opponent"),
+    CardRules("thought-steal", play=_player_spell,
+              hit=HitEffect(_nothing, _steal, damage=False), source="cards.md thought-steal"),
+    CardRules("telepath", play=_player_spell, hit=HitEffect(_nothing, _read_mind, damage=False),
+              source="cards.md telepath"),
+    CardRules("slow-death", play=_player_spell,
+              hit=HitEffect(_nothing, _slow_death, damage=False), after_draw=_slow_death_tick,
+              source="cards.md slow-death; DG §7, §12"),
+    CardRules("go-away", play=_player_spell, hit=HitEffect(_nothing, _go_away, damage=False),
+              source="cards.md go-away; §1.8"),
+    CardRules("card-erasure", play=_player_spell,
+              hit=HitEffect(_nothing, _erase, damage=False), source="cards.md card-erasure"),
+    CardRules("drop-object", play=_player_spell,
+              hit=HitEffect(_nothing, _drop_things, damage=False),
+              source="RB Objects; cards.md drop-object"),
+    CardRules("blind", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
+              source="cards.md blind"),
+    CardRules("no-spell", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
+              forbids=_no_spell_forbids, source="cards.md no-spell"),
+    CardRules("slow", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
+              forbids=_slow_forbids, moves_cap=1, source="cards.md slow"),
+    CardRules("lock-in-place", play=_player_spell,
+              hit=HitEffect(_nothing, _curse, damage=False), forbids=_lock_forbids, rooted=True,
+              source="cards.md lock-in-place"),
+    CardRules("medusa", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
+              forbids=_medusa_forbids, rooted=True, immune="all", immune_as="stone",
+              target_refused=_medusa_target_refused, source="cards.md medusa; DG §12"),
+    CardRules("ugly", play=_ugly, source="cards.md ugly"),
+    CardRules("drag", play=_drag, source="cards.md drag; §1.8"),
+)

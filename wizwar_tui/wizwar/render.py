@@ -14,15 +14,13 @@ from core.wizwar.board import edge_name, square_name
 from core.wizwar.cards import BY_SLUG
 from core.wizwar.state import HAND_LIMIT
 from core.wizwar.view import PlayerInfo, StackInfo, View
+from wizwar_tui.seats import PLAYER_COLOURS as PLAYER_COLOURS  # the shell's, shared
+from wizwar_tui.seats import SEAT_STATUS as SEAT_STATUS
+from wizwar_tui.seats import player_colour as player_colour
+from wizwar_tui.seats import seat_status_text as seat_status_text
 
 Square = tuple[int, int]
 Edge = tuple[int, int, str]
-
-#: Player colours by seat; the seat digit is always drawn too (colour is never the only cue).
-PLAYER_COLOURS: dict[str, str] = {
-    "P1": "#5fd7ff", "P2": "#ff6f6f", "P3": "#87e05f", "P4": "#ffd75f",
-    "P5": "#d787ff", "P6": "#ffaf5f",
-}
 
 #: Edge states that draw a line on the board.
 _LINED = ("wall", "door", "door-jammed", "door-open", "boundary", "wall-of-fire",
@@ -84,11 +82,6 @@ def board_glyphs(ascii_only: bool = False) -> dict:  # type: ignore[type-arg]
 def moves_text(n: int) -> str:
     """``1 move``, ``3 moves``: the squares left to walk this turn."""
     return f"{n} move" if n == 1 else f"{n} moves"
-
-
-def player_colour(seat: str) -> str:
-    """The colour of ``seat`` (white for unknown seats)."""
-    return PLAYER_COLOURS.get(seat, "white")
 
 
 def card_name(slug: str) -> str:
@@ -468,23 +461,6 @@ def edge_label(view: View, e: Edge) -> str:
     """``c3:e wall 20hp``."""
     kind, hp = view.edges.get(e, ("open", 0))
     return f"{edge_name(e)} {kind}" + (f" {hp}hp" if e in view.edges else "")
-
-
-SEAT_STATUS = {
-    "host": ("host", "bold #5fd7ff"),
-    "bot": ("bot", "#af87ff"),
-    "free": ("free", "dim"),
-    "connected": ("online", "bold green"),
-    "disconnected": ("offline", "bold red"),
-}
-"""How a LAN seat's connection state is shown: (word, style)."""
-
-
-def seat_status_text(status: str) -> Text:
-    """A LAN seat's connection state (host, bot, free, connected, disconnected) as a short
-    coloured word: host · bot · free · online · offline."""
-    word, style = SEAT_STATUS.get(status, (status or "?", "dim"))
-    return Text(word, style)
 
 
 TEAMS = (("P1", "P3"), ("P2", "P4"))

@@ -1,5 +1,6 @@
 """Counteractions: answering an open window with a card (blocks, escapes,
-reflections, voids, Absorb, Blunt, the answering stones) and where a block edge may go.
+reflections, voids, Absorb, Blunt, the answering stones), where a block edge may go, and
+each counteraction's record: what it does on the stack when it stands.
 
 Sources: cards.md §1.5 (answer windows) and each counteraction row; RB Counteractions;
 DG §7.
@@ -16,14 +17,21 @@ from core.wizwar.board import (
     sightlines,
     square_name,
 )
-from core.wizwar.rules._common import SOURCE_CARD, Out, _edge, _empty_edge, _number, _take_from_hand
-from core.wizwar.rules.damage import HIT_EFFECTS
-from core.wizwar.rules.neutrals import _teleport_dest
+from core.wizwar.rules._common import (
+    SOURCE_CARD,
+    Out,
+    _ceil_half,
+    _edge,
+    _empty_edge,
+    _name,
+    _number,
+    _take_from_hand,
+)
+from core.wizwar.rules.cards.neutrals import _teleport_dest
+from core.wizwar.rules.hooks import CardRules, card_rules, hit_effect, register
 from core.wizwar.rules.objects import _display
 from core.wizwar.rules.sight import _is_blocking
 from core.wizwar.rules.stack import (
-    ESCAPES,
-    TURNERS,
     _latest_standing,
     _other_side,
     _victims,
@@ -68,10 +76,10 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if slug in ("absorb", "blunt"):
         if w.seat not in _victims(state, win):
             raise IllegalAction(f"{cd.name} answers damage dealt to you")
-        if win.kind == "attack" and not HIT_EFFECTS[win.source].damage:
+        if win.kind == "attack" and not hit_effect(win.source).damage:
             raise IllegalAction(f"{cd.name} answers damage, and this attack deals none")
     elif slug == "reverse":
-        if w.seat not in _victims(state, win) or not HIT_EFFECTS[win.source].damage:
+        if w.seat not in _victims(state, win) or not hit_effect(win.source).damage:
             raise IllegalAction("Reverse answers an attack that would deal you damage")
     elif slug == "full-shield":
         if not is_spell_attack:
@@ -81,7 +89,7 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
             raise IllegalAction("Full Shield stops a spell aimed at you")
     elif slug == "reflection":
         # a fixed amount printed on the card is a quantity too (cards.md reflection)
-        if not is_spell_attack or not (C.card(src).uses_number or HIT_EFFECTS[src].fixed):
+        if not is_spell_attack or not (C.card(src).uses_number or hit_effect(src).fixed):
             raise IllegalAction("Reflection splits a spell attack's quantity (its number or "
                                 "a fixed amount printed on the card): this one has none")
         if w.seat not in _victims(state, win) or any(
@@ -98,14 +106,14 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
                 raise IllegalAction("Absorb Spell takes a spell: not a punch, weapon or object")
         else:
             answers = _latest_standing(win, "defender")
-            if answers < 0 or win.counters[answers].slug not in TURNERS:
+            if answers < 0 or not card_rules(win.counters[answers].slug).turns:
                 raise IllegalAction("Absorb Spell answers a spell aimed at you, or a Reflection"
                                     " or Full Reflection sent back at your attack")
     elif slug == "anti-anti":
         answers = _latest_standing(win, "defender" if side == "attacker" else "attacker")
         if answers < 0:
             raise IllegalAction("Anti-Anti needs a counteraction of the other side to void")
-        if win.counters[answers].slug in ESCAPES:
+        if card_rules(win.counters[answers].slug).escape:
             raise IllegalAction("Anti-Anti does not work on escapes (DG §7)")
     elif slug in ("wall-of-fire", "waterwall"):
         extra_target = _block_edge(state, win, w, a)
@@ -153,7 +161,7 @@ def _display_answer(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: 
     Source: cards.md §1.4 (these three may be displayed out of turn)."""
     win = state.windows[0]
     if w.seat not in _victims(state, win) or (win.kind == "attack"
-                                              and not HIT_EFFECTS[win.source].damage):
+                                              and not hit_effect(win.source).damage):
         raise IllegalAction("a stone is displayed out of turn only when you are about to "
                             "take damage")
     _display(state, w, a, cid, dry, o)
@@ -176,9 +184,66 @@ def _block_edge(state: State, win: Window, w: Wizard, a: Action) -> str:
             any(k for k, _ in a.args):
         raise IllegalAction("name the edge the attack's line crosses, e.g. @c3:e")
     e = _edge(state, a.targets[0])
-    _empty_edge(state, e, a.targets[0], fire_ok=a.card == "waterwall")
+    _empty_edge(state, e, a.targets[0], water=a.card == "waterwall")
     line = next((sl for sl in sightlines(state.layout, attacker.at, w.at)
                  if blocked_count(sl, lambda x: _is_blocking(state, x)) == 0), None)
     if line is None or e not in line.edges:
         raise IllegalAction(f"the attack's line does not cross {a.targets[0]}")
     return edge_name(e)
+
+
+# ---------------------------------------------------------------------------------------
+# what each counteraction does on the stack when it stands (cards.md §1.5 Resolving)
+# ---------------------------------------------------------------------------------------
+def _reflect_half(state: State, win: Window, c: Counter, hits: list[list], o: Out) -> None:
+    """Reflection: its player keeps half of his hit, rounded up, and the same half goes to
+    the other side (cards.md reflection)."""
+    for h in hits:
+        if h[0] == c.player:
+            half = _ceil_half(h[1])
+            h[1] = half
+            hits.append([_other_side(win, c.player), half, c.player])
+            o("reflect", f"{c.player} reflects half of the {_name(win.source)}")
+            break
+
+
+def _reflect_whole(state: State, win: Window, c: Counter, hits: list[list], o: Out) -> None:
+    """Full Reflection: the whole hit turns on the other side (cards.md full-reflection)."""
+    for h in hits:
+        if h[0] == c.player:
+            h[0], h[2] = _other_side(win, c.player), c.player
+            o("reflect", f"{c.player} turns the {_name(win.source)} back")
+            break
+
+
+def _absorb(state: State, victim: Wizard, dmg: int, o: Out) -> tuple[int, bool]:
+    """Absorb: 3 less damage (cards.md absorb)."""
+    return max(0, dmg - 3), False
+
+
+def _blunt(state: State, victim: Wizard, dmg: int, o: Out) -> tuple[int, bool]:
+    """Blunt: half the damage, rounded up (cards.md blunt)."""
+    return _ceil_half(dmg), False
+
+
+def _reverse_damage(state: State, victim: Wizard, dmg: int, o: Out) -> tuple[int, bool]:
+    """Reverse: the damage left becomes life instead (cards.md reverse)."""
+    if dmg <= 0:
+        return dmg, False
+    victim.life += dmg
+    o("reverse", f"{victim.seat} turns {dmg} damage into life", seat=victim.seat)
+    return 0, True
+
+
+register(
+    CardRules("absorb", reduce=_absorb, source="cards.md absorb; RB"),
+    CardRules("blunt", reduce=_blunt, source="cards.md blunt; RB"),
+    CardRules("reverse", reduce=_reverse_damage, source="cards.md reverse"),
+    CardRules("full-shield", stops=True, source="cards.md full-shield"),
+    CardRules("reflection", turns=True, split=_reflect_half, source="cards.md reflection"),
+    CardRules("full-reflection", turns=True, split=_reflect_whole,
+              source="cards.md full-reflection"),
+    CardRules("absorb-spell", stops=True, voids=True, captures=True,
+              source="JDB; cards.md absorb-spell, §1.5 step 6"),
+    CardRules("anti-anti", voids=True, source="cards.md anti-anti; DG §7"),
+)

@@ -12,6 +12,7 @@ from core.wizwar import cards as C
 from core.wizwar.actions import Action
 from core.wizwar.board import (
     Square,
+    parse_square,
     square_name,
 )
 from core.wizwar.rules._common import (
@@ -23,9 +24,11 @@ from core.wizwar.rules._common import (
     _square,
     _vacant,
 )
+from core.wizwar.rules.hooks import CardRules, card_rules, register
 from core.wizwar.rules.sight import _sees, has_los
 from core.wizwar.state import (
     Condition,
+    Counter,
     State,
     Wizard,
 )
@@ -182,3 +185,81 @@ def _self_duration(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
     _discard_cards(state, [cid, ncid])
     _add_condition(w, Condition(a.card, w.seat, value))
     o("condition", f"{w.seat} casts {C.card(a.card).name} for {value} turn(s)", seat=w.seat)
+
+
+def _reuse(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
+    """Reuse Spell: cast again a non-attack spell you played earlier this turn that lies in
+    the discard pile, with new targets and a new number card; it stays in the discard pile.
+    Teleport twice is fine; Swap is an attack and never allowed (DG §12; cards.md)."""
+    spell = a.arg("spell")
+    cd = C.BY_SLUG.get(spell)
+    if cd is None or cd.kind == C.ATTACK or not cd.spell:
+        raise IllegalAction("Reuse Spell recasts a non-attack spell: spell=teleport")
+    if spell not in state.turn.played or \
+            not any(state.face(c) == spell for c in state.discard):
+        raise IllegalAction(f"you have not cast {cd.name} this turn (or it left the discard)")
+    effect = card_rules(spell).play
+    if effect is None or spell == "reuse-spell":
+        raise IllegalAction(f"{cd.name} cannot be recast")
+    again = Action(a.actor, "play", spell, a.targets, a.number,
+                   tuple(p for p in a.args if p[0] != "spell"))
+    effect(state, w, again, cid, dry, o)  # the Reuse Spell card is the one discarded
+
+
+def _mist_forbids(state: State, w: Wizard, a: Action) -> str:
+    """Mist-Body: no punches, no weapons, no picking up (cards.md mist-body)."""
+    if a.verb in ("punch", "pickup") or (a.verb == "play" and a.card in
+                                          ("dagger", "large-rock", "wizardblade")):
+        return "as mist you cannot punch, use weapons or pick anything up"
+    return ""
+
+
+
+def _buddy_attack_refused(state: State, w: Wizard, c: Condition, target: Wizard) -> str:
+    """Buddy: its wizard may not attack the caster until the caster attacks him (cards.md
+    buddy)."""
+    if c.caster == target.seat:
+        return (f"{target.seat} is your Buddy: you cannot attack him until he "
+                "attacks you (cards.md buddy)")
+    return ""
+
+
+
+def _teleport_away(state: State, c: Counter, o: Out) -> None:
+    """Teleport as an escape: its player goes to the square he named, if it is still vacant
+    (cards.md teleport; §1.5)."""
+    sq = parse_square(c.target)
+    if _vacant(state, sq):
+        state.wizard(c.player).at = sq
+        o("move", f"{c.player} teleports away to {c.target}", seat=c.player,
+          path=[c.target])
+
+
+def _vanish(state: State, c: Counter, o: Out) -> None:
+    """Invisible as an escape: its player becomes invisible for N turns (cards.md
+    invisible)."""
+    w = state.wizard(c.player)
+    _add_condition(w, Condition("invisible", c.player, c.value))
+    o("condition", f"{c.player} vanishes for {c.value} turn(s)", seat=c.player)
+
+
+# ---------------------------------------------------------------------------------------
+# the neutral cards' records
+# ---------------------------------------------------------------------------------------
+register(
+    CardRules("teleport", play=_teleport, stops=True, escape=True, on_stop=_teleport_away,
+              source="cards.md teleport"),
+    CardRules("invisible", play=_invisible, to_hit=1, to_hit_as="invisible", stops=True,
+              escape=True, on_stop=_vanish, source="cards.md invisible; §1.5"),
+    CardRules("speed", play=_speed, source="cards.md speed; RB The Turn"),
+    CardRules("power-run", play=_power_run, source="cards.md power-run"),
+    CardRules("shrink", play=_shrink, base_moves=2, to_hit=2, to_hit_as="shrunk",
+              source="cards.md shrink"),
+    CardRules("buddy", play=_buddy, attack_refused=_buddy_attack_refused,
+              ends_on_attack=True, source="cards.md buddy (AF)"),
+    *(CardRules(slug, play=_modifier, source=f"cards.md {slug}; §1.3") for slug in MODIFIERS),
+    CardRules("mist-body", play=_self_duration, forbids=_mist_forbids, through_doors=True,
+              through_bushes=True, immune="physical", immune_as="mist",
+              source="cards.md mist-body"),
+    CardRules("reuse-spell", play=_reuse, source="cards.md reuse-spell; DG §12"),
+)

@@ -18,31 +18,32 @@ from textual import _time, events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Input, RichLog, Static
 
-from core import registry
 from core.engine import Event, IllegalAction
 from core.session import LocalSession
 from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import parse_edge, parse_square
 from core.wizwar.view import View
 from net.session import NetSession
-from wizwar_tui import render
+from wizwar_tui.gameui import GameScreenBase
 from wizwar_tui.saves import LogFile, new_log, now_text
-from wizwar_tui.screens import (
-    CardScreen,
-    CardsScreen,
-    ChoiceScreen,
-    HelpScreen,
-    TooSmall,
-)
-from wizwar_tui.widgets import Board, BoardRuler, HandPanel, PlayersPanel, StackPanel
+from wizwar_tui.screens import ChoiceScreen, HelpScreen, TooSmall
+from wizwar_tui.wizwar import render
+from wizwar_tui.wizwar.screens import CardScreen, CardsScreen
+from wizwar_tui.wizwar.widgets import Board, BoardRuler, HandPanel, PlayersPanel, StackPanel
 
 if TYPE_CHECKING:
     from wizwar_tui.lobby import LanLink
 
 Square = tuple[int, int]
+
+
+def _ruleset() -> Any:
+    """The Wiz-War ruleset (a game screen made without a session starts one)."""
+    from core.wizwar.ruleset import RULESET
+
+    return RULESET
 
 NET_IDLE_ACTIONS = {"help", "menu", "cancel", "card_text", "hand", "command", "cards",
                     "panels"}
@@ -136,7 +137,7 @@ class GameBoard(Board):
         self.move_cursor(dx, dy)
 
 
-class GameScreen(Screen[None]):
+class GameScreen(GameScreenBase):
     """One game: the human against bots (a ``LocalSession``), or a LAN game (a
     ``NetSession`` with its ``LanLink``; the human's actions go to the host, which commits
     them, and the screen redraws when the link reports a change).
@@ -182,7 +183,7 @@ class GameScreen(Screen[None]):
         self.bot_delay = bot_delay
         self.session: LocalSession | NetSession = (
             session if session is not None else LocalSession.start(
-                registry.get("wizwar"),
+                _ruleset(),
                 {"players": players, **{k: v for k, v in (variants or {}).items()
                                         if k != "levels"}},
                 seed, levels=(variants or {}).get("levels")))
@@ -190,8 +191,8 @@ class GameScreen(Screen[None]):
         self.net = isinstance(self.session, NetSession)
         if self.net:
             self.seed = None
-            if self.session.started:
-                self.players = len(self.session.view().players)
+        if self.session.started:
+            self.players = len(self.session.view().players)
         self.human = self.session.human
         self.pending: Action | None = None  # sent to the host, not committed yet
         self.pending_at = 0  # actions committed when it was sent
@@ -209,8 +210,8 @@ class GameScreen(Screen[None]):
         self.over_shown = False
         self.first = ""  # who rolled highest and moved first ("" if not seen)
         self.accept_since = 0.0  # keys older than this are dropped (bots were acting)
-        config = getattr(self.session, "config", None)
-        self.team = bool(getattr(config, "team", False))
+        self.options: dict[str, Any] = dict(getattr(self.session, "options", None) or {})
+        self.team = bool(self.options.get("team"))
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -279,11 +280,10 @@ class GameScreen(Screen[None]):
 
     def options_text(self) -> str:
         """The local game's options for the log's first line (`` · team play`` ...)."""
-        config = getattr(self.session, "config", None)
         out = []
-        if getattr(config, "crossed", False):
+        if self.options.get("crossed"):
             out.append("crossed exits")
-        if getattr(config, "doors", False):
+        if self.options.get("doors"):
             out.append("doors variant")
         if self.team:
             out.append(f"team play ({render.teams_text()})")
@@ -780,7 +780,7 @@ class GameScreen(Screen[None]):
             if ev.kind == "win":
                 how = ev.text
                 break
-        from wizwar_tui.screens import GameOverScreen
+        from wizwar_tui.wizwar.screens import GameOverScreen
 
         self.app.push_screen(GameOverScreen(self.session.view().winner, how, self.view,
                                             self.players, self.seed, self.human,
@@ -1150,7 +1150,7 @@ class GameScreen(Screen[None]):
 
     def action_help(self) -> None:
         """Keys and rules."""
-        self.app.push_screen(HelpScreen(self.ascii_only))
+        self.app.push_screen(HelpScreen(self.ascii_only, "wizwar"))
 
     @work(exclusive=True, group="choose")
     async def action_menu(self) -> None:

@@ -564,7 +564,7 @@ def bench_render(runs: int, reps: int = 20) -> Figure:
     from textual.geometry import Region
 
     from wizwar_tui.app import WizWarApp
-    from wizwar_tui.widgets import Board
+    from wizwar_tui.wizwar.widgets import Board
 
     fig = Figure("board render at 120x40 (4 players)", "ms", higher=False)
 

@@ -1,0 +1,173 @@
+"""The contract between the app shell and each game's UI part (docs/architecture.md, the app).
+
+The shell (menu, new-game screen, host form, lobby, join, saved games, the replay timeline,
+help frame, quit questions, the SSH lock, type-ahead, the too-small notice) knows no game. Each
+ruleset brings a *UI part*: a :class:`GameUI` found by ruleset name in
+:mod:`wizwar_tui.games` (imported lazily). The shell asks it for:
+
+* its **game screen** class (:meth:`GameUI.game_screen`): a :class:`GameScreenBase` built as
+  ``cls(session=..., lan=..., ascii_only=..., bot_delay=..., save_log=..., seed=...)`` over a
+  :class:`core.session.Session` (local or LAN);
+* its **replay** drawing (:meth:`GameUI.replay_screen`, :meth:`GameUI.replay_mark`): the
+  screen that draws the board and panels at action *n* (the shell reads any game's log
+  through ``core.log`` into a :class:`wizwar_tui.replay.Replay`, and its
+  :class:`wizwar_tui.replay.ReplayScreen` keeps the timeline, its keys, seek, play/pause and
+  "seen as"), and where a state is on the timeline (round, seat acting);
+* its **help text** (:meth:`GameUI.help_text`) for the shell's help frame, and the screen of
+  a watcher over SSH (:meth:`GameUI.watch_screen`);
+* its **reference screens** (:attr:`GameUI.references`, :meth:`GameUI.open_reference`: the
+  Cards screen of Wiz-War) and the menu's **quick starts** (:attr:`GameUI.quick_starts`);
+* words for the new-game screen (:meth:`GameUI.option_note`, :meth:`GameUI.seat_note`);
+  the options themselves come from the ruleset's schema (``core.engine.OptionsSchema``).
+
+A UI part's module must import nothing heavy at module level (no rules core, no card data):
+the menu lists the games from these objects before its first paint (start-up time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from core.engine import Ruleset
+    from wizwar_tui.replay import ReplayScreen
+
+
+@dataclass(frozen=True)
+class QuickStart:
+    """A menu line that starts a game against bots at once.
+
+    Attributes:
+        key: the menu key that starts it too (``"2"``; ``""`` for none).
+        label: the menu line ("Play against 1 bot (2 players)").
+        options: the options it sets (validated by the ruleset; the rest take defaults).
+    """
+
+    key: str
+    label: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference screen of a game (the rules' cards, a unit list), opened from the menu.
+
+    Attributes:
+        key: the menu key that opens it (``"c"``; ``""`` for none).
+        label: the menu line ("Cards: the whole deck (c)").
+        id: passed to :meth:`GameUI.open_reference`.
+        short: the key's word on the menu's key line ("Cards"; ``""``: not shown there).
+    """
+
+    key: str
+    label: str
+    id: str
+    short: str = ""
+
+
+class GameScreenBase(Screen[None]):
+    """What the shell needs of every game's screen (the app's key dropping, resizes).
+
+    Attributes:
+        session: the :class:`core.session.Session` played.
+        accept_since: Textual's clock when the human's current decision began; the app drops
+            keys pressed before it (see ``WizWarApp.on_event``).
+    """
+
+    session: Any
+    accept_since: float = 0.0
+
+    def __init__(self, *, session: Any = None, lan: Any = None, seed: int | None = None,
+                 ascii_only: bool = False, bot_delay: float = 0.3,
+                 save_log: bool = False) -> None:
+        """How the shell builds a game's screen: over ``session`` (a local game) or a LAN
+        game's ``session`` with its ``lan`` link; ``seed`` the local game's; ``ascii_only``
+        draws with ASCII; ``bot_delay`` seconds between two bot actions; ``save_log``
+        writes a local game's log as it is played."""
+        super().__init__()
+
+    def after_resize(self) -> None:
+        """Called after the terminal changed size (the screen re-lays itself out)."""
+
+
+class GameUI:
+    """One game's UI part. Subclass it in ``wizwar_tui/<game>/__init__.py``; keep the module
+    light (import the screens inside the methods).
+
+    Class attributes:
+        name: the ruleset's registry name (``"wizwar"``).
+        title: the game's name ("Wiz-War"; equal to the ruleset's ``title``, checked by the
+            tests, so the menu need not load the ruleset).
+        subtitle: the menu's line under the title when this is the only game ("" for the
+            shell's).
+        menu_note: one line the menu shows under the entries while this game's are
+            highlighted ("" for none).
+        quick_starts: the menu's "play against bots" lines.
+        references: the menu's reference screens.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    subtitle: ClassVar[str] = ""
+    menu_note: ClassVar[str] = ""
+    quick_starts: ClassVar[tuple[QuickStart, ...]] = ()
+    references: ClassVar[tuple[Reference, ...]] = ()
+
+    def ruleset(self) -> Ruleset:
+        """The ruleset (through :mod:`core.registry`; loads the rules)."""
+        from core import registry
+
+        return registry.get(self.name)
+
+    def game_screen(self) -> type[GameScreenBase]:
+        """The screen class of a game in progress (local or LAN)."""
+        raise NotImplementedError
+
+    def help_text(self, ascii_only: bool = False, menu: bool = True) -> str:
+        """The help frame's text (Rich markup): keys and a summary of the rules. ``menu``
+        False: the app has no main menu (an SSH session), ``q`` leaves."""
+        return f"[b]{self.title}[/b]"
+
+    def open_reference(self, ref: str, app: App[Any]) -> None:
+        """Open the reference screen ``ref`` (a :attr:`references` id) over ``app``."""
+
+    def option_note(self, name: str, values: Mapping[str, Any], refused: str = "") -> str:
+        """The new-game screen's hint for option ``name`` with the form's ``values`` (typed,
+        every option). ``refused``: why the ruleset refuses a non-default value now (its
+        ``OptionError`` in words), "" when the option can be set. Default: the refusal, else
+        the schema's help."""
+        if refused:
+            return refused
+        return self.ruleset().options[name].help
+
+    def seat_note(self, seat: str, values: Mapping[str, Any]) -> str:
+        """Words before a bot seat's levels on the new-game screen ("your team-mate · ")."""
+        return ""
+
+    def watch_screen(self) -> Callable[[Any], Screen[None]]:
+        """The screen of a watcher over SSH (public information only), built as
+        ``cls(link)`` over the watcher's ``wizwar_tui.lobby.LanLink``."""
+        raise NotImplementedError(f"{self.title} games cannot be watched yet")
+
+    def run_bench(self, runs: int = 5, quick: bool = False, only: list[str] | None = None) -> int:
+        """``wizwar bench GAME``: print this game's performance figures; the exit status.
+        Raises ``ValueError`` (said by the command line) for an unknown part or a game
+        without benchmarks."""
+        raise ValueError(f"bench has no figures for {self.title} yet")
+
+    def replay_mark(self, state: Any) -> tuple[int, str]:
+        """Where ``state`` is on a replay's timeline: ``(round, seat acting)`` (the replay's
+        turns start where it changes; ``r3`` jumps to round 3). Default: round 0 and the
+        first player to move."""
+        moving = self.ruleset().to_move(state)
+        return 0, moving[0] if moving else ""
+
+    def replay_screen(self) -> type[ReplayScreen]:
+        """The replay screen class: the shell's timeline with this game's board and panels."""
+        raise NotImplementedError

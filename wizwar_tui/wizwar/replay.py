@@ -1,0 +1,138 @@
+"""Wiz-War's part of the replay: the replay screen's board, stack, players and hands
+(:class:`WizWarReplayScreen`; reading the log, the timeline, its keys, seek, play/pause and
+"seen as" are the shell's :mod:`wizwar_tui.replay`).
+
+The screen only ever draws :func:`core.wizwar.view.view` of a replayed state: a player's
+own view, or every hand ("everyone") once the game is over. Faces the log's writer never
+learned (a networked peer's log) are ``""`` in the state and drawn as ``?``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rich.text import Text
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Region
+from textual.widget import Widget
+from textual.widgets import RichLog, Static
+
+from core.wizwar.actions import Action
+from core.wizwar.board import parse_square
+from core.wizwar.view import View, view
+from wizwar_tui.replay import (
+    EVERYONE,
+    ReplayScreen,
+)
+from wizwar_tui.wizwar import render
+from wizwar_tui.wizwar.game import BoardScroll
+from wizwar_tui.wizwar.widgets import Board, BoardRuler, HandsPanel, PlayersPanel, StackPanel
+
+
+def action_squares(v: View, action: Action | None) -> set[tuple[int, int]]:
+    """The squares an action touched, highlighted on the board: a walk's path, or the
+    square of a wizard or square it targets, else the actor's square."""
+    if action is None:
+        return set()
+    out: set[tuple[int, int]] = set()
+    for t in action.targets:
+        try:
+            out.add(v.player(t).at or (-1, -1))
+            continue
+        except KeyError:
+            pass
+        for part in t.split("-"):
+            try:
+                out.add(parse_square(part))
+            except ValueError:
+                break
+    if not out:
+        try:
+            at = v.player(action.actor).at
+        except KeyError:
+            at = None
+        if at is not None:
+            out.add(at)
+    return {sq for sq in out if v.layout.has_square(sq)}
+
+
+class ReplayBoard(Board):
+    """The board of a replay: no cursor, the last action's squares highlighted."""
+
+    can_focus = False
+
+    def render(self) -> Text:
+        """The board text (empty until a view is set)."""
+        if self.view is None:
+            return Text("")
+        return render.render_board(self.view, None, self.reach, self.targets,
+                                   self.ascii_only, header=False)
+
+
+class WizWarReplayScreen(ReplayScreen):
+    """The replay of a Wiz-War game: the board (the last action's squares highlighted), the
+    stack, the players and the hands seen as the chosen seat, beside the shell's log."""
+
+    CSS_PATH = ["game.tcss", "../replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
+
+    def compose_game(self) -> Iterator[Widget]:
+        """The board column and the side panels (the game screen's layout)."""
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield BoardRuler(id="board-cols")
+                with BoardScroll(id="board-scroll"):
+                    yield ReplayBoard(ascii_only=self.ascii_only, id="board")
+                yield Static(id="info")
+                yield StackPanel(id="stack")
+            with Vertical(id="right"):
+                yield PlayersPanel(id="players")
+                yield HandsPanel(id="hand")
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True,
+                              min_width=20, max_lines=2000)
+
+    def mount_game(self) -> None:
+        """The panels' titles and glyphs."""
+        self.query_one("#players").border_title = "Players"
+        self.query_one("#hand").border_title = "Hand"
+        self.query_one("#stack").border_title = "Stack"
+        for panel in (PlayersPanel, StackPanel):
+            self.query_one(panel).ascii_only = self.ascii_only
+
+    def draw_game(self, st: Any) -> None:
+        """The board and panels after action ``n``, as the seat seen as sees them."""
+        rp = self.replay
+        v = view(st, self.seat)
+        last = rp.actions[self.n - 1] if self.n else None
+        squares = action_squares(v, last)
+        self.query_one(ReplayBoard).set_view(v, {}, squares)
+        if squares:
+            self.call_after_refresh(self.show_squares, sorted(squares))
+        self.query_one(BoardRuler).show(v)
+        where = f"seed {rp.seed}" if isinstance(rp.seed, int) else "LAN game"
+        # "(seen)" marks the seat as "(you)" does in a game: "P1(seen) ♥15", "P1/A(seen)"
+        self.query_one(PlayersPanel).show(v, None, where=where, you="(seen)", team=rp.team)
+        if self.seat == EVERYONE:
+            hands = [(s, view(st, s).hand) for s in rp.seats]
+        else:
+            hands = [(self.seat, v.hand)]
+        self.query_one(HandsPanel).show(hands)
+        self.query_one(StackPanel).show(v)
+        self.query_one("#info", Static).update(self.info_text())
+
+    def show_squares(self, squares: list[tuple[int, int]]) -> None:
+        """Scroll the board (a short window) so the last action's squares are in sight."""
+        board = self.query_one(ReplayBoard)
+        if board.view is None:
+            return
+        left = render.row_label_width(board.view)
+        top = min(r for _c, r in squares)
+        bottom = max(r for _c, r in squares)
+        c = squares[0][0]
+        region = Region(left + 4 * c, 2 * top, 5, 2 * (bottom - top) + 3)
+        self.query_one(BoardScroll).scroll_to_region(region, animate=False)
+
+    def scroll_board(self, lines: int) -> None:
+        """Scroll the board when the window is too short for all of it."""
+        self.query_one(BoardScroll).scroll_relative(y=lines, animate=False)
+
