@@ -462,18 +462,26 @@ class Ruleset(ABC):
 
     @abstractmethod
     def legal_actions(self, state: Any, player: str) -> list[Any]:
-        """Exactly what :meth:`apply` accepts from ``player`` now, in a fixed order. Where a
-        family of actions is too large to list, the family is listed by
-        :meth:`expand` instead (see there)."""
+        """Exactly what :meth:`apply` accepts from ``player`` now, in a fixed order, each
+        action once, except the members of the families :meth:`families` names (too large
+        to list at every step; :meth:`expand` lists them on demand). So ``legal_actions``
+        plus every family's members is exactly the accepted set: an app's action list and a
+        bot can reach every action (the conformance suite checks it). Empty when ``player``
+        may not act."""
 
     def expand(self, state: Any, player: str, family: str) -> list[Any]:
-        """The members of one large family of actions named in :meth:`families`, listed on
-        demand (an app's "more squares" prompt, a bot's search). Default: none."""
+        """The members of one family named by :meth:`families` now: every action of that
+        family :meth:`apply` accepts, in a fixed order, none of them in
+        :meth:`legal_actions`. ``[]`` for a name not in :meth:`families` now. No side effect.
+        Called on demand (an app's "more" prompt, a bot that wants them, the conformance
+        suite); a family may be large. Default: none."""
         return []
 
     def families(self, state: Any, player: str) -> list[str]:
-        """The names of the large action families that :meth:`legal_actions` leaves to
-        :meth:`expand` right now (``[]`` when everything is listed)."""
+        """The names of the action families :meth:`legal_actions` leaves to :meth:`expand`
+        right now, in a fixed order (``[]`` when everything is listed). A name is the
+        ruleset's own (Wiz-War: ``move-path:3``, walks of three squares in one action;
+        ``throw:dagger``); a named family may turn out empty."""
         return []
 
     @abstractmethod
@@ -523,6 +531,12 @@ class Ruleset(ABC):
     def clone(self, state: Any) -> Any:
         """An independent copy of ``state``."""
         return self.state_from_wire(self.state_to_wire(state))
+
+    def chance(self, state: Any) -> Any:
+        """The game's generator held in ``state`` (a :class:`core.rng.Rng`), through which
+        :mod:`core.beacon` feeds a networked game's dice their per-roll entropy; ``None`` for
+        a game without chance (the default)."""
+        return None
 
     # -- bots, scenarios --
     def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "") -> Any:

@@ -14,6 +14,7 @@ from typing import Any
 
 import msgpack
 
+from core import beacon as B
 from core import registry
 from core.codec import pack
 from core.engine import (
@@ -24,6 +25,7 @@ from core.engine import (
     Ruleset,
     UnknownRuleset,
 )
+from core.rng import ChanceNeeded
 
 FORMAT = "wizwar-log"
 FORMAT_VERSION = 2  # 2: the header's ``options`` (from the ruleset's schema), ``names`` and
@@ -69,7 +71,9 @@ def record(ruleset: Ruleset, seq: int, action: Any, state: Any = None, *,
     """One action record; with ``state`` (after the action) the hash is stored every
     :data:`HASH_EVERY` actions or when ``force_hash``. ``reveals`` (networked games): what
     the dealer revealed with the action, in the ruleset's form (empty lists left out); the
-    replay hands it back to ``ruleset.replay_dealer``."""
+    replay hands it back to ``ruleset.replay_dealer``; its ``beacon`` (an action that rolls
+    in a networked game) is every seat's dice reveal ``[[seat, hex], ...]``, which the
+    replay feeds the generator (core/beacon.py)."""
     r: dict[str, Any] = {"seq": seq, "seat": action.actor, "action": action.to_wire()}
     if state is not None and (force_hash or seq % HASH_EVERY == 0):
         r["hash"] = ruleset.state_hash(state)
@@ -304,12 +308,15 @@ class Replay:
         try:
             if self.dealer is not None:
                 self.dealer.before(self.state, rev)
-            events = rs.apply(self.state, action)
+            events = B.apply_with(rs, self.state, action, rev.get("beacon") or None)
             if self.dealer is not None:
                 self.dealer.after(self.state, rev)
         except IllegalAction as exc:
             raise LogError(f"action {r['seq']} ({action}) is illegal here: "
                            f"{exc.reason}") from None
+        except ChanceNeeded:
+            raise LogError(f"action {r['seq']} ({action}) rolls, and the log holds no dice "
+                           "reveals for it") from None
         except ValueError as exc:
             raise LogError(f"action {r['seq']} ({action}): {exc}") from None
         if "hash" in r and rs.state_hash(self.state) != r["hash"]:
@@ -329,12 +336,27 @@ def begin(loaded: Loaded, deal: Any = ..., state_wire: Any = None) -> Replay:
             st = rs.state_from_wire(state_wire)
         else:
             st = rs.new_game(loaded.options, loaded.seed, names=loaded.names, deal=deal)
+            if _beaconed(loaded.header):
+                B.beaconize(rs, st)  # a networked game's dice: each roll's reveals are logged
     except ValueError as exc:
         raise LogError(f"the game cannot start from this header: {exc}") from None
     rd = rs.replay_dealer(deal)
     if rd is not None:
         rd.attach(st)
     return Replay(rs, st, rd)
+
+
+def _beaconed(h: Mapping[str, Any]) -> bool:
+    """A networked game's header: its dice take logged beacon reveals (``extra.beacon``,
+    the dice chains committed in the lobby)."""
+    extra = h.get("extra")
+    return isinstance(extra, dict) and bool(extra.get("beacon"))
+
+
+def dice_of(r: Mapping[str, Any]) -> list[list[str]] | None:
+    """A record's dice reveals (None when the action did not roll)."""
+    got = reveals_of(r).get("beacon")
+    return [[str(s), str(v)] for s, v in got] if got else None
 
 
 def start_state(loaded: Loaded) -> Any:
@@ -416,6 +438,12 @@ def export_text(loaded: Loaded) -> str:
     except ValueError as exc:
         raise LogError(str(exc)) from None
     lines += deal_lines
+    if _beaconed(h):  # networked dice: every roll's reveals (core/beacon.py)
+        lines.append("dice beacon")
+        for r in loaded.records:
+            dice = dice_of(r)
+            if dice:
+                lines.append(f"dice {r['seq']} " + " ".join(f"{s}={v}" for s, v in dice))
     if h.get("started"):
         lines.append(f"# started {h['started']}")
     rp = begin(loaded, deal=deal)
@@ -426,9 +454,12 @@ def export_text(loaded: Loaded) -> str:
     for r in loaded.records:
         a = _action_of(rs, r["action"])
         try:
-            rs.apply(st, a)
+            B.apply_with(rs, st, a, dice_of(r))
         except IllegalAction as exc:
             raise LogError(f"action {r['seq']} does not replay: {exc.reason}") from None
+        except ChanceNeeded:
+            raise LogError(f"action {r['seq']} rolls, and the log holds no dice reveals "
+                           "for it") from None
         except ValueError as exc:
             raise LogError(f"action {r['seq']} does not replay: {exc}") from None
         lines.append(str(a))
@@ -444,7 +475,11 @@ def export_text(loaded: Loaded) -> str:
 
 @dataclass
 class TextGame:
-    """A game read from export text: its ruleset, how to start it and its actions."""
+    """A game read from export text: its ruleset, how to start it and its actions.
+
+    ``dice`` (a networked game's, ``None`` for a local one): per action number, the dice
+    reveals ``[[seat, hex], ...]`` of an action that rolls (core/beacon.py); apply the
+    actions with :meth:`step`, which feeds them."""
 
     ruleset: Ruleset
     options: dict[str, Any]
@@ -452,6 +487,18 @@ class TextGame:
     names: tuple[str, ...]
     deal: Any
     actions: list[Any]
+    dice: dict[int, list[list[str]]] | None = None
+
+    def step(self, state: Any, i: int) -> list[Event]:
+        """Apply action ``i`` (0-based) to ``state``, with its dice reveals if it rolls.
+        Raises ``IllegalAction``, or ``LogError`` when it rolls and the text has no dice
+        line for it."""
+        try:
+            return B.apply_with(self.ruleset, state, self.actions[i],
+                                (self.dice or {}).get(i + 1))
+        except ChanceNeeded:
+            raise LogError(f"action {i + 1} ({self.actions[i]}) rolls, and the text holds no "
+                           "dice line for it") from None
 
     def begin(self) -> Replay:
         """A replay at the start (the ruleset's replay dealer for the text's deal)."""
@@ -459,6 +506,8 @@ class TextGame:
 
         deal = copy.deepcopy(self.deal)  # the game mutates what it is handed
         st = self.ruleset.new_game(self.options, self.seed, names=self.names, deal=deal)
+        if self.dice is not None:
+            B.beaconize(self.ruleset, st)
         rd = self.ruleset.replay_dealer(deal)
         if rd is not None:
             rd.attach(st)
@@ -483,6 +532,7 @@ def parse_text(text: str) -> TextGame:
     legacy: dict[str, str] = {}
     deal_lines: list[tuple[int, str, str]] = []
     acts: list[tuple[int, str]] = []
+    dice: dict[int, list[list[str]]] | None = None
     rs: Ruleset | None = None
     for n, raw in enumerate(lines[1:], 2):
         line = raw.split("#", 1)[0].strip()
@@ -495,6 +545,16 @@ def parse_text(text: str) -> TextGame:
                 rs = registry.get(rest.partition(" ")[0])
         elif word in ("names", "seed"):
             kv[word] = rest
+        elif word == "dice":
+            dice = {} if dice is None else dice
+            parts = rest.split()
+            if parts != ["beacon"]:
+                try:
+                    dice[int(parts[0])] = [p.split("=", 1) for p in parts[1:]]
+                except (IndexError, ValueError):
+                    raise LogError(f"line {n}: a dice line is 'dice SEQ P1=hex ...'") from None
+                if not all(len(x) == 2 for x in dice[int(parts[0])]):
+                    raise LogError(f"line {n}: a dice line is 'dice SEQ P1=hex ...'")
         elif word == "option":
             k, _, v = rest.partition(" ")
             opts[k] = v
@@ -539,4 +599,4 @@ def parse_text(text: str) -> TextGame:
         deal = rs.parse_deal(deal_lines)
     except ValueError as exc:
         raise LogError(str(exc)) from None
-    return TextGame(rs, options, seed, names, deal, actions)
+    return TextGame(rs, options, seed, names, deal, actions, dice)

@@ -55,6 +55,13 @@ class Session(Protocol):
     def legal_actions(self, seat: str | None = None) -> list[Any]:
         """The legal actions of ``seat`` (default: the human)."""
 
+    def families(self, seat: str | None = None) -> list[str]:
+        """The large action families ``legal_actions`` leaves to :meth:`expand` now
+        (``ruleset.families``; [] when everything is listed)."""
+
+    def expand(self, family: str, seat: str | None = None) -> list[Any]:
+        """The members of one of :meth:`families`, listed on demand (``ruleset.expand``)."""
+
     def why(self, action: Any) -> str:
         """Why ``action`` would be refused ("" if legal)."""
 
@@ -153,6 +160,15 @@ class LocalSession:
     def legal_actions(self, seat: str | None = None) -> list[Any]:
         """The legal actions of ``seat`` (default: the human) right now."""
         return self.ruleset.legal_actions(self.state, self.human if seat is None else seat)
+
+    def families(self, seat: str | None = None) -> list[str]:
+        """The large action families of ``seat`` (default: the human) left to
+        :meth:`expand` now."""
+        return self.ruleset.families(self.state, self.human if seat is None else seat)
+
+    def expand(self, family: str, seat: str | None = None) -> list[Any]:
+        """The members of action family ``family`` of ``seat`` (default: the human)."""
+        return self.ruleset.expand(self.state, self.human if seat is None else seat, family)
 
     def why(self, action: Any) -> str:
         """Why ``action`` would be refused ("" if legal)."""

@@ -20,14 +20,17 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
 
-from core import log, registry
+from core import beacon, log, registry
+from core.beacon import BeaconError, Chain, Tracker
 from core.engine import Event, IllegalAction, OptionError, Ruleset
+from core.rng import ChanceNeeded
 from net.dealer import REVEAL_KEYS, DealError, HostDealer, PeerDealer
 from net.protocol import (
     PROTOCOL_VERSION,
     FrameReader,
     ProtocolError,
     action_commitment,
+    chain_tip_problem,
     encode,
     hello,
     version_problem,
@@ -118,6 +121,9 @@ class Seat:
     nonce_commit: str = ""
     nonce: str = ""
     bot: bool = False
+    chain_tip: str = ""  # the seat's committed dice chain (hex)
+    chain: Chain | None = None  # the host's own and bot seats: the host holds their chain
+    new_tip: str = ""  # a rejoin from a new process: its chain, taken at the next safe point
 
     @property
     def connected(self) -> bool:
@@ -173,6 +179,9 @@ class HostGame:
     writer: Callable[[bytes], None] | None = None
     started: str = ""
     last_reject: str = ""
+    tracker: Tracker = field(default_factory=Tracker)  # every seat's dice chain so far
+    roll_msg: dict[str, Any] = field(default_factory=dict)  # the roll being revealed
+    reveals_in: dict[str, str] = field(default_factory=dict)  # its reveals so far, by seat
 
     def __post_init__(self) -> None:
         opts = dict(self.options)
@@ -197,6 +206,7 @@ class HostGame:
         self.sealed_order: list[list[str]] = []  # per sealed window: seats as they sealed
         self._all_joined = asyncio.Event()
         self._nonces_in = asyncio.Event()
+        self._reveals_done = asyncio.Event()
         self._server: asyncio.base_events.Server | None = None
         self._tasks: set[asyncio.Task] = set()
         self.local_actions = asyncio.Queue()
@@ -285,6 +295,10 @@ class HostGame:
             if msg.get("watch") is True:
                 await self._watch(conn)
                 return
+            problem = chain_tip_problem(msg.get("chain"))
+            if problem:
+                await conn.send({"type": "refuse", "reason": problem})
+                return
             seat = self._take_seat(msg)
             if seat is None:
                 await conn.send({"type": "refuse", "reason": "the game is full"})
@@ -299,6 +313,8 @@ class HostGame:
                              "players": self.players, "game": self.name[:80],
                              "ruleset": self.ruleset.name})
             self.log(f"{seat.seat} joined ({seat.name})")
+            if seat.new_tip and seat.seat not in self.reveals_in:
+                await self._recommit(seat, tell_it=False)  # it learns it in the catch-up
             await self._catch_up(seat)
             self._changed()
             if all(s.token for s in self.seats if s.kind == "remote"):
@@ -365,6 +381,9 @@ class HostGame:
                     if not self.deal_msg:  # taken back in the lobby: the newcomer's name
                         s.name = clean_name(msg["name"])  # and seed commitment count now
                         s.nonce_commit = msg["nonce_commit"][:64]
+                        s.chain_tip = msg["chain"]
+                    elif msg["chain"] != s.chain_tip:  # a new process: a new dice chain
+                        s.new_tip = msg["chain"]
                     return s
         if self.deal_msg:  # the game has begun: only rejoins
             return None
@@ -373,6 +392,7 @@ class HostGame:
                 s.token = secrets.token_hex(16)
                 s.name = clean_name(msg["name"])
                 s.nonce_commit = msg["nonce_commit"][:64]
+                s.chain_tip = msg["chain"]
                 return s
         return None
 
@@ -385,11 +405,15 @@ class HostGame:
             await seat.conn.send(self._for(self.start_msg, seat.seat))
         for m in self.sent:
             await seat.conn.send(self._for(m, seat.seat))
+        if self.roll_msg and seat.seat not in self.reveals_in:
+            await seat.conn.send(self.roll_msg)
         if self.sealed_in:
             await seat.conn.send(self.sealed_in)
 
     def _for(self, msg: dict[str, Any], seat: str) -> dict[str, Any]:
         out = dict(msg)
+        if "private" not in msg:  # a dice chain announced (sequenced with the commits)
+            return out
         out["private"] = msg["private"].get(seat, [])
         out["last"] = self.ruleset.seq(self.state) if self.state is not None else 0  # catch up
         return out
@@ -437,6 +461,17 @@ class HostGame:
                 for w in list(self.watchers):
                     await w.send(stop)
                 await self._inbox.put(("", None))  # wake the sequencer
+        elif t == "beacon":
+            if not self.roll_msg or msg["index"] != self.roll_msg["index"] or \
+                    seat.seat in self.reveals_in:
+                return  # a late or repeated answer to a roll already settled
+            try:
+                self.tracker.check(seat.seat, msg["value"])
+            except BeaconError as exc:
+                raise ProtocolError(str(exc)) from exc
+            self.reveals_in[seat.seat] = msg["value"]
+            if all(s.seat in self.reveals_in for s in self.seats):
+                self._reveals_done.set()
         elif t == "bye":
             raise ConnectionError("peer left")
         else:
@@ -463,12 +498,18 @@ class HostGame:
             if s.kind == "bot":
                 s.nonce = self._host_nonce(s.seat)
                 s.nonce_commit = nonce_commit(s.nonce)
+            if s.kind != "remote":
+                s.chain = Chain(self._host_chain_secret(s.seat))
+                s.chain_tip = s.chain.tip.hex()
+        tips = {s.seat: s.chain_tip for s in self.seats}
+        self.tracker = Tracker.from_tips(tips)
         rs = self.ruleset
         self.dealer = HostDealer.deal(rs.dealing(), self.options, self.seed)
         names = [s.name or s.seat for s in self.seats]
         self.deal_msg = {"type": "deal", "commits": self.dealer.commits(),
                          "nonce_commits": {s.seat: s.nonce_commit for s in self.seats},
-                         "options": rs.options.to_wire(self.options), "names": names}
+                         "options": rs.options.to_wire(self.options), "names": names,
+                         "chains": tips}
         await self._broadcast(self.deal_msg)
         if any(s.kind == "remote" for s in self.seats):
             await self._nonces_in.wait()
@@ -476,6 +517,7 @@ class HostGame:
         seed = joint_seed(nonces, [s.seat for s in self.seats])
         deal = self.dealer.game_deal()
         st = rs.new_game(self.options, seed, names=names, deal=deal)
+        beacon.beaconize(rs, st)  # the deal stays on the joint seed; each roll then not
         self.dealer.attach(st)
         self.state = st
         pre, private = self.dealer.start_reveals(st)
@@ -484,7 +526,8 @@ class HostGame:
         if self.writer is not None:
             self.writer(log.encode(log.header(
                 rs, self.options, seed, kind="host", viewer="P1", names=names, deal=deal,
-                started=self.started, extra={"nonces": nonces})))
+                started=self.started,
+                extra={"nonces": nonces, "beacon": {"chains": tips}})))
         self.hashes[0] = rs.state_hash(st)
         await self._broadcast(self.start_msg)
         self.log(f"game started, first to act {', '.join(rs.to_move(st))}")
@@ -518,7 +561,7 @@ class HostGame:
                     self.last_reject = reason
                     self.log(f"refused: {reason}")
                 continue
-            await self.commit(action)
+            await self._sequence(action)
         if self.desync:
             return ""
         if self.writer is not None:
@@ -532,6 +575,19 @@ class HostGame:
     def over(self) -> bool:
         """True once the game has ended (its outcome is over)."""
         return self.state is not None and self.ruleset.result(self.state).over
+
+    def dice_waiting(self) -> list[str]:
+        """The seats whose dice reveal the action being sequenced still waits for."""
+        if not self.roll_msg:
+            return []
+        return [s.seat for s in self.seats if s.seat not in self.reveals_in]
+
+    def _host_chain_secret(self, seat: str) -> bytes:
+        """The secret of the dice chain of a seat the host plays: fresh, or from
+        :attr:`seed`."""
+        if self.seed is None:
+            return secrets.token_bytes(32)
+        return blake2b(f"wizwar-chain:{self.seed}:{seat}".encode(), digest_size=32).digest()
 
     async def _host_choice(self, seat: Seat) -> Any:
         """The action of a seat the host plays (its bot, or the host's player)."""
@@ -622,7 +678,7 @@ class HostGame:
             if reason:  # an earlier one of the same window changed what is legal
                 self.log(f"{s}'s sealed action is no longer legal: {reason}")
                 continue
-            await self.commit(action)
+            await self._sequence(action)
 
     def _host_nonce(self, seat: str) -> str:
         """The seed nonce of a seat the host plays: fresh, or from :attr:`seed`."""
@@ -662,26 +718,87 @@ class HostGame:
                 await s.conn.send({"type": "reject", "action": action.to_wire(),
                                    "reason": f"it is not your turn ({seat.seat} must act)"})
 
-    async def commit(self, action: Any) -> None:
+    async def _sequence(self, action: Any) -> None:
+        """Commit a checked action; one that rolls gets its dice first (:meth:`_roll`).
+        Nothing is committed when the game stopped meanwhile (a desync)."""
+        reveals = None
+        if beacon.needs_chance(self.ruleset, self.state, action):
+            reveals = await self._roll(action)
+            if reveals is None:
+                return
+        await self.commit(action, reveals)
+
+    async def _roll(self, action: Any) -> list[list[str]] | None:
+        """The dice of ``action``, which rolls: announce it (it is fixed now), take every
+        seat's next chain value (the host's own and bot seats from the chains it holds),
+        wait for the others, saying for whom; ``[[seat, hex], ...]`` in seat order, checked
+        and taken by the tracker. None if the game stopped meanwhile (a desync)."""
+        st, rs = self.state, self.ruleset
+        assert st is not None
+        index = beacon.roll_index(rs, st)
+        self.reveals_in = {}
+        self._reveals_done.clear()
+        for s in self.seats:
+            if s.chain is not None:
+                self.reveals_in[s.seat] = s.chain.reveal(self.tracker.used[s.seat]).hex()
+        waiting = [s.seat for s in self.seats if s.seat not in self.reveals_in]
+        self.roll_msg = {"type": "roll", "seq": rs.seq(st) + 1, "action": action.to_wire(),
+                         "index": index, "waiting": waiting}
+        await self._broadcast(self.roll_msg)
+        if waiting:
+            self.log(f"waiting for the dice reveals of {', '.join(waiting)}")
+            self._changed()
+        while not all(s.seat in self.reveals_in for s in self.seats):
+            await self._reveals_done.wait()
+            self._reveals_done.clear()
+            if self.desync:
+                return None
+        reveals = [[s.seat, self.reveals_in[s.seat]] for s in self.seats]
+        self.tracker.accept_all(reveals)
+        self.roll_msg = {}
+        self.reveals_in = {}
+        return reveals
+
+    async def _recommit(self, seat: Seat, tell_it: bool = True) -> None:
+        """Take a rejoining seat's new dice chain (sequenced like a commit, so every peer's
+        tracker changes at the same point); ``tell_it``: send it to that seat too (False
+        while its catch-up, which holds it, is still to come)."""
+        tip, seat.new_tip = seat.new_tip, ""
+        self.tracker.recommit(seat.seat, tip)
+        seat.chain_tip = tip
+        msg = {"type": "chain", "seat": seat.seat, "tip": tip}
+        self.sent.append(msg)
+        for s in self.seats:
+            if s.kind == "remote" and s.conn is not None and (tell_it or s is not seat):
+                await s.conn.send(msg)
+        for w in list(self.watchers):
+            await w.send(msg)
+
+    async def commit(self, action: Any, reveals: list[list[str]] | None = None) -> None:
         """Apply a checked action on the host's full state and send it, with the reveals
-        each peer may have, to everyone."""
+        each peer may have (and the dice reveals of an action that rolls), to everyone."""
         st, dealer, rs = self.state, self.dealer, self.ruleset
         assert st is not None and dealer is not None
         before = dealer.begin(st, action)
-        self.events.extend(rs.apply(st, action))
+        self.events.extend(beacon.apply_with(rs, st, action, reveals))
         rev = dealer.finish(st, before)
         h = rs.state_hash(st)
         seq = rs.seq(st)
         self.hashes[seq] = h
         self.actions.append(str(action))
         msg = {"type": "commit", "seq": seq, "action": action.to_wire(), "pre": rev["pre"],
-               "reblind": rev["reblind"], "private": rev["private"], "hash": h}
+               "reblind": rev["reblind"], "private": rev["private"], "hash": h,
+               "beacon": reveals or []}
         self.sent.append(msg)
         if self.writer is not None:
             # the host's own log: every value is known; re-deals carry their new values
             self.writer(log.encode(log.record(rs, seq, action, st, force_hash=self.over,
-                                              reveals=dealer.log_reveals(rev))))
+                                              reveals={**dealer.log_reveals(rev),
+                                                       "beacon": reveals or []})))
         await self._broadcast(msg)
+        for s in self.seats:
+            if s.new_tip:
+                await self._recommit(s)
         self._changed()
 
     def view(self, seat: str = "P1") -> Any:
@@ -740,18 +857,25 @@ class PeerGame:
     started: str = ""
     _written: int = -1
     _host_last: int = 0
+    tracker: Tracker = field(default_factory=Tracker)  # every seat's dice chain so far
+    chain: Chain | None = None  # this seat's own dice chain (never sent: only its tip)
+    rolling: list[str] = field(default_factory=list)  # a roll announced: the seats awaited
     _sealing: tuple[int, Any, str] | None = None  # a sealed window's (window, action, salt)
     _sealed_in: dict[str, str] = field(default_factory=dict)
     _opened: dict[str, Any] = field(default_factory=dict)  # seat -> opened action wire
     _sealed_done: int | None = None  # the last sealed window opened
 
     async def connect(self) -> None:
-        """Open the connection and say hello (with a fresh nonce commitment)."""
+        """Open the connection and say hello (with a fresh nonce commitment and, for a
+        player, the tip of its dice chain: fresh in a new process, kept on a reconnect)."""
         self._nonce = secrets.token_hex(32)
+        if not self.watch and self.chain is None:
+            self.chain = Chain(secrets.token_bytes(32))
         reader, writer = await asyncio.open_connection(self.host, self.port)
         self.conn = Conn(reader, writer)
+        tip = "" if self.chain is None or self.watch else self.chain.tip.hex()
         msg = hello(self.ruleset, self.name, "" if self.watch else self.token,
-                    nonce_commit(self._nonce))
+                    nonce_commit(self._nonce), tip)
         if self.watch:
             msg["watch"] = True
         await self.conn.send(msg)
@@ -815,6 +939,13 @@ class PeerGame:
             self.names = [clean_name(str(n)) for n in msg["names"]][:len(
                 self.ruleset.seats(self.options))]
             self.nonce_commits = {str(k): str(v) for k, v in msg["nonce_commits"].items()}
+            chains = msg.get("chains")
+            if not isinstance(chains, dict):
+                raise ProtocolError("the deal holds no dice chains")
+            try:
+                self.tracker = Tracker.from_tips({str(k): str(v) for k, v in chains.items()})
+            except BeaconError as exc:
+                raise ProtocolError(str(exc)) from exc
             if not self.watch:
                 await self.conn.send({"type": "nonce", "nonce": self._nonce})
         elif t == "start":
@@ -822,6 +953,7 @@ class PeerGame:
             self._start(msg)
         elif t == "commit":
             self._host_last = max(self._host_last, msg["last"])
+            self.rolling = []
             self._commit(msg)
             if self.desync:
                 return ""
@@ -829,6 +961,14 @@ class PeerGame:
             if not self.watch:
                 await self.conn.send({"type": "ack", "seq": msg["seq"],
                                       "hash": self.ruleset.state_hash(self.state)})
+        elif t == "roll":
+            self.rolling = [str(x) for x in msg["waiting"]][:8]
+            await self._reveal(msg)
+        elif t == "chain":
+            try:
+                self.tracker.recommit(msg["seat"], msg["tip"])
+            except BeaconError as exc:
+                raise ProtocolError(str(exc)) from exc
         elif t == "reject":
             self.log(f"refused: {msg['reason']}")
             self.last_reject = msg["reason"]
@@ -903,11 +1043,14 @@ class PeerGame:
         deal = self.dealer.start_deal(self.commits, list(msg["pre"]) + list(msg["private"]))
         seed = joint_seed(nonces, seats)
         st = rs.new_game(self.options, seed, names=self.names, deal=deal)
+        beacon.beaconize(rs, st)
         if self.writer is not None and self._written < 0:
+            tips = {s: b.hex() for s, b in self.tracker.last.items()}
             self.writer(log.encode(log.header(rs, self.options, seed, kind="peer",
                                               viewer=self.seat, names=self.names, deal=deal,
                                               started=self.started,
-                                              extra={"nonces": nonces})))
+                                              extra={"nonces": nonces,
+                                                     "beacon": {"chains": tips}})))
             self._written = 0
         self.dealer.attach(st)
         self.state = st
@@ -931,11 +1074,25 @@ class PeerGame:
             self.log(f"the host committed {action}, not {action.actor}'s sealed action")
             self._desync(msg["seq"], msg["hash"])
             return
+        reveals = msg.get("beacon") or []
+        if reveals:  # an action that rolls: every seat's next chain value, seat order
+            if not isinstance(reveals, list) or \
+                    [r[0] if isinstance(r, list) and len(r) == 2 else None
+                     for r in reveals] != rs.seats(self.options):
+                raise DealError("the dice reveals of an action are not one per seat")
+            try:
+                self.tracker.accept_all(reveals)
+            except BeaconError as exc:
+                raise DealError(str(exc)) from exc
         self.dealer.before(st, msg)
         try:
-            self.events.extend(rs.apply(st, action))
+            self.events.extend(beacon.apply_with(rs, st, action, reveals))
         except IllegalAction as exc:
             self.log(f"the host sent an illegal action {action}: {exc.reason}")
+            self._desync(msg["seq"], msg["hash"])
+            return
+        except ChanceNeeded:
+            self.log(f"the host sent {action}, which rolls, without its dice reveals")
             self._desync(msg["seq"], msg["hash"])
             return
         self.dealer.after(st, msg)
@@ -948,6 +1105,22 @@ class PeerGame:
         if rs.state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
         self._wake()
+
+    def dice_waiting(self) -> list[str]:
+        """The seats whose dice reveal the host was waiting for when it announced the roll
+        now pending (empty when none is)."""
+        return list(self.rolling)
+
+    async def _reveal(self, msg: dict[str, Any]) -> None:
+        """The host announced an action that rolls: send this seat's next chain value (the
+        one that hashes to the last value every peer has of it). A watcher sends nothing.
+        Raises ``DealError`` if the host's record of this seat's chain is not ours."""
+        if self.watch or not self.seat or self.chain is None or self.conn is None:
+            return
+        value = self.chain.reveal(self.tracker.used.get(self.seat, 0))
+        if not beacon.step_ok(self.tracker.last.get(self.seat, b""), value):
+            raise DealError("the host's record of this seat's dice chain is not ours")
+        await self.conn.send({"type": "beacon", "index": msg["index"], "value": value.hex()})
 
     def _desync(self, seq: int, theirs: str) -> None:
         assert self.state is not None

@@ -17,8 +17,9 @@ from core import registry
 from core.codec import CodecError, pack
 from core.engine import Ruleset, UnknownRuleset
 
-PROTOCOL_VERSION = 2  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
-# options and names from the ruleset's schema instead of Wiz-War's config)
+PROTOCOL_VERSION = 3  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
+# options and names from the ruleset's schema instead of Wiz-War's config); 3: the dice
+# beacon (hello's chain, deal's chains, roll/beacon/chain, commit's beacon)
 MAX_FRAME = 1 << 20  # bytes: no honest message is near this
 
 #: Each message type and the keys (with types) it must carry.
@@ -44,6 +45,12 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "end": {"history": list, "hash": str},
     "desync": {"seq": int, "reason": str},
     "bye": {"reason": str},
+    # dice no peer can foresee (core/beacon.py; docs/protocol.md, "Dice"): the host announces
+    # an action that rolls, every seat answers with its next chain value, the commit carries
+    # them all; a seat that joins again from a new process commits a new chain
+    "roll": {"seq": int, "action": list, "index": int, "waiting": list},
+    "beacon": {"index": int, "value": str},
+    "chain": {"seat": str, "tip": str},
 }
 
 
@@ -119,13 +126,29 @@ class FrameReader:
                 raise ProtocolError("frame larger than the limit") from exc
 
 
-def hello(ruleset: Ruleset, name: str, token: str, nonce_commit: str) -> dict[str, Any]:
+def hello(ruleset: Ruleset, name: str, token: str, nonce_commit: str,
+          chain: str = "") -> dict[str, Any]:
     """The first message a joining peer sends: the protocol version, the ruleset it plays
-    (name, rules version, content digest), its name, its seat token (a rejoin) and its seed
-    nonce's commitment."""
-    return {"type": "hello", "proto": PROTOCOL_VERSION, "ruleset": ruleset.name,
-            "rules_version": ruleset.version, "content": ruleset.content_digest(),
-            "name": name, "token": token, "nonce_commit": nonce_commit}
+    (name, rules version, content digest), its name, its seat token (a rejoin), its seed
+    nonce's commitment and (``chain``, a player's; a watcher sends none) the tip of its dice
+    chain (hex, :class:`core.beacon.Chain`)."""
+    msg = {"type": "hello", "proto": PROTOCOL_VERSION, "ruleset": ruleset.name,
+           "rules_version": ruleset.version, "content": ruleset.content_digest(),
+           "name": name, "token": token, "nonce_commit": nonce_commit}
+    if chain:
+        msg["chain"] = chain
+    return msg
+
+
+def chain_tip_problem(tip: Any) -> str:
+    """Why a hello's dice chain tip cannot be taken ("" if it can): 32 bytes as hex."""
+    if not isinstance(tip, str) or len(tip) != 64:
+        return "a player's hello must commit a dice chain (64 hex digits)"
+    try:
+        bytes.fromhex(tip)
+    except ValueError:
+        return "the dice chain tip is not hex"
+    return ""
 
 
 def version_problem(ruleset: Ruleset, msg: dict[str, Any]) -> str:

@@ -65,9 +65,16 @@ class NetSession:
         return self.ruleset.view(st, self.human if seat is None else seat)
 
     def stage(self) -> Stage:
-        """The current stage (``over`` before the deal: nobody acts)."""
+        """The current stage (``over`` before the deal: nobody acts; a ``reveal`` pause,
+        ``holder`` naming the seats, while an action that rolls waits for their dice
+        reveals: docs/protocol.md, Dice)."""
         st = self.game.state
-        return Stage("over") if st is None else self.ruleset.stage(st)
+        if st is None:
+            return Stage("over")
+        waiting = self.game.dice_waiting()
+        if waiting:
+            return Stage("reveal", (), self.ruleset.seq(st), holder=", ".join(waiting))
+        return self.ruleset.stage(st)
 
     def to_move(self) -> list[str]:
         """Who may act now."""
@@ -79,6 +86,20 @@ class NetSession:
         if st is None or self.game.desync:
             return []
         return self.ruleset.legal_actions(st, self.human if seat is None else seat)
+
+    def families(self, seat: str | None = None) -> list[str]:
+        """This player's large action families left to :meth:`expand` now."""
+        st = self.game.state
+        if st is None or self.game.desync:
+            return []
+        return self.ruleset.families(st, self.human if seat is None else seat)
+
+    def expand(self, family: str, seat: str | None = None) -> list[Any]:
+        """The members of one of this player's action families (from this peer's core)."""
+        st = self.game.state
+        if st is None or self.game.desync:
+            return []
+        return self.ruleset.expand(st, self.human if seat is None else seat, family)
 
     def why(self, action: Any) -> str:
         """Why ``action`` would be refused ("" if legal)."""

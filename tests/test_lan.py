@@ -412,7 +412,7 @@ async def test_other_cards_refused_and_lobby_seat_freed() -> None:
         assert got["type"] == "refuse" and "other game content" in got["reason"]
         assert host.seat_status()["P2"] == "free"
         r, w = await asyncio.open_connection("127.0.0.1", port)
-        w.write(pack(hello(host.ruleset, "leaver", "", "00")))
+        w.write(pack(hello(host.ruleset, "leaver", "", "00", "ab" * 32)))
         await w.drain()
         await asyncio.sleep(0.2)
         assert host.seat_status()["P2"] == "connected"

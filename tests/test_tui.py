@@ -710,7 +710,8 @@ def test_the_shell_imports_no_game() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent / "wizwar_tui"
-    shell = {"app", "ascii", "gameui", "games", "lobby", "menu", "replay", "screens", "seats"}
+    shell = {"app", "ascii", "gameui", "games", "lobby", "menu", "plain", "replay", "screens",
+             "seats"}
     found = {}
     for path in sorted(root.glob("*.py")):
         if path.stem not in shell:
@@ -751,3 +752,69 @@ async def test_new_game_screen_rows_come_from_the_schema() -> None:
         assert screen.rows()[-3:] == ["bot:P2", "bot:P3", "start"]
         await pilot.press("left")  # back to 2 players: the choice made before holds again
         assert screen.options()["crossed"]
+
+
+async def test_a_second_game_without_screens_is_listed_and_played(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With a second ruleset registered (the test-only "Pick a number") the menu groups its
+    lines under each game's title; that game, which has no UI part, gets the shell's plain
+    screens: a new-game screen from its schema, a game through the Session protocol (its
+    sealed stage: the human picks, the bots pick, the round scores)."""
+    from tests import pick_ruleset
+    from wizwar_tui.plain import PlainGameScreen
+
+    pick_ruleset.register(monkeypatch)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one(OptionList)
+        labels = [str(o.prompt) for o in menu.options]
+        assert labels[0] == "Wiz-War" and "Pick a number" in labels
+        assert menu.highlighted == 1  # the first line that can be chosen
+        i = labels.index("Pick a number")
+        assert labels[i + 1].strip() == "Play against bots"
+        menu.highlighted = labels.index("  New game with options...", i)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        assert screen.rows() == ["rounds", "seed", "bot:P2", "bot:P3", "start"]
+        await pilot.press("left")  # 3 rounds -> 2
+        assert screen.options() == {"rounds": 2}
+        await pilot.press("s")
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, PlainGameScreen) and app.game is game
+        assert game.session.ruleset.name == "pick-a-number"
+        assert [str(a) for a in game.shown] == [f"P1 pick {n}" for n in range(1, 10)]
+        for _ in range(2):
+            await pilot.press("enter")  # P1 picks 1; the bots pick; the round scores
+            await pilot.pause()
+        assert game.session.over and not game.shown
+        assert "Pick a number" in str(game.query_one("#plain-top").render())
+
+
+async def test_an_object_is_thrown_at_a_far_square_from_the_board() -> None:
+    """An object thrown at a square is a family the rules list on demand (``throw:dagger``,
+    ruleset.expand): the game screen asks for it, so the dagger's targets include every
+    square and Enter on a far one throws it there (cards.md §1.4)."""
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "a1", "hand": ["dagger"]}, {"at": "e5", "hand": []}],
+                      "turn": {"active": "P1"}})
+    st.script = Script()
+    session = LocalSession(RULESET, st, human="P1", bots=("P2",))
+    assert "throw:dagger" in session.families()
+    assert not any(str(a) == "P1 play dagger @c3 mode=throw" for a in session.legal_actions())
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = GameScreen(session=session, bot_delay=0)
+        app.push_screen(game)
+        await pilot.pause()
+        await pilot.press("1")  # aim the dagger
+        await pilot.pause()
+        assert game.target_card == "dagger"
+        assert (2, 2) in game._target_squares(game.view)  # c3, two squares away
+        game.board.cursor = (2, 2)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [str(a) for a in session.actions][:1] == ["P1 play dagger @c3 mode=throw"]

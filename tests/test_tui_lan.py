@@ -439,11 +439,11 @@ class GatedHost(HostGame):
             self.allow = n
             self._gate.notify_all()
 
-    async def commit(self, action) -> None:  # type: ignore[no-untyped-def]
+    async def commit(self, action, reveals=None) -> None:  # type: ignore[no-untyped-def]
         async with self._gate:
             await self._gate.wait_for(lambda: self.allow > 0)
             self.allow -= 1
-        await super().commit(action)
+        await super().commit(action, reveals)
 
 
 def two_steps(game: GameScreen) -> tuple[str, str]:

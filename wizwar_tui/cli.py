@@ -75,7 +75,7 @@ def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
                         help="bot level: once for every bot, or once per bot seat (P2, P3, "
                              "...) in order")
     add_option_flags(p_play, games["play"], "play")
-    p_play.set_defaults(built_for=games["play"].name)
+    p_play.set_defaults(built_for=games["play"].name, sub_parser=p_play)
     p_sc = sub.add_parser("scenario", help="run rules-conformance scenario files (of any "
                                            "game: a file's `ruleset` key)")
     p_sc.add_argument("paths", nargs="+")
@@ -113,6 +113,9 @@ def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
                         help="legal actions tried on copies per step (0: all)")
     p_self.add_argument("--budget", type=int, default=None, help="archmage playouts")
     add_parsers(sub, games["host"])
+    for name, sp in sub.choices.items():  # usage errors show the command's own usage
+        if name != "play":
+            sp.set_defaults(sub_parser=sp)
     return parser
 
 
@@ -129,7 +132,7 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
         try:
             args.game = registry.canonical(args.game)
         except UnknownRuleset as exc:
-            parser.error(str(exc))
+            args.sub_parser.error(str(exc))
         built = getattr(args, "built_for", args.game)
         if built != args.game:  # the word first taken for GAME was an option's value
             games[args.cmd] = registry.get(args.game)
@@ -145,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     from net.cli import run as run_net
 
     parser, args = parse(argv)
+    parser = getattr(args, "sub_parser", None) or parser
     if args.cmd in ("host", "join"):
         prepare(parser, args)
     if args.cmd == "verify":

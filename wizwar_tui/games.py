@@ -24,20 +24,28 @@ _loaded: dict[str, GameUI] = {}
 
 
 def names() -> list[str]:
-    """The games the app can show, the default first."""
-    return list(UI_PARTS)
+    """The games the app can show, the default first: those with a UI part, then every other
+    registered ruleset (played on the shell's plain screens, :mod:`wizwar_tui.plain`)."""
+    from core import registry
+
+    return [*UI_PARTS, *(n for n in registry.names() if n not in UI_PARTS)]
 
 
 def ui(name: str = "") -> GameUI:
-    """The UI part of game ``name`` ("" for the default). Raises ``LookupError`` (the
-    registry's ``UnknownRuleset`` wording) for a game without one."""
+    """The UI part of game ``name`` ("" for the default; a registered ruleset without one gets
+    the shell's plain screens). Raises ``LookupError`` (the registry's ``UnknownRuleset``,
+    in words) for a game the registry does not know."""
     key = (name or DEFAULT).strip().lower()
     if key not in UI_PARTS:
         from core import registry
 
         key = registry.canonical(key)  # the aliases ("wiz-war"), or the unknown-game error
         if key not in UI_PARTS:
-            raise LookupError(f"the app has no screens for {key!r} yet")
+            if key not in _loaded or _loaded[key].title != registry.get(key).title:
+                from wizwar_tui.plain import plain_ui
+
+                _loaded[key] = plain_ui(key, registry.get(key).title)
+            return _loaded[key]
     if key not in _loaded:
         module, _, attr = UI_PARTS[key].partition(":")
         _loaded[key] = getattr(importlib.import_module(module), attr)
@@ -46,4 +54,4 @@ def ui(name: str = "") -> GameUI:
 
 def all_uis() -> list[GameUI]:
     """Every game's UI part, in the menu's order."""
-    return [ui(n) for n in UI_PARTS]
+    return [ui(n) for n in names()]

@@ -254,7 +254,7 @@ def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
     def advance(st: Any, i: int) -> list[Event]:
         a = tg.actions[i]
         try:
-            return rs.apply(st, a)
+            return tg.step(st, i)  # with its dice reveals, in a networked game's export
         except IllegalAction as exc:
             raise log.LogError(f"action {i + 1} ({a}) is illegal here: {exc.reason}") from None
 

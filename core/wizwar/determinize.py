@@ -72,7 +72,7 @@ _FAST: dict[str, Any] = {
     "bushes": dict, "stones": list, "floor": list,
     "treasures": dict,
     "turn": _copy_turn,
-    "rng": lambda v: Rng(v.seed, v.counter),
+    "rng": lambda v: v.copy(),
     "windows": lambda v: [_copy_window(w) for w in v],
     "discarding": list, "eliminated": list,
     "script": lambda v: copy.deepcopy(v),

@@ -191,6 +191,12 @@ class WizWar(Ruleset):
 
         return State.from_wire(data)
 
+    def chance(self, state: Any) -> Any:
+        """``state.rng``: every d4, random pick, random direction and reshuffle draws from it
+        (rulebook, Equipment: the die). Source of the beacon: design.md, Dice no peer can
+        foresee."""
+        return state.rng
+
     # -- bots, scenarios --
     def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "") -> Any:
         """bot.choose at ``level`` (default: the apprentice)."""

@@ -163,7 +163,7 @@ def playout(rs: Ruleset, options: dict[str, Any], seed: int, *, cap: int = 1500,
         assert rs.to_move(state) == list(stage.players), f"{where}: to_move != stage.players"
         assert list(stage.players) == [s for s in seats if s in stage.players], \
             f"{where}: stage players not in seat order"
-        assert rs.seq(state) == step, f"{where}: seq {rs.seq(state)}"
+        assert rs.seq(state) == len(g.actions), f"{where}: seq {rs.seq(state)}"
         if result.over:
             assert set(result.winners) <= set(seats), f"{where}: winners {result.winners}"
             assert result.draw == (not result.winners), f"{where}: {result}"
@@ -380,9 +380,12 @@ def check_log(rs: Ruleset, g: Game) -> None:
 
 _CHILD = r"""
 import json, sys
-from core import log
+from core import log, registry
+job = json.loads(sys.stdin.read())
+sys.path[:0] = job["path"]
+registry.RULESETS.update(job["rulesets"])
 out = []
-for path in json.loads(sys.stdin.read()):
+for path in job["logs"]:
     loaded = log.read(open(path, "rb").read())
     rs = loaded.ruleset
     rp = log.begin(loaded)
@@ -406,8 +409,12 @@ def hashes_in_fresh_process(rs: Ruleset, games: list[Game], hashseed: str,
         if not p.exists():
             p.write_bytes(log_bytes(rs, g))
         paths.append(str(p))
+    # a ruleset registered for a test only is registered in the child too
+    from core import registry
+
+    job = {"logs": paths, "path": [p for p in sys.path if p], "rulesets": dict(registry.RULESETS)}
     env = dict(os.environ, PYTHONHASHSEED=hashseed)
-    res = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps(paths), cwd=ROOT,
+    res = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps(job), cwd=ROOT,
                          env=env, capture_output=True, text=True, timeout=600, check=False)
     assert res.returncode == 0, res.stderr[-2000:]
     out: list[list[str]] = json.loads(res.stdout)

@@ -787,10 +787,17 @@ class GameScreen(GameScreenBase):
                                             lan=self.lan_label()))
 
     def legal(self) -> list[Action]:
-        """The human's legal actions now ([] while bots act)."""
+        """The human's legal actions now ([] while bots act), with the members of the large
+        families ``legal_actions`` leaves to ``expand`` (a Drag along several squares, an
+        object thrown at a far square) except the walks of several squares, which the
+        cursor's walk builds (:meth:`walk_to`)."""
         if not self.human_to_act():
             return []
-        return self.session.legal_actions()
+        out = list(self.session.legal_actions())
+        for family in self.session.families():
+            if not family.startswith("move-path:"):
+                out += self.session.expand(family)
+        return out
 
     def _probe(self, slug: str) -> Action:
         """The play of ``slug`` whose refusal explains best why it cannot be played now:
@@ -1037,6 +1044,10 @@ class GameScreen(GameScreenBase):
         if not cands:
             self.refuse(Action(self.human, verb), f"no {what} is possible now")
             return
+        if verb == "end" and any(a.number is None for a in cands):
+            # e ends the turn drawing as usual; drawing fewer (end draw 0/1, notation.md) is
+            # in the actions menu and the command line
+            cands = [a for a in cands if a.number is None]
         if len(cands) == 1:
             self.do(cands[0])
             return
@@ -1075,7 +1086,13 @@ class GameScreen(GameScreenBase):
 
     @typed_ahead
     def action_end(self) -> None:
-        """End the turn."""
+        """End the turn, drawing 2 (``end draw 0``/``1``, listed too, are in the actions menu
+        and may be typed)."""
+        plain = Action(self.human, "end")
+        if plain in self.legal():
+            self.message = None
+            self.do(plain)
+            return
         self._verb("end", "End turn")
 
     @typed_ahead

@@ -10,6 +10,8 @@ Where a rule lives:
 - ``turn``: the turn and dispatch (``to_move``, ``apply``, playing a card in one's own turn,
   draws, the hand limit, passing the turn, durations counted)
 - ``candidates``: the candidate actions behind ``legal_actions`` and ``sample_legal_action``
+  (``rows``: the row form and the context a card's candidate hook gets; ``reach``: the far
+  targets)
 - ``movement``: walking, boosts, pushes, forced retreats
 - ``sight``: line of sight
 - ``stack`` and ``resolution``: opening answer windows; passing and resolving them
@@ -20,7 +22,7 @@ Where a rule lives:
 - ``hooks``: each card's record (``CardRules``, ``EdgeRules``) and the registry the
   shared machinery asks instead of naming cards
 - ``cards/``: the cards by family, each card's record next to its behaviour (attacks,
-  hit effects, neutrals, creations, counteractions, stones)
+  hit effects, neutrals, creations, counteractions, stones, Trap!)
 - ``_common``: helpers shared by all of them
 
 Sources are cited per rule: "RB" is the rulebook text in seeds/001 (§2, 5th-edition text
@@ -41,7 +43,8 @@ from core.wizwar.rules.turn import apply, is_legal, to_move, why_illegal
 from core.wizwar.rules.victory import result
 
 __all__ = [
-    "ANSWER_STONES", "MODIFIERS", "SOURCE_CARD", "CardRules", "EdgeRules", "HitEffect", "Out", "_candidates", "_is_blocking", "allowance",
-    "apply", "card_rules", "cards", "edge_rules", "hand_limit", "has_los", "is_legal",
-    "legal_actions", "result", "sample_legal_action", "thing_name", "to_move", "why_illegal",
+    "ANSWER_STONES", "MODIFIERS", "SOURCE_CARD", "CardRules", "EdgeRules", "HitEffect", "Out",
+    "_candidates", "_is_blocking", "allowance", "apply", "card_rules", "cards", "edge_rules",
+    "hand_limit", "has_los", "is_legal", "legal_actions", "result", "sample_legal_action",
+    "thing_name", "to_move", "why_illegal",
 ]

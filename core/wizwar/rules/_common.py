@@ -14,21 +14,15 @@ from collections.abc import Iterable
 from core.engine import Event, IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    Edge,
-    Square,
-    parse_edge,
-    parse_square,
+from core.wizwar.board import Edge, Square, parse_edge, parse_square
+from core.wizwar.rules.hooks import (
+    card_rules,
+    conditions_of,
+    displayed_rules,
+    edge_rules,
+    moves_cap,
 )
-from core.wizwar.rules.hooks import card_rules, conditions_of, edge_rules, moves_cap
-from core.wizwar.state import (
-    BASE_MOVES,
-    HAND_LIMIT,
-    Condition,
-    ScriptExhausted,
-    State,
-    Wizard,
-)
+from core.wizwar.state import BASE_MOVES, HAND_LIMIT, Condition, ScriptExhausted, State, Wizard
 
 
 def _ceil_half(n: int) -> int:
@@ -46,9 +40,10 @@ class Out:
 
 
 def hand_limit(state: State, w: Wizard) -> int:
-    """7, or 9 with a displayed Brainstone (RB The Cards; DG §3)."""
-    if any(state.face(c) == "brainstone" for c in w.displayed):
-        return 9
+    """7, or what a displayed stone makes it (9 with a Brainstone; RB The Cards; DG §3)."""
+    for r in displayed_rules(state, w):
+        if r.hand_limit is not None:
+            return r.hand_limit
     return HAND_LIMIT
 
 
@@ -121,27 +116,21 @@ def _final_number(state: State, w: Wizard, n: int | None, use: str) -> int:
     value = 1 if n is None else n
     used_card = n is not None
     mods = state.turn.modifiers if state.turn.active == w.seat and not state.windows else []
-    if use in ("power", "duration", "count", "distance", "boost"):
-        for slug, num in mods:
-            if slug == "add" and isinstance(num, int):
-                value += num
-                used_card = used_card or num > 1
-        for slug, _num in mods:
-            if slug == "amplify":
-                value *= 2
-        if use == "duration":
-            for slug, _num in mods:
-                if slug == "extend":
-                    value *= 2
+    if use in ("power", "duration", "count", "distance", "boost") and mods:
+        played = [(card_rules(str(slug)), num) for slug, num in mods]
+        for phase in sorted({r.modify_phase for r, _n in played if r.modify is not None}):
+            for r, num in played:  # Add, then Amplify, then Extend (cards.md §1.3)
+                if r.modify is not None and r.modify_phase == phase:
+                    value, used_card = r.modify(value, num, use, used_card)
     if used_card:
         value += _powerstone(state, w)
     return value
 
 
 def _powerstone(state: State, w: Wizard) -> int:
-    """+1, applied last, to an action that used a number card, with a displayed Powerstone
-    (cards.md §1.3 step 4, powerstone)."""
-    return 1 if _displayed(state, w, "powerstone") else 0
+    """What displayed stones add, last, to an action that used a number card (+1 with a
+    Powerstone; cards.md §1.3 step 4, powerstone)."""
+    return max((r.number_bonus for r in displayed_rules(state, w)), default=0)
 
 
 def _discard_cards(state: State, cids: Iterable[int | None]) -> None:

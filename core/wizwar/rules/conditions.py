@@ -11,10 +11,7 @@ from __future__ import annotations
 from core.wizwar.actions import Action
 from core.wizwar.rules._common import Out
 from core.wizwar.rules.hooks import card_rules, conditions_of
-from core.wizwar.state import (
-    State,
-    Wizard,
-)
+from core.wizwar.state import State, Wizard
 
 
 def _restricted(state: State, w: Wizard, a: Action) -> str:

@@ -6,13 +6,8 @@ Sources: RB Combat; cards.md §1.7 (lost turns); FAQ.
 
 from __future__ import annotations
 
-from core.wizwar.rules._common import (
-    Out,
-)
-from core.wizwar.state import (
-    State,
-    Wizard,
-)
+from core.wizwar.rules._common import Out
+from core.wizwar.state import State, Wizard
 
 
 def _lose_turn(state: State, w: Wizard, o: Out) -> None:

@@ -26,6 +26,7 @@ from core.wizwar.state import Condition, Counter, EdgeState, State, Window, Wiza
 
 if TYPE_CHECKING:
     from core.wizwar.rules._common import Out
+    from core.wizwar.rules.rows import Near, Row
 
 #: A card's effect when its owner plays it in his own turn: ``(state, wizard, action, card
 #: id, dry, out)``; raises ``IllegalAction`` when refused; with ``dry`` it only checks.
@@ -100,6 +101,10 @@ class CardRules:
         edge: the creation it leaves on an edge, if any (also registered by kind).
         drawn: ``(state, wizard, card id, out) -> None``: the card goes off when drawn
             instead of going to the hand (Trap!).
+        candidates: ``(state, near, slug) -> rows``: the actions worth a dry run with it in
+            its holder's own turn, near him (``legal_actions``; the far targets are
+            ``reach.own_turn_rows``'s); None: only discarding it.
+        answers: ``(state, near, slug) -> rows``: the same while he answers a window.
         source: where its rules come from (cards.md row, rulebook section, FAQ).
 
     What a condition named after the card does to its wizard (cards.md §1.6), beyond what it
@@ -141,6 +146,32 @@ class CardRules:
             damage of its player, in the order he played them; ``reversed`` when the damage
             became life (Absorb, Blunt, Reverse).
 
+    As a displayed magic stone (cards.md §1.4, §2.3):
+
+    Attributes:
+        hand_limit: its owner's hand limit becomes this (Brainstone).
+        number_bonus: added last to an action of its owner's that used a number card
+            (Powerstone).
+        sight_through: its owner's spells see through this many walls (Visionstone).
+        damage_step: ``(state, wizard, damage, physical, out) -> damage or None``: step 4 of
+            the resolution for its owner, None when it does not apply; the stones go in
+            ``damage_order`` and the first that applies decides (Shieldstone, Soulstone,
+            Bloodstone).
+        after_dealing: ``(state, owner, victim, damage, physical, out)``: after its owner's
+            attack dealt damage to another wizard (Shadowstone).
+
+    As a condition or modifier on sight and numbers:
+
+    Attributes:
+        sees_own_square_only: its wizard's spells reach only his own square (Blind).
+        pivot: as a modifier, its player's next spell traces its line in two legs through the
+            square it names (Around the Corner).
+        modify: ``(value, modifier number, number use, used a number card) -> (value, used)``:
+            as a modifier, how it changes the next action's number; modifiers apply by
+            ``modify_phase`` (Add, then Amplify, then Extend), each in the order played.
+        recasts: it casts another spell again, and is not itself a spell cast this turn
+            (Reuse Spell).
+
     For an object used in an attack:
 
     Attributes:
@@ -155,6 +186,8 @@ class CardRules:
     hit: HitEffect | None = None
     edge: EdgeRules | None = None
     drawn: Callable[[State, Wizard, int, Out], None] | None = None
+    candidates: Callable[[State, Near, str], list[Row]] | None = None
+    answers: Callable[[State, Near, str], list[Row]] | None = None
     moves_cap: int | None = None
     base_moves: int | None = None
     to_hit: int = 0
@@ -175,6 +208,17 @@ class CardRules:
     on_stop: Callable[[State, Counter, Out], None] | None = None
     split: Callable[[State, Window, Counter, list[list], Out], None] | None = None
     reduce: Callable[[State, Wizard, int, Out], tuple[int, bool]] | None = None
+    hand_limit: int | None = None
+    number_bonus: int = 0
+    sight_through: int = 0
+    damage_step: Callable[[State, Wizard, int, bool, Out], int | None] | None = None
+    damage_order: int = 0
+    after_dealing: Callable[[State, Wizard, Wizard, int, bool, Out], None] | None = None
+    sees_own_square_only: bool = False
+    pivot: bool = False
+    modify: Callable[[int, object, str, bool], tuple[int, bool]] | None = None
+    modify_phase: int = 0
+    recasts: bool = False
     kept_striking: bool = False
     lands: str = ""
     after_draw: Callable[[State, Wizard, Condition, Out], None] | None = None
@@ -190,14 +234,15 @@ _EDGES: dict[str, EdgeRules] = {}
 
 def register(*records: CardRules) -> None:
     """Register each card's record (and its edge creation, by kind). Raises ``ValueError``
-    when a slug or an edge kind is registered twice."""
-    for r in records:
+    when a slug or an edge kind is already registered (and then registers none of them)."""
+    for r in records:  # checked before anything is registered: a refusal changes nothing
         if r.slug in _CARDS:
             raise ValueError(f"card rules for {r.slug} registered twice")
+        if r.edge is not None and r.edge.kind in _EDGES:
+            raise ValueError(f"edge rules for {r.edge.kind} registered twice")
+    for r in records:
         _CARDS[r.slug] = r
         if r.edge is not None:
-            if r.edge.kind in _EDGES:
-                raise ValueError(f"edge rules for {r.edge.kind} registered twice")
             _EDGES[r.edge.kind] = r.edge
 
 
@@ -241,6 +286,11 @@ def moves_cap(w: Wizard) -> int | None:
 def rooted(w: Wizard) -> bool:
     """A condition on ``w`` keeps him from being made to walk (Lock in Place, Medusa)."""
     return any(card_rules(c.slug).rooted for c in w.conditions)
+
+
+def displayed_rules(state: State, w: Wizard) -> list[CardRules]:
+    """The record of each card ``w`` displays, in the order displayed."""
+    return [card_rules(state.face(c)) for c in w.displayed]
 
 
 def registered() -> list[str]:

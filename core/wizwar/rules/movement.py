@@ -10,14 +10,7 @@ from __future__ import annotations
 from core.engine import IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    DIRS,
-    Edge,
-    Square,
-    edge_name,
-    parse_square,
-    square_name,
-)
+from core.wizwar.board import DIRS, Edge, Square, edge_name, parse_square, square_name
 from core.wizwar.rules._common import Out, _discard_cards, _final_number, _square, allowance
 from core.wizwar.rules.hooks import (
     EdgeRules,
@@ -28,10 +21,7 @@ from core.wizwar.rules.hooks import (
     through_doors,
 )
 from core.wizwar.rules.stack import _open_indirect
-from core.wizwar.state import (
-    State,
-    Wizard,
-)
+from core.wizwar.state import State, Wizard
 
 
 def _step_ok(state: State, frm: Square, to: Square) -> tuple[Edge, str] | None:

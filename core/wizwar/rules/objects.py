@@ -11,19 +11,11 @@ from __future__ import annotations
 from core.engine import IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    Square,
-    blocked_count,
-    sightlines,
-    square_name,
-)
-from core.wizwar.rules._common import Out, _displayed, _square, _take_from_hand, thing_name
-from core.wizwar.rules.hooks import card_rules, conditions_of
+from core.wizwar.board import Square, blocked_count, sightlines, square_name
+from core.wizwar.rules._common import Out, _square, _take_from_hand, thing_name
+from core.wizwar.rules.hooks import card_rules, conditions_of, displayed_rules
 from core.wizwar.rules.sight import _is_blocking
-from core.wizwar.state import (
-    State,
-    Wizard,
-)
+from core.wizwar.state import State, Wizard
 
 
 def _throw_object(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
@@ -150,28 +142,26 @@ def _stones_step(state: State, w: Wizard, dmg: int, *, physical: bool, o: Out) -
         if r.immune == "physical":
             o("stone", f"{w.seat} is {r.immune_as} and takes no physical damage")
             return 0
-    if physical and _displayed(state, w, "shieldstone"):
-        o("stone", f"{w.seat}'s Shieldstone stops the physical damage")
-        return 0
-    if not physical and w.life <= 3 and _displayed(state, w, "soulstone"):
-        o("stone", f"{w.seat}'s Soulstone stops the magical damage")
-        return 0
-    if _displayed(state, w, "bloodstone"):
-        o("stone", f"{w.seat}'s Bloodstone takes a point")
-        return dmg - 1
+    steps = {r.slug: r for r in displayed_rules(state, w) if r.damage_step is not None}
+    for r in sorted(steps.values(), key=lambda r: r.damage_order):
+        assert r.damage_step is not None
+        after = r.damage_step(state, w, dmg, physical, o)
+        if after is not None:
+            return after
     return dmg
 
 
 def _shadowstone(state: State, credit: str, victim: Wizard, dmg: int, physical: bool,
                  o: Out) -> None:
-    """Shadowstone: physical damage your attacks deal to a wizard is added to your life
-    (cards.md shadowstone)."""
-    if not physical or not credit or credit == victim.seat:
+    """After an attack credited to ``credit`` dealt ``dmg`` to ``victim``: the attacker's
+    displayed stones act (Shadowstone: physical damage becomes his life; cards.md
+    shadowstone)."""
+    if not credit or credit == victim.seat:
         return
     w = state.wizard(credit)
-    if w.in_game and _displayed(state, w, "shadowstone"):
-        w.life += dmg
-        o("stone", f"{credit}'s Shadowstone gives {dmg} life")
+    for r in displayed_rules(state, w) if w.in_game else []:
+        if r.after_dealing is not None:
+            r.after_dealing(state, w, victim, dmg, physical, o)
 
 
 def _finish_objects(state: State, slug: str, cid: int | None, mode: str,

@@ -7,22 +7,13 @@ Sources: cards.md §1.5 (resolution order); RB Combat; DG §7; FAQ.
 from __future__ import annotations
 
 from core.wizwar import cards as C
-from core.wizwar.rules._common import (
-    Out,
-    _discard_cards,
-    _name,
-)
+from core.wizwar.rules._common import Out, _discard_cards, _name
 from core.wizwar.rules.damage import _hurt
 from core.wizwar.rules.hooks import card_rules, hit_effect
 from core.wizwar.rules.objects import _finish_objects, _shadowstone, _stones_step
 from core.wizwar.rules.stack import _is_spent, _other_side
 from core.wizwar.rules.victory import _deaths
-from core.wizwar.state import (
-    Counter,
-    State,
-    Window,
-    Wizard,
-)
+from core.wizwar.state import Counter, State, Window, Wizard
 
 
 def _answer_pass(state: State, w: Wizard, dry: bool, o: Out) -> None:

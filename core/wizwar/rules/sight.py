@@ -8,18 +8,9 @@ from __future__ import annotations
 
 import threading
 
-from core.wizwar.board import (
-    Edge,
-    Sightline,
-    Square,
-    parse_square,
-    sightlines,
-)
-from core.wizwar.rules._common import _displayed
-from core.wizwar.state import (
-    State,
-    Wizard,
-)
+from core.wizwar.board import Edge, Sightline, Square, parse_square, sightlines
+from core.wizwar.rules.hooks import card_rules, displayed_rules
+from core.wizwar.state import State, Wizard
 
 #: has_los answers remembered during one legal_actions call (per thread: bots may think in
 #: a worker thread while the app asks for its own player's actions)
@@ -127,14 +118,16 @@ def _clear_line(state: State, frm: Square, target: Square | Edge,
 
 
 def _sees(state: State, w: Wizard, frm: Square, target: Square | Edge) -> bool:
-    """A spell's line of sight for ``w``: through one wall with a displayed Visionstone (cards.md
-    visionstone; FAQ: a corner counts as two). Throws use :func:`has_los` (a clear line)."""
-    if w.has("blind"):  # cards.md blind: his LOS reaches only his own square
-        return len(target) == 2 and target == frm
-    through = 1 if _displayed(state, w, "visionstone") else 0
+    """A spell's line of sight for ``w``: through as many walls as his displayed stones allow
+    (one with a Visionstone: cards.md visionstone; FAQ: a corner counts as two), in two legs
+    after a pivot modifier (Around the Corner), only his own square under a condition like
+    Blind. Throws use :func:`has_los` (a clear line)."""
+    if any(card_rules(c.slug).sees_own_square_only for c in w.conditions):
+        return len(target) == 2 and target == frm  # cards.md blind: only his own square
+    through = max((r.sight_through for r in displayed_rules(state, w)), default=0)
     if state.turn.active == w.seat and not state.windows:
         for slug, pivot in state.turn.modifiers:
-            if slug == "around-the-corner":  # two legs, both clear (cards.md)
+            if card_rules(str(slug)).pivot:  # Around the Corner: two legs, both clear
                 p = parse_square(str(pivot))
                 return has_los(state, frm, p, through) and has_los(state, p, target, through)
     return has_los(state, frm, target, through)

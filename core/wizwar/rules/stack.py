@@ -12,11 +12,7 @@ from core.wizwar import cards as C
 from core.wizwar.rules._common import SOURCE_CARD, Out, _discard_cards, _roll, _take_from_hand
 from core.wizwar.rules.hooks import card_rules, conditions_of
 from core.wizwar.rules.objects import _finish_objects
-from core.wizwar.state import (
-    State,
-    Window,
-    Wizard,
-)
+from core.wizwar.state import State, Window, Wizard
 
 
 def _other_side(win: Window, seat: str) -> str:

@@ -18,32 +18,18 @@ from operator import attrgetter
 from core.engine import Event, IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action, NotationError, parse
-from core.wizwar.board import (
-    parse_square,
-)
+from core.wizwar.board import parse_square
 from core.wizwar.rules._common import Out, _discard_cards, _seat_order_from, hand_limit
-from core.wizwar.rules.cards.attacks import (
-    _choose,
-    _punch,
-    _weapon,
-)
+from core.wizwar.rules.cards.attacks import _choose, _punch, _weapon
 from core.wizwar.rules.cards.counteractions import _answer_play
-from core.wizwar.rules.cards.neutrals import (
-    MODIFIERS,
-)
+from core.wizwar.rules.cards.neutrals import MODIFIERS
 from core.wizwar.rules.conditions import _restricted, _tick
 from core.wizwar.rules.hooks import card_rules, settling_edges
 from core.wizwar.rules.movement import _boost, _move, _retreat, _retreat_paths
 from core.wizwar.rules.objects import _drop, _pickup, _throw_object
 from core.wizwar.rules.resolution import _answer_pass
 from core.wizwar.rules.victory import _check_end, _deaths
-from core.wizwar.state import (
-    HAND_LIMIT,
-    ScriptExhausted,
-    State,
-    Turn,
-    Wizard,
-)
+from core.wizwar.state import HAND_LIMIT, ScriptExhausted, State, Turn, Wizard
 
 
 def to_move(state: State) -> list[str]:
@@ -204,7 +190,7 @@ def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     if a.number is not None and str(a.number) == a.card:
         raise IllegalAction("a card cannot be its own number")
     effect(state, w, a, cid, dry, o)
-    if not dry and cd.spell and cd.kind != C.ATTACK and cd.slug != "reuse-spell":
+    if not dry and cd.spell and cd.kind != C.ATTACK and not card_rules(cd.slug).recasts:
         state.turn.played.append(cd.slug)
 
 

@@ -6,14 +6,9 @@ Sources: RB Winning; RB Combat (death and spoils); FAQ (second-hand kills); DG Â
 
 from __future__ import annotations
 
-from core.wizwar.board import (
-    Square,
-)
+from core.wizwar.board import Square
 from core.wizwar.rules._common import Out, _seat_order_from
-from core.wizwar.state import (
-    State,
-    Wizard,
-)
+from core.wizwar.state import State, Wizard
 
 
 def result(state: State) -> dict[str, object]:

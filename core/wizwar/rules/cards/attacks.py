@@ -10,11 +10,7 @@ from __future__ import annotations
 from core.engine import IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    Square,
-    parse_square,
-    square_name,
-)
+from core.wizwar.board import Square, edge_name, parse_square, square_name
 from core.wizwar.rules._common import (
     Out,
     _attack_target,
@@ -52,14 +48,10 @@ from core.wizwar.rules.cards.hits import (
 from core.wizwar.rules.hooks import CardRules, EdgeRules, HitEffect, edge_rules, register
 from core.wizwar.rules.movement import _away, _enter_bush, _move, _step_ok
 from core.wizwar.rules.objects import _throw_landing
+from core.wizwar.rules.rows import Near, Row, _bare_rows, _each_other_rows, _near, _row
 from core.wizwar.rules.sight import _clear_line, _sees, has_los
 from core.wizwar.rules.stack import _declare, _open_indirect
-from core.wizwar.state import (
-    Condition,
-    State,
-    Window,
-    Wizard,
-)
+from core.wizwar.state import Condition, State, Window, Wizard
 
 
 def _punch(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
@@ -445,6 +437,84 @@ def _medusa_target_refused(state: State, target: Wizard, c: Condition, card: str
 
 
 # ---------------------------------------------------------------------------------------
+# candidate actions (legal_actions asks these; the far targets are reach.py's)
+# ---------------------------------------------------------------------------------------
+def _point_rows(state: State, n: Near, s: str) -> list[Row]:
+    """A point attack or Power Drain at each other wizard with each number (Sudden Death
+    takes none), and the point attacks at each wall, door and bush, without a number."""
+    out = []
+    for x in n.others:
+        for k in (n.nums if s != "sudden-death" else [None]):
+            out.append(_row(n.seat, "play", s, (x.seat,), k))
+    if s not in ("waterbolt", "power-drain"):
+        for e in state.edges:
+            out.append(_row(n.seat, "play", s, (edge_name(e),), None))
+        for sq in state.bushes:
+            out.append(_row(n.seat, "play", s, (square_name(sq),), None))
+    return out
+
+
+def _blade_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Wizardblade at each other wizard; dropping it."""
+    return [*(_row(n.seat, "play", s, (x.seat,)) for x in n.others),
+            _row(n.seat, "drop", targets=(s,))]
+
+
+def _weapon_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Dagger (struck or thrown) or Large Rock at each other wizard; dropping it."""
+    out = []
+    for x in n.others:
+        out.append(_row(n.seat, "play", s, (x.seat,)))
+        if s == "dagger":
+            out.append(_row(n.seat, "play", s, (x.seat,), args=(("mode", "throw"),)))
+    out.append(_row(n.seat, "drop", targets=(s,)))
+    return out
+
+
+def _erasure_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Card Erasure at each other wizard naming the counteractions most worth erasing."""
+    return [_row(n.seat, "play", s, (x.seat,), args=(("name", slug),)) for x in n.others
+            for slug in ("absorb-spell", "full-shield", "reflection", "teleport")]
+
+
+def _drop_object_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Drop Object at each other wizard who carries a treasure, naming it."""
+    return [_row(n.seat, "play", s, (x.seat,), args=(("drop", x.carrying),))
+            for x in n.others if x.carrying]
+
+
+def _curse_rows(state: State, n: Near, s: str) -> list[Row]:
+    """A duration attack at each other wizard, with each number."""
+    return [_row(n.seat, "play", s, (x.seat,), k) for k in n.nums for x in n.others]
+
+
+def _go_away_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Go Away at each other wizard with each number."""
+    return [_row(n.seat, "play", s, (x.seat,), k) for x in n.others for k in n.nums]
+
+
+def _drag_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Drag each other wizard in the square one step each way."""
+    out = []
+    assert n.at is not None
+    for x in n.others:
+        if x.at == n.at:
+            for side in "nesw":
+                nb = state.layout.neighbor(n.at, side)
+                if nb is not None:
+                    out.append(_row(n.seat, "play", s, (x.seat,),
+                                    args=(("path", square_name(nb[0])),)))
+    return out
+
+
+def _teleport_opponent_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Teleport Opponent: each other wizard to each square within 2."""
+    assert n.at is not None
+    return [_row(n.seat, "play", s, (x.seat,), args=(("to", square_name(sq)),))
+            for x in n.others for sq in _near(state, n.at, 2)]
+
+
+# ---------------------------------------------------------------------------------------
 # the attack cards' records (and the two attack sources that are no card: a punch and
 # Slow Death's tick)
 # ---------------------------------------------------------------------------------------
@@ -452,57 +522,61 @@ register(
     CardRules("punch", hit=HitEffect(_points), source="RB Combat (punch)"),
     CardRules("slow-death-tick", hit=HitEffect(_points, credit=False),
               source="cards.md slow-death; DG §7"),
-    CardRules("fireball", play=_point_attack, hit=HitEffect(_points, _burn_stones),
-              source="cards.md fireball; FAQ (Bloodstone)"),
-    CardRules("lightning-blast", play=_point_attack, hit=HitEffect(_points, _stun),
-              source="cards.md lightning-blast"),
-    CardRules("powerthrust", play=_point_attack, hit=HitEffect(_points_plus_two),
-              source="cards.md powerthrust"),
-    CardRules("sudden-death", play=_point_attack, hit=HitEffect(_points, fixed=10),
+    CardRules("fireball", candidates=_point_rows, play=_point_attack,
+              hit=HitEffect(_points, _burn_stones), source="cards.md fireball; FAQ (Bloodstone)"),
+    CardRules("lightning-blast", candidates=_point_rows, play=_point_attack,
+              hit=HitEffect(_points, _stun), source="cards.md lightning-blast"),
+    CardRules("powerthrust", candidates=_point_rows, play=_point_attack,
+              hit=HitEffect(_points_plus_two), source="cards.md powerthrust"),
+    CardRules("sudden-death", candidates=_point_rows, play=_point_attack, hit=HitEffect(_points, fixed=10),
               source="cards.md sudden-death"),
-    CardRules("waterbolt", play=_waterbolt, hit=HitEffect(_push_hit),
+    CardRules("waterbolt", candidates=_point_rows, play=_waterbolt, hit=HitEffect(_push_hit),
               source="cards.md waterbolt; §1.8"),
-    CardRules("dagger", play=_weapon, hit=HitEffect(_points), kept_striking=True,
-              lands="thrown", source="cards.md dagger; RB Objects"),
-    CardRules("large-rock", play=_weapon, hit=HitEffect(_points), lands="always",
-              source="cards.md large-rock; RB Objects"),
-    CardRules("wizardblade", play=_weapon, hit=HitEffect(_points), kept_striking=True,
-              source="cards.md wizardblade"),
-    CardRules("power-drain", play=_player_spell, hit=HitEffect(_points, _drain),
-              source="cards.md power-drain"),
-    CardRules("stone-dead", play=_player_spell, hit=HitEffect(_stone_dead),
+    CardRules("dagger", candidates=_weapon_rows, play=_weapon, hit=HitEffect(_points),
+              kept_striking=True, lands="thrown", source="cards.md dagger; RB Objects"),
+    CardRules("large-rock", candidates=_weapon_rows, play=_weapon, hit=HitEffect(_points),
+              lands="always", source="cards.md large-rock; RB Objects"),
+    CardRules("wizardblade", candidates=_blade_rows, play=_weapon, hit=HitEffect(_points),
+              kept_striking=True, source="cards.md wizardblade"),
+    CardRules("power-drain", candidates=_point_rows, play=_player_spell,
+              hit=HitEffect(_points, _drain), source="cards.md power-drain"),
+    CardRules("stone-dead", candidates=_curse_rows, play=_player_spell, hit=HitEffect(_stone_dead),
               source="cards.md stone-dead"),
-    CardRules("swap", play=_player_spell, hit=HitEffect(_nothing, _swap_places, damage=False),
-              source="cards.md swap"),
-    CardRules("teleport-opponent", play=_player_spell,
+    CardRules("swap", candidates=_each_other_rows, play=_player_spell,
+              hit=HitEffect(_nothing, _swap_places, damage=False), source="cards.md swap"),
+    CardRules("teleport-opponent", candidates=_teleport_opponent_rows, play=_player_spell,
               hit=HitEffect(_nothing, _put_elsewhere, damage=False),
               source="cards.md teleport-opponent"),
-    CardRules("thought-steal", play=_player_spell,
+    CardRules("thought-steal", candidates=_curse_rows, play=_player_spell,
               hit=HitEffect(_nothing, _steal, damage=False), source="cards.md thought-steal"),
-    CardRules("telepath", play=_player_spell, hit=HitEffect(_nothing, _read_mind, damage=False),
-              source="cards.md telepath"),
-    CardRules("slow-death", play=_player_spell,
+    CardRules("telepath", candidates=_each_other_rows, play=_player_spell,
+              hit=HitEffect(_nothing, _read_mind, damage=False), source="cards.md telepath"),
+    CardRules("slow-death", candidates=_each_other_rows, play=_player_spell,
               hit=HitEffect(_nothing, _slow_death, damage=False), after_draw=_slow_death_tick,
               source="cards.md slow-death; DG §7, §12"),
-    CardRules("go-away", play=_player_spell, hit=HitEffect(_nothing, _go_away, damage=False),
-              source="cards.md go-away; §1.8"),
-    CardRules("card-erasure", play=_player_spell,
+    CardRules("go-away", candidates=_go_away_rows, play=_player_spell,
+              hit=HitEffect(_nothing, _go_away, damage=False), source="cards.md go-away; §1.8"),
+    CardRules("card-erasure", candidates=_erasure_rows, play=_player_spell,
               hit=HitEffect(_nothing, _erase, damage=False), source="cards.md card-erasure"),
-    CardRules("drop-object", play=_player_spell,
+    CardRules("drop-object", candidates=_drop_object_rows, play=_player_spell,
               hit=HitEffect(_nothing, _drop_things, damage=False),
               source="RB Objects; cards.md drop-object"),
-    CardRules("blind", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
-              source="cards.md blind"),
-    CardRules("no-spell", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
-              forbids=_no_spell_forbids, source="cards.md no-spell"),
-    CardRules("slow", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
-              forbids=_slow_forbids, moves_cap=1, source="cards.md slow"),
-    CardRules("lock-in-place", play=_player_spell,
+    CardRules("blind", candidates=_curse_rows, play=_player_spell,
+              hit=HitEffect(_nothing, _curse, damage=False), sees_own_square_only=True,
+              source="cards.md blind (decided)"),
+    CardRules("no-spell", candidates=_curse_rows, play=_player_spell,
+              hit=HitEffect(_nothing, _curse, damage=False), forbids=_no_spell_forbids,
+              source="cards.md no-spell"),
+    CardRules("slow", candidates=_curse_rows, play=_player_spell,
+              hit=HitEffect(_nothing, _curse, damage=False), forbids=_slow_forbids, moves_cap=1,
+              source="cards.md slow"),
+    CardRules("lock-in-place", candidates=_curse_rows, play=_player_spell,
               hit=HitEffect(_nothing, _curse, damage=False), forbids=_lock_forbids, rooted=True,
               source="cards.md lock-in-place"),
-    CardRules("medusa", play=_player_spell, hit=HitEffect(_nothing, _curse, damage=False),
-              forbids=_medusa_forbids, rooted=True, immune="all", immune_as="stone",
-              target_refused=_medusa_target_refused, source="cards.md medusa; DG §12"),
-    CardRules("ugly", play=_ugly, source="cards.md ugly"),
-    CardRules("drag", play=_drag, source="cards.md drag; §1.8"),
+    CardRules("medusa", candidates=_curse_rows, play=_player_spell,
+              hit=HitEffect(_nothing, _curse, damage=False), forbids=_medusa_forbids, rooted=True,
+              immune="all", immune_as="stone", target_refused=_medusa_target_refused,
+              source="cards.md medusa; DG §12"),
+    CardRules("ugly", candidates=_bare_rows, play=_ugly, source="cards.md ugly"),
+    CardRules("drag", candidates=_drag_rows, play=_drag, source="cards.md drag; §1.8"),
 )

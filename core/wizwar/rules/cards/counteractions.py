@@ -11,12 +11,7 @@ from __future__ import annotations
 from core.engine import IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    blocked_count,
-    edge_name,
-    sightlines,
-    square_name,
-)
+from core.wizwar.board import blocked_count, edge_name, sightlines, square_name
 from core.wizwar.rules._common import (
     SOURCE_CARD,
     Out,
@@ -30,19 +25,10 @@ from core.wizwar.rules._common import (
 from core.wizwar.rules.cards.neutrals import _teleport_dest
 from core.wizwar.rules.hooks import CardRules, card_rules, hit_effect, register
 from core.wizwar.rules.objects import _display
+from core.wizwar.rules.rows import _bare_rows
 from core.wizwar.rules.sight import _is_blocking
-from core.wizwar.rules.stack import (
-    _latest_standing,
-    _other_side,
-    _victims,
-    needs_sight_or_square,
-)
-from core.wizwar.state import (
-    Counter,
-    State,
-    Window,
-    Wizard,
-)
+from core.wizwar.rules.stack import _latest_standing, _other_side, _victims, needs_sight_or_square
+from core.wizwar.state import Counter, State, Window, Wizard
 
 
 def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
@@ -236,14 +222,15 @@ def _reverse_damage(state: State, victim: Wizard, dmg: int, o: Out) -> tuple[int
 
 
 register(
-    CardRules("absorb", reduce=_absorb, source="cards.md absorb; RB"),
-    CardRules("blunt", reduce=_blunt, source="cards.md blunt; RB"),
-    CardRules("reverse", reduce=_reverse_damage, source="cards.md reverse"),
-    CardRules("full-shield", stops=True, source="cards.md full-shield"),
-    CardRules("reflection", turns=True, split=_reflect_half, source="cards.md reflection"),
-    CardRules("full-reflection", turns=True, split=_reflect_whole,
+    CardRules("absorb", answers=_bare_rows, reduce=_absorb, source="cards.md absorb; RB"),
+    CardRules("blunt", answers=_bare_rows, reduce=_blunt, source="cards.md blunt; RB"),
+    CardRules("reverse", answers=_bare_rows, reduce=_reverse_damage, source="cards.md reverse"),
+    CardRules("full-shield", answers=_bare_rows, stops=True, source="cards.md full-shield"),
+    CardRules("reflection", answers=_bare_rows, turns=True, split=_reflect_half,
+              source="cards.md reflection"),
+    CardRules("full-reflection", answers=_bare_rows, turns=True, split=_reflect_whole,
               source="cards.md full-reflection"),
-    CardRules("absorb-spell", stops=True, voids=True, captures=True,
+    CardRules("absorb-spell", answers=_bare_rows, stops=True, voids=True, captures=True,
               source="JDB; cards.md absorb-spell, §1.5 step 6"),
-    CardRules("anti-anti", voids=True, source="cards.md anti-anti; DG §7"),
+    CardRules("anti-anti", answers=_bare_rows, voids=True, source="cards.md anti-anti; DG §7"),
 )

@@ -22,6 +22,7 @@ from core.wizwar.board import (
     edge_name,
     parse_edge,
     rotate_local,
+    sightlines,
     square_name,
 )
 from core.wizwar.rules._common import (
@@ -39,8 +40,9 @@ from core.wizwar.rules._common import (
 )
 from core.wizwar.rules.hooks import CardRules, EdgeRules, edge_rules, register
 from core.wizwar.rules.movement import _push
+from core.wizwar.rules.rows import Near, Row, _near, _row
 from core.wizwar.rules.sight import _sees, has_los
-from core.wizwar.rules.stack import _open_indirect
+from core.wizwar.rules.stack import _open_indirect, _other_side
 from core.wizwar.state import (
     BUSH_HP,
     DOOR_HP,
@@ -598,27 +600,124 @@ def _water_block(state: State, c: Counter, o: Out) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# candidate actions (legal_actions asks these; the far targets are reach.py's)
+# ---------------------------------------------------------------------------------------
+def _own_square_edge_rows(state: State, n: Near, s: str) -> list[Row]:
+    """The card on each wall or door of its holder's square (Pick Lock, Pass Through Wall,
+    the lock tools); Master Key can also be dropped."""
+    assert n.at is not None
+    out = [_row(n.seat, "play", s, (edge_name(e),))
+           for _side, e in state.layout.edges_of(n.at) if e in state.edges]
+    if s == "master-key":
+        out.append(_row(n.seat, "drop", targets=(s,)))
+    return out
+
+
+def _square_near_rows(state: State, n: Near, s: str) -> list[Row]:
+    """The card on each square within 3 (Thornbush, Fill Square with Stone)."""
+    assert n.at is not None
+    return [_row(n.seat, "play", s, (square_name(sq),)) for sq in _near(state, n.at, 3)]
+
+
+def _dispel_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Dispel Creation on each created edge, bush and stone."""
+    out = [_row(n.seat, "play", s, (edge_name(e),)) for e, es in state.edges.items()
+           if es.created]
+    out += [_row(n.seat, "play", s, (square_name(sq),))
+            for sq in [*state.bushes, *state.stones]]
+    return out
+
+
+def _edge_creation_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Wall of Fire, Waterwall (with each number) or Illusion Wall on each empty edge of the
+    squares within 2."""
+    assert n.at is not None
+    out = []
+    for sq in _near(state, n.at, 2):
+        for _side, e in state.layout.edges_of(sq):
+            if e not in state.edges:
+                out += [_row(n.seat, "play", s, (edge_name(e),), k)
+                        for k in (n.nums if s == "waterwall" else [None])]
+    return out
+
+
+def _create_wall_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Create Wall on each empty edge of the squares within 3."""
+    assert n.at is not None
+    return [_row(n.seat, "play", s, (edge_name(e),)) for sq in _near(state, n.at, 3)
+            for _side, e in state.layout.edges_of(sq) if e not in state.edges]
+
+
+def _destroy_wall_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Destroy Wall on each wall and door."""
+    return [_row(n.seat, "play", s, (edge_name(e),)) for e in state.edges]
+
+
+def _relocate_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Relocate Sector: each sector to each other place (an empty quadrant too, with 3)."""
+    pls = state.layout.placements
+    dests = list(pls) + ([q for q in QUADRANTS if q not in pls] if len(pls) == 3 else [])
+    return [_row(n.seat, "play", s, (x,), args=(("to", y),))
+            for x in pls for y in dests if x != y]
+
+
+def _rotate_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Rotate Sector: each sector by each quarter turn."""
+    return [_row(n.seat, "play", s, (pl,), args=(("turn", t),))
+            for pl in state.layout.placements for t in ("90", "180", "270")]
+
+
+def _block_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Wall of Fire or Waterwall (with each number) as a block, on each edge of the first
+    line of sight from the other side: the attacker, or for an attacker whose attack was
+    turned on him, the one who turned it (the far lines are reach.answer_rows')."""
+    win = state.windows[0]
+    if win.kind != "attack":
+        return []
+    att = state.wizard(_other_side(win, n.seat))
+    out: list[Row] = []
+    if att.at is not None and n.at is not None and att.at != n.at:
+        for sl in sightlines(state.layout, att.at, n.at)[:1]:
+            for e in sl.edges:
+                out += [_row(n.seat, "play", s, (edge_name(e),), k)
+                        for k in ([None, *n.numbers] if s == "waterwall" else [None])]
+    return out
+
+
+# ---------------------------------------------------------------------------------------
 # the creation and board cards' records
 # ---------------------------------------------------------------------------------------
 register(
-    CardRules("create-wall", play=_create_wall, source="RB The Cards; cards.md create-wall"),
-    CardRules("destroy-wall", play=_destroy_wall, source="FAQ; cards.md destroy-wall"),
-    CardRules("pick-lock", play=_pick_lock, source="cards.md pick-lock"),
-    CardRules("master-key", play=_open_door_card, source="cards.md master-key"),
-    CardRules("jam-lock", play=_jam_lock, source="cards.md jam-lock"),
-    CardRules("remove-lock", play=_remove_lock, source="cards.md remove-lock"),
-    CardRules("thornbush", play=_thornbush, source="cards.md thornbush"),
-    CardRules("fill-square-with-stone", play=_stone_block,
+    CardRules("create-wall", candidates=_create_wall_rows, play=_create_wall,
+              source="RB The Cards; cards.md create-wall"),
+    CardRules("destroy-wall", candidates=_destroy_wall_rows, play=_destroy_wall,
+              source="FAQ; cards.md destroy-wall"),
+    CardRules("pick-lock", candidates=_own_square_edge_rows, play=_pick_lock,
+              source="cards.md pick-lock"),
+    CardRules("master-key", candidates=_own_square_edge_rows, play=_open_door_card,
+              source="cards.md master-key"),
+    CardRules("jam-lock", candidates=_own_square_edge_rows, play=_jam_lock,
+              source="cards.md jam-lock"),
+    CardRules("remove-lock", candidates=_own_square_edge_rows, play=_remove_lock,
+              source="cards.md remove-lock"),
+    CardRules("thornbush", candidates=_square_near_rows, play=_thornbush,
+              source="cards.md thornbush"),
+    CardRules("fill-square-with-stone", candidates=_square_near_rows, play=_stone_block,
               source="cards.md fill-square-with-stone"),
-    CardRules("dispel-creation", play=_dispel, source="cards.md dispel-creation"),
-    CardRules("rotate-sector", play=_rotate_sector, source="RB The Board; cards.md rotate-sector"),
-    CardRules("relocate-sector", play=_relocate_sector,
+    CardRules("dispel-creation", candidates=_dispel_rows, play=_dispel,
+              source="cards.md dispel-creation"),
+    CardRules("rotate-sector", candidates=_rotate_rows, play=_rotate_sector,
+              source="RB The Board; cards.md rotate-sector"),
+    CardRules("relocate-sector", candidates=_relocate_rows, play=_relocate_sector,
               source="RB The Board; cards.md relocate-sector"),
-    CardRules("illusion-wall", play=_illusion_wall, edge=ILLUSION_WALL,
-              source="DG §12; cards.md illusion-wall"),
-    CardRules("wall-of-fire", play=_wall_of_fire, edge=WALL_OF_FIRE, stops=True, escape=True,
-              on_stop=_fire_block, source="RB; cards.md wall-of-fire"),
-    CardRules("waterwall", play=_waterwall, stops=True, escape=True, on_stop=_water_block,
+    CardRules("illusion-wall", candidates=_edge_creation_rows, play=_illusion_wall,
+              edge=ILLUSION_WALL, source="DG §12; cards.md illusion-wall"),
+    CardRules("wall-of-fire", candidates=_edge_creation_rows, answers=_block_rows,
+              play=_wall_of_fire, edge=WALL_OF_FIRE, stops=True, escape=True, on_stop=_fire_block,
+              source="RB; cards.md wall-of-fire"),
+    CardRules("waterwall", candidates=_edge_creation_rows, answers=_block_rows, play=_waterwall,
+              stops=True, escape=True, on_stop=_water_block,
               source="AF; FAQ; cards.md waterwall, §1.8"),
-    CardRules("pass-through-wall", play=_pass_through, source="cards.md pass-through-wall"),
+    CardRules("pass-through-wall", candidates=_own_square_edge_rows, play=_pass_through,
+              source="cards.md pass-through-wall"),
 )

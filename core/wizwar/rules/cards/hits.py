@@ -8,10 +8,7 @@ Sources: RB Combat; cards.md §1.4 (hit effects) and each attack row; FAQ.
 from __future__ import annotations
 
 from core.wizwar import cards as C
-from core.wizwar.board import (
-    parse_square,
-    square_name,
-)
+from core.wizwar.board import parse_square, square_name
 from core.wizwar.rules._common import (
     Out,
     _add_condition,
@@ -23,12 +20,7 @@ from core.wizwar.rules._common import (
 )
 from core.wizwar.rules.damage import _lose_turn
 from core.wizwar.rules.movement import _away, _enter_bush, _push, _reverse
-from core.wizwar.state import (
-    Condition,
-    State,
-    Window,
-    Wizard,
-)
+from core.wizwar.state import Condition, State, Window, Wizard
 
 
 def _points(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:

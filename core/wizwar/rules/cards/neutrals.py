@@ -10,11 +10,7 @@ from __future__ import annotations
 from core.engine import IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
-from core.wizwar.board import (
-    Square,
-    parse_square,
-    square_name,
-)
+from core.wizwar.board import Square, parse_square, square_name
 from core.wizwar.rules._common import (
     Out,
     _add_condition,
@@ -25,13 +21,17 @@ from core.wizwar.rules._common import (
     _vacant,
 )
 from core.wizwar.rules.hooks import CardRules, card_rules, register
-from core.wizwar.rules.sight import _sees, has_los
-from core.wizwar.state import (
-    Condition,
-    Counter,
-    State,
-    Wizard,
+from core.wizwar.rules.rows import (
+    Near,
+    Row,
+    _bare_rows,
+    _each_other_rows,
+    _near,
+    _row,
+    _self_number_rows,
 )
+from core.wizwar.rules.sight import _sees, has_los
+from core.wizwar.state import Condition, Counter, State, Wizard
 
 
 def _teleport_dest(state: State, a: Action) -> Square:
@@ -243,23 +243,90 @@ def _vanish(state: State, c: Counter, o: Out) -> None:
     o("condition", f"{c.player} vanishes for {c.value} turn(s)", seat=c.player)
 
 
+
+def _add(value: int, num: object, use: str, used_card: bool) -> tuple[int, bool]:
+    """Add: + its own number card (1 without); a number card above 1 counts as one used
+    (cards.md add, §1.3)."""
+    if isinstance(num, int):
+        return value + num, used_card or num > 1
+    return value, used_card
+
+
+def _amplify(value: int, num: object, use: str, used_card: bool) -> tuple[int, bool]:
+    """Amplify: x2 (cards.md amplify)."""
+    return value * 2, used_card
+
+
+def _extend(value: int, num: object, use: str, used_card: bool) -> tuple[int, bool]:
+    """Extend: x2 a duration (cards.md extend)."""
+    return (value * 2 if use == "duration" else value), used_card
+
+
+# ---------------------------------------------------------------------------------------
+# candidate actions (legal_actions asks these; the far targets are reach.py's)
+# ---------------------------------------------------------------------------------------
+def _add_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Add with each number (1 without one)."""
+    return [_row(n.seat, "play", s, number=k) for k in n.nums]
+
+
+def _reuse_spell_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Reuse Spell on Teleport (to each square within 3), Speed or Power Run played this
+    turn."""
+    out = []
+    assert n.at is not None
+    for p in sorted(set(state.turn.played)):
+        if p == "teleport":
+            for sq in _near(state, n.at, 3):
+                out.append(_row(n.seat, "play", s, (square_name(sq),), args=(("spell", p),)))
+        elif p in ("speed", "power-run"):
+            out.append(_row(n.seat, "play", s, args=(("spell", p),)))
+    return out
+
+
+def _pivot_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Around the Corner pivoting on each square within 2."""
+    assert n.at is not None
+    return [_row(n.seat, "play", s, (square_name(sq),)) for sq in _near(state, n.at, 2)]
+
+
+def _teleport_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Teleport to each square of the board (in its owner's turn or as an escape)."""
+    return [_row(n.seat, "play", s, (square_name(sq),)) for sq in state.layout.squares()]
+
+
+def _invisible_answer_rows(state: State, n: Near, s: str) -> list[Row]:
+    """Invisible as an escape: with no number, then each number."""
+    return [_row(n.seat, "play", s), *(_row(n.seat, "play", s, number=k) for k in n.numbers)]
+
+
 # ---------------------------------------------------------------------------------------
 # the neutral cards' records
 # ---------------------------------------------------------------------------------------
 register(
-    CardRules("teleport", play=_teleport, stops=True, escape=True, on_stop=_teleport_away,
-              source="cards.md teleport"),
-    CardRules("invisible", play=_invisible, to_hit=1, to_hit_as="invisible", stops=True,
-              escape=True, on_stop=_vanish, source="cards.md invisible; §1.5"),
-    CardRules("speed", play=_speed, source="cards.md speed; RB The Turn"),
-    CardRules("power-run", play=_power_run, source="cards.md power-run"),
-    CardRules("shrink", play=_shrink, base_moves=2, to_hit=2, to_hit_as="shrunk",
-              source="cards.md shrink"),
-    CardRules("buddy", play=_buddy, attack_refused=_buddy_attack_refused,
-              ends_on_attack=True, source="cards.md buddy (AF)"),
-    *(CardRules(slug, play=_modifier, source=f"cards.md {slug}; §1.3") for slug in MODIFIERS),
-    CardRules("mist-body", play=_self_duration, forbids=_mist_forbids, through_doors=True,
-              through_bushes=True, immune="physical", immune_as="mist",
+    CardRules("teleport", candidates=_teleport_rows, answers=_teleport_rows, play=_teleport,
+              stops=True, escape=True, on_stop=_teleport_away, source="cards.md teleport"),
+    CardRules("invisible", candidates=_self_number_rows, answers=_invisible_answer_rows,
+              play=_invisible, to_hit=1, to_hit_as="invisible", stops=True, escape=True,
+              on_stop=_vanish, source="cards.md invisible; §1.5"),
+    CardRules("speed", candidates=_bare_rows, play=_speed, source="cards.md speed; RB The Turn"),
+    CardRules("power-run", candidates=_bare_rows, play=_power_run, source="cards.md power-run"),
+    CardRules("shrink", candidates=_self_number_rows, play=_shrink, base_moves=2, to_hit=2,
+              to_hit_as="shrunk", source="cards.md shrink"),
+    CardRules("buddy", candidates=_each_other_rows, play=_buddy,
+              attack_refused=_buddy_attack_refused, ends_on_attack=True,
+              source="cards.md buddy (AF)"),
+    CardRules("add", candidates=_add_rows, play=_modifier, modify=_add, modify_phase=1,
+              source="cards.md add; §1.3"),
+    CardRules("amplify", candidates=_bare_rows, play=_modifier, modify=_amplify, modify_phase=2,
+              source="cards.md amplify; §1.3"),
+    CardRules("extend", candidates=_bare_rows, play=_modifier, modify=_extend, modify_phase=3,
+              source="cards.md extend; §1.3"),
+    CardRules("around-the-corner", candidates=_pivot_rows, play=_modifier, pivot=True,
+              source="cards.md around-the-corner; §1.3"),
+    CardRules("mist-body", candidates=_self_number_rows, play=_self_duration, forbids=_mist_forbids,
+              through_doors=True, through_bushes=True, immune="physical", immune_as="mist",
               source="cards.md mist-body"),
-    CardRules("reuse-spell", play=_reuse, source="cards.md reuse-spell; DG §12"),
+    CardRules("reuse-spell", candidates=_reuse_spell_rows, play=_reuse, recasts=True,
+              source="cards.md reuse-spell; DG §12"),
 )

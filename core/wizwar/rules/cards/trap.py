@@ -20,4 +20,6 @@ def _trap_drawn(state: State, w: Wizard, cid: int, o: Out) -> None:
     _open_indirect(state, [w], roll, "trap", physical=True, cause="")
 
 
-register(CardRules("trap", drawn=_trap_drawn, source="cards.md trap"))
+register(
+    CardRules("trap", drawn=_trap_drawn, source="cards.md trap"),
+)
