@@ -143,8 +143,8 @@ def check_state(state: State, deck_size: int) -> str:
                 return f"{w.seat} is in the game but not on a square of the board"
             if w.at in state.stones:
                 return f"{w.seat} stands inside a stone block"
-            if w.life <= 0:
-                return f"{w.seat} is in the game with {w.life} life"
+            if w.life <= 0 and not state.windows:  # dying: his death waits for the event's
+                return f"{w.seat} is in the game with {w.life} life"  # other windows (§1.9)
         elif w.at is not None:
             return f"{w.seat} is out of the game but still on the board"
         if w.home is not None and not lay.has_square(w.home):

@@ -1,4 +1,4 @@
-"""Damage: taking damage (death at 0 life) and lost turns. What one hit of each attack does
+"""Damage: taking damage (death at 0 life, once the event is over) and lost turns. What one hit of each attack does
 is its card's hit effect (``CardRules.hit``, see ``core/wizwar/rules/cards/hits.py``).
 
 Sources: RB Combat; cards.md §1.7 (lost turns); FAQ.
@@ -7,7 +7,6 @@ Sources: RB Combat; cards.md §1.7 (lost turns); FAQ.
 from __future__ import annotations
 
 from core.wizwar.rules._common import Out
-from core.wizwar.rules.victory import _kill
 from core.wizwar.state import State, Wizard
 
 
@@ -22,9 +21,9 @@ def _lose_turn(state: State, w: Wizard, o: Out) -> None:
         o("lost", f"{w.seat} loses a turn", seat=w.seat)
 
 
-def _hurt(state: State, w: Wizard, n: int, credit: str, o: Out, *, physical: bool) -> None:
-    """Take ``n`` points of damage; at 0 life the wizard dies (RB Combat)."""
+def _hurt(state: State, w: Wizard, n: int, o: Out) -> None:
+    """Take ``n`` points of damage. A wizard brought to 0 life or less does not die at once:
+    damage from one event lands on every victim first, then ``victory._deaths`` takes them
+    all (cards.md §1.9, One event, every victim; RB Combat)."""
     w.life -= n
     o("damage", f"{w.seat} takes {n} damage ({w.life} life left)", seat=w.seat, amount=n)
-    if w.life <= 0:
-        _kill(state, w, credit, o)

@@ -47,6 +47,9 @@ class HitEffect:
     after: Callable[[State, Window, Wizard, int, int, str, Out], None] | None = None
     damage: bool = True  # its hits deal damage (Absorb, Blunt, Reverse can answer them)
     credit: bool = True  # a kill by it gives the killer the victim's cards
+    #: a fixed amount printed on the card (Sudden Death's 10), or 0: the hit's quantity
+    #: instead of the number V, so Reflection splits it (cards.md reflection)
+    fixed: int = 0
 
 
 @dataclass(frozen=True)

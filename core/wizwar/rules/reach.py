@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from core.wizwar import cards as C
 from core.wizwar.board import edge_name, sightlines, square_name
+from core.wizwar.rules.stack import _other_side
 from core.wizwar.state import State
 
 #: A candidate row (``candidates.Row``): the fields of an Action in order.
@@ -63,13 +64,14 @@ def _row(actor: str, verb: str, card: str = "", targets: tuple[str, ...] = (),
 
 def answer_rows(state: State, seat: str, hand: list[str], numbers: list[int]) -> list[Row]:
     """In an answer window: a Wall of Fire or a Waterwall on any edge of any line of sight
-    between the attacker and ``seat`` (the rules take the first clear one)."""
+    between ``seat`` and the other side (the attacker, or for an attacker whose attack was
+    turned on him, the one who turned it; the rules take the first clear one)."""
     out: list[Row] = []
     win = state.windows[0]
     if win.kind != "attack" or not any(s in ("wall-of-fire", "waterwall") for s in hand):
         return out
     w = state.wizard(seat)
-    att = state.wizard(win.attacker)
+    att = state.wizard(_other_side(win, seat))
     if att.at is None or w.at is None or att.at == w.at:
         return out
     for s in hand:

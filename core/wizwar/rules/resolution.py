@@ -12,6 +12,7 @@ from core.wizwar.rules.damage import _hurt
 from core.wizwar.rules.hooks import card_rules, hit_effect
 from core.wizwar.rules.objects import _finish_objects, _shadowstone, _stones_step
 from core.wizwar.rules.stack import _is_spent, _other_side
+from core.wizwar.rules.victory import _deaths
 from core.wizwar.state import Counter, State, Window, Wizard
 
 
@@ -71,15 +72,17 @@ def _resolve_attack(state: State, o: Out) -> None:
         return
     # hits: [victim, value, credit]
     credit0 = win.attacker if hit_effect(win.source).credit else ""
-    hits: list[list] = [[win.defender, win.value, credit0]]
+    # the quantity is V, or the card's fixed amount (Reflection splits either)
+    hits: list[list] = [[win.defender, hit_effect(win.source).fixed or win.value, credit0]]
     for c in standing:  # splits, in the order played (the Reflections)
         split = card_rules(c.slug).split
         if split is not None:
             split(state, win, c, hits, o)
     landing = defender.at
+    killers: dict[str, str] = {}
     for victim_seat, value, credit in hits:
         victim = state.wizard(victim_seat)
-        if not victim.in_game:
+        if not victim.in_game or victim.life <= 0:  # a second hit finds him already dying
             continue
         effect = hit_effect(win.source)
         base = effect.base(state, win, victim, value, o)
@@ -96,13 +99,17 @@ def _resolve_attack(state: State, o: Out) -> None:
         dmg = _stones_step(state, victim, dmg, physical=win.physical, o=o)
         stopped_all = base > 0 and dmg == 0
         if dmg > 0:
-            _hurt(state, victim, dmg, credit, o, physical=win.physical)
+            _hurt(state, victim, dmg, o)
+            if victim.life <= 0:
+                killers[victim_seat] = credit
             _shadowstone(state, credit, victim, dmg, win.physical, o)
         if stopped_all:
             o("stopped", f"all damage to {victim_seat} was stopped, and the rest with it")
             continue
         if effect.after is not None:
             effect.after(state, win, victim, value, dmg, credit, o)
+    # one event, every victim: all the hits have landed, now the deaths (cards.md §1.9)
+    _deaths(state, o, killers)
     _finish_objects(state, win.source, win.cid, win.mode, landing)
     _discard_cards(state, [c for c in played if c is not None and _is_spent(state, c)])
 
@@ -141,4 +148,7 @@ def _resolve_indirect(state: State, o: Out) -> None:
     _discard_cards(state, played)
     dmg = _stones_step(state, w, dmg, physical=win.physical, o=o)
     if w.in_game and dmg > 0:
-        _hurt(state, w, dmg, "", o, physical=win.physical)
+        _hurt(state, w, dmg, o)  # he dies once every window of the event is closed (§1.9)
+        if w.life <= 0:  # his own later windows are moot; the other victims' stay open
+            state.windows = [x for x in state.windows
+                             if x.defender != w.seat or x.kind != "indirect"]

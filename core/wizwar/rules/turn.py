@@ -28,7 +28,7 @@ from core.wizwar.rules.hooks import card_rules, settling_edges
 from core.wizwar.rules.movement import _boost, _move, _retreat, _retreat_paths
 from core.wizwar.rules.objects import _drop, _pickup, _throw_object
 from core.wizwar.rules.resolution import _answer_pass
-from core.wizwar.rules.victory import _check_end
+from core.wizwar.rules.victory import _check_end, _deaths
 from core.wizwar.state import HAND_LIMIT, ScriptExhausted, State, Turn, Wizard
 
 
@@ -227,13 +227,18 @@ _KIND = attrgetter("kind")
 
 
 def _settle(state: State, o: Out) -> None:
-    """Run the automatic steps until a player must act (notation.md, Turn edges)."""
+    """Run the automatic steps until a player must act (notation.md, Turn edges).
+
+    Deaths and the end of the game are checked only once every answer window is closed:
+    damage from one event lands on every victim first (cards.md §1.9)."""
     for er in settling_edges():  # creations that act after every action (first-sight rolls)
         if er.kind in map(_KIND, state.edges.values()):  # (a C-speed scan)
             assert er.settle is not None
             er.settle(state, o)
     for _guard in range(10_000):
-        _check_end(state, o)
+        if not state.windows:
+            _deaths(state, o)
+            _check_end(state, o)
         if state.winner or state.windows or state.choice or state.discarding:
             return
         if state.retreats:
@@ -254,10 +259,10 @@ def _settle(state: State, o: Out) -> None:
         if t.lost_rest:
             _next_turn(state, o)
             continue
+        if not state.wizard(t.active).in_game:  # he died, even half-way through his draws
+            _next_turn(state, o)
+            continue
         if not t.ending:
-            if not state.wizard(t.active).in_game:
-                _next_turn(state, o)
-                continue
             return
         if t.draws_left > 0:
             t.draws_left -= 1
@@ -315,6 +320,9 @@ def _next_turn(state: State, o: Out) -> None:
     """Pass the turn: Speed's extra turn first, else the next seat in the game. A turn that
     begins with lost turns uses one up and passes on (it still counts for durations).
     The round goes up when the seat that begins rounds starts a turn that is not a Speed turn.
+    When that seat is out of the game, the next living seat begins rounds from the next round
+    on: the round goes up only when the turn passes his place in the seat order, so a round
+    already begun (round 1 above all) is never cut short.
     Source: RB The Turn; FAQ (lost turns add up; durations count the recipient's turns);
     cards.md §1.6-1.7; notation.md Turn edges."""
     t = state.turn
@@ -333,6 +341,9 @@ def _next_turn(state: State, o: Out) -> None:
             break
     else:  # pragma: no cover - the game ends before everyone is out
         return
+    j = seats.index(state.first)
+    # the turn passes the seats i+1 .. i+k: a new round if the first seat's place is among them
+    new_round = 1 <= (j - i) % len(seats) <= k
     if not state.wizard(state.first).in_game:
         j = seats.index(state.first)
         for k in range(1, len(seats) + 1):
@@ -341,12 +352,14 @@ def _next_turn(state: State, o: Out) -> None:
                 state.first = s
                 break
     state.turn = Turn(cand.seat)
+    if new_round:
+        state.round += 1
     _begin(state, cand, o, extra=False)
 
 
 def _begin(state: State, w: Wizard, o: Out, *, extra: bool) -> None:
-    if w.seat == state.first and not extra:
-        state.round += 1
+    """A turn begins (the round already counted by :func:`_next_turn`): durations count the
+    recipient's turn and the caster's expired effects end; a lost turn is used up."""
     # durations: count the recipient's turn, then end the caster's expired effects
     for x in state.wizards:
         for c in x.conditions:

@@ -7,7 +7,7 @@ Sources: RB Winning; RB Combat (death and spoils); FAQ (second-hand kills); DG �
 from __future__ import annotations
 
 from core.wizwar.board import Square
-from core.wizwar.rules._common import Out
+from core.wizwar.rules._common import Out, _seat_order_from
 from core.wizwar.state import State, Wizard
 
 
@@ -17,18 +17,46 @@ def result(state: State) -> dict[str, object]:
             "eliminated": list(state.eliminated)}
 
 
+def _deaths(state: State, o: Out, killers: dict[str, str] | None = None) -> None:
+    """Every wizard still in the game at 0 life or less dies now, all at the same moment,
+    in seat order from the active player (who thus counts as dying first: RB Death, a
+    player who dies performing a would-be-winning action has died first). ``killers`` maps
+    a victim to the player whose attack dealt the killing damage (kill credit); a killer
+    who dies at the same moment takes nothing. Called once every hit of an attack has
+    landed, and whenever no answer window is open (indirect damage: each victim's window
+    has closed). Source: cards.md §1.9 (one event, every victim; kill credit); RB Death;
+    FAQ (second-hand kills give no cards)."""
+    if all(w.life > 0 or not w.in_game for w in state.wizards):  # the common case, fast
+        return
+    dying = [w for w in _seat_order_from(state, state.turn.active) if w.life <= 0]
+    gone = {w.seat for w in dying}
+    for w in dying:
+        credit = (killers or {}).get(w.seat, "")
+        _kill(state, w, "" if credit in gone else credit, o)
+
+
+def _end_durations_of(state: State, w: Wizard) -> None:
+    """A caster who leaves the game (dead, or out by treasures): the duration effects he
+    cast end at once; his permanent ones (duration 0: Slow Death, Buddy) stay, as do his
+    creations. Source: cards.md §1.6 (decided)."""
+    for other in state.wizards:
+        other.conditions = [c for c in other.conditions
+                            if c.caster != w.seat or c.duration <= 0]
+
+
 def _kill(state: State, w: Wizard, credit: str, o: Out) -> None:
     """Death: the wizard leaves the board, a carried treasure stays in his square; the player
     whose attack dealt the killing damage takes all his cards and discards down to his limit;
-    kills by indirect damage give the cards to no one (RB Combat; FAQ second-hand kills)."""
+    kills by indirect damage give the cards to no one (RB Combat; FAQ second-hand kills).
+    His duration effects end; his permanent ones (Slow Death, Buddy, creations) stay
+    (cards.md §1.6)."""
     w.alive = False
     if w.carrying:
         state.treasures[w.carrying] = w.at
         w.carrying = ""
     w.at = None
     w.conditions = []
-    for other in state.wizards:  # his duration effects end (cards.md §1.6, decided)
-        other.conditions = [c for c in other.conditions if c.caster != w.seat]
+    _end_durations_of(state, w)
     state.eliminated.append(w.seat)
     o("death", f"{w.seat} dies", seat=w.seat)
     cards_ = list(w.hand)
@@ -151,12 +179,14 @@ def _treasure_winner(state: State) -> str:
 
 
 def _put_out(state: State, w: Wizard, o: Out) -> None:
-    """A player out by treasures: cards discarded, wizard off the board (RB Winning)."""
+    """A player out by treasures: cards discarded, wizard off the board (RB Winning); the
+    duration effects he cast end, his permanent ones stay (cards.md §1.6)."""
     w.out = True
     if w.carrying:
         state.treasures[w.carrying] = w.at
         w.carrying = ""
     w.at = None
+    _end_durations_of(state, w)  # he leaves the game
     state.discard.extend(w.hand)
     w.hand.clear()
     w.displayed.clear()

@@ -44,7 +44,6 @@ from core.wizwar.rules.cards.hits import (
     _stone_dead,
     _stun,
     _swap_places,
-    _ten,
 )
 from core.wizwar.rules.hooks import CardRules, EdgeRules, HitEffect, edge_rules, register
 from core.wizwar.rules.movement import _away, _enter_bush, _move, _step_ok
@@ -346,9 +345,14 @@ def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> No
             crossed.append(er)
         cur = sq
     _discard_cards(state, [cid])
+    before = len(state.windows)
     _move(state, w, walk, False, o)
     end = w.at
     if isinstance(thing, Wizard):
+        # the walker (the active player) answers his damage first, then the dragged wizard:
+        # seat order from the active player (cards.md §1.5 Indirect damage)
+        mine = state.windows[:len(state.windows) - before]
+        state.windows = state.windows[len(mine):]
         thing.at = end
         o("move", f"{thing.seat} is dragged to {square_name(end)}", seat=thing.seat)
         if end in state.bushes:
@@ -356,6 +360,7 @@ def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> No
         for er in crossed:
             _open_indirect(state, [thing], er.cross_damage, er.kind, physical=False,
                            cause=w.seat)
+        state.windows = mine + state.windows
     elif isinstance(thing, str):
         state.treasures[thing] = end
     else:
@@ -523,7 +528,7 @@ register(
               hit=HitEffect(_points, _stun), source="cards.md lightning-blast"),
     CardRules("powerthrust", candidates=_point_rows, play=_point_attack,
               hit=HitEffect(_points_plus_two), source="cards.md powerthrust"),
-    CardRules("sudden-death", candidates=_point_rows, play=_point_attack, hit=HitEffect(_ten),
+    CardRules("sudden-death", candidates=_point_rows, play=_point_attack, hit=HitEffect(_points, fixed=10),
               source="cards.md sudden-death"),
     CardRules("waterbolt", candidates=_point_rows, play=_waterbolt, hit=HitEffect(_push_hit),
               source="cards.md waterbolt; §1.8"),

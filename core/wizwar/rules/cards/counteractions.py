@@ -96,14 +96,16 @@ def _display_answer(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: 
 
 
 def _block_edge(state: State, win: Window, w: Wizard, a: Action) -> str:
-    """A Wall of Fire or Waterwall played as a block: only against an attack aimed at you whose
-    line of sight comes from another square; it goes on an empty edge that line crosses.
-    Source: cards.md wall-of-fire, waterwall (decided: blocks); §1.5."""
+    """A Wall of Fire or Waterwall played as a block: only against an attack by line of sight
+    aimed at you (the attacker too, once a counteraction has turned it on him) whose line
+    comes from another square; it goes on an empty edge that the line between the two sides
+    crosses. A Slow Death tick has no line to block.
+    Source: cards.md wall-of-fire, waterwall (decided: blocks); §1.5 (answering)."""
     src = SOURCE_CARD.get(win.source, win.source)
-    if win.kind != "attack" or w.seat != win.defender or src == "punch" or \
-            not C.card(src).target.startswith("los"):
+    if win.kind != "attack" or w.seat not in _victims(state, win) or src == "punch" or \
+            win.source in SOURCE_CARD or not C.card(src).target.startswith("los"):
         raise IllegalAction(f"{C.card(a.card).name} blocks only an attack by line of sight")
-    attacker = state.wizard(win.attacker)
+    attacker = state.wizard(_other_side(win, w.seat))  # the attacker, or the reflector
     if attacker.at is None or w.at is None or attacker.at == w.at:
         raise IllegalAction("there is no line between you to block")
     if len(a.targets) != 1 or ":" not in a.targets[0] or \
@@ -148,11 +150,13 @@ def _full_shield_answer(state: State, w: Wizard, a: Action, q: Answering) -> Ans
 
 
 def _reflection_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
-    """Reflection: a spell attack with a number aimed at you, once (cards.md reflection)."""
-    if not q.spell_attack or not C.card(q.src).uses_number:
-        raise IllegalAction("Reflection answers a spell attack that has a number")
-    if w.seat != q.win.defender or any(c.slug == "reflection" and c.player == w.seat
-                                       for c in q.win.counters):
+    """Reflection: a spell attack with a quantity (its number, or a fixed amount printed on
+    the card) aimed at you, once (cards.md reflection)."""
+    if not q.spell_attack or not (C.card(q.src).uses_number or hit_effect(q.src).fixed):
+        raise IllegalAction("Reflection splits a spell attack's quantity (its number or "
+                            "a fixed amount printed on the card): this one has none")
+    if w.seat not in _victims(state, q.win) or any(
+            c.slug == "reflection" and c.player == w.seat for c in q.win.counters):
         raise IllegalAction("Reflection splits an attack aimed at you, once")
     return AnswerPlay()
 

@@ -50,7 +50,7 @@ from core.wizwar.rules.hooks import (
 from core.wizwar.rules.movement import _push
 from core.wizwar.rules.rows import Near, Row, _near, _row
 from core.wizwar.rules.sight import _sees, has_los
-from core.wizwar.rules.stack import _open_indirect
+from core.wizwar.rules.stack import _open_indirect, _other_side
 from core.wizwar.state import (
     BUSH_HP,
     DOOR_HP,
@@ -689,11 +689,12 @@ def _rotate_rows(state: State, n: Near, s: str) -> list[Row]:
 
 def _block_rows(state: State, n: Near, s: str) -> list[Row]:
     """Wall of Fire or Waterwall (with each number) as a block, on each edge of the first
-    line of sight from the attacker (the far lines are reach.answer_rows')."""
+    line of sight from the other side: the attacker, or for an attacker whose attack was
+    turned on him, the one who turned it (the far lines are reach.answer_rows')."""
     win = state.windows[0]
     if win.kind != "attack":
         return []
-    att = state.wizard(win.attacker)
+    att = state.wizard(_other_side(win, n.seat))
     out: list[Row] = []
     if att.at is not None and n.at is not None and att.at != n.at:
         for sl in sightlines(state.layout, att.at, n.at)[:1]:

@@ -14,6 +14,7 @@ from core.wizwar.rules._common import (
     _add_condition,
     _discard_cards,
     _pick,
+    _seat_order_from,
     _take_from_hand,
     _vacant,
 )
@@ -28,10 +29,6 @@ def _points(state: State, win: Window, victim: Wizard, value: int, o: Out) -> in
 
 def _points_plus_two(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
     return value + 2
-
-
-def _ten(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
-    return 10
 
 
 def _push_hit(state: State, win: Window, victim: Wizard, value: int, o: Out) -> int:
@@ -50,16 +47,18 @@ def _push_hit(state: State, win: Window, victim: Wizard, value: int, o: Out) -> 
 
 def _stun(state: State, win: Window, victim: Wizard, value: int, dmg: int, credit: str,
           o: Out) -> None:
-    """Lightning Blast: the wizard loses a turn (RB Number cards; FAQ lost turns)."""
-    if victim.in_game:
+    """Lightning Blast: the wizard loses a turn (RB Number cards; FAQ lost turns); not one
+    this hit is killing (his death follows once every hit has landed, cards.md §1.9)."""
+    if victim.in_game and victim.life > 0:
         _lose_turn(state, victim, o)
 
 
 def _burn_stones(state: State, win: Window, victim: Wizard, value: int, dmg: int,
                  credit: str, o: Out) -> None:
     """Fireball: if damage reached him, every magic stone he holds burns (cards.md fireball;
-    FAQ: Bloodstone reduces the hit before it burns)."""
-    if dmg <= 0 or not victim.in_game:
+    FAQ: Bloodstone reduces the hit before it burns). A wizard this hit kills keeps his
+    stones for the one who takes his cards (RB Combat, kill credit)."""
+    if dmg <= 0 or not victim.in_game or victim.life <= 0:
         return
     burnt = [c for c in victim.hand  # an unknown face here is no stone: see State.face
              if (cd := C.BY_SLUG.get(state.face(c))) and cd.kind == C.STONE]
@@ -111,7 +110,10 @@ def _swap_places(state: State, win: Window, victim: Wizard, value: int, dmg: int
         return
     me.at, victim.at = victim.at, me.at
     o("move", f"{me.seat} and {victim.seat} swap places", seat=me.seat)
-    for w in (me, victim):
+    # each opens its window in front: the later in seat order from the active player first,
+    # so the earlier answers first (cards.md §1.5 Indirect damage)
+    for w in reversed([x for x in _seat_order_from(state, state.turn.active)
+                       if x.seat in (me.seat, victim.seat)]):
         if w.at in state.bushes:
             _enter_bush(state, w, o)
 

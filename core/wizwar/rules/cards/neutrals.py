@@ -31,6 +31,7 @@ from core.wizwar.rules.rows import (
     _self_number_rows,
 )
 from core.wizwar.rules.sight import _sees, has_los
+from core.wizwar.rules.stack import _victims, needs_sight_or_square
 from core.wizwar.state import Condition, Counter, State, Wizard
 
 
@@ -227,9 +228,14 @@ def _buddy_attack_refused(state: State, w: Wizard, c: Condition, target: Wizard)
 
 def _escape_answer(state: State, w: Wizard, a: Action, q: Answering) -> AnswerPlay:
     """Teleport (to the square named) or Invisible (for its duration) as an escape from an
-    attack aimed at you (cards.md teleport, invisible; §1.5)."""
-    if w.seat != q.win.defender or q.win.kind != "attack":
+    attack aimed at you: the attacker too, once a counteraction has turned his attack on him
+    (cards.md §1.5); Invisible only from an attack that needs line of sight or your square
+    (cards.md teleport, invisible; §1.5)."""
+    if q.win.kind != "attack" or w.seat not in _victims(state, q.win):
         raise IllegalAction(f"{q.name} escapes an attack aimed at you")
+    if a.card == "invisible" and not needs_sight_or_square(q.win.source):
+        raise IllegalAction("Invisible escapes only an attack that needs line of sight or "
+                            "your square (cards.md invisible)")
     if a.card == "teleport":
         return AnswerPlay(-1, square_name(_teleport_dest(state, a)))
     if a.targets or a.args:
