@@ -38,6 +38,10 @@ from net.protocol import (
 
 Log = Callable[[str], None]
 
+#: what a peer's log keeps of a ``commit``: the dealer's reveal lists and the action's dice
+#: reveals (``beacon``), replayed by ``core.log``
+LOGGED = (*REVEAL_KEYS, "beacon")
+
 
 def _quiet(_msg: str) -> None:
     pass
@@ -1100,7 +1104,8 @@ class PeerGame:
         if self.writer is not None and msg["seq"] > self._written >= 0:
             self.writer(log.encode(log.record(rs, msg["seq"], action, st,
                                               force_hash=rs.result(st).over,
-                                              reveals={k: msg[k] for k in REVEAL_KEYS})))
+                                              reveals={k: msg[k] for k in LOGGED
+                                                       if k in msg})))
             self._written = msg["seq"]
         if rs.state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
