@@ -40,7 +40,6 @@ Log = Callable[[str], None]
 
 #: what a peer's log keeps of a ``commit``: the dealer's reveal lists and the action's dice
 #: reveals (``beacon``), replayed by ``core.log``
-LOGGED = (*REVEAL_KEYS, "beacon")
 
 
 def _quiet(_msg: str) -> None:
