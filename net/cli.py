@@ -338,11 +338,23 @@ def _seconds(text: str) -> float:
     return x
 
 
-def _seed(text: str) -> int:
+SEED_MAX = 2**64 - 1  # a seed is stored in the log header as a msgpack uint 64
+
+
+def seed_arg(text: str) -> int:
+    """A game seed from the command line: a whole number from 0 to 2**64 - 1 (argparse type;
+    larger ones cannot be stored in a log, so they are refused here, not at the first save)."""
     try:
-        return int(text)
+        n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= n <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{text}: a seed is a whole number from 0 to "
+                                         f"{SEED_MAX}")
+    return n
+
+
+_seed = seed_arg
 
 
 def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = None) -> None:

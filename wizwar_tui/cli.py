@@ -44,6 +44,16 @@ def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace,
     return dict(zip(bots, given, strict=True))
 
 
+def _version() -> str:
+    """The installed package's version ("unknown" when run from a bare checkout)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("wizwar")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def _positive(text: str) -> int:
     """A whole number of at least 1 (argparse type)."""
     try:
@@ -58,15 +68,18 @@ def _positive(text: str) -> int:
 def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
     """The ``wizwar`` parser; ``play`` and ``host`` get the options flags of the ruleset
     ``games`` gives for them."""
-    from net.cli import add_game_argument, add_option_flags, add_parsers
+    from net.cli import add_game_argument, add_option_flags, add_parsers, seed_arg
 
     parser = argparse.ArgumentParser(prog="wizwar", description="Wizard games in the terminal")
+    parser.add_argument("--version", action="version", version=f"wizwar {_version()}")
     sub = parser.add_subparsers(dest="cmd")
     p_play = sub.add_parser("play", help="play against bots",
                             description="Play GAME against bots; the game's options are "
                                         "flags (below).")
     add_game_argument(p_play)
-    p_play.add_argument("--seed", type=int, default=None)
+    p_play.add_argument("--seed", type=seed_arg, default=None, metavar="S",
+                        help="the game seed, 0 to 2**64-1 (default: a random one, shown in "
+                             "the header so the game can be replayed)")
     p_play.add_argument("--ascii", action="store_true",
                         help="draw with ASCII only (the default when the locale is not UTF-8)")
     p_play.add_argument("--unicode", action="store_true",
@@ -103,7 +116,7 @@ def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
     p_self.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     p_self.add_argument("--bots", default="apprentice",
                         help="bot level for every seat, or one per seat: archmage,apprentice")
-    p_self.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    p_self.add_argument("--seed", type=seed_arg, default=0, help="seed of the first game")
     p_self.add_argument("--logs", default="selfplay-logs",
                         help="folder for the logs of failed games (default selfplay-logs)")
     p_self.add_argument("--save-all", action="store_true", help="keep every game's log")
