@@ -192,8 +192,8 @@ class NewGameScreen(Screen[None]):
             yield Static(title, classes="lan-title")
             yield OptionList(id="newgame-list")
             yield Static(id="newgame-msg", classes="lan-error")
-            yield Static("↑↓ choose · ←→ or Enter change · digits type the seed · "
-                         "r random seed · s start · Esc back", classes="hint")
+            yield Static("↑↓ choose · ←→/Enter change · digits: seed · r random · "
+                         "s start · Esc back", classes="hint")
         yield Footer()
         yield TooSmall()
 
