@@ -443,3 +443,18 @@ def tomllib_load(path: Path) -> dict:  # type: ignore[type-arg]
     import tomllib
 
     return tomllib.loads(path.read_text())
+
+
+def test_answering_with_a_number_card_is_refused_in_words() -> None:
+    """An answer with a number card names it as a player reads it: "the Number 2 card is
+    not a counteraction" (issue 12: it said "2 is not a counteraction")."""
+    from core.wizwar.scenario import build_state
+    s = build_state({"board": {"size": "5x5"},
+                     "players": [{"at": "a1", "hand": ["lightning-blast", "3"]},
+                                 {"at": "a5", "hand": ["2"]}]})
+    apply(s, "P1 play lightning-blast @P2 +3")
+    before = state_hash(s)
+    with pytest.raises(IllegalAction) as exc:
+        apply(s, Action("P2", "play", "2"))
+    assert str(exc.value).startswith("the Number 2 card is not a counteraction")
+    assert state_hash(s) == before

@@ -291,6 +291,27 @@ def is_number(slug: str) -> bool:
     return slug in ("2", "3", "4", "5", "6")
 
 
+def shown_name(slug: str) -> str:
+    """A card's name as a player reads it: ``Lightning Blast``, ``Number 2`` for a number
+    card; a slug that is no card comes back as it is."""
+    cd = BY_SLUG.get(slug)
+    if cd is None:
+        return slug
+    return f"Number {cd.name}" if cd.kind == NUMBER else cd.name
+
+
+def not_held(text: str) -> str:
+    """The refusal for a card (or object) that is not in the hand, in words: ``you hold no
+    Lightning Blast``, ``you hold no Number 3 card``; a name that is no card of the deck
+    (``nothing``) says so instead of "you hold no nothing"."""
+    cd = BY_SLUG.get(text)
+    if cd is None:
+        return f"there is no card called {text!r}"
+    if cd.kind == NUMBER:
+        return f"you hold no Number {cd.name} card"
+    return f"you hold no {cd.name}"
+
+
 def deck_list(deck: str, players: int) -> list[str]:
     """The slugs of a new deck, one entry per card, in a fixed order (before shuffling).
 

@@ -173,7 +173,7 @@ def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         raise IllegalAction(f"there is no card called {a.card!r}") from None
     cid = state.find_in_hand(w.seat, a.card)
     if cid is None:
-        raise IllegalAction(f"you hold no {a.card}")
+        raise IllegalAction(C.not_held(a.card))
     if cd.kind == C.NUMBER:
         raise IllegalAction("a number card is played with an action (+N) or as a boost")
     if cd.slug not in C.IMPLEMENTED:
@@ -199,7 +199,7 @@ def _discard(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     FAQ: discarding an object sends it to the pile)."""
     cid = state.find_in_hand(w.seat, a.card)
     if cid is None:
-        raise IllegalAction(f"you hold no {a.card}")
+        raise IllegalAction(C.not_held(a.card))
     if dry:
         return
     _discard_cards(state, [cid])
