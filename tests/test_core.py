@@ -487,3 +487,12 @@ def test_parse_case_tells_a_seat_from_a_square() -> None:
     the other."""
     assert parse("P1 punch P2").targets == ("P2",)
     assert parse("P1 punch p2").targets == ("p2",)
+
+
+def test_edge_kinds_are_worded_for_event_texts() -> None:
+    """Edge kinds in event texts are words, not slugs (issue 12)."""
+    from core.wizwar.rules._common import edge_word
+    assert edge_word("door-jammed") == "jammed door"
+    assert edge_word("wall-of-fire") == "Wall of Fire"
+    assert edge_word("illusion-wall") == "Illusion Wall"
+    assert edge_word("wall") == "wall"

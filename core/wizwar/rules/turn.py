@@ -19,7 +19,13 @@ from core.engine import Event, IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import parse_square
-from core.wizwar.rules._common import Out, _discard_cards, _seat_order_from, hand_limit
+from core.wizwar.rules._common import (
+    Out,
+    _discard_cards,
+    _seat_order_from,
+    hand_limit,
+    thing_name,
+)
 from core.wizwar.rules.cards.attacks import _choose, _punch, _weapon
 from core.wizwar.rules.cards.counteractions import _answer_play
 from core.wizwar.rules.cards.neutrals import MODIFIERS
@@ -369,7 +375,7 @@ def _begin(state: State, w: Wizard, o: Out, *, extra: bool) -> None:
         keep = []
         for c in x.conditions:
             if c.caster == w.seat and c.duration > 0 and c.count >= c.duration:
-                o("expire", f"{x.seat}'s {c.slug} ends", seat=x.seat, condition=c.slug)
+                o("expire", f"{x.seat}'s {thing_name(c.slug)} ends", seat=x.seat, condition=c.slug)
             else:
                 keep.append(c)
         x.conditions = keep
