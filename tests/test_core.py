@@ -491,7 +491,7 @@ def test_parse_case_tells_a_seat_from_a_square() -> None:
 
 def test_edge_kinds_are_worded_for_event_texts() -> None:
     """Edge kinds in event texts are words, not slugs (issue 12)."""
-    from core.wizwar.rules._common import edge_word
+    from core.wizwar.board import edge_word
     assert edge_word("door-jammed") == "jammed door"
     assert edge_word("wall-of-fire") == "Wall of Fire"
     assert edge_word("illusion-wall") == "Illusion Wall"

@@ -283,17 +283,6 @@ def thing_name(text: str) -> str:
     return cd.name if cd is not None else text
 
 
-#: Edge kinds as a player reads them (the rest are named as they are: wall, door).
-EDGE_WORDS = {"door-jammed": "jammed door", "wall-of-fire": "Wall of Fire",
-              "illusion-wall": "Illusion Wall"}
-
-
-def edge_word(kind: str) -> str:
-    """An edge kind in words, for event texts: ``door-jammed`` -> ``jammed door``,
-    ``wall-of-fire`` -> ``Wall of Fire``; ``wall`` and ``door`` as they are."""
-    return EDGE_WORDS.get(kind, kind)
-
-
 def _name(slug: str) -> str:
     if slug == "punch":
         return "punch"

@@ -20,6 +20,7 @@ from core.wizwar.board import (
     Edge,
     Square,
     edge_name,
+    edge_word,
     parse_edge,
     rotate_local,
     sightlines,
@@ -37,7 +38,6 @@ from core.wizwar.rules._common import (
     _roll,
     _seat_order_from,
     _square,
-    edge_word,
 )
 from core.wizwar.rules.cards.counteractions import _block_edge
 from core.wizwar.rules.hooks import (
