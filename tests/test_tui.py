@@ -849,3 +849,23 @@ async def test_an_object_is_thrown_at_a_far_square_from_the_board() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert [str(a) for a in session.actions][:1] == ["P1 play dagger @c3 mode=throw"]
+
+
+async def test_the_command_line_reads_any_case() -> None:
+    """``:MOVE C4`` and ``:p1 Move c5`` are the walks ``P1 move c4`` and ``P1 move c5``
+    (issue 12: "unknown verb"); the log keeps the canonical text."""
+    st = build_state({
+        "board": {"size": "5x5"},
+        "players": [{"at": "c3"}, {"at": "e5"}],
+        "turn": {"active": "P1"},
+    })
+    st.script = Script()
+    session = LocalSession(RULESET, st, human="P1", bots=("P2",))
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = GameScreen(session=session, bot_delay=0)
+        app.push_screen(game)
+        await pilot.pause()
+        await type_command(pilot, app, "MOVE C4")
+        await type_command(pilot, app, "p1 Move c5")
+        assert [str(a) for a in session.actions] == ["P1 move c4", "P1 move c5"]
