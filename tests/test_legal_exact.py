@@ -151,3 +151,29 @@ def test_far_creations_are_a_family(hand: list[str], action: str, family: str) -
     assert action in {str(a) for a in RS.expand(st, "P1", family)}
     assert any(t.startswith(action.rsplit(" @", 1)[0] + " @") for t in _listed(st))
     assert _exact(st) == []
+
+
+def test_a_large_rock_has_one_written_form() -> None:
+    """A Large Rock is always thrown (cards.md large-rock: ``P1 play large-rock @P2``): the
+    redundant ``mode=throw`` is refused with a reason, and no listing or family holds both
+    forms of one throw (the action list showed every throw twice; found by a trial)."""
+    from core import registry
+
+    rs = registry.get("wizwar")
+    for seed in range(40):
+        st = rs.new_game(rs.validate_options({"players": 2}), seed)
+        seat = rs.to_move(st)[0]
+        hand = {st.faces[c] for c in st.wizard(seat).hand}
+        if "large-rock" in hand:
+            break
+    else:
+        pytest.skip("no seed dealt a Large Rock")
+    st.round = 2
+    every = list(rs.legal_actions(st, seat))
+    for fam in rs.families(st, seat):
+        every += rs.expand(st, seat, fam)
+    rocks = [a for a in every if a.card == "large-rock" and a.verb == "play"]
+    assert rocks and not any(a.arg("mode") for a in rocks)
+    other = next(s for s in rs.seats({"players": 2}) if s != seat)
+    assert "leave out mode=throw" in rs.why_illegal(
+        st, rs.parse_action(f"{seat} play large-rock @{other} mode=throw"))

@@ -869,3 +869,24 @@ async def test_the_command_line_reads_any_case() -> None:
         await type_command(pilot, app, "MOVE C4")
         await type_command(pilot, app, "p1 Move c5")
         assert [str(a) for a in session.actions] == ["P1 move c4", "P1 move c5"]
+
+
+async def test_new_game_seed_takes_every_64_bit_seed_and_no_more() -> None:
+    """The seed line takes 0 to 2**64-1 as the command line does (it stopped at 9 digits with
+    no word, so 18446744073709551615 became 184467440; found by a trial), and a digit past the
+    range is refused with a message."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        await pilot.press("down", *str(2**64 - 1))
+        await pilot.pause()
+        assert screen.seed() == 2**64 - 1
+        await pilot.press("7")
+        await pilot.pause()
+        assert screen.seed() == 2**64 - 1
+        assert "from 0 to 18446744073709551615" in str(
+            screen.query_one("#newgame-msg").render())

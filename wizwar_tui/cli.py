@@ -112,8 +112,8 @@ def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
                               "apply, legal, los, hash, verify, echo, start, render")
     p_self = sub.add_parser("selfplay", help="bots play headless games, every action checked")
     add_game_argument(p_self)
-    p_self.add_argument("--games", type=_positive, default=10)
-    p_self.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    p_self.add_argument("--games", type=_positive, default=10, help="how many games (default 10)")
+    add_option_flags(p_self, games["selfplay"], "selfplay")
     p_self.add_argument("--bots", default="apprentice",
                         help="bot level for every seat, or one per seat: archmage,apprentice")
     p_self.add_argument("--seed", type=seed_arg, default=0, help="seed of the first game")
@@ -138,7 +138,7 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
     from net.cli import game_in_argv
 
     words = list(sys.argv[1:] if argv is None else argv)
-    games = {c: registry.get(game_in_argv(words, c)) for c in ("play", "host")}
+    games = {c: registry.get(game_in_argv(words, c)) for c in ("play", "host", "selfplay")}
     parser = build_parser(games)
     args = parser.parse_args(words)
     if getattr(args, "game", None) is not None:
@@ -218,15 +218,24 @@ def main(argv: list[str] | None = None) -> int:
 def _selfplay(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """``wizwar selfplay [GAME]``: play, show a progress bar on stderr, save logs, print the
     report. Returns 1 when any game crashed or failed a check."""
+    import contextlib
     import importlib
     import os
     import time
+
+    from core.engine import OptionError
+    from net.cli import options_from_args
 
     rs = registry.get(args.game)
     tool = rs.tools.get("selfplay")
     if not tool:
         parser.error(f"{rs.title} has no self-play yet")
     selfplay: Any = importlib.import_module(tool)
+    given = options_from_args(parser, rs, args)
+    if getattr(args, "opt_players", None) is None and "players" in given:
+        # self-play's own default table, unless a variant given needs the schema's (crossed)
+        with contextlib.suppress(OptionError):
+            given = rs.validate_options({**given, "players": selfplay.DEFAULT_PLAYERS})
 
     levels = tuple(x.strip() for x in args.bots.split(",") if x.strip())
     started = time.monotonic()
@@ -245,7 +254,7 @@ def _selfplay(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             print(f"\nseed {g.seed}: {g.failure}; first bad action {g.bad_action or '-'}; "
                   f"log saved to {path}", file=sys.stderr)
         elif args.save_all:
-            save(name, selfplay.game_log(g.players, g.seed, g.levels, g.moves))
+            save(name, selfplay.game_log(g.players, g.seed, g.levels, g.moves, options=given))
         done = i + 1
         width = 30
         fill = done * width // args.games
@@ -255,7 +264,8 @@ def _selfplay(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
               f"{spent:.0f}s, about {eta:.0f}s left ", end="", file=sys.stderr, flush=True)
 
     try:
-        rep = selfplay.run(args.games, args.players, levels, args.seed,
+        rep = selfplay.run(args.games, given.get("players", 0), levels, args.seed,
+                           options=given,
                            max_actions=args.max_actions or selfplay.MAX_ACTIONS,
                            sample=args.sample, budget=args.budget, on_game=on_game)
     except ValueError as exc:

@@ -268,8 +268,10 @@ def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
         st = rs.state_from_wire(wire)
         if reblinds:
             # the export's reshuffle dealer, with the reshuffles not used yet
+            # (none left once every reshuffle of the text has been used: no dealer needed)
             rd = rs.replay_dealer({**tg.deal, "reblinds": reblinds[int(used):]})
-            rd.attach(st)
+            if rd is not None:
+                rd.attach(st)
         return st
 
     def start() -> Any:

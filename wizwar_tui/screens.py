@@ -135,6 +135,7 @@ class ChoiceScreen(ModalScreen[Any]):
 
 
 SHELL_ROWS = ("seed", "start")
+SEED_MAX = 2**64 - 1  # as ``wizwar play --seed`` (a log stores it as a msgpack uint 64)
 """The new-game screen's own lines besides the options (and a ``bot:SEAT`` line per bot)."""
 
 
@@ -191,8 +192,8 @@ class NewGameScreen(Screen[None]):
             yield Static(title, classes="lan-title")
             yield OptionList(id="newgame-list")
             yield Static(id="newgame-msg", classes="lan-error")
-            yield Static("↑↓ choose · ←→ change · digits type the seed · r random seed · "
-                         "Enter/s start · Esc back", classes="hint")
+            yield Static("↑↓ choose · ←→ or Enter change · digits type the seed · "
+                         "r random seed · s start · Esc back", classes="hint")
         yield Footer()
         yield TooSmall()
 
@@ -387,13 +388,17 @@ class NewGameScreen(Screen[None]):
         self.draw()
 
     def on_key(self, event: events.Key) -> None:
-        """Digits type the seed (9 digits at most)."""
+        """Digits type the seed: 0 to 2**64-1, as on the command line (a digit that would go
+        past it is refused with a word, not dropped silently)."""
         if event.character is not None and event.character.isdigit():
             event.stop()
             event.prevent_default()
-            if len(self.seed_text) < 9:
-                self.seed_text = (self.seed_text + event.character).lstrip("0") or "0"
-            self.message = ""
+            text = (self.seed_text + event.character).lstrip("0") or "0"
+            if int(text) > SEED_MAX:
+                self.message = f"A seed is a whole number from 0 to {SEED_MAX}"
+            else:
+                self.seed_text = text
+                self.message = ""
             self.draw()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

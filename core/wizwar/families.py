@@ -143,9 +143,10 @@ def expand(state: State, seat: str, family: str) -> list[Action]:
         return [a for a in cands if a not in listed and is_legal(state, a)]
     slug = family[len(THROW):]
     squares = [square_name(q) for q in state.layout.squares()]
-    cands = [Action(seat, "play", slug, (q,), None, (("mode", "throw"),)) for q in squares]
-    if slug == "large-rock":  # a Large Rock is always thrown: mode=throw may be left out
-        cands += [Action(seat, "play", slug, (q,)) for q in squares]
+    if slug == "large-rock":  # a Large Rock is always thrown: written without mode=throw
+        cands = [Action(seat, "play", slug, (q,)) for q in squares]
+    else:
+        cands = [Action(seat, "play", slug, (q,), None, (("mode", "throw"),)) for q in squares]
     return [a for a in cands if is_legal(state, a)]
 
 

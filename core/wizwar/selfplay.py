@@ -27,7 +27,7 @@ prints the report (wizwar_tui/cli.py, ``wizwar selfplay``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,7 @@ from core.wizwar.view import view
 
 #: Default cap on a game's length, in actions (a capped game counts as a draw).
 MAX_ACTIONS = 4000
+DEFAULT_PLAYERS = 4  # ``wizwar selfplay`` without --players: the busiest table
 
 
 @dataclass
@@ -236,15 +237,23 @@ def count_plays(a: Action, events: list[Event], counter: Counter) -> None:
 
 
 # ---- playing ----------------------------------------------------------------------------
+def _config(players: int, options: Mapping[str, Any] | None) -> GameConfig:
+    """The game's config: ``options`` (the ruleset's options map: the variants) at
+    ``players`` seats. Raises ``OptionError`` for a refused combination."""
+    return _ruleset().config({**dict(options or {}), "players": players})
+
+
 def play_game(players: int, seed: int, levels: tuple[str, ...], *,
               max_actions: int = MAX_ACTIONS, sample: int = 3, plays: Counter | None = None,
-              checks: bool = True, budget: int | None = None) -> GameResult:
-    """Play one game of bots at ``levels`` (one per seat) from ``seed`` with every check.
+              checks: bool = True, budget: int | None = None,
+              options: Mapping[str, Any] | None = None) -> GameResult:
+    """Play one game of bots at ``levels`` (one per seat) from ``seed`` with every check;
+    ``options`` the variants (crossed exits, doors, team play) as the ruleset's options map.
 
     ``plays`` (if given) counts the cards played. ``budget`` is the archmage's playout budget
     (None: its default). Never raises: a crash or failed check is reported in the result."""
     levels = tuple(levels)
-    cfg = GameConfig(players=players)
+    cfg = _config(players, options)
     res = GameResult(seed, players, levels)
     actions: list[Action] = res.moves
     state = new_game(cfg, seed)
@@ -319,21 +328,24 @@ def _log_bytes(cfg: GameConfig, seed: int, levels: tuple[str, ...], actions: lis
     extra = {"selfplay": {"bots": list(levels), "failure": res.failure,
                           "bad_action": res.bad_action}}
     rs = _ruleset()
-    out = [log.encode(log.header(rs, {"players": cfg.players}, seed, kind="selfplay",
-                                 extra=extra))]
+    opts = {"players": cfg.players, "crossed": cfg.crossed, "doors": cfg.doors,
+            "team": cfg.team}
+    out = [log.encode(log.header(rs, opts, seed, kind="selfplay", extra=extra))]
     out += [log.encode(log.record(rs, i, a)) for i, a in enumerate(actions, 1)]
     return b"".join(out)
 
 
 def game_log(players: int, seed: int, levels: tuple[str, ...], actions: list[Action],
-             states_hashes: bool = True) -> bytes:
+             states_hashes: bool = True, options: Mapping[str, Any] | None = None) -> bytes:
     """The log of a finished self-play game (header, every action with its hash, the end
-    record), replaying ``actions`` from ``seed``. Raises ``IllegalAction`` if they do not
-    replay."""
-    cfg = GameConfig(players=players)
+    record), replaying ``actions`` from ``seed`` with ``options`` (the variants). Raises
+    ``IllegalAction`` if they do not replay."""
+    cfg = _config(players, options)
     st = new_game(cfg, seed)
     rs = _ruleset()
-    out = [log.encode(log.header(rs, {"players": players}, seed, kind="selfplay",
+    opts = {"players": cfg.players, "crossed": cfg.crossed, "doors": cfg.doors,
+            "team": cfg.team}
+    out = [log.encode(log.header(rs, opts, seed, kind="selfplay",
                                  extra={"selfplay": {"bots": list(levels)}}))]
     for i, a in enumerate(actions, 1):
         apply(st, a)
@@ -367,8 +379,10 @@ def play_actions(players: int, seed: int, levels: tuple[str, ...], *,
 
 def run(games: int, players: int = 4, levels: tuple[str, ...] = ("apprentice",), seed: int = 0,
         *, max_actions: int = MAX_ACTIONS, sample: int = 3, budget: int | None = None,
-        on_game: Callable[[int, GameResult], None] | None = None) -> RunReport:
-    """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) of ``players`` bots.
+        on_game: Callable[[int, GameResult], None] | None = None,
+        options: Mapping[str, Any] | None = None) -> RunReport:
+    """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) of ``players`` bots, with the
+    variants of ``options`` (the ruleset's options map; ``players`` wins over its count).
 
     ``levels``: one bot level for every seat, or one per seat. ``on_game(i, result)`` is called
     after each game (progress, saving failed logs). Raises ``ValueError`` for an unknown level
@@ -383,7 +397,7 @@ def run(games: int, players: int = 4, levels: tuple[str, ...] = ("apprentice",),
     rep = RunReport(players, tuple(levels))
     for i in range(games):
         g = play_game(players, seed + i, tuple(levels), max_actions=max_actions, sample=sample,
-                      plays=rep.plays, budget=budget)
+                      plays=rep.plays, budget=budget, options=options)
         rep.games.append(g)
         if on_game is not None:
             on_game(i, g)

@@ -1,10 +1,11 @@
 """The candidates that make ``legal_actions`` exact: the targets far from the caster.
 
 ``candidates._candidate_rows`` lists each card at the targets near its caster (two or three
-squares round him, the first line of sight), which is where a card is usually played. The
+squares round him, the first line of sight), which is where a card is usually played. (A
+Large Rock is always thrown, so it is written without mode=throw: one form per action.) The
 rules accept more: Teleport Opponent to any vacant square,
 Card Erasure naming any card, Drop Object naming any one thing, a number card with an attack on a wall, a door or a bush, a
-Large Rock thrown with mode=throw written out, a Waterbolt's push named on a diagonal, Reuse Spell recasting any spell it may, ending the turn drawing 0 or
+a Waterbolt's push named on a diagonal, Reuse Spell recasting any spell it may, ending the turn drawing 0 or
 1. These rows add them, so an app's action list and a bot can play every action ``apply``
 accepts (the conformance suite, ``tests/conformance``, checks that nothing accepted is left
 out). Walks and drags of several squares in one action, objects thrown at a square, and a
@@ -117,9 +118,6 @@ def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) 
         elif s == "waterbolt":
             out += [_row(seat, "play", s, (x.seat,), n, (("dir", d),))
                     for x in others for n in nums for d in "nesw"]
-        elif s == "large-rock":
-            out += [_row(seat, "play", s, (x.seat,), args=(("mode", "throw"),))
-                    for x in others]
         if s == "reuse-spell":
             out += _reuse_rows(state, seat, squares, edges, others, nums)
     for sq in state.bushes:  # a punch at a bush in the square or a next one

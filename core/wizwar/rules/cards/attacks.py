@@ -201,6 +201,8 @@ def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> 
     if mode not in ("", "throw") or any(k != "mode" for k, _ in a.args):
         raise IllegalAction("the only argument here is mode=throw")
     if a.card == "large-rock":
+        if mode:  # one form per action, as cards.md writes it (P1 play large-rock @P2)
+            raise IllegalAction("a Large Rock is always thrown: leave out mode=throw")
         mode = "throw"
     if a.card == "wizardblade" and mode == "throw" and a.targets and \
             a.targets[0].startswith("P"):
