@@ -212,19 +212,58 @@ def _check_header(h: Any) -> tuple[dict[str, Any], Ruleset, dict[str, Any]]:
     return h, rs, opts
 
 
+#: The keys an action record may carry (format 1 also kept its reveals at the top level)
+#: and the type each value must have; ``seq``, ``seat`` and ``action`` are always there.
+_RECORD_KEYS: dict[str, type | tuple[type, ...]] = {
+    "seq": int, "seat": str, "action": list, "hash": str, "reveals": dict,
+    "pre": list, "reblind": list, "private": list,
+}
+#: The keys of the end record and their types; ``end``, ``seq`` and ``hash`` are always there.
+_END_KEYS: dict[str, type | tuple[type, ...]] = {
+    "end": bool, "seq": int, "hash": str, "result": dict, "winner": str, "history": list,
+}
+
+
+def _bad_keys(r: dict[Any, Any], known: Mapping[str, type | tuple[type, ...]],
+              needed: tuple[str, ...], what: str) -> str:
+    """Why a record's keys or value types are not exactly the known ones ("" when they are):
+    a flipped bit in a key leaves a key that no reader knows, which must not pass."""
+    unknown = sorted(repr(k) for k in r if k not in known)
+    if unknown:
+        return f"{what} has unknown key(s) {', '.join(unknown)}"
+    missing = [k for k in needed if k not in r]
+    if missing:
+        return f"{what} has no {', '.join(missing)}"
+    for k, v in r.items():
+        want = known[k]
+        if isinstance(v, bool) and want is not bool:  # True is an int to Python, not here
+            return f"{what} has a {k} of the wrong type ({type(v).__name__})"
+        if not isinstance(v, want):
+            return f"{what} has a {k} of the wrong type ({type(v).__name__})"
+    return ""
+
+
 def _good_record(rs: Ruleset, r: Any, seq: int) -> str:
+    """Why record ``seq`` is not a good record ("" when it is): not a map, keys other than
+    the known ones or values of the wrong type, out of sequence, a malformed action."""
     if not isinstance(r, dict):
         return "a record is not a map"
     if r.get("end") is True:
-        return "" if isinstance(r.get("hash"), str) else "the end record has no hash"
-    if r.get("seq") != seq:
-        return f"expected action {seq}, found {r.get('seq')!r}"
+        return _bad_keys(r, _END_KEYS, ("end", "seq", "hash"), "the end record")
+    if "end" in r:
+        return f"record {seq} has an end key that is not true ({r['end']!r})"
+    why = _bad_keys(r, _RECORD_KEYS, ("seq", "seat", "action"), f"action {seq}")
+    if why:
+        return why
+    if r["seq"] != seq:
+        return f"expected action {seq}, found {r['seq']!r}"
     try:
-        _action_of(rs, r.get("action"))
+        a = _action_of(rs, r.get("action"))
     except ValueError as exc:
         return f"action {seq} is malformed: {exc}"
-    if "hash" in r and not isinstance(r["hash"], str):
-        return f"action {seq} has a malformed hash"
+    actor = getattr(a, "actor", None)
+    if actor is not None and actor != r["seat"]:
+        return f"action {seq} is by {actor}, but its record says seat {r['seat']}"
     return ""
 
 
@@ -245,6 +284,22 @@ def _action_of(rs: Ruleset, wire: Any) -> Any:
     return got
 
 
+def _undecodable(exc: Exception, data: bytes, pos: int) -> str:
+    """What is wrong with the bytes from ``pos`` that msgpack could not decode, in words and
+    with the byte where it is (never Python's exception text: "'utf-8' codec can't decode
+    byte 0xff in position 3: invalid start byte")."""
+    if isinstance(exc, UnicodeDecodeError):
+        at = data.find(bytes(exc.object), pos)
+        where = f" at byte {at + exc.start}" if at >= 0 else ""
+        return (f"a text in it is not valid UTF-8 (byte 0x{exc.object[exc.start]:02x}"
+                f"{where}): the file is damaged there")
+    if isinstance(exc, msgpack.ExtraData):
+        return "it has bytes after its end"
+    if isinstance(exc, ValueError) and "key" in str(exc).lower():
+        return "a map in it has a key that is not a text: the file is damaged there"
+    return "its bytes are not a msgpack value (a byte no log holds): the file is damaged there"
+
+
 def read(data: bytes) -> Loaded:
     """Read a log. A damaged tail (truncated, corrupt, out of order) is cut off: the log loads
     up to its last good record and ``damage`` says where and why it stopped.
@@ -259,7 +314,7 @@ def read(data: bytes) -> Loaded:
     try:
         h = up.unpack()
     except Exception as exc:  # noqa: BLE001 - any decoding failure means "no header"
-        raise LogError(f"unreadable header: {exc}") from None
+        raise LogError(f"unreadable header at byte 0: {_undecodable(exc, data, 0)}") from None
     hdr, rs, opts = _check_header(h)
     out = Loaded(hdr, rs, opts)
     seq = 1
@@ -273,7 +328,7 @@ def read(data: bytes) -> Loaded:
                               f"({len(data) - pos} bytes of an incomplete record)")
             return out
         except Exception as exc:  # noqa: BLE001
-            out.damage = f"corrupt record {seq} at byte {pos}: {type(exc).__name__} {exc}"
+            out.damage = f"corrupt record {seq} at byte {pos}: {_undecodable(exc, data, pos)}"
             return out
         why = _good_record(rs, r, seq)
         if why:

@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.wizwar.cards import CARDS, IMPLEMENTED  # noqa: E402
+from core.wizwar.cards import CARDS, IMPLEMENTED, source_words  # noqa: E402
 
 
 def render() -> str:
@@ -38,7 +38,7 @@ def render() -> str:
         for c in cards:
             state = "yes" if c.slug in IMPLEMENTED else "**missing**"
             lines.append(f"| {c.name} | `{c.slug}` | {c.count} | {c.target} | {c.number} | "
-                         f"{state} | {c.text} | {c.source} |")
+                         f"{state} | {c.text} | {source_words(c.source)} |")
         lines.append("")
     return "\n".join(lines)
 

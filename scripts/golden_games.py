@@ -5,6 +5,10 @@ Run once before a refactor that must not change behaviour (issue "One engine, th
 ``tests/test_golden_games.py`` replays every recorded action list and compares, step by step,
 a digest of the events and the state hash. The action lists are stored as notation, so a
 change to what ``legal_actions`` lists (or to a bot) does not change the games replayed.
+
+``python scripts/golden_games.py --redigest`` keeps the recorded action lists and only
+recomputes their digests: for a change of event wording alone (issue 12), where replaying the
+bots afresh would record other games.
 """
 
 from __future__ import annotations
@@ -68,8 +72,23 @@ def play(options, seed, chooser, cap):
     return actions, digests
 
 
+def redigest() -> None:
+    """Recompute the digests of the recorded games from their recorded actions."""
+    rs = registry.get("wizwar")
+    games = json.loads(OUT.read_text())
+    for g in games:
+        st = rs.new_game(rs.validate_options(g["options"]), g["seed"])
+        g["digests"] = [step_digest(rs, st, rs.apply(st, rs.parse_action(t)))
+                        for t in g["actions"]]
+    OUT.write_text(json.dumps(games, separators=(",", ":")) + "\n")
+    print(f"rewrote the digests of {len(games)} games in {OUT}")
+
+
 def main() -> None:
-    """Write the fixture."""
+    """Write the fixture (``--redigest``: only the digests of the recorded games)."""
+    if sys.argv[1:] == ["--redigest"]:
+        redigest()
+        return
     games = []
     for options, seed, chooser, cap in GAMES:
         actions, digests = play(options, seed, chooser, cap)

@@ -443,3 +443,56 @@ def tomllib_load(path: Path) -> dict:  # type: ignore[type-arg]
     import tomllib
 
     return tomllib.loads(path.read_text())
+
+
+def test_answering_with_a_number_card_is_refused_in_words() -> None:
+    """An answer with a number card names it as a player reads it: "the Number 2 card is
+    not a counteraction" (issue 12: it said "2 is not a counteraction")."""
+    from core.wizwar.scenario import build_state
+    s = build_state({"board": {"size": "5x5"},
+                     "players": [{"at": "a1", "hand": ["lightning-blast", "3"]},
+                                 {"at": "a5", "hand": ["2"]}]})
+    apply(s, "P1 play lightning-blast @P2 +3")
+    before = state_hash(s)
+    with pytest.raises(IllegalAction) as exc:
+        apply(s, Action("P2", "play", "2"))
+    assert str(exc.value).startswith("the Number 2 card is not a counteraction")
+    assert state_hash(s) == before
+
+
+@pytest.mark.parametrize("typed, canonical", [
+    ("P1 MOVE C4-D4", "P1 move c4-d4"),
+    ("p1 Move c4", "P1 move c4"),
+    ("P1 PLAY FIREBALL @P2 +5", "P1 play fireball @P2 +5"),
+    ("P1 Play Drag @P2 PATH=C4-C5", "P1 play drag @P2 path=c4-c5"),
+    ("P1 END DRAW 1", "P1 end draw 1"),
+    ("P1 PICKUP p2.T1", "P1 pickup P2.t1"),
+    ("P1 PUNCH C3:W", "P1 punch b3:e"),
+    ("P1 Discard Lightning-Blast", "P1 discard lightning-blast"),
+    ("P2 PASS", "P2 pass"),
+    ("P1 play card-erasure @P2 NAME=Absorb-Spell", "P1 play card-erasure @P2 name=absorb-spell"),
+    ("P1 play drop-object @P2 DROP=P3.T1,DAGGER", "P1 play drop-object @P2 drop=P3.t1,dagger"),
+])
+def test_parse_reads_any_case(typed: str, canonical: str) -> None:
+    """Verbs, cards, squares, sides and seats are read in any case and give the canonical
+    action, whose text stays the lower-case notation (issue 12: ``MOVE C4`` was "unknown
+    verb")."""
+    a = parse(typed)
+    assert str(a) == canonical
+    assert a == parse(canonical)
+
+
+def test_parse_case_tells_a_seat_from_a_square() -> None:
+    """``P2`` is the player, ``p2`` the square of column p: lower-casing never turns one into
+    the other."""
+    assert parse("P1 punch P2").targets == ("P2",)
+    assert parse("P1 punch p2").targets == ("p2",)
+
+
+def test_edge_kinds_are_worded_for_event_texts() -> None:
+    """Edge kinds in event texts are words, not slugs (issue 12)."""
+    from core.wizwar.board import edge_word
+    assert edge_word("door-jammed") == "jammed door"
+    assert edge_word("wall-of-fire") == "Wall of Fire"
+    assert edge_word("illusion-wall") == "Illusion Wall"
+    assert edge_word("wall") == "wall"

@@ -40,3 +40,25 @@ def test_recorded_game_replays_identically(game: dict) -> None:
         ev = rs.apply(st, rs.parse_action(text))
         got = step_digest(rs, st, ev)
         assert got == want, f"step {i} ({text}) differs from the recording"
+
+
+def test_event_texts_name_cards_never_slugs() -> None:
+    """Every event text of the recorded games uses words a player reads: card names, never a
+    slug ("P1's lock-in-place ends"), a treasure's notation (``P2.t1``) or an edge kind's
+    slug (``door-jammed``). Issue 12."""
+    import re
+
+    from core.wizwar import cards as C
+    slugs = [c.slug for c in C.CARDS if "-" in c.slug] + ["door-jammed"]
+    slug_re = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, slugs)) + r")(?![\w-])")
+    treasure_re = re.compile(r"\bP[1-6]\.t[12]\b")
+    rs = registry.get("wizwar")
+    seen = 0
+    for game in GAMES:
+        st = rs.new_game(rs.validate_options(game["options"]), game["seed"])
+        for text in game["actions"]:
+            for e in rs.apply(st, rs.parse_action(text)):
+                seen += 1
+                assert not slug_re.search(e.text), e.text
+                assert not treasure_re.search(e.text), e.text
+    assert seen > 1000

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -374,3 +375,76 @@ def test_the_log_works_for_any_ruleset(tmp_path: Path, monkeypatch: pytest.Monke
     assert bytes(tampered) != bad
     with pytest.raises(log.LogError, match="hash"):
         log.replay(log.read(bad))
+
+
+def test_a_flipped_bit_in_any_record_key_fails_verify(tmp_path: Path) -> None:
+    """One flipped bit in a key of a record (an action record or the end record), or a value
+    of the wrong type, makes ``wizwar verify`` FAIL naming the record (issue 12: a flipped
+    bit in ``hash`` or ``seat`` passed)."""
+    data, _ = _logged_game()
+    full = log.read(data)
+    hashed = next(i for i, r in enumerate(full.records) if "hash" in r)
+    recs = list(full.records)
+    cases: list[tuple[str, list[Any], Any]] = []
+    for key in ("hash", "seat", "seq", "action"):
+        flipped = chr(ord(key[0]) ^ 1) + key[1:]
+        r = {(flipped if k == key else k): v for k, v in recs[hashed].items()}
+        cases.append((f"{key}->{flipped}", [*recs[:hashed], r, *recs[hashed + 1:]], full.end))
+    for key in ("hash", "result", "winner"):
+        flipped = chr(ord(key[0]) ^ 1) + key[1:]
+        end = {(flipped if k == key else k): v for k, v in full.end.items()}
+        cases.append((f"end {key}->{flipped}", recs, end))
+    cases.append(("seat of the wrong type", [*recs[:hashed], {**recs[hashed], "seat": 1},
+                                             *recs[hashed + 1:]], full.end))
+    cases.append(("seat of another player", [*recs[:hashed], {**recs[hashed], "seat": "P9"},
+                                             *recs[hashed + 1:]], full.end))
+    for what, rs, end in cases:
+        f = tmp_path / "bad.wwlog"
+        f.write_bytes(b"".join(log.encode(x) for x in [full.header, *rs, end]))
+        lines: list[str] = []
+        assert verify_files([str(f)], lines.append) == 1, what
+        assert lines[0].startswith("FAIL") and "damaged" in lines[0], (what, lines)
+        want = "the end record" if what.startswith("end") else f"record {hashed + 1}"
+        assert want in lines[0], (what, lines[0])
+
+
+def test_undecodable_bytes_are_told_in_words() -> None:
+    """Bytes that are not UTF-8 text (or not msgpack at all) are named with the record and
+    the byte, never with Python's exception text (issue 12)."""
+    data, _ = _logged_game()
+    full = log.read(data)
+    pos = len(log.encode(full.header)) + sum(len(log.encode(r)) for r in full.records[:7])
+    at = data.index(b"seat", pos)
+    broken = bytearray(data)
+    broken[at] = 0xFF
+    got = log.read(bytes(broken))
+    assert len(got.records) == 7
+    assert got.damage == (f"corrupt record 8 at byte {pos}: a text in it is not valid UTF-8 "
+                          f"(byte 0xff at byte {at}): the file is damaged there")
+    head = bytearray(data)
+    head[data.index(b"ruleset")] = 0xFF
+    with pytest.raises(log.LogError) as exc:
+        log.read(bytes(head))
+    assert "not valid UTF-8" in str(exc.value)
+    for text in (got.damage, str(exc.value)):
+        assert "codec" not in text and "Error" not in text and "position" not in text
+
+
+def test_export_of_a_cut_log_says_where_on_stderr_and_fails(tmp_path: Path) -> None:
+    """``wizwar export`` of a truncated log prints its good actions, says on stderr where the
+    log breaks and exits 1 (README, Saved games); a whole log exports with 0 and no warning."""
+    data, _ = _logged_game()
+    f = tmp_path / "cut.wwlog"
+    f.write_bytes(data[:-7])
+    out: list[str] = []
+    err: list[str] = []
+    assert export_file(str(f), out.append, err.append) == 1
+    assert out[0].startswith("wizwar-export 2")
+    assert len(err) == 1 and "is damaged: " in err[0] and "at byte" in err[0]
+    whole = tmp_path / "whole.wwlog"
+    whole.write_bytes(data)
+    err.clear()
+    assert export_file(str(whole), out.append, err.append) == 0 and not err
+    r = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "export", str(f)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 1 and "is damaged" in r.stderr and "wizwar-export 2" in r.stdout

@@ -458,7 +458,8 @@ async def test_cards_screen_from_the_menu_lists_the_whole_deck() -> None:
         await pilot.pause()
         text = str(screen.query_one("#cards-text").render())
         assert CARDS[3].name in text and CARDS[3].text.split()[0] in text
-        assert f"source: {CARDS[3].source}" in " ".join(text.split())
+        from core.wizwar.cards import source_words
+        assert f"source: {source_words(CARDS[3].source)}" in " ".join(text.split())
         # filter by kind: 1 attack, f next (neutral), 0 all
         await pilot.press("1")
         await pilot.pause()
@@ -664,6 +665,36 @@ def test_card_texts_say_targets_and_numbers_in_words() -> None:
     assert (plural(1, "kind"), plural(2, "card")) == ("1 kind", "2 cards")
 
 
+def test_card_sources_are_told_in_words() -> None:
+    """The rule source on a card's text (``i``, the Cards screen) and in docs/cards.md spells
+    out the data's shorthand: no RB, JDB, AF, digest, cards.md or slug (issue 12)."""
+    import re
+    from pathlib import Path
+
+    from core.wizwar.cards import CARDS, source_words
+    from wizwar_tui.wizwar.screens import card_text
+
+    short = re.compile(r"\b(RB|JDB|AF|DG|FAQ|LOS)\b|\bdigest\b|cards\.md|[a-z]+-[a-z]+-?")
+    for c in CARDS:
+        line = next(ln for ln in card_text(c.slug).plain.splitlines()
+                    if ln.startswith("source: "))
+        words = line.removeprefix("source: ")
+        assert words == source_words(c.source)
+        bare = words.replace("designer's FAQ", "").replace("rules digest", "")
+        assert not short.search(bare), (c.slug, words)
+    assert source_words("RB; digest §12") == "rulebook; rules digest §12"
+    assert source_words("AF; JDB") == ("AlanFrew's Wiz-War program; spell list credited to "
+                                       "Tom Jolly")
+    assert source_words("cards.md lock-in-place") == "card reference: Lock In Place"
+    assert source_words("FAQ (corner)") == "designer's FAQ (corner)"
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "cards.md").read_text()
+    rows = [ln for ln in doc.splitlines() if ln.startswith("| ") and "`" in ln]
+    assert len(rows) == len(CARDS)
+    for row in rows:
+        cell = row.rsplit("|", 2)[1].replace("rules digest", "")
+        assert not re.search(r"\b(RB|JDB|AF)\b|\bdigest\b", cell), row
+
+
 async def test_the_log_wraps_again_after_a_resize() -> None:
     """A game started wide and made narrower shows its log wrapped to the new width (not cut
     off), and wider again, unwrapped."""
@@ -818,6 +849,26 @@ async def test_an_object_is_thrown_at_a_far_square_from_the_board() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert [str(a) for a in session.actions][:1] == ["P1 play dagger @c3 mode=throw"]
+
+
+async def test_the_command_line_reads_any_case() -> None:
+    """``:MOVE C4`` and ``:p1 Move c5`` are the walks ``P1 move c4`` and ``P1 move c5``
+    (issue 12: "unknown verb"); the log keeps the canonical text."""
+    st = build_state({
+        "board": {"size": "5x5"},
+        "players": [{"at": "c3"}, {"at": "e5"}],
+        "turn": {"active": "P1"},
+    })
+    st.script = Script()
+    session = LocalSession(RULESET, st, human="P1", bots=("P2",))
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = GameScreen(session=session, bot_delay=0)
+        app.push_screen(game)
+        await pilot.pause()
+        await type_command(pilot, app, "MOVE C4")
+        await type_command(pilot, app, "p1 Move c5")
+        assert [str(a) for a in session.actions] == ["P1 move c4", "P1 move c5"]
 
 
 async def test_new_game_seed_takes_every_64_bit_seed_and_no_more() -> None:

@@ -297,7 +297,8 @@ def load(path: str, every: int = CHECKPOINT_EVERY) -> Replay:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise ReplayError(f"the export text is not UTF-8: {exc}") from None
+            raise ReplayError(f"the export text is not UTF-8: byte 0x{data[exc.start]:02x} at "
+                              f"byte {exc.start} is damaged") from None
         return from_text(path, text, every)
     if not data:
         raise ReplayError("the file is empty: not a wizwar log")

@@ -7,6 +7,7 @@ Every game writes its log as it is played under the user data folder (platformdi
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -122,8 +123,14 @@ def verify_files(paths: list[str], echo: Callable[[str], None] = print) -> int:
     return 1 if failed or not paths else 0
 
 
-def export_file(path: str, echo: Callable[[str], None] = print) -> int:
-    """``wizwar export``: print the game as plain notation text. Returns the exit status."""
+def export_file(path: str, echo: Callable[[str], None] = print,
+                warn: Callable[[str], None] | None = None) -> int:
+    """``wizwar export``: print the game as plain notation text. Returns the exit status:
+    0 for a whole log; 1 when it cannot be read, and 1 for a damaged log, whose good actions
+    are still printed while ``warn`` (stderr) says where the log breaks."""
+    if warn is None:
+        def warn(text: str) -> None:
+            print(text, file=sys.stderr)
     try:
         with open(path, "rb") as f:
             loaded = log.read(f.read())
@@ -134,4 +141,7 @@ def export_file(path: str, echo: Callable[[str], None] = print) -> int:
     echo(text.rstrip("\n"))
     if loaded.damage:
         echo(f"# the log was damaged: {loaded.damage}")
+        warn(f"wizwar export: {path} is damaged: {loaded.damage}; only the "
+             f"{len(loaded.records)} actions before it were exported")
+        return 1
     return 0

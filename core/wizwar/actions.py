@@ -17,6 +17,7 @@ VERBS = (
 )
 _PLAYER = re.compile(r"^P([1-6])$")
 _TREASURE = re.compile(r"^P([1-6])\.t([12])$")
+_ANY_TREASURE = re.compile(r"^[Pp]([1-6])\.[Tt]([12])$")
 _SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -28,11 +29,18 @@ def canonical_target(text: str) -> str:
     """Canonical spelling of one target: ``P2``, ``P2.t1``, a square ``c3``, a side ``c3:e``.
 
     A side is written with ``:e``/``:s`` where a square lies on both sides (``b2:n`` -> ``b1:s``).
-    Object slugs (``dagger``) are allowed for drop/pickup. Raises ``NotationError``.
+    Object slugs (``dagger``) are allowed for drop/pickup. Any case is read (``C4``, ``C3:E``,
+    ``p2.T1``, ``DAGGER``) and the canonical spelling given; ``P2`` is a player, while ``p2``
+    stays the square of column ``p`` (the case is what tells them apart). Raises
+    ``NotationError``.
     """
     t = text.strip()
     if _PLAYER.match(t) or _TREASURE.match(t):
         return t
+    m = _ANY_TREASURE.match(t)
+    if m:
+        return f"P{m.group(1)}.t{m.group(2)}"
+    t = t.lower()
     try:
         if ":" in t:
             return edge_name(parse_edge(t))
@@ -140,12 +148,15 @@ def _split_list(text: str) -> tuple[str, ...]:
 def parse(text: str) -> Action:
     """Parse one line of notation into an :class:`Action`. Raises ``NotationError``.
 
-    Accepts any order of the parts after the slug and any spelling of a side (notation.md).
+    Accepts any order of the parts after the slug, any spelling of a side (notation.md) and
+    any case (``p1 MOVE C4``, ``P1 Play Fireball @p2.T1``): the action is the canonical one,
+    whose ``str()`` is the lower-case notation with ``P1`` seats.
     """
     words = text.split("#", 1)[0].split()
     if len(words) < 2:
         raise NotationError(f"an action needs an actor and a verb: {text!r}")
-    actor, verb, rest = words[0], words[1], words[2:]
+    actor, verb = words[0].upper(), words[1].lower()
+    rest = words[2:]  # targets keep their case for canonical_target (P2 the seat, p2 a square)
     if not _PLAYER.match(actor):
         raise NotationError(f"unknown actor {actor!r} (P1..P6)")
     if verb not in VERBS:
@@ -168,7 +179,7 @@ def parse(text: str) -> Action:
     if verb == "end":
         if not rest:
             return Action(actor, verb)
-        if len(rest) == 2 and rest[0] == "draw" and rest[1] in ("0", "1", "2"):
+        if len(rest) == 2 and rest[0].lower() == "draw" and rest[1] in ("0", "1", "2"):
             n = int(rest[1])
             return Action(actor, verb, number=None if n == 2 else n)
         raise NotationError("end takes nothing or 'draw 0|1|2'")
@@ -177,13 +188,13 @@ def parse(text: str) -> Action:
             raise NotationError(f"{verb} takes one target")
         return Action(actor, verb, targets=(canonical_target(rest[0]),))
     if verb in ("discard", "choose"):
-        if len(rest) != 1 or not _SLUG.match(rest[0]):
+        if len(rest) != 1 or not _SLUG.match(rest[0].lower()):
             raise NotationError(f"{verb} takes one card slug")
-        return Action(actor, verb, card=rest[0])
+        return Action(actor, verb, card=rest[0].lower())
     # play
-    if not rest or not _SLUG.match(rest[0]) or rest[0].isdigit():
+    if not rest or not _SLUG.match(rest[0].lower()) or rest[0].isdigit():
         raise NotationError("play needs a card slug")
-    card = rest[0]
+    card = rest[0].lower()
     targets: tuple[str, ...] = ()
     number: int | None = None
     args: dict[str, str] = {}
@@ -198,6 +209,9 @@ def parse(text: str) -> Action:
             number = int(w[1:])
         elif "=" in w:
             k, v = w.split("=", 1)
+            k = k.lower()
+            if k not in ("path", "to", "drop"):
+                v = v.lower()
             if not re.match(r"^[a-z]+$", k) or not v or k in args:
                 raise NotationError(f"bad argument {w!r}")
             if k in ("path",):

@@ -76,6 +76,17 @@ _SQUARE_NAMES: dict[Square, str] = {}
 _EDGE_NAMES: dict[Edge, str] = {}
 
 
+#: Edge kinds as a player reads them (the rest are named as they are: wall, door).
+EDGE_WORDS = {"door-jammed": "jammed door", "wall-of-fire": "Wall of Fire",
+              "illusion-wall": "Illusion Wall"}
+
+
+def edge_word(kind: str) -> str:
+    """An edge kind in words, for event texts and the screens: ``door-jammed`` -> ``jammed
+    door``, ``wall-of-fire`` -> ``Wall of Fire``; ``wall`` and ``door`` as they are."""
+    return EDGE_WORDS.get(kind, kind)
+
+
 def parse_square(text: str) -> Square:
     """Parse a square name such as ``"c4"`` into ``(col, row)`` (0-based).
 

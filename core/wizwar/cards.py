@@ -9,6 +9,7 @@ Source: cards.md §2 (counts checked against §2.9: 74 names, 125 cards).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 ATTACK = "attack"
@@ -289,6 +290,68 @@ def card(slug: str) -> CardDef:
 def is_number(slug: str) -> bool:
     """True for the number cards 2..6."""
     return slug in ("2", "3", "4", "5", "6")
+
+
+#: The shorthand of ``CardDef.source`` and what it stands for, in words a player reads
+#: (``../shared/cards.md``, "Sources and how rows cite them"; the rulebook and the FAQ are
+#: ``seeds/001``, the digest ``seeds/000``).
+SOURCE_WORDS: tuple[tuple[str, str], ...] = (
+    ("RB", "rulebook"),
+    ("FAQ", "designer's FAQ"),
+    ("digest", "rules digest"),
+    ("DG", "rules digest"),
+    ("AF", "AlanFrew's Wiz-War program"),
+    ("JDB", "spell list credited to Tom Jolly"),
+    ("LOS", "line of sight"),
+)
+_SOURCE_RE = re.compile(r"(?<![\w.-])(" + "|".join(re.escape(k) for k, _ in SOURCE_WORDS)
+                        + r")(?![\w-])")
+_CARDS_MD_RE = re.compile(r"cards\.md(?: ([a-z0-9]+(?:-[a-z0-9]+)*))?")
+
+
+def source_words(source: str) -> str:
+    """A card's rule source as a player reads it, the data's shorthand spelled out:
+    ``RB; digest §12`` -> ``rulebook; rules digest §12``, ``RB Objects`` -> ``rulebook,
+    Objects``, ``cards.md lock-in-place`` -> ``card reference: Lock In Place``, ``AF`` ->
+    ``AlanFrew's Wiz-War program``."""
+    words = dict(SOURCE_WORDS)
+
+    def cards_md(m: re.Match[str]) -> str:
+        slug = m.group(1)
+        if slug is None:
+            return "card reference"
+        cd = BY_SLUG.get(slug)
+        return f"card reference: {cd.name}" if cd is not None else f"card reference {slug}"
+
+    def short(m: re.Match[str]) -> str:
+        after = source_text[m.end():m.end() + 2]
+        # "RB Objects" -> "rulebook, Objects": a section name follows
+        sep = "," if after[:1] == " " and (after[1:].isupper() or after[1:] == "l") else ""
+        return words[m.group(1)] + sep
+
+    source_text = _CARDS_MD_RE.sub(cards_md, source)
+    return _SOURCE_RE.sub(short, source_text)
+
+
+def shown_name(slug: str) -> str:
+    """A card's name as a player reads it: ``Lightning Blast``, ``Number 2`` for a number
+    card; a slug that is no card comes back as it is."""
+    cd = BY_SLUG.get(slug)
+    if cd is None:
+        return slug
+    return f"Number {cd.name}" if cd.kind == NUMBER else cd.name
+
+
+def not_held(text: str) -> str:
+    """The refusal for a card (or object) that is not in the hand, in words: ``you hold no
+    Lightning Blast``, ``you hold no Number 3 card``; a name that is no card of the deck
+    (``nothing``) says so instead of "you hold no nothing"."""
+    cd = BY_SLUG.get(text)
+    if cd is None:
+        return f"there is no card called {text!r}"
+    if cd.kind == NUMBER:
+        return f"you hold no Number {cd.name} card"
+    return f"you hold no {cd.name}"
 
 
 def deck_list(deck: str, players: int) -> list[str]:

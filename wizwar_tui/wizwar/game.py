@@ -704,7 +704,7 @@ class GameScreen(GameScreenBase):
         if not text:
             return False
         words = text.split()
-        if not (words[0].startswith("P") and words[0][1:].isdigit()):
+        if not (words[0][:1] in ("P", "p") and words[0][1:].isdigit()):
             text = f"{self.human} {text}"
         try:
             action = parse(text)

@@ -10,7 +10,7 @@ from collections import deque
 
 from rich.text import Text
 
-from core.wizwar.board import edge_name, square_name
+from core.wizwar.board import edge_name, edge_word, square_name
 from core.wizwar.cards import BY_SLUG
 from core.wizwar.state import HAND_LIMIT
 from core.wizwar.view import PlayerInfo, StackInfo, View
@@ -458,9 +458,9 @@ def cards_in_sight(view: View, at: Square | None = None) -> list[CardRef]:
 
 
 def edge_label(view: View, e: Edge) -> str:
-    """``c3:e wall 20hp``."""
+    """``c3:e wall 20hp``, ``c3:e jammed door 10hp`` (the kind in words)."""
     kind, hp = view.edges.get(e, ("open", 0))
-    return f"{edge_name(e)} {kind}" + (f" {hp}hp" if e in view.edges else "")
+    return f"{edge_name(e)} {edge_word(kind)}" + (f" {hp}hp" if e in view.edges else "")
 
 
 TEAMS = (("P1", "P3"), ("P2", "P4"))

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from core.wizwar.cards import BY_SLUG, CARDS, CardDef
+from core.wizwar.cards import BY_SLUG, CARDS, CardDef, source_words
 from wizwar_tui.menu import TooSmall
 from wizwar_tui.wizwar import DECK_NOTE, render
 
@@ -135,7 +135,7 @@ def card_text(slug: str) -> Text:
     t.append(f"spell    {'yes' if cd.spell else 'no'}"
              f"{' · physical' if cd.physical else ''}\n\n")
     t.append(cd.text + "\n\n")
-    t.append(f"source: {cd.source}", "dim")
+    t.append(f"source: {source_words(cd.source)}", "dim")
     t.append(f"\ncopies in the deck: {cd.count}", "dim")
     return t
 

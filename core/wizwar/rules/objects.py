@@ -115,7 +115,7 @@ def _drop(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     else:
         cid = state.find_in_hand(w.seat, text)
         if cid is None:
-            raise IllegalAction(f"you hold no {text}")
+            raise IllegalAction(C.not_held(text))
         if C.card(text).kind not in (C.OBJECT, C.STONE):
             raise IllegalAction(f"{text} is not an object")
         if dry:

@@ -19,7 +19,13 @@ from core.engine import Event, IllegalAction
 from core.wizwar import cards as C
 from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import parse_square
-from core.wizwar.rules._common import Out, _discard_cards, _seat_order_from, hand_limit
+from core.wizwar.rules._common import (
+    Out,
+    _discard_cards,
+    _seat_order_from,
+    hand_limit,
+    thing_name,
+)
 from core.wizwar.rules.cards.attacks import _choose, _punch, _weapon
 from core.wizwar.rules.cards.counteractions import _answer_play
 from core.wizwar.rules.cards.neutrals import MODIFIERS
@@ -173,7 +179,7 @@ def _play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         raise IllegalAction(f"there is no card called {a.card!r}") from None
     cid = state.find_in_hand(w.seat, a.card)
     if cid is None:
-        raise IllegalAction(f"you hold no {a.card}")
+        raise IllegalAction(C.not_held(a.card))
     if cd.kind == C.NUMBER:
         raise IllegalAction("a number card is played with an action (+N) or as a boost")
     if cd.slug not in C.IMPLEMENTED:
@@ -199,7 +205,7 @@ def _discard(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     FAQ: discarding an object sends it to the pile)."""
     cid = state.find_in_hand(w.seat, a.card)
     if cid is None:
-        raise IllegalAction(f"you hold no {a.card}")
+        raise IllegalAction(C.not_held(a.card))
     if dry:
         return
     _discard_cards(state, [cid])
@@ -369,7 +375,7 @@ def _begin(state: State, w: Wizard, o: Out, *, extra: bool) -> None:
         keep = []
         for c in x.conditions:
             if c.caster == w.seat and c.duration > 0 and c.count >= c.duration:
-                o("expire", f"{x.seat}'s {c.slug} ends", seat=x.seat, condition=c.slug)
+                o("expire", f"{x.seat}'s {thing_name(c.slug)} ends", seat=x.seat, condition=c.slug)
             else:
                 keep.append(c)
         x.conditions = keep

@@ -47,11 +47,12 @@ def _answer_play(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
         raise IllegalAction(f"there is no card called {a.card!r}") from None
     cid = state.find_in_hand(w.seat, a.card)
     if cid is None:
-        raise IllegalAction(f"you hold no {a.card}")
+        raise IllegalAction(C.not_held(a.card))
     if cd.slug in ANSWER_STONES:
         return _display_answer(state, w, a, cid, dry, o)
     if cd.kind not in (C.COUNTER, C.DUAL):
-        raise IllegalAction(f"{cd.name} is not a counteraction: out of turn you may only "
+        what = f"the Number {cd.name} card" if cd.kind == C.NUMBER else cd.name
+        raise IllegalAction(f"{what} is not a counteraction: out of turn you may only "
                             "answer with counteractions (RB The Cards)")
     if cd.slug not in C.IMPLEMENTED:
         raise IllegalAction(f"{cd.name} is not implemented yet in this engine")

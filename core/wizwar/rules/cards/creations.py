@@ -20,6 +20,7 @@ from core.wizwar.board import (
     Edge,
     Square,
     edge_name,
+    edge_word,
     parse_edge,
     rotate_local,
     sightlines,
@@ -89,9 +90,9 @@ def _damage_edge(state: State, e: Edge, n: int, o: Out, by: str = "") -> None:
         del state.edges[e]
         if e in state.turn.open_doors:
             state.turn.open_doors.remove(e)
-        o("edge", f"the {es.kind} at {edge_name(e)} is destroyed", edge=edge_name(e))
+        o("edge", f"the {edge_word(es.kind)} at {edge_name(e)} is destroyed", edge=edge_name(e))
     else:
-        o("edge", f"the {es.kind} at {edge_name(e)} takes {n} ({es.hp} left)",
+        o("edge", f"the {edge_word(es.kind)} at {edge_name(e)} takes {n} ({es.hp} left)",
           edge=edge_name(e), hp=es.hp)
 
 
@@ -147,7 +148,7 @@ def _destroy_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
     kind = state.edges.pop(e).kind
     if e in state.turn.open_doors:
         state.turn.open_doors.remove(e)
-    o("edge", f"{w.seat} destroys the {kind} at {edge_name(e)}", edge=edge_name(e))
+    o("edge", f"{w.seat} destroys the {edge_word(kind)} at {edge_name(e)}", edge=edge_name(e))
     x, y, side = e
     beside = [(x, y)]
     nb = state.layout.neighbor((x, y), side)

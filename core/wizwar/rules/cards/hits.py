@@ -17,6 +17,7 @@ from core.wizwar.rules._common import (
     _seat_order_from,
     _take_from_hand,
     _vacant,
+    thing_name,
 )
 from core.wizwar.rules.damage import _lose_turn
 from core.wizwar.rules.movement import _away, _enter_bush, _push, _reverse
@@ -178,7 +179,7 @@ def _drop_things(state: State, win: Window, victim: Wizard, value: int, dmg: int
                 victim.carrying = ""
                 state.treasures[name] = victim.at
                 dropped += 1
-                o("drop", f"{victim.seat} drops {name}", seat=victim.seat)
+                o("drop", f"{victim.seat} drops {thing_name(name)}", seat=victim.seat)
             continue
         c = state.find_in_hand(victim.seat, name)
         if c is not None and C.card(name).kind in (C.OBJECT, C.STONE):
