@@ -49,18 +49,23 @@ def _same(state: State) -> None:
 def test_random_games_hash_as_before(cfg: GameConfig, seed: int) -> None:
     """Every position of a random game (walls punched, created and destroyed, sectors
     turned, illusion walls, windows) hashes as the canonical packing does."""
-    st = new_game(cfg, seed)
-    rng = Rng.from_seed(f"hash-test-{seed}")
-    _same(st)
     n = 0
-    while not st.winner and n < 3000:
-        seat = to_move(st)[0]
-        a = sample_legal_action(st, seat, rng.below)
-        assert a is not None
-        apply(st, a)
+    game = 0
+    while n <= 100:  # at least a hundred positions, over as many games as that takes
+        st = new_game(cfg, seed + 1000 * game)
+        rng = Rng.from_seed(f"hash-test-{seed}-{game}" if game else f"hash-test-{seed}")
         _same(st)
-        n += 1
-    assert n > 100
+        steps = 0
+        while not st.winner and steps < 3000:
+            seat = to_move(st)[0]
+            a = sample_legal_action(st, seat, rng.below)
+            assert a is not None
+            apply(st, a)
+            _same(st)
+            steps += 1
+        n += steps
+        game += 1
+        assert game < 20, "random games keep ending at once"
 
 
 def test_bot_games_hash_as_before() -> None:
