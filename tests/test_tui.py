@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from textual.widgets import Input, OptionList
 
@@ -254,14 +252,15 @@ async def test_card_text_modal_and_action_menu() -> None:
 
 
 async def test_whole_game_through_the_command_line() -> None:
+    """A whole game played through the app's keys to its game-over screen (bounded by a step
+    count, not a clock: under load the same game only takes longer)."""
     app = game_app(seed=SHORT_GAME_SEED)
-    t0 = time.monotonic()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         game = game_of(app)
         steps = 0
         while not game.session.over:
-            assert steps < 500 and time.monotonic() - t0 < 60
+            assert steps < 500
             await human_policy_step(pilot, app)
             steps += 1
         await pilot.pause()
