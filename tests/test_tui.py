@@ -889,3 +889,21 @@ async def test_new_game_seed_takes_every_64_bit_seed_and_no_more() -> None:
         assert screen.seed() == 2**64 - 1
         assert "from 0 to 18446744073709551615" in str(
             screen.query_one("#newgame-msg").render())
+
+
+async def test_the_turn_hint_offers_only_what_is_possible() -> None:
+    """The status line of the human's turn names only keys that can act now (issue 12, hints
+    that lie): no punch in round one; after a pick-up ended the turn neither moves nor
+    ``m walk`` nor ``p punch``, and it says nothing else may follow."""
+    app = game_app(seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        st = game.session.state
+        assert st.round == 1 and game.session.to_move() == ["P1"]
+        hint = game._turn_hint(game.session.view())
+        assert "m walk" in hint and "p punch" not in hint
+        st.turn.picked_up = True  # as after a pick-up: only end (or a discard) may follow
+        hint = game._turn_hint(game.session.view())
+        assert "m walk" not in hint and "moves" not in hint and "p punch" not in hint
+        assert "nothing else this turn" in hint

@@ -591,11 +591,9 @@ class GameScreen(GameScreenBase):
                 and self.first:
             first = "You go first" if self.first == self.human else f"{self.first} went first"
             t.append(f"{first} · ", f"bold {render.player_colour(self.first)}")
-            t.append(f"Your turn · {render.moves_text(v.moves_left)} · m walk · 1-9 play · "
-                     "e end · a actions", "bold")
+            t.append(self._turn_hint(v), "bold")
         elif self.human in v.to_move:
-            t.append(f"Your turn · {render.moves_text(v.moves_left)} · m walk · 1-9 play · "
-                     "p punch · e end · a actions", "bold")
+            t.append(self._turn_hint(v), "bold")
         else:
             me = v.player(self.human)
             if not me.alive or me.out:
@@ -785,6 +783,25 @@ class GameScreen(GameScreenBase):
         self.app.push_screen(GameOverScreen(self.session.view().winner, how, self.view,
                                             self.players, self.seed, self.human,
                                             lan=self.lan_label()))
+
+    def _turn_hint(self, v: View) -> str:
+        """The status line of the human's turn: only the keys that can do something now
+        (moves and ``m walk`` only while a step is possible, ``p punch`` only with a punch to
+        throw, ``1-9 play`` only with a card to play), so a locked wizard or a turn ended by a
+        pick-up is not told to walk (issue 12, hints that lie)."""
+        verbs = {a.verb for a in self.session.legal_actions()}
+        parts = ["Your turn"]
+        if "move" in verbs:
+            parts += [render.moves_text(v.moves_left), "m walk"]
+        if verbs & {"play", "boost"}:
+            parts.append("1-9 play")
+        if "punch" in verbs:
+            parts.append("p punch")
+        if "end" in verbs:
+            parts.append("e end" if verbs - {"end", "discard", "drop"} else
+                         "e end: nothing else this turn")
+        parts.append("a actions")
+        return " · ".join(parts)
 
     def legal(self) -> list[Action]:
         """The human's legal actions now ([] while bots act), with the members of the large
