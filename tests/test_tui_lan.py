@@ -230,6 +230,11 @@ async def test_join_by_address_and_play_a_move() -> None:
             await until(pilot, lambda: "rejoin with" in text_of(game, "#status"),
                         what="the lost-host message", timeout=15)
             assert f"wizwar join 127.0.0.1:{port}" in text_of(game, "#status")
+            # the header no longer speaks of a turn that cannot go on (issue 12: stale text)
+            await until(pilot, lambda: "the game has stopped" in text_of(game, "#topbar"),
+                        what="the header to say the game stopped", timeout=5)
+            top = text_of(game, "#topbar")
+            assert "your turn" not in top and "is acting" not in top
             assert isinstance(app.screen, GameScreen)
             assert not isinstance(app.screen, GameOverScreen)
     finally:

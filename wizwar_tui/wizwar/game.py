@@ -516,6 +516,11 @@ class GameScreen(GameScreenBase):
         text is kept; "you are", the seed or LAN address and the title go first."""
         width = self.app.size.width
         turn = render.turn_text(v)
+        if self.lan is not None and not v.winner and self.lan.phase in ("lost", "failed",
+                                                                        "desync", "refused"):
+            turn = "the game has stopped"  # not a stale "your turn" after the host left
+        elif self.lan is not None and not v.winner and self.lan.phase == "rejoining":
+            turn = "connection lost · rejoining"
         where = self.lan_label() if self.lan is not None else f"seed {self.seed}"
         if self.team:
             where = f"team play · {where}"
