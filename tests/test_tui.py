@@ -907,3 +907,16 @@ async def test_the_turn_hint_offers_only_what_is_possible() -> None:
         hint = game._turn_hint(game.session.view())
         assert "m walk" not in hint and "moves" not in hint and "p punch" not in hint
         assert "nothing else this turn" in hint
+
+
+async def test_the_header_names_the_variants_in_play() -> None:
+    """Crossed exits and the doors variant show in the game header as team play always did
+    (found by a trial: only team play was shown)."""
+    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
+    app.variants = {"crossed": True, "doors": True}
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        assert game.session.options["crossed"] and game.session.options["doors"]
+        top = str(game.query_one("#topbar").render())
+        assert "crossed · doors · seed 3" in top

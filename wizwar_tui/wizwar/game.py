@@ -522,8 +522,10 @@ class GameScreen(GameScreenBase):
         elif self.lan is not None and not v.winner and self.lan.phase == "rejoining":
             turn = "connection lost · rejoining"
         where = self.lan_label() if self.lan is not None else f"seed {self.seed}"
-        if self.team:
-            where = f"team play · {where}"
+        variants = [w for k, w in (("crossed", "crossed"), ("doors", "doors"),
+                                   ("team", "team play")) if self.options.get(k)]
+        if variants:  # the variants in play, in the header as the team variant always was
+            where = f"{' · '.join(variants)} · {where}"
         parts = [(" Wiz-War ", f" you are {self.human} · round {v.round} · ", where),
                  (" Wiz-War ", f" {self.human} · r{v.round} · ", where),
                  ("", f" {self.human} · r{v.round} · ", ""),
