@@ -330,9 +330,22 @@ async def test_unreadable_files_show_an_error(tmp_path: Path, what: str) -> None
         assert isinstance(pilot.app.screen, ReplayErrorScreen)
         text = str(pilot.app.screen.query_one("#replay-error").render())
         assert expect in text and str(path.name) in text
-        await pilot.press("escape")
+        await pilot.press("escape")  # ``wizwar replay FILE``: back to the shell (issue 12)
         await pilot.pause()
-        assert isinstance(pilot.app.screen, MenuScreen)
+        assert pilot.app.return_code == 0
+
+
+async def test_replay_file_from_the_command_line_quits_on_q(tmp_path: Path) -> None:
+    """``wizwar replay FILE``: q leaves the replay for the shell, not the menu (issue 12);
+    opened from the saved-games list, it goes back to the list (tested elsewhere)."""
+    path = tmp_path / "game.wwlog"
+    bot_log(path, players=2, seed=5)
+    async with replay_app(path).run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ReplayScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        assert pilot.app.return_code == 0 and not isinstance(pilot.app.screen, MenuScreen)
 
 
 async def test_step_jump_play_and_speed(tmp_path: Path) -> None:

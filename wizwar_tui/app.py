@@ -189,7 +189,8 @@ class WizWarApp(App[int]):
         self.set_class(self.no_color, "-no-color")  # NO_COLOR: highlights by shape too
         self.push_screen(MenuScreen())
         if self.replay_file is not None:
-            self.open_replay(self.replay_file)
+            # ``wizwar replay FILE``: leaving the replay returns to the shell, not the menu
+            self.open_replay(self.replay_file).exit_on_back = True
         if self.start_now:
             values = dict(self.variants)
             levels = values.pop("levels", None)

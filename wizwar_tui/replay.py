@@ -722,9 +722,14 @@ class ReplayScreen(Screen[None]):
             return
         self.action_back()
 
+    exit_on_back = False  # opened by ``wizwar replay FILE``: q/Esc return to the shell
+
     def action_back(self) -> None:
-        """Back to the saved games (or the menu)."""
+        """Back to the saved games (or the menu); opened from the command line, quit."""
         self.stop()
+        if self.exit_on_back:
+            self.app.exit(0)
+            return
         self.app.pop_screen()
 
 
@@ -752,8 +757,13 @@ class ReplayErrorScreen(Screen[None]):
         yield Footer()
         yield TooSmall()
 
+    exit_on_back = False  # opened by ``wizwar replay FILE``: q/Esc return to the shell
+
     def action_back(self) -> None:
-        """Back to where we came from."""
+        """Back to where we came from (the shell, for ``wizwar replay FILE``)."""
+        if self.exit_on_back:
+            self.app.exit(0)
+            return
         self.app.pop_screen()
 
 
