@@ -37,25 +37,6 @@ NAME_LIMIT = 40
 """The longest player name the net layer keeps (net/lan.py ``clean_name``)."""
 
 
-def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback (what friends type to join)."""
-    out: list[str] = []
-    with contextlib.suppress(Exception):
-        import ifaddr
-
-        for adapter in ifaddr.get_adapters():
-            for ip in adapter.ips:
-                if isinstance(ip.ip, str) and not ip.ip.startswith("127.") \
-                        and ip.ip not in out:
-                    out.append(ip.ip)
-    if not out:
-        with contextlib.suppress(OSError):
-            ip = socket.gethostbyname(socket.gethostname())
-            if not ip.startswith("127."):
-                out.append(ip)
-    return out
-
-
 def parse_address(text: str) -> tuple[str, int] | None:
     """``HOST:PORT`` (or just ``HOST``, on the default port) as (host, port); None if
     the text is not an address."""
@@ -155,6 +136,8 @@ class LanLink:
         assert isinstance(self.game, HostGame)
         bind, port = self.game.bind, self.game.port
         if bind in ("0.0.0.0", "", "::"):
+            from net.discovery import local_addresses
+
             ips = local_addresses() or ["127.0.0.1"]
         else:
             ips = [bind]
