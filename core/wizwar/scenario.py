@@ -15,6 +15,7 @@ from typing import Any
 
 from core.engine import IllegalAction
 from core.rng import Rng
+from core.scenario import collect  # the one folder walk, shared by every game (core/scenario.py)
 from core.wizwar import cards as C
 from core.wizwar import rules
 from core.wizwar.actions import NotationError, parse
@@ -366,38 +367,4 @@ def run_file(path: str) -> Outcome:
     return run_doc(doc, path)
 
 
-def collect(paths: list[str]) -> list[str]:
-    """Scenario files under ``paths`` (files as given; folders searched for ``*.toml``),
-    sorted within each folder."""
-    out = []
-    for p in paths:
-        if os.path.isdir(p):
-            for root, _dirs, files in sorted(os.walk(p)):
-                out += [os.path.join(root, f) for f in sorted(files) if f.endswith(".toml")]
-        else:
-            out.append(p)
-    return out
-
-
-def run_paths(paths: list[str], echo=print) -> tuple[int, int]:
-    """Run every scenario under ``paths``, print a line per file and ``N passed, N failed``.
-
-    Returns (passed, failed).
-    """
-    passed = failed = 0
-    files = collect(paths)
-    if not files:
-        echo(f"FAIL no scenario files found in {', '.join(paths)}")
-        failed += 1
-    for f in files:
-        r = run_file(f)
-        echo(r.line())
-        if r.ok:
-            passed += 1
-        else:
-            failed += 1
-    echo(f"{passed} passed, {failed} failed")
-    return passed, failed
-
-
-__all__ = ["run_file", "run_paths", "run_doc", "build_state", "observe", "Outcome"]
+__all__ = ["run_file", "run_doc", "build_state", "observe", "Outcome", "collect"]
