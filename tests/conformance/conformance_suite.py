@@ -412,7 +412,7 @@ def hashes_in_fresh_process(rs: Ruleset, games: list[Game], hashseed: str,
     # a ruleset registered for a test only is registered in the child too
     from core import registry
 
-    job = {"logs": paths, "path": [p for p in sys.path if p], "rulesets": dict(registry.RULESETS)}
+    job = {"logs": paths, "path": [p for p in sys.path if p], "rulesets": {**registry.RULESETS, **registry.BUILDING}}
     env = dict(os.environ, PYTHONHASHSEED=hashseed)
     res = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps(job), cwd=ROOT,
                          env=env, capture_output=True, text=True, timeout=600, check=False)

@@ -18,7 +18,7 @@ import pytest
 from core import registry
 from core.engine import Ruleset
 
-NAMES = registry.names()
+NAMES = [*registry.names(), *registry.BUILDING]  # rulesets being built are checked too
 
 #: the seeds played with the default options and with each other option set, the step cap
 #: of a game, and a position kept every N steps (about 60 positions for Wiz-War)
