@@ -272,6 +272,7 @@ class HostGame:
 
     def __post_init__(self) -> None:
         self._unauthenticated = 0  # connections that have not said hello yet
+        self._conns: set[Conn] = set()  # every open connection (closed with the game)
         opts = dict(self.options)
         if self.players and "players" in self.ruleset.options.names():
             opts["players"] = self.players
@@ -366,17 +367,21 @@ class HostGame:
             if not over:
                 await w.send({"type": "bye", "reason": "the host closed the game"})
             await w.close()
+        for c in list(self._conns):  # the ones that never got a seat (no hello yet)
+            await c.close()
         for t in list(self._tasks):
             t.cancel()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = Conn(reader, writer, self.max_unsent)
         seat: Seat | None = None
+        self._conns.add(conn)
         if self._unauthenticated >= self.max_unauthenticated:
             self.log("refused a connection: too many connections have not said hello yet")
             await conn.send({"type": "refuse", "reason": "too many connections are joining "
                              "at once; try again in a few seconds"})
             await conn.close()
+            self._conns.discard(conn)
             return
         self._unauthenticated += 1
         counted = True
@@ -438,6 +443,7 @@ class HostGame:
         finally:
             if counted:
                 self._unauthenticated -= 1
+            self._conns.discard(conn)
             await conn.close()
             if seat is not None and seat.conn is conn:
                 if not self.deal_msg:  # left before the deal: the seat is free again
