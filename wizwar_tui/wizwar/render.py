@@ -64,6 +64,9 @@ _JUNCTIONS = {
     (0, 1, 0, 0): "╷", (0, 0, 1, 0): "╴", (0, 0, 0, 1): "╶", (0, 0, 0, 0): " ",
 }
 
+MORE = "+"
+"""The last character of a square holding more marks than its three cells show."""
+
 WALL_STYLE = "#a8a8a8"
 DOOR_STYLE = "bold #d7af5f"
 FIRE_STYLE = "bold #ff8700"
@@ -243,8 +246,10 @@ def _cell(view: View, sq: Square, ascii_only: bool, reach: bool = False,
     """Exactly three characters of (char, style) for one square, centred.
 
     ``reach``: an empty square the viewer can walk to shows the reach dot instead of the
-    floor dot; ``target``: a one-character mark is put in brackets (shapes, not only
-    colours, tell the highlights apart: NO_COLOR and 16-colour terminals)."""
+    floor dot; ``target``: a one-character mark is put in brackets, a longer one keeps a
+    closing bracket (shapes, not only colours, tell the highlights apart: NO_COLOR and
+    16-colour terminals). Marks that do not fit end in :data:`MORE` (``+``): the line under
+    the board (:func:`square_info`) names everything on the square."""
     g = _GLYPHS[ascii_only]
     chars: list[tuple[str, str]] = []
     for text, style in square_marks(view, sq, ascii_only):
@@ -252,12 +257,14 @@ def _cell(view: View, sq: Square, ascii_only: bool, reach: bool = False,
             text, style = g["reach"], "bold #87d787"
         for ch in text:
             chars.append((ch, style))
-    chars = chars[:3]
+    room = 2 if target else 3  # a target keeps its closing bracket, however crowded
+    if len(chars) > room:  # more than fits: the first marks and a "+" (the line under the
+        chars = [*chars[:room - 1], (MORE, "bold reverse")]  # board lists them all)
     if len(chars) == 1:
         if target:
             return [(g["target"][0], "bold"), chars[0], (g["target"][1], "bold")]
         return [(" ", ""), chars[0], (" ", "")]
-    if target and len(chars) == 2:
+    if target:
         return [*chars, (g["target"][1], "bold")]
     while len(chars) < 3:
         chars.append((" ", ""))
@@ -359,23 +366,37 @@ def render_board(
     return out
 
 
+def thing_name(text: str) -> str:
+    """A token or carried thing in words: ``P2.t1`` -> ``P2's treasure 1``, a card's slug
+    -> its name (``dagger`` -> ``Dagger``)."""
+    seat, dot, n = text.partition(".t")
+    if dot and seat[:1] == "P" and seat[1:].isdigit() and n.isdigit():
+        return f"{seat}'s treasure {n}"
+    return card_name(text)
+
+
 def square_info(view: View, sq: Square, reach: dict[Square, tuple[Square, ...]]) -> str:
-    """One line about the square under the cursor: name, what is there, its four sides."""
+    """About the square under the cursor: its name, every wizard (with what he carries),
+    home base and treasure circle on it, everything on its floor, the thornbush or stone
+    block, its sides; ``walk N`` when reachable. Every piece the board draws (and those a
+    crowded square's ``+`` hides) is named here."""
     lay = view.layout
     if not lay.has_square(sq):
         return f"{square_name(sq)}: no square here"
     parts = [square_name(sq)]
     for p in view.players:
         if p.at == sq and p.alive and not p.out:
-            extra = f", carrying {p.carrying}" if p.carrying else ""
+            extra = f", carrying {thing_name(p.carrying)}" if p.carrying else ""
             parts.append(f"wizard {p.seat} (life {p.life}{extra})")
         if p.home == sq:
             parts.append(f"{p.seat}'s home base")
     for i, spots in enumerate(lay.treasure_spots):
         if sq in spots and i < len(view.players):
             parts.append(f"{view.players[i].seat}'s treasure circle")
-    for tok in view.tokens.get(sq, ()):
-        parts.append(f"treasure {tok}" if ".t" in tok else card_name(tok))
+    floor = [thing_name(tok) for tok in view.tokens.get(sq, ())
+             if not (tok == "thornbush" and sq in view.bushes)]
+    if floor:
+        parts.append("on the floor: " + ", ".join(floor))
     if sq in view.bushes:
         parts.append(f"thornbush ({view.bushes[sq]} hp)")
     if sq in view.stones:
