@@ -532,12 +532,46 @@ def player_line(view: View, p: PlayerInfo, status: str | None = None,
     if p.carrying:
         t.append(f" {'$' if ascii_only else '¤'}{p.carrying}",
                  player_colour(p.carrying.split(".")[0]))
-    if p.lost_turns:
-        t.append(f" lost{p.lost_turns}", "yellow")
-    if p.conditions:
-        t.append(" " + ",".join(card_name(c) for c in p.conditions), "italic")
     if p.displayed:
         t.append(" [" + ",".join(card_name(c) for c in p.displayed) + "]", "dim")
+    return t
+
+
+def turns_text(n: int) -> str:
+    """``1 turn``, ``2 turns``."""
+    return f"{n} turn" if n == 1 else f"{n} turns"
+
+
+def condition_text(slug: str, caster: str, turns: int) -> str:
+    """One effect on a wizard with how long it lasts (cards.md §1.6: it ends at the start of
+    one of its caster's turns once N of the recipient's turns have begun; ``turns`` is how
+    many more must begin, -1 permanent): ``Lock In Place: 2 more turns``, ``Lock In Place:
+    ends when P2's turn begins``, ``Slow Death: permanent``."""
+    name = card_name(slug)
+    if turns < 0:
+        return f"{name}: permanent"
+    if turns == 0:
+        return f"{name}: ends when {caster}'s turn begins"
+    return f"{name}: {turns} more {'turn' if turns == 1 else 'turns'}"
+
+
+def effects_line(p: PlayerInfo) -> Text | None:
+    """The second line of a player in the players panel: his lost turns and every effect on
+    him with its remaining count (None when there is none). Source: cards.md §1.6, §1.7."""
+    parts: list[tuple[str, str]] = []
+    if p.lost_turns and p.alive and not p.out:
+        parts.append((f"loses his next {turns_text(p.lost_turns)}"
+                      if p.lost_turns > 1 else "loses his next turn", "yellow"))
+    durations = p.durations or tuple((c, "", 0) for c in p.conditions)
+    for slug, caster, turns in durations:
+        parts.append((condition_text(slug, caster, turns), "italic"))
+    if not parts:
+        return None
+    t = Text("   ")
+    for i, (text, style) in enumerate(parts):
+        if i:
+            t.append(" · ", "dim")
+        t.append(text, style)
     return t
 
 
@@ -553,11 +587,13 @@ def first_player_line(view: View) -> str:
     return f"{view.active} rolled highest and goes first"
 
 
-def turn_text(view: View) -> str:
+def turn_text(view: View, cannot_walk: str = "") -> str:
     """What the header says about the turn: whose it is and who must act now.
 
-    ``your turn · moves left 3``; ``discard down to 7 (hand 9)``; ``P2's turn · P2 is
-    acting``; ``P2's turn · answer Fireball (4)``; ``P1's turn · P2 is discarding``...
+    ``your turn · moves left 3``; ``your turn · no step: you are locked in place`` (the
+    screen passes ``cannot_walk``, the rules' reason, when no step is legal);
+    ``discard down to 7 (hand 9)``; ``P2's turn · P2 is acting``; ``P2's turn · answer
+    Fireball (4)``; ``P1's turn · P2 is discarding``...
     """
     me = view.viewer
     if view.winner:
@@ -570,11 +606,14 @@ def turn_text(view: View) -> str:
         return f"{turn} · {p.seat} is discarding down to {hand_limit(p)}"
     if view.stack:
         win = view.stack[0]
-        what = f"{card_name(win.source)}{number_shown(win.source, win.value)}"
+        what = (f"{card_name(win.source)}{number_shown(win.source, win.value)}"
+                f"{attack_detail(win)}")
         if win.to_answer == me:
             return f"{turn} · answer {what}"
         return f"{turn} · {win.to_answer} is answering {what}"
     if view.active == me:
+        if cannot_walk:
+            return f"your turn · no step: {cannot_walk}"
         return f"your turn · moves left {view.moves_left}"
     actor = view.to_move[0] if view.to_move else view.active
     return f"{turn} · {actor} is acting"
@@ -603,8 +642,24 @@ def number_shown(slug: str, value: int) -> str:
     return "" if cd is not None and not cd.uses_number else f" ({value})"
 
 
+def attack_detail(win: StackInfo) -> str:
+    """What the attack fixed when it was played, in words (public): `` naming Fireball``
+    (Card Erasure), `` to c4`` (Teleport Opponent), `` to drop P1's treasure 1`` (Drop
+    Object); "" for the rest."""
+    if not win.arg:
+        return ""
+    if win.source == "card-erasure":
+        return f" naming {card_name(win.arg)}"
+    if win.source == "teleport-opponent":
+        return f" to {win.arg}"
+    if win.source == "drop-object":
+        return " to drop " + ", ".join(thing_name(x) for x in win.arg.split(","))
+    return ""
+
+
 def stack_headline(win: StackInfo, viewer: str) -> Text:
-    """``P2 attacks P1 with Fireball (4)``."""
+    """``P2 attacks P1 with Fireball (4)``, ``P2 attacks you with Card Erasure naming
+    Fireball`` (:func:`attack_detail`)."""
     t = Text()
     if win.kind == "indirect":
         t.append(f"{card_name(win.source)} deals {win.value} to ", "bold")
@@ -613,7 +668,7 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
     t.append(win.attacker, f"bold {player_colour(win.attacker)}")
     defender = "you" if win.defender == viewer else win.defender
     t.append(f" attacks {defender} with {card_name(win.source)}"
-             f"{number_shown(win.source, win.value)}", "bold")
+             f"{number_shown(win.source, win.value)}{attack_detail(win)}", "bold")
     return t
 
 

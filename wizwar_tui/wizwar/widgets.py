@@ -84,7 +84,8 @@ class BoardRuler(Static):
 
 
 class PlayersPanel(Static):
-    """Life, treasure, hand size, lost turns and conditions of every player."""
+    """Life, treasure, hand size and displayed stones of every player, and under a player
+    his lost turns and the effects on him with how many turns they last."""
 
     ascii_only = False
     """Draw the turn mark and the heart in ASCII (``>``, ``hp``)."""
@@ -101,6 +102,10 @@ class PlayersPanel(Static):
                                               status.get(p.seat, ""), you=you,
                                               ascii_only=self.ascii_only, team=team))
             t.append("\n")
+            effects = render.effects_line(p)
+            if effects is not None:  # lost turns and effects with their counts
+                t.append_text(effects)
+                t.append("\n")
         if team:
             t.append(render.teams_text() + "\n", "bold")
         if where is None:
