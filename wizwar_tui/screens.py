@@ -95,6 +95,8 @@ class ChoiceScreen(ModalScreen[Any]):
         ol = self.query_one(OptionList)
         if self.options and self.preselect is not None:
             ol.highlighted = min(self.preselect, len(self.options) - 1)
+        else:
+            ol.highlighted = None  # (an OptionList highlights its first option when made)
         if self.filterable:
             self.query_one(Input).focus()
         else:
@@ -108,8 +110,10 @@ class ChoiceScreen(ModalScreen[Any]):
         ol = self.query_one(OptionList)
         ol.clear_options()
         ol.add_options([Option(lab) for lab, _ in self.shown])
-        if self.shown:
-            ol.highlighted = 0
+        if self.shown and (words or self.preselect is not None):
+            ol.highlighted = 0 if words else min(self.preselect or 0, len(self.shown) - 1)
+        else:
+            ol.highlighted = None
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the filter chooses the highlighted option."""

@@ -561,12 +561,15 @@ class GameScreen(GameScreenBase):
             self.board.focus()  # it lost the focus while hidden (too small, panels)
 
     def update_info(self) -> None:
-        """The line describing the square under the cursor."""
+        """The lines describing the square under the cursor, never cut without a sign: what
+        does not fit ends in "… +N", the parts left out (:func:`render.fit_lines`)."""
         v = self.board.view
         if v is None:
             return
-        self.query_one("#info", Static).update(
-            render.square_info(v, self.board.cursor, self.board.reach))
+        info = self.query_one("#info", Static)
+        text = render.square_info(v, self.board.cursor, self.board.reach)
+        width = info.content_region.width or info.size.width
+        info.update(render.fit_lines(text, width, info.content_region.height or 2))
 
     def prompt(self, v: View) -> Text:
         """What the human should do now."""

@@ -115,7 +115,8 @@ class PlayersPanel(Static):
 
 
 class HandPanel(Static):
-    """The human's cards, numbered 1..9, with a hand cursor."""
+    """The human's cards, numbered from 1 (two digits past nine: GameScreen.action_card),
+    with a hand cursor; a displayed stone is marked ``(displayed)``."""
 
     ascii_only = False
     """Draw the hand cursor as ``>``."""
@@ -133,6 +134,8 @@ class HandPanel(Static):
         t = Text(no_wrap=True, overflow="ellipsis")
         if not self.hand:
             t.append("(no cards)", "dim")
+        shown = list(view.displayed)  # displayed stones still count in the hand (cards.md §1.4)
+        wide = len(self.hand) > 9
         for i, slug in enumerate(self.hand):
             if i:
                 t.append("\n")
@@ -140,10 +143,14 @@ class HandPanel(Static):
             style = "bold" if slug in playable else "dim"
             if i == self.index:
                 style += " reverse"
-            t.append(f"{mark}{i + 1} ", "bold")
+            t.append(f"{mark}{i + 1:>2} " if wide else f"{mark}{i + 1} ", "bold")
             t.append(render.card_summary(slug), style)
+            if slug in shown:
+                shown.remove(slug)
+                t.append(" (displayed)", "bold cyan")
         self.update(t)
-        self.border_subtitle = "1-9 play · ,/. select · i text"
+        keys = f"1-{len(self.hand)}" if wide else "1-9"
+        self.border_subtitle = f"{keys} play · ,/. select · i text"
 
     def selected(self) -> str:
         """The slug under the hand cursor ("" if the hand is empty)."""
