@@ -1130,3 +1130,44 @@ def test_effects_say_how_long_they_last() -> None:
     assert line is not None
     assert "loses his next 2 turns" in line.plain and "Blind: 1 more turn" in line.plain
     assert render.effects_line(RULESET.view(st, "P1").player("P2")) is None
+
+
+async def test_quitting_a_local_game_asks_and_ctrl_c_quits_too() -> None:
+    """Ctrl+Q in a local game asks (the hint's 'ctrl+q again quits at once' is true), Ctrl+C
+    does what Ctrl+Q does, and the note is honest about what is kept (issue 12, quitting)."""
+    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        from wizwar_tui.lobby import ConfirmScreen
+
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen) and app.return_code is None
+        note = str(app.screen.query_one("#confirm-note").render())
+        assert "not saved" in note  # save_games=False: no promise of a saved game
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen) and app.return_code is None
+        await pilot.press("ctrl+q")  # again: at once
+        assert app.return_code == 0
+
+
+def test_the_leave_note_promises_a_saved_game_only_once_someone_acted() -> None:
+    """Games with no action are not in the saved list: the note says so (issue 12)."""
+
+    class Fake:
+        logfile = object()
+        session = LocalSession.start(RULESET, {"players": 2}, 3)
+
+    note = GameScreen.leave_note(Fake())  # type: ignore[arg-type]
+    assert "not kept" in note and "It is saved" not in note
+    s = Fake.session
+    if s.bot_to_act():
+        s.step_bot()
+    else:
+        s.submit(s.legal_actions()[0])
+    assert "It is saved" in GameScreen.leave_note(Fake())  # type: ignore[arg-type]
+    Fake.logfile = None
+    assert "not saved" in GameScreen.leave_note(Fake())  # type: ignore[arg-type]

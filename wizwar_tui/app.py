@@ -172,14 +172,30 @@ class WizWarApp(App[int]):
         await super().on_event(event)
 
     async def action_quit(self) -> None:
-        """Ctrl+Q: quit; in a LAN game that others play too, ask first
-        (:func:`wizwar_tui.lobby.ask_before_quitting`)."""
-        if self.lan is not None:
-            from wizwar_tui.lobby import ask_before_quitting
+        """Ctrl+Q (and Ctrl+C): quit; in a LAN game that others play too, ask first
+        (:func:`wizwar_tui.lobby.ask_before_quitting`); in a local game not over, ask too,
+        saying what is kept (:meth:`GameScreenBase.leave_note`). Pressed again while the
+        question is open, it quits at once (as the question's hint says)."""
+        from wizwar_tui.lobby import ConfirmScreen, ask_before_quitting
 
+        if self.lan is not None:
             if ask_before_quitting(self):
                 return
+        else:
+            game = self.game
+            if game is not None and not getattr(game.session, "over", True) \
+                    and not isinstance(self.screen, ConfirmScreen):
+                def answered(yes: bool | None) -> None:
+                    if yes:
+                        self.exit()
+
+                self.push_screen(ConfirmScreen("Quit wizwar?", game.leave_note()), answered)
+                return
         self.exit()
+
+    async def action_help_quit(self) -> None:
+        """Ctrl+C quits as Ctrl+Q does (Textual only showed a notice)."""
+        await self.action_quit()
 
     def on_mount(self) -> None:
         """Show the menu, and start a game at once for ``wizwar play``, or open the lobby /

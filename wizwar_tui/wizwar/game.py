@@ -1329,8 +1329,7 @@ class GameScreen(GameScreenBase):
             from wizwar_tui.lobby import ConfirmScreen, leave_question
 
             if self.lan is None:
-                question, note = ("Leave this game for the main menu?",
-                                  "It is saved: Replay a saved game (r) in the menu shows it.")
+                question, note = ("Leave this game for the main menu?", self.leave_note())
             else:
                 question, note = leave_question(self.lan)
             if question and not await self.app.push_screen_wait(
