@@ -1171,3 +1171,20 @@ def test_the_leave_note_promises_a_saved_game_only_once_someone_acted() -> None:
     assert "It is saved" in GameScreen.leave_note(Fake())  # type: ignore[arg-type]
     Fake.logfile = None
     assert "not saved" in GameScreen.leave_note(Fake())  # type: ignore[arg-type]
+
+
+async def test_a_typed_walk_may_start_on_your_own_square() -> None:
+    """``move c3-c4`` from c3 walks to c4 (the own square is dropped; README); ``move c3``
+    alone stays refused in the rules' words."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": []}, {"at": "a1", "hand": []}],
+           "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        await type_command(pilot, app, "move c3")
+        assert "already on c3" in str(game.query_one("#status").render())
+        await pilot.press("escape")
+        await type_command(pilot, app, "move c3-c4")
+        assert str(game.session.actions[-1]) == "P1 move c4"
+        assert game.session.view().player("P1").at == (2, 3)

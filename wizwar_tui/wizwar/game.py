@@ -746,7 +746,20 @@ class GameScreen(GameScreenBase):
         if action.actor != self.human:
             self.say(f"You play {self.human}, not {action.actor}")
             return False
-        return self.do(action)
+        return self.do(self.drop_own_square(action))
+
+    def drop_own_square(self, action: Action) -> Action:
+        """A typed walk that starts on the human's own square (``move c3-c4`` from c3) loses
+        that square: a path lists the squares entered (notation.md), and the square one
+        stands on is what a newcomer writes first (README, The game screen). A walk of the
+        own square alone stays refused with the rules' words."""
+        if action.verb != "move" or len(action.targets) < 2:
+            return action
+        me = self.view.player(self.human)
+        if me.at is None or action.targets[0].lower() != render.square_name(me.at):
+            return action
+        return Action(action.actor, "move", action.card, action.targets[1:], action.number,
+                      action.args)
 
     def run_bots(self) -> None:
         """Let the bots act until the human must act or the game ends."""
