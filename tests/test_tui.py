@@ -1188,3 +1188,34 @@ async def test_a_typed_walk_may_start_on_your_own_square() -> None:
         await type_command(pilot, app, "move c3-c4")
         assert str(game.session.actions[-1]) == "P1 move c4"
         assert game.session.view().player("P1").at == (2, 3)
+
+
+async def test_a_narrow_window_shows_what_to_answer_with() -> None:
+    """At 60x20 (the board column alone) an attack's stack names the cards to answer with
+    and their keys (issue 12: the stack showed, the hand to answer from did not)."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        game = await attacked_game(pilot, app)
+        await pilot.pause()
+        stack = game.query_one("#stack")
+        assert stack.display
+        text = str(stack.render())
+        n = game.session.view().hand.index("full-shield") + 1
+        assert f"answer with: {n} Full Shield" in text and "pass (space)" in text
+
+
+async def test_a_huge_window_gives_the_log_the_full_height() -> None:
+    """At 200x50 the log is a column of its own, as tall as the window's middle."""
+    app = game_app(seed=3)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        log = game.query_one("#log")
+        assert app.has_class("-huge") and log.size.height >= 40
+        assert log.region.x > game.query_one("#hand").region.x
+    app = game_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        assert not app.has_class("-huge")
+        assert game.query_one("#log").region.y > game.query_one("#hand").region.y

@@ -34,6 +34,9 @@ and the panels do not fit side by side)."""
 
 WIDE_FROM = 100
 SHORT_BELOW = 32
+HUGE_FROM = 150
+"""From this width (``-huge``) the game screen puts its log in a column of its own, the full
+height of the window, beside the players and the hand (at 200x50 the log had few rows)."""
 
 KEEP_KEYS = ("ctrl+q", "ctrl+c")
 """Keys never dropped as stale (quitting always works)."""
@@ -42,13 +45,15 @@ KEEP_KEYS = ("ctrl+q", "ctrl+c")
 def size_classes(size: Size) -> dict[str, bool]:
     """The app's size classes for a terminal of ``size``: ``-tiny`` below
     :data:`~wizwar_tui.screens.MIN_SIZE` (every screen says the window is too small),
-    ``-narrow``/``-medium``/``-wide`` by width, ``-short``/``-tall`` by height."""
+    ``-narrow``/``-medium``/``-wide`` by width (and ``-huge`` from :data:`HUGE_FROM`),
+    ``-short``/``-tall`` by height."""
     w, h = size
     return {
         "-tiny": w < MIN_SIZE[0] or h < MIN_SIZE[1],
         "-narrow": w < NARROW_BELOW,
         "-medium": NARROW_BELOW <= w < WIDE_FROM,
         "-wide": w >= WIDE_FROM,
+        "-huge": w >= HUGE_FROM,
         "-short": h < SHORT_BELOW,
         "-tall": h >= SHORT_BELOW,
     }

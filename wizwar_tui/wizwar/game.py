@@ -226,9 +226,10 @@ class GameScreen(GameScreenBase):
                     yield GameBoard(ascii_only=self.ascii_only, id="board")
                 yield Static(id="info")
                 yield StackPanel(id="stack")
-            with Vertical(id="right"):
-                yield PlayersPanel(id="players")
-                yield HandPanel(id="hand")
+            with Vertical(id="right", classes="game-right"):
+                with Vertical(id="side"):
+                    yield PlayersPanel(id="players")
+                    yield HandPanel(id="hand")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static(id="status")
         yield Input(placeholder="notation, e.g. play fireball @P2 +4 · Esc closes", id="cmd")
@@ -512,7 +513,7 @@ class GameScreen(GameScreenBase):
         self.query_one(PlayersPanel).show(v, self.seed, status, team=self.team)
         playable = {a.card for a in legal if a.verb == "play"}
         self.query_one(HandPanel).show(v, playable)
-        self.query_one(StackPanel).show(v)
+        self.query_one(StackPanel).show(v, playable)
         self.update_info()
         self.query_one("#topbar", Static).update(self.top_text(v))
         self.update_status(v)

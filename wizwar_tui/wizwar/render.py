@@ -637,6 +637,19 @@ def turn_text(view: View, cannot_walk: str = "") -> str:
     return f"{turn} · {actor} is acting"
 
 
+def answer_keys(view: View, playable: set[str]) -> Text | None:
+    """For the viewer who must answer: the cards he may answer with and their keys
+    (``answer with: 1 Full Shield · 3 Blunt``), so a window too narrow for the hand panel
+    still shows them; None when he has no answer to make or none to play."""
+    if not view.stack or view.stack[0].to_answer != view.viewer:
+        return None
+    keys = [f"{i + 1} {card_name(slug)}" for i, slug in enumerate(view.hand)
+            if slug in playable]
+    if not keys:
+        return Text("  no card to answer with: pass (space)", "italic")
+    return Text("  answer with: " + " · ".join(keys) + " · or pass (space)", "bold")
+
+
 def stack_lines(view: View, ascii_only: bool = False) -> list[Text]:
     """The open answer windows: the attack and the counteractions played on it."""
     out: list[Text] = []
@@ -691,7 +704,8 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
 
 
 def card_summary(slug: str) -> str:
-    """``Fireball · attack · power`` for the hand panel (``?`` for a face not known)."""
+    """``Fireball · attack #power`` for the hand panel: the name, the kind, and what a
+    number card sets for it (``?`` for a face not known)."""
     if not slug:
         return "? (not known)"
     cd = BY_SLUG.get(slug)
@@ -700,5 +714,5 @@ def card_summary(slug: str) -> str:
     if cd.kind == "number":
         return f"Number {cd.name}"
     kind = cd.kind.replace("counteraction", "counter")
-    use = f" · #{cd.number}" if cd.uses_number else ""
+    use = f" #{cd.number}" if cd.uses_number else ""  # what its number card sets
     return f"{cd.name} · {kind}{use}"

@@ -221,9 +221,14 @@ class StackPanel(Static):
     ascii_only = False
     """Draw the answers' arrows as ``->``."""
 
-    def show(self, view: View) -> None:
-        """Draw ``view.stack``; the panel is hidden when nothing is pending."""
+    def show(self, view: View, playable: set[str] | None = None) -> None:
+        """Draw ``view.stack``; the panel is hidden when nothing is pending. With
+        ``playable`` (the cards with a legal play now) and the viewer to answer, a last line
+        names the cards he may answer with and their keys (:func:`render.answer_keys`)."""
         lines = render.stack_lines(view, self.ascii_only)
+        keys = render.answer_keys(view, playable) if playable is not None else None
+        if lines and keys is not None:
+            lines.append(keys)
         self.display = bool(lines)
         t = Text()
         for i, line in enumerate(lines):
