@@ -46,7 +46,7 @@ _GLYPHS = {
         "v": {"wall": "|", "boundary": "|", "door": "D", "door-jammed": "X",
               "door-open": ":", "exit": " ", "open": " ", "wall-of-fire": "~",
               "illusion-wall": ";"},
-        "wizard_treasure": "$", "treasure": "$", "bush": "#", "stone": "###", "home": "h",
+        "wizard_treasure": "$", "treasure": "$", "bush": "#", "stone": "###", "home": "@",
         "spot": "o", "floor": ".", "reach": "*", "dagger": "!", "large-rock": "R",
         "trap": "^", "target": "[]",
     },
@@ -55,7 +55,7 @@ _GLYPHS = {
 shape of its own (never only a colour): walls ``─│``/``-|``, doors ``═║``/``=D=``, walls
 of fire ``≈``/``~``, illusion walls ``┄┆``/``-.-;``; reachable empty squares ``•``/``*``
 instead of the floor dot; a square holding a target of the card being aimed is drawn in
-brackets ``[x]``."""
+brackets ``[x]``. The ASCII home base is ``@N`` (``hN`` read as the square hN)."""
 
 # (up, down, left, right) -> junction glyph
 _JUNCTIONS = {
