@@ -1219,3 +1219,17 @@ async def test_a_huge_window_gives_the_log_the_full_height() -> None:
         game = game_of(app)
         assert not app.has_class("-huge")
         assert game.query_one("#log").region.y > game.query_one("#hand").region.y
+
+
+async def test_the_cards_screen_names_every_kind_key_on_a_narrow_window() -> None:
+    """At 80 columns the kind keys have a legend (issue 12: '0-8 a kind' had none)."""
+    app = game_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("C")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CardsScreen)
+        kinds = str(screen.query_one("#cards-kinds").render())
+        for words in ("0 all", "1 attack", "5 object", "6 stone", "8 number"):
+            assert words in kinds

@@ -229,6 +229,11 @@ KIND_SHORT = {"neutral/counteraction": "neutral/counter", "counteraction": "coun
               "magic stone": "stone"}
 
 
+NARROW_KIND = {"neutral/counteraction": "neut/ctr", "counteraction": "counter",
+               "magic stone": "stone", "neutral": "neutral"}
+"""The kinds in the fewest letters, for the Cards screen's key legend on narrow windows."""
+
+
 class CardsScreen(ModalScreen[None]):
     """The whole deck: every card kind with its copies, its full text and rule source,
     browsed with ↑↓ and filtered by kind (``f`` next kind, ``F`` previous, ``0`` all,
@@ -280,8 +285,12 @@ class CardsScreen(ModalScreen[None]):
         t = Text()
         order = ("", *KINDS)
         if self.app.has_class("-narrow") or self.app.size.width < 110:  # the row would wrap
+            # the chosen kind, then every key's kind in short (the bare "0-8 a kind" had no
+            # legend; issue 12)
             t.append(f"[{order.index(self.kind)} {self.kind or 'all'}]", "bold reverse")
-            t.append(" · f/Tab next kind · 0-8 a kind", "dim")
+            t.append(" · keys: " + " ".join(
+                f"{i} {NARROW_KIND.get(kind, kind) or 'all'}" for i, kind in enumerate(order)),
+                "dim")
         else:
             for i, kind in enumerate(order):
                 label = f"{i} {KIND_SHORT.get(kind, kind) or 'all'}"
