@@ -36,9 +36,9 @@ class Ctx:
     queue: list[tuple[Any, ...]] = field(default_factory=list)
     fresh: list[tuple[Any, ...]] = field(default_factory=list)
 
-    def ev(self, kind: str, text: str, **data: Any) -> None:
-        """Record an event."""
-        self.events.append(Event(kind, text, data))
+    def ev(self, tag: str, text: str, /, **data: Any) -> None:
+        """Record an event of kind ``tag``."""
+        self.events.append(Event(tag, text, data))
 
 
 def over(g: Dict) -> bool:
@@ -150,11 +150,11 @@ def deal(g: Dict, ctx: Ctx, src: Source, target: str, amount: int, kind: str = "
         return 0
     if wiz:
         took = _cascade(holder, amount, kind)
-        ctx.ev("damage", f"{where} takes {amount}", on=where, amount=amount, kind=kind, **took)
+        ctx.ev("damage", f"{where} takes {amount}", on=where, amount=amount, type=kind,
+               layers=took)
     else:
         holder["damage"] += amount
-        ctx.ev("damage", f"{where} takes {amount}", on=where, amount=amount, kind=kind,
-               creature=amount)
+        ctx.ev("damage", f"{where} takes {amount}", on=where, amount=amount, type=kind)
     # riders at the same moment (R60)
     if cond(holder, "asleep"):
         end_condition(g, ctx, holder, "asleep", where)
