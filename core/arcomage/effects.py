@@ -17,9 +17,8 @@ from core.arcomage.damage import Ctx, Source, add_condition, deal, die, end_cond
 from core.arcomage.data import FORMS, MAX_WORKERS, SUMMONS
 from core.arcomage.state import (
     Dict,
-    cond,
-    creature_by_id,
     creature_at,
+    creature_by_id,
     form_of,
     gain_life,
     new_ts,
@@ -503,4 +502,3 @@ def _check_table() -> None:
 
 
 _check_table()
-assert cond  # re-exported helpers used by other modules

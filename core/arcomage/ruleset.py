@@ -58,8 +58,9 @@ class ArcoMage(Ruleset):
         g = state.d
         if g["winner"]:
             return Stage("over", (), g["seq"])
-        kind = "answer" if g["stack"] or g["step"] == "combat" else "act"
-        return Stage(kind, tuple(to_move(g)), g["seq"])
+        if g["stack"] or g["step"] == "combat":
+            return Stage("answer", tuple(to_move(g)), g["seq"])
+        return Stage("act", tuple(to_move(g)), g["seq"])
 
     def legal_actions(self, state: Any, player: str) -> list[Any]:
         """turn.legal_actions (sorted by text; no timeout or concede)."""
@@ -116,7 +117,7 @@ class ArcoMage(Ruleset):
             return Outcome()
         if w == "draw":
             text = ("Both wizards fall at once: a draw." if how == "both-dead" else
-                    f"The turn limit is reached: a draw.")
+                    "The turn limit is reached: a draw.")
             return Outcome(True, (), True, how, text)
         words = {"life": f"{w} wins: the rival's Life is gone.",
                  "concede": f"{w} wins: the rival concedes.",

@@ -193,8 +193,8 @@ def _load_conditions(g: Dict, bearer: Dict, entries: Any, ctrl: str, where: str)
         if not isinstance(e, dict) or set(e) - {"slug", "left", "pool", "stars", "by"}:
             raise LoadError(f"{where}: a condition is a slug or a table of slug, left, pool, "
                             "stars, by")
-        slug = e.get("slug")
-        k = CONDITIONS.get(str(slug))
+        slug = str(e.get("slug"))
+        k = CONDITIONS.get(slug)
         if k is None:
             raise LoadError(f"{where}: {slug!r} is not a condition")
         if ("C" if is_creature else "W") not in k.on:

@@ -48,7 +48,6 @@ from core.arcomage.state import (
     rooted,
     stands,
     values,
-    wizard_at,
     workers_total,
 )
 from core.engine import IllegalAction
@@ -790,7 +789,7 @@ def _arg_sets(spell: Spell, wide: bool) -> list[tuple[tuple[str, str], ...]]:
         return [(("at", p),) for p in POSTS]
     if spell.slug == "reassign":
         singles = [f"{a}>{b}" for a in POSTS for b in POSTS if a != b]
-        out = [(("moves", s),) for s in singles]
+        out: list[tuple[tuple[str, str], ...]] = [(("moves", s),) for s in singles]
         for i, x in enumerate(singles):
             for y in singles[i:]:
                 out.append((("moves", ",".join(sorted([x, y]))),))
@@ -865,5 +864,3 @@ def legal_actions(g: Dict, p: str) -> list[Action]:
         seen[s] = a
     return [seen[k] for k in sorted(seen)]
 
-
-assert wizard_at and end_condition  # imported for other modules' use
