@@ -410,6 +410,11 @@ def run_doc(doc: dict[str, Any], path: str = "") -> tuple[bool, str]:
         expect = doc.get("expect", {})
         if not isinstance(expect, dict):
             raise LoadError("[expect] is a table")
+        for c in checks:
+            if c["after"] == 0:  # the project's own: a check at load
+                why = _check(st.d, c, "at load")
+                if why:
+                    return False, why
         for i, text in enumerate(steps, 1):
             refuse = text.startswith("!")
             t = text[1:] if refuse else text
