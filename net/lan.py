@@ -545,8 +545,7 @@ class HostGame:
                                    "the LAN host cannot go on")
             seat = self.seat(stage.players[0])
             if seat.bot:
-                action = rs.bot_choose(rs.view(st, seat.seat), seat.seat,
-                                       rs.legal_actions(st, seat.seat), self.bot_level)
+                action = rs.bot_act(st, seat.seat, self.bot_level)
                 await asyncio.sleep(0)
             elif seat.kind == "local":
                 assert self.local_actions is not None
@@ -597,8 +596,7 @@ class HostGame:
         st, rs = self.state, self.ruleset
         if seat.bot:
             await asyncio.sleep(0)
-            return rs.bot_choose(rs.view(st, seat.seat), seat.seat,
-                                 rs.legal_actions(st, seat.seat), self.bot_level)
+            return rs.bot_act(st, seat.seat, self.bot_level)
         assert self.local_actions is not None
         return await self.local_actions.get()
 
@@ -1176,8 +1174,7 @@ class PeerGame:
         """This seat's next action: the bot's choice, or the player's from the app."""
         rs = self.ruleset
         if self.bot_play:
-            return rs.bot_choose(rs.view(st, self.seat), self.seat,
-                                 rs.legal_actions(st, self.seat), self.bot_level)
+            return rs.bot_act(st, self.seat, self.bot_level)
         assert self.local_actions is not None
         return await self.local_actions.get()
 

@@ -8,7 +8,7 @@ crossed exits); digest §11, official variants (doors).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from core.engine import (
@@ -198,11 +198,13 @@ class WizWar(Ruleset):
         return state.rng
 
     # -- bots, scenarios --
-    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "") -> Any:
-        """bot.choose at ``level`` (default: the apprentice)."""
+    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "", *,
+                   expand: Callable[[str], list[Any]] | None = None) -> Any:
+        """bot.choose at ``level`` (default: the apprentice); ``expand`` lists a family's
+        members (the bots ask for ``far:<slug>`` creations, core/wizwar/families.py)."""
         from core.wizwar import bot
 
-        return bot.choose(view, player, legal, level=level or "apprentice")
+        return bot.choose(view, player, legal, level=level or "apprentice", more=expand)
 
     def run_scenario(self, doc: dict[str, Any], path: str = "") -> tuple[bool, str]:
         """scenario.run_doc."""
