@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 
 from core.arcomage import field as fld
-from core.arcomage.damage import Ctx, Source, deal, settle
+from core.arcomage.damage import Ctx, Source, deal, flush_gains, settle
 from core.arcomage.state import (
     Dict,
     cannot_act,
@@ -276,12 +276,14 @@ def combat_damage(g: Dict, ctx: Ctx) -> None:
             if not _alive(g, dealer) or not _alive(g, target) or not _acts(g, dealer):
                 continue
             hits.append((dealer, ctrl, target, _power(g, dealer)))
+        ctx.gains = []
         for dealer, ctrl, target, n in hits:
             tgt = target if target in ("P1", "P2") else target
             ctx.ev("strike", f"{ref_hex(g, dealer)} strikes {ref_hex(g, tgt) or tgt}",
                    frm=ref_hex(g, dealer), to=ref_hex(g, tgt), amount=n)
             if _alive(g, target):
                 deal(g, ctx, _src(g, dealer, ctrl), target, n, _kind(g, dealer, target))
+        flush_gains(g, ctx)
         settle(g, ctx)
         if g["winner"]:
             return

@@ -35,6 +35,9 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     queue: list[tuple[Any, ...]] = field(default_factory=list)
     fresh: list[tuple[Any, ...]] = field(default_factory=list)
+    #: while a combat-damage sub-step deals its damage, the Life gains it causes wait here
+    #: and are applied after every loss of the sub-step (R22); None outside a sub-step
+    gains: list[tuple[str, int]] | None = None
 
     def ev(self, tag: str, text: str, /, **data: Any) -> None:
         """Record an event of kind ``tag``."""
@@ -163,16 +166,13 @@ def deal(g: Dict, ctx: Ctx, src: Source, target: str, amount: int, kind: str = "
         if att is not None:
             kws = values(g, att)["keywords"]
             if "vampiric" in kws:
-                got = gain_life(g["players"][att["controller"]], amount)
-                ctx.ev("life", f"{att['controller']} gains {got}", player=att["controller"],
-                       amount=got)
+                _gain(g, ctx, att["controller"], amount)
             if "searing" in kws:
                 add_condition(g, ctx, holder, "burning", att["controller"], where)
         if src.wizard:
             f = form_of(g["players"][src.player])
             if f == "horrific-beast":
-                got = gain_life(g["players"][src.player], amount)
-                ctx.ev("life", f"{src.player} gains {got}", player=src.player, amount=got)
+                _gain(g, ctx, src.player, amount)
             if f == "reaper-form":
                 add_condition(g, ctx, holder, "vulnerable", src.player, where)
         if wiz and src.cid and src.player != target and cond(holder, "reactive-armor"):
@@ -180,6 +180,25 @@ def deal(g: Dict, ctx: Ctx, src: Source, target: str, amount: int, kind: str = "
             assert ra is not None
             ctx.fresh.append(("reactive", target, ra["ts"], src.cid, amount))
     return amount
+
+
+def _gain(g: Dict, ctx: Ctx, p: str, n: int) -> None:
+    """A rider's Life gain: at once, or after the sub-step's losses (R22)."""
+    if ctx.gains is not None:
+        ctx.gains.append((p, n))
+        return
+    got = gain_life(g["players"][p], n)
+    ctx.ev("life", f"{p} gains {got}", player=p, amount=got)
+
+
+def flush_gains(g: Dict, ctx: Ctx) -> None:
+    """Apply the Life gains a damage sub-step held back, after all its losses, each player's
+    total capped at 30 (R22)."""
+    pending, ctx.gains = ctx.gains or [], None
+    for p in ("P1", "P2"):
+        n = sum(x for q, x in pending if q == p)
+        if n:
+            _gain(g, ctx, p, n)
 
 
 def _cascade(pl: Dict, amount: int, kind: str) -> dict[str, int]:
