@@ -31,7 +31,8 @@ def new_game(options: dict[str, Any], seed: Any) -> State:
     done, PRODUCE skipped (R23, R120). Raises :class:`OptionError` for an illegal book."""
     books = []
     for p in ("p1", "p2"):
-        b = list(BOOKS[options[f"{p}_book"]])
+        own = str(options.get(f"{p}_spells", "")).strip()
+        b = [s.strip() for s in own.split(",")] if own else list(BOOKS[options[f"{p}_book"]])
         why = check_book(b)
         if why:
             raise OptionError(f"{p.upper()}'s book: {why}")

@@ -8,9 +8,32 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.engine import Event, IllegalAction, Option, OptionsSchema, Outcome, Ruleset, Secret, Stage
+from core.engine import (
+    Event,
+    IllegalAction,
+    Option,
+    OptionError,
+    OptionsSchema,
+    Outcome,
+    Ruleset,
+    Secret,
+    Stage,
+)
 
 RULES_VERSION = 1
+
+
+def _check(opts: dict[str, Any]) -> None:
+    """A custom book must be legal (R25, R26); the message says why not."""
+    from core.arcomage.data import check_book
+
+    for p in ("p1", "p2"):
+        text = opts[f"{p}_spells"].strip()
+        if text:
+            why = check_book([s.strip() for s in text.split(",")])
+            if why:
+                raise OptionError(f"{p.upper()}'s spells ({p}_spells): {why}")
+
 
 OPTIONS = OptionsSchema((
     Option("p1_book", "choice", "pale-tower", "P1's book",
@@ -24,7 +47,13 @@ OPTIONS = OptionsSchema((
     Option("turn_limit", "int", 100, "Turn limit",
            "the game is a draw after the END of this turn; 0: no limit",
            choices=(100, 40, 200, 0)),
-))
+    Option("p1_spells", "str", "", "P1's own book",
+           "20 different spells, comma-separated, instead of the starting book (R25)",
+           public=False, max_len=800),
+    Option("p2_spells", "str", "", "P2's own book",
+           "20 different spells, comma-separated, instead of the starting book (R25)",
+           public=False, max_len=800),
+), check=_check)
 
 
 class ArcoMage(Ruleset):
