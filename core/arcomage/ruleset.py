@@ -201,6 +201,17 @@ class ArcoMage(Ruleset):
             return Action(player, "choose", "", (mine[0],)) if mine else None
         return Action(player, "pass")
 
+    def content_digest(self) -> str:
+        """A digest of the content tables (spells, creatures, Forms, conditions, books):
+        peers whose content differs do not play together even at one rules version."""
+        from hashlib import blake2b
+
+        from core.arcomage import data
+
+        text = repr((data.SPELLS, data.CREATURES, data.FORMS, data.CONDITIONS, data.BOOKS,
+                     data.STAT_MODS))
+        return blake2b(text.encode(), digest_size=8).hexdigest()
+
     def describe_turn(self, state: Any) -> str:
         """``turn N, Pn``."""
         return f"turn {state.d['turn']}, {state.d['active']}"
