@@ -238,9 +238,14 @@ def _fresh_boards() -> None:
     the next game starts with empty line-of-sight tables, like a new process."""
     from core.wizwar import state as state_mod
 
+    from core.wizwar import board as board_mod
+
     memo = getattr(state_mod, "_LAYOUT_MEMO", None)
     if memo is not None:
         memo.clear()
+    forget = getattr(board_mod, "forget_geometries", None)  # the tables shared by geometry
+    if forget is not None:
+        forget()
 
 
 # ---- the measurements --------------------------------------------------------------------
