@@ -236,9 +236,8 @@ def bot_game(players: int, seed: int, cap: int = GAME_CAP) -> GameRun:
 def _fresh_boards() -> None:
     """Forget every board built so far (a memo of boards by spec, if the core keeps one), so
     the next game starts with empty line-of-sight tables, like a new process."""
-    from core.wizwar import state as state_mod
-
     from core.wizwar import board as board_mod
+    from core.wizwar import state as state_mod
 
     memo = getattr(state_mod, "_LAYOUT_MEMO", None)
     if memo is not None:
