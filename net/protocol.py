@@ -18,9 +18,11 @@ from core.codec import CodecError, pack
 from core.engine import Ruleset, UnknownRuleset
 from net.safe import safe_text
 
-PROTOCOL_VERSION = 3  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
+PROTOCOL_VERSION = 4  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
 # options and names from the ruleset's schema instead of Wiz-War's config); 3: the dice
-# beacon (hello's chain, deal's chains, roll/beacon/chain, commit's beacon)
+# beacon (hello's chain, deal's chains, roll/beacon/chain, commit's beacon); 4: a hostile
+# peer cannot stall or trick the lockstep (deal's game id and hello's ``game``, propose's
+# seq and window, reopen/recommit, report, drop)
 MAX_FRAME = 1 << 20  # bytes: no honest message is near this
 
 #: Each message type and the keys (with types) it must carry.
@@ -30,10 +32,11 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "welcome": {"seat": str, "token": str, "players": int, "game": str, "ruleset": str},
     "refuse": {"reason": str},
     "lobby": {"seats": list},
-    "deal": {"commits": list, "nonce_commits": dict, "options": dict, "names": list},
+    "deal": {"commits": list, "nonce_commits": dict, "options": dict, "names": list,
+             "game": str},
     "nonce": {"nonce": str},
     "start": {"nonces": dict, "pre": list, "private": list, "hash": str, "last": int},
-    "propose": {"action": list},
+    "propose": {"action": list, "seq": int, "window": int},
     "sealed": {"window": int, "commit": str},
     "sealed_in": {"window": int, "commits": dict},
     "open": {"window": int, "action": list, "salt": str},
@@ -52,6 +55,14 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "roll": {"seq": int, "action": list, "index": int, "waiting": list},
     "beacon": {"index": int, "value": str},
     "chain": {"seat": str, "tip": str},
+    # the seed phase (docs/protocol.md, "Lockstep and faults"): the host reopens the lobby
+    # (a seat freed, a seat's commitment changed) and every seat commits a fresh nonce
+    "reopen": {"reason": str},
+    "recommit": {"nonce_commit": str},
+    # a peer that finds a desync or a cheat tells the host, which tells everyone (``seat``:
+    # who reported, host to peers only); the host drops a peer that alone disagrees
+    "report": {"seq": int, "reason": str},
+    "drop": {"seq": int, "reason": str},
 }
 
 
@@ -214,17 +225,34 @@ class FrameReader:
 
 
 def hello(ruleset: Ruleset, name: str, token: str, nonce_commit: str,
-          chain: str = "") -> dict[str, Any]:
+          chain: str = "", game: str = "") -> dict[str, Any]:
     """The first message a joining peer sends: the protocol version, the ruleset it plays
     (name, rules version, content digest), its name, its seat token (a rejoin), its seed
-    nonce's commitment and (``chain``, a player's; a watcher sends none) the tip of its dice
-    chain (hex, :class:`core.beacon.Chain`)."""
+    nonce's commitment, (``chain``, a player's; a watcher sends none) the tip of its dice
+    chain (hex, :class:`core.beacon.Chain`) and (``game``, a rejoin after a deal) the id of
+    the game it belongs to (:func:`game_id`)."""
     msg = {"type": "hello", "proto": PROTOCOL_VERSION, "ruleset": ruleset.name,
            "rules_version": ruleset.version, "content": ruleset.content_digest(),
            "name": name, "token": token, "nonce_commit": nonce_commit}
     if chain:
         msg["chain"] = chain
+    if game:
+        msg["game"] = game
     return msg
+
+
+def game_id(seats: list[str], nonce_commits: dict[str, str], chains: dict[str, str],
+            commits: list[str]) -> str:
+    """The id of one deal of a game (32 hex): blake2b-128 over every seat's nonce
+    commitment and dice chain tip in seat order and the dealer's commitments. Fixed at the
+    deal and unknowable before it, so a rejoin that names it (``hello.game``) cannot be
+    taken for a seat in another game, a restarted host's included. Raises ``KeyError`` for
+    a seat missing from ``nonce_commits`` or ``chains``."""
+    from hashlib import blake2b
+
+    data = pack(["wizwar-game", [str(nonce_commits[s]) for s in seats],
+                 [str(chains[s]) for s in seats], [str(c) for c in commits]])
+    return blake2b(data, digest_size=16).hexdigest()
 
 
 def chain_tip_problem(tip: Any) -> str:

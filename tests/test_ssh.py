@@ -226,7 +226,8 @@ async def test_a_watcher_cannot_vote_or_play() -> None:
         assert host.state is not None
         seq = host.state.seq
         await rogue.send({"type": "ack", "seq": seq, "hash": "0" * 16})
-        await rogue.send({"type": "propose", "action": ["P2", "end", "", [], None, []]})
+        await rogue.send({"type": "propose", "action": ["P2", "end", "", [], None, []],
+                          "seq": seq, "window": 0})
         await until(lambda: len(host.watchers) == 1, "the proposing watcher dropped")
         assert not host.desync and host.state.seq == seq  # messages are handled in order
         assert player.local_actions is not None
