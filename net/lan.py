@@ -416,7 +416,9 @@ class HostGame:
                 self._unauthenticated -= 1
                 counted = False
             conn.frames.limit = MAX_FRAME
-            if msg is None or msg["type"] != "hello":
+            if msg is None:
+                return  # closed before saying hello: a discovery probe (net.discovery)
+            if msg["type"] != "hello":
                 raise ProtocolError("the first message must be hello")
             problem = version_problem(self.ruleset, msg)
             if problem:
