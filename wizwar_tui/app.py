@@ -393,7 +393,7 @@ class WizWarApp(App[int]):
         if isinstance(self.screen, JoinScreen):
             self.screen.show_error(link.problem)
         else:
-            self.notify(link.problem, severity="error", timeout=10)
+            self.notify(link.problem, severity="error", timeout=10, markup=False)
 
     def game_screen_class(self, game: str = "") -> type[GameScreenBase]:
         """The game screen this app shows for a LAN game of ``game`` (its UI part's; an SSH
