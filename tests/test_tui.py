@@ -970,6 +970,10 @@ async def test_a_locked_wizard_is_offered_no_step() -> None:
         await pilot.press("down", "m")
         await pilot.pause()
         assert "locked in place" in str(game.query_one("#status").render())
+        await pilot.press("b")
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "no step" in status and "locked in place" in status
 
 
 async def test_an_unlocked_wizard_still_gets_steps_and_boost() -> None:

@@ -1192,6 +1192,12 @@ class GameScreen(GameScreenBase):
         """Do the only legal action of ``verb`` or choose among them."""
         self.message = None
         cands = [a for a in self.legal() if a.verb == verb]
+        if not cands and verb == "boost" and self.human_to_act() \
+                and any(a.verb == "boost" for a in self.session.legal_actions()):
+            # the rules accept it, but there is no step to walk with it (boost_helps)
+            self.say(f"Not worth it: a boost adds squares, and you may take no step "
+                     f"({self.walk_block(self.view)})")
+            return
         if not cands:
             self.refuse(self._probe_verb(verb) if verb in ("punch",) else
                         Action(self.human, verb), f"no {what.lower()} is possible now")
