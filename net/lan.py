@@ -26,6 +26,8 @@ from core.engine import Event, IllegalAction, OptionError, Ruleset
 from core.rng import ChanceNeeded
 from net.dealer import REVEAL_KEYS, DealError, HostDealer, PeerDealer
 from net.protocol import (
+    HELLO_FRAME,
+    MAX_FRAME,
     PROTOCOL_VERSION,
     FrameReader,
     ProtocolError,
@@ -36,6 +38,7 @@ from net.protocol import (
     hello,
     version_problem,
 )
+from net.safe import safe_text
 
 Log = Callable[[str], None]
 
@@ -47,10 +50,15 @@ def _quiet(_msg: str) -> None:
     pass
 
 
-def clean_name(name: str, limit: int = 40) -> str:
-    """A player name safe to show in a terminal: printable characters only (no escape
-    sequences from a hostile peer), at most ``limit`` of them."""
-    return "".join(ch for ch in str(name) if ch.isprintable())[:limit].strip()
+def clean_name(name: object, limit: int = 40) -> str:
+    """A player name safe to show in a terminal (:func:`net.safe.safe_text`: escape sequences
+    removed whole, so no debris is left; control and format characters dropped), at most
+    ``limit`` characters."""
+    return safe_text(name, limit)
+
+
+#: the longest reason (of ``refuse``, ``bye``, ``reject``, ``desync``) kept from the network
+REASON_LIMIT = 300
 
 
 def nonce_commit(nonce_hex: str) -> str:
@@ -90,30 +98,103 @@ def write_desync_report(seq: int, mine: str, theirs: str, actions: list[str],
     return path
 
 
-class Conn:
-    """One TCP connection: framed reads, serialised writes."""
+MAX_UNSENT = 4 << 20
+"""bytes: what one connection may have queued and not yet taken; beyond it the reader is
+too slow (or not reading) and is dropped, so it never holds back the game or the host's
+memory (a seat may rejoin and catch up)."""
+MAX_UNAUTHENTICATED = 16
+"""connections that have not said ``hello`` yet, at most; one more is refused at once."""
+HELLO_TIMEOUT = 10.0
+"""seconds a new connection has to say ``hello``."""
+KEEPALIVE = (10, 5, 3)
+"""TCP keepalive (idle seconds, seconds between probes, probes): a dead link is noticed in
+about 25 s; the same bound (``TCP_USER_TIMEOUT``) applies to data sent and never
+acknowledged."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+
+def keepalive(writer: asyncio.StreamWriter) -> None:
+    """Turn TCP keepalive on for the connection of ``writer`` (:data:`KEEPALIVE`), so a
+    peer whose link died (a cable pulled, a laptop closed) is noticed and dropped or
+    rejoined instead of waited for forever. Options this system lacks are left out."""
+    import socket
+
+    sock = writer.get_extra_info("socket")
+    if sock is None:
+        return
+    idle, interval, count = KEEPALIVE
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for name, value in (("TCP_KEEPIDLE", idle), ("TCP_KEEPINTVL", interval),
+                        ("TCP_KEEPCNT", count),
+                        ("TCP_USER_TIMEOUT", 1000 * (idle + interval * count))):
+        opt = getattr(socket, name, None)
+        if opt is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, opt, value)
+
+
+def describe(exc: BaseException) -> str:
+    """Why a connection was dropped, in words, never empty (``TimeoutError()`` has no
+    message: "no answer in time")."""
+    text = safe_text(str(exc), REASON_LIMIT)
+    if text:
+        return text
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    if isinstance(exc, ConnectionError):
+        return "the connection was lost"
+    return type(exc).__name__
+
+
+class Conn:
+    """One TCP connection: framed reads, writes that never wait.
+
+    :meth:`send` queues a message in the transport and returns: a reader that does not keep
+    up never blocks the sender. Once more than ``max_unsent`` bytes wait for it, the
+    connection is dropped (:attr:`reason` says why). TCP keepalive is on (:func:`keepalive`).
+    """
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 max_unsent: int = MAX_UNSENT) -> None:
         self.frames = FrameReader(reader)
         self.writer = writer
         self.closed = False
+        self.max_unsent = max_unsent
+        self.reason = ""  # why this side dropped the connection ("" if it did not)
+        keepalive(writer)
 
     async def send(self, msg: dict[str, Any]) -> None:
         """Send one message; a broken pipe just marks the connection closed."""
+        self.write(encode(msg))
+
+    def write(self, data: bytes) -> None:
+        """Queue ``data`` (encoded frames); drop the connection if too much is waiting."""
         if self.closed:
             return
         try:
-            self.writer.write(encode(msg))
-            await self.writer.drain()
+            self.writer.write(data)
         except (ConnectionError, RuntimeError):
             self.closed = True
+            return
+        if self.writer.transport.get_write_buffer_size() > self.max_unsent:
+            self.drop(f"too slow: more than {self.max_unsent} bytes were waiting for it")
+
+    def drop(self, reason: str) -> None:
+        """Close the connection at once, whatever is still queued (``reason`` kept)."""
+        self.reason = self.reason or reason
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.transport.abort()
 
     async def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connection (idempotent), after what is queued, if it goes within a
+        second (a slow reader is cut off)."""
         self.closed = True
         with contextlib.suppress(Exception):
             self.writer.close()
-            await self.writer.wait_closed()
+            await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+        with contextlib.suppress(Exception):
+            self.writer.transport.abort()
 
 
 @dataclass
@@ -170,6 +251,9 @@ class HostGame:
     local_bot: bool = True
     local_seat: bool = True
     max_watchers: int = 8
+    max_unauthenticated: int = MAX_UNAUTHENTICATED
+    max_unsent: int = MAX_UNSENT
+    hello_timeout: float = HELLO_TIMEOUT
     ruleset: Ruleset = field(default_factory=registry.get)
     options: dict[str, Any] = field(default_factory=dict)
     bot_level: str = ""
@@ -202,6 +286,8 @@ class HostGame:
     acks: dict[int, dict[str, str]] = field(default_factory=dict)  # seq -> seat -> hash
 
     def __post_init__(self) -> None:
+        self._unauthenticated = 0  # connections that have not said hello yet
+        self._conns: set[Conn] = set()  # every open connection (closed with the game)
         opts = dict(self.options)
         if self.players and "players" in self.ruleset.options.names():
             opts["players"] = self.players
@@ -301,14 +387,34 @@ class HostGame:
             if not over:
                 await w.send({"type": "bye", "reason": "the host closed the game"})
             await w.close()
+        for c in list(self._conns):  # the ones that never got a seat (no hello yet)
+            await c.close()
         for t in list(self._tasks):
             t.cancel()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = Conn(reader, writer)
+        conn = Conn(reader, writer, self.max_unsent)
         seat: Seat | None = None
+        self._conns.add(conn)
+        if self._unauthenticated >= self.max_unauthenticated:
+            self.log("refused a connection: too many connections have not said hello yet")
+            await conn.send({"type": "refuse", "reason": "too many connections are joining "
+                             "at once; try again in a few seconds"})
+            await conn.close()
+            self._conns.discard(conn)
+            return
+        self._unauthenticated += 1
+        counted = True
         try:
-            msg = await asyncio.wait_for(conn.frames.read(), 30)
+            conn.frames.limit = HELLO_FRAME
+            try:
+                msg = await asyncio.wait_for(conn.frames.read(), self.hello_timeout)
+            except TimeoutError:
+                raise ProtocolError(f"no hello within {self.hello_timeout:g} s") from None
+            finally:
+                self._unauthenticated -= 1
+                counted = False
+            conn.frames.limit = MAX_FRAME
             if msg is None or msg["type"] != "hello":
                 raise ProtocolError("the first message must be hello")
             problem = version_problem(self.ruleset, msg)
@@ -350,9 +456,17 @@ class HostGame:
                 if msg is None:
                     break
                 await self._handle(seat, msg)
-        except (TimeoutError, ProtocolError, ConnectionError, ValueError) as exc:
-            self.log(f"dropping a connection{f' of {seat.seat}' if seat else ''}: {exc}")
+        except (TimeoutError, ProtocolError, ConnectionError, OSError, ValueError) as exc:
+            self.log(f"dropping a connection{f' of {seat.seat}' if seat else ''}: "
+                     f"{conn.reason or describe(exc)}")
+        else:
+            if conn.reason:
+                self.log(f"dropped a connection{f' of {seat.seat}' if seat else ''}: "
+                         f"{conn.reason}")
         finally:
+            if counted:
+                self._unauthenticated -= 1
+            self._conns.discard(conn)
             await conn.close()
             if seat is not None and seat.conn is conn:
                 if not self.deal_msg:  # left before the deal: the seat is free again
@@ -379,15 +493,12 @@ class HostGame:
         if self.start_msg:
             backlog.append(self._for(self.start_msg, ""))
         backlog.extend(self._for(m, "") for m in self.sent)
-        try:
-            for m in backlog:
-                conn.writer.write(encode(m))
-        except (ConnectionError, RuntimeError):
+        conn.write(b"".join(encode(m) for m in backlog))
+        if conn.closed:
             return
         self.watchers.append(conn)
         self.log(f"a watcher joined ({len(self.watchers)} watching)")
         try:
-            await conn.writer.drain()
             while True:
                 msg = await conn.frames.read()
                 if msg is None or msg["type"] == "bye":
@@ -397,7 +508,8 @@ class HostGame:
         finally:
             if conn in self.watchers:
                 self.watchers.remove(conn)
-            self.log(f"a watcher left ({len(self.watchers)} watching)")
+            why = f": {conn.reason}" if conn.reason else ""
+            self.log(f"a watcher left{why} ({len(self.watchers)} watching)")
 
     def _take_seat(self, msg: dict[str, Any]) -> Seat | None:
         token = msg["token"]
@@ -680,8 +792,7 @@ class HostGame:
                                    "the LAN host cannot go on")
             seat = self.seat(stage.players[0])
             if seat.bot:
-                action = rs.bot_choose(rs.view(st, seat.seat), seat.seat,
-                                       rs.legal_actions(st, seat.seat), self.bot_level)
+                action = rs.bot_act(st, seat.seat, self.bot_level)
                 await asyncio.sleep(0)
             elif seat.kind == "local":
                 assert self.local_actions is not None
@@ -815,8 +926,7 @@ class HostGame:
         st, rs = self.state, self.ruleset
         if seat.bot:
             await asyncio.sleep(0)
-            return rs.bot_choose(rs.view(st, seat.seat), seat.seat,
-                                 rs.legal_actions(st, seat.seat), self.bot_level)
+            return rs.bot_act(st, seat.seat, self.bot_level)
         assert self.local_actions is not None
         return await self.local_actions.get()
 
@@ -1202,20 +1312,20 @@ class PeerGame:
         t = msg["type"]
         assert self.conn is not None
         if t == "refuse":
-            raise JoinRefused(msg["reason"])
+            raise JoinRefused(safe_text(msg["reason"], REASON_LIMIT) or "(no reason given)")
         if t == "welcome":
             if msg["ruleset"] != self.ruleset.name:
-                raise JoinRefused(f"the host plays {msg['ruleset'][:40]!r}, not "
+                raise JoinRefused(f"the host plays {safe_text(msg['ruleset'])!r}, not "
                                   f"{self.ruleset.name}")
             if self.watch and msg["seat"]:  # a host that does not know watchers seated us
                 raise JoinRefused("this host cannot be watched (an older wizwar)")
             if self.watch:
-                self.players, self.game = msg["players"], msg["game"]
+                self.players, self.game = msg["players"], safe_text(msg["game"], 80)
                 self.log("watching the game")
                 self._changed()
                 return None
             self.seat, self.token = msg["seat"], msg["token"]
-            self.players, self.game = msg["players"], msg["game"]
+            self.players, self.game = msg["players"], safe_text(msg["game"], 80)
             save = getattr(self, "_save", None)
             if save is not None:
                 save(self.host, self.port, self.token)
@@ -1297,8 +1407,9 @@ class PeerGame:
             except BeaconError as exc:
                 raise ProtocolError(str(exc)) from exc
         elif t == "reject":
-            self.log(f"refused: {msg['reason']}")
-            self.last_reject = msg["reason"]
+            reason = safe_text(msg["reason"], REASON_LIMIT) or "(no reason given)"
+            self.log(f"refused: {reason}")
+            self.last_reject = reason
             self._sealing = None  # a refused sealed action: choose and seal again
             self._wake()
         elif t == "sealed_in":
@@ -1317,23 +1428,24 @@ class PeerGame:
                 ok = isinstance(got, list) and len(got) == 2 and isinstance(got[1], str) \
                     and action_commitment(got[0], got[1]) == self._sealed_in.get(str(s))
                 if not ok:
-                    self.log(f"AUDIT FAILED: {s}'s sealed action does not open its "
+                    who = safe_text(s, 8)
+                    self.log(f"AUDIT FAILED: {who}'s sealed action does not open its "
                              "commitment")
-                    raise DealError(f"{s}'s sealed action does not open its commitment")
+                    raise DealError(f"{who}'s sealed action does not open its commitment")
                 self._opened[str(s)] = got[0]
             self._sealing = None
             self._sealed_done = msg["window"]
         elif t == "peers":
-            self.peer_status = {str(k)[:3]: str(v)[:12] for k, v in
+            self.peer_status = {safe_text(k, 3): safe_text(v, 12) for k, v in
                                 list(msg["seats"].items())[:6]}
             names = msg.get("names")  # optional: a host before names were sent has none
             if isinstance(names, dict):
-                self.peer_names = {str(k)[:3]: clean_name(v) for k, v in
+                self.peer_names = {safe_text(k, 3): clean_name(v) for k, v in
                                    list(names.items())[:6] if isinstance(v, str)}
         elif t == "bye":
-            raise HostClosed(msg["reason"])
+            raise HostClosed(safe_text(msg["reason"], REASON_LIMIT) or "the host left")
         elif t == "desync":
-            reason = clean_name(msg["reason"], 300)
+            reason = safe_text(msg["reason"], REASON_LIMIT)
             self._told = True  # the host knows: it stopped the game
             if not self.desync:
                 try:
@@ -1520,8 +1632,7 @@ class PeerGame:
         """This seat's next action: the bot's choice, or the player's from the app."""
         rs = self.ruleset
         if self.bot_play:
-            return rs.bot_choose(rs.view(st, self.seat), self.seat,
-                                 rs.legal_actions(st, self.seat), self.bot_level)
+            return rs.bot_act(st, self.seat, self.bot_level)
         assert self.local_actions is not None
         return await self.local_actions.get()
 

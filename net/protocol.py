@@ -16,6 +16,7 @@ import msgpack
 from core import registry
 from core.codec import CodecError, pack
 from core.engine import Ruleset, UnknownRuleset
+from net.safe import safe_text
 
 PROTOCOL_VERSION = 4  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
 # options and names from the ruleset's schema instead of Wiz-War's config); 3: the dice
@@ -103,15 +104,90 @@ def check(msg: Any) -> dict[str, Any]:
     return msg
 
 
+HELLO_FRAME = 16 << 10
+"""bytes: the cap on a frame before a connection has said ``hello`` (a hello is well under
+1 KiB), so a crowd of connections that never finish one holds little memory."""
+
+
+def _scan(buf: bytes | bytearray, limit: int) -> None:
+    """Walk the msgpack headers of the incomplete frame at the start of ``buf`` and raise
+    ``ProtocolError`` as soon as a declared length (a str, bin or ext) makes the frame end
+    past ``limit`` bytes: a 4 GB ``str32`` prefix is refused on sight, without waiting for its
+    bytes. Payloads are skipped by their length, so the cost is one step per element; an
+    incomplete header or a malformed byte is left to the unpacker."""
+    n = len(buf)
+    pos = 0
+    todo = [1]  # elements still to read at each nesting level
+    while todo:
+        if todo[-1] == 0:
+            todo.pop()
+            continue
+        todo[-1] -= 1
+        if pos >= n:
+            return
+        b = buf[pos]
+        size = 0  # header bytes
+        body = 0  # payload bytes
+        items = 0  # elements of a container
+        if b <= 0x7F or b >= 0xE0 or b in (0xC0, 0xC2, 0xC3):
+            size = 1
+        elif b <= 0x8F:
+            size, items = 1, 2 * (b & 0x0F)
+        elif b <= 0x9F:
+            size, items = 1, b & 0x0F
+        elif b <= 0xBF:
+            size, body = 1, b & 0x1F
+        elif b in _LEN:  # str8/16/32, bin8/16/32, ext8/16/32, array16/32, map16/32
+            width, extra, kind = _LEN[b]
+            if pos + 1 + width > n:
+                return
+            count = int.from_bytes(buf[pos + 1:pos + 1 + width], "big")
+            size = 1 + width + extra
+            if kind == "bytes":
+                body = count
+            else:
+                items = count * (2 if kind == "map" else 1)
+        elif b in _FIXED:
+            size = _FIXED[b]
+        else:
+            return  # 0xC1 (never used): the unpacker refuses it
+        end = pos + size + body
+        if end > limit:
+            raise ProtocolError(f"a frame declares more than the limit of {limit} bytes")
+        pos = end
+        if items:
+            todo.append(items)
+
+
+#: length-prefixed headers: byte -> (width of the length, bytes after it, what it counts)
+_LEN: dict[int, tuple[int, int, str]] = {
+    0xC4: (1, 0, "bytes"), 0xC5: (2, 0, "bytes"), 0xC6: (4, 0, "bytes"),
+    0xC7: (1, 1, "bytes"), 0xC8: (2, 1, "bytes"), 0xC9: (4, 1, "bytes"),
+    0xD9: (1, 0, "bytes"), 0xDA: (2, 0, "bytes"), 0xDB: (4, 0, "bytes"),
+    0xDC: (2, 0, "array"), 0xDD: (4, 0, "array"), 0xDE: (2, 0, "map"), 0xDF: (4, 0, "map")}
+#: fixed-size headers (numbers, fixext) and their whole size in bytes
+_FIXED: dict[int, int] = {0xCA: 5, 0xCB: 9, 0xCC: 2, 0xCD: 3, 0xCE: 5, 0xCF: 9, 0xD0: 2,
+                          0xD1: 3, 0xD2: 5, 0xD3: 9, 0xD4: 3, 0xD5: 4, 0xD6: 6, 0xD7: 10,
+                          0xD8: 18}
+
+
 class FrameReader:
-    """Reads messages from a stream with a per-frame cap (``MAX_FRAME`` bytes)."""
+    """Reads messages from a stream with a per-frame cap (``max_frame`` bytes, at most
+    ``MAX_FRAME``; :attr:`limit` may be lowered and raised again, e.g. :data:`HELLO_FRAME`
+    until a connection has said hello).
+
+    A frame is refused (``ProtocolError``) once more than :attr:`limit` bytes of it are
+    buffered, or as soon as a length prefix in it declares more (:func:`_scan`)."""
 
     def __init__(self, reader: asyncio.StreamReader, max_frame: int = MAX_FRAME) -> None:
         self.reader = reader
+        self.limit = max_frame
         self.unpacker = msgpack.Unpacker(
-            raw=False, strict_map_key=True, max_buffer_size=max_frame,
-            max_str_len=max_frame, max_bin_len=max_frame, max_array_len=100_000,
+            raw=False, strict_map_key=True, max_buffer_size=max(max_frame, MAX_FRAME),
+            max_str_len=MAX_FRAME, max_bin_len=MAX_FRAME, max_array_len=100_000,
             max_map_len=10_000)
+        self._partial = bytearray()  # the bytes of the frame not yet complete
+        self._base = 0  # stream offset of _partial's first byte
 
     async def read(self) -> dict[str, Any] | None:
         """The next valid message, or None at a clean end of stream.
@@ -122,19 +198,30 @@ class FrameReader:
             try:
                 msg = next(self.unpacker)
             except StopIteration:
-                pass
+                if self._partial:
+                    if len(self._partial) > self.limit:
+                        raise ProtocolError(
+                            f"frame larger than the limit of {self.limit} bytes") from None
+                    _scan(self._partial, self.limit)
             except (ValueError, msgpack.ExtraData, msgpack.FormatError,
                     msgpack.StackError, msgpack.OutOfData) as exc:
                 raise ProtocolError(f"malformed frame: {exc}") from exc
             else:
+                end = self.unpacker.tell()
+                size, self._base = end - self._base, end
+                del self._partial[:size]
+                if size > self.limit:
+                    raise ProtocolError(f"frame larger than the limit of {self.limit} bytes")
                 return check(msg)
             data = await self.reader.read(65536)
             if not data:
                 return None
+            self._partial += data
             try:
                 self.unpacker.feed(data)
             except msgpack.BufferFull as exc:
-                raise ProtocolError("frame larger than the limit") from exc
+                raise ProtocolError(f"frame larger than the limit of {self.limit} "
+                                    "bytes") from exc
 
 
 def hello(ruleset: Ruleset, name: str, token: str, nonce_commit: str,
@@ -185,7 +272,7 @@ def version_problem(ruleset: Ruleset, msg: dict[str, Any]) -> str:
     if msg["proto"] != PROTOCOL_VERSION:
         return (f"protocol version {msg['proto']} does not match the host's "
                 f"{PROTOCOL_VERSION}: install the same wizwar version")
-    theirs = "".join(ch for ch in msg["ruleset"] if ch.isprintable())[:40]
+    theirs = safe_text(msg["ruleset"])
     try:
         known = registry.get(msg["ruleset"])
     except UnknownRuleset:
