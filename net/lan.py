@@ -666,6 +666,8 @@ class HostGame:
         and the live state must be the record's. Returns "" when they do, else what went
         wrong (a real host fault). Incremental: each action is replayed once."""
         rs = self.ruleset
+        if not self._record:
+            return ""  # not started: no state to be wrong about
         try:
             if self._check is None:
                 self._check = log.begin(log.read(log.encode(self._record[0])))
@@ -697,6 +699,8 @@ class HostGame:
         goes on. Raises ``ConnectionError`` to end the dropped peer's connection."""
         rs = self.ruleset
         mine = self.hashes.get(seq, "")
+        if theirs and seq in self.hashes:  # a claim about that action, like an ack
+            self.acks.setdefault(seq, {})[seat.seat] = theirs
         fault = self._self_check()
         others = {s: h for s, h in self.acks.get(seq, {}).items() if s != seat.seat}
         with_host = sorted(s for s, h in others.items() if h == mine)

@@ -6,6 +6,7 @@ No test here touches a real network: every socket is on 127.0.0.1 and nothing ad
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import re
