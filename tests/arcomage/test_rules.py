@@ -217,3 +217,10 @@ def test_same_seed_same_hashes() -> None:
                 break
         return out
     assert run() == run()
+
+
+def test_spell_doc_generated_and_current() -> None:
+    """docs/arcomage-spells.md is generated from the data and is up to date."""
+    from core.arcomage import doc
+
+    assert doc.main(["--check"]) == 0
