@@ -83,7 +83,7 @@ def add_condition(g: Dict, ctx: Ctx, bearer: Dict, slug: str, by: str, where: st
     ctx.ev("condition", f"{where} becomes {slug}", on=where, slug=slug, what="gained")
     if slug == "dominate" and is_creature and bearer["controller"] != by:
         bearer["controller"] = by
-        bearer["sick"] = 1
+        bearer["sick"] = 0 if "haste" in values(g, bearer)["keywords"] else 1
         ctx.ev("control", f"{by} takes control of {where}", at=bearer["at"], to=by)
     return True
 
@@ -104,7 +104,7 @@ def end_condition(g: Dict, ctx: Ctx, bearer: Dict, slug: str, where: str) -> Non
     ctx.ev("condition", f"{where} {slug} ends", on=where, slug=slug, what="ended")
     if slug == "dominate" and "id" in bearer and bearer["controller"] != bearer["owner"]:
         bearer["controller"] = bearer["owner"]
-        bearer["sick"] = 1
+        bearer["sick"] = 0 if "haste" in values(g, bearer)["keywords"] else 1
         ctx.ev("control", f"{bearer['owner']} regains control of {where}", at=bearer["at"],
                to=bearer["owner"])
 
