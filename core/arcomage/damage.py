@@ -322,7 +322,7 @@ def _trigger(g: Dict, ctx: Ctx, t: tuple[Any, ...]) -> None:
         vs = creature_by_id(g, t[4])
         if vs is not None:
             vs["counters"] += 1
-            ctx.ev("counter", f"the Vengeful Spirit on {vs['at']} grows", at=vs["at"], n=1)
+            ctx.ev("counters", f"the Vengeful Spirit on {vs['at']} grows", at=vs["at"], n=1)
     elif kind == "vs-death":
         hex_, power = t[4], t[5]
         foes = {c["at"]: c for c in g["creatures"] if c["controller"] != t[1]
