@@ -154,7 +154,7 @@ def deal(g: Dict, ctx: Ctx, src: Source, target: str, amount: int, kind: str = "
     if wiz:
         took = _cascade(holder, amount, kind)
         ctx.ev("damage", f"{where} takes {amount}", on=where, amount=amount, type=kind,
-               layers=took)
+               layers=[[k, v] for k, v in took.items()])
     else:
         holder["damage"] += amount
         ctx.ev("damage", f"{where} takes {amount}", on=where, amount=amount, type=kind)
