@@ -231,8 +231,8 @@ def test_events_carry_plain_data() -> None:
     victim's events never name the trapped spell."""
     st = R.new_game({}, 2)
     seen = []
-    for text in ("P1 cast magic-trap @P2:lightning", "P2 pass", "P1 cast fireball @P2",
-                 "P2 pass", "P1 cast summon-ghost @b2", "P2 pass", "P1 end"):
+    for text in ("P1 cast magic-trap @P2:lightning", "P2 pass", "P1 cast firebolt @P2",
+                 "P2 pass", "P1 end", "P2 cast summon-tengu @c5", "P1 pass"):
         seen += R.apply(st, text)
 
     def plain(x: object) -> bool:
