@@ -241,7 +241,7 @@ def test_events_carry_plain_data() -> None:
         return isinstance(x, (int, str)) and not isinstance(x, bool)
 
     assert {e.kind for e in seen} >= {"cast", "mana", "trap-set", "resolve", "damage",
-                                      "condition", "summon", "turn", "produce"}
+                                      "summon", "turn", "produce"}
     for e in seen:
         assert all(plain(v) for v in e.data.values()), e
         assert "lightning" not in repr(e.data), e
