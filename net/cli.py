@@ -374,7 +374,9 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                         "one; with --ssh or --web a free one, for its sessions only)")
     p.add_argument("--bind", default=None, metavar="ADDR",
                    help="address the game port listens on (default 0.0.0.0; with --ssh or "
-                        "--web 127.0.0.1)")
+                        "--web 127.0.0.1, and the SSH port follows --bind when given). Any "
+                        "user of this machine can reach the game port directly, without the "
+                        "SSH or web password (docs/ssh.md)")
     p.add_argument("--bots", type=int, default=0, metavar="B",
                    help="the last B seats are played by the host's bots")
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
@@ -389,7 +391,9 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
     p.add_argument("--bot", action="store_true", help="the bot plays your seat (P1)")
     p.add_argument("--ssh", metavar="[HOST:]PORT", default=None,
                    help="serve the game over SSH on this port: players `ssh -p PORT "
-                        "NAME@HOST` (headless; every seat joins: docs/ssh.md)")
+                        "NAME@HOST` (headless; every seat joins: docs/ssh.md). It listens "
+                        "on HOST, else on --bind when given, else on 0.0.0.0. Wrong "
+                        "passwords are throttled per address and logged")
     p.add_argument("--ssh-password", default="", metavar="PW",
                    help="SSH players log in with this password (or $WIZWAR_SSH_PASSWORD)")
     p.add_argument("--ssh-keys", default="", metavar="FILE",
@@ -437,17 +441,27 @@ def prepare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         args.seats = len(args.ruleset.seats(args.options))
 
 
+def host_defaults(args: argparse.Namespace) -> str | None:
+    """Fill in a parsed ``host``'s defaults: ``bind_given`` (the ``--bind`` typed, or None),
+    ``bind`` (0.0.0.0; with ``--ssh`` or ``--web`` 127.0.0.1: the game port is for those
+    sessions only) and ``port`` (:data:`DEFAULT_PORT`; with ``--ssh``/``--web`` on loopback a
+    free one). Returns the ``--ssh`` (else ``--web``) value (None without either)."""
+    ssh = getattr(args, "ssh", None) or getattr(args, "web", None)
+    args.bind_given = args.bind
+    if args.bind is None:
+        args.bind = "127.0.0.1" if ssh else "0.0.0.0"
+    if args.port is None:
+        args.port = 0 if ssh and args.bind.startswith("127.") else DEFAULT_PORT
+    return ssh
+
+
 def run(args: argparse.Namespace) -> int | None:
     """Run a headless host/join/list (``args`` checked by :func:`prepare`); None when the
     app should handle it."""
     if args.cmd == "list":
         return asyncio.run(list_games(args.timeout))
     if args.cmd == "host":
-        ssh = getattr(args, "ssh", None) or getattr(args, "web", None)
-        if args.bind is None:  # an SSH host's game port is for its SSH players only
-            args.bind = "127.0.0.1" if ssh else "0.0.0.0"
-        if args.port is None:
-            args.port = 0 if ssh and args.bind.startswith("127.") else DEFAULT_PORT
+        ssh = host_defaults(args)
         if ssh:
             if not 0 <= args.bots < args.seats - (1 if args.bot else 0):
                 _err("--bots must leave a seat for a player")

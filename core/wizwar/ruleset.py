@@ -32,11 +32,13 @@ def _check(opts: dict[str, Any]) -> None:
         raise OptionError("crossed exits are a 2-player variant")
 
 
-RULES_VERSION = 4  # 3: the full deck only, team play, Relocate Sector into the 3-player empty place
+RULES_VERSION = 5  # 3: the full deck only, team play, Relocate Sector into the 3-player empty place
 #: 4 (issue 12, round three): one event, every victim (deaths after every hit and window);
 #: no to-hit roll or Invisible escape against attacks needing neither LOS nor the square;
 #: a turned-back attack answered by its caster; Reflection splits fixed amounts; permanent
 #: effects outlive their caster; round 1 never cut short
+#: 5: Telepath's chosen take leaves displayed stones displayed (cards.md §1.4: only a random
+#: loss or take puts them back into the hand first)
 # (2: 72 of the 74 cards; 1: another deck). A log of another version is refused, not misread.
 
 OPTIONS = OptionsSchema((
