@@ -570,8 +570,9 @@ async def test_wizwar_in_two_tabs_each_sees_only_its_own_hand(browser: Browser) 
             await until_tab(tab, lambda s: "┌" in s and "│" in s, f"{seat}'s board")
         for seat, tab in tabs.items():
             other = "P2" if seat == "P1" else "P1"
-            own = names[seat] - names[other]
+            own = names[seat]
             theirs = names[other] - names[seat]
+            assert own and theirs, names  # (a deal of the same cards would prove nothing)
             await until_tab(tab, lambda s, own=own: all(n in s for n in own),
                             f"{seat}'s own hand {sorted(own)}")
             for n in theirs:
