@@ -466,7 +466,8 @@ class GameWebServer:
             return self._form("Too many players are joining; try again later.", name, 503)
         ticket = secrets.token_urlsafe(24)
         self.tickets[ticket] = (name, now + TICKET_TIMEOUT)
-        ws_url = f"ws://{request.host}/ws/{ticket}"
+        secure = request.secure or request.headers.get("X-Forwarded-Proto") == "https"
+        ws_url = f"{'wss' if secure else 'ws'}://{request.host}/ws/{ticket}"  # (TLS proxy)
         title = html.escape(self.title)
         text = GAME_PAGE.format(title=title, ws_url=html.escape(ws_url, quote=True),
                                 name=html.escape(name))
