@@ -548,7 +548,8 @@ async def test_two_tabs_play_a_game_to_its_end(browser: Browser,
 @NEED_BROWSER
 async def test_wizwar_in_two_tabs_each_sees_only_its_own_hand(browser: Browser) -> None:
     """A Wiz-War game in two tabs: each shows the board and its own hand, never a card only
-    the other holds; the player to move types an action and the host commits it."""
+    the other holds; the player to move types an action and the host commits it; a third
+    name watches (no hand); a player who opens the game again gets her seat and hand back."""
     from selenium.webdriver.common.keys import Keys
 
     from core.wizwar.rules import legal_actions, to_move
@@ -590,6 +591,25 @@ async def test_wizwar_in_two_tabs_each_sees_only_its_own_hand(browser: Browser) 
         await off(tab.keys, str(action), Keys.ENTER)
         await until(lambda: len(h.game.actions) > before, "the host commits the typed action")
         assert h.game.actions[before] == str(action)
+
+        # a third name watches: the board and the action, no hand
+        eve = await off(browser.open, h.url)
+        await off(eve.join, "eve")
+        scr = await until_tab(eve, lambda s: "watching" in s and "┌" in s
+                              and str(action) in s, "eve watching the action")
+        for n in names["P1"] | names["P2"]:
+            if len(n) >= 6:  # (a short name such as "Add" may be any word)
+                assert not re.search(rf"\b{re.escape(n)}\b", eve.all), (n, scr)
+        assert [s.name for s in h.game.seats] == ["ann", "bob"]
+
+        # ann opens the game again in another tab: her first tab is closed, the new one
+        # has her seat and her hand back
+        ann2 = await off(browser.open, h.url)
+        await off(ann2.join, "ann")
+        await until(lambda: ann.closed(), "ann's first tab closed")
+        await until_tab(ann2, lambda s: "┌" in s and all(n in s for n in names["P1"]),
+                        "ann's seat and hand in her new tab")
+        assert {s.name: s.seat for s in h.game.seats} == {"ann": "P1", "bob": "P2"}
         assert not h.game.desync
     finally:
         await h.close()
