@@ -382,6 +382,14 @@ async def test_only_the_game_is_reachable() -> None:
             async with s.post(url + "play", data={"name": "ann"},
                               headers={"Origin": "http://evil.example"}) as r:
                 assert r.status == 403
+            # a name made to point at 127.0.0.1 (DNS rebinding): its page reaches nothing
+            rebound = {"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}"}
+            async with s.get(url, headers=rebound) as r:
+                assert r.status == 403
+            async with s.post(url + "play", data={"name": "ann"}, headers=rebound) as r:
+                assert r.status == 403
+            async with s.get(url, headers={"Host": f"localhost:{port}"}) as r:
+                assert r.status == 200
             status, ws_path = await _ticket(s, url, "ann")
             assert status == 200 and ws_path.startswith("/ws/"), ws_path
             with pytest.raises(aiohttp.WSServerHandshakeError):  # another site's page
@@ -400,6 +408,27 @@ async def test_only_the_game_is_reachable() -> None:
     finally:
         await server.close()
     assert not server.tabs
+
+
+async def test_behind_a_tls_proxy_the_page_uses_the_public_url() -> None:
+    """With ``public_url`` (``--web-url``), a page from there is the server's own (its
+    ``Origin`` and ``Host``) and opens its websocket there with ``wss:``."""
+    server = wweb.GameWebServer("127.0.0.1", 9, command=standin,
+                                public_url="https://game.example.org/")
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        async with aiohttp.ClientSession() as s:
+            proxied = {"Host": "game.example.org", "Origin": "https://game.example.org"}
+            async with s.post(url + "play", data={"name": "ann"}, headers=proxied) as r:
+                page = await r.text()
+                assert r.status == 200, page
+            assert 'data-session-websocket-url="wss://game.example.org/ws/' in page
+            async with s.post(url + "play", data={"name": "ann"},
+                              headers={"Origin": "https://elsewhere.example.org"}) as r:
+                assert r.status == 403
+    finally:
+        await server.close()
 
 
 async def test_tabs_are_limited_and_an_idle_tab_is_closed() -> None:
@@ -459,6 +488,10 @@ def test_wizwar_host_web_command(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--web", "nope"],
                          cwd=REPO, env=env, capture_output=True, text=True, timeout=LONG)
     assert bad.returncode == 2 and "--web: 'nope' is not [ADDR:]PORT" in bad.stderr
+    both = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--web", "0",
+                           "--ssh", "0"], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=LONG)
+    assert both.returncode == 2 and "--ssh and --web: one at a time" in both.stderr
     proc = subprocess.Popen(
         [sys.executable, "-m", "wizwar_tui.cli", "host", "--web", "0", "--bot", "--seats",
          "2", "--name", "Friday game", "--no-advertise"], cwd=REPO, env=env,
