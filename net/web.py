@@ -312,6 +312,7 @@ class GameWebServer:
         self.listening = True
         self._runner: web.AppRunner | None = None
         self._idle_task: asyncio.Task[None] | None = None
+        self._ending: set[asyncio.Future[None]] = set()  # idle tabs being closed
 
     # ---- listening -------------------------------------------------------------------
     def make_app(self) -> web.Application:
@@ -393,7 +394,10 @@ class GameWebServer:
                 if now - tab.last_key > self.idle_timeout and not tab.why:
                     self.log(f"web: closed {tab.name}'s tab: no key for "
                              f"{int(self.idle_timeout)} s")
-                    asyncio.ensure_future(self.end_tab(tab, "closed: no key for a long time"))
+                    tab.why = "closed: no key for a long time"
+                    task = asyncio.ensure_future(self.end_tab(tab, tab.why))
+                    self._ending.add(task)
+                    task.add_done_callback(self._ending.discard)
 
     # ---- deciding what a tab gets --------------------------------------------------------
     def check_name(self, name: str) -> str:
