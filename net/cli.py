@@ -416,6 +416,9 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                         "joins: docs/web.md)")
     p.add_argument("--web-password", default="", metavar="PW",
                    help="web players give this password (or $WIZWAR_WEB_PASSWORD)")
+    p.add_argument("--web-url", default="", metavar="URL",
+                   help="the address players open when a TLS proxy serves the page "
+                        "(https://game.example.org)")
     add_option_flags(p, rs, "host")
     p.set_defaults(built_for=rs.name)
     j = sub.add_parser("join", help="join a LAN game by name or HOST:PORT",
