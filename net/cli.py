@@ -194,6 +194,7 @@ async def join_headless(args: argparse.Namespace) -> int:
     except LookupError as exc:
         _err(str(exc))
         return 1
+    from net.dealer import DealError
     from net.lan import HostClosed, JoinRefused, PeerGame
     from net.logfiles import new_log, now_text
 
@@ -218,6 +219,10 @@ async def join_headless(args: argparse.Namespace) -> int:
         except JoinRefused as exc:
             _err(f"refused: {exc}")
             return 1
+        except DealError as exc:  # the peer wrote its report and told the host
+            save.close()
+            _err(f"the game stopped: {exc}; report in {peer.desync}")
+            return 2
         except (ConnectionError, OSError) as exc:
             if not peer.seat:  # never got in: nothing to rejoin
                 _err(f"cannot join {host}:{port}: {exc}")
@@ -411,6 +416,9 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                         "joins: docs/web.md)")
     p.add_argument("--web-password", default="", metavar="PW",
                    help="web players give this password (or $WIZWAR_WEB_PASSWORD)")
+    p.add_argument("--web-url", default="", metavar="URL",
+                   help="the address players open when a TLS proxy serves the page "
+                        "(https://game.example.org)")
     add_option_flags(p, rs, "host")
     p.set_defaults(built_for=rs.name)
     j = sub.add_parser("join", help="join a LAN game by name or HOST:PORT",

@@ -442,9 +442,10 @@ class HostGame:
             # a seat taken back with its token: the new connection is the seat's before the
             # old one is closed, so the old one's ending does not free the seat (in the
             # lobby that cleared the token and name under the newcomer: a takeover loop)
+            # From here to the end of the catch-up nothing waits (sends only queue), so no
+            # broadcast reaches the new connection before its catch-up: a commit ahead of
+            # the start it follows dropped a rejoining peer ("a commit before the start").
             old, seat.conn = seat.conn, conn
-            if old is not None:
-                await old.close()
             await conn.send({"type": "welcome", "seat": seat.seat, "token": seat.token,
                              "players": self.players, "game": self.name[:80],
                              "ruleset": self.ruleset.name})
@@ -452,6 +453,8 @@ class HostGame:
             if seat.new_tip and seat.seat not in self.reveals_in:
                 await self._recommit(seat, tell_it=False)  # it learns it in the catch-up
             await self._catch_up(seat)
+            if old is not None:
+                await old.close()
             self._changed()
             self._check_joined()
             while True:
@@ -577,18 +580,21 @@ class HostGame:
             self._all_joined.set()
 
     async def _catch_up(self, seat: Seat) -> None:
-        """A rejoining peer gets everything it was sent so far, in order."""
+        """A rejoining peer gets everything it was sent so far, in order, written in one go
+        (nothing can come between: no broadcast reaches it before its catch-up)."""
         assert seat.conn is not None
+        backlog: list[dict[str, Any]] = []
         if self.deal_msg:
-            await seat.conn.send(self.deal_msg)
+            backlog.append(self.deal_msg)
         if self.start_msg:
-            await seat.conn.send(self._for(self.start_msg, seat.seat))
-        for m in self.sent:
-            await seat.conn.send(self._for(m, seat.seat))
+            backlog.append(self._for(self.start_msg, seat.seat))
+        backlog.extend(self._for(m, seat.seat) for m in self.sent)
         if self.roll_msg and seat.seat not in self.reveals_in:
-            await seat.conn.send(self.roll_msg)
+            backlog.append(self.roll_msg)
         if self.sealed_in:
-            await seat.conn.send(self.sealed_in)
+            backlog.append(self.sealed_in)
+        if backlog:
+            seat.conn.write(b"".join(encode(m) for m in backlog))
 
     def _for(self, msg: dict[str, Any], seat: str) -> dict[str, Any]:
         out = dict(msg)
@@ -669,6 +675,8 @@ class HostGame:
         and the live state must be the record's. Returns "" when they do, else what went
         wrong (a real host fault). Incremental: each action is replayed once."""
         rs = self.ruleset
+        if not self._record:
+            return ""  # not started: no state to be wrong about
         try:
             if self._check is None:
                 self._check = log.begin(log.read(log.encode(self._record[0])))
@@ -700,6 +708,8 @@ class HostGame:
         goes on. Raises ``ConnectionError`` to end the dropped peer's connection."""
         rs = self.ruleset
         mine = self.hashes.get(seq, "")
+        if theirs and seq in self.hashes:  # a claim about that action, like an ack
+            self.acks.setdefault(seq, {})[seat.seat] = theirs
         fault = self._self_check()
         others = {s: h for s, h in self.acks.get(seq, {}).items() if s != seat.seat}
         with_host = sorted(s for s, h in others.items() if h == mine)
