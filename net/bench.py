@@ -7,7 +7,12 @@ from just before its ``propose`` is written until the last of the three peers (t
 included) has applied the ``commit``; beside it, in the same run, the round trip of a raw
 msgpack echo between two processes on loopback (an action-sized map sent, unpacked, packed
 and sent back). Both are wall times of ``CLOCK_MONOTONIC``, which every process of a Linux
-machine shares, so stamps taken in different processes compare.
+machine shares, so stamps taken in different processes compare. On a busy machine wall time
+is mostly waiting for a core, so the CPU time on the critical path is measured too (each
+process's thread CPU clock: the host's from reading the proposal to sending the commit, the
+slowest joiner's from taking the commit to having applied it), beside the CPU time of one
+echo round trip (both processes). The bots pick legal actions at random (:class:`QuickBots`):
+what is timed is the network and the rules' apply, not a bot's thinking.
 
 Run as a module, this is one joiner: ``python -m net.bench join HOST PORT GAME NAME``
 prints its stamps as one JSON line; ``python -m net.bench echo`` is the echo's far end.
