@@ -1266,3 +1266,23 @@ async def test_the_shell_reads_no_option_name_of_a_game(monkeypatch) -> None:  #
         await pilot.pause()
         assert isinstance(screen, PlainGameScreen)
         assert screen.session.options == opts
+
+
+async def test_a_four_player_board_fits_at_80x24() -> None:
+    """At 80x24 every row of the 10-row board is in sight without scrolling: the square's
+    lines go to the top of the right column (issue 12: rows 9-10 needed scrolling)."""
+    app = game_app(seed=3, players=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        scroll = game.query_one("#board-scroll")
+        board = game.board
+        assert not game.query_one("#info").display and game.query_one("#info-side").display
+        assert scroll.region.height >= 2 * 10  # the ten rows' lines, the bottom rim aside
+        assert board.region.y == scroll.region.y
+        assert "c3 · wizard P1" in str(game.query_one("#info-side").render())
+    app = game_app(seed=3, players=4)
+    async with app.run_test(size=(100, 40)) as pilot:  # tall: under the board as before
+        await pilot.pause()
+        game = game_of(app)
+        assert game.query_one("#info").display and not game.query_one("#info-side").display

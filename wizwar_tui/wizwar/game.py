@@ -228,6 +228,7 @@ class GameScreen(GameScreenBase):
                 yield StackPanel(id="stack")
             with Vertical(id="right", classes="game-right"):
                 with Vertical(id="side"):
+                    yield Static(id="info-side")  # the square's lines on short windows
                     yield PlayersPanel(id="players")
                     yield HandPanel(id="hand")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
@@ -567,10 +568,11 @@ class GameScreen(GameScreenBase):
         v = self.board.view
         if v is None:
             return
-        info = self.query_one("#info", Static)
         text = render.square_info(v, self.board.cursor, self.board.reach)
-        width = info.content_region.width or info.size.width
-        info.update(render.fit_lines(text, width, info.content_region.height or 2))
+        for info in self.query("#info, #info-side").results(Static):
+            # (short windows show them beside the board, which then fits: #info-side)
+            width = info.content_region.width or info.size.width
+            info.update(render.fit_lines(text, width, info.content_region.height or 2))
 
     def prompt(self, v: View) -> Text:
         """What the human should do now."""
