@@ -628,7 +628,7 @@ class GameScreen(GameScreenBase):
                   f"{render.attack_detail(win)}")
         t = Text()
         if win.kind == "indirect":
-            t.append(f"{source} deals {win.value} to you", "bold red")
+            t.append(f"{render.card_name(win.source)} deals {win.value} to you", "bold red")
         elif win.attacker == me:
             t.append(f"Your {source} on {win.defender}", "bold yellow")
         else:
