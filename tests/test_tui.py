@@ -1286,3 +1286,25 @@ async def test_a_four_player_board_fits_at_80x24() -> None:
         await pilot.pause()
         game = game_of(app)
         assert game.query_one("#info").display and not game.query_one("#info-side").display
+
+
+async def test_pick_up_and_drop_keys_name_the_real_reason() -> None:
+    """g with nothing on the square, d with nothing to drop: the reason in words (not
+    'pickup needs a target'); after a pick-up the header says why no step is possible."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": ["3"]}, {"at": "a1", "hand": []}],
+           "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        await pilot.press("g")
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "nothing lies here to pick up" in status and "needs" not in status
+        await pilot.press("d")
+        await pilot.pause()
+        assert "hold no object to drop" in str(game.query_one("#status").render())
+        game.session.state.turn.picked_up = True
+        game.refresh_all()
+        top = str(game.query_one("#topbar").render())
+        assert "moves left" not in top and "pick-up ended your movement" in top

@@ -935,6 +935,26 @@ class GameScreen(GameScreenBase):
                 return a
         return probes[-1]
 
+    def refuse_thing(self, verb: str) -> None:
+        """Why ``g`` (pick up) or ``d`` (drop) can do nothing: nothing lies here / nothing
+        to drop, or the rules' reason for the first thing there is (not "needs a target")."""
+        v = self.view
+        me = v.player(self.human)
+        if verb == "pickup":
+            things = list(v.tokens.get(me.at, ())) if me.at is not None else []
+            none = "nothing lies here to pick up"
+        else:
+            objects = [c for c in v.hand if render.BY_SLUG.get(c) is not None
+                       and render.BY_SLUG[c].kind in ("object", "magic stone")]
+            things = ([me.carrying] if me.carrying else []) + objects
+            none = "you carry no treasure and hold no object to drop"
+        for thing in things:
+            why = self.session.why(Action(self.human, verb, targets=(thing,)))
+            if why:
+                self.say(f"Not possible: {why}")
+                return
+        self.say(f"Not possible: {none}")
+
     def refuse(self, action: Action, fallback: str) -> None:
         """Explain why nothing of this kind is possible (asks the core when it can)."""
         reason = self.session.why(action) if self.human_to_act() else ""
@@ -1199,6 +1219,9 @@ class GameScreen(GameScreenBase):
             # the rules accept it, but there is no step to walk with it (boost_helps)
             self.say(f"Not worth it: a boost adds squares, and you may take no step "
                      f"({self.walk_block(self.view)})")
+            return
+        if not cands and verb in ("pickup", "drop") and self.human_to_act():
+            self.refuse_thing(verb)
             return
         if not cands:
             self.refuse(self._probe_verb(verb) if verb in ("punch",) else
