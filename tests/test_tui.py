@@ -1134,6 +1134,8 @@ def test_effects_say_how_long_they_last() -> None:
     assert line is not None
     assert "loses his next 2 turns" in line.plain and "Blind: 1 more turn" in line.plain
     assert render.effects_line(RULESET.view(st, "P1").player("P2")) is None
+    on = [r for r in render.cards_in_sight(RULESET.view(st, "P1")) if r[0] == "On wizards"]
+    assert on == [("On wizards", "blind", "P1 · 1 more turn")]  # the i list says it too
 
 
 async def test_quitting_a_local_game_asks_and_ctrl_c_quits_too() -> None:
