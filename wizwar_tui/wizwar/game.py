@@ -334,7 +334,7 @@ class GameScreen(GameScreenBase):
         if self.lan is None:
             return ""
         if not getattr(self.app, "HAS_MENU", True):  # an SSH session: the address is internal
-            return "over SSH"
+            return getattr(self.app, "VIA", "over SSH")  # or "in a browser" (a web tab)
         return f"{'hosting on' if self.lan.hosting else 'joined'} {self.lan.address}"
 
     def net_changed(self) -> None:
