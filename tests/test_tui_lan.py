@@ -369,7 +369,6 @@ async def test_desync_shows_the_report_path() -> None:
         await until(pilot, lambda: game.human_to_act(), what="our turn", timeout=20)
         assert host.state is not None
         host.state.wizards[0].life -= 1  # the host cheats: the peer's core notices
-        host._spare = None  # the copy made for the next dice probe would undo it
         s = game.session
         action = bot.choose(s.view(), s.human, s.legal_actions())
         await type_action(pilot, app, str(action).split(" ", 1)[1])
@@ -445,11 +444,11 @@ class GatedHost(HostGame):
             self.allow = n
             self._gate.notify_all()
 
-    async def commit(self, action, reveals=None, **kw) -> None:  # type: ignore[no-untyped-def]
+    async def commit(self, action, reveals=None) -> None:  # type: ignore[no-untyped-def]
         async with self._gate:
             await self._gate.wait_for(lambda: self.allow > 0)
             self.allow -= 1
-        await super().commit(action, reveals, **kw)
+        await super().commit(action, reveals)
 
 
 def two_steps(game: GameScreen) -> tuple[str, str]:
