@@ -459,7 +459,7 @@ def long_game(actions: int, players: int = 4, seed: int = 1) -> GameRun:
         a = sample_legal_action(st, seat, rng.below, lambda x: LIGHT_WEIGHTS.get(x.verb, 4))
         lives = [w.life for w in st.wizards]
 
-        def harmful(b: Any) -> bool:
+        def harmful(b: Any, lives: list[int] = lives) -> bool:
             trial = clone(st)
             apply(trial, b)
             return bool(trial.winner or trial.windows) or \
