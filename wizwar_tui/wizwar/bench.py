@@ -247,6 +247,17 @@ def _fresh_boards() -> None:
     forget = getattr(board_mod, "forget_geometries", None)  # the tables shared by geometry
     if forget is not None:
         forget()
+    _forget_answers()
+
+
+def _forget_answers() -> None:
+    """Forget this thread's line-of-sight answers kept by what blocks (``rules.sight``), so a
+    "cold" figure traces and checks every line again."""
+    from core.wizwar.rules import sight
+
+    blocking = getattr(sight, "_BLOCKING", None)
+    if blocking is not None:
+        blocking.__dict__.clear()
 
 
 # ---- the python-chess reference ----------------------------------------------------------
@@ -350,6 +361,7 @@ def bench_legal(game: GameRun, runs: int) -> tuple[Figure, Figure]:
         _fresh_boards()
         st = new_game(GameConfig(players=game.players), game.seed)
         st.layout._cache.clear()
+        _forget_answers()
         for fig in (cold, warm):
             # the cold pass fills the tables of this board, the warm pass reuses them
             st2 = new_game(GameConfig(players=game.players), game.seed)
@@ -379,6 +391,7 @@ def bench_los(runs: int) -> tuple[Figure, Figure]:
     pairs = [(a, b) for a in squares for b in squares]
     for _ in range(runs):
         st.layout._cache.clear()
+        _forget_answers()
         cold.samples.append(len(pairs) / _timed(lambda: [has_los(st, a, b) for a, b in pairs]))
         warm.samples.append(len(pairs) / _timed(lambda: [has_los(st, a, b) for a, b in pairs]))
     return warm, cold
