@@ -288,6 +288,7 @@ class HostGame:
     def __post_init__(self) -> None:
         self._unauthenticated = 0  # connections that have not said hello yet
         self._conns: set[Conn] = set()  # every open connection (closed with the game)
+        self._spare: tuple[Any, int, Any] | None = None  # (state, seq, a copy of it)
         opts = dict(self.options)
         if self.players and "players" in self.ruleset.options.names():
             opts["players"] = self.players
@@ -415,7 +416,9 @@ class HostGame:
                 self._unauthenticated -= 1
                 counted = False
             conn.frames.limit = MAX_FRAME
-            if msg is None or msg["type"] != "hello":
+            if msg is None:
+                return  # closed before saying hello: a discovery probe (net.discovery)
+            if msg["type"] != "hello":
                 raise ProtocolError("the first message must be hello")
             problem = version_problem(self.ruleset, msg)
             if problem:
@@ -439,9 +442,10 @@ class HostGame:
             # a seat taken back with its token: the new connection is the seat's before the
             # old one is closed, so the old one's ending does not free the seat (in the
             # lobby that cleared the token and name under the newcomer: a takeover loop)
+            # From here to the end of the catch-up nothing waits (sends only queue), so no
+            # broadcast reaches the new connection before its catch-up: a commit ahead of
+            # the start it follows dropped a rejoining peer ("a commit before the start").
             old, seat.conn = seat.conn, conn
-            if old is not None:
-                await old.close()
             await conn.send({"type": "welcome", "seat": seat.seat, "token": seat.token,
                              "players": self.players, "game": self.name[:80],
                              "ruleset": self.ruleset.name})
@@ -449,6 +453,8 @@ class HostGame:
             if seat.new_tip and seat.seat not in self.reveals_in:
                 await self._recommit(seat, tell_it=False)  # it learns it in the catch-up
             await self._catch_up(seat)
+            if old is not None:
+                await old.close()
             self._changed()
             self._check_joined()
             while True:
@@ -574,18 +580,21 @@ class HostGame:
             self._all_joined.set()
 
     async def _catch_up(self, seat: Seat) -> None:
-        """A rejoining peer gets everything it was sent so far, in order."""
+        """A rejoining peer gets everything it was sent so far, in order, written in one go
+        (nothing can come between: no broadcast reaches it before its catch-up)."""
         assert seat.conn is not None
+        backlog: list[dict[str, Any]] = []
         if self.deal_msg:
-            await seat.conn.send(self.deal_msg)
+            backlog.append(self.deal_msg)
         if self.start_msg:
-            await seat.conn.send(self._for(self.start_msg, seat.seat))
-        for m in self.sent:
-            await seat.conn.send(self._for(m, seat.seat))
+            backlog.append(self._for(self.start_msg, seat.seat))
+        backlog.extend(self._for(m, seat.seat) for m in self.sent)
         if self.roll_msg and seat.seat not in self.reveals_in:
-            await seat.conn.send(self.roll_msg)
+            backlog.append(self.roll_msg)
         if self.sealed_in:
-            await seat.conn.send(self.sealed_in)
+            backlog.append(self.sealed_in)
+        if backlog:
+            seat.conn.write(b"".join(encode(m) for m in backlog))
 
     def _for(self, msg: dict[str, Any], seat: str) -> dict[str, Any]:
         out = dict(msg)
@@ -666,6 +675,8 @@ class HostGame:
         and the live state must be the record's. Returns "" when they do, else what went
         wrong (a real host fault). Incremental: each action is replayed once."""
         rs = self.ruleset
+        if not self._record:
+            return ""  # not started: no state to be wrong about
         try:
             if self._check is None:
                 self._check = log.begin(log.read(log.encode(self._record[0])))
@@ -697,6 +708,8 @@ class HostGame:
         goes on. Raises ``ConnectionError`` to end the dropped peer's connection."""
         rs = self.ruleset
         mine = self.hashes.get(seq, "")
+        if theirs and seq in self.hashes:  # a claim about that action, like an ack
+            self.acks.setdefault(seq, {})[seat.seat] = theirs
         fault = self._self_check()
         others = {s: h for s, h in self.acks.get(seq, {}).items() if s != seat.seat}
         with_host = sorted(s for s, h in others.items() if h == mine)
@@ -739,11 +752,26 @@ class HostGame:
         raise ConnectionError(f"dropped: {why}")
 
     async def _broadcast(self, msg: dict[str, Any]) -> None:
+        """Send ``msg`` to every connected seat and watcher (a message with ``private``
+        reveals as :meth:`_for` each); one encoding serves every copy that is the same."""
+        done: dict[int, bytes] = {}  # id of a private reveal list -> the frame encoded with it
+        empty: list[Any] = []
+
+        def frame(seat: str) -> bytes:
+            if "private" not in msg:
+                key = 0
+            else:
+                mine = msg["private"].get(seat) or empty
+                key = id(mine) if mine else 1
+            if key not in done:
+                done[key] = encode(self._for(msg, seat) if "private" in msg else msg)
+            return done[key]
+
         for s in self.seats:
             if s.kind == "remote" and s.conn is not None:
-                await s.conn.send(self._for(msg, s.seat) if "private" in msg else msg)
+                s.conn.write(frame(s.seat))
         for w in list(self.watchers):
-            await w.send(self._for(msg, "") if "private" in msg else msg)
+            w.write(frame(""))
 
     # ---- the game ---------------------------------------------------------------------
     async def run(self) -> str:
@@ -780,9 +808,11 @@ class HostGame:
             self.writer(log.encode(head))
         self.hashes[0] = rs.state_hash(st)
         await self._broadcast(self.start_msg)
+        asyncio.get_running_loop().call_soon(self._make_spare)
         self.log(f"game started, first to act {', '.join(rs.to_move(st))}")
         self._changed()
-        while not rs.result(st).over and not self.desync:
+        while not rs.result(self.state).over and not self.desync:
+            st = self.state  # a new object after each action (the probe's: :meth:`commit`)
             stage = rs.stage(st)
             if stage.kind == "sealed":
                 await self._sealed_round(stage)
@@ -813,6 +843,7 @@ class HostGame:
             await self._sequence(action)
         if self.desync:
             return ""
+        st = self.state
         if self.writer is not None:
             self.writer(log.encode(log.end_record(rs, st, self.dealer.history)))
         await self._broadcast({"type": "end", "history": self.dealer.history,
@@ -1005,7 +1036,7 @@ class HostGame:
         await self._broadcast({"type": "opened", "window": w, "openings": openings})
         for s in players:  # seat order, whatever the arrival order
             action = rs.action_from_wire(openings[s][0])
-            reason = rs.why_illegal(st, action)
+            reason = rs.why_illegal(self.state, action)
             if reason:  # an earlier one of the same window changed what is legal
                 self.log(f"{s}'s sealed action is no longer legal: {reason}")
                 continue
@@ -1057,13 +1088,35 @@ class HostGame:
 
     async def _sequence(self, action: Any) -> None:
         """Commit a checked action; one that rolls gets its dice first (:meth:`_roll`).
-        Nothing is committed when the game stopped meanwhile (a desync)."""
+        Nothing is committed when the game stopped meanwhile (a desync). Whether it rolls
+        is probed on a copy of the state made while the host waited (:meth:`_make_spare`),
+        not on the way from the proposal to its commit."""
         reveals = None
-        if beacon.needs_chance(self.ruleset, self.state, action):
+        if beacon.needs_chance(self.ruleset, self.state, action, self._take_spare()):
             reveals = await self._roll(action)
             if reveals is None:
                 return
         await self.commit(action, reveals)
+
+    def _take_spare(self) -> Any:
+        """The copy of the current state made while the host waited (:meth:`_make_spare`),
+        or None when there is none for this very state (the probe then makes one)."""
+        spare, self._spare = self._spare, None
+        st = self.state
+        if spare is None or st is None or spare[0] is not st or spare[1] != self.ruleset.seq(st):
+            return None
+        return spare[2]
+
+    def _make_spare(self) -> None:
+        """Copy the current state for the next action's dice probe (``beacon.needs_chance``)
+        now, after the commit went out, while the peers apply it and the next action is
+        awaited, instead of on the way from a proposal to its commit (docs/performance.md,
+        LAN latency). Only a game whose dice are beaconed probes."""
+        st = self.state
+        if st is None or self.desync or not beacon.is_beaconed(self.ruleset, st) or \
+                self.ruleset.result(st).over:
+            return
+        self._spare = (st, self.ruleset.seq(st), self.ruleset.clone(st))
 
     async def _roll(self, action: Any) -> list[list[str]] | None:
         """The dice of ``action``, which rolls: announce it (it is fixed now), take every
@@ -1138,6 +1191,7 @@ class HostGame:
             if s.new_tip:
                 await self._recommit(s)
         self._changed()
+        asyncio.get_running_loop().call_soon(self._make_spare)
 
     def view(self, seat: str = "P1") -> Any:
         """The host player's view (for the app)."""
@@ -1545,6 +1599,7 @@ class PeerGame:
             self._desync(msg["seq"], msg["hash"])
             return
         self.dealer.after(st, msg)
+        self._applied(msg["seq"])
         self.actions.append(str(action))
         if self.writer is not None and msg["seq"] > self._written >= 0:
             self.writer(log.encode(log.record(rs, msg["seq"], action, st,
@@ -1555,6 +1610,10 @@ class PeerGame:
         if rs.state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
         self._wake()
+
+    def _applied(self, seq: int) -> None:
+        """Action ``seq`` is in this peer's state (its hash check follows): a hook for
+        measurements (``net.bench``); nothing here."""
 
     def dice_waiting(self) -> list[str]:
         """The seats whose dice reveal the host was waiting for when it announced the roll

@@ -970,6 +970,10 @@ async def test_a_locked_wizard_is_offered_no_step() -> None:
         await pilot.press("down", "m")
         await pilot.pause()
         assert "locked in place" in str(game.query_one("#status").render())
+        await pilot.press("b")
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "no step" in status and "locked in place" in status
 
 
 async def test_an_unlocked_wizard_still_gets_steps_and_boost() -> None:
@@ -1130,6 +1134,8 @@ def test_effects_say_how_long_they_last() -> None:
     assert line is not None
     assert "loses his next 2 turns" in line.plain and "Blind: 1 more turn" in line.plain
     assert render.effects_line(RULESET.view(st, "P1").player("P2")) is None
+    on = [r for r in render.cards_in_sight(RULESET.view(st, "P1")) if r[0] == "On wizards"]
+    assert on == [("On wizards", "blind", "P1 · 1 more turn")]  # the i list says it too
 
 
 async def test_quitting_a_local_game_asks_and_ctrl_c_quits_too() -> None:
@@ -1233,3 +1239,74 @@ async def test_the_cards_screen_names_every_kind_key_on_a_narrow_window() -> Non
         kinds = str(screen.query_one("#cards-kinds").render())
         for words in ("0 all", "1 attack", "5 object", "6 stone", "8 number"):
             assert words in kinds
+
+
+async def test_the_shell_reads_no_option_name_of_a_game(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11's shell leftovers: a game whose schema has no ``players`` option starts with
+    the shell's ``players`` shorthand ignored (it was put into the options and refused), and
+    the sides of a game are asked of its UI part, not read from a ``team`` flag: the test
+    ruleset's seats stand alone, Wiz-War's team game pairs P1+P3 and P2+P4."""
+    from tests import pick_ruleset
+    from wizwar_tui.plain import PlainGameScreen
+    from wizwar_tui.saves import players_text, sides_of
+
+    pick_ruleset.register(monkeypatch)
+    from core import registry
+
+    pick = registry.get("pick-a-number")
+    opts = pick.validate_options({})
+    assert sides_of(pick, opts) == [[0], [1], [2]]
+    assert players_text(["ann", "bob", "cy"], sides_of(pick, opts)) == "ann vs bob vs cy"
+    team = RULESET.validate_options({"players": 4, "team": True})
+    assert sides_of(RULESET, team) == [[0, 2], [1, 3]]
+    assert players_text(["a", "b", "c", "d"], sides_of(RULESET, team)) == "a+c vs b+d"
+    assert sides_of(RULESET, RULESET.validate_options({"players": 4})) == [[0], [1], [2], [3]]
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(2, 7, game="pick-a-number")
+        await pilot.pause()
+        assert isinstance(screen, PlainGameScreen)
+        assert screen.session.options == opts
+
+
+async def test_a_four_player_board_fits_at_80x24() -> None:
+    """At 80x24 every row of the 10-row board is in sight without scrolling: the square's
+    lines go to the top of the right column (issue 12: rows 9-10 needed scrolling)."""
+    app = game_app(seed=3, players=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        scroll = game.query_one("#board-scroll")
+        board = game.board
+        assert not game.query_one("#info").display and game.query_one("#info-side").display
+        assert scroll.region.height >= 2 * 10  # the ten rows' lines, the bottom rim aside
+        assert board.region.y == scroll.region.y
+        assert "c3 · wizard P1" in str(game.query_one("#info-side").render())
+    app = game_app(seed=3, players=4)
+    async with app.run_test(size=(100, 40)) as pilot:  # tall: under the board as before
+        await pilot.pause()
+        game = game_of(app)
+        assert game.query_one("#info").display and not game.query_one("#info-side").display
+
+
+async def test_pick_up_and_drop_keys_name_the_real_reason() -> None:
+    """g with nothing on the square, d with nothing to drop: the reason in words (not
+    'pickup needs a target'); after a pick-up the header says why no step is possible."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": ["3"]}, {"at": "a1", "hand": []}],
+           "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        await pilot.press("g")
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "nothing lies here to pick up" in status and "needs" not in status
+        await pilot.press("d")
+        await pilot.pause()
+        assert "hold no object to drop" in str(game.query_one("#status").render())
+        game.session.state.turn.picked_up = True
+        game.refresh_all()
+        top = str(game.query_one("#topbar").render())
+        assert "moves left" not in top and "pick-up ended your movement" in top

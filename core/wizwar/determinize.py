@@ -26,7 +26,7 @@ from typing import Any
 from core.codec import pack
 from core.rng import Rng
 from core.wizwar import cards as C
-from core.wizwar.board import Layout, Square, square_name
+from core.wizwar.board import Edge, Layout, Square, square_name
 from core.wizwar.state import (
     Condition,
     Counter,
@@ -37,7 +37,7 @@ from core.wizwar.state import (
     Wizard,
     build_layout,
 )
-from core.wizwar.view import View
+from core.wizwar.view import PlayerInfo, View
 
 #: Attack-window sources that are not card slugs (their damage is physical or not).
 _INDIRECT_PHYSICAL = {"thornbush": True, "destroy-wall": True, "trap": True,
@@ -62,13 +62,33 @@ def _copy_turn(t: Turn) -> Turn:
                                modifiers=[list(m) for m in t.modifiers], played=list(t.played))
 
 
+#: The fields of EdgeState that :func:`_copy_edges` copies by name.
+_EDGE_FIELDS = ("kind", "hp", "created", "caster", "rolled", "believe")
+
+
+def _copy_edges(edges: dict[Edge, EdgeState]) -> dict[Edge, EdgeState]:
+    """A copy of every edge's state with its own ``rolled`` and ``believe`` lists, made by
+    calling ``EdgeState`` with its fields (three times faster than ``dataclasses.replace``,
+    issue 14). Should ``EdgeState`` gain a field, every field is copied from the instance
+    dict instead, so nothing is ever left out."""
+    if tuple(f.name for f in dataclasses.fields(EdgeState)) != _EDGE_FIELDS:
+        out: dict[Edge, EdgeState] = {}
+        for e, s in edges.items():
+            c = object.__new__(EdgeState)
+            c.__dict__.update(s.__dict__)
+            c.rolled, c.believe = list(s.rolled), list(s.believe)
+            out[e] = c
+        return out
+    return {e: EdgeState(s.kind, s.hp, s.created, s.caster, list(s.rolled), list(s.believe))
+            for e, s in edges.items()}
+
+
 _FAST: dict[str, Any] = {
     "layout": lambda v: v,  # immutable geometry, shared
     "layout_spec": lambda v: copy.deepcopy(v),
     "wizards": lambda v: [_copy_wizard(w) for w in v],
     "faces": list, "deck": list, "discard": list,
-    "edges": lambda v: {e: dataclasses.replace(s, rolled=list(s.rolled), believe=list(s.believe))
-                        for e, s in v.items()},
+    "edges": lambda v: _copy_edges(v),
     "bushes": dict, "stones": list, "floor": list,
     "treasures": dict,
     "turn": _copy_turn,
@@ -191,6 +211,24 @@ def _layout_spec(layout: Layout, players: int, crossed: int = 0) -> dict[str, An
     return dict(_SPECS[key])
 
 
+def _conditions(v: View, p: PlayerInfo) -> list[Condition]:
+    """The conditions on ``p`` as the view shows them: each with its caster and the turns it
+    has left (``PlayerInfo.durations``: -1 permanent, 0 ending at the caster's next turn);
+    a view without them (older) gets the casters guessed and two turns each."""
+    if len(p.durations) == len(p.conditions):
+        out = []
+        for slug, caster, left in p.durations:
+            if left < 0:
+                out.append(Condition(slug, caster, 0))
+            elif left == 0:
+                out.append(Condition(slug, caster, 1, 1))
+            else:
+                out.append(Condition(slug, caster, left))
+        return out
+    return [Condition(s, _caster(v, p.seat, s), 0 if s in ("buddy", "slow-death") else 2)
+            for s in p.conditions]
+
+
 def sample_state(v: View, rng: Rng) -> State:
     """A whole game state consistent with the view ``v``, hidden faces sampled with ``rng``.
 
@@ -242,8 +280,7 @@ def sample_state(v: View, rng: Rng) -> State:
             cid = next((c for c in hand if faces[c] == f and c not in displayed), None)
             if cid is not None:
                 displayed.append(cid)
-        conds = [Condition(s, _caster(v, p.seat, s), 0 if s in ("buddy", "slow-death")
-                           else 2) for s in p.conditions]
+        conds = _conditions(v, p)
         wizards.append(Wizard(p.seat, p.name, p.at, p.home, p.life, hand, displayed,
                               p.carrying, p.lost_turns, p.alive, p.out, conds))
     deck = [new(f) for f in deck_faces_]
