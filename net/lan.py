@@ -185,6 +185,7 @@ class HostGame:
     tracker: Tracker = field(default_factory=Tracker)  # every seat's dice chain so far
     roll_msg: dict[str, Any] = field(default_factory=dict)  # the roll being revealed
     reveals_in: dict[str, str] = field(default_factory=dict)  # its reveals so far, by seat
+    openings: list[list[Any]] = field(default_factory=list)  # sealed actions: [seq, wire, salt]
 
     def __post_init__(self) -> None:
         opts = dict(self.options)
@@ -414,9 +415,20 @@ class HostGame:
             await seat.conn.send(self.sealed_in)
 
     def _for(self, msg: dict[str, Any], seat: str) -> dict[str, Any]:
+        """What ``seat`` (``""``: a watcher) is sent of a sequenced message: its own private
+        reveals only, and of an action with sealed fields (``Ruleset.seal``) the whole
+        action and its opening if the rules let it know them, else the public form and the
+        commitment only."""
         out = dict(msg)
         if "private" not in msg:  # a dice chain announced (sequenced with the commits)
             return out
+        sealed = out.pop("_sealed", None)
+        if sealed is not None:
+            if seat and seat in sealed["knows"]:
+                out["sealed"] = [sealed["commit"], sealed["salt"]]
+            else:
+                out["action"] = sealed["public"]
+                out["sealed"] = [sealed["commit"]]
         out["private"] = msg["private"].get(seat, [])
         out["last"] = self.ruleset.seq(self.state) if self.state is not None else 0  # catch up
         return out
@@ -568,9 +580,10 @@ class HostGame:
         if self.desync:
             return ""
         if self.writer is not None:
-            self.writer(log.encode(log.end_record(rs, st, self.dealer.history)))
+            self.writer(log.encode(log.end_record(rs, st, self.dealer.history,
+                                                  openings=self.openings)))
         await self._broadcast({"type": "end", "history": self.dealer.history,
-                               "hash": rs.state_hash(st)})
+                               "openings": self.openings, "hash": rs.state_hash(st)})
         await asyncio.sleep(0.05)
         return rs.state_hash(st)
 
@@ -782,6 +795,7 @@ class HostGame:
         each peer may have (and the dice reveals of an action that rolls), to everyone."""
         st, dealer, rs = self.state, self.dealer, self.ruleset
         assert st is not None and dealer is not None
+        sealed = rs.seal(st, action)  # fields secret to all but ``sealed.knows``
         before = dealer.begin(st, action)
         self.events.extend(beacon.apply_with(rs, st, action, reveals))
         rev = dealer.finish(st, before)
@@ -792,12 +806,21 @@ class HostGame:
         msg = {"type": "commit", "seq": seq, "action": action.to_wire(), "pre": rev["pre"],
                "reblind": rev["reblind"], "private": rev["private"], "hash": h,
                "beacon": reveals or []}
+        kept: list[str] = []
+        if sealed is not None:
+            salt = secrets.token_hex(16)
+            com = action_commitment(action.to_wire(), salt)
+            msg["_sealed"] = {"knows": list(sealed.knows), "public": sealed.public.to_wire(),
+                              "commit": com, "salt": salt}
+            self.openings.append([seq, action.to_wire(), salt])
+            kept = [com, salt]
         self.sent.append(msg)
         if self.writer is not None:
             # the host's own log: every value is known; re-deals carry their new values
             self.writer(log.encode(log.record(rs, seq, action, st, force_hash=self.over,
                                               reveals={**dealer.log_reveals(rev),
-                                                       "beacon": reveals or []})))
+                                                       "beacon": reveals or []},
+                                              sealed=kept)))
         await self._broadcast(msg)
         for s in self.seats:
             if s.new_tip:
@@ -867,6 +890,9 @@ class PeerGame:
     _sealed_in: dict[str, str] = field(default_factory=dict)
     _opened: dict[str, Any] = field(default_factory=dict)  # seat -> opened action wire
     _sealed_done: int | None = None  # the last sealed window opened
+    #: actions with sealed fields this peer was sent: [seq, commitment, actor, whole action
+    #: wire or None (the public form was sent)], checked against the end's openings
+    sealed_seen: list[list[Any]] = field(default_factory=list)
 
     async def connect(self) -> None:
         """Open the connection and say hello (with a fresh nonce commitment and, for a
@@ -1016,10 +1042,12 @@ class PeerGame:
             assert self.state is not None
             try:
                 self.dealer.audit(msg["history"], self.options)
+                self.audit_sealed(msg.get("openings", []))
                 self.audited = True
                 if self.writer is not None and self._written >= 0:
-                    self.writer(log.encode(log.end_record(self.ruleset, self.state,
-                                                          msg["history"])))
+                    self.writer(log.encode(log.end_record(
+                        self.ruleset, self.state, msg["history"],
+                        openings=msg.get("openings", []))))
                     self._written = -2
             except DealError as exc:
                 self.log(f"AUDIT FAILED: {exc}")
@@ -1087,6 +1115,7 @@ class PeerGame:
                 self.tracker.accept_all(reveals)
             except BeaconError as exc:
                 raise DealError(str(exc)) from exc
+        kept = self._sealed_of(msg, action)
         self.dealer.before(st, msg)
         try:
             self.events.extend(beacon.apply_with(rs, st, action, reveals))
@@ -1104,11 +1133,57 @@ class PeerGame:
             self.writer(log.encode(log.record(rs, msg["seq"], action, st,
                                               force_hash=rs.result(st).over,
                                               reveals={**{k: msg[k] for k in REVEAL_KEYS},
-                                                       "beacon": reveals})))
+                                                       "beacon": reveals},
+                                              sealed=kept)))
             self._written = msg["seq"]
         if rs.state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
         self._wake()
+
+    def _sealed_of(self, msg: dict[str, Any], action: Any) -> list[str]:
+        """A commit's ``sealed``: ``[commitment]`` (this seat was sent the public form of an
+        action whose fields are secret to it) or ``[commitment, salt]`` (it may know the
+        whole action, which must open the commitment); ``[]`` for a public action. Kept for
+        the end's audit and the log. Raises ``DealError`` on a bad one."""
+        got = msg.get("sealed")
+        if got is None:
+            return []
+        if not (isinstance(got, list) and len(got) in (1, 2)
+                and all(isinstance(x, str) and len(x) <= 64 for x in got)):
+            raise DealError("a commit's sealed field is malformed")
+        whole = None
+        if len(got) == 2:
+            if action_commitment(msg["action"], got[1]) != got[0]:
+                raise DealError(f"the host's {action} does not open its sealed commitment")
+            whole = msg["action"]
+        self.sealed_seen.append([msg["seq"], got[0], action.actor, whole])
+        return list(got)
+
+    def audit_sealed(self, openings: Any) -> None:
+        """The end's audit of the actions with sealed fields: each one this peer was sent
+        is opened (``[seq, whole action wire, salt]``), the opening matches the commitment
+        it kept, is an action of the same seat, and equals the whole action it was sent if
+        it was. Raises ``DealError`` naming the action."""
+        if not isinstance(openings, list):
+            raise DealError("the end's openings are not a list")
+        by_seq: dict[int, list[Any]] = {}
+        for o in openings:
+            if not (isinstance(o, list) and len(o) == 3 and isinstance(o[0], int)
+                    and isinstance(o[2], str)):
+                raise DealError("malformed opening of a sealed action")
+            by_seq[o[0]] = o
+        for seq, com, actor, whole in self.sealed_seen:
+            o = by_seq.get(seq)
+            if o is None:
+                raise DealError(f"the host did not open sealed action {seq}")
+            if action_commitment(o[1], o[2]) != com:
+                raise DealError(f"sealed action {seq} does not open its commitment")
+            try:
+                opened = self.ruleset.action_from_wire(o[1])
+            except ValueError as exc:
+                raise DealError(f"sealed action {seq} opens to no action: {exc}") from None
+            if opened.actor != actor or (whole is not None and o[1] != whole):
+                raise DealError(f"sealed action {seq} opens to another action ({opened})")
 
     def dice_waiting(self) -> list[str]:
         """The seats whose dice reveal the host was waiting for when it announced the roll
