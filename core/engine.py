@@ -557,10 +557,23 @@ class Ruleset(ABC):
         return None
 
     # -- bots, scenarios --
-    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "") -> Any:
-        """A bot's choice among ``legal`` from ``view`` alone. Raises ``ValueError`` for an
-        unknown level."""
+    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "", *,
+                   expand: Callable[[str], list[Any]] | None = None) -> Any:
+        """A bot's choice among ``legal`` from ``view`` alone, or among the members of one of
+        the player's large families (:meth:`families`) it asks ``expand`` for by name: a bot
+        learns no more than ``legal_actions`` and ``expand`` tell its player. ``expand`` None:
+        ``legal`` only. Raises ``ValueError`` for an unknown level."""
         raise ValueError(f"{self.title} has no bots")
+
+    def bot_act(self, state: Any, player: str, level: str = "") -> Any:
+        """The action a bot at ``level`` ("": the first of :attr:`bot_levels`) takes for
+        ``player`` now: :meth:`bot_choose` on the player's view, his legal actions and his
+        families (``expand`` bound to this state and player). Every place a bot plays (a local
+        game, a LAN host's or joiner's bot seat) calls this one method."""
+        lv = level or (self.bot_levels[0] if self.bot_levels else "")
+        return self.bot_choose(self.view(state, player), player,
+                               self.legal_actions(state, player), lv,
+                               expand=lambda family: self.expand(state, player, family))
 
     def run_scenario(self, doc: dict[str, Any], path: str = "") -> tuple[bool, str]:
         """Run one parsed scenario document of this ruleset (``../shared/notation.md``,

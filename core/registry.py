@@ -20,7 +20,9 @@ RULESETS: dict[str, str] = {
 #: Rulesets still being built: found by name (scenario files, logs, the conformance suite, tests)
 #: but not listed by :func:`names`, so the menu, ``wizwar play``'s help and discovery do not
 #: offer them until they are complete.
-BUILDING: dict[str, str] = {}
+BUILDING: dict[str, str] = {
+    "arcomage": "core.arcomage.ruleset:RULESET",
+}
 
 #: Other spellings people type for a ruleset name.
 ALIASES: dict[str, str] = {"wiz-war": "wizwar"}

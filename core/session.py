@@ -207,12 +207,7 @@ class LocalSession:
         seat = self.bot_to_act()
         if not seat:
             return []
-        legal = self.ruleset.legal_actions(self.state, seat)
-        level = self.levels.get(seat, self.ruleset.bot_levels[0] if self.ruleset.bot_levels
-                                else "")
-        action = self.ruleset.bot_choose(self.ruleset.view(self.state, seat), seat, legal,
-                                         level)
-        return self.submit(action)
+        return self.submit(self.ruleset.bot_act(self.state, seat, self.levels.get(seat, "")))
 
     def run_bots(self, limit: int = 10_000) -> list[Event]:
         """Let bots act until the human must act or the game is over."""

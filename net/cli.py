@@ -365,15 +365,18 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
         "host", help="host a LAN game",
         description="Host a game of GAME: players join it with `wizwar join HOST:PORT` "
                     "(--port), or with --ssh log in with `ssh -p PORT NAME@HOST` (the --ssh "
-                    "port). The game's options are flags (below).")
+                    "port), or with --web open http://ADDR:PORT/ in a browser. The game's "
+                    "options are flags (below).")
     add_game_argument(p)
     p.add_argument("--name", default="wizwar game", help="the game's name, shown on the LAN")
     p.add_argument("--port", type=_port, default=None, metavar="N",
                    help=f"the game port, for `wizwar join` (default {DEFAULT_PORT}; 0 any free "
-                        "one; with --ssh a free one, for the SSH sessions only)")
+                        "one; with --ssh or --web a free one, for its sessions only)")
     p.add_argument("--bind", default=None, metavar="ADDR",
-                   help="address the game port listens on (default 0.0.0.0; with --ssh "
-                        "127.0.0.1)")
+                   help="address the game port listens on (default 0.0.0.0; with --ssh or "
+                        "--web 127.0.0.1, and the SSH port follows --bind when given). Any "
+                        "user of this machine can reach the game port directly, without the "
+                        "SSH or web password (docs/ssh.md)")
     p.add_argument("--bots", type=int, default=0, metavar="B",
                    help="the last B seats are played by the host's bots")
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
@@ -388,11 +391,19 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
     p.add_argument("--bot", action="store_true", help="the bot plays your seat (P1)")
     p.add_argument("--ssh", metavar="[HOST:]PORT", default=None,
                    help="serve the game over SSH on this port: players `ssh -p PORT "
-                        "NAME@HOST` (headless; every seat joins: docs/ssh.md)")
+                        "NAME@HOST` (headless; every seat joins: docs/ssh.md). It listens "
+                        "on HOST, else on --bind when given, else on 0.0.0.0. Wrong "
+                        "passwords are throttled per address and logged")
     p.add_argument("--ssh-password", default="", metavar="PW",
                    help="SSH players log in with this password (or $WIZWAR_SSH_PASSWORD)")
     p.add_argument("--ssh-keys", default="", metavar="FILE",
                    help="SSH players log in with a key from this authorized_keys file")
+    p.add_argument("--web", metavar="[ADDR:]PORT", default=None,
+                   help="serve the game as a web page on this port (address default "
+                        "127.0.0.1): players open http://ADDR:PORT/ (headless; every seat "
+                        "joins: docs/web.md)")
+    p.add_argument("--web-password", default="", metavar="PW",
+                   help="web players give this password (or $WIZWAR_WEB_PASSWORD)")
     add_option_flags(p, rs, "host")
     p.set_defaults(built_for=rs.name)
     j = sub.add_parser("join", help="join a LAN game by name or HOST:PORT",
@@ -430,25 +441,41 @@ def prepare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         args.seats = len(args.ruleset.seats(args.options))
 
 
+def host_defaults(args: argparse.Namespace) -> str | None:
+    """Fill in a parsed ``host``'s defaults: ``bind_given`` (the ``--bind`` typed, or None),
+    ``bind`` (0.0.0.0; with ``--ssh`` or ``--web`` 127.0.0.1: the game port is for those
+    sessions only) and ``port`` (:data:`DEFAULT_PORT`; with ``--ssh``/``--web`` on loopback a
+    free one). Returns the ``--ssh`` (else ``--web``) value (None without either)."""
+    ssh = getattr(args, "ssh", None) or getattr(args, "web", None)
+    args.bind_given = args.bind
+    if args.bind is None:
+        args.bind = "127.0.0.1" if ssh else "0.0.0.0"
+    if args.port is None:
+        args.port = 0 if ssh and args.bind.startswith("127.") else DEFAULT_PORT
+    return ssh
+
+
 def run(args: argparse.Namespace) -> int | None:
     """Run a headless host/join/list (``args`` checked by :func:`prepare`); None when the
     app should handle it."""
     if args.cmd == "list":
         return asyncio.run(list_games(args.timeout))
     if args.cmd == "host":
-        ssh = getattr(args, "ssh", None)
-        if args.bind is None:  # an SSH host's game port is for its SSH players only
-            args.bind = "127.0.0.1" if ssh else "0.0.0.0"
-        if args.port is None:
-            args.port = 0 if ssh and args.bind.startswith("127.") else DEFAULT_PORT
+        ssh = host_defaults(args)
         if ssh:
             if not 0 <= args.bots < args.seats - (1 if args.bot else 0):
                 _err("--bots must leave a seat for a player")
                 return 2
-            from net.ssh import host_ssh
+            if getattr(args, "web", None):
+                if getattr(args, "ssh", None):
+                    _err("--ssh and --web: one at a time")
+                    return 2
+                from net.web import host_web as serve
+            else:
+                from net.ssh import host_ssh as serve
 
             try:
-                return asyncio.run(host_ssh(args))
+                return asyncio.run(serve(args))
             except KeyboardInterrupt:
                 _err("stopped: the game is closed")
                 return 130

@@ -2,7 +2,8 @@
 
 A host advertises its game as a ``_wizwar._tcp.local.`` service; players browse for it.
 Everything read from the network is hostile: :func:`parse_ad` never raises and skips
-malformed ads, and every name or TXT value meant for display goes through :func:`safe_text`.
+malformed ads, and every name or TXT value meant for display goes through
+:func:`net.safe.safe_text`.
 
 Discovery is a convenience only: ``join host:port`` never needs it. This is the only module
 that imports zeroconf. See ``docs/discovery.md`` for the TXT keys and the naming rules.
@@ -14,9 +15,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-import re
 import socket
-import unicodedata
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +32,8 @@ from zeroconf import (
     Zeroconf,
 )
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from net.safe import safe_text
 
 __all__ = [
     "SERVICE_TYPE",
@@ -74,71 +75,7 @@ TXT_OPTIONS = "options"
 TXT_TAKEN = "taken"
 TXT_FREE = "free"
 
-# Bidi embedding/override/isolate controls and the implicit marks. They are category Cf, which
-# safe_text drops anyway; the explicit set documents the intent (Trojan Source, CVE-2021-42574).
-_BIDI_CONTROLS = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-_DROP_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
-# Whole terminal escape sequences (CSI, OSC, other ESC sequences, 8-bit CSI), so that no
-# "[31m"-style debris is left behind when the ESC itself is dropped.
-_ESCAPES = re.compile(
-    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"  # CSI: parameters, intermediates, final byte
-    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])"  # OSC, DCS, SOS, PM, APC strings...
-    r"[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # ...up to BEL or ST
-    r"|\x1b[ -/]*[0-~]?"  # any other escape sequence
-)
-_MAX_COMBINING = 2  # per base character: stops "Zalgo" text from smearing over other rows
-
 GameCallback = Callable[[list["GameAd"]], None]
-
-
-def safe_text(value: bytes | str | None, limit: int = 40) -> str:
-    """Return ``value`` as one line that is safe to show in a terminal.
-
-    Bytes are decoded as UTF-8 with replacement characters. Terminal escape sequences are
-    removed whole (not just their ESC byte). Other control characters (C0, C1, DEL),
-    format characters (bidi overrides and isolates, zero-width characters), surrogates,
-    private-use and unassigned code points are dropped; runs of whitespace (including newlines
-    and tabs) become one space; more than two combining marks on one character are dropped.
-    The result is cut to ``limit`` characters, ending in "…" when it was cut.
-    """
-    if value is None:
-        return ""
-    if isinstance(value, bytes | bytearray | memoryview):
-        text = bytes(value).decode("utf-8", errors="replace")
-    elif isinstance(value, str):
-        text = value
-    else:
-        text = str(value)
-    text = _ESCAPES.sub("", text)
-    out: list[str] = []
-    combining = 0
-    pending_space = False
-    for ch in text:
-        if ch.isspace():
-            pending_space = bool(out)
-            continue
-        if ch in _BIDI_CONTROLS:
-            continue
-        category = unicodedata.category(ch)
-        if category in _DROP_CATEGORIES:
-            continue
-        if category in ("Mn", "Me"):
-            combining += 1
-            if combining > _MAX_COMBINING or not out:
-                continue
-        else:
-            combining = 0
-        if pending_space:
-            out.append(" ")
-            pending_space = False
-        out.append(ch)
-    result = "".join(out)
-    limit = max(1, limit)
-    if len(result) > limit:
-        result = result[: limit - 1].rstrip() + "…"
-    return result
 
 
 @dataclass(frozen=True)

@@ -26,15 +26,19 @@ from core.engine import Event, IllegalAction, OptionError, Ruleset
 from core.rng import ChanceNeeded
 from net.dealer import REVEAL_KEYS, DealError, HostDealer, PeerDealer
 from net.protocol import (
+    HELLO_FRAME,
+    MAX_FRAME,
     PROTOCOL_VERSION,
     FrameReader,
     ProtocolError,
     action_commitment,
     chain_tip_problem,
     encode,
+    game_id,
     hello,
     version_problem,
 )
+from net.safe import safe_text
 
 Log = Callable[[str], None]
 
@@ -46,10 +50,15 @@ def _quiet(_msg: str) -> None:
     pass
 
 
-def clean_name(name: str, limit: int = 40) -> str:
-    """A player name safe to show in a terminal: printable characters only (no escape
-    sequences from a hostile peer), at most ``limit`` of them."""
-    return "".join(ch for ch in str(name) if ch.isprintable())[:limit].strip()
+def clean_name(name: object, limit: int = 40) -> str:
+    """A player name safe to show in a terminal (:func:`net.safe.safe_text`: escape sequences
+    removed whole, so no debris is left; control and format characters dropped), at most
+    ``limit`` characters."""
+    return safe_text(name, limit)
+
+
+#: the longest reason (of ``refuse``, ``bye``, ``reject``, ``desync``) kept from the network
+REASON_LIMIT = 300
 
 
 def nonce_commit(nonce_hex: str) -> str:
@@ -67,9 +76,11 @@ def joint_seed(nonces: dict[str, str], seats: list[str]) -> bytes:
 
 
 def write_desync_report(seq: int, mine: str, theirs: str, actions: list[str],
-                        folder: str | None = None, ruleset: Ruleset | None = None) -> str:
+                        folder: str | None = None, ruleset: Ruleset | None = None,
+                        note: str = "") -> str:
     """Write a desync report (both hashes, the protocol and the ruleset with its version,
-    the actions so far); returns its path."""
+    ``note``: what was found and who is to blame, if known; the actions so far); returns its
+    path. Raises ``OSError`` if the folder cannot be written."""
     if folder is None:
         from platformdirs import user_data_dir
 
@@ -80,36 +91,110 @@ def write_desync_report(seq: int, mine: str, theirs: str, actions: list[str],
         rules = f"{ruleset.name}/{ruleset.version}" if ruleset is not None else "?"
         f.write(f"wizwar desync at sequence {seq}\nthis peer's hash: {mine}\n"
                 f"other hash: {theirs}\nprotocol {PROTOCOL_VERSION}, rules "
-                f"{rules}\n\nactions:\n")
+                f"{rules}\n" + (f"found: {clean_name(note, 2000)}\n" if note else "")
+                + "\nactions:\n")
         for i, a in enumerate(actions, 1):
             f.write(f"{i} {a}\n")
     return path
 
 
-class Conn:
-    """One TCP connection: framed reads, serialised writes."""
+MAX_UNSENT = 4 << 20
+"""bytes: what one connection may have queued and not yet taken; beyond it the reader is
+too slow (or not reading) and is dropped, so it never holds back the game or the host's
+memory (a seat may rejoin and catch up)."""
+MAX_UNAUTHENTICATED = 16
+"""connections that have not said ``hello`` yet, at most; one more is refused at once."""
+HELLO_TIMEOUT = 10.0
+"""seconds a new connection has to say ``hello``."""
+KEEPALIVE = (10, 5, 3)
+"""TCP keepalive (idle seconds, seconds between probes, probes): a dead link is noticed in
+about 25 s; the same bound (``TCP_USER_TIMEOUT``) applies to data sent and never
+acknowledged."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+
+def keepalive(writer: asyncio.StreamWriter) -> None:
+    """Turn TCP keepalive on for the connection of ``writer`` (:data:`KEEPALIVE`), so a
+    peer whose link died (a cable pulled, a laptop closed) is noticed and dropped or
+    rejoined instead of waited for forever. Options this system lacks are left out."""
+    import socket
+
+    sock = writer.get_extra_info("socket")
+    if sock is None:
+        return
+    idle, interval, count = KEEPALIVE
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for name, value in (("TCP_KEEPIDLE", idle), ("TCP_KEEPINTVL", interval),
+                        ("TCP_KEEPCNT", count),
+                        ("TCP_USER_TIMEOUT", 1000 * (idle + interval * count))):
+        opt = getattr(socket, name, None)
+        if opt is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, opt, value)
+
+
+def describe(exc: BaseException) -> str:
+    """Why a connection was dropped, in words, never empty (``TimeoutError()`` has no
+    message: "no answer in time")."""
+    text = safe_text(str(exc), REASON_LIMIT)
+    if text:
+        return text
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    if isinstance(exc, ConnectionError):
+        return "the connection was lost"
+    return type(exc).__name__
+
+
+class Conn:
+    """One TCP connection: framed reads, writes that never wait.
+
+    :meth:`send` queues a message in the transport and returns: a reader that does not keep
+    up never blocks the sender. Once more than ``max_unsent`` bytes wait for it, the
+    connection is dropped (:attr:`reason` says why). TCP keepalive is on (:func:`keepalive`).
+    """
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 max_unsent: int = MAX_UNSENT) -> None:
         self.frames = FrameReader(reader)
         self.writer = writer
         self.closed = False
+        self.max_unsent = max_unsent
+        self.reason = ""  # why this side dropped the connection ("" if it did not)
+        keepalive(writer)
 
     async def send(self, msg: dict[str, Any]) -> None:
         """Send one message; a broken pipe just marks the connection closed."""
+        self.write(encode(msg))
+
+    def write(self, data: bytes) -> None:
+        """Queue ``data`` (encoded frames); drop the connection if too much is waiting."""
         if self.closed:
             return
         try:
-            self.writer.write(encode(msg))
-            await self.writer.drain()
+            self.writer.write(data)
         except (ConnectionError, RuntimeError):
             self.closed = True
+            return
+        if self.writer.transport.get_write_buffer_size() > self.max_unsent:
+            self.drop(f"too slow: more than {self.max_unsent} bytes were waiting for it")
+
+    def drop(self, reason: str) -> None:
+        """Close the connection at once, whatever is still queued (``reason`` kept)."""
+        self.reason = self.reason or reason
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.transport.abort()
 
     async def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connection (idempotent), after what is queued, if it goes within a
+        second (a slow reader is cut off)."""
         self.closed = True
         with contextlib.suppress(Exception):
             self.writer.close()
-            await self.writer.wait_closed()
+            await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+        with contextlib.suppress(Exception):
+            self.writer.transport.abort()
 
 
 @dataclass
@@ -127,6 +212,7 @@ class Seat:
     chain_tip: str = ""  # the seat's committed dice chain (hex)
     chain: Chain | None = None  # the host's own and bot seats: the host holds their chain
     new_tip: str = ""  # a rejoin from a new process: its chain, taken at the next safe point
+    recommit: bool = False  # the lobby reopened after its nonce was sent: it owes a new one
 
     @property
     def connected(self) -> bool:
@@ -150,6 +236,11 @@ class HostGame:
         max_watchers: how many watchers (connections that only look on) may connect.
         clock: seconds a remote seat has to answer an attack before a logged ``pass`` is
         entered for it (None: no clock).
+        seed_timeout: seconds the seed phase (from the deal to every nonce in) may last; a
+        seat that has not sent its nonce by then is freed and the lobby reopens.
+        reports: the reports written for peers found at odd with the host and dropped (the
+        game went on); ``desync`` is the report of a stop.
+        game_id: the current deal's id (``net.protocol.game_id``; "" before the deal).
     """
 
     players: int = 0
@@ -160,6 +251,9 @@ class HostGame:
     local_bot: bool = True
     local_seat: bool = True
     max_watchers: int = 8
+    max_unauthenticated: int = MAX_UNAUTHENTICATED
+    max_unsent: int = MAX_UNSENT
+    hello_timeout: float = HELLO_TIMEOUT
     ruleset: Ruleset = field(default_factory=registry.get)
     options: dict[str, Any] = field(default_factory=dict)
     bot_level: str = ""
@@ -186,8 +280,15 @@ class HostGame:
     roll_msg: dict[str, Any] = field(default_factory=dict)  # the roll being revealed
     reveals_in: dict[str, str] = field(default_factory=dict)  # its reveals so far, by seat
     openings: list[list[Any]] = field(default_factory=list)  # sealed actions: [seq, wire, salt]
+    seed_timeout: float = 60.0
+    reports: list[str] = field(default_factory=list)
+    game_id: str = ""
+    past_games: list[str] = field(default_factory=list)  # deals of this host that reopened
+    acks: dict[int, dict[str, str]] = field(default_factory=dict)  # seq -> seat -> hash
 
     def __post_init__(self) -> None:
+        self._unauthenticated = 0  # connections that have not said hello yet
+        self._conns: set[Conn] = set()  # every open connection (closed with the game)
         opts = dict(self.options)
         if self.players and "players" in self.ruleset.options.names():
             opts["players"] = self.players
@@ -204,12 +305,17 @@ class HostGame:
                 self.seats.append(Seat(seat, "bot", f"bot {seat}", bot=True))
             else:
                 self.seats.append(Seat(seat, "remote"))
-        self._inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._inbox: asyncio.Queue[tuple[str, Any, int, int]] = asyncio.Queue()
         self._sealed_box: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
         self.sealed_in: dict[str, Any] = {}  # the current sealed window's commitments
         self.sealed_order: list[list[str]] = []  # per sealed window: seats as they sealed
         self._all_joined = asyncio.Event()
         self._nonces_in = asyncio.Event()
+        self._reopen_ev = asyncio.Event()
+        self._reopen_reason = ""
+        self._record: list[dict[str, Any]] = []  # the host's log (header, records) in memory
+        self._check: Any = None  # the self-check's replay (core.log.Replay) and how far
+        self._checked = 0
         self._reveals_done = asyncio.Event()
         self._server: asyncio.base_events.Server | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -282,14 +388,34 @@ class HostGame:
             if not over:
                 await w.send({"type": "bye", "reason": "the host closed the game"})
             await w.close()
+        for c in list(self._conns):  # the ones that never got a seat (no hello yet)
+            await c.close()
         for t in list(self._tasks):
             t.cancel()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = Conn(reader, writer)
+        conn = Conn(reader, writer, self.max_unsent)
         seat: Seat | None = None
+        self._conns.add(conn)
+        if self._unauthenticated >= self.max_unauthenticated:
+            self.log("refused a connection: too many connections have not said hello yet")
+            await conn.send({"type": "refuse", "reason": "too many connections are joining "
+                             "at once; try again in a few seconds"})
+            await conn.close()
+            self._conns.discard(conn)
+            return
+        self._unauthenticated += 1
+        counted = True
         try:
-            msg = await asyncio.wait_for(conn.frames.read(), 30)
+            conn.frames.limit = HELLO_FRAME
+            try:
+                msg = await asyncio.wait_for(conn.frames.read(), self.hello_timeout)
+            except TimeoutError:
+                raise ProtocolError(f"no hello within {self.hello_timeout:g} s") from None
+            finally:
+                self._unauthenticated -= 1
+                counted = False
+            conn.frames.limit = MAX_FRAME
             if msg is None or msg["type"] != "hello":
                 raise ProtocolError("the first message must be hello")
             problem = version_problem(self.ruleset, msg)
@@ -300,6 +426,10 @@ class HostGame:
                 await self._watch(conn)
                 return
             problem = chain_tip_problem(msg.get("chain"))
+            if problem:
+                await conn.send({"type": "refuse", "reason": problem})
+                return
+            problem = self._stranger(msg)
             if problem:
                 await conn.send({"type": "refuse", "reason": problem})
                 return
@@ -321,21 +451,28 @@ class HostGame:
                 await self._recommit(seat, tell_it=False)  # it learns it in the catch-up
             await self._catch_up(seat)
             self._changed()
-            if all(s.token for s in self.seats if s.kind == "remote"):
-                self._all_joined.set()
+            self._check_joined()
             while True:
                 msg = await conn.frames.read()
                 if msg is None:
                     break
                 await self._handle(seat, msg)
-        except (TimeoutError, ProtocolError, ConnectionError, ValueError) as exc:
-            self.log(f"dropping a connection{f' of {seat.seat}' if seat else ''}: {exc}")
+        except (TimeoutError, ProtocolError, ConnectionError, OSError, ValueError) as exc:
+            self.log(f"dropping a connection{f' of {seat.seat}' if seat else ''}: "
+                     f"{conn.reason or describe(exc)}")
+        else:
+            if conn.reason:
+                self.log(f"dropped a connection{f' of {seat.seat}' if seat else ''}: "
+                         f"{conn.reason}")
         finally:
+            if counted:
+                self._unauthenticated -= 1
+            self._conns.discard(conn)
             await conn.close()
             if seat is not None and seat.conn is conn:
                 if not self.deal_msg:  # left before the deal: the seat is free again
                     seat.token = seat.name = seat.nonce_commit = ""
-                    seat.conn = None
+                    seat.conn, seat.recommit = None, False
                     self.log(f"{seat.seat} left the lobby; the seat is free")
                 else:
                     self.log(f"{seat.seat} disconnected")
@@ -357,15 +494,12 @@ class HostGame:
         if self.start_msg:
             backlog.append(self._for(self.start_msg, ""))
         backlog.extend(self._for(m, "") for m in self.sent)
-        try:
-            for m in backlog:
-                conn.writer.write(encode(m))
-        except (ConnectionError, RuntimeError):
+        conn.write(b"".join(encode(m) for m in backlog))
+        if conn.closed:
             return
         self.watchers.append(conn)
         self.log(f"a watcher joined ({len(self.watchers)} watching)")
         try:
-            await conn.writer.drain()
             while True:
                 msg = await conn.frames.read()
                 if msg is None or msg["type"] == "bye":
@@ -375,7 +509,8 @@ class HostGame:
         finally:
             if conn in self.watchers:
                 self.watchers.remove(conn)
-            self.log(f"a watcher left ({len(self.watchers)} watching)")
+            why = f": {conn.reason}" if conn.reason else ""
+            self.log(f"a watcher left{why} ({len(self.watchers)} watching)")
 
     def _take_seat(self, msg: dict[str, Any]) -> Seat | None:
         token = msg["token"]
@@ -386,6 +521,17 @@ class HostGame:
                         s.name = clean_name(msg["name"])  # and seed commitment count now
                         s.nonce_commit = msg["nonce_commit"][:64]
                         s.chain_tip = msg["chain"]
+                        s.recommit = False  # a hello's commitment is a fresh one
+                    elif not self.start_msg and (msg["nonce_commit"][:64] != s.nonce_commit
+                                                 or msg["chain"] != s.chain_tip):
+                        # the seed phase, from a process with other commitments: they are
+                        # in the deal, so the lobby reopens and the host deals again
+                        s.nonce_commit = msg["nonce_commit"][:64]
+                        s.chain_tip = msg["chain"]
+                        s.nonce, s.recommit = "", False
+                        self._reopen_reason = (f"{s.seat} joined again with new seed "
+                                               "commitments: dealing again")
+                        self._reopen_ev.set()
                     elif msg["chain"] != s.chain_tip:  # a new process: a new dice chain
                         s.new_tip = msg["chain"]
                     return s
@@ -399,6 +545,34 @@ class HostGame:
                 s.chain_tip = msg["chain"]
                 return s
         return None
+
+    def _stranger(self, msg: dict[str, Any]) -> str:
+        """Why a hello is a stranger's rejoin ("" if it is not): it names a game (``game``,
+        the id of the deal it was in) this host never dealt, or, once dealt, it brings a
+        seat token no seat here holds. A host restarted on the same port is a new game: its
+        old players are refused in words, never seated as if they were rejoining."""
+        gid = msg.get("game", "")
+        if not isinstance(gid, str):
+            raise ProtocolError("hello: 'game' must be a string")
+        gid = clean_name(gid, 32)
+        if gid and gid != self.game_id and gid not in self.past_games:
+            now = (f"it is dealing game {self.game_id[:8]}" if self.game_id else
+                   "it has no game dealt")
+            return (f"this host is not running the game you were in (game {gid[:8]}; {now}): "
+                    "it was restarted or is another host on the same port; your seat there "
+                    "is lost, join it anew")
+        token = msg["token"]
+        if token and self.deal_msg and not any(
+                s.kind == "remote" and s.token == token for s in self.seats):
+            return ("no seat of this game holds your seat token (a host restarted since, or "
+                    "a seat freed): join it anew")
+        return ""
+
+    def _check_joined(self) -> None:
+        """Set the all-joined event once every remote seat is taken and none owes a fresh
+        nonce commitment (after a reopened lobby)."""
+        if all(s.token and not s.recommit for s in self.seats if s.kind == "remote"):
+            self._all_joined.set()
 
     async def _catch_up(self, seat: Seat) -> None:
         """A rejoining peer gets everything it was sent so far, in order."""
@@ -448,6 +622,12 @@ class HostGame:
             seat.nonce = n
             if all(s.nonce for s in self.seats if s.kind == "remote"):
                 self._nonces_in.set()
+        elif t == "recommit":
+            if self.deal_msg or not seat.recommit:
+                return  # only a reopened lobby asks for one; a late one is harmless
+            seat.nonce_commit = msg["nonce_commit"][:64]
+            seat.recommit = False
+            self._check_joined()
         elif t == "propose":
             assert seat.conn is not None
             try:
@@ -459,23 +639,23 @@ class HostGame:
                 await seat.conn.send({"type": "reject", "action": action.to_wire(),
                                       "reason": f"you play {seat.seat}, not {action.actor}"})
                 return
-            await self._inbox.put((seat.seat, action))
+            await self._inbox.put((seat.seat, action, msg["seq"], msg["window"]))
         elif t in ("sealed", "open"):
             await self._sealed_box.put((seat.seat, msg))
         elif t == "ack":
             mine = self.hashes.get(msg["seq"])
-            if mine is not None and mine != msg["hash"]:
-                self.desync = write_desync_report(msg["seq"], mine, msg["hash"], self.actions,
-                                                  self.report_dir, self.ruleset)
-                self.log(f"DESYNC with {seat.seat} at {msg['seq']}: report {self.desync}")
-                stop = {"type": "desync", "seq": msg["seq"],
-                        "reason": f"{seat.seat} computed another state"}
-                for s in self.seats:
-                    if s.conn is not None:
-                        await s.conn.send(stop)
-                for w in list(self.watchers):
-                    await w.send(stop)
-                await self._inbox.put(("", None))  # wake the sequencer
+            if mine is None:
+                return  # no such action (yet): nothing to compare
+            self.acks.setdefault(msg["seq"], {})[seat.seat] = msg["hash"][:64]
+            if mine != msg["hash"] and not self.desync:
+                await self._judge(seat, msg["seq"], msg["hash"][:64],
+                                  f"its ack of action {msg['seq']} names another state hash")
+        elif t == "report":
+            if self.desync:
+                return
+            theirs = msg.get("hash")
+            await self._judge(seat, msg["seq"], theirs[:64] if isinstance(theirs, str) else "",
+                              "it reports: " + clean_name(msg["reason"], 300))
         elif t == "beacon":
             if not self.roll_msg or msg["index"] != self.roll_msg["index"] or \
                     seat.seat in self.reveals_in:
@@ -492,6 +672,84 @@ class HostGame:
         else:
             raise ProtocolError(f"a peer may not send {t}")
 
+    def _self_check(self) -> str:
+        """The host checks its own state: its record (the same header and records as its
+        log) is replayed with the rules, and every state hash it sent must come out again,
+        and the live state must be the record's. Returns "" when they do, else what went
+        wrong (a real host fault). Incremental: each action is replayed once."""
+        rs = self.ruleset
+        try:
+            if self._check is None:
+                self._check = log.begin(log.read(log.encode(self._record[0])))
+                self._checked = 0
+                if rs.state_hash(self._check.state) != self.hashes.get(0):
+                    self._check = None
+                    return "the host's start state is not the one its record deals"
+            for r in self._record[1 + self._checked:]:
+                self._check.step(r)
+                self._checked += 1
+                if rs.state_hash(self._check.state) != self.hashes.get(r["seq"]):
+                    return (f"replaying the host's record gives another state after action "
+                            f"{r['seq']} than the one the host sent")
+        except (log.LogError, IndexError, ValueError) as exc:
+            return f"the host's record does not replay: {exc}"
+        if self.state is not None and rs.state_hash(self._check.state) != \
+                rs.state_hash(self.state):
+            return "the host's live state is not the one its record replays to"
+        return ""
+
+    async def _judge(self, seat: Seat, seq: int, theirs: str, reason: str) -> None:
+        """One peer disagrees with the host at action ``seq`` (a wrong ``ack`` hash, or its
+        ``report`` of a desync or a cheat). Told apart from a host fault: the host checks
+        its own state (:meth:`_self_check`) and compares the other seats' acks of ``seq``.
+        A host fault (its own check fails, or other peers computed the disagreeing peer's
+        hash and none the host's) stops the game for everyone with a report; otherwise that
+        peer is the odd one out: a report naming it is written (:attr:`reports`), it is
+        dropped (it may rejoin and catch up from the record), everyone is told, and the game
+        goes on. Raises ``ConnectionError`` to end the dropped peer's connection."""
+        rs = self.ruleset
+        mine = self.hashes.get(seq, "")
+        fault = self._self_check()
+        others = {s: h for s, h in self.acks.get(seq, {}).items() if s != seat.seat}
+        with_host = sorted(s for s, h in others.items() if h == mine)
+        with_them = sorted(s for s, h in others.items() if theirs and h == theirs)
+        if not fault and with_them and not with_host:
+            fault = (f"{', '.join([seat.seat, *with_them])} computed another state than the "
+                     f"host's at action {seq}, and no peer the host's")
+        if fault:
+            self.desync = write_desync_report(
+                seq, mine, theirs, self.actions, self.report_dir, rs,
+                note=f"a host fault: {fault} ({seat.seat}: {reason})")
+            self.log(f"DESYNC at {seq}: {fault}; report {self.desync}")
+            stop = {"type": "desync", "seq": seq, "reason": f"the host is at fault: {fault}"}
+            for s in self.seats:
+                if s.conn is not None:
+                    await s.conn.send(stop)
+            for w in list(self.watchers):
+                await w.send(stop)
+            await self._inbox.put(("", None, 0, 0))  # wake the sequencer, wherever it waits
+            await self._sealed_box.put(("", {}))
+            self._reveals_done.set()
+            return
+        why = (f"{seat.seat} is the odd one out at action {seq} ({reason}): the host's record "
+               "replays to its own hashes"
+               + (f" and {', '.join(with_host)} computed the host's" if with_host else ""))
+        path = write_desync_report(seq, mine, theirs, self.actions, self.report_dir, rs,
+                                   note=why)
+        self.reports.append(path)
+        self.log(f"{why}; {seat.seat} is dropped (it may rejoin and catch up); report {path}")
+        if seat.conn is not None:
+            await seat.conn.send({"type": "drop", "seq": seq, "reason": (
+                f"your state is not the host's at action {seq} ({reason}); join again to "
+                "catch up from the host's record")})
+        note = {"type": "report", "seat": seat.seat, "seq": seq, "reason": why}
+        for s in self.seats:
+            if s is not seat and s.kind == "remote" and s.conn is not None:
+                await s.conn.send(note)
+        for w in list(self.watchers):
+            await w.send(note)
+        raise ConnectionError(f"dropped: {why}")
+
     async def _broadcast(self, msg: dict[str, Any]) -> None:
         for s in self.seats:
             if s.kind == "remote" and s.conn is not None:
@@ -504,30 +762,18 @@ class HostGame:
         """Wait for the seats, deal, play to the end; returns the final state hash."""
         if self._server is None:
             await self.start()
-        await self._all_joined.wait() if any(s.kind == "remote" for s in self.seats) else None
-        p1 = self.seats[0]
-        if p1.kind == "local":
-            p1.nonce = self._host_nonce(p1.seat)
-            p1.nonce_commit = nonce_commit(p1.nonce)
-        for s in self.seats:
-            if s.kind == "bot":
-                s.nonce = self._host_nonce(s.seat)
-                s.nonce_commit = nonce_commit(s.nonce)
-            if s.kind != "remote":
-                s.chain = Chain(self._host_chain_secret(s.seat))
-                s.chain_tip = s.chain.tip.hex()
-        tips = {s.seat: s.chain_tip for s in self.seats}
-        self.tracker = Tracker.from_tips(tips)
+        while True:  # the lobby, the deal and the seed phase (again if the lobby reopens)
+            await self._deal()
+            if not any(s.kind == "remote" for s in self.seats):
+                break
+            reason = await self._seed_phase()
+            if not reason:
+                break
+            await self._reopen(reason)
         rs = self.ruleset
-        self.dealer = HostDealer.deal(rs.dealing(), self.options, self.seed)
+        assert self.dealer is not None
         names = [s.name or s.seat for s in self.seats]
-        self.deal_msg = {"type": "deal", "commits": self.dealer.commits(),
-                         "nonce_commits": {s.seat: s.nonce_commit for s in self.seats},
-                         "options": rs.options.to_wire(self.options), "names": names,
-                         "chains": tips}
-        await self._broadcast(self.deal_msg)
-        if any(s.kind == "remote" for s in self.seats):
-            await self._nonces_in.wait()
+        tips = {s.seat: s.chain_tip for s in self.seats}
         nonces = {s.seat: s.nonce for s in self.seats}
         seed = joint_seed(nonces, [s.seat for s in self.seats])
         deal = self.dealer.game_deal()
@@ -538,11 +784,12 @@ class HostGame:
         pre, private = self.dealer.start_reveals(st)
         self.start_msg = {"type": "start", "nonces": nonces, "pre": pre, "private": private,
                           "hash": rs.state_hash(st)}
+        head = log.header(rs, self.options, seed, kind="host", viewer="P1", names=names,
+                          deal=deal, started=self.started,
+                          extra={"nonces": nonces, "beacon": {"chains": tips}})
+        self._record = [head]  # kept for the host's own check (_self_check)
         if self.writer is not None:
-            self.writer(log.encode(log.header(
-                rs, self.options, seed, kind="host", viewer="P1", names=names, deal=deal,
-                started=self.started,
-                extra={"nonces": nonces, "beacon": {"chains": tips}})))
+            self.writer(log.encode(head))
         self.hashes[0] = rs.state_hash(st)
         await self._broadcast(self.start_msg)
         self.log(f"game started, first to act {', '.join(rs.to_move(st))}")
@@ -557,8 +804,7 @@ class HostGame:
                                    "the LAN host cannot go on")
             seat = self.seat(stage.players[0])
             if seat.bot:
-                action = rs.bot_choose(rs.view(st, seat.seat), seat.seat,
-                                       rs.legal_actions(st, seat.seat), self.bot_level)
+                action = rs.bot_act(st, seat.seat, self.bot_level)
                 await asyncio.sleep(0)
             elif seat.kind == "local":
                 assert self.local_actions is not None
@@ -587,6 +833,89 @@ class HostGame:
         await asyncio.sleep(0.05)
         return rs.state_hash(st)
 
+    async def _deal(self) -> None:
+        """Wait for every seat, then deal: the host's own and bot seats' nonces and chains,
+        the dealer's commitments, the game id; broadcast the ``deal``."""
+        if any(s.kind == "remote" for s in self.seats):
+            await self._all_joined.wait()
+        p1 = self.seats[0]
+        if p1.kind == "local":
+            p1.nonce = self._host_nonce(p1.seat)
+            p1.nonce_commit = nonce_commit(p1.nonce)
+        for s in self.seats:
+            if s.kind == "bot":
+                s.nonce = self._host_nonce(s.seat)
+                s.nonce_commit = nonce_commit(s.nonce)
+            if s.kind != "remote":
+                s.chain = Chain(self._host_chain_secret(s.seat))
+                s.chain_tip = s.chain.tip.hex()
+        tips = {s.seat: s.chain_tip for s in self.seats}
+        self.tracker = Tracker.from_tips(tips)
+        rs = self.ruleset
+        self.dealer = HostDealer.deal(rs.dealing(), self.options, self.seed)
+        names = [s.name or s.seat for s in self.seats]
+        seats = [s.seat for s in self.seats]
+        commits = {s.seat: s.nonce_commit for s in self.seats}
+        self.game_id = game_id(seats, commits, tips, self.dealer.commits())
+        self._nonces_in.clear()
+        self._reopen_ev.clear()
+        self.deal_msg = {"type": "deal", "commits": self.dealer.commits(),
+                         "nonce_commits": commits,
+                         "options": rs.options.to_wire(self.options), "names": names,
+                         "chains": tips, "game": self.game_id}
+        await self._broadcast(self.deal_msg)
+        self._changed()
+
+    async def _seed_phase(self) -> str:
+        """Wait for every remote seat's nonce, at most :attr:`seed_timeout` seconds. Returns
+        "" once all are in, else why the lobby must reopen: a seat joined again with other
+        commitments, or some seats sent no nonce in time (those seats are freed and their
+        peers told why)."""
+        done = asyncio.ensure_future(self._nonces_in.wait())
+        again = asyncio.ensure_future(self._reopen_ev.wait())
+        try:
+            await asyncio.wait({done, again}, timeout=self.seed_timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            done.cancel()
+            again.cancel()
+        if self._nonces_in.is_set():
+            return ""
+        if self._reopen_ev.is_set():
+            return self._reopen_reason
+        late = [s for s in self.seats if s.kind == "remote" and not s.nonce]
+        who = ", ".join(s.seat for s in late)
+        for s in late:
+            conn, s.conn = s.conn, None
+            s.token = s.name = s.nonce_commit = s.chain_tip = ""
+            if conn is not None:
+                await conn.send({"type": "bye", "reason": (
+                    f"your seat {s.seat} sent no seed nonce within {self.seed_timeout:g} s "
+                    "of the deal: it is free again")})
+                await conn.close()
+        return (f"{who} sent no seed nonce within {self.seed_timeout:g} s of the deal: "
+                f"{'that seat is' if len(late) == 1 else 'those seats are'} free again")
+
+    async def _reopen(self, reason: str) -> None:
+        """Reopen the lobby: the deal is void (its id is kept, so its players' rejoins are
+        known), every seat whose nonce the host saw owes a fresh commitment (``recommit``:
+        a nonce once shown is never used again, so nobody can choose the next seed knowing
+        it), and everyone is told why (``reopen``)."""
+        self.log(f"the lobby reopened: {reason}")
+        if self.game_id:
+            self.past_games.append(self.game_id)
+        self.game_id = ""
+        self.deal_msg = {}
+        self._all_joined.clear()
+        self._nonces_in.clear()
+        self._reopen_ev.clear()
+        for s in self.seats:
+            if s.kind == "remote" and s.nonce:
+                s.nonce, s.recommit = "", True
+        await self._broadcast({"type": "reopen", "reason": reason})
+        self._changed()
+        self._check_joined()
+
     @property
     def over(self) -> bool:
         """True once the game has ended (its outcome is over)."""
@@ -610,8 +939,7 @@ class HostGame:
         st, rs = self.state, self.ruleset
         if seat.bot:
             await asyncio.sleep(0)
-            return rs.bot_choose(rs.view(st, seat.seat), seat.seat,
-                                 rs.legal_actions(st, seat.seat), self.bot_level)
+            return rs.bot_act(st, seat.seat, self.bot_level)
         assert self.local_actions is not None
         return await self.local_actions.get()
 
@@ -716,7 +1044,7 @@ class HostGame:
             timeout = self.clock if (default is not None and rs.stage(st).kind == "answer"
                                      and seat.connected) else None
             try:
-                who, action = await asyncio.wait_for(self._inbox.get(), timeout)
+                who, action, seq, window = await asyncio.wait_for(self._inbox.get(), timeout)
             except TimeoutError:
                 if not seat.connected:
                     continue
@@ -725,14 +1053,20 @@ class HostGame:
                 return default
             if self.desync:
                 return None
-            if who == seat.seat and action is not None:
-                return action
             if action is None:
                 continue
+            now, window_now = rs.seq(st), rs.stage(st).window
+            if who == seat.seat and (seq, window) == (now, window_now):
+                return action
+            if who != seat.seat:
+                why = f"it is not your turn ({seat.seat} must act)"
+            else:  # made for an earlier state: the client decides again on this one
+                why = (f"too late: made after action {seq} (window {window}); the game is "
+                       f"at action {now} (window {window_now}): decide again")
             s = self.seat(who)
             if s.conn is not None:
                 await s.conn.send({"type": "reject", "action": action.to_wire(),
-                                   "reason": f"it is not your turn ({seat.seat} must act)"})
+                                   "reason": why})
 
     async def _sequence(self, action: Any) -> None:
         """Commit a checked action; one that rolls gets its dice first (:meth:`_roll`).
@@ -815,12 +1149,13 @@ class HostGame:
             self.openings.append([seq, action.to_wire(), salt])
             kept = [com, salt]
         self.sent.append(msg)
+        # the host's own log: every value is known; re-deals carry their new values
+        rec = log.record(rs, seq, action, st, force_hash=self.over,
+                         reveals={**dealer.log_reveals(rev), "beacon": reveals or []},
+                         sealed=kept)
+        self._record.append(rec)
         if self.writer is not None:
-            # the host's own log: every value is known; re-deals carry their new values
-            self.writer(log.encode(log.record(rs, seq, action, st, force_hash=self.over,
-                                              reveals={**dealer.log_reveals(rev),
-                                                       "beacon": reveals or []},
-                                              sealed=kept)))
+            self.writer(log.encode(rec))
         await self._broadcast(msg)
         for s in self.seats:
             if s.new_tip:
@@ -840,6 +1175,11 @@ class HostClosed(JoinRefused):
     """The host closed the game (no point in rejoining)."""
 
 
+class Dropped(ConnectionError):
+    """The host dropped this seat: its state was found at odd with the host's and the
+    others' (``drop``). Joining again catches up from the host's record."""
+
+
 @dataclass
 class PeerGame:
     """A joining peer: it holds only the faces revealed to it and checks every action.
@@ -847,7 +1187,9 @@ class PeerGame:
     With ``watch`` it is a watcher: no seat, no hand, nothing to propose; it follows the
     game from the public reveals only (its core never holds a face from anyone's hand).
     ``ruleset`` is the game it asks to join (the host refuses another in words);
-    ``options`` and ``names`` are the host's, from its ``deal`` message.
+    ``options`` and ``names`` are the host's, from its ``deal`` message. ``game_id`` is
+    the id of the deal it is in (``net.protocol.game_id``), named in a rejoin's hello;
+    ``notices`` what the host told everyone (a lobby reopened, a peer's report).
     """
 
     host: str
@@ -893,18 +1235,31 @@ class PeerGame:
     #: actions with sealed fields this peer was sent: [seq, commitment, actor, whole action
     #: wire or None (the public form was sent)], checked against the end's openings
     sealed_seen: list[list[Any]] = field(default_factory=list)
+    game_id: str = ""
+    notices: list[str] = field(default_factory=list)
+    _nonce: str = ""  # this seat's seed nonce: kept across reconnects while it is unshown
+    _nonce_sent_for: str = ""  # the deal it was shown in ("" not yet)
+    _started_game: str = ""  # the game this peer saw start (a rejoin must be that one)
+    _stamps: dict[int, tuple[int, int]] = field(default_factory=dict)
+    _told: bool = False  # the host was told of this peer's desync or cheat report
 
     async def connect(self) -> None:
-        """Open the connection and say hello (with a fresh nonce commitment and, for a
-        player, the tip of its dice chain: fresh in a new process, kept on a reconnect)."""
-        self._nonce = secrets.token_hex(32)
+        """Open the connection and say hello: the seed nonce's commitment (kept on a
+        reconnect, so a seat dropped in the seed phase can still answer the deal; fresh in a
+        new process, and once the nonce was shown in a deal that never started), for a
+        player the tip of its dice chain (fresh in a new process, kept on a reconnect), and
+        for a rejoin after a deal the game's id."""
+        if not self._nonce or (self._nonce_sent_for
+                               and self._nonce_sent_for != self._started_game):
+            self._nonce, self._nonce_sent_for = secrets.token_hex(32), ""
         if not self.watch and self.chain is None:
             self.chain = Chain(secrets.token_bytes(32))
         reader, writer = await asyncio.open_connection(self.host, self.port)
         self.conn = Conn(reader, writer)
+        self._told = False
         tip = "" if self.chain is None or self.watch else self.chain.tip.hex()
         msg = hello(self.ruleset, self.name, "" if self.watch else self.token,
-                    nonce_commit(self._nonce), tip)
+                    nonce_commit(self._nonce), tip, "" if self.watch else self.game_id)
         if self.watch:
             msg["watch"] = True
         await self.conn.send(msg)
@@ -925,11 +1280,53 @@ class PeerGame:
                 msg = await self.conn.frames.read()
                 if msg is None:
                     raise ConnectionError("the host closed the connection")
-                done = await self._handle(msg)
+                try:
+                    done = await self._handle(msg)
+                except DealError as exc:  # a cheat found: report it, tell the host, stop
+                    await self._cheat_found(exc)
+                    raise
+                if self.desync and not self._told:  # our own check found a desync
+                    await self._tell_host("this peer computed another state (desync)")
                 if done is not None:
                     return done
         finally:
             proposer.cancel()
+
+    def _seq_now(self) -> int:
+        return 0 if self.state is None else self.ruleset.seq(self.state)
+
+    async def _tell_host(self, reason: str) -> None:
+        """Tell the host this peer found a desync or a cheat (``report``, with its own
+        state hash), so it can tell everyone instead of seeing a silent disconnection."""
+        self._told = True
+        if self.watch or self.conn is None:
+            return
+        msg: dict[str, Any] = {"type": "report", "seq": self._seq_now(),
+                               "reason": clean_name(reason, 300)}
+        if self.state is not None:
+            msg["hash"] = self.ruleset.state_hash(self.state)
+        await self.conn.send(msg)
+
+    async def _cheat_found(self, exc: DealError) -> None:
+        """A reveal, a sealed opening, the dice or the end audit did not check out: write
+        the report, say where it is, and tell the host. Never raises."""
+        what = f"cheating or a corrupted stream found: {exc}"
+        mine = "" if self.state is None else self.ruleset.state_hash(self.state)
+        try:
+            self.desync = write_desync_report(self._seq_now(), mine, "", self.actions,
+                                              self.report_dir, self.ruleset, note=what)
+        except OSError as err:
+            self.desync = f"no report written ({err})"
+        self.log(f"{what}; report {self.desync}")
+        await self._tell_host(what)
+
+    def stamp(self, action: Any) -> None:
+        """Note that ``action`` was decided now, on the current state: its ``propose``
+        names this state's sequence number and answer window (the host refuses a stale
+        one). The app calls this when the player submits."""
+        st = self.state
+        if st is not None:
+            self._stamps[id(action)] = (self.ruleset.seq(st), self.ruleset.stage(st).window)
 
     async def run_saving_token(self, save: Callable[[str, int, str], None]) -> str:
         """:meth:`run`, saving the seat token with ``save(host, port, token)`` once welcomed
@@ -941,20 +1338,20 @@ class PeerGame:
         t = msg["type"]
         assert self.conn is not None
         if t == "refuse":
-            raise JoinRefused(msg["reason"])
+            raise JoinRefused(safe_text(msg["reason"], REASON_LIMIT) or "(no reason given)")
         if t == "welcome":
             if msg["ruleset"] != self.ruleset.name:
-                raise JoinRefused(f"the host plays {msg['ruleset'][:40]!r}, not "
+                raise JoinRefused(f"the host plays {safe_text(msg['ruleset'])!r}, not "
                                   f"{self.ruleset.name}")
             if self.watch and msg["seat"]:  # a host that does not know watchers seated us
                 raise JoinRefused("this host cannot be watched (an older wizwar)")
             if self.watch:
-                self.players, self.game = msg["players"], msg["game"]
+                self.players, self.game = msg["players"], safe_text(msg["game"], 80)
                 self.log("watching the game")
                 self._changed()
                 return None
             self.seat, self.token = msg["seat"], msg["token"]
-            self.players, self.game = msg["players"], msg["game"]
+            self.players, self.game = msg["players"], safe_text(msg["game"], 80)
             save = getattr(self, "_save", None)
             if save is not None:
                 save(self.host, self.port, self.token)
@@ -975,11 +1372,48 @@ class PeerGame:
                 self.tracker = Tracker.from_tips({str(k): str(v) for k, v in chains.items()})
             except BeaconError as exc:
                 raise ProtocolError(str(exc)) from exc
-            if not self.watch:
+            try:
+                gid = game_id(self.ruleset.seats(self.options), self.nonce_commits,
+                              {str(k): str(v) for k, v in chains.items()}, self.commits)
+            except KeyError as exc:
+                raise ProtocolError(f"the deal leaves out seat {exc}") from exc
+            if msg["game"] != gid:
+                raise ProtocolError("the deal's game id is not the one its commitments give")
+            if self._started_game and gid != self._started_game:
+                raise JoinRefused(f"the host deals another game ({gid[:8]}) than the one this "
+                                  f"seat played ({self._started_game[:8]}): a restarted host")
+            self.game_id = gid
+            # our nonce answers the deal; a deal with another commitment of ours is one this
+            # process did not commit to (a catch-up after the start: the nonce is not needed;
+            # in the seed phase the host deals again on seeing our new commitment)
+            if not self.watch and self.nonce_commits.get(self.seat) == nonce_commit(self._nonce):
                 await self.conn.send({"type": "nonce", "nonce": self._nonce})
+                self._nonce_sent_for = gid
         elif t == "start":
             self._host_last = msg["last"]
+            self._started_game = self.game_id
             self._start(msg)
+        elif t == "reopen":
+            if self.state is not None:
+                raise ProtocolError("the lobby cannot reopen once the game has started")
+            reason = clean_name(msg["reason"], 300)
+            self.notices.append(f"the lobby reopened: {reason}")
+            self.log(self.notices[-1])
+            self.game_id, self.commits, self.nonce_commits = "", [], {}
+            if self._nonce_sent_for and not self.watch:  # shown: never use it again
+                self._nonce, self._nonce_sent_for = secrets.token_hex(32), ""
+                await self.conn.send({"type": "recommit",
+                                      "nonce_commit": nonce_commit(self._nonce)})
+        elif t == "report":
+            who = clean_name(str(msg.get("seat", "")), 3)
+            self.notices.append(f"{who or 'a peer'} at action {msg['seq']}: "
+                                f"{clean_name(msg['reason'], 300)}")
+            self.log(self.notices[-1])
+        elif t == "drop":
+            reason = clean_name(msg["reason"], 300)
+            self.notices.append(f"the host dropped this seat: {reason}")
+            self.log(self.notices[-1])
+            raise Dropped(f"the host dropped this seat: {reason}")
         elif t == "commit":
             self._host_last = max(self._host_last, msg["last"])
             self.rolling = []
@@ -999,8 +1433,9 @@ class PeerGame:
             except BeaconError as exc:
                 raise ProtocolError(str(exc)) from exc
         elif t == "reject":
-            self.log(f"refused: {msg['reason']}")
-            self.last_reject = msg["reason"]
+            reason = safe_text(msg["reason"], REASON_LIMIT) or "(no reason given)"
+            self.log(f"refused: {reason}")
+            self.last_reject = reason
             self._sealing = None  # a refused sealed action: choose and seal again
             self._wake()
         elif t == "sealed_in":
@@ -1019,24 +1454,35 @@ class PeerGame:
                 ok = isinstance(got, list) and len(got) == 2 and isinstance(got[1], str) \
                     and action_commitment(got[0], got[1]) == self._sealed_in.get(str(s))
                 if not ok:
-                    self.log(f"AUDIT FAILED: {s}'s sealed action does not open its "
+                    who = safe_text(s, 8)
+                    self.log(f"AUDIT FAILED: {who}'s sealed action does not open its "
                              "commitment")
-                    raise DealError(f"{s}'s sealed action does not open its commitment")
+                    raise DealError(f"{who}'s sealed action does not open its commitment")
                 self._opened[str(s)] = got[0]
             self._sealing = None
             self._sealed_done = msg["window"]
         elif t == "peers":
-            self.peer_status = {str(k)[:3]: str(v)[:12] for k, v in
+            self.peer_status = {safe_text(k, 3): safe_text(v, 12) for k, v in
                                 list(msg["seats"].items())[:6]}
             names = msg.get("names")  # optional: a host before names were sent has none
             if isinstance(names, dict):
-                self.peer_names = {str(k)[:3]: clean_name(v) for k, v in
+                self.peer_names = {safe_text(k, 3): clean_name(v) for k, v in
                                    list(names.items())[:6] if isinstance(v, str)}
         elif t == "bye":
-            raise HostClosed(msg["reason"])
+            raise HostClosed(safe_text(msg["reason"], REASON_LIMIT) or "the host left")
         elif t == "desync":
-            self.desync = self.desync or "host reported a desync"
-            self.log(f"the host stopped the game: {msg['reason']}")
+            reason = safe_text(msg["reason"], REASON_LIMIT)
+            self._told = True  # the host knows: it stopped the game
+            if not self.desync:
+                try:
+                    self.desync = write_desync_report(
+                        msg["seq"], "" if self.state is None else
+                        self.ruleset.state_hash(self.state), "", self.actions,
+                        self.report_dir, self.ruleset,
+                        note=f"the host stopped the game: {reason}")
+                except OSError as err:
+                    self.desync = f"host reported a desync ({err})"
+            self.log(f"the host stopped the game: {reason}; report {self.desync}")
             return ""
         elif t == "end":
             assert self.state is not None
@@ -1238,6 +1684,15 @@ class PeerGame:
             action = await self.choose(st)
             if action is None:
                 continue
+            st = self.state
+            if st is None:
+                continue
+            now = (rs.seq(st), rs.stage(st).window)
+            if self._stamps.pop(id(action), now) != now:  # decided on an earlier state
+                self.last_reject = "the game moved on before this action was sent: decide again"
+                self.log(self.last_reject)
+                self._wake()
+                continue
             assert self.conn is not None
             if stage.kind == "sealed":
                 salt = secrets.token_hex(16)
@@ -1245,14 +1700,14 @@ class PeerGame:
                 await self.conn.send({"type": "sealed", "window": stage.window,
                                       "commit": action_commitment(action.to_wire(), salt)})
                 continue
-            await self.conn.send({"type": "propose", "action": action.to_wire()})
+            await self.conn.send({"type": "propose", "action": action.to_wire(),
+                                  "seq": now[0], "window": now[1]})
 
     async def choose(self, st: Any) -> Any:
         """This seat's next action: the bot's choice, or the player's from the app."""
         rs = self.ruleset
         if self.bot_play:
-            return rs.bot_choose(rs.view(st, self.seat), self.seat,
-                                 rs.legal_actions(st, self.seat), self.bot_level)
+            return rs.bot_act(st, self.seat, self.bot_level)
         assert self.local_actions is not None
         return await self.local_actions.get()
 

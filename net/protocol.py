@@ -16,10 +16,13 @@ import msgpack
 from core import registry
 from core.codec import CodecError, pack
 from core.engine import Ruleset, UnknownRuleset
+from net.safe import safe_text
 
-PROTOCOL_VERSION = 3  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
+PROTOCOL_VERSION = 4  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
 # options and names from the ruleset's schema instead of Wiz-War's config); 3: the dice
-# beacon (hello's chain, deal's chains, roll/beacon/chain, commit's beacon)
+# beacon (hello's chain, deal's chains, roll/beacon/chain, commit's beacon); 4: a hostile
+# peer cannot stall or trick the lockstep (deal's game id and hello's ``game``, propose's
+# seq and window, reopen/recommit, report, drop)
 MAX_FRAME = 1 << 20  # bytes: no honest message is near this
 
 #: Each message type and the keys (with types) it must carry.
@@ -29,10 +32,11 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "welcome": {"seat": str, "token": str, "players": int, "game": str, "ruleset": str},
     "refuse": {"reason": str},
     "lobby": {"seats": list},
-    "deal": {"commits": list, "nonce_commits": dict, "options": dict, "names": list},
+    "deal": {"commits": list, "nonce_commits": dict, "options": dict, "names": list,
+             "game": str},
     "nonce": {"nonce": str},
     "start": {"nonces": dict, "pre": list, "private": list, "hash": str, "last": int},
-    "propose": {"action": list},
+    "propose": {"action": list, "seq": int, "window": int},
     "sealed": {"window": int, "commit": str},
     "sealed_in": {"window": int, "commits": dict},
     "open": {"window": int, "action": list, "salt": str},
@@ -51,6 +55,14 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "roll": {"seq": int, "action": list, "index": int, "waiting": list},
     "beacon": {"index": int, "value": str},
     "chain": {"seat": str, "tip": str},
+    # the seed phase (docs/protocol.md, "Lockstep and faults"): the host reopens the lobby
+    # (a seat freed, a seat's commitment changed) and every seat commits a fresh nonce
+    "reopen": {"reason": str},
+    "recommit": {"nonce_commit": str},
+    # a peer that finds a desync or a cheat tells the host, which tells everyone (``seat``:
+    # who reported, host to peers only); the host drops a peer that alone disagrees
+    "report": {"seq": int, "reason": str},
+    "drop": {"seq": int, "reason": str},
 }
 
 
@@ -92,15 +104,90 @@ def check(msg: Any) -> dict[str, Any]:
     return msg
 
 
+HELLO_FRAME = 16 << 10
+"""bytes: the cap on a frame before a connection has said ``hello`` (a hello is well under
+1 KiB), so a crowd of connections that never finish one holds little memory."""
+
+
+def _scan(buf: bytes | bytearray, limit: int) -> None:
+    """Walk the msgpack headers of the incomplete frame at the start of ``buf`` and raise
+    ``ProtocolError`` as soon as a declared length (a str, bin or ext) makes the frame end
+    past ``limit`` bytes: a 4 GB ``str32`` prefix is refused on sight, without waiting for its
+    bytes. Payloads are skipped by their length, so the cost is one step per element; an
+    incomplete header or a malformed byte is left to the unpacker."""
+    n = len(buf)
+    pos = 0
+    todo = [1]  # elements still to read at each nesting level
+    while todo:
+        if todo[-1] == 0:
+            todo.pop()
+            continue
+        todo[-1] -= 1
+        if pos >= n:
+            return
+        b = buf[pos]
+        size = 0  # header bytes
+        body = 0  # payload bytes
+        items = 0  # elements of a container
+        if b <= 0x7F or b >= 0xE0 or b in (0xC0, 0xC2, 0xC3):
+            size = 1
+        elif b <= 0x8F:
+            size, items = 1, 2 * (b & 0x0F)
+        elif b <= 0x9F:
+            size, items = 1, b & 0x0F
+        elif b <= 0xBF:
+            size, body = 1, b & 0x1F
+        elif b in _LEN:  # str8/16/32, bin8/16/32, ext8/16/32, array16/32, map16/32
+            width, extra, kind = _LEN[b]
+            if pos + 1 + width > n:
+                return
+            count = int.from_bytes(buf[pos + 1:pos + 1 + width], "big")
+            size = 1 + width + extra
+            if kind == "bytes":
+                body = count
+            else:
+                items = count * (2 if kind == "map" else 1)
+        elif b in _FIXED:
+            size = _FIXED[b]
+        else:
+            return  # 0xC1 (never used): the unpacker refuses it
+        end = pos + size + body
+        if end > limit:
+            raise ProtocolError(f"a frame declares more than the limit of {limit} bytes")
+        pos = end
+        if items:
+            todo.append(items)
+
+
+#: length-prefixed headers: byte -> (width of the length, bytes after it, what it counts)
+_LEN: dict[int, tuple[int, int, str]] = {
+    0xC4: (1, 0, "bytes"), 0xC5: (2, 0, "bytes"), 0xC6: (4, 0, "bytes"),
+    0xC7: (1, 1, "bytes"), 0xC8: (2, 1, "bytes"), 0xC9: (4, 1, "bytes"),
+    0xD9: (1, 0, "bytes"), 0xDA: (2, 0, "bytes"), 0xDB: (4, 0, "bytes"),
+    0xDC: (2, 0, "array"), 0xDD: (4, 0, "array"), 0xDE: (2, 0, "map"), 0xDF: (4, 0, "map")}
+#: fixed-size headers (numbers, fixext) and their whole size in bytes
+_FIXED: dict[int, int] = {0xCA: 5, 0xCB: 9, 0xCC: 2, 0xCD: 3, 0xCE: 5, 0xCF: 9, 0xD0: 2,
+                          0xD1: 3, 0xD2: 5, 0xD3: 9, 0xD4: 3, 0xD5: 4, 0xD6: 6, 0xD7: 10,
+                          0xD8: 18}
+
+
 class FrameReader:
-    """Reads messages from a stream with a per-frame cap (``MAX_FRAME`` bytes)."""
+    """Reads messages from a stream with a per-frame cap (``max_frame`` bytes, at most
+    ``MAX_FRAME``; :attr:`limit` may be lowered and raised again, e.g. :data:`HELLO_FRAME`
+    until a connection has said hello).
+
+    A frame is refused (``ProtocolError``) once more than :attr:`limit` bytes of it are
+    buffered, or as soon as a length prefix in it declares more (:func:`_scan`)."""
 
     def __init__(self, reader: asyncio.StreamReader, max_frame: int = MAX_FRAME) -> None:
         self.reader = reader
+        self.limit = max_frame
         self.unpacker = msgpack.Unpacker(
-            raw=False, strict_map_key=True, max_buffer_size=max_frame,
-            max_str_len=max_frame, max_bin_len=max_frame, max_array_len=100_000,
+            raw=False, strict_map_key=True, max_buffer_size=max(max_frame, MAX_FRAME),
+            max_str_len=MAX_FRAME, max_bin_len=MAX_FRAME, max_array_len=100_000,
             max_map_len=10_000)
+        self._partial = bytearray()  # the bytes of the frame not yet complete
+        self._base = 0  # stream offset of _partial's first byte
 
     async def read(self) -> dict[str, Any] | None:
         """The next valid message, or None at a clean end of stream.
@@ -111,33 +198,61 @@ class FrameReader:
             try:
                 msg = next(self.unpacker)
             except StopIteration:
-                pass
+                if self._partial:
+                    if len(self._partial) > self.limit:
+                        raise ProtocolError(
+                            f"frame larger than the limit of {self.limit} bytes") from None
+                    _scan(self._partial, self.limit)
             except (ValueError, msgpack.ExtraData, msgpack.FormatError,
                     msgpack.StackError, msgpack.OutOfData) as exc:
                 raise ProtocolError(f"malformed frame: {exc}") from exc
             else:
+                end = self.unpacker.tell()
+                size, self._base = end - self._base, end
+                del self._partial[:size]
+                if size > self.limit:
+                    raise ProtocolError(f"frame larger than the limit of {self.limit} bytes")
                 return check(msg)
             data = await self.reader.read(65536)
             if not data:
                 return None
+            self._partial += data
             try:
                 self.unpacker.feed(data)
             except msgpack.BufferFull as exc:
-                raise ProtocolError("frame larger than the limit") from exc
+                raise ProtocolError(f"frame larger than the limit of {self.limit} "
+                                    "bytes") from exc
 
 
 def hello(ruleset: Ruleset, name: str, token: str, nonce_commit: str,
-          chain: str = "") -> dict[str, Any]:
+          chain: str = "", game: str = "") -> dict[str, Any]:
     """The first message a joining peer sends: the protocol version, the ruleset it plays
     (name, rules version, content digest), its name, its seat token (a rejoin), its seed
-    nonce's commitment and (``chain``, a player's; a watcher sends none) the tip of its dice
-    chain (hex, :class:`core.beacon.Chain`)."""
+    nonce's commitment, (``chain``, a player's; a watcher sends none) the tip of its dice
+    chain (hex, :class:`core.beacon.Chain`) and (``game``, a rejoin after a deal) the id of
+    the game it belongs to (:func:`game_id`)."""
     msg = {"type": "hello", "proto": PROTOCOL_VERSION, "ruleset": ruleset.name,
            "rules_version": ruleset.version, "content": ruleset.content_digest(),
            "name": name, "token": token, "nonce_commit": nonce_commit}
     if chain:
         msg["chain"] = chain
+    if game:
+        msg["game"] = game
     return msg
+
+
+def game_id(seats: list[str], nonce_commits: dict[str, str], chains: dict[str, str],
+            commits: list[str]) -> str:
+    """The id of one deal of a game (32 hex): blake2b-128 over every seat's nonce
+    commitment and dice chain tip in seat order and the dealer's commitments. Fixed at the
+    deal and unknowable before it, so a rejoin that names it (``hello.game``) cannot be
+    taken for a seat in another game, a restarted host's included. Raises ``KeyError`` for
+    a seat missing from ``nonce_commits`` or ``chains``."""
+    from hashlib import blake2b
+
+    data = pack(["wizwar-game", [str(nonce_commits[s]) for s in seats],
+                 [str(chains[s]) for s in seats], [str(c) for c in commits]])
+    return blake2b(data, digest_size=16).hexdigest()
 
 
 def chain_tip_problem(tip: Any) -> str:
@@ -157,7 +272,7 @@ def version_problem(ruleset: Ruleset, msg: dict[str, Any]) -> str:
     if msg["proto"] != PROTOCOL_VERSION:
         return (f"protocol version {msg['proto']} does not match the host's "
                 f"{PROTOCOL_VERSION}: install the same wizwar version")
-    theirs = "".join(ch for ch in msg["ruleset"] if ch.isprintable())[:40]
+    theirs = safe_text(msg["ruleset"])
     try:
         known = registry.get(msg["ruleset"])
     except UnknownRuleset:

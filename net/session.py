@@ -110,7 +110,10 @@ class NetSession:
 
     def submit(self, action: Any) -> list[Event]:
         """Hand the action to the host (checked here first: an illegal one raises
-        ``IllegalAction`` and nothing is sent). Returns [] (events arrive with the commit)."""
+        ``IllegalAction`` and nothing is sent). A joined game's proposal names the state it
+        was decided on (``PeerGame.stamp``): if the game moves on first, the host (or this
+        peer) refuses it and the player decides again. Returns [] (events arrive with the
+        commit)."""
         if isinstance(action, str):
             try:
                 action = self.ruleset.parse_action(action)
@@ -119,6 +122,8 @@ class NetSession:
         reason = self.why(action)
         if reason:
             raise IllegalAction(reason)
+        if isinstance(self.game, PeerGame):  # its proposal names the state it was made on
+            self.game.stamp(action)
         q = self.game.local_actions
         assert q is not None
         q.put_nowait(action)

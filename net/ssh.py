@@ -45,6 +45,8 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from net.safe import safe_text
+
 if TYPE_CHECKING:
     from net.lan import HostGame
 
@@ -70,6 +72,80 @@ FORWARDING_REFUSED = ("port forwarding is not offered by this server: it serves 
 """The reason an OpenSSH client prints when it asks to forward a port (``-L``, ``-W``):
 ``channel 0: open failed: administratively prohibited: port forwarding is not offered…``."""
 PASSWORD_ENV = "WIZWAR_SSH_PASSWORD"
+FREE_FAILURES = 5
+"""Wrong passwords an address may give within :data:`FAILURE_WINDOW` before it must wait."""
+FAILURE_WINDOW = 600.0
+"""Seconds a wrong password counts against its address."""
+MAX_LOCKOUT = 300.0
+"""The longest wait (seconds) an address is given, however many wrong passwords it sent."""
+FAILURE_DELAY = 1.0
+"""Seconds every wrong password waits before its answer (a guesser on one connection
+gets one try a second at most)."""
+
+
+class LoginThrottle:
+    """Wrong passwords counted per client address, so a password cannot be guessed at speed.
+
+    After :data:`FREE_FAILURES` wrong passwords within :data:`FAILURE_WINDOW` seconds an
+    address must wait 2 s before its next password is checked, and after each further wrong
+    one twice as long as before (4 s, 8 s, ... up to :data:`MAX_LOCKOUT`), counted from
+    that failure. While it waits, every password from it is refused unchecked, the right
+    one too, so guessing gains nothing; a right password clears its count. At 5 free
+    tries and a doubling wait an address gets about 13 guesses in ten minutes.
+    ``clock``: seconds (monotonic; a test passes its own).
+    """
+
+    def __init__(self, clock: Callable[[], float] | None = None,
+                 free: int = FREE_FAILURES, window: float = FAILURE_WINDOW,
+                 longest: float = MAX_LOCKOUT) -> None:
+        import time
+
+        self.clock = clock or time.monotonic
+        self.free, self.window, self.longest = free, window, longest
+        self.failures: dict[str, list[float]] = {}  # address -> times of wrong passwords
+        self.told: dict[str, float] = {}  # address -> the failure whose wait was logged
+
+    def _recent(self, address: str) -> list[float]:
+        now = self.clock()
+        kept = [t for t in self.failures.get(address, []) if now - t < self.window]
+        if kept:
+            self.failures[address] = kept
+        else:
+            self.failures.pop(address, None)
+        return kept
+
+    def wait(self, address: str) -> float:
+        """Seconds ``address`` must still wait before a password of its is checked (0: it
+        may try now)."""
+        recent = self._recent(address)
+        over = len(recent) - self.free
+        if over < 0:
+            return 0.0
+        lockout = min(self.longest, 2.0 ** (over + 1))
+        return max(0.0, recent[-1] + lockout - self.clock())
+
+    def first_refusal(self, address: str) -> bool:
+        """True the first time a waiting ``address`` is refused after its latest failure
+        (so the log says so once, not for every try)."""
+        last = self.failures.get(address, [0.0])[-1]
+        if self.told.get(address) == last:
+            return False
+        self.told[address] = last
+        return True
+
+    def failed(self, address: str) -> int:
+        """Count a wrong password of ``address``; returns how many it gave in the window."""
+        self._recent(address)
+        self.failures.setdefault(address, []).append(self.clock())
+        if len(self.failures) > 4096:  # a flood of addresses: forget the oldest
+            oldest = min(self.failures, key=lambda a: self.failures[a][-1])
+            del self.failures[oldest]
+            self.told.pop(oldest, None)
+        return len(self.failures[address])
+
+    def succeeded(self, address: str) -> None:
+        """A right password: the address starts afresh."""
+        self.failures.pop(address, None)
 
 
 def _quiet(_msg: str) -> None:
@@ -209,7 +285,10 @@ class GameSSHServer:
         max_connections: open connections at most (:data:`MAX_CONNECTIONS`).
         idle_timeout: seconds a logged-in connection may stay without a session
             (:data:`IDLE_TIMEOUT`).
-        log: where to report connections and refusals.
+        log: where to report connections, refusals and wrong passwords.
+        throttle: wrong passwords per address (default: a fresh :class:`LoginThrottle`).
+        failure_delay: seconds each wrong password waits for its answer
+            (:data:`FAILURE_DELAY`).
     """
 
     def __init__(self, lan_host: str, lan_port: int, *, bind: str = "127.0.0.1",
@@ -217,7 +296,9 @@ class GameSSHServer:
                  host_key: asyncssh.SSHKey | None = None, game: HostGame | None = None,
                  command: Callable[[str, bool, str], Sequence[str]] | None = None,
                  max_sessions: int = MAX_SESSIONS, max_connections: int = MAX_CONNECTIONS,
-                 idle_timeout: float = IDLE_TIMEOUT, log: Log = _quiet) -> None:
+                 idle_timeout: float = IDLE_TIMEOUT, log: Log = _quiet,
+                 throttle: LoginThrottle | None = None,
+                 failure_delay: float = FAILURE_DELAY) -> None:
         self.lan_host, self.lan_port = lan_host, lan_port
         self.bind, self.port = bind, port
         self.password = password
@@ -232,6 +313,8 @@ class GameSSHServer:
         self.max_connections = max_connections
         self.idle_timeout = idle_timeout
         self.log = log
+        self.throttle = throttle if throttle is not None else LoginThrottle()
+        self.failure_delay = failure_delay
         self.connections: set[_Connection] = set()
         self.live: dict[str, GameSession] = {}
         self.key_of: dict[str, str] = {}  # player name -> fingerprint of the key it plays with
@@ -392,11 +475,37 @@ class _Connection(asyncssh.SSHServer):
         """Passwords only with ``--ssh-password``."""
         return bool(self.server.password)
 
-    def validate_password(self, username: str, password: str) -> bool:
-        """The one game password (compared in constant time)."""
+    def _address(self) -> str:
+        peer = self.conn.get_extra_info("peername", ("", 0)) if self.conn is not None \
+            else None
+        return str(peer[0]) if peer else "?"
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        """The one game password (compared in constant time), throttled per client address
+        (:class:`LoginThrottle`): an address that gave too many wrong ones is refused
+        unchecked until its wait is over; every wrong password is logged and answered only
+        after ``failure_delay`` seconds."""
         self.key = ""
-        return bool(self.server.password) and hmac.compare_digest(
-            password.encode(), self.server.password.encode())
+        server = self.server
+        if not server.password:
+            return False
+        address = self._address()
+        who = safe_text(username, 20) or "?"
+        wait = server.throttle.wait(address)
+        if wait > 0:
+            if server.throttle.first_refusal(address):
+                server.log(f"ssh: {address} gave too many wrong passwords: every password "
+                           f"from it is refused for {wait:.0f} s (the latest for {who})")
+            await asyncio.sleep(server.failure_delay)
+            return False
+        if hmac.compare_digest(password.encode(), server.password.encode()):
+            server.throttle.succeeded(address)
+            return True
+        count = server.throttle.failed(address)
+        server.log(f"ssh: wrong password for {who} from {address} ({count} in "
+                   f"{server.throttle.window / 60:g} min)")
+        await asyncio.sleep(server.failure_delay)
+        return False
 
     def public_key_auth_supported(self) -> bool:
         """Keys only with ``--ssh-keys``."""
@@ -765,6 +874,15 @@ def join_addresses(bind: str, port: int) -> list[str]:
     return [f"ssh -p {port} NAME@{h if ':' not in h else '[' + h + ']'}" for h in hosts]
 
 
+def ssh_listen_address(args: argparse.Namespace) -> tuple[str, int]:
+    """Where ``wizwar host --ssh`` listens for SSH: the HOST of ``--ssh HOST:PORT``; without
+    one the ``--bind`` address when one was given (``args.bind_given``: ``--bind 127.0.0.1``
+    keeps SSH on loopback too), else every address (0.0.0.0). Raises ``ValueError`` like
+    :func:`parse_listen`."""
+    given = getattr(args, "bind_given", None)
+    return parse_listen(args.ssh, default_host=given or "0.0.0.0")
+
+
 async def host_ssh(args: argparse.Namespace) -> int:
     """``wizwar host --ssh [HOST:]PORT``: host a game (every seat joins, by SSH or the LAN;
     ``--bot``: P1 is the host's bot) and serve it over SSH until it is over and the last
@@ -774,7 +892,7 @@ async def host_ssh(args: argparse.Namespace) -> int:
     from net.logfiles import new_log, now_text
 
     try:
-        ssh_bind, ssh_port = parse_listen(args.ssh)
+        ssh_bind, ssh_port = ssh_listen_address(args)
     except ValueError as exc:
         _err(f"--ssh: {exc}")
         return 2
@@ -824,6 +942,9 @@ async def host_ssh(args: argparse.Namespace) -> int:
         _err(f"players connect with:  {cmd}")
     if server.auth == "none" and not ssh_bind.startswith("127."):
         _err("ssh: no --ssh-password or --ssh-keys: anyone who can reach this port may play")
+    if server.auth != "none":
+        _err(f"ssh: note: any user of this machine can reach the game port {args.bind}:"
+             f"{lan_port} directly, without the SSH password or keys (docs/ssh.md)")
     adv = None
     if advertise_wanted(args.bind, args.advertise):
         from net.cli import advertise

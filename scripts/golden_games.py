@@ -9,6 +9,10 @@ change to what ``legal_actions`` lists (or to a bot) does not change the games r
 ``python scripts/golden_games.py --redigest`` keeps the recorded action lists and only
 recomputes their digests: for a change of event wording alone (issue 12), where replaying the
 bots afresh would record other games.
+
+``python scripts/golden_games.py --rerecord`` keeps every recorded game that still replays
+step for step and records afresh only those that do not (a rules fix that changes some games:
+raise the rules version in the same commit); it prints which.
 """
 
 from __future__ import annotations
@@ -84,10 +88,40 @@ def redigest() -> None:
     print(f"rewrote the digests of {len(games)} games in {OUT}")
 
 
+def replays(rs, g) -> bool:
+    """True when recorded game ``g`` replays to its recorded digests, step for step."""
+    st = rs.new_game(rs.validate_options(g["options"]), g["seed"])
+    for text, want in zip(g["actions"], g["digests"], strict=True):
+        try:
+            if step_digest(rs, st, rs.apply(st, rs.parse_action(text))) != want:
+                return False
+        except Exception:  # noqa: BLE001 - an action no longer legal: the game moved
+            return False
+    return True
+
+
+def rerecord() -> None:
+    """Record afresh only the games that no longer replay (see the module docstring)."""
+    rs = registry.get("wizwar")
+    games = json.loads(OUT.read_text())
+    caps = {(json.dumps(o, sort_keys=True), seed, ch): cap for o, seed, ch, cap in GAMES}
+    for g in games:
+        if replays(rs, g):
+            continue
+        cap = caps[(json.dumps(g["options"], sort_keys=True), g["seed"], g["chooser"])]
+        g["actions"], g["digests"] = play(g["options"], g["seed"], g["chooser"], cap)
+        print(f"recorded afresh: {g['options']} seed {g['seed']} {g['chooser']}")
+    OUT.write_text(json.dumps(games, separators=(",", ":")) + "\n")
+
+
 def main() -> None:
-    """Write the fixture (``--redigest``: only the digests of the recorded games)."""
+    """Write the fixture (``--redigest``: only the digests of the recorded games;
+    ``--rerecord``: only the games that moved, afresh)."""
     if sys.argv[1:] == ["--redigest"]:
         redigest()
+        return
+    if sys.argv[1:] == ["--rerecord"]:
+        rerecord()
         return
     games = []
     for options, seed, chooser, cap in GAMES:

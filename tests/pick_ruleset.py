@@ -128,7 +128,8 @@ class PickANumber(Ruleset):
     def state_from_wire(self, data: Any) -> Any:
         return self.state_to_wire(data)
 
-    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "") -> Any:
+    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "", *,
+                   expand: Any = None) -> Any:
         return Pick(player, (view["round"] * (int(player[1:]) + 1)) % 9 + 1)
 
 

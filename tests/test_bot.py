@@ -164,6 +164,43 @@ def test_a_treasure_carrier_is_made_to_drop_it() -> None:
     assert _pick(st) == "P1 play drop-object @P2 drop=P1.t1"
 
 
+def _own_turn(st, act) -> list[str]:  # type: ignore[no-untyped-def]
+    """P1's actions until his turn ends, each chosen by ``act(st)``."""
+    out: list[str] = []
+    while to_move(st)[0] == "P1" and len(out) < 12:
+        a = act(st)
+        out.append(str(a))
+        apply(st, a)
+    return out
+
+
+def test_a_far_treasure_carrier_is_walled_in_through_the_families() -> None:
+    """A carrier heading home far off (beyond the squares round the caster that
+    ``legal_actions`` lists): the bot given the families (``Ruleset.bot_act``: ``expand``
+    bound to the game) builds a wall on his way, a target only ``far:create-wall`` lists;
+    the same bot without them cannot (core/wizwar/families.py, issue 11)."""
+    def board():  # type: ignore[no-untyped-def]
+        return _state([{"at": "a1", "home": "a7", "hand": ["create-wall", "2"]},
+                       {"at": "g5", "home": "g1", "carrying": "P1.t1"}])
+
+    rs = registry.get("wizwar")
+    seen: list[set[str]] = []
+
+    def with_families(st):  # type: ignore[no-untyped-def]
+        seen.append({str(a) for a in legal_actions(st, "P1")})
+        return rs.bot_act(st, "P1")
+
+    st = board()
+    walls = [a for a in _own_turn(st, with_families) if "create-wall" in a]
+    assert len(walls) == 1 and all(walls[0] not in listed for listed in seen), walls
+    d_before = bot.distances(view(board(), "P1"), (6, 4), True)  # g5 -> g1 (x, y)
+    d_after = bot.distances(view(st, "P1"), (6, 4), True)
+    assert d_after[(6, 0)] > d_before[(6, 0)], "the wall does not lengthen his way home"
+    plain = _own_turn(board(), lambda st: bot.choose(view(st, "P1"), "P1",
+                                                     legal_actions(st, "P1")))
+    assert not any("create-wall" in a for a in plain), plain
+
+
 def test_a_stone_block_in_the_way_is_dispelled() -> None:
     """A stone block fills the only corridor to the treasure: Dispel Creation clears it."""
     st = _state([{"at": "a1", "home": "e5", "hand": ["dispel-creation", "2"]},

@@ -171,7 +171,8 @@ async def test_hostile_frames_drop_only_that_connection() -> None:
         while peer.state is None:
             await asyncio.sleep(0.01)
         assert peer.conn is not None
-        await peer.conn.send({"type": "propose", "action": Action("P1", "end").to_wire()})
+        await peer.conn.send({"type": "propose", "action": Action("P1", "end").to_wire(),
+                              "seq": peer.state.seq, "window": 0})
         for data in bad[:3]:  # more garbage mid-game, on fresh connections
             await _raw(port, data)
         res = await asyncio.wait_for(asyncio.gather(host_task, peer_task), 240)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from core import registry
+from core.wizwar.actions import Action
 from core.wizwar.scenario import build_state
 
 RS = registry.get("wizwar")
@@ -177,3 +178,31 @@ def test_a_large_rock_has_one_written_form() -> None:
     other = next(s for s in rs.seats({"players": 2}) if s != seat)
     assert "leave out mode=throw" in rs.why_illegal(
         st, rs.parse_action(f"{seat} play large-rock @{other} mode=throw"))
+
+
+def test_drop_object_naming_several_things_is_a_family() -> None:
+    """Drop Object +3 may name up to three things (cards.md drop-object): the lists of two and
+    three sorted names are the families ``drop-names:2`` and ``drop-names:3``; a list longer
+    than the count, unsorted or with a repeat is refused in words; the probe is exact."""
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "a1", "hand": ["drop-object", "3"], "treasures": ["e5", ""]},
+                                  {"at": "a5", "carrying": "P1.t1", "treasures": ["e1", ""]}]})
+    fams = RS.families(st, "P1")
+    assert [f for f in fams if f.startswith("drop-names:")] == ["drop-names:2", "drop-names:3"]
+    two = {str(a) for a in RS.expand(st, "P1", "drop-names:2")}
+    three = {str(a) for a in RS.expand(st, "P1", "drop-names:3")}
+    assert "P1 play drop-object @P2 +3 drop=P1.t1,dagger" in two
+    assert "P1 play drop-object @P2 drop=P1.t1,dagger" not in two  # count 1: one name
+    assert "P1 play drop-object @P2 +3 drop=P1.t1,P2.t1,dagger" in three
+    assert not two & _listed(st) and not three & _listed(st)
+    for text, why in [("P1 play drop-object @P2 drop=P1.t1,dagger", "up to 1 thing"),
+                      ("P1 play drop-object @P2 +3 drop=dagger,dagger", "once")]:
+        assert why in RS.why_illegal(st, RS.parse_action(text))
+    # the notation and the wire form sort the names; an unsorted list built by hand is refused
+    assert str(RS.parse_action("P1 play drop-object @P2 +3 drop=dagger,p1.t1")) == \
+        "P1 play drop-object @P2 +3 drop=P1.t1,dagger"
+    wire = ["P1", "play", "drop-object", ["P2"], 3, [["drop", "dagger,P1.t1"]]]
+    assert RS.action_from_wire(wire).arg("drop") == "P1.t1,dagger"
+    raw = Action("P1", "play", "drop-object", ("P2",), 3, (("drop", "dagger,P1.t1"),))
+    assert "in order" in RS.why_illegal(st, raw)
+    assert _exact(st) == []

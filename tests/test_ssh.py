@@ -226,7 +226,8 @@ async def test_a_watcher_cannot_vote_or_play() -> None:
         assert host.state is not None
         seq = host.state.seq
         await rogue.send({"type": "ack", "seq": seq, "hash": "0" * 16})
-        await rogue.send({"type": "propose", "action": ["P2", "end", "", [], None, []]})
+        await rogue.send({"type": "propose", "action": ["P2", "end", "", [], None, []],
+                          "seq": seq, "window": 0})
         await until(lambda: len(host.watchers) == 1, "the proposing watcher dropped")
         assert not host.desync and host.state.seq == seq  # messages are handled in order
         assert player.local_actions is not None
@@ -917,3 +918,100 @@ async def test_the_watcher_app_shows_the_game_and_no_hand() -> None:
         for t in tasks:
             t.cancel()
         await host.close()
+
+
+# ------------------------------------------------------------------ wrong passwords (issue 13)
+class FakeClock:
+    """Seconds that move only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_login_throttle_makes_an_address_wait_longer_and_longer() -> None:
+    """5 free wrong passwords, then waits of 2, 4, 8 s... from the latest failure, per
+    address; a right password clears the count; old failures are forgotten."""
+    clock = FakeClock()
+    t = wssh.LoginThrottle(clock=clock)
+    for i in range(wssh.FREE_FAILURES - 1):
+        assert t.wait("10.0.0.9") == 0
+        assert t.failed("10.0.0.9") == i + 1
+    assert t.wait("10.0.0.9") == 0
+    t.failed("10.0.0.9")  # the 5th
+    assert t.wait("10.0.0.9") == 2 and t.wait("10.0.0.8") == 0
+    clock.now += 2
+    assert t.wait("10.0.0.9") == 0
+    t.failed("10.0.0.9")
+    assert t.wait("10.0.0.9") == 4
+    clock.now += 4
+    t.failed("10.0.0.9")
+    assert t.wait("10.0.0.9") == 8
+    assert t.first_refusal("10.0.0.9") and not t.first_refusal("10.0.0.9")
+    clock.now += wssh.FAILURE_WINDOW + 1
+    assert t.wait("10.0.0.9") == 0
+    for _ in range(20):
+        t.failed("10.0.0.7")
+    assert t.wait("10.0.0.7") == wssh.MAX_LOCKOUT
+    t.succeeded("10.0.0.7")
+    assert t.wait("10.0.0.7") == 0
+
+
+async def test_wrong_passwords_are_throttled_per_address_and_logged(
+        host_key: asyncssh.SSHKey) -> None:
+    """After 5 wrong passwords from one address even the right one is refused until its
+    wait is over (so guessing gains nothing), and every wrong one is logged with the
+    address (a trial guessed 1,365 passwords in 8 s, with nothing logged)."""
+    clock = FakeClock()
+    logged: list[str] = []
+    server = await _server(host_key, password="s3cret", throttle=wssh.LoginThrottle(clock),
+                           failure_delay=0.0, log=logged.append)
+    try:
+        for _ in range(wssh.FREE_FAILURES):
+            with pytest.raises(asyncssh.PermissionDenied):
+                async with _connect(server, "ann", password="guess"):
+                    pass
+        wrong = [m for m in logged if m.startswith("ssh: wrong password for ann from 127.0.0.1")]
+        assert len(wrong) == wssh.FREE_FAILURES
+        with pytest.raises(asyncssh.PermissionDenied):
+            async with _connect(server, "ann", password="s3cret"):  # right, but too soon
+                pass
+        assert any("127.0.0.1 gave too many wrong passwords" in m for m in logged)
+        clock.now += 2  # its wait is over
+        async with _connect(server, "ann", password="s3cret") as conn:
+            proc = await conn.create_process(term_type="xterm", term_size=(80, 24))
+            await _read_until(proc, r"hello ann play")
+            proc.close()
+    finally:
+        await server.close()
+
+
+def test_ssh_follows_bind_and_the_help_says_the_game_port_is_local(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--ssh PORT --bind 127.0.0.1`` keeps SSH on loopback (it listened on 0.0.0.0); an
+    explicit ``--ssh HOST:PORT`` wins; without either SSH listens everywhere. ``wizwar host
+    --help`` says a local user can reach the game port directly."""
+    import argparse
+
+    from net import cli
+
+    def listen(*argv: str) -> tuple[str, int]:
+        parser = argparse.ArgumentParser()
+        cli.add_parsers(parser.add_subparsers(dest="cmd"))
+        args = parser.parse_args(["host", *argv])
+        cli.prepare(parser, args)
+        cli.host_defaults(args)
+        return wssh.ssh_listen_address(args)
+
+    assert listen("--ssh", "2222", "--bind", "127.0.0.1") == ("127.0.0.1", 2222)
+    assert listen("--ssh", "2222", "--bind", "10.1.2.3") == ("10.1.2.3", 2222)
+    assert listen("--ssh", "127.0.0.2:2222", "--bind", "0.0.0.0") == ("127.0.0.2", 2222)
+    assert listen("--ssh", "2222") == ("0.0.0.0", 2222)
+    parser = argparse.ArgumentParser(prog="wizwar")
+    cli.add_parsers(parser.add_subparsers(dest="cmd"))
+    with pytest.raises(SystemExit):
+        parser.parse_args(["host", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Any user of this machine can reach the game port directly" in text

@@ -7,6 +7,7 @@ from textual.widgets import Input, OptionList
 
 from core.session import LocalSession
 from core.wizwar import GameConfig, bot, new_game
+from core.wizwar.actions import Action
 from core.wizwar.cards import CARDS
 from core.wizwar.ruleset import RULESET
 from core.wizwar.scenario import build_state
@@ -18,6 +19,7 @@ from wizwar_tui.screens import ChoiceScreen, NewGameScreen
 from wizwar_tui.wizwar import DECK_NOTE, render
 from wizwar_tui.wizwar.game import GameScreen
 from wizwar_tui.wizwar.screens import CardScreen, CardsScreen, GameOverScreen
+from wizwar_tui.wizwar.widgets import HandPanel
 
 SIZES = [(120, 40), (80, 24)]
 SHORT_GAME_SEED = 48  # 2 players: the apprentice policy for P1 wins in ~20 human actions
@@ -920,3 +922,314 @@ async def test_the_header_names_the_variants_in_play() -> None:
         assert game.session.options["crossed"] and game.session.options["doors"]
         top = str(game.query_one("#topbar").render())
         assert "crossed · doors · seed 3" in top
+
+
+# ---------------------------------------------------------------- issue 12's play list
+def session_of(doc: dict, human: str = "P1") -> LocalSession:  # type: ignore[type-arg]
+    """A session on a scenario-style state; the other seats are bots."""
+    st = build_state(doc)
+    st.script = Script()
+    bots = tuple(w.seat for w in st.wizards if w.seat != human)
+    return LocalSession(RULESET, st, human=human, bots=bots)
+
+
+async def open_game(pilot, app: WizWarApp, session: LocalSession) -> GameScreen:  # type: ignore[no-untyped-def]
+    """Push a game screen on ``session`` and let it draw."""
+    game = GameScreen(session=session, bot_delay=0)
+    app.push_screen(game)
+    await pilot.pause()
+    await pilot.pause()
+    return game
+
+
+LOCKED = {"board": {"size": "5x5"},
+          "players": [{"at": "c3", "hand": ["3", "2", "fireball"],
+                       "conditions": [{"slug": "lock-in-place", "caster": "P2",
+                                       "duration": 2}]},
+                      {"at": "a1", "hand": []}],
+          "turn": {"active": "P1"}}
+
+
+async def test_a_locked_wizard_is_offered_no_step() -> None:
+    """Lock In Place: no reachable square on the board, no 'moves left' in the header but
+    the rules' reason, no 'm walk' in the status line, no boost in the a list; m names the
+    reason; the players panel says how long it lasts (issue 12, hints that lie; durations)."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, session_of(LOCKED))
+        assert game.board.reach == {}
+        assert "•" not in game.board.plain()
+        top = str(game.query_one("#topbar").render())
+        assert "moves left" not in top and "no step: you are locked in place" in top
+        hint = game._turn_hint(game.session.view())
+        assert "m walk" not in hint and "moves" not in hint and "locked in place" in hint
+        assert any(a.verb == "boost" for a in game.session.legal_actions())  # the rules' list
+        assert not any(a.verb == "boost" for a in game.legal())  # not offered
+        players = str(game.query_one("#players").render())
+        assert "Lock In Place: 2 more turns" in players
+        await pilot.press("down", "m")
+        await pilot.pause()
+        assert "locked in place" in str(game.query_one("#status").render())
+
+
+async def test_an_unlocked_wizard_still_gets_steps_and_boost() -> None:
+    """The same position without the curse: reachable squares, moves in the header, boost
+    offered (the test above can fail)."""
+    doc = {**LOCKED, "players": [{"at": "c3", "hand": ["3", "2", "fireball"]},
+                                 {"at": "a1", "hand": []}]}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        assert game.board.reach and "moves left 3" in str(game.query_one("#topbar").render())
+        assert any(a.verb == "boost" for a in game.legal())
+
+
+async def test_punch_names_the_real_reason() -> None:
+    """p after the turn's attack was used says so, not 'needs a target'."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": ["3"]}, {"at": "c3", "hand": []}],
+           "turn": {"active": "P1", "attacked": True}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        assert "p punch" not in game._turn_hint(game.session.view())
+        await pilot.press("p")
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "already attacked" in status and "needs" not in status
+        await pilot.press("escape")  # stale text: Esc clears it
+        await pilot.pause()
+        assert "already attacked" not in str(game.query_one("#status").render())
+
+
+def test_a_crowded_square_shows_a_plus_and_the_line_names_everything() -> None:
+    """Three wizards in one square: two marks and '+', and the line under the board names
+    all three; a carried treasure and one on the floor are told apart in words; a target
+    bracket stays closed on a crowded square (issue 12, the board hides pieces)."""
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "c3", "carrying": "P2.t1"}, {"at": "c3"},
+                                  {"at": "c3"}]})
+    st.treasures["P3.t2"] = (2, 2)
+    v = RULESET.view(st, "P1")
+    cell = "".join(ch for ch, _ in render._cell(v, (2, 2), False))
+    assert cell.endswith(render.MORE) and cell.startswith("1")
+    aimed = "".join(ch for ch, _ in render._cell(v, (2, 2), False, target=True))
+    assert aimed.endswith("]") and render.MORE in aimed
+    info = render.square_info(v, (2, 2), {})
+    for words in ("wizard P1", "carrying P2's treasure 1", "wizard P2", "wizard P3",
+                  "on the floor: P3's treasure 2"):
+        assert words in info
+    cut = render.fit_lines(info, 40, 2)
+    assert cut != info and "… +" in cut  # cut, and it says so
+    lone = "".join(ch for ch, _ in render._cell(v, (0, 0), False))
+    assert render.MORE not in lone
+
+
+async def test_displayed_stones_are_marked_in_the_hand() -> None:
+    """A displayed Shieldstone is marked in the hand panel (issue 12)."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": ["3"], "displayed": ["shieldstone"]},
+                       {"at": "a1", "hand": []}], "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        hand = str(game.query_one("#hand").render())
+        assert "Shieldstone · magic stone (displayed)" in hand
+        assert "Number 3 (displayed)" not in hand
+
+
+async def test_the_actions_menu_preselects_nothing_and_lists_the_end_last() -> None:
+    """a then Enter does nothing (the end of the turn was preselected); the ends come last,
+    their draws in words (issue 12)."""
+    app = game_app(seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        n = len(game.session.actions)
+        await pilot.press("a")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChoiceScreen)
+        assert screen.query_one(OptionList).highlighted is None
+        labels = [lab for lab, _ in screen.options]
+        ends = [i for i, lab in enumerate(labels) if lab.startswith("end")]
+        assert ends == list(range(len(labels) - len(ends), len(labels)))
+        assert any("drawing 1 card" in lab for lab in labels)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(game.session.actions) == n
+        await pilot.press("escape")
+
+
+async def test_every_card_of_a_big_hand_has_keys() -> None:
+    """A hand of 12: 1 selects card 1 and waits, 1 2 plays card 12; 5 plays at once."""
+    hand = ["2"] * 11 + ["fireball"]
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "a1", "hand": hand}, {"at": "a3", "hand": []}],
+           "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        assert "1-12 play" in str(game.query_one("#hand").border_subtitle)
+        await pilot.press("1")
+        await pilot.pause()
+        assert game.card_prefix == 1 and "card 10-12" in str(game.query_one("#status").render())
+        n = len(game.session.actions)
+        await pilot.press("2")
+        for _ in range(5):
+            await pilot.pause()
+        assert game.card_prefix == 0 and game.query_one(HandPanel).index == 11
+        # Fireball (card 12) is being played: its number card is asked
+        assert isinstance(app.screen, ChoiceScreen) and "Fireball" in app.screen.title_text
+        assert len(game.session.actions) == n
+
+
+ERASURE = {"board": {"size": "5x5"},
+           "players": [{"at": "a1", "hand": ["full-shield", "fireball"]},
+                       {"at": "a4", "hand": ["card-erasure"]}],
+           "turn": {"active": "P2"}}
+
+
+async def test_the_answer_prompt_names_the_erased_card_and_its_side() -> None:
+    """Card Erasure's named card is in the prompt and on the stack before the target
+    answers; i opens on the attack; after the human's answer and the attacker's pass the
+    prompt says the answer stands (issue 12, answering an attack)."""
+    s = session_of(ERASURE)
+    s.submit(Action("P2", "play", "card-erasure", ("P1",), None, (("name", "fireball"),)))
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, s)
+        status = str(game.query_one("#status").render())
+        assert "P2 attacks you with Card Erasure naming Fireball" in status
+        assert "naming Fireball" in str(game.query_one("#stack").render())
+        await pilot.press("i")
+        await pilot.pause()
+        assert isinstance(app.screen, CardScreen) and app.screen.slug == "card-erasure"
+        await pilot.press("escape")
+        await pilot.pause()
+        s.submit(Action("P1", "play", "full-shield"))
+        assert s.view().stack[0].to_answer == "P2"
+        s.submit(Action("P2", "pass"))
+        assert s.view().stack[0].to_answer == "P1"  # the human answers again
+        game.refresh_all()
+        status = str(game.query_one("#status").render())
+        assert "your Full Shield stands: P2 passed on it" in status
+
+
+def test_effects_say_how_long_they_last() -> None:
+    """Durations in words: N more turns, the last one ending at the caster's turn, a
+    permanent one, lost turns (issue 12: 'Blind,Lock In Place', 'lost1')."""
+    assert render.condition_text("lock-in-place", "P2", 2) == "Lock In Place: 2 more turns"
+    assert render.condition_text("blind", "P2", 0) == "Blind: ends when P2's turn begins"
+    assert render.condition_text("slow-death", "P2", -1) == "Slow Death: permanent"
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "a1", "lost_turns": 2,
+                                   "conditions": [{"slug": "blind", "caster": "P2",
+                                                   "duration": 1}]}, {"at": "c3"}]})
+    line = render.effects_line(RULESET.view(st, "P1").player("P1"))
+    assert line is not None
+    assert "loses his next 2 turns" in line.plain and "Blind: 1 more turn" in line.plain
+    assert render.effects_line(RULESET.view(st, "P1").player("P2")) is None
+
+
+async def test_quitting_a_local_game_asks_and_ctrl_c_quits_too() -> None:
+    """Ctrl+Q in a local game asks (the hint's 'ctrl+q again quits at once' is true), Ctrl+C
+    does what Ctrl+Q does, and the note is honest about what is kept (issue 12, quitting)."""
+    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        from wizwar_tui.lobby import ConfirmScreen
+
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen) and app.return_code is None
+        note = str(app.screen.query_one("#confirm-note").render())
+        assert "not saved" in note  # save_games=False: no promise of a saved game
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen) and app.return_code is None
+        await pilot.press("ctrl+q")  # again: at once
+        assert app.return_code == 0
+
+
+def test_the_leave_note_promises_a_saved_game_only_once_someone_acted() -> None:
+    """Games with no action are not in the saved list: the note says so (issue 12)."""
+
+    class Fake:
+        logfile = object()
+        session = LocalSession.start(RULESET, {"players": 2}, 3)
+
+    note = GameScreen.leave_note(Fake())  # type: ignore[arg-type]
+    assert "not kept" in note and "It is saved" not in note
+    s = Fake.session
+    if s.bot_to_act():
+        s.step_bot()
+    else:
+        s.submit(s.legal_actions()[0])
+    assert "It is saved" in GameScreen.leave_note(Fake())  # type: ignore[arg-type]
+    Fake.logfile = None
+    assert "not saved" in GameScreen.leave_note(Fake())  # type: ignore[arg-type]
+
+
+async def test_a_typed_walk_may_start_on_your_own_square() -> None:
+    """``move c3-c4`` from c3 walks to c4 (the own square is dropped; README); ``move c3``
+    alone stays refused in the rules' words."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": []}, {"at": "a1", "hand": []}],
+           "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        await type_command(pilot, app, "move c3")
+        assert "already on c3" in str(game.query_one("#status").render())
+        await pilot.press("escape")
+        await type_command(pilot, app, "move c3-c4")
+        assert str(game.session.actions[-1]) == "P1 move c4"
+        assert game.session.view().player("P1").at == (2, 3)
+
+
+async def test_a_narrow_window_shows_what_to_answer_with() -> None:
+    """At 60x20 (the board column alone) an attack's stack names the cards to answer with
+    and their keys (issue 12: the stack showed, the hand to answer from did not)."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        game = await attacked_game(pilot, app)
+        await pilot.pause()
+        stack = game.query_one("#stack")
+        assert stack.display
+        text = str(stack.render())
+        n = game.session.view().hand.index("full-shield") + 1
+        assert f"answer with: {n} Full Shield" in text and "pass (space)" in text
+
+
+async def test_a_huge_window_gives_the_log_the_full_height() -> None:
+    """At 200x50 the log is a column of its own, as tall as the window's middle."""
+    app = game_app(seed=3)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        log = game.query_one("#log")
+        assert app.has_class("-huge") and log.size.height >= 40
+        assert log.region.x > game.query_one("#hand").region.x
+    app = game_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        assert not app.has_class("-huge")
+        assert game.query_one("#log").region.y > game.query_one("#hand").region.y
+
+
+async def test_the_cards_screen_names_every_kind_key_on_a_narrow_window() -> None:
+    """At 80 columns the kind keys have a legend (issue 12: '0-8 a kind' had none)."""
+    app = game_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("C")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CardsScreen)
+        kinds = str(screen.query_one("#cards-kinds").render())
+        for words in ("0 all", "1 attack", "5 object", "6 stone", "8 number"):
+            assert words in kinds

@@ -34,6 +34,9 @@ and the panels do not fit side by side)."""
 
 WIDE_FROM = 100
 SHORT_BELOW = 32
+HUGE_FROM = 150
+"""From this width (``-huge``) the game screen puts its log in a column of its own, the full
+height of the window, beside the players and the hand (at 200x50 the log had few rows)."""
 
 KEEP_KEYS = ("ctrl+q", "ctrl+c")
 """Keys never dropped as stale (quitting always works)."""
@@ -42,13 +45,15 @@ KEEP_KEYS = ("ctrl+q", "ctrl+c")
 def size_classes(size: Size) -> dict[str, bool]:
     """The app's size classes for a terminal of ``size``: ``-tiny`` below
     :data:`~wizwar_tui.screens.MIN_SIZE` (every screen says the window is too small),
-    ``-narrow``/``-medium``/``-wide`` by width, ``-short``/``-tall`` by height."""
+    ``-narrow``/``-medium``/``-wide`` by width (and ``-huge`` from :data:`HUGE_FROM`),
+    ``-short``/``-tall`` by height."""
     w, h = size
     return {
         "-tiny": w < MIN_SIZE[0] or h < MIN_SIZE[1],
         "-narrow": w < NARROW_BELOW,
         "-medium": NARROW_BELOW <= w < WIDE_FROM,
         "-wide": w >= WIDE_FROM,
+        "-huge": w >= HUGE_FROM,
         "-short": h < SHORT_BELOW,
         "-tall": h >= SHORT_BELOW,
     }
@@ -172,14 +177,30 @@ class WizWarApp(App[int]):
         await super().on_event(event)
 
     async def action_quit(self) -> None:
-        """Ctrl+Q: quit; in a LAN game that others play too, ask first
-        (:func:`wizwar_tui.lobby.ask_before_quitting`)."""
-        if self.lan is not None:
-            from wizwar_tui.lobby import ask_before_quitting
+        """Ctrl+Q (and Ctrl+C): quit; in a LAN game that others play too, ask first
+        (:func:`wizwar_tui.lobby.ask_before_quitting`); in a local game not over, ask too,
+        saying what is kept (:meth:`GameScreenBase.leave_note`). Pressed again while the
+        question is open, it quits at once (as the question's hint says)."""
+        from wizwar_tui.lobby import ConfirmScreen, ask_before_quitting
 
+        if self.lan is not None:
             if ask_before_quitting(self):
                 return
+        else:
+            game = self.game
+            if game is not None and not getattr(game.session, "over", True) \
+                    and not isinstance(self.screen, ConfirmScreen):
+                def answered(yes: bool | None) -> None:
+                    if yes:
+                        self.exit()
+
+                self.push_screen(ConfirmScreen("Quit wizwar?", game.leave_note()), answered)
+                return
         self.exit()
+
+    async def action_help_quit(self) -> None:
+        """Ctrl+C quits as Ctrl+Q does (Textual only showed a notice)."""
+        await self.action_quit()
 
     def on_mount(self) -> None:
         """Show the menu, and start a game at once for ``wizwar play``, or open the lobby /
@@ -371,7 +392,7 @@ class WizWarApp(App[int]):
         if isinstance(self.screen, JoinScreen):
             self.screen.show_error(link.problem)
         else:
-            self.notify(link.problem, severity="error", timeout=10)
+            self.notify(link.problem, severity="error", timeout=10, markup=False)
 
     def game_screen_class(self, game: str = "") -> type[GameScreenBase]:
         """The game screen this app shows for a LAN game of ``game`` (its UI part's; an SSH

@@ -22,14 +22,16 @@ from textual.color import Color
 from textual.filter import LineFilter
 
 _TABLE = {
-    "·": ".", "•": "*", "…": ".", "—": "-", "–": "-", "‘": "'", "’": "'", "“": '"',
+    "·": "|", "•": "*", "…": ".", "—": "-", "–": "-", "‘": "'", "’": "'", "“": '"',
     "”": '"', "›": ">", "‹": "<", "»": ">", "«": "<", "▶": ">", "►": ">", "▸": ">",
     "◀": "<", "◄": "<", "◂": "<", "▲": "^", "▼": "v", "▴": "^", "▾": "v", "←": "<",
-    "→": ">", "↑": "^", "↓": "v", "↳": ">", "↵": "<", "♥": "*", "¤": "$", "⌂": "h",
+    "→": ">", "↑": "^", "↓": "v", "↳": ">", "↵": "<", "♥": "*", "¤": "$", "⌂": "@",
     "○": "o", "●": "O", "♣": "#", "†": "!", "×": "x", "✓": "v", "✔": "v", "✗": "x",
     "✘": "x", "≈": "~", "°": "o", "±": "+", "\u00a0": " ", "⏎": "<", "⌫": "<",
 }
-"""Characters with a natural ASCII look-alike (one cell each)."""
+"""Characters with a natural ASCII look-alike (one cell each). The separator ``·`` becomes
+``|``: ``.`` is the ASCII board's empty square (and ends sentences); ``⌂`` (home base)
+becomes ``@``: ``h3`` would read as the square h3."""
 
 
 @lru_cache(4096)

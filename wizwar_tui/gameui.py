@@ -95,6 +95,16 @@ class GameScreenBase(Screen[None]):
     def after_resize(self) -> None:
         """Called after the terminal changed size (the screen re-lays itself out)."""
 
+    def leave_note(self) -> str:
+        """What leaving this local game keeps, in words that hold: the saved-games list shows
+        a game once someone has acted (``wizwar_tui.saves.list_saved``), so a game left
+        before that is said not to be kept; a game played without saving says so."""
+        if getattr(self, "logfile", None) is None:
+            return "It is not saved (saving is off, or its log could not be written)."
+        if not getattr(self.session, "actions", ()):
+            return "Nothing has been played yet, so it is not kept in the saved games."
+        return "It is saved: Replay a saved game (r) in the menu shows it."
+
 
 class GameUI:
     """One game's UI part. Subclass it in ``wizwar_tui/<game>/__init__.py``; keep the module

@@ -696,7 +696,7 @@ class LobbyScreen(Screen[None]):
                 info.append("Every seat is taken: dealing…", "italic")
         self.query_one("#lobby-info", Static).update(info)
         problem = self.query_one("#lobby-problem", Static)
-        problem.update(link.problem)
+        problem.update(Text(link.problem))  # network text: never parsed as markup
         problem.display = bool(link.problem)
         log = self.query_one("#lobby-log", RichLog)
         for msg in link.messages[self.logged:]:
@@ -886,9 +886,10 @@ class JoinScreen(Screen[None]):
         self.app.join_lan(host, port, name, retries=self.retries)  # type: ignore[attr-defined]
 
     def show_error(self, text: str) -> None:
-        """Say why joining did not work."""
+        """Say why joining did not work (the host's words among it: shown as plain text,
+        never parsed as markup)."""
         err = self.query_one("#join-error", Static)
-        err.update(text)
+        err.update(Text(text))
         err.display = bool(text)
 
     def action_back(self) -> None:

@@ -59,6 +59,8 @@ class ChoiceScreen(ModalScreen[Any]):
     """Pick one of several options (returns its value, or ``None`` on Esc).
 
     With ``filterable`` an input above the list narrows the options as you type.
+    ``preselect``: the option highlighted at first (None: none, so Enter chooses nothing
+    until an arrow key or the filter highlights one).
     """
 
     CSS_PATH = "dialogs.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
@@ -70,8 +72,9 @@ class ChoiceScreen(ModalScreen[Any]):
     ]
 
     def __init__(self, title: str, options: list[tuple[str, Any]],
-                 filterable: bool = False) -> None:
+                 filterable: bool = False, preselect: int | None = 0) -> None:
         super().__init__()
+        self.preselect = preselect
         self.title_text = title
         self.options = options
         self.filterable = filterable
@@ -90,8 +93,10 @@ class ChoiceScreen(ModalScreen[Any]):
     def on_mount(self) -> None:
         """Focus the filter or the list."""
         ol = self.query_one(OptionList)
-        if self.options:
-            ol.highlighted = 0
+        if self.options and self.preselect is not None:
+            ol.highlighted = min(self.preselect, len(self.options) - 1)
+        else:
+            ol.highlighted = None  # (an OptionList highlights its first option when made)
         if self.filterable:
             self.query_one(Input).focus()
         else:
@@ -105,8 +110,10 @@ class ChoiceScreen(ModalScreen[Any]):
         ol = self.query_one(OptionList)
         ol.clear_options()
         ol.add_options([Option(lab) for lab, _ in self.shown])
-        if self.shown:
-            ol.highlighted = 0
+        if self.shown and (words or self.preselect is not None):
+            ol.highlighted = 0 if words else min(self.preselect or 0, len(self.shown) - 1)
+        else:
+            ol.highlighted = None
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the filter chooses the highlighted option."""
@@ -125,7 +132,10 @@ class ChoiceScreen(ModalScreen[Any]):
         ol = self.query_one(OptionList)
         if not self.shown:
             return
-        cur = ol.highlighted or 0
+        if ol.highlighted is None:  # nothing highlighted yet: the first arrow picks the first
+            ol.highlighted = 0
+            return
+        cur = ol.highlighted
         ol.highlighted = max(0, min(len(self.shown) - 1, cur + delta))
 
     def action_cancel(self) -> None:

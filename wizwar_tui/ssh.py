@@ -58,7 +58,7 @@ class NoticeScreen(Screen[None]):
         """Title, message, the key."""
         with Vertical(id="notice-box", classes="dialog"):
             yield Static(self.title_text, id="notice-title")
-            yield Static(self.text, id="notice-text")
+            yield Static(self.text, id="notice-text", markup=False)  # the host's words
             yield Static("q disconnect", classes="hint")
         yield Footer()
 

@@ -221,8 +221,10 @@ def parse(text: str) -> Action:
                 raise NotationError(f"bad argument {w!r}")
             if k in ("path",):
                 v = "-".join(canonical_target(s) for s in v.split("-"))
-            elif k in ("to", "drop"):
+            elif k == "to":
                 v = ",".join(canonical_target(s) for s in _split_list(v))
+            elif k == "drop":  # a set of names: canonical text lists them sorted (notation.md)
+                v = ",".join(sorted(canonical_target(s) for s in _split_list(v)))
             args[k] = v
         else:
             raise NotationError(f"unexpected {w!r} in {text!r}")

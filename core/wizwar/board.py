@@ -11,6 +11,7 @@ notation.md (square and side names); research/wizwar-facts.md §3 (sector shape)
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -515,6 +516,44 @@ def _freeze(d: Mapping[Any, Any]) -> MappingProxyType[Any, Any]:
     return MappingProxyType(dict(sorted(d.items())))
 
 
+#: The geometry tables (``Layout._cache``: sightlines, corner keys, edge keys, neighbours,
+#: physical edges, link transforms, square and side names) by geometry: width, height, holes
+#: and links. Every one of them is a function of these alone, never of the printed walls
+#: and doors, so boards that differ only in sector order or rotation (every 4-player board,
+#: every 2-player board...) share one set of tables, built once per process (issue 14).
+_GEOMETRIES: dict[tuple[Any, ...], dict[str, Any]] = {}
+#: At most this many geometries are kept (a game uses one or two; a process rarely more
+#: than the seven of the real boards); the oldest is dropped first.
+GEOMETRY_MEMO_SIZE = 12
+#: A geometry's sightline table is emptied when it holds this many targets (about 2.6 KB
+#: each with their lines: a bound on memory; a game asks a few thousand).
+SIGHTLINE_TABLE_SIZE = 24_000
+_GEOMETRY_LOCK = threading.Lock()
+
+
+def geometry_cache(width: int, height: int, holes: frozenset[Square],
+                   links: Mapping[tuple[Square, str], tuple[Square, str]]) -> dict[str, Any]:
+    """The shared table dict of the geometry ``(width, height, holes, links)`` (see
+    :data:`_GEOMETRIES`): the same dict object for the same geometry while it is kept, a new
+    empty one for a new geometry. Thread-safe (bots may build boards in a worker thread)."""
+    key = (width, height, tuple(sorted(holes)), tuple(sorted(links.items())))
+    with _GEOMETRY_LOCK:
+        got = _GEOMETRIES.pop(key, None)
+        if got is None:
+            got = {}
+            while len(_GEOMETRIES) >= GEOMETRY_MEMO_SIZE:
+                _GEOMETRIES.pop(next(iter(_GEOMETRIES)))
+        _GEOMETRIES[key] = got
+    return got
+
+
+def forget_geometries() -> None:
+    """Drop every shared geometry table (the next board traces its lines afresh, as in a new
+    process): for benchmarks and tests."""
+    with _GEOMETRY_LOCK:
+        _GEOMETRIES.clear()
+
+
 def open_board(
     width: int,
     height: int,
@@ -540,7 +579,8 @@ def open_board(
         a = _rim_pair(base, parse_edge(pair[0]))
         b = _rim_pair(base, parse_edge(pair[1]))
         _add_link(links, a, b)
-    layout = replace(base, links=_freeze(links), _cache={})
+    frozen = _freeze(links)
+    layout = replace(base, links=frozen, _cache=geometry_cache(width, height, frozenset(), frozen))
     printed: dict[Edge, str] = {}
     for kind, names in (("wall", walls), ("door", doors)):
         for name in names:
@@ -554,7 +594,7 @@ def open_board(
             if key in printed and printed[key] != kind:
                 raise ValueError(f"edge {name!r} is both a wall and a door")
             printed[key] = kind
-    return replace(layout, printed=_freeze(printed), _cache={})
+    return replace(layout, printed=_freeze(printed), _cache=layout._cache)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -954,14 +994,15 @@ def assemble(
     if players == 3:
         hx, hy = QUADRANTS[hole]
         holes = frozenset((c, r) for c in range(hx, hx + n) for r in range(hy, hy + n))
-    links = (_board_links(players, crossed) if players != 3 or warp
-             else _line_links(width, height, holes))
+    links = _freeze(_board_links(players, crossed) if players != 3 or warp
+                    else _line_links(width, height, holes))
     base = Layout(
         width=width,
         height=height,
         holes=holes,
         printed=MappingProxyType({}),
-        links=_freeze(links),
+        links=links,
+        _cache=geometry_cache(width, height, holes, links),
         placements=tuple(p for p, _ in slots),
         sector_ids=ids,
         sector_origin=tuple(o for _, o in slots),
@@ -989,7 +1030,7 @@ def assemble(
         printed=_freeze(printed),
         homes=tuple(homes),
         treasure_spots=tuple(spots),
-        _cache={},
+        _cache=base._cache,
     )
 
 
@@ -1174,6 +1215,8 @@ def sightlines(layout: Layout, a: Square, target: Square | Edge) -> list[Sightli
     hit = cache.get(key)
     if hit is None:
         hit = tuple(_sightlines(layout, a, target))
+        if len(cache) >= SIGHTLINE_TABLE_SIZE:
+            cache.clear()
         cache[key] = hit
     return list(hit)
 

@@ -52,6 +52,14 @@ LEVELS = RULESET.bot_levels  # the ruleset declares them (core.engine.Ruleset)
 DEFAULT_BUDGET = 48
 
 Ok = Callable[[Action], bool]
+#: Lists the members of one of the seat's large families by name (core.engine.Ruleset.expand
+#: bound to the game and seat): the bots ask for ``far:<slug>`` creations beyond the squares
+#: round the caster that ``legal_actions`` lists (core/wizwar/families.py).
+More = Callable[[str], list[Action]]
+#: The creations whose far targets the bots ask for: a wall or block on a treasure-carrier's
+#: way home, a wall across a line of sight.
+_FAR_ASKED = ("create-wall", "wall-of-fire", "illusion-wall", "fill-square-with-stone",
+              "thornbush")
 
 _DAMAGE = ("fireball", "lightning-blast", "powerthrust", "power-drain", "sudden-death",
            "stone-dead")
@@ -173,8 +181,11 @@ def card_value(slug: str) -> int:
 class _Mind:
     """What the apprentice works out from its view for one decision (memoised)."""
 
-    def __init__(self, v: View, seat: str, acts: list[Action], ok: Ok | None) -> None:
+    def __init__(self, v: View, seat: str, acts: list[Action], ok: Ok | None,
+                 more: More | None = None) -> None:
         self.v, self.seat, self.acts = v, seat, acts
+        self.more = more
+        self._far: dict[str, list[Action]] = {}
         self.ok: Ok = ok if ok is not None else (lambda a: True)
         self.exact = ok is None  # acts are all legal
         self.me = v.player(seat)
@@ -189,6 +200,17 @@ class _Mind:
         self._dist: dict[tuple[Square, bool], dict[Square, int]] = {}
         self._goals: set[Square] | None = None
         self._sight: dict[tuple[Square, Square], bool] = {}
+
+    def plays_of(self, slug: str) -> list[Action]:
+        """Every way to play card ``slug`` now: the listed ones, then (when the bot was given
+        ``more`` and the card is one of :data:`_FAR_ASKED` in the hand) the far targets of
+        family ``far:<slug>``, in their string order. Memoised per decision."""
+        out = [a for a in self.acts if a.verb == "play" and a.card == slug]
+        if self.more is None or slug not in _FAR_ASKED or not self.hand[slug]:
+            return out
+        if slug not in self._far:
+            self._far[slug] = sorted(self.more(f"far:{slug}"), key=str)
+        return out + self._far[slug]
 
     # -- geometry --
     def dist(self, frm: Square, doors_ok: bool = False) -> dict[Square, int]:
@@ -288,26 +310,28 @@ def _goals(v: View, seat: str) -> set[Square]:
     return out
 
 
-def apprentice(v: View, seat: str, legal: list[Action]) -> Action:
-    """The apprentice's choice: its most preferred legal action (see :func:`prefs`).
-    Raises ``ValueError`` if ``legal`` is empty."""
+def apprentice(v: View, seat: str, legal: list[Action], more: More | None = None) -> Action:
+    """The apprentice's choice: its most preferred legal action (see :func:`prefs`), also
+    among the far creations ``more`` lists. Raises ``ValueError`` if ``legal`` is empty."""
     if not legal:
         raise ValueError("no legal action")
-    for a in prefs(v, seat, legal):
+    for a in prefs(v, seat, legal, more=more):
         return a
     return legal[0]  # pragma: no cover - prefs always ends with every action
 
 
-def prefs(v: View, seat: str, acts: list[Action], ok: Ok | None = None, tail: bool = True
-          ) -> Iterator[Action]:
+def prefs(v: View, seat: str, acts: list[Action], ok: Ok | None = None, tail: bool = True,
+          more: More | None = None) -> Iterator[Action]:
     """The apprentice's actions in order of preference, ending with all of ``acts``.
 
     ``acts`` are the legal actions, or (with ``ok``) candidates of which only those passing
     ``ok`` are legal: the consumer takes the first that passes (the archmage's playouts do
     this to avoid listing every legal action). The order depends only on ``v`` and ``acts``.
     ``tail=False`` leaves out the closing list of every action (the real preferences only).
+    ``more`` (see :data:`More`) lets it also weigh far creations: walls and blocks on a
+    treasure-carrier's way home and across a line of sight beyond the squares round it.
     """
-    m = _Mind(v, seat, acts, ok)
+    m = _Mind(v, seat, acts, ok, more)
     verbs = {a.verb for a in acts}
     if v.stack:
         yield from _answers(m)
@@ -796,12 +820,12 @@ def _utility(m: _Mind) -> Iterator[Action]:
         squares = {s for s, _e in path[:3]}
         edges = {e for _s, e in path[:3]}
         for slug in ("fill-square-with-stone", "thornbush"):
-            for a in plays:
-                if a.card == slug and parse_square(a.targets[0]) in squares:
+            for a in m.plays_of(slug):
+                if parse_square(a.targets[0]) in squares:
                     yield a
         for slug in ("create-wall", "wall-of-fire", "illusion-wall"):
-            for a in plays:
-                if a.card == slug and a.targets and ":" in a.targets[0]:
+            for a in m.plays_of(slug):
+                if a.targets and ":" in a.targets[0]:
                     if parse_edge(a.targets[0]) in edges:
                         yield a
         for a in sorted((a for a in plays if a.card == "waterwall"),
@@ -932,8 +956,8 @@ def _protect(m: _Mind) -> Iterator[Action]:
         crossing = set(lines[0].edges) if lines else set()
 
         for slug in ("create-wall", "illusion-wall", "wall-of-fire"):
-            for a in plays:
-                if a.card == slug and a.targets and parse_edge(a.targets[0]) in crossing:
+            for a in m.plays_of(slug):
+                if a.targets and parse_edge(a.targets[0]) in crossing:
                     yield a
         for a in plays:
             if a.card == "buddy" and a.targets == (w0.seat,):
@@ -1034,9 +1058,10 @@ def _corner_helps(m: _Mind, a: Action) -> bool:
 # the archmage
 # ---------------------------------------------------------------------------------------
 def choose(v: View, seat: str, legal: list[Action], level: str = "apprentice", *,
-           budget: int | None = None, seed: int = 0) -> Action:
+           budget: int | None = None, seed: int = 0, more: More | None = None) -> Action:
     """Pick one of ``legal`` for ``seat`` from view ``v`` at bot ``level`` (one of
-    ``LEVELS``). ``budget`` is the archmage's playouts per decision (default
+    ``LEVELS``), or one of the far creations ``more`` lists (:data:`More`; None: ``legal``
+    only). ``budget`` is the archmage's playouts per decision (default
     :data:`DEFAULT_BUDGET`), ``seed`` varies its sampling. Raises ``ValueError`` if ``legal``
     is empty or the level unknown."""
     if not legal:
@@ -1047,11 +1072,13 @@ def choose(v: View, seat: str, legal: list[Action], level: str = "apprentice", *
     # for one, the order the rules met the edges in: a restored state may list them otherwise)
     legal = sorted(legal, key=str)
     if level == "archmage":
-        return archmage(v, seat, legal, DEFAULT_BUDGET if budget is None else budget, seed)
-    return apprentice(v, seat, legal)
+        return archmage(v, seat, legal, DEFAULT_BUDGET if budget is None else budget, seed,
+                        more)
+    return apprentice(v, seat, legal, more)
 
 
-def archmage(v: View, seat: str, legal: list[Action], budget: int, seed: int = 0) -> Action:
+def archmage(v: View, seat: str, legal: list[Action], budget: int, seed: int = 0,
+             more: More | None = None) -> Action:
     """The archmage's choice: determinized Monte Carlo over the hidden cards.
 
     On its own turn (nothing on the stack, nothing to discard) it shortlists a few candidates
@@ -1067,14 +1094,14 @@ def archmage(v: View, seat: str, legal: list[Action], budget: int, seed: int = 0
 
     if not legal:
         raise ValueError("no legal action")
-    base = apprentice(v, seat, legal)
+    base = apprentice(v, seat, legal, more)
     if len(legal) == 1 or budget <= 0 or v.discarding or v.picked_up or \
             base.verb in ("choose",) or _obvious(v, seat, base):
         return base
     if v.stack:
         cands = _answer_list(v, seat, legal, base)
     elif v.active == seat:
-        cands = _shortlist(v, seat, legal, base)
+        cands = _shortlist(v, seat, legal, base, more=more)
     else:
         return base  # a forced retreat
     if len(cands) == 1:
@@ -1122,8 +1149,8 @@ def _answer_list(v: View, seat: str, legal: list[Action], base: Action, size: in
     return out
 
 
-def _shortlist(v: View, seat: str, legal: list[Action], base: Action, size: int = 6
-               ) -> list[Action]:
+def _shortlist(v: View, seat: str, legal: list[Action], base: Action, size: int = 6, *,
+               more: More | None = None) -> list[Action]:
     """The candidates the archmage weighs, the apprentice's choice first: its best attack,
     every step, the end of the turn, then the apprentice's other preferences (never a
     discard or a drop away from home)."""
@@ -1143,7 +1170,7 @@ def _shortlist(v: View, seat: str, legal: list[Action], base: Action, size: int 
         if a.verb == "move":
             add(a)
     add(m.by.get(f"{seat} end"))
-    for a in prefs(v, seat, legal, tail=False):
+    for a in prefs(v, seat, legal, tail=False, more=more):
         if a.verb not in ("discard", "drop"):
             add(a)
     return out

@@ -128,9 +128,13 @@ def _arg_values(state: State, seat: str, key: str, squares: list[str], places: l
         return slugs
     if key == "drop":
         carried = [x.carrying for x in state.wizards if x.carrying]
-        # lists of several names (tried in order, repeats allowed) are an open family the
-        # listing leaves out: not probed (a known gap, core/wizwar/rules/reach.py)
-        return [*treasures, *objects, *carried]
+        one = [*treasures, *objects, *carried]
+        # lists of several names (family drop-names:K): two and three of them, sorted
+        # (accepted when the count allows), unsorted and repeated (always refused)
+        two = sorted({*carried, *treasures[:2], *objects[:2]})
+        many = [",".join(two[:2]), ",".join(two[:3]), ",".join(reversed(two[:2])),
+                f"{two[0]},{two[0]}"] if len(two) >= 3 else []
+        return [*one, *many]
     if key == "turn":
         return ["90", "180", "270", "360"]
     if key == "path":

@@ -2,7 +2,7 @@
 
 ``families(state, seat)`` names them, ``expand(state, seat, family)`` lists one on demand;
 ``legal_actions`` plus every family's members is exactly what ``apply`` accepts (the
-conformance suite, ``tests/conformance``, checks it). Four kinds:
+conformance suite, ``tests/conformance``, checks it). Five kinds:
 
 * ``move-path:N`` (N >= 2): **walks of N squares in one action** (``P1 move c4-d4-d5``,
   notation.md). ``legal_actions`` lists movement one square at a time: every walk is also its
@@ -25,16 +25,23 @@ conformance suite, ``tests/conformance``, checks it). Four kinds:
   beyond the two or three squares round the caster that ``legal_actions`` lists (cards.md
   §1.2: any target in LOS); a line traced to every square and side is too slow to list at
   every step (core/wizwar/rules/reach.py).
+* ``drop-names:K`` (K >= 2): Drop Object naming K different things at once (``P1 play
+  drop-object @P2 +2 drop=P1.t1,dagger``, names sorted; cards.md drop-object: up to N things
+  named, N its count). ``legal_actions`` lists one name; up to C(23, K) lists per target and
+  number card: listed one K at a time, up to the largest count the caster's number cards give.
 
 Source: notation.md (actions: move paths, arguments); RB Movement; cards.md §1.4, drag.
 """
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from core.wizwar import cards as C
 from core.wizwar.actions import Action
 from core.wizwar.board import parse_square, square_name
 from core.wizwar.rules import allowance, is_legal, legal_actions, reach, to_move
+from core.wizwar.rules._common import _final_number as final_number
 from core.wizwar.state import State
 
 #: The prefixes of the families' names.
@@ -42,6 +49,7 @@ MOVE_PATH = "move-path:"
 DRAG_PATH = "drag-path:"
 THROW = "throw:"
 FAR = "far:"
+DROP_NAMES = "drop-names:"
 
 
 def _walking(state: State, seat: str) -> bool:
@@ -82,7 +90,21 @@ def families(state: State, seat: str) -> list[str]:
     if _own_turn(state, seat):
         out += [f"{THROW}{s}" for s in hand if C.BY_SLUG[s].kind in (C.OBJECT, C.STONE)]
         out += [f"{FAR}{s}" for s in hand if s in reach.FAR_CARDS]
+        if "drop-object" in hand:
+            out += [f"{DROP_NAMES}{k}" for k in range(2, _drop_limit(state, seat) + 1)]
     return out
+
+
+def _drop_count(state: State, seat: str, number: int | None) -> int:
+    """How many things Drop Object played with ``number`` (None: no number card) may name:
+    its count after the turn's modifiers (RB; cards.md §1.3, drop-object)."""
+    return final_number(state, state.wizard(seat), number, "count")
+
+
+def _drop_limit(state: State, seat: str) -> int:
+    """The most names a Drop Object of ``seat``'s may list now, over his number cards."""
+    numbers = sorted({int(s) for s in state.hand_slugs(seat) if C.is_number(s)})
+    return max(_drop_count(state, seat, n) for n in [None, *numbers])
 
 
 def _own_turn(state: State, seat: str) -> bool:
@@ -137,6 +159,8 @@ def expand(state: State, seat: str, family: str) -> list[Action]:
         cands = [Action(seat, "play", "drag", (t,), None, (("path", "-".join(p)),))
                  for t in _draggable(state, seat) for p in walks]
         return [a for a in cands if is_legal(state, a)]
+    if family.startswith(DROP_NAMES):
+        return _drops(state, seat, int(family[len(DROP_NAMES):]))
     if family.startswith(FAR):
         listed = set(legal_actions(state, seat))
         cands = [Action(*r) for r in reach.far_rows(state, seat, family[len(FAR):])]
@@ -150,4 +174,22 @@ def expand(state: State, seat: str, family: str) -> list[Action]:
     return [a for a in cands if is_legal(state, a)]
 
 
-__all__ = ["DRAG_PATH", "FAR", "MOVE_PATH", "THROW", "expand", "families", "longest_walk"]
+def _drops(state: State, seat: str, k: int) -> list[Action]:
+    """Every accepted Drop Object of ``seat`` naming exactly ``k`` things: per listed way of
+    playing it with one name (target, number card), each sorted choice of ``k`` of the names
+    that listing offers, when the count allows ``k`` (the names' legality does not depend on
+    the target, only on each name: core/wizwar/rules/cards/attacks.py ``_drop_names``)."""
+    ways: dict[tuple[tuple[str, ...], int | None], list[str]] = {}
+    for a in legal_actions(state, seat):
+        if a.verb == "play" and a.card == "drop-object":
+            ways.setdefault((a.targets, a.number), []).append(a.arg("drop"))
+    out: list[Action] = []
+    for (targets, number), names in ways.items():
+        if _drop_count(state, seat, number) >= k:
+            out += [Action(seat, "play", "drop-object", targets, number,
+                           (("drop", ",".join(c)),))
+                    for c in combinations(sorted(set(names)), k)]
+    return out
+
+
+__all__ = ["DRAG_PATH", "DROP_NAMES", "FAR", "MOVE_PATH", "THROW", "expand", "families", "longest_walk"]

@@ -8,7 +8,7 @@ crossed exits); digest §11, official variants (doors).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from core.engine import (
@@ -33,11 +33,13 @@ def _check(opts: dict[str, Any]) -> None:
         raise OptionError("crossed exits are a 2-player variant")
 
 
-RULES_VERSION = 4  # 3: the full deck only, team play, Relocate Sector into the 3-player empty place
+RULES_VERSION = 5  # 3: the full deck only, team play, Relocate Sector into the 3-player empty place
 #: 4 (issue 12, round three): one event, every victim (deaths after every hit and window);
 #: no to-hit roll or Invisible escape against attacks needing neither LOS nor the square;
 #: a turned-back attack answered by its caster; Reflection splits fixed amounts; permanent
 #: effects outlive their caster; round 1 never cut short
+#: 5: Telepath's chosen take leaves displayed stones displayed (cards.md §1.4: only a random
+#: loss or take puts them back into the hand first)
 # (2: 72 of the 74 cards; 1: another deck). A log of another version is refused, not misread.
 
 OPTIONS = OptionsSchema((
@@ -199,11 +201,13 @@ class WizWar(Ruleset):
         return state.rng
 
     # -- bots, scenarios --
-    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "") -> Any:
-        """bot.choose at ``level`` (default: the apprentice)."""
+    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "", *,
+                   expand: Callable[[str], list[Any]] | None = None) -> Any:
+        """bot.choose at ``level`` (default: the apprentice); ``expand`` lists a family's
+        members (the bots ask for ``far:<slug>`` creations, core/wizwar/families.py)."""
         from core.wizwar import bot
 
-        return bot.choose(view, player, legal, level=level or "apprentice")
+        return bot.choose(view, player, legal, level=level or "apprentice", more=expand)
 
     def run_scenario(self, doc: dict[str, Any], path: str = "") -> tuple[bool, str]:
         """scenario.run_doc."""

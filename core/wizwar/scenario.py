@@ -237,6 +237,8 @@ def observe(state: State, key: str) -> Any:
             return w.alive
         if attr == "conditions":
             return sorted(c.slug for c in w.conditions)
+        if attr == "displayed":  # the cards he displays (magic stones), as faces
+            return sorted(state.face(c) for c in w.displayed)
         raise ScenarioError(f"unknown key {key}")
     if ":" in key:
         text, _, hp = key.partition(".")

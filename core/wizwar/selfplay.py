@@ -39,6 +39,7 @@ from core.wizwar import bot
 from core.wizwar import cards as C
 from core.wizwar.actions import Action, parse
 from core.wizwar.determinize import blind_view, clone
+from core.wizwar.families import expand
 from core.wizwar.game import GameConfig, new_game
 from core.wizwar.rules import apply, hand_limit, legal_actions, to_move
 from core.wizwar.state import State, state_hash
@@ -289,8 +290,16 @@ def play_game(players: int, seed: int, levels: tuple[str, ...], *,
                 if why:
                     return fail("invariant", why, None, True)
             lv = levels[state.seats.index(seat)]
-            a = bot.choose(view(state, seat), seat, legal, level=lv, budget=budget)
-            if a not in legal:
+            far: list[Action] = []
+
+            def more(family: str, state: State = state, seat: str = seat,
+                     far: list[Action] = far) -> list[Action]:
+                out = expand(state, seat, family)
+                far.extend(out)
+                return out
+
+            a = bot.choose(view(state, seat), seat, legal, level=lv, budget=budget, more=more)
+            if a not in legal and a not in far:
                 return fail("invariant", f"the bot chose {a}, which is not legal", a, False)
         except Exception as exc:  # noqa: BLE001 - a crash is reported, never raised
             return fail("crash", f"{type(exc).__name__}: {exc}", a, False)
@@ -364,8 +373,11 @@ def play_bots(players: int, seed: int, levels: tuple[str, ...], *,
     out: list[Action] = []
     while not st.winner and len(out) < max_actions:
         seat = to_move(st)[0]
+        def more(family: str, st: State = st, seat: str = seat) -> list[Action]:
+            return expand(st, seat, family)
+
         a = bot.choose(view(st, seat), seat, legal_actions(st, seat),
-                       level=levels[st.seats.index(seat)], budget=budget)
+                       level=levels[st.seats.index(seat)], budget=budget, more=more)
         apply(st, a)
         out.append(a)
     return out, st.winner

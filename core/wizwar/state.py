@@ -502,7 +502,6 @@ def window_from_wire(d: list[Any]) -> Window:
 #: one game fills a fraction of it).
 _LAYOUT_MEMO: dict[bytes, Layout] = {}
 _LAYOUT_MEMO_SIZE = 64
-_LAYOUT_MEMO_LINES = 60_000
 _LAYOUT_LOCK = threading.Lock()
 
 
@@ -524,11 +523,10 @@ def build_layout(spec: dict[str, Any]) -> Layout:
         got = _LAYOUT_MEMO.pop(key, None)
         if got is None:
             got = _build_layout(spec)
-            held = sum(len(x._cache.get("sightlines", ())) for x in _LAYOUT_MEMO.values())
-            while _LAYOUT_MEMO and (len(_LAYOUT_MEMO) >= _LAYOUT_MEMO_SIZE
-                                    or held > _LAYOUT_MEMO_LINES):
-                oldest = _LAYOUT_MEMO.pop(next(iter(_LAYOUT_MEMO)))
-                held -= len(oldest._cache.get("sightlines", ()))
+            # the line-of-sight tables are shared by geometry and bounded there
+            # (board.geometry_cache); this memo only bounds the number of boards
+            while len(_LAYOUT_MEMO) >= _LAYOUT_MEMO_SIZE:
+                _LAYOUT_MEMO.pop(next(iter(_LAYOUT_MEMO)))
         _LAYOUT_MEMO[key] = got
     return got
 

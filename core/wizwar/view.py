@@ -29,6 +29,10 @@ class PlayerInfo:
     alive: bool
     out: bool
     conditions: tuple[str, ...]
+    durations: tuple[tuple[str, str, int], ...] = ()
+    """One (slug, caster, turns) per condition, in the order of ``conditions``: ``turns`` is
+    how many more of this wizard's turns must begin before the effect can end (at the start
+    of one of the caster's turns, cards.md §1.6); -1 for a permanent one (Slow Death)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,9 @@ class StackInfo:
     value: int
     to_answer: str
     counters: tuple[StackCard, ...]
+    arg: str = ""
+    """A card-specific argument fixed when the attack was played, public like the action:
+    the card Card Erasure names, the square Teleport Opponent sends to ("" for none)."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +116,9 @@ def view(state: State, seat: str) -> View:
         players.append(PlayerInfo(
             w.seat, w.name, w.life, w.at, w.home, w.carrying, len(w.hand),
             tuple(state.face(c) for c in w.displayed), w.lost_turns, w.alive, w.out,
-            tuple(c.slug for c in w.conditions)))
+            tuple(c.slug for c in w.conditions),
+            tuple((c.slug, c.caster, max(0, c.duration - c.count) if c.duration else -1)
+                  for c in w.conditions)))
     hand: tuple[str, ...] = ()
     displayed: tuple[str, ...] = ()
     if seat:
@@ -122,7 +131,7 @@ def view(state: State, seat: str) -> View:
             win.kind, win.attacker, win.defender, win.source, win.value, win.to_answer,
             tuple(StackCard(c.player, c.slug,
                             None if c.number_cid is None else c.value, c.target)
-                  for c in win.counters)))
+                  for c in win.counters), win.arg))
     tokens: dict[Square, tuple[str, ...]] = {}
     for sq in state.layout.squares():
         tk = state.tokens_at(sq)

@@ -90,6 +90,8 @@ class Figure:
     higher: bool = True
     target: float | None = None
     note: str = ""
+    #: CPU seconds per action of each run (random games), for the ratio to python-chess
+    per_action: list[float] = field(default_factory=list)
 
     @property
     def median(self) -> float:
@@ -236,11 +238,55 @@ def bot_game(players: int, seed: int, cap: int = GAME_CAP) -> GameRun:
 def _fresh_boards() -> None:
     """Forget every board built so far (a memo of boards by spec, if the core keeps one), so
     the next game starts with empty line-of-sight tables, like a new process."""
+    from core.wizwar import board as board_mod
     from core.wizwar import state as state_mod
 
     memo = getattr(state_mod, "_LAYOUT_MEMO", None)
     if memo is not None:
         memo.clear()
+    forget = getattr(board_mod, "forget_geometries", None)  # the tables shared by geometry
+    if forget is not None:
+        forget()
+
+
+# ---- the python-chess reference ----------------------------------------------------------
+#: Seeds of the python-chess random games played per run (about 3,300 plies in all).
+CHESS_SEEDS = range(10)
+
+
+def chess_available() -> bool:
+    """True when python-chess is installed (``pip install -e '.[bench]'``)."""
+    try:
+        import chess  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def chess_random_plies(seeds: Iterable[int] = CHESS_SEEDS) -> tuple[int, float]:
+    """Play python-chess random games (a field-standard, well-optimised pure-Python engine):
+    at every ply the legal moves are listed, one drawn uniformly with the same generator as
+    the Wiz-War random games (``core.rng``), pushed, and the end tested (``is_game_over``:
+    mate, stalemate, insufficient material, the 75-move and fivefold-repetition rules).
+    Returns (plies played, CPU seconds spent). Raises ``ImportError`` without python-chess."""
+    import chess
+
+    plies = 0
+    t0 = cpu()
+    for s in seeds:
+        rng = Rng.from_seed(f"chess-bench-{s}")
+        board = chess.Board()
+        while not board.is_game_over():
+            moves = list(board.legal_moves)
+            board.push(moves[rng.below(len(moves))])
+            plies += 1
+    return plies, cpu() - t0
+
+
+def chess_figure(samples: list[float]) -> Figure:
+    """The reference figure: python-chess random-game plies per second, one sample per run."""
+    return Figure("python-chess random-game plies", "plies/s", list(samples),
+                  note="the reference of the ratios")
 
 
 # ---- the measurements --------------------------------------------------------------------
@@ -261,7 +307,9 @@ def bench_games(players: int, seeds: Iterable[int], runs: int, weights: dict[str
     for _ in range(runs):
         t0 = cpu()
         last = [random_game(players, s, weights=weights, listed=listed) for s in seeds]
-        fig.samples.append(len(seeds) / (cpu() - t0))
+        spent = cpu() - t0
+        fig.samples.append(len(seeds) / spent)
+        fig.per_action.append(spent / max(1, sum(len(g.actions) for g in last)))
     ended = sum(g.ended for g in last)
     mean = statistics.mean(len(g.actions) for g in last)
     errors = [g for g in last if g.error]
@@ -380,7 +428,7 @@ def bench_verify(games: list[GameRun], runs: int, label: str) -> Figure:
 
     logs = [game_log(g) for g in games]
     total = sum(len(g.actions) for g in games)
-    fig = Figure(f"log verify ({label})", "actions/s", target=20_000)
+    fig = Figure(f"log verify ({label})", "actions/s")
     for _ in range(runs):
         spent = 0.0
         for data in logs:
@@ -615,6 +663,21 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
             figs.append(f)
             echo(f.line())
 
+    chess_runs: list[tuple[int, float]] = []
+    has_chess = chess_available()
+
+    def chess_per_ply() -> list[float]:
+        """CPU seconds per python-chess ply, one per run (measured once, on first use)."""
+        if has_chess and not chess_runs:
+            chess_runs.extend(chess_random_plies() for _ in range(runs))
+        return [t / n for n, t in chess_runs]
+
+    def show_chess() -> None:
+        if not has_chess:
+            echo("python-chess is not installed (pip install -e '.[bench]'): no ratios")
+        elif not any(f.name.startswith("python-chess") for f in figs):
+            show(chess_figure([1 / p for p in chess_per_ply()]))
+
     n4 = 2 if quick else 6
     n2 = 2 if quick else 10
     games4: list[GameRun] = []
@@ -624,11 +687,15 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
                                  "uniform")
         g2, games2 = bench_games(2, range(1, 1 + n2), runs if "games" in want else 1, None,
                                  "uniform")
-        g4.target = 20
         if "games" in want:
             show(g4, g2)
+            show_chess()
+            ratio = Figure("random 4-player action / python-chess ply", "x", higher=False,
+                           target=0.5, note="CPU time per action over CPU time per ply")
+            ratio.samples = [pa / per for pa, per in zip(g4.per_action, chess_per_ply(),
+                                                         strict=False)]
+            show(ratio)
             w4, _ = bench_games(4, range(1, 1 + n4), runs, LIGHT_WEIGHTS, "lightly weighted")
-            w4.target = 20
             show(w4)
             l4, _ = bench_games(4, range(1, 1 + n4), runs, None, "uniform, all listed",
                                 listed=True)
@@ -645,12 +712,17 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
         show(bench_hash(recorded, runs))
     if "verify" in want:
         bots = [bot_game(4, s) for s in (1, 2, 3)] + [bot_game(2, s) for s in (1, 2, 3)]
-        fig = bench_verify(bots, runs, "bot games")
-        fig.note = f"{len(bots)} logs, {sum(len(g.actions) for g in bots)} actions"
-        show(fig)
-        fig = bench_verify(recorded, runs, "random games")
-        fig.note = f"{len(recorded)} logs, {sum(len(g.actions) for g in recorded)} actions"
-        show(fig)
+        show_chess()
+        for logs, label in ((bots, "bot games"), (recorded, "random games")):
+            fig = bench_verify(logs, runs, label)
+            fig.note = f"{len(logs)} logs, {sum(len(g.actions) for g in logs)} actions"
+            show(fig)
+            if has_chess:
+                ratio = Figure(f"log verify ({label}) / python-chess plies", "x", target=2,
+                               note="actions/s over plies/s")
+                ratio.samples = [v * per for v, per in zip(fig.samples, chess_per_ply(),
+                                                           strict=False)]
+                show(ratio)
     if "echo" in want:
         show(bench_echo(runs))
     if "start" in want:

@@ -167,7 +167,7 @@ class GameScreen(GameScreenBase):
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "menu", "Menu"),
-        *[Binding(str(i), f"card({i})", f"Card {i}", show=False) for i in range(1, 10)],
+        *[Binding(str(i), f"card({i})", f"Card {i}", show=False) for i in range(0, 10)],
     ]
 
     def __init__(self, players: int = 2, seed: int = 0, ascii_only: bool = False,
@@ -209,6 +209,8 @@ class GameScreen(GameScreenBase):
         self.target_card = ""
         self.over_shown = False
         self.first = ""  # who rolled highest and moved first ("" if not seen)
+        self.walk_note = ""  # why the human may not step now, in his turn ("" if he may)
+        self.card_prefix = 0  # a digit typed that begins a two-digit card number (hand >= 10)
         self.accept_since = 0.0  # keys older than this are dropped (bots were acting)
         self.options: dict[str, Any] = dict(getattr(self.session, "options", None) or {})
         self.team = bool(self.options.get("team"))
@@ -224,9 +226,10 @@ class GameScreen(GameScreenBase):
                     yield GameBoard(ascii_only=self.ascii_only, id="board")
                 yield Static(id="info")
                 yield StackPanel(id="stack")
-            with Vertical(id="right"):
-                yield PlayersPanel(id="players")
-                yield HandPanel(id="hand")
+            with Vertical(id="right", classes="game-right"):
+                with Vertical(id="side"):
+                    yield PlayersPanel(id="players")
+                    yield HandPanel(id="hand")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static(id="status")
         yield Input(placeholder="notation, e.g. play fireball @P2 +4 · Esc closes", id="cmd")
@@ -497,16 +500,20 @@ class GameScreen(GameScreenBase):
                 self.message or Text("Waiting for the host to deal…", "italic"))
             return
         v = self.view
-        reach = render.reachable(v) if self.human_to_act(v) else {}
+        legal = self.session.legal_actions() if self.human_to_act(v) else []
+        self.walk_note = self.walk_block(v, legal) if legal and v.active == self.human \
+            and not v.stack and not v.discarding else ""
+        # the squares to walk to: only when the rules list a step (Lock In Place, a pick-up,
+        # walls all round: none; issue 12, hints that lie)
+        reach = render.reachable(v) if any(a.verb == "move" for a in legal) else {}
         targets = self._target_squares(v) if self.targeting else set()
         self.board.set_view(v, reach, targets)
         self.query_one(BoardRuler).show(v)
         status = self.session.seat_status() if isinstance(self.session, NetSession) else None
         self.query_one(PlayersPanel).show(v, self.seed, status, team=self.team)
-        legal = self.session.legal_actions() if self.human_to_act(v) else []
         playable = {a.card for a in legal if a.verb == "play"}
         self.query_one(HandPanel).show(v, playable)
-        self.query_one(StackPanel).show(v)
+        self.query_one(StackPanel).show(v, playable)
         self.update_info()
         self.query_one("#topbar", Static).update(self.top_text(v))
         self.update_status(v)
@@ -515,7 +522,7 @@ class GameScreen(GameScreenBase):
         """The header line, shortened to fit the window's width (never wrapped): the turn
         text is kept; "you are", the seed or LAN address and the title go first."""
         width = self.app.size.width
-        turn = render.turn_text(v)
+        turn = render.turn_text(v, self.walk_note)
         if self.lan is not None and not v.winner and self.lan.phase in ("lost", "failed",
                                                                         "desync", "refused"):
             turn = "the game has stopped"  # not a stale "your turn" after the host left
@@ -555,12 +562,15 @@ class GameScreen(GameScreenBase):
             self.board.focus()  # it lost the focus while hidden (too small, panels)
 
     def update_info(self) -> None:
-        """The line describing the square under the cursor."""
+        """The lines describing the square under the cursor, never cut without a sign: what
+        does not fit ends in "… +N", the parts left out (:func:`render.fit_lines`)."""
         v = self.board.view
         if v is None:
             return
-        self.query_one("#info", Static).update(
-            render.square_info(v, self.board.cursor, self.board.reach))
+        info = self.query_one("#info", Static)
+        text = render.square_info(v, self.board.cursor, self.board.reach)
+        width = info.content_region.width or info.size.width
+        info.update(render.fit_lines(text, width, info.content_region.height or 2))
 
     def prompt(self, v: View) -> Text:
         """What the human should do now."""
@@ -577,19 +587,7 @@ class GameScreen(GameScreenBase):
             t.append(f"{render.card_name(self.target_card)}: put the cursor on the target "
                      "([ ], amber) and press Enter · Esc cancels", "bold yellow")
         elif v.stack and v.stack[0].to_answer == self.human:
-            win = v.stack[0]
-            if win.kind == "indirect":
-                t.append(f"{render.card_name(win.source)} deals {win.value} to you: "
-                         "answer (card number) or pass (space)", "bold red")
-            elif win.attacker == self.human and win.counters:
-                last = win.counters[-1]
-                t.append(f"{last.player} answers your {render.card_name(win.source)} with "
-                         f"{render.card_name(last.card)}: answer (card number) or pass (space)",
-                         "bold yellow")
-            else:
-                t.append(f"{win.attacker} attacks you with {render.card_name(win.source)}"
-                         f"{render.number_shown(win.source, win.value)}: answer (card number) "
-                         "or pass (space)", "bold red")
+            t.append_text(self.answer_prompt(v))
         elif v.discarding and v.discarding[0] == self.human:
             limit = render.hand_limit(v.player(self.human))
             t.append(f"Too many cards ({len(v.hand)}, limit {limit}): select one (, .) and "
@@ -615,6 +613,36 @@ class GameScreen(GameScreenBase):
                              "rejoin)", "bold red")
             else:
                 t.append(f"Waiting for {', '.join(v.to_move) or v.active}", "italic")
+        return t
+
+    def answer_prompt(self, v: View) -> Text:
+        """The status line when the human must answer the open window: what it is (from his
+        side: "P2 attacks you with…", "your Fireball on P2…"), the answer played last and by
+        whom ("your Full Shield stands: P2 passed on it", "P2 answered with Anti-Anti"), and
+        the keys. Source: notation.md (the stack: answers one at a time, a pass each)."""
+        win = v.stack[0]
+        me = self.human
+        source = (f"{render.card_name(win.source)}{render.number_shown(win.source, win.value)}"
+                  f"{render.attack_detail(win)}")
+        t = Text()
+        if win.kind == "indirect":
+            t.append(f"{source} deals {win.value} to you", "bold red")
+        elif win.attacker == me:
+            t.append(f"Your {source} on {win.defender}", "bold yellow")
+        else:
+            t.append(f"{win.attacker} attacks you with {source}", "bold red")
+        if win.counters:
+            last = win.counters[-1]
+            card = render.card_name(last.card)
+            if last.player == me:
+                others = sorted({c.player for c in win.counters if c.player != me}
+                                | {x for x in (win.attacker, win.defender) if x and x != me})
+                t.append(f" · your {card} stands: {', '.join(others) or 'nobody'} passed on "
+                         "it", "bold")
+            else:
+                t.append(f" · {last.player} answered with {card}", "bold")
+        t.append(": answer (card number) or pass (space)",
+                 "bold yellow" if win.attacker == me else "bold red")
         return t
 
     def turn_key(self, v: View | None = None) -> tuple[Any, ...] | None:
@@ -719,7 +747,20 @@ class GameScreen(GameScreenBase):
         if action.actor != self.human:
             self.say(f"You play {self.human}, not {action.actor}")
             return False
-        return self.do(action)
+        return self.do(self.drop_own_square(action))
+
+    def drop_own_square(self, action: Action) -> Action:
+        """A typed walk that starts on the human's own square (``move c3-c4`` from c3) loses
+        that square: a path lists the squares entered (notation.md), and the square one
+        stands on is what a newcomer writes first (README, The game screen). A walk of the
+        own square alone stays refused with the rules' words."""
+        if action.verb != "move" or len(action.targets) < 2:
+            return action
+        me = self.view.player(self.human)
+        if me.at is None or action.targets[0].lower() != render.square_name(me.at):
+            return action
+        return Action(action.actor, "move", action.card, action.targets[1:], action.number,
+                      action.args)
 
     def run_bots(self) -> None:
         """Let the bots act until the human must act or the game ends."""
@@ -791,17 +832,51 @@ class GameScreen(GameScreenBase):
                                             self.players, self.seed, self.human,
                                             lan=self.lan_label()))
 
+    def walk_block(self, v: View, legal: list[Action] | None = None) -> str:
+        """Why the human may take no step now, in the rules' words ("" when ``legal_actions``
+        lists a move): ``you are locked in place``, ``no movement left``... Asked of the
+        rules with a step to each neighbouring square."""
+        legal = self.session.legal_actions() if legal is None else legal
+        if any(a.verb == "move" for a in legal):
+            return ""
+        me = v.player(self.human)
+        if me.at is None or v.picked_up:
+            return "the pick-up ended your movement" if v.picked_up else "you are off the board"
+        reasons = []
+        for side in "nesw":
+            nb = v.layout.neighbor(me.at, side)
+            if nb is not None:
+                why = self.session.why(Action(self.human, "move",
+                                              targets=(render.square_name(nb[0]),)))
+                if why:
+                    reasons.append(why)
+        if v.moves_left <= 0:
+            return "no movement left"
+        general = [r for r in reasons if "wall" not in r and "door" not in r
+                   and "stone" not in r and "not adjacent" not in r]
+        return (general or ["walls all round"])[0]
+
+    def boost_helps(self, v: View, legal: list[Action]) -> bool:
+        """A boost is worth offering: a step is legal, or the movement is used up (a boost
+        gives more). A wizard who may not step (Lock In Place, walls all round) is not
+        offered one (the rules accept it; it would add squares he cannot walk)."""
+        return (any(a.verb == "boost" for a in legal)
+                and (v.moves_left <= 0 or any(a.verb == "move" for a in legal)))
+
     def _turn_hint(self, v: View) -> str:
         """The status line of the human's turn: only the keys that can do something now
         (moves and ``m walk`` only while a step is possible, ``p punch`` only with a punch to
         throw, ``1-9 play`` only with a card to play), so a locked wizard or a turn ended by a
-        pick-up is not told to walk (issue 12, hints that lie)."""
-        verbs = {a.verb for a in self.session.legal_actions()}
+        pick-up is not told to walk but why he cannot (issue 12, hints that lie)."""
+        legal = self.session.legal_actions()
+        verbs = {a.verb for a in legal}
         parts = ["Your turn"]
         if "move" in verbs:
             parts += [render.moves_text(v.moves_left), "m walk"]
-        if verbs & {"play", "boost"}:
-            parts.append("1-9 play")
+        elif v.active == self.human and not v.stack and not v.picked_up:
+            parts.append(f"no step: {self.walk_block(v, legal)}")
+        if "play" in verbs or self.boost_helps(v, legal):
+            parts.append(f"{self.card_keys()} play")
         if "punch" in verbs:
             parts.append("p punch")
         if "end" in verbs:
@@ -818,6 +893,8 @@ class GameScreen(GameScreenBase):
         if not self.human_to_act():
             return []
         out = list(self.session.legal_actions())
+        if not self.boost_helps(self.view, out):  # nothing to walk with it (see boost_helps)
+            out = [a for a in out if a.verb != "boost"]
         for family in self.session.families():
             if not family.startswith("move-path:"):
                 out += self.session.expand(family)
@@ -833,6 +910,26 @@ class GameScreen(GameScreenBase):
         for a in probes:
             why = self.session.why(a)
             if why and "needs" not in why and "takes" not in why:
+                return a
+        return probes[-1]
+
+    def _probe_verb(self, verb: str) -> Action:
+        """The ``verb`` action whose refusal explains best why none is possible now: aimed at
+        each other wizard, then each side of the human's square, so the reason is the real
+        one ("you have already attacked this turn", "no attacks in the first round") and not
+        a missing target."""
+        v = self.view
+        probes = [Action(self.human, verb, targets=(p.seat,)) for p in v.players
+                  if p.seat != self.human and p.alive and not p.out]
+        me = v.player(self.human)
+        if me.at is not None:
+            probes += [Action(self.human, verb, targets=(render.edge_name(e),))
+                       for _side, e in v.layout.edges_of(me.at) if e in v.edges]
+        probes.append(Action(self.human, verb))
+        for a in probes:
+            why = self.session.why(a)
+            if why and "needs" not in why and "not in your square" not in why \
+                    and "no wall or door" not in why:
                 return a
         return probes[-1]
 
@@ -966,11 +1063,31 @@ class GameScreen(GameScreenBase):
         self.choose_and_do(plays, render.card_name(slug))
 
     # ------------------------------------------------------------------ key actions
+    def card_keys(self) -> str:
+        """The number keys that reach the hand's cards: ``1-9``, or ``1-15`` for a hand of
+        15 (two digits: :meth:`action_card`)."""
+        n = len(self.view.hand)
+        return f"1-{n}" if n > 9 else "1-9"
+
     @typed_ahead
     def action_card(self, n: int) -> None:
-        """Play card ``n`` (1-based) of the hand."""
+        """Play card ``n`` (1-based) of the hand. With ten cards or more a digit that begins
+        a card number of two (``1`` of a 15-card hand: cards 10-15) selects its card and
+        waits: a second digit plays that card (``1`` ``2``: card 12), Enter or ``c`` plays the
+        selected one, Esc forgets it. Digits no two-digit number begins play at once."""
         hand = self.query_one(HandPanel)
-        if n > len(hand.hand):
+        if self.card_prefix:
+            n, self.card_prefix = self.card_prefix * 10 + n, 0
+        elif n * 10 <= len(hand.hand):  # n0.. exists: wait for a second digit
+            hand.index = n - 1
+            self.card_prefix = n
+            top = min(len(hand.hand), n * 10 + 9)
+            self.say(f"Card {n} ({render.card_name(hand.hand[n - 1])}) selected: Enter or c "
+                     f"plays it, a second digit plays card {n * 10}-{top} · Esc forgets",
+                     "bold yellow")
+            self.refresh_all()
+            return
+        if not 1 <= n <= len(hand.hand):
             self.say(f"You have no card {n}")
             return
         hand.index = n - 1
@@ -980,6 +1097,7 @@ class GameScreen(GameScreenBase):
     @typed_ahead
     def action_play_selected(self) -> None:
         """Play the card under the hand cursor."""
+        self.card_prefix = 0
         slug = self.query_one(HandPanel).selected()
         if slug:
             self.targeting = []
@@ -1002,8 +1120,12 @@ class GameScreen(GameScreenBase):
             refs = render.cards_in_sight(self.view, self.board.cursor)
         here = [r for r in refs if r[0].startswith("At ")]
         me = self.view.player(self.human).at if refs else None
+        v = self.view if refs else None
         if self.targeting:
             slug = self.target_card
+        elif v is not None and v.stack and v.stack[0].to_answer == self.human \
+                and v.stack[0].source.removesuffix("-tick") in render.BY_SLUG:
+            slug = v.stack[0].source.removesuffix("-tick")  # the attack being answered
         elif here and self.board.cursor != me:  # the cursor points at something made
             slug = here[0][1]
         else:
@@ -1025,7 +1147,12 @@ class GameScreen(GameScreenBase):
 
     @typed_ahead
     def action_select(self) -> None:
-        """Enter/m: choose the target under the cursor, or walk there."""
+        """Enter/m: play the card a first digit selected (:meth:`action_card`), else choose
+        the target under the cursor, or walk there."""
+        if self.card_prefix:
+            self.card_prefix = 0
+            self.action_play_selected()
+            return
         self.select_at(self.board.cursor)
 
     def select_at(self, sq: Square) -> None:
@@ -1066,7 +1193,8 @@ class GameScreen(GameScreenBase):
         self.message = None
         cands = [a for a in self.legal() if a.verb == verb]
         if not cands:
-            self.refuse(Action(self.human, verb), f"no {what} is possible now")
+            self.refuse(self._probe_verb(verb) if verb in ("punch",) else
+                        Action(self.human, verb), f"no {what.lower()} is possible now")
             return
         if verb == "end" and any(a.number is None for a in cands):
             # e ends the turn drawing as usual; drawing fewer (end draw 0/1, notation.md) is
@@ -1140,18 +1268,24 @@ class GameScreen(GameScreenBase):
         if not legal:
             self.refuse(Action(self.human, "end"), "you may not act now")
             return
+        # the turn's end last, and nothing highlighted: a and Enter must not end the turn
+        legal = [a for a in legal if a.verb != "end"] + [a for a in legal if a.verb == "end"]
         options = [(self._describe(a), a) for a in legal]
         self._pick_filtered(options)
 
     @work(exclusive=True, group="choose")
     async def _pick_filtered(self, options: list[tuple[str, Action]]) -> None:
         got = await self.app.push_screen_wait(
-            ChoiceScreen("Legal actions (type to filter)", options, filterable=True))
+            ChoiceScreen("Legal actions (type to filter, ↓ to choose)", options,
+                         filterable=True, preselect=None))
         if got is not None:
             self.do(got)
 
     def _describe(self, a: Action) -> str:
         text = str(a).split(" ", 1)[1]
+        if a.verb == "end":
+            n = 2 if a.number is None else a.number
+            return f"{text}   — end the turn, drawing {n} card{'s' if n != 1 else ''}"
         if a.verb in ("play", "discard") and a.card and render.card_name(a.card) != a.card:
             return f"{text}   — {render.card_name(a.card)}"  # (a number card: no echo)
         return text
@@ -1180,14 +1314,21 @@ class GameScreen(GameScreenBase):
         self.board.focus()
 
     def action_cancel(self) -> None:
-        """Esc: close the command line, or stop aiming a card."""
+        """Esc: close the command line (and the error it showed), stop aiming a card or
+        forget a first digit, or clear the status line's message: the prompt comes back."""
         if self.query_one("#cmd", Input).display:
             self.close_command()
+            self.message = None
+            self.update_status()
             return
-        if self.targeting:
+        if self.targeting or self.card_prefix:
             self.targeting = []
+            self.card_prefix = 0
             self.say("Cancelled", "italic")
             self.refresh_all()
+            return
+        self.message = None
+        self.update_status()
 
     def action_help(self) -> None:
         """Keys and rules."""
@@ -1202,8 +1343,7 @@ class GameScreen(GameScreenBase):
             from wizwar_tui.lobby import ConfirmScreen, leave_question
 
             if self.lan is None:
-                question, note = ("Leave this game for the main menu?",
-                                  "It is saved: Replay a saved game (r) in the menu shows it.")
+                question, note = ("Leave this game for the main menu?", self.leave_note())
             else:
                 question, note = leave_question(self.lan)
             if question and not await self.app.push_screen_wait(

@@ -6,6 +6,7 @@ human's view (attributes down) and tests can call them directly.
 
 from __future__ import annotations
 
+import textwrap
 from collections import deque
 
 from rich.text import Text
@@ -45,7 +46,7 @@ _GLYPHS = {
         "v": {"wall": "|", "boundary": "|", "door": "D", "door-jammed": "X",
               "door-open": ":", "exit": " ", "open": " ", "wall-of-fire": "~",
               "illusion-wall": ";"},
-        "wizard_treasure": "$", "treasure": "$", "bush": "#", "stone": "###", "home": "h",
+        "wizard_treasure": "$", "treasure": "$", "bush": "#", "stone": "###", "home": "@",
         "spot": "o", "floor": ".", "reach": "*", "dagger": "!", "large-rock": "R",
         "trap": "^", "target": "[]",
     },
@@ -54,7 +55,7 @@ _GLYPHS = {
 shape of its own (never only a colour): walls ``─│``/``-|``, doors ``═║``/``=D=``, walls
 of fire ``≈``/``~``, illusion walls ``┄┆``/``-.-;``; reachable empty squares ``•``/``*``
 instead of the floor dot; a square holding a target of the card being aimed is drawn in
-brackets ``[x]``."""
+brackets ``[x]``. The ASCII home base is ``@N`` (``hN`` read as the square hN)."""
 
 # (up, down, left, right) -> junction glyph
 _JUNCTIONS = {
@@ -63,6 +64,9 @@ _JUNCTIONS = {
     (1, 0, 0, 1): "└", (0, 1, 1, 0): "┐", (0, 1, 0, 1): "┌", (1, 0, 0, 0): "╵",
     (0, 1, 0, 0): "╷", (0, 0, 1, 0): "╴", (0, 0, 0, 1): "╶", (0, 0, 0, 0): " ",
 }
+
+MORE = "+"
+"""The last character of a square holding more marks than its three cells show."""
 
 WALL_STYLE = "#a8a8a8"
 DOOR_STYLE = "bold #d7af5f"
@@ -243,8 +247,10 @@ def _cell(view: View, sq: Square, ascii_only: bool, reach: bool = False,
     """Exactly three characters of (char, style) for one square, centred.
 
     ``reach``: an empty square the viewer can walk to shows the reach dot instead of the
-    floor dot; ``target``: a one-character mark is put in brackets (shapes, not only
-    colours, tell the highlights apart: NO_COLOR and 16-colour terminals)."""
+    floor dot; ``target``: a one-character mark is put in brackets, a longer one keeps a
+    closing bracket (shapes, not only colours, tell the highlights apart: NO_COLOR and
+    16-colour terminals). Marks that do not fit end in :data:`MORE` (``+``): the line under
+    the board (:func:`square_info`) names everything on the square."""
     g = _GLYPHS[ascii_only]
     chars: list[tuple[str, str]] = []
     for text, style in square_marks(view, sq, ascii_only):
@@ -252,12 +258,14 @@ def _cell(view: View, sq: Square, ascii_only: bool, reach: bool = False,
             text, style = g["reach"], "bold #87d787"
         for ch in text:
             chars.append((ch, style))
-    chars = chars[:3]
+    room = 2 if target else 3  # a target keeps its closing bracket, however crowded
+    if len(chars) > room:  # more than fits: the first marks and a "+" (the line under the
+        chars = [*chars[:room - 1], (MORE, "bold reverse")]  # board lists them all)
     if len(chars) == 1:
         if target:
             return [(g["target"][0], "bold"), chars[0], (g["target"][1], "bold")]
         return [(" ", ""), chars[0], (" ", "")]
-    if target and len(chars) == 2:
+    if target:
         return [*chars, (g["target"][1], "bold")]
     while len(chars) < 3:
         chars.append((" ", ""))
@@ -359,23 +367,37 @@ def render_board(
     return out
 
 
+def thing_name(text: str) -> str:
+    """A token or carried thing in words: ``P2.t1`` -> ``P2's treasure 1``, a card's slug
+    -> its name (``dagger`` -> ``Dagger``)."""
+    seat, dot, n = text.partition(".t")
+    if dot and seat[:1] == "P" and seat[1:].isdigit() and n.isdigit():
+        return f"{seat}'s treasure {n}"
+    return card_name(text)
+
+
 def square_info(view: View, sq: Square, reach: dict[Square, tuple[Square, ...]]) -> str:
-    """One line about the square under the cursor: name, what is there, its four sides."""
+    """About the square under the cursor: its name, every wizard (with what he carries),
+    home base and treasure circle on it, everything on its floor, the thornbush or stone
+    block, its sides; ``walk N`` when reachable. Every piece the board draws (and those a
+    crowded square's ``+`` hides) is named here."""
     lay = view.layout
     if not lay.has_square(sq):
         return f"{square_name(sq)}: no square here"
     parts = [square_name(sq)]
     for p in view.players:
         if p.at == sq and p.alive and not p.out:
-            extra = f", carrying {p.carrying}" if p.carrying else ""
+            extra = f", carrying {thing_name(p.carrying)}" if p.carrying else ""
             parts.append(f"wizard {p.seat} (life {p.life}{extra})")
         if p.home == sq:
             parts.append(f"{p.seat}'s home base")
     for i, spots in enumerate(lay.treasure_spots):
         if sq in spots and i < len(view.players):
             parts.append(f"{view.players[i].seat}'s treasure circle")
-    for tok in view.tokens.get(sq, ()):
-        parts.append(f"treasure {tok}" if ".t" in tok else card_name(tok))
+    floor = [thing_name(tok) for tok in view.tokens.get(sq, ())
+             if not (tok == "thornbush" and sq in view.bushes)]
+    if floor:
+        parts.append("on the floor: " + ", ".join(floor))
     if sq in view.bushes:
         parts.append(f"thornbush ({view.bushes[sq]} hp)")
     if sq in view.stones:
@@ -393,6 +415,23 @@ def square_info(view: View, sq: Square, reach: dict[Square, tuple[Square, ...]])
     if sq in reach:
         parts.append(f"walk {len(reach[sq])}")
     return " · ".join(parts)
+
+
+def fit_lines(text: str, width: int, lines: int) -> str:
+    """``text`` (parts joined by `` · ``) wrapped in ``lines`` lines of ``width`` cells; if
+    it does not fit, cut at a part boundary and ended with ``… +N`` (N parts not shown), so a
+    cut is never silent. ``width`` <= 0: the text as it is."""
+    if width <= 0 or lines <= 0:
+        return text
+    if len(textwrap.wrap(text, width)) <= lines:
+        return text
+    parts = text.split(" · ")
+    for keep in range(len(parts) - 1, 0, -1):
+        cut = " · ".join(parts[:keep]) + f" … +{len(parts) - keep}"
+        if len(textwrap.wrap(cut, width)) <= lines:
+            return cut
+    flat = textwrap.wrap(text, width)
+    return "\n".join([*flat[:lines - 1], flat[lines - 1][:max(0, width - 1)] + "…"])
 
 
 def edge_card(view: View, e: Edge) -> str:
@@ -511,12 +550,46 @@ def player_line(view: View, p: PlayerInfo, status: str | None = None,
     if p.carrying:
         t.append(f" {'$' if ascii_only else '¤'}{p.carrying}",
                  player_colour(p.carrying.split(".")[0]))
-    if p.lost_turns:
-        t.append(f" lost{p.lost_turns}", "yellow")
-    if p.conditions:
-        t.append(" " + ",".join(card_name(c) for c in p.conditions), "italic")
     if p.displayed:
         t.append(" [" + ",".join(card_name(c) for c in p.displayed) + "]", "dim")
+    return t
+
+
+def turns_text(n: int) -> str:
+    """``1 turn``, ``2 turns``."""
+    return f"{n} turn" if n == 1 else f"{n} turns"
+
+
+def condition_text(slug: str, caster: str, turns: int) -> str:
+    """One effect on a wizard with how long it lasts (cards.md §1.6: it ends at the start of
+    one of its caster's turns once N of the recipient's turns have begun; ``turns`` is how
+    many more must begin, -1 permanent): ``Lock In Place: 2 more turns``, ``Lock In Place:
+    ends when P2's turn begins``, ``Slow Death: permanent``."""
+    name = card_name(slug)
+    if turns < 0:
+        return f"{name}: permanent"
+    if turns == 0:
+        return f"{name}: ends when {caster}'s turn begins"
+    return f"{name}: {turns} more {'turn' if turns == 1 else 'turns'}"
+
+
+def effects_line(p: PlayerInfo) -> Text | None:
+    """The second line of a player in the players panel: his lost turns and every effect on
+    him with its remaining count (None when there is none). Source: cards.md §1.6, §1.7."""
+    parts: list[tuple[str, str]] = []
+    if p.lost_turns and p.alive and not p.out:
+        parts.append((f"loses his next {turns_text(p.lost_turns)}"
+                      if p.lost_turns > 1 else "loses his next turn", "yellow"))
+    durations = p.durations or tuple((c, "", 0) for c in p.conditions)
+    for slug, caster, turns in durations:
+        parts.append((condition_text(slug, caster, turns), "italic"))
+    if not parts:
+        return None
+    t = Text("   ")
+    for i, (text, style) in enumerate(parts):
+        if i:
+            t.append(" · ", "dim")
+        t.append(text, style)
     return t
 
 
@@ -532,11 +605,13 @@ def first_player_line(view: View) -> str:
     return f"{view.active} rolled highest and goes first"
 
 
-def turn_text(view: View) -> str:
+def turn_text(view: View, cannot_walk: str = "") -> str:
     """What the header says about the turn: whose it is and who must act now.
 
-    ``your turn · moves left 3``; ``discard down to 7 (hand 9)``; ``P2's turn · P2 is
-    acting``; ``P2's turn · answer Fireball (4)``; ``P1's turn · P2 is discarding``...
+    ``your turn · moves left 3``; ``your turn · no step: you are locked in place`` (the
+    screen passes ``cannot_walk``, the rules' reason, when no step is legal);
+    ``discard down to 7 (hand 9)``; ``P2's turn · P2 is acting``; ``P2's turn · answer
+    Fireball (4)``; ``P1's turn · P2 is discarding``...
     """
     me = view.viewer
     if view.winner:
@@ -549,14 +624,30 @@ def turn_text(view: View) -> str:
         return f"{turn} · {p.seat} is discarding down to {hand_limit(p)}"
     if view.stack:
         win = view.stack[0]
-        what = f"{card_name(win.source)}{number_shown(win.source, win.value)}"
+        what = (f"{card_name(win.source)}{number_shown(win.source, win.value)}"
+                f"{attack_detail(win)}")
         if win.to_answer == me:
             return f"{turn} · answer {what}"
         return f"{turn} · {win.to_answer} is answering {what}"
     if view.active == me:
+        if cannot_walk:
+            return f"your turn · no step: {cannot_walk}"
         return f"your turn · moves left {view.moves_left}"
     actor = view.to_move[0] if view.to_move else view.active
     return f"{turn} · {actor} is acting"
+
+
+def answer_keys(view: View, playable: set[str]) -> Text | None:
+    """For the viewer who must answer: the cards he may answer with and their keys
+    (``answer with: 1 Full Shield · 3 Blunt``), so a window too narrow for the hand panel
+    still shows them; None when he has no answer to make or none to play."""
+    if not view.stack or view.stack[0].to_answer != view.viewer:
+        return None
+    keys = [f"{i + 1} {card_name(slug)}" for i, slug in enumerate(view.hand)
+            if slug in playable]
+    if not keys:
+        return Text("  no card to answer with: pass (space)", "italic")
+    return Text("  answer with: " + " · ".join(keys) + " · or pass (space)", "bold")
 
 
 def stack_lines(view: View, ascii_only: bool = False) -> list[Text]:
@@ -582,8 +673,24 @@ def number_shown(slug: str, value: int) -> str:
     return "" if cd is not None and not cd.uses_number else f" ({value})"
 
 
+def attack_detail(win: StackInfo) -> str:
+    """What the attack fixed when it was played, in words (public): `` naming Fireball``
+    (Card Erasure), `` to c4`` (Teleport Opponent), `` to drop P1's treasure 1`` (Drop
+    Object); "" for the rest."""
+    if not win.arg:
+        return ""
+    if win.source == "card-erasure":
+        return f" naming {card_name(win.arg)}"
+    if win.source == "teleport-opponent":
+        return f" to {win.arg}"
+    if win.source == "drop-object":
+        return " to drop " + ", ".join(thing_name(x) for x in win.arg.split(","))
+    return ""
+
+
 def stack_headline(win: StackInfo, viewer: str) -> Text:
-    """``P2 attacks P1 with Fireball (4)``."""
+    """``P2 attacks P1 with Fireball (4)``, ``P2 attacks you with Card Erasure naming
+    Fireball`` (:func:`attack_detail`)."""
     t = Text()
     if win.kind == "indirect":
         t.append(f"{card_name(win.source)} deals {win.value} to ", "bold")
@@ -592,12 +699,13 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
     t.append(win.attacker, f"bold {player_colour(win.attacker)}")
     defender = "you" if win.defender == viewer else win.defender
     t.append(f" attacks {defender} with {card_name(win.source)}"
-             f"{number_shown(win.source, win.value)}", "bold")
+             f"{number_shown(win.source, win.value)}{attack_detail(win)}", "bold")
     return t
 
 
 def card_summary(slug: str) -> str:
-    """``Fireball · attack · power`` for the hand panel (``?`` for a face not known)."""
+    """``Fireball · attack #power`` for the hand panel: the name, the kind, and what a
+    number card sets for it (``?`` for a face not known)."""
     if not slug:
         return "? (not known)"
     cd = BY_SLUG.get(slug)
@@ -606,5 +714,5 @@ def card_summary(slug: str) -> str:
     if cd.kind == "number":
         return f"Number {cd.name}"
     kind = cd.kind.replace("counteraction", "counter")
-    use = f" · #{cd.number}" if cd.uses_number else ""
+    use = f" #{cd.number}" if cd.uses_number else ""  # what its number card sets
     return f"{cd.name} · {kind}{use}"

@@ -27,7 +27,9 @@ def board_legend(ascii_only: bool = False) -> str:
             f"illusion wall · gaps in the rim are exits to the opposite edge · "
             f"{g['home']}N home base of player N · {g['spot']} treasure circle · "
             f"{g['treasure']}N treasure of player N · {g['bush']} thornbush · "
-            f"{g['stone']} stone block · {g['dagger']} dagger · {g['large-rock']} large rock. "
+            f"{g['stone']} stone block · {g['dagger']} dagger · {g['large-rock']} large rock · "
+            f"a square ending in {render.MORE} holds more than it shows (the line under the "
+            "board lists all). "
             f"Reachable squares (you can walk there now) show {g['reach']} and are green; "
             f"the targets of a card you aim are in brackets {g['target'][0]} "
             f"{g['target'][1]} and amber. The line under the board describes the square "
@@ -227,6 +229,11 @@ KIND_SHORT = {"neutral/counteraction": "neutral/counter", "counteraction": "coun
               "magic stone": "stone"}
 
 
+NARROW_KIND = {"neutral/counteraction": "neut/ctr", "counteraction": "counter",
+               "magic stone": "stone", "neutral": "neutral"}
+"""The kinds in the fewest letters, for the Cards screen's key legend on narrow windows."""
+
+
 class CardsScreen(ModalScreen[None]):
     """The whole deck: every card kind with its copies, its full text and rule source,
     browsed with ↑↓ and filtered by kind (``f`` next kind, ``F`` previous, ``0`` all,
@@ -278,8 +285,12 @@ class CardsScreen(ModalScreen[None]):
         t = Text()
         order = ("", *KINDS)
         if self.app.has_class("-narrow") or self.app.size.width < 110:  # the row would wrap
+            # the chosen kind, then every key's kind in short (the bare "0-8 a kind" had no
+            # legend; issue 12)
             t.append(f"[{order.index(self.kind)} {self.kind or 'all'}]", "bold reverse")
-            t.append(" · f/Tab next kind · 0-8 a kind", "dim")
+            t.append(" · keys: " + " ".join(
+                f"{i} {NARROW_KIND.get(kind, kind) or 'all'}" for i, kind in enumerate(order)),
+                "dim")
         else:
             for i, kind in enumerate(order):
                 label = f"{i} {KIND_SHORT.get(kind, kind) or 'all'}"

@@ -84,7 +84,8 @@ class BoardRuler(Static):
 
 
 class PlayersPanel(Static):
-    """Life, treasure, hand size, lost turns and conditions of every player."""
+    """Life, treasure, hand size and displayed stones of every player, and under a player
+    his lost turns and the effects on him with how many turns they last."""
 
     ascii_only = False
     """Draw the turn mark and the heart in ASCII (``>``, ``hp``)."""
@@ -101,6 +102,10 @@ class PlayersPanel(Static):
                                               status.get(p.seat, ""), you=you,
                                               ascii_only=self.ascii_only, team=team))
             t.append("\n")
+            effects = render.effects_line(p)
+            if effects is not None:  # lost turns and effects with their counts
+                t.append_text(effects)
+                t.append("\n")
         if team:
             t.append(render.teams_text() + "\n", "bold")
         if where is None:
@@ -110,7 +115,8 @@ class PlayersPanel(Static):
 
 
 class HandPanel(Static):
-    """The human's cards, numbered 1..9, with a hand cursor."""
+    """The human's cards, numbered from 1 (two digits past nine: GameScreen.action_card),
+    with a hand cursor; a displayed stone is marked ``(displayed)``."""
 
     ascii_only = False
     """Draw the hand cursor as ``>``."""
@@ -128,6 +134,8 @@ class HandPanel(Static):
         t = Text(no_wrap=True, overflow="ellipsis")
         if not self.hand:
             t.append("(no cards)", "dim")
+        shown = list(view.displayed)  # displayed stones still count in the hand (cards.md §1.4)
+        wide = len(self.hand) > 9
         for i, slug in enumerate(self.hand):
             if i:
                 t.append("\n")
@@ -135,10 +143,14 @@ class HandPanel(Static):
             style = "bold" if slug in playable else "dim"
             if i == self.index:
                 style += " reverse"
-            t.append(f"{mark}{i + 1} ", "bold")
+            t.append(f"{mark}{i + 1:>2} " if wide else f"{mark}{i + 1} ", "bold")
             t.append(render.card_summary(slug), style)
+            if slug in shown:
+                shown.remove(slug)
+                t.append(" (displayed)", "bold cyan")
         self.update(t)
-        self.border_subtitle = "1-9 play · ,/. select · i text"
+        keys = f"1-{len(self.hand)}" if wide else "1-9"
+        self.border_subtitle = f"{keys} play · ,/. select · i text"
 
     def selected(self) -> str:
         """The slug under the hand cursor ("" if the hand is empty)."""
@@ -209,9 +221,14 @@ class StackPanel(Static):
     ascii_only = False
     """Draw the answers' arrows as ``->``."""
 
-    def show(self, view: View) -> None:
-        """Draw ``view.stack``; the panel is hidden when nothing is pending."""
+    def show(self, view: View, playable: set[str] | None = None) -> None:
+        """Draw ``view.stack``; the panel is hidden when nothing is pending. With
+        ``playable`` (the cards with a legal play now) and the viewer to answer, a last line
+        names the cards he may answer with and their keys (:func:`render.answer_keys`)."""
         lines = render.stack_lines(view, self.ascii_only)
+        keys = render.answer_keys(view, playable) if playable is not None else None
+        if lines and keys is not None:
+            lines.append(keys)
         self.display = bool(lines)
         t = Text()
         for i, line in enumerate(lines):

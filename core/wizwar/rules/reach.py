@@ -110,8 +110,8 @@ def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) 
                     for x in others for slug in sorted(C.BY_SLUG)]
         elif s == "drop-object":
             # one name: any treasure or object he might hold (his hand is hidden); lists of
-            # several names, tried in order, are accepted too but not listed (an open
-            # family: ordered, with repeats)
+            # several names (up to the count, sorted, no repeat) are the families
+            # drop-names:K (core/wizwar/families.py)
             names = [*sorted(state.treasures), *_OBJECTS]
             out += [_row(seat, "play", s, (x.seat,), n, (("drop", t),))
                     for x in others for t in names for n in nums]

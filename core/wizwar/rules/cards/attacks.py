@@ -240,6 +240,31 @@ def _weapon(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> 
              physical=a.card != "wizardblade")
 
 
+def _drop_names(state: State, text: str, value: int) -> str:
+    """Drop Object's ``drop=`` list checked: 1..N different names (N the card's count, 1
+    without a number card), each a treasure or an object or magic stone slug, in canonical
+    (sorted) order; a name the target does not hold is wasted, so naming more than N cannot
+    be (our reading of cards.md drop-object: "up to N things named by the caster ... names he
+    does not hold are wasted"). Returns the list's text. Raises :class:`IllegalAction`."""
+    names = [x for x in text.split(",") if x]
+    if not names:
+        raise IllegalAction("name what he drops: drop=P3.t1,dagger")
+    for x in names:
+        if "." in x:
+            if x not in state.treasures:
+                raise IllegalAction(f"{x} is not a treasure of this game")
+        elif x not in C.BY_SLUG or C.card(x).kind not in (C.OBJECT, C.STONE):
+            raise IllegalAction(f"{x} is not a treasure or an object")
+    if len(set(names)) != len(names):
+        raise IllegalAction("name each thing once")
+    if len(names) > value:
+        raise IllegalAction(f"Drop Object names up to {value} thing{'s' * (value != 1)} "
+                            f"here ({len(names)} named): its number card sets how many")
+    if names != sorted(names):
+        raise IllegalAction(f"write the names in order: drop={','.join(sorted(names))}")
+    return ",".join(names)
+
+
 def _player_spell(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
     """An attack spell on a wizard in LOS, its number from the card's number use (Power
     Drain, Stone Dead, the duration curses, Swap and Teleport Opponent). Source: RB The Cards
@@ -269,14 +294,7 @@ def _player_spell(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
             raise IllegalAction("name the card: name=absorb-spell")
         arg = a.arg("name")
     if a.card == "drop-object":
-        names = [x for x in a.arg("drop").split(",") if x]
-        if not names:
-            raise IllegalAction("name what he drops: drop=P3.t1,dagger")
-        for x in names:
-            if "." not in x and (x not in C.BY_SLUG or
-                                 C.card(x).kind not in (C.OBJECT, C.STONE)):
-                raise IllegalAction(f"{x} is not a treasure or an object")
-        arg = ",".join(names)
+        arg = _drop_names(state, a.arg("drop"), value)
     if a.card == "swap":
         t = state.turn
         if t.moves_used or t.teleported or t.swapped:

@@ -191,11 +191,13 @@ def _drop_things(state: State, win: Window, victim: Wizard, value: int, dmg: int
 
 def _read_mind(state: State, win: Window, victim: Wizard, value: int, dmg: int,
                credit: str, o: Out) -> None:
-    """Telepath: the caster sees the victim's hand and must choose one card to take."""
+    """Telepath: the caster sees the victim's hand and must choose one card to take (a chosen
+    take, not a random one: displayed cards stay displayed; cards.md §1.4, telepath)."""
     if not victim.in_game or not victim.hand:
         o("telepath", f"{credit} reads an empty mind")
         return
-    victim.displayed.clear()
+    # no random take: displayed stones stay displayed (cards.md §1.4); one taken leaves the
+    # display (_take_from_hand)
     state.show(list(victim.hand), to=credit)
     state.choice = [credit, victim.seat]
     o("telepath", f"{credit} sees {victim.seat}'s hand", seat=credit)

@@ -1,0 +1,724 @@
+"""Play in a browser: ``wizwar host [GAME] --web [ADDR:]PORT`` serves a hosted game as a web
+page (textual-serve's way: one app process per tab, its screen drawn by xterm.js).
+
+Design (docs/web.md):
+
+- The game itself is an ordinary LAN host (:class:`net.lan.HostGame`) on 127.0.0.1, in which
+  every seat is taken by a joining player, as for ``--ssh`` (``--bot`` gives P1 to the host's
+  bot, ``--bots B`` the last B seats).
+- The page asks for a player name (and the game's password, if one is set). Each tab then
+  runs its own ``python -m wizwar_tui.web`` (the app locked to this one game, like an SSH
+  session's) as a LAN peer of that host, with Textual's web driver: its screen goes to the
+  tab over a websocket and the tab's keys come back. No rules or network code is special to
+  the browser.
+- The same name takes the same seat back (the seat token ``wizwar join`` keeps per host, port
+  and name); a second tab under a name closes the first. When every seat is taken (or the
+  cards are dealt) a newcomer watches: public information only, never a hand.
+- Safe by default: it listens on 127.0.0.1 unless told otherwise; ``--web-password`` (or
+  ``WIZWAR_WEB_PASSWORD``); at most :data:`MAX_TABS` tabs; a tab with no key for
+  :data:`IDLE_TIMEOUT` seconds is closed. Only the game is reachable: the page, the few
+  static files it needs (no folder listing), and the websocket of a ticket the name form
+  handed out; no downloads, no links opened by the app, requests from other sites' pages
+  refused (their ``Origin``).
+
+textual-serve provides the app side of the wire (:class:`textual_serve.app_service.AppService`:
+the packets of Textual's web driver) and the page's script (``textual.js``, xterm.js); its
+``Server`` is not used, because its routes serve a folder listing of its static files and
+downloads, start one app for any websocket that connects, and run the command through a shell.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import hmac
+import html
+import json
+import os
+import re
+import secrets
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+
+if TYPE_CHECKING:
+    from net.lan import HostGame
+
+Log = Callable[[str], None]
+
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,19}")
+"""A player name: a letter or digit, then up to 19 of ``A-Z a-z 0-9 _ . -`` (as over SSH)."""
+
+MAX_TABS = 16
+"""Tabs running an app at once (players and watchers); one more is told to try later."""
+IDLE_TIMEOUT = 30 * 60.0
+"""Seconds a tab may stay without a key before it is closed (its seat waits for its player)."""
+TICKET_TIMEOUT = 60.0
+"""Seconds the ticket of a name form stays good for opening the game's websocket."""
+MAX_TICKETS = 64
+"""Tickets handed out and not used yet, at most (a flood of forms costs nothing)."""
+END_WAIT = 600.0
+"""Seconds the server waits, once the game is over, for the players to close their tabs."""
+PASSWORD_ENV = "WIZWAR_WEB_PASSWORD"
+
+#: the module a tab runs (``python -m``): the app locked to one game. A command, not an
+#: import: ``net/`` imports nothing of the app.
+SESSION_MODULE = "wizwar_tui.web"
+
+#: textual-serve's static files the page uses (nothing else under /static is served)
+STATIC_FILES = ("js/textual.js", "css/xterm.css", "fonts/RobotoMono-VariableFont_wght.ttf",
+                "fonts/RobotoMono-Italic-VariableFont_wght.ttf", "images/background.png")
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; "
+                               "img-src 'self' data:; connect-src 'self'; "
+                               "frame-ancestors 'none'; form-action 'self'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+def _quiet(_msg: str) -> None:
+    pass
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``[ADDR:]PORT`` as (addr, port), the address 127.0.0.1 when left out (``[::1]:8080``
+    for IPv6). Raises ``ValueError`` with a readable reason (a port is 0-65535, 0 picks a
+    free one)."""
+    text = text.strip()
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "127.0.0.1", text
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit():
+        raise ValueError(f"{text!r} is not [ADDR:]PORT (e.g. 8080 or 0.0.0.0:8080)")
+    n = int(port)
+    if not 0 <= n <= 65535:
+        raise ValueError(f"{n} is not a port (0-65535)")
+    return host, n
+
+
+def static_dir() -> Path:
+    """textual-serve's folder of static files (the page's script, style sheet and fonts)."""
+    import textual_serve
+
+    return Path(textual_serve.__file__).resolve().parent / "static"
+
+
+def player_command(lan_host: str, lan_port: int, name: str, watch: bool, rejoin: str = "",
+                   game: str = "") -> list[str]:
+    """The process a tab runs: the app (:data:`SESSION_MODULE`) locked to the game at
+    ``lan_host:lan_port``; ``rejoin`` is the address that takes the seat back; ``game`` the
+    ruleset's name (the app's default when "")."""
+    argv = [sys.executable, "-m", SESSION_MODULE, f"{lan_host}:{lan_port}", "--name", name]
+    if game:
+        argv += ["--game", game]
+    if rejoin:
+        argv += ["--rejoin", rejoin]
+    if watch:
+        argv.append("--watch")
+    return argv
+
+
+def app_env(width: int, height: int) -> dict[str, str]:
+    """The environment of a tab's app: the server's own, minus its terminal and devtools
+    variables, with Textual's web driver and the tab's size in characters."""
+    drop = ("COLUMNS", "LINES", "ROWS", "TMUX", "TMUX_PANE", "STY", "TERM", "TERM_PROGRAM",
+            "COLORTERM")
+    env = {k: v for k, v in os.environ.items()
+           if k not in drop and not k.startswith(("TEXTUAL", "SSH_", "WIZWAR_WEB"))}
+    env.update({"TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver",
+                "TEXTUAL_FPS": "60", "TEXTUAL_COLOR_SYSTEM": "truecolor",
+                "TERM_PROGRAM": "textual", "TERM": "xterm-256color",
+                "COLUMNS": str(width), "ROWS": str(height), "PYTHONIOENCODING": "utf-8",
+                "WIZWAR_ASCII": "0"})
+    if "UTF-8" not in env.get("LANG", "").upper().replace("UTF8", "UTF-8"):
+        env["LANG"] = "C.UTF-8"
+    env.pop("LC_ALL", None)
+    return env
+
+
+def _size(value: Any, default: int) -> int:
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        return default
+    return max(10, min(n, 500))
+
+
+class TabApp(AppService):
+    """One tab's app process: textual-serve's packets, but the command is an argv run
+    without a shell in a session of its own (so it can be stopped whole), and of the app's
+    meta packets only ``exit`` is passed on (no downloads, no links opened in the tab)."""
+
+    def __init__(self, argv: Sequence[str], ws: web.WebSocketResponse) -> None:
+        super().__init__(" ".join(argv), write_bytes=self._to_tab, write_str=self._ignore,
+                         close=self._close_tab, download_manager=DownloadManager())
+        self.argv = list(argv)
+        self.ws = ws
+
+    async def _to_tab(self, data: bytes) -> None:
+        if not self.ws.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.ws.send_bytes(data)
+
+    async def _ignore(self, _text: str) -> None:
+        pass
+
+    async def _close_tab(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+        """Start the app (argv, no shell, its own session) with :func:`app_env`."""
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=app_env(width, height),
+            start_new_session=True)
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
+
+    async def on_meta(self, data: bytes) -> None:
+        """The app ended (``exit``): close the tab's websocket. Other meta is dropped."""
+        try:
+            meta = json.loads(data)
+        except ValueError:
+            return
+        if isinstance(meta, dict) and meta.get("type") == "exit":
+            await self.remote_close()
+
+    @property
+    def pid(self) -> int | None:
+        """The app's process id (None before it started)."""
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def running(self) -> bool:
+        """The app has started and not ended."""
+        return self._process is not None and self._process.returncode is None
+
+    async def finish(self, grace: float = 5.0) -> None:
+        """Ask the app to quit; after ``grace`` seconds stop its whole session (SIGTERM, then
+        SIGKILL), and wait for it."""
+        proc = self._process
+        if proc is None:
+            return
+        if proc.returncode is None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.send_meta({"type": "quit"}), 2)
+            for sig in (None, signal.SIGTERM, signal.SIGKILL):
+                if sig is not None:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(proc.pid, sig)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(proc.wait(), grace if sig is None else 3)
+                if proc.returncode is not None:
+                    break
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._task, 3)
+            self._task = None
+
+
+@dataclass
+class Tab:
+    """A tab that runs an app: its name, ``play`` or ``watch``, its app, its last key."""
+
+    name: str
+    mode: str
+    ws: web.WebSocketResponse
+    app: TabApp | None = None
+    last_key: float = 0.0
+    why: str = ""  # why the server closed it ("" when the player did)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class GameWebServer:
+    """The web front door of one hosted game.
+
+    Args:
+        lan_host, lan_port: where the game's host (``HostGame``) listens; each tab's app
+            joins there.
+        bind, port: where the web server listens (port 0: a free one; see :attr:`port` after
+            :meth:`start`).
+        password: if set, the name form asks for it (compared in constant time).
+        game: the hosted game, to decide play or watch and to spot names seated from the LAN
+            (None: always play).
+        title: the page's title (default: the game's ruleset title and name).
+        command: ``(name, watch, rejoin) -> argv`` of a tab's process (default
+            :func:`player_command`; ``rejoin`` is the page's address).
+        max_tabs: tabs running an app at once (:data:`MAX_TABS`).
+        idle_timeout: seconds without a key before a tab is closed (:data:`IDLE_TIMEOUT`).
+        log: where to report tabs and refusals.
+    """
+
+    def __init__(self, lan_host: str, lan_port: int, *, bind: str = "127.0.0.1",
+                 port: int = 0, password: str = "", game: HostGame | None = None,
+                 title: str = "", command: Callable[[str, bool, str], Sequence[str]] | None = None,
+                 max_tabs: int = MAX_TABS, idle_timeout: float = IDLE_TIMEOUT,
+                 log: Log = _quiet) -> None:
+        self.lan_host, self.lan_port = lan_host, lan_port
+        self.bind, self.port = bind, port
+        self.password = password
+        self.game = game
+        game_name = game.ruleset.name if game is not None else ""
+        if not title and game is not None:
+            title = f"{game.ruleset.title}: {game.name}" if game.name else game.ruleset.title
+        self.title = title or "wizwar"
+        self.command = command or (lambda name, watch, rejoin: player_command(
+            lan_host, lan_port, name, watch, rejoin, game_name))
+        self.max_tabs = max_tabs
+        self.idle_timeout = idle_timeout
+        self.log = log
+        self.tabs: dict[str, Tab] = {}  # name -> its live tab
+        self.web_names: set[str] = set()  # names that ever played through this server
+        self.tickets: dict[str, tuple[str, float]] = {}  # ticket -> (name, expires)
+        self.listening = True
+        self._runner: web.AppRunner | None = None
+        self._idle_task: asyncio.Task[None] | None = None
+
+    # ---- listening -------------------------------------------------------------------
+    def make_app(self) -> web.Application:
+        """The aiohttp application: ``/`` the name form, ``POST /play`` the game page,
+        ``/ws/{ticket}`` a tab's app, ``/static/...`` the page's own files. Nothing else."""
+        app = web.Application(client_max_size=16384, middlewares=[self._headers])
+        app.add_routes([web.get("/", self.handle_index), web.post("/play", self.handle_play),
+                        web.get("/ws/{ticket}", self.handle_websocket),
+                        web.get("/static/{path:.+}", self.handle_static)])
+        return app
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        resp: web.StreamResponse = await handler(request)
+        if not resp.prepared:
+            for k, v in SECURITY_HEADERS.items():
+                resp.headers.setdefault(k, v)
+        return resp
+
+    async def start(self) -> int:
+        """Listen; returns the port. Raises ``OSError`` if it cannot be opened."""
+        self._runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.bind, self.port, reuse_address=True)
+        try:
+            await site.start()
+        except OSError:
+            await self._runner.cleanup()
+            self._runner = None
+            raise
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else self.port
+        self._idle_task = asyncio.ensure_future(self._close_idle_tabs())
+        self.log(f"web: log in: {'password' if self.password else 'none'}")
+        return self.port
+
+    def stop_listening(self) -> None:
+        """Take no new tabs (live tabs go on): the form says the game is closed."""
+        self.listening = False
+        self.tickets.clear()
+
+    async def wait_tabs(self, timeout: float | None = None) -> None:
+        """Wait until every tab has ended (or ``timeout`` seconds)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                while self.tabs:
+                    await asyncio.sleep(0.2)
+
+    async def close(self, why: str = "the server is shutting down") -> None:
+        """Stop listening, end every tab (its app is stopped and waited for) and close."""
+        self.stop_listening()
+        for tab in list(self.tabs.values()):
+            await self.end_tab(tab, why)
+        if self._idle_task is not None:
+            self._idle_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._idle_task
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def end_tab(self, tab: Tab, why: str) -> None:
+        """Close ``tab`` from the server's side: its app is stopped (``why`` is logged)."""
+        tab.why = why
+        if tab.app is not None:
+            await tab.app.finish()
+        with contextlib.suppress(Exception):
+            await tab.ws.close(message=why[:120].encode())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(tab.done.wait(), 10)
+
+    async def _close_idle_tabs(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(max(0.2, min(self.idle_timeout / 4, 10.0)))
+            now = loop.time()
+            for tab in list(self.tabs.values()):
+                if now - tab.last_key > self.idle_timeout and not tab.why:
+                    self.log(f"web: closed {tab.name}'s tab: no key for "
+                             f"{int(self.idle_timeout)} s")
+                    asyncio.ensure_future(self.end_tab(tab, "closed: no key for a long time"))
+
+    # ---- deciding what a tab gets --------------------------------------------------------
+    def check_name(self, name: str) -> str:
+        """Why ``name`` cannot play here ("" when it can, for now)."""
+        if not NAME_RE.fullmatch(name):
+            return ("A name is a letter or digit, then up to 19 of A-Z a-z 0-9 _ . - "
+                    "(no spaces).")
+        if name not in self.tabs and len(self.tabs) >= self.max_tabs:
+            return "Too many players and watchers are connected; try again later."
+        game = self.game
+        if game is not None:
+            seat = next((s for s in game.seats if s.kind == "remote" and s.token
+                         and s.name == name), None)
+            if seat is not None and name not in self.web_names and seat.connected:
+                return (f"Someone called {name} already plays {seat.seat} (from the LAN): "
+                        "pick another name.")
+        return ""
+
+    def mode_for(self, name: str) -> str:
+        """``play`` (a free seat, or this name's own) or ``watch`` (the game is full or
+        dealt and the name has no seat)."""
+        game = self.game
+        if game is None:
+            return "play"
+        seat = next((s for s in game.seats if s.kind == "remote" and s.token
+                     and s.name == name), None)
+        if seat is None and (game.deal_msg or game.free_seats == 0):
+            return "watch"
+        return "play"
+
+    def password_ok(self, given: str) -> bool:
+        """The game's password (constant time); True when none is set."""
+        return not self.password or hmac.compare_digest(given.encode(), self.password.encode())
+
+    @staticmethod
+    def same_site(request: web.Request) -> bool:
+        """The request comes from this server's own page: an ``Origin`` header, if sent,
+        names this very host (so another site's page cannot open the game in a visitor's
+        browser)."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return True
+        return origin in (f"http://{request.host}", f"https://{request.host}")
+
+    # ---- pages ------------------------------------------------------------------------
+    def _page(self, body: str, status: int = 200) -> web.Response:
+        title = html.escape(self.title)
+        text = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title>"
+                f"<style>{FORM_CSS}</style></head><body><main><h1>{title}</h1>{body}</main>"
+                "</body></html>")
+        return web.Response(text=text, status=status, content_type="text/html")
+
+    def _form(self, problem: str = "", name: str = "", status: int = 200) -> web.Response:
+        if not self.listening:
+            return self._page("<p>The game is over: it takes no new players.</p>", 410)
+        pw = ("<label>Password <input type='password' name='password' "
+              "autocomplete='current-password' required></label>") if self.password else ""
+        err = f"<p class='problem' id='problem'>{html.escape(problem)}</p>" if problem else ""
+        body = (f"{err}<form method='post' action='/play' id='join'>"
+                f"<label>Your name <input name='name' id='name' value='{html.escape(name)}' "
+                "maxlength='20' autofocus required pattern='[A-Za-z0-9][A-Za-z0-9_.\\-]*'>"
+                f"</label>{pw}<button type='submit' id='play'>Play</button></form>"
+                "<p class='hint'>A free seat is yours; when the game is full or dealt you "
+                "watch. The same name takes its seat back.</p>")
+        return self._page(body, status)
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        """The name form (and the password field when the game has one)."""
+        return self._form()
+
+    async def handle_play(self, request: web.Request) -> web.Response:
+        """The name form sent: on a right password and a good name, the game's page with a
+        one-use ticket for its websocket; else the form again with the reason (403 for the
+        password)."""
+        if not self.same_site(request):
+            return self._page("<p>Open the game from its own address.</p>", 403)
+        if not self.listening:
+            return self._form()
+        form = await request.post()
+        name = str(form.get("name", "")).strip()
+        if not self.password_ok(str(form.get("password", ""))):
+            self.log(f"web: refused {name[:20]!r}: wrong password")
+            return self._form("Wrong password.", name, 403)
+        why = self.check_name(name)
+        if why:
+            self.log(f"web: refused {name[:20]!r}: {why}")
+            return self._form(why, name if NAME_RE.fullmatch(name) else "", 409)
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for t, (_n, expires) in list(self.tickets.items()):
+            if expires < now:
+                del self.tickets[t]
+        if len(self.tickets) >= MAX_TICKETS:
+            return self._form("Too many players are joining; try again later.", name, 503)
+        ticket = secrets.token_urlsafe(24)
+        self.tickets[ticket] = (name, now + TICKET_TIMEOUT)
+        ws_url = f"ws://{request.host}/ws/{ticket}"
+        title = html.escape(self.title)
+        text = GAME_PAGE.format(title=title, ws_url=html.escape(ws_url, quote=True),
+                                name=html.escape(name))
+        return web.Response(text=text, content_type="text/html")
+
+    async def handle_static(self, request: web.Request) -> web.StreamResponse:
+        """One of :data:`STATIC_FILES` (404 for anything else: no listing, no other file)."""
+        path = request.match_info["path"]
+        if path not in STATIC_FILES:
+            raise web.HTTPNotFound()
+        resp = web.FileResponse(static_dir() / path)
+        resp.headers["Cache-Control"] = "max-age=3600"
+        return resp
+
+    # ---- a tab ---------------------------------------------------------------------------
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        """A tab's app: the ticket (one use, 60 s) names the player; the tab plays or
+        watches; its screen goes out, its keys and sizes come in, until either side ends."""
+        ticket = request.match_info["ticket"]
+        entry = self.tickets.pop(ticket, None)
+        if entry is None or entry[1] < asyncio.get_running_loop().time() or \
+                not self.same_site(request) or not self.listening:
+            raise web.HTTPForbidden(text="no such game ticket: open the game's page again")
+        name = entry[0]
+        why = self.check_name(name)
+        if why:
+            raise web.HTTPConflict(text=why)
+        old = self.tabs.get(name)
+        if old is not None:  # the same name from another tab: that one is closed
+            self.log(f"web: {name} opened another tab: closing the first")
+            await self.end_tab(old, f"{name} opened the game in another tab")
+        ws = web.WebSocketResponse(heartbeat=15, max_msg_size=65536)
+        await ws.prepare(request)
+        mode = self.mode_for(name)
+        tab = Tab(name, mode, ws, last_key=asyncio.get_running_loop().time())
+        self.tabs[name] = tab
+        if mode == "play":
+            self.web_names.add(name)
+        width = _size(request.query.get("width"), 80)
+        height = _size(request.query.get("height"), 24)
+        rejoin = f"http://{request.host}/"
+        self.log(f"web: {name} connected ({'watching' if mode == 'watch' else 'to play'}, "
+                 f"{width}x{height})")
+        try:
+            tab.app = TabApp(self.command(name, mode == "watch", rejoin), ws)
+            await tab.app.start(width, height)
+            await self._pump(tab)
+        except Exception as exc:  # noqa: BLE001 - a tab's failure must not stop the server
+            self.log(f"web: {name}'s tab failed: {exc}")
+        finally:
+            if tab.app is not None:
+                await tab.app.finish()
+            with contextlib.suppress(Exception):
+                await ws.close()
+            if self.tabs.get(name) is tab:
+                del self.tabs[name]
+            tab.done.set()
+            self.log(f"web: {name} left" + (f" ({tab.why})" if tab.why else ""))
+        return ws
+
+    async def _pump(self, tab: Tab) -> None:
+        """The tab's messages to its app until the tab or the app ends: ``stdin`` (keys),
+        ``resize``, ``ping``, ``focus``/``blur``; anything else is ignored."""
+        app = tab.app
+        assert app is not None and app._task is not None
+        reading = asyncio.ensure_future(self._read_tab(tab))
+        try:
+            await asyncio.wait({reading, app._task}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            reading.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reading
+
+    async def _read_tab(self, tab: Tab) -> None:
+        app, ws = tab.app, tab.ws
+        assert app is not None
+        loop = asyncio.get_running_loop()
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = json.loads(msg.data)
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or not envelope:
+                continue
+            kind = envelope[0]
+            data = envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(data, str):
+                tab.last_key = loop.time()
+                await app.send_bytes(data.encode("utf-8", "replace"))
+            elif kind == "resize" and isinstance(data, dict):
+                await app.set_terminal_size(_size(data.get("width"), 80),
+                                            _size(data.get("height"), 24))
+            elif kind == "ping" and isinstance(data, str):
+                await ws.send_json(["pong", data[:40]])
+            elif kind == "focus":
+                await app.focus()
+            elif kind == "blur":
+                await app.blur()
+
+
+FORM_CSS = """
+body { background: #0c181f; color: #e8e8e8; font-family: monospace; }
+main { max-width: 34em; margin: 4em auto; padding: 1.5em 2em; background: #12232d; }
+h1 { font-size: 1.3em; color: #5fd7ff; }
+label { display: block; margin: 0.8em 0; }
+input { font: inherit; margin-left: 0.5em; padding: 0.2em; }
+button { font: inherit; padding: 0.4em 1.6em; background: #5e0ba7; color: #fff; border: 0; }
+.problem { color: #ff8787; }
+.hint { color: #a0a0a0; font-size: 0.9em; }
+"""
+
+GAME_PAGE = """<!DOCTYPE html>
+<html>
+  <head>
+    <meta charset="utf-8">
+    <title>{title}</title>
+    <link rel="stylesheet" href="/static/css/xterm.css">
+    <script src="/static/js/textual.js"></script>
+    <style>
+      @font-face {{ font-family: "Roboto Mono";
+                   src: url("/static/fonts/RobotoMono-VariableFont_wght.ttf"); }}
+      html, body {{ margin: 0; height: 100%; background: #0c181f; }}
+      #terminal {{ position: absolute; inset: 0; }}
+      .closed-dialog {{ display: none; position: absolute; inset: 0; z-index: 10;
+                       align-items: center; justify-content: center; }}
+      body.-closed .closed-dialog {{ display: flex; }}
+      .closed-dialog div {{ background: #12232d; color: #e8e8e8; padding: 2em 3em;
+                           font-family: monospace; text-align: center; }}
+      .closed-dialog a {{ color: #5fd7ff; }}
+    </style>
+  </head>
+  <body>
+    <div class="closed-dialog" id="closed"><div><p>{name}: the game's tab has ended.</p>
+      <p><a href="/">Open the game again</a> (the same name takes its seat back).</p></div>
+    </div>
+    <div id="terminal" class="textual-terminal" data-session-websocket-url="{ws_url}"
+         data-font-size="16"></div>
+  </body>
+</html>
+"""
+
+
+# --------------------------------------------------------------------------- the command
+def _err(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def page_addresses(bind: str, port: int) -> list[str]:
+    """The addresses players open (one per address of this machine when listening on every
+    address)."""
+    if bind in ("0.0.0.0", "", "::"):
+        from net.discovery import local_addresses
+
+        hosts = local_addresses() or ["127.0.0.1"]
+    else:
+        hosts = [bind]
+    return [f"http://{h if ':' not in h else '[' + h + ']'}:{port}/" for h in hosts]
+
+
+async def host_web(args: argparse.Namespace) -> int:
+    """``wizwar host --web [ADDR:]PORT``: host a game (every seat joins, from a browser tab or
+    the LAN; ``--bot``: P1 is the host's bot) and serve it as a web page until it is over and
+    the last tab has closed. Returns the exit status."""
+    from net.cli import advertise_wanted
+    from net.lan import HostGame
+    from net.logfiles import new_log, now_text
+
+    try:
+        web_bind, web_port = parse_listen(args.web)
+    except ValueError as exc:
+        _err(f"--web: {exc}")
+        return 2
+    password = getattr(args, "web_password", "") or os.environ.get(PASSWORD_ENV, "")
+    save = new_log("host", args.name)
+    game = HostGame(ruleset=args.ruleset, options=args.options, name=args.name,
+                    bind=args.bind, port=args.port, bots=args.bots, local_bot=True,
+                    local_seat=bool(args.bot), clock=args.clock, log=_err, writer=save.write,
+                    started=now_text(), seed=args.seed)
+    try:
+        lan_port = await game.start()
+    except OSError as exc:
+        _err(f"cannot listen on {args.bind}:{args.port}: {exc.strerror or exc}")
+        save.close()
+        return 1
+    lan_host = "127.0.0.1" if args.bind in ("0.0.0.0", "", "localhost") else args.bind
+    server = GameWebServer(lan_host, lan_port, bind=web_bind, port=web_port,
+                           password=password, game=game, log=_err)
+    try:
+        port = await server.start()
+    except OSError as exc:
+        _err(f"web: cannot listen on {web_bind}:{web_port}: {exc.strerror or exc}")
+        await game.close()
+        save.close()
+        return 1
+    print(f"web listening on {web_bind}:{port}", flush=True)
+    if lan_host.startswith("127.") or lan_host == "::1":
+        print(f"game port {args.bind}:{lan_port} (for the web tabs only)", flush=True)
+    else:
+        print(f"game port {args.bind}:{lan_port} (LAN players may also wizwar join it)",
+              flush=True)
+    for url in page_addresses(web_bind, port):
+        _err(f"players open:  {url}")
+    if not password and not (web_bind.startswith("127.") or web_bind == "::1"):
+        _err("web: no --web-password: anyone who can reach this port may play")
+    adv = None
+    if advertise_wanted(args.bind, args.advertise):
+        from net.cli import advertise
+
+        with contextlib.suppress(Exception):
+            adv = await advertise(game, args.name, lan_port, args.bind,
+                                  taken=args.seats - game.free_seats)
+    final = ""
+    stop = asyncio.Event()  # Ctrl+C, SIGTERM, SIGHUP: close the game and every tab
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    stopping = asyncio.ensure_future(stop.wait())
+    playing = asyncio.ensure_future(game.run())
+    try:
+        await asyncio.wait({playing, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if playing.done():
+            final = playing.result()
+            if final:
+                res = game.ruleset.result(game.state)
+                _err(f"the game is over (winner {'+'.join(res.winners) or '-'}"
+                     "); waiting for the players to close their tabs")
+            server.stop_listening()
+            waiting = asyncio.ensure_future(server.wait_tabs(END_WAIT))
+            await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            waiting.cancel()
+        else:
+            _err("stopped: closing the game")
+            playing.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await playing
+    finally:
+        stopping.cancel()
+        if adv is not None:
+            with contextlib.suppress(Exception):
+                await adv.stop()
+        await game.close()  # the tabs' apps hear "bye" first, then their tabs end
+        await server.close("the host stopped the game" if stop.is_set() and not final
+                           else "the server is shutting down")
+        save.close()
+    _err(f"game log: {save.path}")
+    if not final and stop.is_set():
+        return 130
+    if not final:
+        _err(f"the game stopped: desync, report in {game.desync}")
+        return 2
+    print(f"final hash {final}", flush=True)
+    return 0

@@ -1,0 +1,625 @@
+"""Play in a browser (net/web.py, wizwar_tui/web.py).
+
+Everything listens on 127.0.0.1 on free ports. Two layers:
+- the web server driven by aiohttp's own client in this process, with a tiny Textual app as
+  a stand-in for the game's (routes, refusals, the tab cap, the idle close), and the
+  ``wizwar host --web`` command itself;
+- a real headless Chromium (the system's, through chromedriver and Selenium) with tabs that
+  play the real app: the page loads, keys reach the game, two tabs play a game to its end,
+  each sees only its own hand, and a refused password gets no app. These skip only when
+  ``chromium`` or ``chromedriver`` is missing (.ci/run installs both).
+
+What a tab shows is read from the bytes its page received (a wrapper of the page's
+``WebSocket``, added before the page's own script runs) through a small terminal model
+(:class:`Term`): xterm.js draws on a canvas, which has no text to read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from net import web as wweb
+from net.lan import HostGame
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+NEED_BROWSER = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="needs chromium and chromedriver (Debian: chromium chromium-driver); .ci/run "
+           "installs both")
+LONG = 120.0  # bounds of the waits on a loaded machine: a hang fails, nothing is timed
+
+
+async def until(cond: Callable[[], Any], what: str, timeout: float = LONG) -> None:
+    """Wait until ``cond()`` holds (the deadline only turns a hang into a failure)."""
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.1)
+
+
+# ------------------------------------------------------------------- a tiny terminal model
+CSI = re.compile(r"\x1b\[([0-9;?<>=]*)([ -/]*)([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+                 r"|\x1b[P^_][^\x1b]*\x1b\\|\x1b[^\[\]P^_]")
+
+
+class Term:
+    """Just enough of a terminal for Textual's output: cursor position (``CSI H``), erase
+    (``K``, ``2J``), text; colours and modes are skipped. ``text()`` is the screen."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, list[str]] = {}
+        self.row = self.col = 0
+
+    def _put(self, ch: str) -> None:
+        line = self.rows.setdefault(self.row, [])
+        if len(line) <= self.col:
+            line.extend(" " * (self.col + 1 - len(line)))
+        line[self.col] = ch
+        self.col += 1
+
+    def feed(self, data: str) -> None:
+        """Apply the bytes the page received (as text)."""
+        pos = 0
+        for m in CSI.finditer(data):
+            self._chars(data[pos:m.start()])
+            pos = m.end()
+            final, params = m.group(3), m.group(1) or ""
+            if final in ("H", "f") and "?" not in params:
+                parts = [int(p) if p.isdigit() else 1 for p in params.split(";")] + [1, 1]
+                self.row, self.col = parts[0] - 1, parts[1] - 1
+            elif final == "K":
+                line = self.rows.get(self.row, [])
+                del line[self.col:]
+            elif final == "J" and params == "2":
+                self.rows.clear()
+        self._chars(data[pos:])
+
+    def _chars(self, text: str) -> None:
+        for ch in text:
+            if ch == "\r":
+                self.col = 0
+            elif ch == "\n":
+                self.row += 1
+            elif ch >= " ":
+                self._put(ch)
+
+    def text(self) -> str:
+        """The screen, one line per row."""
+        if not self.rows:
+            return ""
+        return "\n".join("".join(self.rows.get(r, [])).rstrip()
+                         for r in range(max(self.rows) + 1))
+
+
+# ------------------------------------------------------------------------- the browser
+CAPTURE = """(() => {
+  const Orig = window.WebSocket;
+  window.__wz = {text: "", all: "", closed: false, dec: new TextDecoder()};
+  window.WebSocket = function (url, protocols) {
+    const ws = protocols === undefined ? new Orig(url) : new Orig(url, protocols);
+    ws.addEventListener("message", (e) => {
+      if (typeof e.data !== "string") {
+        const t = window.__wz.dec.decode(new Uint8Array(e.data), {stream: true});
+        window.__wz.text += t;
+        window.__wz.all += t;
+      }
+    });
+    ws.addEventListener("close", () => { window.__wz.closed = true; });
+    return ws;
+  };
+  window.WebSocket.prototype = Orig.prototype;
+  window.WebSocket.OPEN = Orig.OPEN;
+})();"""
+
+
+class Tab:
+    """One browser tab: its window handle and what it has shown."""
+
+    def __init__(self, browser: Browser, handle: str) -> None:
+        self.browser, self.handle = browser, handle
+        self.term = Term()
+        self.all = ""  # every character the page received, for "never shown" checks
+
+    def _here(self) -> Any:
+        d = self.browser.driver
+        if d.current_window_handle != self.handle:
+            d.switch_to.window(self.handle)
+        return d
+
+    def screen(self) -> str:
+        """The tab's screen now (reads what arrived since the last call)."""
+        d = self._here()
+        got = d.execute_script("if (!window.__wz) return ''; const t = window.__wz.text; "
+                               "window.__wz.text = ''; return t;") or ""
+        self.all += got
+        self.term.feed(got)
+        return self.term.text()
+
+    def closed(self) -> bool:
+        """The page's websocket has closed (the app ended)."""
+        return bool(self._here().execute_script("return !!(window.__wz && window.__wz.closed)"))
+
+    def title(self) -> str:
+        """The page's title."""
+        return str(self._here().title)
+
+    def body_text(self) -> str:
+        """The page's own HTML text (the name form, refusals)."""
+        from selenium.webdriver.common.by import By
+
+        return str(self._here().find_element(By.TAG_NAME, "body").text)
+
+    def keys(self, *keys: str) -> None:
+        """Type into the terminal (xterm.js's input element): each key as Selenium names
+        it (``Keys.ENTER``...) or plain text."""
+        from selenium.webdriver.common.by import By
+
+        box = self._here().find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
+        for k in keys:
+            box.send_keys(k)
+
+    def join(self, name: str, password: str | None = None) -> None:
+        """Fill the name form (and the password) and press Play."""
+        from selenium.webdriver.common.by import By
+
+        d = self._here()
+        box = d.find_element(By.ID, "name")
+        box.clear()
+        box.send_keys(name)
+        if password is not None:
+            d.find_element(By.NAME, "password").send_keys(password)
+        d.find_element(By.ID, "play").click()
+
+
+class Browser:
+    """A headless Chromium (the system's) through chromedriver; quit kills both."""
+
+    def __init__(self) -> None:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        opts = webdriver.ChromeOptions()
+        opts.binary_location = str(CHROMIUM)
+        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                    "--disable-gpu", "--window-size=1100,760", "--no-first-run",
+                    "--disable-background-networking", "--disable-extensions",
+                    "--disable-background-timer-throttling",
+                    "--disable-renderer-backgrounding",
+                    "--disable-backgrounding-occluded-windows"):
+            opts.add_argument(arg)
+        self.service = Service(str(CHROMEDRIVER))
+        self.driver = webdriver.Chrome(service=self.service, options=opts)
+        self.driver.set_page_load_timeout(LONG)
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                    {"source": CAPTURE})
+        self.first = True
+
+    def open(self, url: str) -> Tab:
+        """A new tab (the first one is the window's own) at ``url``."""
+        d = self.driver
+        if not self.first:
+            d.switch_to.new_window("tab")
+            d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CAPTURE})
+        self.first = False
+        d.get(url)
+        return Tab(self, d.current_window_handle)
+
+    def quit(self) -> None:
+        """Close the browser and its driver (the driver kills the browser's processes)."""
+        try:
+            self.driver.quit()
+        finally:
+            proc = getattr(self.service, "process", None)
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    b = Browser()
+    try:
+        yield b
+    finally:
+        b.quit()
+
+
+async def off(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a (blocking) Selenium call off the event loop, so the host and the web server in
+    this process go on meanwhile."""
+    return await asyncio.to_thread(fn, *args)
+
+
+async def until_tab(tab: Tab, cond: Callable[[str], bool], what: str,
+                    timeout: float = LONG) -> str:
+    """Wait until ``cond(screen)`` holds for ``tab``; returns that screen."""
+    end = time.monotonic() + timeout
+    while True:
+        scr = await off(tab.screen)
+        if cond(scr):
+            return scr
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}; the screen:\n{scr}")
+        await asyncio.sleep(0.2)
+
+
+class Hosted:
+    """A hosted game and its web server in this process (closed by :meth:`close`)."""
+
+    def __init__(self, game: HostGame, server: wweb.GameWebServer) -> None:
+        self.game, self.server = game, server
+        self.run: asyncio.Future[str] = asyncio.ensure_future(game.run())
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.port}/"
+
+    async def close(self) -> None:
+        if not self.run.done():
+            self.run.cancel()
+        await self.game.close()
+        await self.server.close()
+
+
+async def hosted(game: HostGame, **kw: Any) -> Hosted:
+    lan_port = await game.start()
+    kw.setdefault("log", print)
+    server = wweb.GameWebServer("127.0.0.1", lan_port, game=game, **kw)
+    await server.start()
+    return Hosted(game, server)
+
+
+# ------------------------------------------------------------- the server, no browser
+STANDIN = """
+import sys
+from textual.app import App
+from textual.widgets import Input, Static
+
+class Standin(App):
+    def compose(self):
+        yield Static(f"hello {sys.argv[1]} {sys.argv[2]}", id="hello")
+        yield Input(id="typed")
+
+    def on_input_submitted(self, event):
+        self.query_one("#hello", Static).update(f"got {event.value}")
+
+Standin().run()
+"""
+
+
+def standin(name: str, watch: bool, rejoin: str) -> list[str]:
+    """A stand-in for the game's app: a Textual app that says who it is, echoes a line."""
+    return [sys.executable, "-c", STANDIN, name, "watch" if watch else "play"]
+
+
+def test_parse_listen() -> None:
+    assert wweb.parse_listen("8080") == ("127.0.0.1", 8080)  # loopback unless told
+    assert wweb.parse_listen("0.0.0.0:80") == ("0.0.0.0", 80)
+    assert wweb.parse_listen("[::1]:0") == ("::1", 0)
+    for bad in ("x", "1.2.3.4:", "70000", ":-1"):
+        with pytest.raises(ValueError):
+            wweb.parse_listen(bad)
+
+
+def test_the_tab_app_gets_the_web_driver_and_none_of_the_servers_terminal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TMUX", "/tmp/tmux-0/default,1,0")
+    monkeypatch.setenv("TEXTUAL", "devtools")
+    monkeypatch.setenv("WIZWAR_WEB_PASSWORD", "sesame")
+    env = wweb.app_env(100, 30)
+    assert env["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
+    assert (env["COLUMNS"], env["ROWS"]) == ("100", "30")
+    assert "TMUX" not in env and "TEXTUAL" not in env
+    assert "WIZWAR_WEB_PASSWORD" not in env  # the app is not told the password
+    assert wweb.player_command("127.0.0.1", 9, "ann", True, "http://h:1/", "wizwar")[1:] == [
+        "-m", "wizwar_tui.web", "127.0.0.1:9", "--name", "ann", "--game", "wizwar",
+        "--rejoin", "http://h:1/", "--watch"]
+
+
+async def _ticket(session: aiohttp.ClientSession, url: str, name: str,
+                  password: str = "") -> tuple[int, str]:
+    """POST the name form: (status, the websocket path of the game page, or the page)."""
+    async with session.post(url + "play", data={"name": name, "password": password}) as r:
+        text = await r.text()
+    m = re.search(r'data-session-websocket-url="ws://[^/]+(/ws/[^"]+)"', text)
+    return r.status, m.group(1) if m else text
+
+
+async def _read_ws(ws: aiohttp.ClientWebSocketResponse, want: str) -> str:
+    """Read the app's screen bytes until ``want`` shows (the socket may then stay open)."""
+    term = Term()
+    seen = ""
+    async with asyncio.timeout(LONG):
+        while want not in term.text():
+            msg = await ws.receive()
+            if msg.type == aiohttp.WSMsgType.BINARY:
+                seen += msg.data.decode("utf-8", "replace")
+                term.feed(msg.data.decode("utf-8", "replace"))
+            elif msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
+                              aiohttp.WSMsgType.CLOSING):
+                raise AssertionError(f"closed before {want!r}:\n{term.text()}")
+    return term.text()
+
+
+async def test_only_the_game_is_reachable() -> None:
+    """The name form, the page's own static files and a ticket's websocket; no folder
+    listing, no other file, no downloads, no websocket without a ticket, no form or
+    websocket from another site's page."""
+    server = wweb.GameWebServer("127.0.0.1", 9, command=standin, title="Test game")
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(url) as r:
+                page = await r.text()
+                assert r.status == 200 and "<title>Test game</title>" in page
+                assert r.headers["X-Frame-Options"] == "DENY"
+                assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
+            async with s.get(url + "static/js/textual.js") as r:
+                assert r.status == 200 and len(await r.read()) > 100_000
+            for path in ("static/", "static/js/", "static/../server.py",
+                         "static/%2e%2e/server.py", "static/js/../../app_service.py",
+                         "download/x", "ws", "ws/not-a-ticket", "play", "favicon.ico"):
+                async with s.get(url + path) as r:
+                    assert r.status in (403, 404, 405), (path, r.status)
+            async with s.post(url + "play", data={"name": "ann"},
+                              headers={"Origin": "http://evil.example"}) as r:
+                assert r.status == 403
+            status, ws_path = await _ticket(s, url, "ann")
+            assert status == 200 and ws_path.startswith("/ws/"), ws_path
+            with pytest.raises(aiohttp.WSServerHandshakeError):  # another site's page
+                await s.ws_connect(url + ws_path[1:], headers={"Origin": "http://evil.x"})
+            assert not server.tabs
+            status, ws_path = await _ticket(s, url, "ann")
+            async with s.ws_connect(url + ws_path[1:]) as ws:
+                await _read_ws(ws, "hello ann play")
+                await ws.send_str(json.dumps(["stdin", "hi there\r"]))  # keys reach the app
+                await _read_ws(ws, "got hi there")
+            with pytest.raises(aiohttp.WSServerHandshakeError):  # a ticket is good once
+                await s.ws_connect(url + ws_path[1:])
+            for bad in ("", "a b", "x" * 21, "-ann", "ann\u202e"):
+                status, page = await _ticket(s, url, bad)
+                assert status == 409 and "A name is a letter or digit" in page, bad
+    finally:
+        await server.close()
+    assert not server.tabs
+
+
+async def test_tabs_are_limited_and_an_idle_tab_is_closed() -> None:
+    """One tab more than the cap is told to try later; a tab with no key for the idle time
+    is closed, its app stopped; the same name from a second tab closes the first."""
+    server = wweb.GameWebServer("127.0.0.1", 9, command=standin, max_tabs=1,
+                                idle_timeout=3600.0)
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        async with aiohttp.ClientSession() as s:
+            _, ws_path = await _ticket(s, url, "ann")
+            async with s.ws_connect(url + ws_path[1:]) as ws:
+                await _read_ws(ws, "hello ann")
+                pid = server.tabs["ann"].app.pid  # type: ignore[union-attr]
+                status, page = await _ticket(s, url, "bob")
+                assert status == 409 and "Too many players" in page
+                status, again = await _ticket(s, url, "ann")  # the same name: allowed
+                assert status == 200
+                async with s.ws_connect(url + again[1:]) as ws2:
+                    await _read_ws(ws2, "hello ann")
+                    msg = await ws.receive(timeout=LONG)  # the first tab was closed
+                    assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+                    assert pid is not None and not _alive(pid)
+                    pid2 = server.tabs["ann"].app.pid  # type: ignore[union-attr]
+                    # no key for 2 s: closed (pings are no keys)
+                    server.idle_timeout = 2.0
+                    await ws2.send_str(json.dumps(["ping", "1"]))
+                    msg = await ws2.receive(timeout=LONG)
+                    while msg.type == aiohttp.WSMsgType.BINARY or (
+                            msg.type == aiohttp.WSMsgType.TEXT):
+                        msg = await ws2.receive(timeout=LONG)
+                    assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+                    await until(lambda: not server.tabs, "the idle tab gone")
+                    assert pid2 is not None and not _alive(pid2)
+    finally:
+        await server.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie not yet reaped counts as gone
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_wizwar_host_web_command(tmp_path: Path) -> None:
+    """``wizwar host --web 0 --bot``: listens on 127.0.0.1 (the default), says where, the
+    page's title names the game; a bad --web is refused before anything listens; SIGTERM
+    closes the game (exit 130)."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), PYTHONUNBUFFERED="1")
+    bad = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--web", "nope"],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=LONG)
+    assert bad.returncode == 2 and "--web: 'nope' is not [ADDR:]PORT" in bad.stderr
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wizwar_tui.cli", "host", "--web", "0", "--bot", "--seats",
+         "2", "--name", "Friday game", "--no-advertise"], cwd=REPO, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        m = re.match(r"web listening on 127\.0\.0\.1:(\d+)", line)
+        assert m, line
+        port = int(m.group(1))
+        assert "(for the web tabs only)" in proc.stdout.readline()
+
+        async def page() -> str:
+            async with aiohttp.ClientSession() as s, \
+                    s.get(f"http://127.0.0.1:{port}/") as r:
+                return await r.text()
+
+        assert "<title>Wiz-War: Friday game</title>" in asyncio.run(page())
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(LONG) == 130
+        err = proc.stderr.read() if proc.stderr else ""
+        assert f"players open:  http://127.0.0.1:{port}/" in err, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+# --------------------------------------------------------------------- a real browser
+def pick_tab(lan_port: int) -> Callable[[str, bool, str], Sequence[str]]:
+    """A tab's app that knows the test ruleset "Pick a number" (tests/web_tab.py)."""
+    def command(name: str, watch: bool, rejoin: str) -> list[str]:
+        argv = [sys.executable, str(REPO / "tests" / "web_tab.py"), f"127.0.0.1:{lan_port}",
+                "--name", name, "--game", "pick-a-number", "--rejoin", rejoin]
+        return argv + (["--watch"] if watch else [])
+    return command
+
+
+@NEED_BROWSER
+async def test_two_tabs_play_a_game_to_its_end(browser: Browser,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two tabs of one browser take P1 and P2 of "Pick a number" (two rounds; P3 is the
+    host's bot) and play it to its end with their keys: a tab never sees the other's sealed
+    pick before its own is in, and both end on the game-over line."""
+    import pick_ruleset
+    from selenium.webdriver.common.keys import Keys
+
+    rs = pick_ruleset.register(monkeypatch)
+    game = HostGame(ruleset=rs, options={"rounds": 2}, bots=1, local_seat=False,
+                    name="web test")
+    lan_port = await game.start()
+    server = wweb.GameWebServer("127.0.0.1", lan_port, game=game,
+                                command=pick_tab(lan_port), log=print)
+    await server.start()
+    h = Hosted(game, server)
+    try:
+        ann = await off(browser.open, h.url)
+        assert await off(ann.title) == "Pick a number: web test"
+        await off(ann.join, "ann")
+        await until_tab(ann, lambda s: "You are P1" in s, "ann seated")
+        bob = await off(browser.open, h.url)
+        await off(bob.join, "bob")
+        for tab, seat in ((ann, "P1"), (bob, "P2")):
+            await until_tab(tab, lambda s, seat=seat: f"you are {seat}" in s
+                            and f"{seat} pick 1" in s, f"{seat}'s game screen")
+        for rnd in (1, 2):
+            await off(ann.keys, Keys.ARROW_DOWN * (rnd + 1), Keys.ENTER)  # P1 picks rnd+2
+            await until(lambda: "P1" not in rs.stage(game.state).players, "ann's pick in")
+            scr = await off(bob.screen)
+            assert "P1 pick" not in bob.all, scr  # sealed: bob cannot see it before his
+            await off(bob.keys, Keys.ENTER)  # P2 picks 1
+            await until(lambda rnd=rnd: game.state["round"] > rnd, f"round {rnd} over")
+        final = await asyncio.wait_for(h.run, LONG)
+        assert final and rs.result(game.state).over
+        assert game.state["order"][:2] in (["P1 pick 3", "P2 pick 1"],
+                                           ["P2 pick 1", "P1 pick 3"])
+        for tab in (ann, bob):
+            await until_tab(tab, lambda s: "most points" in s or "over" in s.lower(),
+                            "the game over on both tabs")
+        assert not game.desync
+    finally:
+        await h.close()
+    assert not server.tabs  # every tab's app stopped
+
+
+@NEED_BROWSER
+async def test_wizwar_in_two_tabs_each_sees_only_its_own_hand(browser: Browser) -> None:
+    """A Wiz-War game in two tabs: each shows the board and its own hand, never a card only
+    the other holds; the player to move types an action and the host commits it."""
+    from selenium.webdriver.common.keys import Keys
+
+    from core.wizwar.rules import legal_actions, to_move
+    from wizwar_tui.wizwar.render import card_title
+
+    h = await hosted(HostGame(players=2, local_seat=False, name="web test"))
+    try:
+        ann = await off(browser.open, h.url)
+        assert await off(ann.title) == "Wiz-War: web test"
+        await off(ann.join, "ann")
+        await until_tab(ann, lambda s: "You are P1" in s, "ann seated")
+        bob = await off(browser.open, h.url)
+        await off(bob.join, "bob")
+        await until(lambda: h.game.state is not None, "the deal")
+        st = h.game.state
+        tabs = {"P1": ann, "P2": bob}
+        names = {seat: {card_title(slug) for slug in st.hand_slugs(seat)} for seat in tabs}
+        for seat, tab in tabs.items():
+            await until_tab(tab, lambda s: "┌" in s and "│" in s, f"{seat}'s board")
+        for seat, tab in tabs.items():
+            other = "P2" if seat == "P1" else "P1"
+            own = names[seat] - names[other]
+            theirs = names[other] - names[seat]
+            await until_tab(tab, lambda s, own=own: all(n in s for n in own),
+                            f"{seat}'s own hand {sorted(own)}")
+            for n in theirs:
+                assert not re.search(rf"\b{re.escape(n)}\b", tab.term.text()), \
+                    (seat, n, tab.term.text())
+        mover = to_move(st)[0]
+        acts = legal_actions(st, mover)
+        moves = [a for a in acts if a.verb == "move" and len(a.targets) == 1]
+        action = (moves or acts)[0]
+        before = len(h.game.actions)
+        tab = tabs[mover]
+        idle = await off(tab.screen)
+        await off(tab.keys, ":")
+        await until_tab(tab, lambda s: s != idle, "the command line open")
+        await off(tab.keys, str(action), Keys.ENTER)
+        await until(lambda: len(h.game.actions) > before, "the host commits the typed action")
+        assert h.game.actions[before] == str(action)
+        assert not h.game.desync
+    finally:
+        await h.close()
+
+
+@NEED_BROWSER
+async def test_a_refused_password_gets_no_app(browser: Browser) -> None:
+    """With a password, a wrong one is refused on the page and starts no app (no tab, no
+    process); the right one plays."""
+    started: list[str] = []
+    game = HostGame(players=2, local_seat=False, name="web test")
+    lan_port = await game.start()
+
+    def command(name: str, watch: bool, rejoin: str) -> list[str]:
+        started.append(name)
+        return wweb.player_command("127.0.0.1", lan_port, name, watch, rejoin, "wizwar")
+
+    server = wweb.GameWebServer("127.0.0.1", lan_port, game=game, password="sesame",
+                                command=command, log=print)
+    await server.start()
+    h = Hosted(game, server)
+    try:
+        tab = await off(browser.open, h.url)
+        await off(tab.join, "ann", "open up")
+        end = time.monotonic() + LONG
+        while "Wrong password." not in await off(tab.body_text):
+            assert time.monotonic() < end, "no refusal on the page"
+            await asyncio.sleep(0.2)
+        assert not started and not server.tabs and not server.tickets
+        assert not await off(tab.screen)  # no websocket, no screen
+        await off(tab.join, "ann", "sesame")
+        await until_tab(tab, lambda s: "You are P1" in s, "ann seated with the password")
+        assert started == ["ann"]
+    finally:
+        await h.close()
