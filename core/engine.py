@@ -18,7 +18,11 @@ The shapes, in one place:
   host applies the actions in seat order, so arrival order never matters), a reveal pause
   (nobody decides; a secret holder's opening is awaited), or over.
 * **Secrets** (:class:`Secret`): what is hidden and who holds it (a dealer, or the player who
-  owns it), for the dealer machinery and the no-leak checks.
+  owns it), for the dealer machinery and the no-leak checks. Dealer-held slots sit behind
+  :class:`Dealing` (the rules request their reveals); an action's secret fields are marked by
+  :meth:`Ruleset.seal` (:class:`Sealed`: sealed by the dealer, or by the owner's own process
+  for an owner-held secret); a ``reveal`` stage about an owner-held secret is answered by the
+  holder's process through :meth:`Ruleset.answer`; one audit at the end opens everything.
 * **Outcome** (:class:`Outcome`): winners, draw, how it ended.
 
 Rules that raise :class:`IllegalAction` leave the state exactly as it was (byte-identical
@@ -354,10 +358,16 @@ class Sealed:
             the secret fields left out (Wiz-War: ``P3 choose +31``, the card instance taken,
             not its face). Applied on a state that lacks the secret it must give the same
             state hash as the whole action on the full state.
+        by: who seals it: ``"dealer"`` (the host, which sees every action: Telepath's
+            choose) or ``"owner"`` (an owner-held secret, :class:`Secret` ``holder="owner"``:
+            the acting seat's own process commits before it sends the action, so the host
+            gets only the public form and the commitment, and neither it nor any other peer
+            can read the secret before the end).
     """
 
     knows: tuple[str, ...]
     public: Any
+    by: Literal["dealer", "owner"] = "dealer"
 
 
 # ---- dealer-held secrets ---------------------------------------------------------------
@@ -601,6 +611,17 @@ class Ruleset(ABC):
         A log keeps the form its writer was sent (and the commitment); both replay. Source
         for Wiz-War: cards.md telepath (the card taken is seen by the two players only)."""
         return None
+
+    def answer(self, state: Any, holder: str) -> Any:
+        """In a ``reveal`` stage awaiting ``holder`` (an owner-held secret the rules ask
+        about: "is this spell trapped?"), the action the holder's process enters on its own,
+        computed by the rules from the secrets this state holds (the holder's process
+        applied its own whole actions). Every peer applies it; a lie (an answer the secret
+        contradicts) is caught by the end's audit, which replays the game with every secret
+        opened and asks this hook again (``core.log.audit_answers``). Raises ``ValueError``
+        when this state does not hold ``holder``'s secret. Default: the ruleset has no
+        owner-held secret."""
+        raise ValueError(f"{self.title} has no owner-held secret to answer from")
 
     def dealing(self) -> Dealing:
         """The hooks of this ruleset's dealer-held secrets (:class:`Dealing`; the base: no

@@ -443,6 +443,8 @@ def replay(loaded: Loaded, upto: int | None = None) -> Any:
                        f"{loaded.end['hash']}")
     if upto is None:
         audit_sealed(loaded)
+        if loaded.end is not None:
+            audit_answers(loaded)
     return rp.state
 
 
@@ -471,6 +473,34 @@ def opened_action(loaded: Loaded, r: Mapping[str, Any]) -> Any:
         if o is not None and isinstance(o[2], str) and _commit_of(o[1], o[2]) == sealed[0]:
             return o[1]
     return r["action"]
+
+
+def audit_answers(loaded: Loaded) -> None:
+    """The end's audit of the answers owners gave about their secrets: replay the game with
+    every sealed action opened (:func:`opened_action`), and at each ``reveal`` stage ask the
+    rules for the holder's answer (``Ruleset.answer``, from the secrets now known) and
+    compare it with the action logged. A game whose ruleset has no owner-held secret passes.
+    Raises ``LogError`` naming the seat and the action of the first lie (or of an answer the
+    opened secrets cannot give: a secret not opened)."""
+    rs = loaded.ruleset
+    if not any(s.holder == "owner" for s in rs.secrets):
+        return
+    rp = begin(loaded)
+    for r in loaded.records:
+        wire = opened_action(loaded, r)
+        stage = rs.stage(rp.state)
+        if stage.kind == "reveal" and stage.holder:
+            try:
+                due = rs.answer(rp.state, stage.holder)
+            except ValueError as exc:
+                raise LogError(f"action {r['seq']}: {stage.holder}'s answer cannot be "
+                               f"checked: {exc}") from None
+            if due.to_wire() != wire:
+                raise LogError(
+                    f"{stage.holder} lied at action {r['seq']}: it answered "
+                    f"'{_action_of(rs, wire)}', but its secret, opened at the end, gives "
+                    f"'{due}'")
+        rp.step({**r, "action": wire})
 
 
 def audit_sealed(loaded: Loaded) -> None:
