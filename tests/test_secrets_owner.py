@@ -18,7 +18,6 @@ import secret_ruleset  # tests/secret_ruleset.py (pytest puts tests/ on the path
 
 from core import log
 from core.session import LocalSession
-from net.dealer import DealError
 from net.lan import HostGame, PeerGame
 
 
