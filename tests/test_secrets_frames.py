@@ -142,8 +142,11 @@ async def test_every_frame_holds_only_what_its_seat_may_know(
         for seed in seeds:
             monkeypatch.setattr(lan, "secrets", _Secrets(seed))
             host, peers = await _game(players, seed, bots)
-            played |= {a.split()[2] for a in host.actions
-                       if a.split()[1] in ("play", "discard")}
+            for a in host.actions:  # the cards played, discarded, boosted with, added
+                w = a.split()
+                if w[1] in ("play", "discard", "boost"):
+                    played.add(w[2])
+                played |= {x[1:] for x in w[3:] if x.startswith("+")}
             for p in peers:
                 assert not p.leaks, (players, seed, p.leaks[:5])
                 watched[players] += p.chooses_seen

@@ -18,6 +18,7 @@ import secret_ruleset  # tests/secret_ruleset.py (pytest puts tests/ on the path
 
 from core import log
 from core.session import LocalSession
+from net.dealer import DealError
 from net.lan import HostGame, PeerGame
 
 
@@ -89,3 +90,43 @@ async def _lan(rs: Any, peer_cls: type[PeerGame] = PeerGame) -> tuple[HostGame, 
     finally:
         await host.close()
     return host, peer, [res, frames, [log.read(b.getvalue()) for b in bufs]]
+
+
+async def test_lan_owner_secret_kept_from_host_and_peer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Host (P1) and a joiner (P2) over 127.0.0.1: P2's number never reaches the host or any
+    frame before the end; the host's state never holds it; P2's process answers the rules'
+    questions on its own; at the end both open, both audits pass and every log replays."""
+    rs = secret_ruleset.register(monkeypatch)
+    host, peer, (res, frames, logs) = await _lan(rs)
+    assert res[0] and res[0] == res[1], res
+    assert host.audit == "" and peer.audit == "" and peer.audited
+    hidden = [r for r in logs[1].records if r["action"][1] == "hide" and r["seat"] == "P2"]
+    mine = hidden[0]["action"][2]  # P2's log keeps its number and salt
+    assert isinstance(mine, int) and len(hidden[0]["sealed"]) == 2
+    hosts = [r for r in logs[0].records if r["seat"] == "P2" and r["action"][1] == "hide"]
+    assert hosts[0]["action"] == ["P2", "hide", None] and len(hosts[0]["sealed"]) == 1
+    # the host's own state holds P1's number only, never P2's
+    assert set(host.state["number"]) == {"P1"} and set(peer.state["number"]) == {"P2"}
+    # P1's number reached P2 only in the end's openings
+    p1 = [r for r in logs[0].records if r["seat"] == "P1" and r["action"][1] == "hide"][0]
+    for f in frames:
+        if f["type"] == "commit":
+            assert f["action"][1] != "hide" or f["action"][2] is None, f
+    end = [f for f in frames if f["type"] == "end"][0]
+    assert [o[1] for o in end["openings"]] == [p1["action"], hidden[0]["action"]]
+    answers = [r["action"] for r in logs[0].records if r["action"][1] == "answer"]
+    assert len(answers) == 4 and all(a[2] in ("yes", "no") for a in answers)
+    for x in logs:
+        assert not x.damage and rs.state_hash(log.replay(x)) == res[0]
+
+
+async def test_lan_cheating_owner_is_caught_and_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A joiner whose answers contradict its committed number: the game ends, the end's
+    audit (which opens every secret) catches the lie and names P2 and the action, on the
+    host and on the cheater's own side; the host's log fails its replay in the same words."""
+    rs = secret_ruleset.register(monkeypatch)
+    host, peer, (res, _frames, logs) = await _lan(rs, Liar)
+    assert host.audit.startswith("P2 lied at action 4: it answered 'P2 answer"), host.audit
+    assert isinstance(res[1], DealError) and "P2 lied at action 4" in str(res[1])
+    with pytest.raises(log.LogError, match="P2 lied at action 4"):
+        log.replay(logs[0])
