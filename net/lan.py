@@ -1683,7 +1683,7 @@ class PeerGame:
         got = msg.get("sealed")
         if got is None:
             return action, []
-        own = self._own.pop(got[0], None) if isinstance(got, list) and got and \
+        own = self._own.get(got[0]) if isinstance(got, list) and got and \
             isinstance(got[0], str) else None
         if own is not None and len(got) == 1:  # our own secret: apply the whole action
             whole, salt = own
