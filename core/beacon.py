@@ -215,15 +215,17 @@ def is_beaconed(ruleset: Ruleset, state: Any) -> bool:
     return rng is not None and rng.beaconed
 
 
-def needs_chance(ruleset: Ruleset, state: Any, action: Any) -> bool:
+def needs_chance(ruleset: Ruleset, state: Any, action: Any, probe: Any = None) -> bool:
     """Will ``action`` draw from the generator? Only meaningful on a state that knows every
     fact the draw could depend on (the host's full state). Applies it to a copy whose
     generator refuses every draw; the state itself is untouched. An illegal action draws
-    nothing (False)."""
+    nothing (False). ``probe``: a copy of ``state`` made beforehand (``ruleset.clone``, e.g.
+    while the host waited for the action), which this spends; None: one is made here."""
     rng = ruleset.chance(state)
     if rng is None or not rng.beaconed:
         return False
-    probe = ruleset.clone(state)
+    if probe is None:
+        probe = ruleset.clone(state)
     prng = ruleset.chance(probe)
     assert prng is not None
     prng.beaconed, prng.fresh = True, False

@@ -169,12 +169,19 @@ async def resolve(target: str, timeout: float) -> tuple[str, int, str]:
         return direct[0], direct[1], ""
     if ":" in target:
         raise LookupError(f"{target!r} is not HOST:PORT")
-    from net.discovery import find_games
+    from net.discovery import find_games, first_reachable
 
     games = await find_games(timeout)
+    tried: list[str] = []
     for g in games:
         if g.name == target or (not target and g.seats_free > 0):
-            return g.host, g.port, g.game
+            hosts = g.hosts or (g.host,)
+            host = await first_reachable(hosts, g.port)  # every advertised address at once
+            if host is not None:
+                return host, g.port, g.game
+            tried.append(f"{g.name!r} at {', '.join(hosts)} port {g.port}")
+    if tried:
+        raise LookupError(f"found {'; '.join(tried)}, but no address answers")
     raise LookupError(f"no game called {target!r} found on the network"
                       if target else "no game with a free seat found on the network")
 
@@ -187,6 +194,7 @@ async def join_headless(args: argparse.Namespace) -> int:
     except LookupError as exc:
         _err(str(exc))
         return 1
+    from net.dealer import DealError
     from net.lan import HostClosed, JoinRefused, PeerGame
     from net.logfiles import new_log, now_text
 
@@ -211,6 +219,10 @@ async def join_headless(args: argparse.Namespace) -> int:
         except JoinRefused as exc:
             _err(f"refused: {exc}")
             return 1
+        except DealError as exc:  # the peer wrote its report and told the host
+            save.close()
+            _err(f"the game stopped: {exc}; report in {peer.desync}")
+            return 2
         except (ConnectionError, OSError) as exc:
             if not peer.seat:  # never got in: nothing to rejoin
                 _err(f"cannot join {host}:{port}: {exc}")
@@ -404,6 +416,9 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                         "joins: docs/web.md)")
     p.add_argument("--web-password", default="", metavar="PW",
                    help="web players give this password (or $WIZWAR_WEB_PASSWORD)")
+    p.add_argument("--web-url", default="", metavar="URL",
+                   help="the address players open when a TLS proxy serves the page "
+                        "(https://game.example.org)")
     add_option_flags(p, rs, "host")
     p.set_defaults(built_for=rs.name)
     j = sub.add_parser("join", help="join a LAN game by name or HOST:PORT",

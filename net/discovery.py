@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
+import ipaddress
 import logging
+import re
 import socket
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +70,19 @@ Long enough for an owner that multicast its records less than a second ago (RFC 
 it must wait a second before multicasting them again) to answer."""
 RESOLVE_TIMEOUT_MS = 3000
 """How long a browser waits for a service's SRV/TXT/A records."""
+PROBE_TIMEOUT = 1.5
+"""Seconds a connection attempt to one advertised address may take (every address of a game
+is tried at once; the first that answers is the one to join)."""
+RECHECK_SECONDS = 3.0
+"""How often a running browser checks that each listed game still answers on its port."""
+RECHECK_MISSES = 2
+"""Checks in a row a game may fail before it leaves the list (it comes back if it answers
+again while it is still advertised)."""
+VIRTUAL_INTERFACES = ("docker", "br-", "veth", "virbr", "vnet", "lxcbr", "lxdbr", "cni",
+                      "flannel", "cali", "vmnet", "vboxnet", "podman", "tailscale", "zt")
+"""Name prefixes of the interfaces a host's players cannot reach it on (container and VM
+bridges, tunnels): a game bound to every address does not advertise theirs."""
+_TAG = re.compile(r" #[0-9a-f]{6}$")
 
 TXT_NAME = "name"
 TXT_PROTO = "proto"
@@ -97,6 +113,9 @@ class GameAd:
     seats_free: int
     service: str
     """The full zeroconf service name (unique on the LAN); the key in :attr:`Browser.games`."""
+    hosts: tuple[str, ...] = ()
+    """Every usable advertised IPv4 address (never a loopback one), :attr:`host` first:
+    :func:`first_reachable` tries them all."""
 
     @property
     def game(self) -> str:
@@ -168,9 +187,21 @@ def _txt_int(props: dict[bytes, bytes | None], key: str, low: int, high: int) ->
 
 
 def _instance_label(service: str, type_: str) -> str:
+    """The instance part of a service name, without the advertiser's tag (`` #a1b2c3``)."""
     if service.lower().endswith("." + type_.lower()):
-        return service[: -len(type_) - 1]
-    return service
+        service = service[: -len(type_) - 1]
+    return _TAG.sub("", service)
+
+
+def usable_address(address: str) -> bool:
+    """True for an advertised IPv4 address a joiner may connect to: not loopback (an advert
+    must never point a joiner at its own machine), unspecified, multicast or broadcast."""
+    try:
+        ip = ipaddress.IPv4Address(address)
+    except ValueError:
+        return False
+    return not (ip.is_loopback or ip.is_unspecified or ip.is_multicast
+                or ip == ipaddress.IPv4Address("255.255.255.255"))
 
 
 def parse_ad(info: AsyncServiceInfo | ServiceInfo) -> GameAd | None:
@@ -191,7 +222,7 @@ def _parse_ad(info: ServiceInfo) -> GameAd | None:
     port = info.port
     if not isinstance(port, int) or not 1 <= port <= 65535:
         return None
-    addresses = info.parsed_addresses(IPVersion.V4Only)
+    addresses = [a for a in info.parsed_addresses(IPVersion.V4Only) if usable_address(a)]
     if not addresses:
         return None
     props = info.properties
@@ -219,6 +250,7 @@ def _parse_ad(info: ServiceInfo) -> GameAd | None:
         seats_taken=taken,
         seats_free=free,
         service=service,
+        hosts=tuple(dict.fromkeys(addresses)),
     )
 
 
@@ -233,15 +265,53 @@ def _interface_choice(interfaces: list[str] | None) -> list[str] | None:
     return list(interfaces)
 
 
-def _local_ipv4_addresses() -> list[str]:
-    """The host's IPv4 addresses, loopback last (only useful when nothing else exists)."""
+def advertised_addresses(adapters: Iterable[Any]) -> list[str]:
+    """The IPv4 addresses a game bound to every address advertises, from ``adapters``
+    (``ifaddr.get_adapters()``): those of the interfaces other machines can reach, not
+    loopback and not a container or VM bridge or tunnel (:data:`VIRTUAL_INTERFACES`; the
+    joiner would try an address it can never reach). Empty when there is none."""
     found: list[str] = []
-    for adapter in ifaddr.get_adapters():
+    for adapter in adapters:
+        name = str(getattr(adapter, "nice_name", "") or getattr(adapter, "name", ""))
+        if name.startswith(VIRTUAL_INTERFACES):
+            continue
         for ip in adapter.ips:
-            if ip.is_IPv4 and isinstance(ip.ip, str) and ip.ip not in found:
+            if ip.is_IPv4 and isinstance(ip.ip, str) and usable_address(ip.ip) \
+                    and ip.ip not in found:
                 found.append(ip.ip)
-    outside = [a for a in found if not a.startswith("127.")]
-    return outside or ["127.0.0.1"]
+    return found
+
+
+def _local_ipv4_addresses() -> list[str]:
+    """The addresses to advertise on every interface (:func:`advertised_addresses`);
+    loopback only when nothing else exists (browsers skip such an ad)."""
+    return advertised_addresses(ifaddr.get_adapters()) or ["127.0.0.1"]
+
+
+async def first_reachable(hosts: list[str] | tuple[str, ...], port: int,
+                          timeout: float = PROBE_TIMEOUT) -> str | None:
+    """The first of ``hosts`` (IPv4 address texts) that accepts a TCP connection on
+    ``port`` within ``timeout`` seconds, all tried at once; None when none does. The probe
+    connections are closed at once (a wizwar host drops a connection that closes before its
+    hello without a word)."""
+
+    async def attempt(host: str) -> str:
+        _r, w = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        w.close()
+        with contextlib.suppress(Exception):
+            await w.wait_closed()
+        return host
+
+    tasks = [asyncio.ensure_future(attempt(h)) for h in dict.fromkeys(hosts)]
+    try:
+        for done in asyncio.as_completed(tasks):
+            with contextlib.suppress(Exception):
+                return await done
+        return None
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _fit_label(base: str, suffix: str) -> str:
@@ -359,7 +429,9 @@ class Advertiser:
             TXT_TAKEN: str(seats_taken),
             TXT_FREE: str(seats_free),
         }
-        host = f"wizwar-{uuid.uuid4().hex[:12]}.local."  # unique: no A-record clashes
+        uid = uuid.uuid4().hex[:12]
+        host = f"wizwar-{uid}.local."  # unique: no A-record clashes
+        tag = f" #{uid[:6]}"  # in the service name: games on two links never share one
         azc = AsyncZeroconf(
             interfaces=choice if choice is not None else InterfaceChoice.All,
             ip_version=IPVersion.V4Only,
@@ -371,11 +443,12 @@ class Advertiser:
             survey = await _survey_names(azc, taken)
             for number in range(1, MAX_NAME_SUFFIX + 1):
                 label = base if number == 1 else _fit_label(base, f" ({number})")
-                if f"{label}.{SERVICE_TYPE}".lower() in taken:
+                shown = {_instance_label(n, SERVICE_TYPE.lower()) for n in taken}
+                if label.lower() in shown:
                     continue
                 info = AsyncServiceInfo(
                     SERVICE_TYPE,
-                    f"{label}.{SERVICE_TYPE}",
+                    f"{_fit_label(label, tag)}.{SERVICE_TYPE}",
                     port=port,
                     properties={**self._props, TXT_NAME: label},
                     server=host,
@@ -443,16 +516,62 @@ class Browser:
     """Keeps :attr:`games` up to date with the games advertised on the LAN.
 
     ``on_change(games)`` (a plain function, called on the event loop) gets the sorted list of
-    games each time a game appears, changes or disappears.
+    games each time a game appears, changes or disappears. Every :data:`RECHECK_SECONDS`
+    each listed game is probed on its port (:meth:`recheck`): one that does not answer
+    :data:`RECHECK_MISSES` times in a row leaves the list (a host killed without its goodbye
+    is gone within seconds, not when its records expire), and :attr:`GameAd.host` is the
+    advertised address that answered.
     """
 
-    def __init__(self, on_change: GameCallback | None = None) -> None:
+    def __init__(self, on_change: GameCallback | None = None,
+                 recheck_seconds: float = RECHECK_SECONDS) -> None:
         """Create an idle browser; nothing touches the network until :meth:`start`."""
         self.games: dict[str, GameAd] = {}
         self.on_change = on_change
+        self.recheck_seconds = recheck_seconds
         self._azc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._misses: dict[str, int] = {}  # service -> checks in a row it did not answer
+        self._hidden: dict[str, GameAd] = {}  # advertised, but not answering: not listed
+        self._rechecking: asyncio.Task[None] | None = None
+
+    async def recheck(self) -> None:
+        """Probe every advertised game once (:func:`first_reachable` on its addresses):
+        one that answers is listed, with the address that answered first; one that missed
+        :data:`RECHECK_MISSES` checks in a row is taken off the list until it answers again
+        (or its advert goes)."""
+        names = list(self.games) + [n for n in self._hidden if n not in self.games]
+        ads = {n: self.games.get(n) or self._hidden[n] for n in names}
+        found = await asyncio.gather(*(first_reachable(ad.hosts or (ad.host,), ad.port)
+                                       for ad in ads.values()))
+        changed = False
+        for (name, ad), host in zip(ads.items(), found, strict=True):
+            if name not in self.games and name not in self._hidden:
+                continue  # removed meanwhile
+            if host is not None:
+                self._misses.pop(name, None)
+                back = self._hidden.pop(name, None) is not None
+                if back or ad.host != host:
+                    self.games[name] = dataclasses.replace(ad, host=host)
+                    changed = True
+                continue
+            self._misses[name] = self._misses.get(name, 0) + 1
+            if self._misses[name] >= RECHECK_MISSES and name in self.games:
+                self._hidden[name] = self.games.pop(name)
+                changed = True
+        if changed:
+            self._notify()
+
+    async def _recheck_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.recheck_seconds)
+            try:
+                await self.recheck()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - a failed check must not stop browsing
+                log.debug("recheck failed", exc_info=True)
 
     async def start(self, interfaces: list[str] | None = None) -> None:
         """Start browsing on ``interfaces`` (IPv4 addresses; None means all)."""
@@ -466,11 +585,17 @@ class Browser:
         self._browser = AsyncServiceBrowser(
             self._azc.zeroconf, [SERVICE_TYPE], handlers=[self._on_service_state_change]
         )
+        if self.recheck_seconds > 0:
+            self._rechecking = asyncio.ensure_future(self._recheck_loop())
 
     async def stop(self) -> None:
         """Stop browsing and close the sockets. :attr:`games` keeps its last content."""
         browser, azc = self._browser, self._azc
         self._browser = self._azc = None
+        rechecking, self._rechecking = self._rechecking, None
+        if rechecking is not None:
+            rechecking.cancel()
+            await asyncio.gather(rechecking, return_exceptions=True)
         try:
             if browser is not None:
                 await browser.async_cancel()  # first, so that no new resolve tasks start
@@ -502,6 +627,8 @@ class Browser:
             if old is not None:
                 old.cancel()
             if state_change is ServiceStateChange.Removed:
+                self._hidden.pop(name, None)
+                self._misses.pop(name, None)
                 if self.games.pop(name, None) is not None:
                     self._notify()
                 return
@@ -532,10 +659,17 @@ class Browser:
             log.debug("could not resolve %r", name, exc_info=True)
             ad = None
         if ad is None:
+            self._hidden.pop(name, None)
             if self.games.pop(name, None) is not None:
                 self._notify()
             return
-        if self.games.get(name) != ad:
+        if name in self._hidden:  # advertised again, still not answering: kept off the list
+            self._hidden[name] = ad
+            return
+        old = self.games.get(name)
+        if old is not None and old.host in ad.hosts:  # keep the address that answered
+            ad = dataclasses.replace(ad, host=old.host)
+        if old != ad:
             self.games[name] = ad
             self._notify()
 
@@ -548,12 +682,18 @@ class Browser:
             log.exception("discovery on_change callback failed")
 
 
-async def find_games(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[GameAd]:
-    """Browse for ``timeout`` seconds and return the games found, sorted by name."""
-    browser = Browser()
+async def find_games(timeout: float = 2.0, interfaces: list[str] | None = None,
+                     probe: bool = False) -> list[GameAd]:
+    """Browse for ``timeout`` seconds and return the games found, sorted by name. ``probe``:
+    keep only the games that answer on their port (:meth:`Browser.recheck`), each with the
+    address that answered as :attr:`GameAd.host`."""
+    browser = Browser(recheck_seconds=0)
     await browser.start(interfaces)
     try:
         await asyncio.sleep(max(0.0, timeout))
+        if probe:
+            for _ in range(RECHECK_MISSES):
+                await browser.recheck()
     finally:
         await browser.stop()
     return browser.sorted_games()

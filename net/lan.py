@@ -308,8 +308,10 @@ class HostGame:
     def __post_init__(self) -> None:
         self._unauthenticated = 0  # connections that have not said hello yet
         self._owner_seals: dict[str, dict[int, str]] = {}  # seat -> seq -> its commitment
+        self._probe_shown: list[tuple[list[int], str]] = []
         self._openings_in = asyncio.Event()
         self._conns: set[Conn] = set()  # every open connection (closed with the game)
+        self._spare: tuple[Any, int, Any] | None = None  # (state, seq, a copy of it)
         opts = dict(self.options)
         if self.players and "players" in self.ruleset.options.names():
             opts["players"] = self.players
@@ -437,7 +439,9 @@ class HostGame:
                 self._unauthenticated -= 1
                 counted = False
             conn.frames.limit = MAX_FRAME
-            if msg is None or msg["type"] != "hello":
+            if msg is None:
+                return  # closed before saying hello: a discovery probe (net.discovery)
+            if msg["type"] != "hello":
                 raise ProtocolError("the first message must be hello")
             problem = version_problem(self.ruleset, msg)
             if problem:
@@ -461,9 +465,10 @@ class HostGame:
             # a seat taken back with its token: the new connection is the seat's before the
             # old one is closed, so the old one's ending does not free the seat (in the
             # lobby that cleared the token and name under the newcomer: a takeover loop)
+            # From here to the end of the catch-up nothing waits (sends only queue), so no
+            # broadcast reaches the new connection before its catch-up: a commit ahead of
+            # the start it follows dropped a rejoining peer ("a commit before the start").
             old, seat.conn = seat.conn, conn
-            if old is not None:
-                await old.close()
             await conn.send({"type": "welcome", "seat": seat.seat, "token": seat.token,
                              "players": self.players, "game": self.name[:80],
                              "ruleset": self.ruleset.name})
@@ -471,6 +476,8 @@ class HostGame:
             if seat.new_tip and seat.seat not in self.reveals_in:
                 await self._recommit(seat, tell_it=False)  # it learns it in the catch-up
             await self._catch_up(seat)
+            if old is not None:
+                await old.close()
             self._changed()
             self._check_joined()
             while True:
@@ -596,18 +603,21 @@ class HostGame:
             self._all_joined.set()
 
     async def _catch_up(self, seat: Seat) -> None:
-        """A rejoining peer gets everything it was sent so far, in order."""
+        """A rejoining peer gets everything it was sent so far, in order, written in one go
+        (nothing can come between: no broadcast reaches it before its catch-up)."""
         assert seat.conn is not None
+        backlog: list[dict[str, Any]] = []
         if self.deal_msg:
-            await seat.conn.send(self.deal_msg)
+            backlog.append(self.deal_msg)
         if self.start_msg:
-            await seat.conn.send(self._for(self.start_msg, seat.seat))
-        for m in self.sent:
-            await seat.conn.send(self._for(m, seat.seat))
+            backlog.append(self._for(self.start_msg, seat.seat))
+        backlog.extend(self._for(m, seat.seat) for m in self.sent)
         if self.roll_msg and seat.seat not in self.reveals_in:
-            await seat.conn.send(self.roll_msg)
+            backlog.append(self.roll_msg)
         if self.sealed_in:
-            await seat.conn.send(self.sealed_in)
+            backlog.append(self.sealed_in)
+        if backlog:
+            seat.conn.write(b"".join(encode(m) for m in backlog))
 
     def _for(self, msg: dict[str, Any], seat: str) -> dict[str, Any]:
         """What ``seat`` (``""``: a watcher) is sent of a sequenced message: its own private
@@ -706,6 +716,8 @@ class HostGame:
         and the live state must be the record's. Returns "" when they do, else what went
         wrong (a real host fault). Incremental: each action is replayed once."""
         rs = self.ruleset
+        if not self._record:
+            return ""  # not started: no state to be wrong about
         try:
             if self._check is None:
                 self._check = log.begin(log.read(log.encode(self._record[0])))
@@ -737,6 +749,8 @@ class HostGame:
         goes on. Raises ``ConnectionError`` to end the dropped peer's connection."""
         rs = self.ruleset
         mine = self.hashes.get(seq, "")
+        if theirs and seq in self.hashes:  # a claim about that action, like an ack
+            self.acks.setdefault(seq, {})[seat.seat] = theirs
         fault = self._self_check()
         others = {s: h for s, h in self.acks.get(seq, {}).items() if s != seat.seat}
         with_host = sorted(s for s, h in others.items() if h == mine)
@@ -779,11 +793,26 @@ class HostGame:
         raise ConnectionError(f"dropped: {why}")
 
     async def _broadcast(self, msg: dict[str, Any]) -> None:
+        """Send ``msg`` to every connected seat and watcher (a message with ``private``
+        reveals as :meth:`_for` each); one encoding serves every copy that is the same."""
+        done: dict[int, bytes] = {}  # id of a private reveal list -> the frame encoded with it
+        empty: list[Any] = []
+
+        def frame(seat: str) -> bytes:
+            if "private" not in msg:
+                key = 0
+            else:
+                mine = msg["private"].get(seat) or empty
+                key = id(mine) if mine else 1
+            if key not in done:
+                done[key] = encode(self._for(msg, seat) if "private" in msg else msg)
+            return done[key]
+
         for s in self.seats:
             if s.kind == "remote" and s.conn is not None:
-                await s.conn.send(self._for(msg, s.seat) if "private" in msg else msg)
+                s.conn.write(frame(s.seat))
         for w in list(self.watchers):
-            await w.send(self._for(msg, "") if "private" in msg else msg)
+            w.write(frame(""))
 
     # ---- the game ---------------------------------------------------------------------
     async def run(self) -> str:
@@ -820,9 +849,11 @@ class HostGame:
             self.writer(log.encode(head))
         self.hashes[0] = rs.state_hash(st)
         await self._broadcast(self.start_msg)
+        asyncio.get_running_loop().call_soon(self._make_spare)
         self.log(f"game started, first to act {', '.join(rs.to_move(st))}")
         self._changed()
-        while not rs.result(st).over and not self.desync:
+        while not rs.result(self.state).over and not self.desync:
+            st = self.state  # a new object after each action (the probe's: :meth:`commit`)
             stage = rs.stage(st)
             if stage.kind == "sealed":
                 await self._sealed_round(stage)
@@ -859,6 +890,7 @@ class HostGame:
             await self._sequence(action)
         if self.desync:
             return ""
+        st = self.state
         await self._owners_open()
         end = log.end_record(rs, st, self.dealer.history, openings=self.openings)
         self.audit = _audit_record(self._record, end)
@@ -1083,7 +1115,7 @@ class HostGame:
         await self._broadcast({"type": "opened", "window": w, "openings": openings})
         for s in players:  # seat order, whatever the arrival order
             action = rs.action_from_wire(openings[s][0])
-            reason = rs.why_illegal(st, action)
+            reason = rs.why_illegal(self.state, action)
             if reason:  # an earlier one of the same window changed what is legal
                 self.log(f"{s}'s sealed action is no longer legal: {reason}")
                 continue
@@ -1135,13 +1167,71 @@ class HostGame:
 
     async def _sequence(self, action: Any) -> None:
         """Commit a checked action; one that rolls gets its dice first (:meth:`_roll`).
-        Nothing is committed when the game stopped meanwhile (a desync)."""
+        Nothing is committed when the game stopped meanwhile (a desync).
+
+        With beaconed dice the action is first applied to a copy of the state whose
+        generator refuses every draw (as ``beacon.needs_chance`` does): when it draws, the
+        dice are rolled and the action applied to the state; when it does not (most
+        actions), that copy *is* the state after the action and is committed as it is, so
+        the action is applied once on the way from a proposal to its commit. The copy is
+        made while the host waits (:meth:`_make_spare`)."""
+        rs, st = self.ruleset, self.state
         reveals = None
-        if beacon.needs_chance(self.ruleset, self.state, action):
-            reveals = await self._roll(action)
-            if reveals is None:
+        if beacon.is_beaconed(rs, st):
+            probe = self._take_spare()
+            if probe is None:
+                probe = rs.clone(st)
+            outcome, events = self._probe(probe, action)
+            if outcome == "done":
+                await self.commit(action, None, adopt=(probe, events))
                 return
+            if outcome == "rolls":
+                reveals = await self._roll(action)
+                if reveals is None:
+                    return
         await self.commit(action, reveals)
+
+    def _probe(self, probe: Any, action: Any) -> tuple[str, list[Event]]:
+        """Apply ``action`` to ``probe`` (a copy of the state) with a generator that refuses
+        to draw: ``("rolls", [])`` if it draws, ``("done", events)`` if it did all of its
+        work (``probe`` now holds the state after it), ``("other", [])`` if it is refused or
+        deals cards again (that needs the dealer, so it is done on the state itself)."""
+        rs = self.ruleset
+        prng = rs.chance(probe)
+        assert prng is not None and self.dealer is not None
+        prng.beaconed, prng.fresh = True, False
+        redeal = _RedealSpy()
+        self.dealer.hooks.attach(probe, redeal)
+        self._probe_shown = redeal.shown  # the reveals the rules requested on the copy
+        try:
+            events = rs.apply(probe, action)
+        except ChanceNeeded:
+            return "rolls", []
+        except IllegalAction:
+            return "other", []
+        finally:
+            prng.spend()
+        return ("other", []) if redeal.called else ("done", events)
+
+    def _take_spare(self) -> Any:
+        """The copy of the current state made while the host waited (:meth:`_make_spare`),
+        or None when there is none for this very state (the probe then makes one)."""
+        spare, self._spare = self._spare, None
+        st = self.state
+        if spare is None or st is None or spare[0] is not st or spare[1] != self.ruleset.seq(st):
+            return None
+        return spare[2]
+
+    def _make_spare(self) -> None:
+        """Copy the current state for the next action's dice probe (``beacon.needs_chance``)
+        now, after the commit went out, while the peers apply it and the next action is
+        awaited, instead of on the way from a proposal to its commit (docs/performance.md,
+        LAN latency). Only a game whose dice are beaconed probes."""
+        st = self.state
+        if st is None or self.desync or not beacon.is_beaconed(self.ruleset, st) or \
+                self.ruleset.result(st).over:
+            return
+        self._spare = (st, self.ruleset.seq(st), self.ruleset.clone(st))
 
     async def _roll(self, action: Any) -> list[list[str]] | None:
         """The dice of ``action``, which rolls: announce it (it is fixed now), take every
@@ -1189,14 +1279,26 @@ class HostGame:
         for w in list(self.watchers):
             await w.send(msg)
 
-    async def commit(self, action: Any, reveals: list[list[str]] | None = None) -> None:
+    async def commit(self, action: Any, reveals: list[list[str]] | None = None,
+                     adopt: tuple[Any, list[Event]] | None = None) -> None:
         """Apply a checked action on the host's full state and send it, with the reveals
-        each peer may have (and the dice reveals of an action that rolls), to everyone."""
+        each peer may have (and the dice reveals of an action that rolls), to everyone.
+        ``adopt``: ``(copy, events)``, a copy of the state to which :meth:`_probe` applied
+        the action already: it becomes the host's state."""
         st, dealer, rs = self.state, self.dealer, self.ruleset
         assert st is not None and dealer is not None
         sealed = rs.seal(st, action)  # fields secret to all but ``sealed.knows``
         before = dealer.begin(st, action)
-        self.events.extend(beacon.apply_with(rs, st, action, reveals))
+        if adopt is not None:
+            copy, events = adopt
+            for slots, to in self._probe_shown:  # requested while the copy applied it
+                dealer.show(st, slots, to)
+            st = _become(st, copy)
+            dealer.attach(st)
+            self.state = st
+            self.events.extend(events)
+        else:
+            self.events.extend(beacon.apply_with(rs, st, action, reveals))
         rev = dealer.finish(st, before)
         h = rs.state_hash(st)
         seq = rs.seq(st)
@@ -1236,10 +1338,44 @@ class HostGame:
             if s.new_tip:
                 await self._recommit(s)
         self._changed()
+        asyncio.get_running_loop().call_soon(self._make_spare)
 
     def view(self, seat: str = "P1") -> Any:
         """The host player's view (for the app)."""
         return None if self.state is None else self.ruleset.view(self.state, seat)
+
+
+def _become(state: Any, copy: Any) -> Any:
+    """Make ``state`` hold what ``copy`` (an independent copy of the same type, from
+    ``ruleset.clone``) holds, so whoever holds the state object sees the new state; returns
+    the object that now is the state (``copy`` itself for a state without ``__dict__``)."""
+    if type(state) is type(copy) and hasattr(state, "__dict__") and \
+            not hasattr(type(state), "__slots__"):
+        fields = vars(state)
+        old = dict(fields)  # freed later, not on the way to the commit
+        fields.clear()
+        fields.update(vars(copy))
+        asyncio.get_running_loop().call_soon(old.clear)
+        return state
+    return copy
+
+
+class _RedealSpy:
+    """Stands in for the dealer on a probe copy: notes that the rules dealt cards again
+    (``reblind``), which only the real dealer may do."""
+
+    def __init__(self) -> None:
+        self.called = False
+        self.shown: list[tuple[list[int], str]] = []
+
+    def reblind(self, state: Any, slots: list[int]) -> None:
+        """The rules re-deal ``slots``: noted, nothing dealt."""
+        self.called = True
+
+    def show(self, state: Any, slots: list[int], to: str = "") -> None:
+        """The rules show ``slots`` (a reveal they request): kept for the real dealer, which
+        serves them when the probe copy becomes the state (``HostGame.commit``)."""
+        self.shown.append((list(slots), to))
 
 
 class JoinRefused(RuntimeError):
@@ -1660,6 +1796,7 @@ class PeerGame:
             self._desync(msg["seq"], msg["hash"])
             return
         self.dealer.after(st, msg)
+        self._applied(msg["seq"])
         self.actions.append(str(action))
         rec = log.record(rs, msg["seq"], action, st, force_hash=rs.result(st).over,
                          reveals={**{k: msg[k] for k in REVEAL_KEYS}, "beacon": reveals},
@@ -1745,6 +1882,10 @@ class PeerGame:
                 raise DealError(f"sealed action {seq} opens to no action: {exc}") from None
             if opened.actor != actor or (whole is not None and o[1] != whole):
                 raise DealError(f"sealed action {seq} opens to another action ({opened})")
+
+    def _applied(self, seq: int) -> None:
+        """Action ``seq`` is in this peer's state (its hash check follows): a hook for
+        measurements (``net.bench``); nothing here."""
 
     def dice_waiting(self) -> list[str]:
         """The seats whose dice reveal the host was waiting for when it announced the roll

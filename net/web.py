@@ -109,6 +109,26 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host, n
 
 
+def host_name(host: str) -> str:
+    """The name or address of a ``Host`` header (``[::1]:8080`` -> ``::1``), lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost``, 127.x.x.x or ``::1``."""
+    import ipaddress
+
+    if host in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def static_dir() -> Path:
     """textual-serve's folder of static files (the page's script, style sheet and fonts)."""
     import textual_serve
@@ -261,6 +281,9 @@ class GameWebServer:
             :func:`player_command`; ``rejoin`` is the page's address).
         max_tabs: tabs running an app at once (:data:`MAX_TABS`).
         idle_timeout: seconds without a key before a tab is closed (:data:`IDLE_TIMEOUT`).
+        public_url: the address players open when it is not this server's own (behind a
+            TLS proxy: ``https://game.example.org``): the page's websocket goes there, and
+            pages from there are this server's own.
         log: where to report tabs and refusals.
     """
 
@@ -268,7 +291,7 @@ class GameWebServer:
                  port: int = 0, password: str = "", game: HostGame | None = None,
                  title: str = "", command: Callable[[str, bool, str], Sequence[str]] | None = None,
                  max_tabs: int = MAX_TABS, idle_timeout: float = IDLE_TIMEOUT,
-                 log: Log = _quiet) -> None:
+                 public_url: str = "", log: Log = _quiet) -> None:
         self.lan_host, self.lan_port = lan_host, lan_port
         self.bind, self.port = bind, port
         self.password = password
@@ -285,9 +308,11 @@ class GameWebServer:
         self.tabs: dict[str, Tab] = {}  # name -> its live tab
         self.web_names: set[str] = set()  # names that ever played through this server
         self.tickets: dict[str, tuple[str, float]] = {}  # ticket -> (name, expires)
+        self.public_url = public_url.rstrip("/")
         self.listening = True
         self._runner: web.AppRunner | None = None
         self._idle_task: asyncio.Task[None] | None = None
+        self._ending: set[asyncio.Future[None]] = set()  # idle tabs being closed
 
     # ---- listening -------------------------------------------------------------------
     def make_app(self) -> web.Application:
@@ -369,7 +394,10 @@ class GameWebServer:
                 if now - tab.last_key > self.idle_timeout and not tab.why:
                     self.log(f"web: closed {tab.name}'s tab: no key for "
                              f"{int(self.idle_timeout)} s")
-                    asyncio.ensure_future(self.end_tab(tab, "closed: no key for a long time"))
+                    tab.why = "closed: no key for a long time"
+                    task = asyncio.ensure_future(self.end_tab(tab, tab.why))
+                    self._ending.add(task)
+                    task.add_done_callback(self._ending.discard)
 
     # ---- deciding what a tab gets --------------------------------------------------------
     def check_name(self, name: str) -> str:
@@ -404,15 +432,29 @@ class GameWebServer:
         """The game's password (constant time); True when none is set."""
         return not self.password or hmac.compare_digest(given.encode(), self.password.encode())
 
-    @staticmethod
-    def same_site(request: web.Request) -> bool:
+    def host_ok(self, request: web.Request) -> bool:
+        """The ``Host`` the browser asked for may be this server: when it listens on
+        loopback only, a loopback name or address (or the public URL's host), so a page
+        whose own name was made to point at 127.0.0.1 (DNS rebinding) reaches nothing."""
+        if not is_loopback(self.bind):
+            return True
+        name = host_name(request.host)
+        return is_loopback(name) or (bool(self.public_url)
+                                     and name == host_name(self.public_url.split("//")[-1]))
+
+    def same_site(self, request: web.Request) -> bool:
         """The request comes from this server's own page: an ``Origin`` header, if sent,
-        names this very host (so another site's page cannot open the game in a visitor's
-        browser)."""
+        names this very host or the public URL (so another site's page cannot open the
+        game in a visitor's browser), and the ``Host`` is fine (:meth:`host_ok`)."""
+        if not self.host_ok(request):
+            return False
         origin = request.headers.get("Origin")
         if origin is None:
             return True
-        return origin in (f"http://{request.host}", f"https://{request.host}")
+        own = {f"http://{request.host}", f"https://{request.host}"}
+        if self.public_url:
+            own.add(self.public_url)
+        return origin in own
 
     # ---- pages ------------------------------------------------------------------------
     def _page(self, body: str, status: int = 200) -> web.Response:
@@ -438,6 +480,8 @@ class GameWebServer:
 
     async def handle_index(self, request: web.Request) -> web.Response:
         """The name form (and the password field when the game has one)."""
+        if not self.host_ok(request):
+            return self._page("<p>Open the game from its own address.</p>", 403)
         return self._form()
 
     async def handle_play(self, request: web.Request) -> web.Response:
@@ -466,7 +510,10 @@ class GameWebServer:
             return self._form("Too many players are joining; try again later.", name, 503)
         ticket = secrets.token_urlsafe(24)
         self.tickets[ticket] = (name, now + TICKET_TIMEOUT)
-        ws_url = f"ws://{request.host}/ws/{ticket}"
+        if self.public_url:  # behind a proxy: https -> wss
+            ws_url = "ws" + self.public_url.removeprefix("http") + f"/ws/{ticket}"
+        else:
+            ws_url = f"ws://{request.host}/ws/{ticket}"
         title = html.escape(self.title)
         text = GAME_PAGE.format(title=title, ws_url=html.escape(ws_url, quote=True),
                                 name=html.escape(name))
@@ -507,7 +554,7 @@ class GameWebServer:
             self.web_names.add(name)
         width = _size(request.query.get("width"), 80)
         height = _size(request.query.get("height"), 24)
-        rejoin = f"http://{request.host}/"
+        rejoin = f"{self.public_url or 'http://' + request.host}/"
         self.log(f"web: {name} connected ({'watching' if mode == 'watch' else 'to play'}, "
                  f"{width}x{height})")
         try:
@@ -642,6 +689,10 @@ async def host_web(args: argparse.Namespace) -> int:
         _err(f"--web: {exc}")
         return 2
     password = getattr(args, "web_password", "") or os.environ.get(PASSWORD_ENV, "")
+    public_url = str(getattr(args, "web_url", "") or "").rstrip("/")
+    if public_url and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", public_url):
+        _err(f"--web-url: {public_url!r} is not http(s)://HOST[:PORT] (no path)")
+        return 2
     save = new_log("host", args.name)
     game = HostGame(ruleset=args.ruleset, options=args.options, name=args.name,
                     bind=args.bind, port=args.port, bots=args.bots, local_bot=True,
@@ -655,7 +706,7 @@ async def host_web(args: argparse.Namespace) -> int:
         return 1
     lan_host = "127.0.0.1" if args.bind in ("0.0.0.0", "", "localhost") else args.bind
     server = GameWebServer(lan_host, lan_port, bind=web_bind, port=web_port,
-                           password=password, game=game, log=_err)
+                           password=password, game=game, public_url=public_url, log=_err)
     try:
         port = await server.start()
     except OSError as exc:
@@ -669,7 +720,7 @@ async def host_web(args: argparse.Namespace) -> int:
     else:
         print(f"game port {args.bind}:{lan_port} (LAN players may also wizwar join it)",
               flush=True)
-    for url in page_addresses(web_bind, port):
+    for url in [public_url + "/"] if public_url else page_addresses(web_bind, port):
         _err(f"players open:  {url}")
     if not password and not (web_bind.startswith("127.") or web_bind == "::1"):
         _err("web: no --web-password: anyone who can reach this port may play")

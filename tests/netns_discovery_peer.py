@@ -4,7 +4,8 @@ IFACE is an IPv4 address of the namespace, or ``all`` for the default (all inter
 Every mode writes JSON lines to stdout (one event per line, flushed) so the test can follow it.
 
 ``advertise NAME PORT IFACE TAKEN FREE``
-    Advertise a game with :class:`net.discovery.Advertiser`, print ``{"event": "registered",
+    Listen on PORT (TCP, as a game host does: a browser checks that its games answer) and
+    advertise a game with :class:`net.discovery.Advertiser`, print ``{"event": "registered",
     "name": ..., "service": ..., "t": seconds}``, then obey stdin lines: ``update TAKEN FREE``
     re-announces the seats, ``stop`` (or end of input, or SIGTERM) unregisters and exits.
 
@@ -39,6 +40,7 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf  # noqa: E402
 from net.discovery import SERVICE_TYPE, Advertiser, Browser, GameAd, find_games  # noqa: E402
 
 T0 = time.monotonic()
+_KEEP: set[asyncio.Task[None]] = set()
 
 
 def iface_list(iface: str) -> list[str] | None:
@@ -74,13 +76,23 @@ async def commands() -> asyncio.Queue[list[str]]:
                 return
             queue.put_nowait(line.decode().split())
 
-    loop.create_task(pump())
+    _KEEP.add(loop.create_task(pump()))  # held: an unreferenced task may be collected
     return queue
+
+
+async def listen(iface: str, port: int) -> asyncio.Server:
+    """A TCP listener on the game's port that closes every connection (a browser's probe)."""
+
+    async def serve(_r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        w.close()
+
+    return await asyncio.start_server(serve, "0.0.0.0" if iface == "all" else iface, port)
 
 
 async def advertise(name: str, port: str, iface: str, taken: str, free: str) -> None:
     """The ``advertise`` mode."""
     queue = await commands()
+    await listen(iface, int(port))
     adv = Advertiser()
     await adv.start(
         name,
@@ -106,6 +118,8 @@ async def advertise(name: str, port: str, iface: str, taken: str, free: str) -> 
 async def hostile(iface: str) -> None:
     """The ``hostile`` mode: ads a sloppy or malicious peer could send."""
     queue = await commands()
+    for port in (7100, 7101):
+        await listen(iface, port)
     azc = AsyncZeroconf(interfaces=iface_list(iface), ip_version=IPVersion.V4Only)
     common = {"ruleset": b"wizwar/1", "taken": b"1", "free": b"1"}
     infos = [

@@ -41,3 +41,26 @@ def test_selfplay_takes_the_games_options(tmp_path, capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         main(["selfplay", "--players", "3", "--team"])
     assert "team play needs four players" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "usage"), [
+    (["play", "--bogus"], "wizwar play"), (["join", "a", "b"], "wizwar join"),
+    (["play", "--players", "7"], "wizwar play")])
+def test_a_commands_usage_errors_show_its_own_usage(argv: list[str], usage: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown word after a command is said with that command's usage, not the top
+    level's (issue 12: option errors of play printed the top-level usage)."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: {usage} ") and f"{usage}: error:" in err
+
+
+def test_join_help_describes_its_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    """``wizwar join --help`` says what TARGET and each flag are (issue 12)."""
+    with pytest.raises(SystemExit):
+        main(["join", "--help"])
+    out = capsys.readouterr().out
+    assert "TARGET" in out and "HOST:PORT" in out and "--name NAME" in out
+    assert "your player name" in out and "rejoins after a lost connection" in out

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -119,6 +120,7 @@ def test_parse_ad_good() -> None:
         seats_taken=1,
         seats_free=2,
         service=f"Alice's game.{SERVICE_TYPE}",
+        hosts=("10.0.0.1",),
     )
     assert ad.label() == "Alice's game — Wiz-War — 1/3 seats — wizwar/1 players=3 — 10.0.0.1:7001"
     assert ad.game == "wizwar" and ad.title == "Wiz-War"
@@ -248,6 +250,84 @@ def test_browser_handler_accepts_zeroconfs_exact_keyword_names() -> None:
 
     params = list(inspect.signature(Browser()._on_service_state_change).parameters)
     assert params == ["zeroconf", "service_type", "name", "state_change"]
+
+
+# --------------------------------------------------------------------------------------------
+# Which addresses are advertised and joined (issue 13, item 9)
+
+
+def test_an_advert_never_points_a_joiner_at_its_own_loopback() -> None:
+    """Loopback, unspecified and multicast addresses of an ad are dropped; an ad with only
+    such addresses is skipped; every other address is kept, in order."""
+    a = [socket.inet_aton(x) for x in ("127.0.0.1", "172.17.0.1", "0.0.0.0", "10.0.0.5",
+                                       "224.0.0.251")]
+    ad = parse_ad(make_info(addresses=a))
+    assert ad is not None and ad.host == "172.17.0.1"
+    assert ad.hosts == ("172.17.0.1", "10.0.0.5")
+    assert parse_ad(make_info(addresses=[socket.inet_aton("127.0.0.1"),
+                                         socket.inet_aton("127.9.9.9")])) is None
+
+
+def test_a_game_on_every_address_advertises_no_bridge_and_no_loopback() -> None:
+    """A game bound to 0.0.0.0 advertises the addresses of real interfaces only: not a
+    Docker bridge, a VM bridge or loopback."""
+    import ifaddr
+
+    from net.discovery import advertised_addresses
+
+    def adapter(name: str, *ips: str) -> ifaddr.Adapter:
+        return ifaddr.Adapter(name, name, [ifaddr.IP(ip, 24, name) for ip in ips])
+
+    adapters = [adapter("lo", "127.0.0.1"), adapter("docker0", "172.17.0.1"),
+                adapter("eth0", "192.168.1.20"), adapter("br-5f1c2a", "172.18.0.1"),
+                adapter("virbr0", "192.168.122.1"), adapter("wlan0", "10.0.0.7")]
+    assert advertised_addresses(adapters) == ["192.168.1.20", "10.0.0.7"]
+
+
+async def test_a_joiner_tries_every_advertised_address() -> None:
+    """The first address that answers is the one joined, whatever its place in the ad
+    (127.0.0.x only: nothing here leaves the machine)."""
+    from net.discovery import first_reachable
+
+    server = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        assert await first_reachable(["127.0.0.2", "127.0.0.3", "127.0.0.1"], port) == \
+            "127.0.0.1"
+        assert await first_reachable(["127.0.0.2"], port) is None
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_running_browser_drops_a_game_that_stops_answering() -> None:
+    """A listed game whose port stops answering leaves the list after RECHECK_MISSES
+    checks, and comes back when it answers again while still advertised."""
+    from net.discovery import RECHECK_MISSES
+
+    server = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    seen: list[list[str]] = []
+    browser = Browser(on_change=lambda games: seen.append([g.name for g in games]),
+                      recheck_seconds=0)
+    ad = GameAd(name="Duel", host="127.0.0.2", port=port, proto=1, ruleset="wizwar/1",
+                options="", seats_taken=1, seats_free=1, service=f"Duel.{SERVICE_TYPE}",
+                hosts=("127.0.0.2", "127.0.0.1"))
+    browser.games[ad.service] = ad
+    await browser.recheck()
+    assert browser.games[ad.service].host == "127.0.0.1"  # the address that answered
+    server.close()
+    await server.wait_closed()
+    for _ in range(RECHECK_MISSES):
+        await browser.recheck()
+    assert browser.games == {} and seen[-1] == []
+    server = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", port)
+    try:
+        await browser.recheck()
+        assert list(browser.games) == [ad.service] and seen[-1] == ["Duel"]
+    finally:
+        server.close()
+        await server.wait_closed()
 
 
 # --------------------------------------------------------------------------------------------
@@ -413,7 +493,8 @@ async def test_find_games_across_veth(netns: NetnsPair) -> None:
     assert (game["host"], game["port"]) == (netns.ip_a, 7001)
     assert (game["proto"], game["ruleset"], game["options"]) == (1, "wizwar/1", "players=2")
     assert (game["seats_taken"], game["seats_free"]) == (1, 2)
-    assert game["service"] == f"Alice's game.{SERVICE_TYPE}"
+    assert re.fullmatch(rf"Alice's game #[0-9a-f]{{6}}\.{re.escape(SERVICE_TYPE)}",
+                        game["service"]), game["service"]
     print(
         f"\n[discovery] advertiser registered after {reg['t']:.2f} s; a browser started later "
         f"saw it {first_seen['t'] - browsing['t']:.3f} s after it began; find_games(2.0) found it"
@@ -443,13 +524,14 @@ async def test_browser_follows_games_coming_changing_and_going(netns: NetnsPair)
         # Same name again: the second advertiser gets a suffix instead of failing.
         second = await spawn(netns.a, "advertise", "Duel", "7002", netns.ip_a, "0", "3")
         reg2 = await second.expect(lambda e: e["event"] == "registered")
-        assert (reg2["name"], reg2["service"]) == ("Duel (2)", f"Duel (2).{SERVICE_TYPE}")
+        assert reg2["name"] == "Duel (2)" and reg2["service"].startswith("Duel (2) #")
         both = by_name(await watcher.expect(has("Duel", "Duel (2)")))
         assert (both["Duel (2)"]["port"], both["Duel (2)"]["seats_free"]) == (7002, 3)
         assert both["Duel"]["port"] == 7001
 
         # Seats change: the TXT update reaches the browser.
         await first.send("update 2 0")
+        await first.expect(lambda e: e["event"] == "updated")
         updated = await watcher.expect(
             lambda e: has("Duel", "Duel (2)")(e) and by_name(e)["Duel"]["seats_free"] == 0
         )
@@ -476,3 +558,75 @@ async def test_browser_skips_garbage_and_sanitises_hostile_names(netns: NetnsPai
     evil = event["games"][0]
     assert evil["name"] == "Evil\ufffd game line2"
     assert all(ch.isprintable() for ch in evil["label"])
+
+
+async def test_a_killed_host_leaves_a_running_browser_within_seconds(netns: NetnsPair) -> None:
+    """A host killed without its goodbye (kill -9) leaves a running browser's list within
+    seconds (a trial saw it listed 170 s later: its records had not expired)."""
+    async with peers() as spawn:
+        watcher = await spawn(netns.b, "watch", netns.ip_b)
+        await watcher.expect(lambda e: e["event"] == "browsing")
+        adv = await spawn(netns.a, "advertise", "Doomed", "7005", netns.ip_a, "1", "1")
+        await adv.expect(lambda e: e["event"] == "registered")
+        await watcher.expect(lambda e: e["event"] == "games" and "Doomed" in by_name(e))
+        adv.proc.kill()
+        await adv.proc.wait()
+        killed = time.monotonic()
+        await watcher.expect(lambda e: e["event"] == "games" and "Doomed" not in by_name(e))
+        print(f"\n[discovery] killed host gone after {time.monotonic() - killed:.1f} s")
+
+
+@pytest.fixture
+def netns_line() -> Iterator[tuple[str, str, str, str, str]]:
+    """Three namespaces in a line, a - b - c, on two links (two veth pairs, two subnets):
+    mDNS does not cross b, so a and c never see each other's adverts; b sees both.
+    Yields (a, b, c, a's address, c's address)."""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        pytest.skip("needs root and iproute2 (ip) to make network namespaces")
+    pid = os.getpid() % 10000
+    sub1, sub2 = f"10.214.{pid % 250}", f"10.215.{pid % 250}"
+    a, b, c = f"wzlA{pid}", f"wzlB{pid}", f"wzlC{pid}"
+    made: list[str] = []
+    try:
+        for ns in (a, b, c):
+            _ip("netns", "add", ns)
+            made.append(ns)
+        for (x, y, sub, n) in ((a, b, sub1, 1), (c, b, sub2, 2)):
+            vx, vy = f"wzl{n}x{pid}"[:15], f"wzl{n}y{pid}"[:15]
+            _ip("link", "add", vx, "type", "veth", "peer", "name", vy)
+            _ip("link", "set", vx, "netns", x)
+            _ip("link", "set", vy, "netns", y)
+            _ip("-n", x, "addr", "add", f"{sub}.1/24", "dev", vx)
+            _ip("-n", y, "addr", "add", f"{sub}.2/24", "dev", vy)
+            _ip("-n", x, "link", "set", vx, "up")
+            _ip("-n", y, "link", "set", vy, "up")
+        for ns in (a, b, c):
+            _ip("-n", ns, "link", "set", "lo", "up")
+    except (subprocess.SubprocessError, OSError) as exc:
+        for ns in made:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10)
+        detail = getattr(exc, "stderr", None) or exc
+        pytest.skip(f"cannot create test network namespaces: {str(detail).strip()}")
+    try:
+        yield a, b, c, f"{sub1}.1", f"{sub2}.1"
+    finally:
+        for ns in made:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10)
+
+
+async def test_the_same_game_name_on_two_links_shows_two_games(
+        netns_line: tuple[str, str, str, str, str]) -> None:
+    """Two hosts on two links, neither seeing the other, both call their game "Duel": a
+    browser on both links lists two games, each at its own address (they shared one
+    service name, so it showed one)."""
+    a, b, c, ip_a, ip_c = netns_line
+    async with peers() as spawn:
+        watcher = await spawn(b, "watch", "all")
+        await watcher.expect(lambda e: e["event"] == "browsing")
+        one = await spawn(a, "advertise", "Duel", "7001", ip_a, "1", "1")
+        two = await spawn(c, "advertise", "Duel", "7002", ip_c, "1", "1")
+        reg = [await p.expect(lambda e: e["event"] == "registered") for p in (one, two)]
+        assert [r["name"] for r in reg] == ["Duel", "Duel"]
+        both = await watcher.expect(lambda e: e["event"] == "games" and len(e["games"]) == 2)
+    assert sorted((g["name"], g["host"], g["port"]) for g in both["games"]) == [
+        ("Duel", ip_a, 7001), ("Duel", ip_c, 7002)]

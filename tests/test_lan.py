@@ -6,6 +6,7 @@ No test here touches a real network: every socket is on 127.0.0.1 and nothing ad
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -316,21 +317,30 @@ class Tamperer(PeerGame):
             self.state.wizard(self.seat).life += 3
 
 
-async def test_desync_stops_the_game_with_a_report(tmp_path: Path) -> None:
-    """A peer whose state differs is caught at that sequence number: the game stops and a
-    desync report (both hashes, versions, the actions) is written."""
+async def test_a_desync_is_caught_reported_and_the_odd_peer_dropped(tmp_path: Path) -> None:
+    """A peer whose state differs is caught at that sequence number: a desync report (both
+    hashes, versions, who is at odds, the actions) is written; the host's own record
+    replays to its hashes, so that peer is the odd one out: it is dropped, not the game,
+    and an honest rejoin on its seat finishes the game on one hash. (A host fault still
+    stops the game: tests/test_lan_hardening.py.)"""
     host = HostGame(players=2, report_dir=str(tmp_path))
     port = await host.start()
     peer = Tamperer("127.0.0.1", port, report_dir=str(tmp_path))
+    host_task = asyncio.create_task(host.run())
     try:
-        res = await asyncio.wait_for(asyncio.gather(host.run(), peer.run()), 60)
+        with contextlib.suppress(ConnectionError):  # dropped, or it found the desync itself
+            await asyncio.wait_for(peer.run(), 60)
+        assert not host.desync and len(host.reports) == 1 and "seq5" in host.reports[0]
+        text = Path(host.reports[0]).read_text()
+        assert "desync at sequence 5" in text and "protocol" in text
+        assert "P2 is the odd one out at action 5" in text
+        assert host.state is not None and not host.state.winner
+        again = PeerGame("127.0.0.1", port, name="honest", token=peer.token)
+        final = await asyncio.wait_for(again.run(), 120)
+        assert final == await asyncio.wait_for(host_task, 10) and again.audited
     finally:
+        host_task.cancel()
         await host.close()
-    assert res[0] == ""
-    assert host.desync and "seq5" in host.desync
-    text = Path(host.desync).read_text()
-    assert "desync at sequence 5" in text and "protocol" in text
-    assert host.state is not None and not host.state.winner
 
 
 class RandomPeer(PeerGame):

@@ -121,6 +121,8 @@ async def test_local_game_autosaved_listed_and_replayed(data_home: Path) -> None
         assert "unfinished" in rows[0] and f"{n_actions} actions" in rows[0]
         assert "P1 vs P2" in rows[0] and "local" in rows[0]
         assert rows[0].split()[2] == RULESET.title  # the game column, after the date
+        seed = loaded.header["seed"]
+        assert rows[0].split()[3:5] == ["seed", str(seed)]  # then the seed (issue 12)
         await pilot.press("enter")
         await pilot.pause()
         screen = app.screen
@@ -582,8 +584,8 @@ async def test_replay_board_scrolls_at_80x24(tmp_path: Path) -> None:
 
 
 async def test_saved_games_list_uses_the_width_and_counts_right(data_home: Path) -> None:
-    """At 120 columns the players column shows long names whole; one game is "1 game";
-    a log with no action is not listed."""
+    """At 130 columns the players column shows long names whole (beside the seed column);
+    one game is "1 game"; a log with no action is not listed."""
     from wizwar_tui.saves import games_dir
 
     names = ("Archmage Zoltan", "Belladonna the Grey", "Crispin")
@@ -595,7 +597,7 @@ async def test_saved_games_list_uses_the_width_and_counts_right(data_home: Path)
             s.step_bot()
     bot_log(Path(games_dir()) / "nothing.wwlog", limit=0)
     app = WizWarApp(bot_delay=0, discovery=False, save_games=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(130, 40)) as pilot:
         await pilot.pause()
         await pilot.press("r")
         await pilot.pause()
@@ -604,6 +606,7 @@ async def test_saved_games_list_uses_the_width_and_counts_right(data_home: Path)
         rows = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
         assert len(rows) == 1
         assert " vs ".join(names) in rows[0] and "4 actions" in rows[0]
+        assert "seed 5" in rows[0]
         where = str(app.screen.query_one("#saved-where").render())
         assert where.startswith("1 game in ")
 

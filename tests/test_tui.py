@@ -970,6 +970,10 @@ async def test_a_locked_wizard_is_offered_no_step() -> None:
         await pilot.press("down", "m")
         await pilot.pause()
         assert "locked in place" in str(game.query_one("#status").render())
+        await pilot.press("b")
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "no step" in status and "locked in place" in status
 
 
 async def test_an_unlocked_wizard_still_gets_steps_and_boost() -> None:
@@ -1233,3 +1237,32 @@ async def test_the_cards_screen_names_every_kind_key_on_a_narrow_window() -> Non
         kinds = str(screen.query_one("#cards-kinds").render())
         for words in ("0 all", "1 attack", "5 object", "6 stone", "8 number"):
             assert words in kinds
+
+
+async def test_the_shell_reads_no_option_name_of_a_game(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11's shell leftovers: a game whose schema has no ``players`` option starts with
+    the shell's ``players`` shorthand ignored (it was put into the options and refused), and
+    the sides of a game are asked of its UI part, not read from a ``team`` flag: the test
+    ruleset's seats stand alone, Wiz-War's team game pairs P1+P3 and P2+P4."""
+    from tests import pick_ruleset
+    from wizwar_tui.plain import PlainGameScreen
+    from wizwar_tui.saves import players_text, sides_of
+
+    pick_ruleset.register(monkeypatch)
+    from core import registry
+
+    pick = registry.get("pick-a-number")
+    opts = pick.validate_options({})
+    assert sides_of(pick, opts) == [[0], [1], [2]]
+    assert players_text(["ann", "bob", "cy"], sides_of(pick, opts)) == "ann vs bob vs cy"
+    team = RULESET.validate_options({"players": 4, "team": True})
+    assert sides_of(RULESET, team) == [[0, 2], [1, 3]]
+    assert players_text(["a", "b", "c", "d"], sides_of(RULESET, team)) == "a+c vs b+d"
+    assert sides_of(RULESET, RULESET.validate_options({"players": 4})) == [[0], [1], [2], [3]]
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(2, 7, game="pick-a-number")
+        await pilot.pause()
+        assert isinstance(screen, PlainGameScreen)
+        assert screen.session.options == opts

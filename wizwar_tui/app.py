@@ -239,7 +239,8 @@ class WizWarApp(App[int]):
                    **values: Any) -> GameScreenBase | None:
         """Start a new game of ``game`` ("" the default) against bots (the human in the first
         seat), replacing any other; ``seed`` ``None`` draws one from the OS. ``options``
-        (and ``values``, and ``players`` as a shorthand for the ``players`` option) are
+        (and ``values``, and ``players`` as a shorthand for a ``players`` option, ignored by
+        a game whose schema has none) are
         validated by the ruleset's schema; ``levels`` is a bot level per bot seat (one of
         ``ruleset.bot_levels``). Refused options are said in a notification (and ``None``
         is returned)."""
@@ -251,8 +252,8 @@ class WizWarApp(App[int]):
         seed = new_seed() if seed is None else seed
         asked = dict(options or {})
         asked.update(values)
-        if players is not None:
-            asked["players"] = players
+        if players is not None and "players" in ruleset.options.names():
+            asked["players"] = players  # the shorthand, for a game whose schema has it
         try:
             opts = ruleset.validate_options(asked)
             session = LocalSession.start(ruleset, opts, seed, human=ruleset.seats(opts)[0],

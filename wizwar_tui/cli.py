@@ -109,7 +109,7 @@ def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
                          help="fewer games and runs: a smoke test, not for the record")
     p_bench.add_argument("--only", action="append", default=[], metavar="PART",
                          help="measure only these parts (repeat or comma-separate): games, "
-                              "apply, legal, los, hash, verify, echo, start, render")
+                              "apply, legal, los, hash, verify, echo, start, render, lan")
     p_self = sub.add_parser("selfplay", help="bots play headless games, every action checked")
     add_game_argument(p_self)
     p_self.add_argument("--games", type=_positive, default=10, help="how many games (default 10)")
@@ -140,7 +140,7 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
     words = list(sys.argv[1:] if argv is None else argv)
     games = {c: registry.get(game_in_argv(words, c)) for c in ("play", "host", "selfplay")}
     parser = build_parser(games)
-    args = parser.parse_args(words)
+    args = _parse(parser, words)
     if getattr(args, "game", None) is not None:
         try:
             args.game = registry.canonical(args.game)
@@ -150,9 +150,20 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
         if built != args.game:  # the word first taken for GAME was an option's value
             games[args.cmd] = registry.get(args.game)
             parser = build_parser(games)
-            args = parser.parse_args(words)
+            args = _parse(parser, words)
             args.game = registry.canonical(args.game)
     return parser, args
+
+
+def _parse(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
+    """``parser.parse_args(words)``, except that words no command knows are said with the
+    command's own usage (``wizwar play --bogus``: "wizwar play: error: unrecognized
+    arguments: --bogus", not the top-level usage argparse prints for them)."""
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        where = getattr(args, "sub_parser", None) or parser
+        where.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -156,6 +156,13 @@ class GameUI:
             return refused
         return self.ruleset().options[name].help
 
+    def sides(self, options: Mapping[str, Any]) -> list[tuple[str, ...]]:
+        """The seats grouped by side for ``options`` (validated): a team game's partners in
+        one tuple. The shell shows players by side from it (the saved games, a replay's
+        header) and reads no option itself. Default: every seat alone
+        (``ruleset.seats(options)``)."""
+        return [(s,) for s in self.ruleset().seats(options)]
+
     def seat_note(self, seat: str, values: Mapping[str, Any]) -> str:
         """Words before a bot seat's levels on the new-game screen ("your team-mate · ")."""
         return ""

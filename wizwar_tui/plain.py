@@ -70,6 +70,18 @@ class PlainGameScreen(GameScreenBase):
         self.run_bots()
         self.draw()
         self.query_one(OptionList).focus()
+        if self.lan is not None:  # a LAN game: redraw on every commit from the host
+            self.lan.listeners.append(self.net_changed)
+
+    def on_unmount(self) -> None:
+        """Stop listening to the LAN game."""
+        if self.lan is not None and self.net_changed in self.lan.listeners:
+            self.lan.listeners.remove(self.net_changed)
+
+    def net_changed(self) -> None:
+        """The LAN game changed (another seat's action, the next round): draw it again."""
+        if self.is_attached:
+            self.draw()
 
     def run_bots(self) -> None:
         """Let the bots act until the human must (or the game is over)."""

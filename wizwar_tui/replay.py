@@ -104,6 +104,7 @@ class Replay:
         self.damage = damage
         self.seed = seed
         self.team = team
+        self.sides: list[list[int]] | None = None  # seat numbers by side (GameUI.sides)
         self.every = every
         self.problem = ""
         self.actions = list(actions)
@@ -188,7 +189,19 @@ class Replay:
 
         return players_text([s if not n or n == s else f"{s} {n}"
                              for s, n in zip(self.seats, self.names, strict=False)],
-                            self.team)
+                            self.sides)
+
+
+def _sides(rs: Ruleset, options: dict[str, Any]) -> list[list[int]]:
+    """The game's sides, asked of its UI part (:func:`wizwar_tui.saves.sides_of`)."""
+    from wizwar_tui.saves import sides_of
+
+    return sides_of(rs, options)
+
+
+def _teamed(rs: Ruleset, options: dict[str, Any]) -> bool:
+    """True when a side of the game has several seats (a team game)."""
+    return any(len(side) > 1 for side in _sides(rs, options))
 
 
 def _names(rs: Ruleset, options: dict[str, Any],
@@ -231,8 +244,9 @@ def from_log(path: str, data: bytes, every: int = CHECKPOINT_EVERY) -> Replay:
                 lambda st, i: _step_record(rs, st, dealer, records[i]),
                 restore, viewer=str(h.get("viewer", "")), started=str(h.get("started", "")),
                 ended=loaded.end is not None, end_winner=str(end.get("winner") or ""),
-                damage=loaded.damage, seed=h["seed"],
-                team=bool(loaded.options.get("team")), every=every, ruleset=rs, mark=mark)
+                damage=loaded.damage, seed=h["seed"], team=_teamed(rs, loaded.options),
+                every=every, ruleset=rs, mark=mark)
+    rp.sides = _sides(rs, loaded.options)
     rp.build()
     return rp
 
@@ -278,8 +292,9 @@ def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
         return tg.start()  # (TextGame.start copies its deal: the text game stays as read)
 
     rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
-                seed=tg.seed, team=bool(tg.options.get("team")), every=every, ruleset=rs,
+                seed=tg.seed, team=_teamed(rs, tg.options), every=every, ruleset=rs,
                 mark=mark)
+    rp.sides = _sides(rs, tg.options)
     rp.build()
     return rp
 
@@ -777,9 +792,16 @@ def game_width(games: list[Any]) -> int:
     return min(14, max((len(getattr(g, "game", "") or "") for g in games), default=0))
 
 
-def saved_label(g: Any, players_width: int = 18, game_width: int = 0) -> Text:
+def seed_width(games: list[Any]) -> int:
+    """The seed column: as wide as the longest seed (``wizwar play --seed`` plays it
+    again), at most 20 digits (2**64 - 1)."""
+    return min(20, max((len(getattr(g, "seed", "") or "?") for g in games), default=0))
+
+
+def saved_label(g: Any, players_width: int = 18, game_width: int = 0,
+                seed_width: int = 0) -> Text:
     """One row of the saved-games list: date, game (``game_width`` columns: the ruleset's
-    title), players (``players_width`` columns), kind, result, actions; dimmed notes for a
+    title), seed (``seed_width`` digits, after the word ``seed``), players (``players_width`` columns), kind, result, actions; dimmed notes for a
     damaged log and for earlier logs of the same game left out of the list
     (:func:`wizwar_tui.saves.list_saved`)."""
     when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
@@ -789,6 +811,8 @@ def saved_label(g: Any, players_width: int = 18, game_width: int = 0) -> Text:
     if game_width:
         title = (getattr(g, "game", "") or "")[:game_width]
         t.append(f"{title:<{game_width}}  ", "#5fd7ff")
+    if seed_width:
+        t.append(f"{'seed ' + (getattr(g, 'seed', '') or '?'):<{seed_width + 5}}  ", "dim")
     players = g.players_text
     if len(players) > players_width:
         players = players[:max(0, players_width - 1)] + "…"
@@ -809,8 +833,9 @@ def players_width(games: list[Any], row_width: int) -> int:
     need = max((len(g.players_text) for g in games), default=0)
     extra = max([10 if g.partial else 0 for g in games] + [9 if g.damage else 0 for g in games],
                 default=0)  # "  rejoined", "  damaged"
-    gw = game_width(games)
-    return max(12, min(need, row_width - SAVED_FIXED - (gw + 2 if gw else 0) - extra))
+    gw, sw = game_width(games), seed_width(games)
+    return max(12, min(need, row_width - SAVED_FIXED - (gw + 2 if gw else 0)
+                       - (sw + 7 if sw else 0) - extra))
 
 
 class SavedGamesScreen(Screen[None]):
@@ -839,8 +864,9 @@ class SavedGamesScreen(Screen[None]):
         with Vertical(id="saved-box", classes="lan-box"):
             yield Static("Replay a saved game", classes="lan-title")
             if self.games:
-                gw = game_width(self.games)
-                yield OptionList(*[Option(saved_label(g, game_width=gw), id=str(i))
+                gw, sw = game_width(self.games), seed_width(self.games)
+                yield OptionList(*[Option(saved_label(g, game_width=gw, seed_width=sw),
+                                          id=str(i))
                                    for i, g in enumerate(self.games)], id="saved-list")
                 n = len(self.games)
                 yield Static(f"{n} game{'s' if n != 1 else ''} in {self.folder}",
@@ -873,8 +899,9 @@ class SavedGamesScreen(Screen[None]):
         if width <= 0:
             return
         pw, gw = players_width(self.games, width), game_width(self.games)
+        sw = seed_width(self.games)
         for i, g in enumerate(self.games):
-            ol.replace_option_prompt_at_index(i, saved_label(g, pw, gw))
+            ol.replace_option_prompt_at_index(i, saved_label(g, pw, gw, sw))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Replay the chosen game."""

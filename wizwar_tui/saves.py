@@ -23,8 +23,10 @@ __all__ = ["LogFile", "PeerLog", "SavedGame", "export_file", "games_dir", "list_
 class SavedGame:
     """One entry of the saved-games list.
 
-    ``players`` are the names by seat (P1 first); ``team`` is the team variant (P1+P3
-    against P2+P4); ``partial`` counts the earlier logs of the same game that this one
+    ``players`` are the names by seat (P1 first); ``sides`` the seat numbers (0-based)
+    grouped by side, from the game's UI part (``GameUI.sides``: a team game's partners
+    together), ``team`` True when a side has several seats; ``seed`` the game's seed in
+    words (a LAN game's is dealt by every player together: ``LAN``); ``partial`` counts the earlier logs of the same game that this one
     contains and that the list leaves out (a joined player who came back with a new
     ``wizwar join`` gets a second log holding the whole game again)."""
 
@@ -38,20 +40,43 @@ class SavedGame:
     team: bool = False
     partial: int = 0
     game: str = ""  # the ruleset's title ("Wiz-War")
+    sides: list[list[int]] | None = None
+    seed: str = ""
 
     @property
     def players_text(self) -> str:
-        """``ann vs bob``; the team variant by sides: ``P1+P3 vs P2+P4``."""
-        return players_text(self.players, self.team)
+        """``ann vs bob``; a team game by sides: ``ann+cy vs bob+dee``."""
+        return players_text(self.players, self.sides)
 
 
-def players_text(names: list[str], team: bool = False) -> str:
-    """The players of a game for one line: ``P1 vs P2 vs P3``; with ``team`` (4 players)
-    the sides: ``P1+P3 vs P2+P4`` (rulebook, Team Play Option: the 1st and 3rd against the
-    2nd and 4th)."""
-    if team and len(names) == 4:
-        return f"{names[0]}+{names[2]} vs {names[1]}+{names[3]}"
-    return " vs ".join(names)
+def players_text(names: list[str], sides: list[list[int]] | bool | None = None) -> str:
+    """The players of a game for one line: ``P1 vs P2 vs P3``; with ``sides`` (seat numbers
+    grouped by side, :func:`sides_of`) partners joined: ``P1+P3 vs P2+P4``. ``True`` stands
+    for Wiz-War's team sides (the 1st and 3rd against the 2nd and 4th), for old callers."""
+    if sides is True:
+        sides = [[0, 2], [1, 3]] if len(names) == 4 else None
+    if not sides or not all(0 <= i < len(names) for side in sides for i in side):
+        return " vs ".join(names)
+    return " vs ".join("+".join(names[i] for i in side) for side in sides)
+
+
+def sides_of(ruleset: Any, options: dict[str, Any]) -> list[list[int]]:
+    """The sides of a game (seat numbers, 0-based), asked of the game's UI part
+    (``GameUI.sides``); every seat alone when there is none or it fails."""
+    seats = list(ruleset.seats(options))
+    try:
+        from wizwar_tui import games
+
+        got = games.ui(ruleset.name).sides(options)
+    except (LookupError, ValueError, KeyError):
+        return [[i] for i in range(len(seats))]
+    return [[seats.index(s) for s in side if s in seats] for side in got]
+
+
+def seed_text(seed: Any) -> str:
+    """A saved game's seed for the list: the number of a local game (``wizwar play --seed``
+    plays it again); ``LAN`` for a seed all the players dealt together (bytes)."""
+    return str(seed) if isinstance(seed, int) else "LAN"
 
 
 def list_saved(folder: str | None = None) -> list[SavedGame]:
@@ -82,9 +107,12 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
         res = loaded.result()
         result = ("unfinished" if res is None else
                   f"{'+'.join(res.winners)} won" if res.winners else "no winner")
+        sides = sides_of(loaded.ruleset, loaded.options)
         game = SavedGame(path, str(h.get("started", "")), names, str(h.get("kind", "")),
                          len(loaded.records), result, loaded.damage,
-                         team=bool(loaded.options.get("team")), game=loaded.ruleset.title)
+                         team=any(len(side) > 1 for side in sides),
+                         game=loaded.ruleset.title, sides=sides,
+                         seed=seed_text(h.get("seed")))
         if game.kind == "peer":
             key = game_key(h)
             peers.setdefault(key, []).append((game, [r["action"] for r in loaded.records]))

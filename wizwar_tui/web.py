@@ -27,6 +27,9 @@ class WebPlayerApp(SSHPlayerApp):
         game: the ruleset's name ("": the registry's default).
     """
 
+    VIA = "in a browser"
+    """How the game screen says where the game is (``over SSH`` for an SSH session)."""
+
     def __init__(self, host: str, port: int, name: str, watch: bool = False,
                  rejoin: str = "", game: str = "") -> None:
         hint = f"open {rejoin} again as {name}" if rejoin else ""

@@ -83,7 +83,7 @@ def add_condition(g: Dict, ctx: Ctx, bearer: Dict, slug: str, by: str, where: st
     ctx.ev("condition", f"{where} becomes {slug}", on=where, slug=slug, what="gained")
     if slug == "dominate" and is_creature and bearer["controller"] != by:
         bearer["controller"] = by
-        bearer["sick"] = 1
+        bearer["sick"] = 0 if "haste" in values(g, bearer)["keywords"] else 1
         ctx.ev("control", f"{by} takes control of {where}", at=bearer["at"], to=by)
     return True
 
@@ -104,7 +104,7 @@ def end_condition(g: Dict, ctx: Ctx, bearer: Dict, slug: str, where: str) -> Non
     ctx.ev("condition", f"{where} {slug} ends", on=where, slug=slug, what="ended")
     if slug == "dominate" and "id" in bearer and bearer["controller"] != bearer["owner"]:
         bearer["controller"] = bearer["owner"]
-        bearer["sick"] = 1
+        bearer["sick"] = 0 if "haste" in values(g, bearer)["keywords"] else 1
         ctx.ev("control", f"{bearer['owner']} regains control of {where}", at=bearer["at"],
                to=bearer["owner"])
 
@@ -154,7 +154,7 @@ def deal(g: Dict, ctx: Ctx, src: Source, target: str, amount: int, kind: str = "
     if wiz:
         took = _cascade(holder, amount, kind)
         ctx.ev("damage", f"{where} takes {amount}", on=where, amount=amount, type=kind,
-               layers=took)
+               layers=[[k, v] for k, v in took.items()])
     else:
         holder["damage"] += amount
         ctx.ev("damage", f"{where} takes {amount}", on=where, amount=amount, type=kind)
@@ -322,7 +322,7 @@ def _trigger(g: Dict, ctx: Ctx, t: tuple[Any, ...]) -> None:
         vs = creature_by_id(g, t[4])
         if vs is not None:
             vs["counters"] += 1
-            ctx.ev("counter", f"the Vengeful Spirit on {vs['at']} grows", at=vs["at"], n=1)
+            ctx.ev("counters", f"the Vengeful Spirit on {vs['at']} grows", at=vs["at"], n=1)
     elif kind == "vs-death":
         hex_, power = t[4], t[5]
         foes = {c["at"]: c for c in g["creatures"] if c["controller"] != t[1]

@@ -230,7 +230,7 @@ def _plague(g: Dict, ctx: Ctx, e: Dict, t: list[str]) -> None:
     for c in sorted(g["creatures"], key=lambda c: fld.ORDER[c["at"]]):
         if c["controller"] != e["caster"]:
             c["counters"] -= 1
-            ctx.ev("counter", f"{c['at']} gets a -1/-1 counter", at=c["at"], n=-1)
+            ctx.ev("counters", f"{c['at']} gets a -1/-1 counter", at=c["at"], n=-1)
             add_condition(g, ctx, c, "poisoned", e["caster"], c["at"])
 
 

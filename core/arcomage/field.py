@@ -6,6 +6,7 @@ the (x, y) table of R9; nothing iterates a set to decide anything.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 
 ROWS = ("a", "b", "c", "d", "e")
@@ -37,10 +38,17 @@ def passable(h: str) -> bool:
     return h not in NEXUS
 
 
+def _neighbours(h: str) -> tuple[str, ...]:
+    x, y = XY[h]
+    return tuple(_AT[(x + dx, y + dy)] for dx, dy in STEPS if (x + dx, y + dy) in _AT)
+
+
+_NEIGHBOURS: dict[str, tuple[str, ...]] = {h: _neighbours(h) for h in HEXES}
+
+
 def neighbours(h: str) -> list[str]:
     """The adjacent hexes of ``h``, clockwise from twelve (R10), Nexus hexes included."""
-    x, y = XY[h]
-    return [_AT[(x + dx, y + dy)] for dx, dy in STEPS if (x + dx, y + dy) in _AT]
+    return list(_NEIGHBOURS[h])
 
 
 def adjacent(a: str, b: str) -> bool:
@@ -57,10 +65,18 @@ def grid_distance(a: str, b: str) -> int:
 
 
 def distances(start: str, occupied: Callable[[str], bool]) -> dict[str, int]:
+    """Walking distance (R16) from ``start``; see :func:`walk_distances`."""
+    return dict(walk_distances(start, tuple(h for h in HEXES if occupied(h))))
+
+
+@functools.lru_cache(maxsize=4096)
+def walk_distances(start: str, taken: tuple[str, ...]) -> dict[str, int]:
     """Walking distance (R16) from ``start`` to every reachable hex: steps through adjacent
     hexes, every hex entered before the last passable and unoccupied; the last may be
     occupied (that is how the distance to a piece is measured). Nexus hexes are never
-    reached."""
+    reached. ``taken``: the occupied hexes in reading order. The result is cached: never
+    change it (:func:`distances` hands out a copy)."""
+    occupied = set(taken).__contains__
     out = {start: 0}
     frontier = [start]
     d = 0
@@ -70,7 +86,7 @@ def distances(start: str, occupied: Callable[[str], bool]) -> dict[str, int]:
         for h in frontier:
             if h != start and occupied(h):
                 continue  # one may end on an occupied hex, never pass through it
-            for n in neighbours(h):
+            for n in _NEIGHBOURS[h]:
                 if n in out or not passable(n):
                     continue
                 out[n] = d
@@ -82,8 +98,6 @@ def distances(start: str, occupied: Callable[[str], bool]) -> dict[str, int]:
 def clockwise_sorted(origin: str, hexes: Iterable[str]) -> list[str]:
     """``hexes`` ordered clockwise from twelve around ``origin`` (R19), exact integer
     comparison (cross products), same bearing: smaller grid distance first."""
-    import functools
-
     ox, oy = XY[origin]
 
     def rel(h: str) -> tuple[int, int]:

@@ -300,9 +300,11 @@ def do_cast(g: Dict, ctx: Ctx, a: Action, refs: list[str]) -> None:
     priority to the rival (R51)."""
     p, spell = a.actor, SPELLS[a.slug]
     pl = g["players"][p]
-    pl["mana"] -= cost_of(pl, spell)
+    paid = cost_of(pl, spell)
+    pl["mana"] -= paid
     pl["corpses"] -= spell.corpse_cost
     pl["cast"].append(spell.slug)
+    ctx.ev("mana", f"{p} pays {paid} mana", player=p, amount=-paid)
     entry = {"caster": p, "slug": spell.slug, "targets": list(refs), "args": dict(a.args)}
     if spell.slug == "magic-trap":
         traps.on_cast(g, entry, a.targets[0])
@@ -447,10 +449,10 @@ def _tick(g: Dict, ctx: Ctx, h: Dict, where: str, wizard: bool) -> None:
         elif slug == "regenerating":
             if h["counters"] < 0:
                 h["counters"] += 1
-                ctx.ev("counter", f"{where} loses a -1/-1 counter", at=where, n=1)
+                ctx.ev("counters", f"{where} loses a -1/-1 counter", at=where, n=1)
         else:
             h["counters"] -= 1
-            ctx.ev("counter", f"{where} gets a -1/-1 counter ({slug})", at=where, n=-1)
+            ctx.ev("counters", f"{where} gets a -1/-1 counter ({slug})", at=where, n=-1)
         c["left"] -= 1
         if c["left"] <= 0:
             end_condition(g, ctx, h, slug, where)

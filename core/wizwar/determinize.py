@@ -26,7 +26,7 @@ from typing import Any
 from core.codec import pack
 from core.rng import Rng
 from core.wizwar import cards as C
-from core.wizwar.board import Layout, Square, square_name
+from core.wizwar.board import Edge, Layout, Square, square_name
 from core.wizwar.state import (
     Condition,
     Counter,
@@ -62,13 +62,33 @@ def _copy_turn(t: Turn) -> Turn:
                                modifiers=[list(m) for m in t.modifiers], played=list(t.played))
 
 
+#: The fields of EdgeState that :func:`_copy_edges` copies by name.
+_EDGE_FIELDS = ("kind", "hp", "created", "caster", "rolled", "believe")
+
+
+def _copy_edges(edges: dict[Edge, EdgeState]) -> dict[Edge, EdgeState]:
+    """A copy of every edge's state with its own ``rolled`` and ``believe`` lists, made by
+    calling ``EdgeState`` with its fields (three times faster than ``dataclasses.replace``,
+    issue 14). Should ``EdgeState`` gain a field, every field is copied from the instance
+    dict instead, so nothing is ever left out."""
+    if tuple(f.name for f in dataclasses.fields(EdgeState)) != _EDGE_FIELDS:
+        out: dict[Edge, EdgeState] = {}
+        for e, s in edges.items():
+            c = object.__new__(EdgeState)
+            c.__dict__.update(s.__dict__)
+            c.rolled, c.believe = list(s.rolled), list(s.believe)
+            out[e] = c
+        return out
+    return {e: EdgeState(s.kind, s.hp, s.created, s.caster, list(s.rolled), list(s.believe))
+            for e, s in edges.items()}
+
+
 _FAST: dict[str, Any] = {
     "layout": lambda v: v,  # immutable geometry, shared
     "layout_spec": lambda v: copy.deepcopy(v),
     "wizards": lambda v: [_copy_wizard(w) for w in v],
     "faces": list, "deck": list, "discard": list,
-    "edges": lambda v: {e: dataclasses.replace(s, rolled=list(s.rolled), believe=list(s.believe))
-                        for e, s in v.items()},
+    "edges": lambda v: _copy_edges(v),
     "bushes": dict, "stones": list, "floor": list,
     "treasures": dict,
     "turn": _copy_turn,

@@ -181,6 +181,11 @@ class Script:
     picks: list[str] | None = None
 
 
+def _row_major(sq: Square) -> tuple[int, int]:
+    """The sort key of the board's square order (``Layout.squares``: row by row)."""
+    return (sq[1], sq[0])
+
+
 class ScriptExhausted(RuntimeError):
     """A scenario ran out of forced dice, picks or reshuffles (a scenario FAIL)."""
 
@@ -334,6 +339,32 @@ class State:
             out.append("thornbush")
         if sq in self.stones:
             out.append("stone-block")
+        return out
+
+    def tokens_by_square(self) -> dict[Square, tuple[str, ...]]:
+        """``tokens_at`` of every square of the board that has a token, in one pass over the
+        tokens (not one per square): the same lists, keyed in the board's square order
+        (row-major) and leaving out squares not on the board, like asking ``tokens_at`` of
+        every square of ``layout.squares()``."""
+        found: dict[Square, list[str]] = {}
+        for s, c in self.floor:
+            found.setdefault(s, []).append(self.face(c))
+        for t, where in sorted(self.treasures.items()):
+            if where is not None:
+                found.setdefault(where, []).append(t)
+        for s in self.bushes:
+            found.setdefault(s, [])
+        for s in self.stones:
+            found.setdefault(s, [])
+        on_board = self.layout._square_objects
+        out: dict[Square, tuple[str, ...]] = {}
+        for sq in sorted((s for s in found if s in on_board), key=_row_major):
+            tk = found[sq]
+            if sq in self.bushes:
+                tk.append("thornbush")
+            if sq in self.stones:
+                tk.append("stone-block")
+            out[on_board[sq]] = tuple(tk)
         return out
 
     def team_of(self, seat: str) -> tuple[str, ...]:

@@ -132,11 +132,7 @@ def view(state: State, seat: str) -> View:
             tuple(StackCard(c.player, c.slug,
                             None if c.number_cid is None else c.value, c.target)
                   for c in win.counters), win.arg))
-    tokens: dict[Square, tuple[str, ...]] = {}
-    for sq in state.layout.squares():
-        tk = state.tokens_at(sq)
-        if tk:
-            tokens[sq] = tuple(tk)
+    tokens = state.tokens_by_square()  # one pass over the tokens, not one per square
     active = state.wizard(state.turn.active)
     left = allowance(state, active) - state.turn.moves_used if not state.turn.stopped else 0
     return View(

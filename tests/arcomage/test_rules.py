@@ -217,3 +217,31 @@ def test_same_seed_same_hashes() -> None:
                 break
         return out
     assert run() == run()
+
+
+def test_spell_doc_generated_and_current() -> None:
+    """docs/arcomage-spells.md is generated from the data and is up to date."""
+    from core.arcomage import doc
+
+    assert doc.main(["--check"]) == 0
+
+
+def test_events_carry_plain_data() -> None:
+    """R123 / core.engine.Event: every event's data holds ints, strs and lists only, and the
+    victim's events never name the trapped spell."""
+    st = R.new_game({}, 2)
+    seen = []
+    for text in ("P1 cast magic-trap @P2:lightning", "P2 pass", "P1 cast firebolt @P2",
+                 "P2 pass", "P1 end", "P2 cast summon-tengu @c5", "P1 pass"):
+        seen += R.apply(st, text)
+
+    def plain(x: object) -> bool:
+        if isinstance(x, list):
+            return all(plain(y) for y in x)
+        return isinstance(x, (int, str)) and not isinstance(x, bool)
+
+    assert {e.kind for e in seen} >= {"cast", "mana", "trap-set", "resolve", "damage",
+                                      "summon", "turn", "produce"}
+    for e in seen:
+        assert all(plain(v) for v in e.data.values()), e
+        assert "lightning" not in repr(e.data), e

@@ -71,3 +71,22 @@ def test_bad_files_fail_with_a_reason(bad: dict[str, object], words: str) -> Non
     """An illegal position or an unknown key is a FAIL that says why, never a crash."""
     r = run_doc(_doc(**bad))
     assert not r.ok and "cannot load" in r.detail and words in r.detail, r.detail
+
+
+def test_every_spell_is_cast_in_a_scenario() -> None:
+    """Each of the 64 spells is cast in a step that is not refused, in our scenarios or the
+    shared ones (issue 17: at least one scenario per spell)."""
+    import tomllib
+
+    from core.arcomage.data import SPELLS
+
+    cast: set[str] = set()
+    for path in _files():
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+        for step in doc.get("steps", []):
+            words = step.split()
+            if not step.startswith("!") and len(words) > 2 and words[1] == "cast":
+                cast.add(words[2])
+    missing = sorted(set(SPELLS) - cast)
+    assert not missing, f"never cast in a scenario: {missing}"

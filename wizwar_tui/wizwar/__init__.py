@@ -56,6 +56,13 @@ class WizWarUI(GameUI):
         if ref == "cards":
             app.push_screen(CardsScreen())
 
+    def sides(self, options: Mapping[str, Any]) -> list[tuple[str, ...]]:
+        """Team play: P1+P3 against P2+P4 (rulebook, Team Play Option); else every seat
+        alone."""
+        if options.get("team"):
+            return [("P1", "P3"), ("P2", "P4")]
+        return super().sides(options)
+
     def option_note(self, name: str, values: Mapping[str, Any], refused: str = "") -> str:
         """Short words for the new-game screen: the table ("you and 2 bots"), what each
         variant does, and when it applies ("2 players only": FAQ, crossed exits; "4 players

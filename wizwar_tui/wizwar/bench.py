@@ -638,7 +638,28 @@ def bench_render(runs: int, reps: int = 20) -> Figure:
 
 
 # ---- the command -------------------------------------------------------------------------
-PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render")
+PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render", "lan")
+
+
+def bench_lan(runs: int) -> tuple[Figure, ...]:
+    """LAN latency (``net.bench``): host and two joiners, each its own process, on loopback;
+    per run one game, the median time from a joiner's proposal to every peer having applied
+    it, and having also checked its state hash, beside the median round trip of a msgpack
+    echo between two processes; their ratio (target at most 8). Wall time."""
+    from net.bench import measure
+
+    res = measure(runs)
+    lat = Figure("LAN: proposal to every peer applied", "ms", higher=False,
+                 samples=[1000 * x for x in res["latency"]])
+    checked = Figure("LAN: ... and every hash checked", "ms", higher=False,
+                     samples=[1000 * x for x in res["checked"]])
+    echo = Figure("baseline: msgpack echo round trip, 2 processes", "ms", higher=False,
+                  samples=[1000 * x for x in res["echo"]])
+    ratio = Figure("LAN latency / echo round trip", "x", higher=False, target=8,
+                   samples=res["ratio"], note="wall time, host + 2 joiners")
+    ratio_checked = Figure("LAN latency with hash checks / echo", "x", higher=False,
+                           samples=res["ratio_checked"])
+    return lat, checked, echo, ratio, ratio_checked
 
 
 def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
@@ -729,6 +750,8 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
         show(*bench_start(runs))
     if "render" in want:
         show(bench_render(runs))
+    if "lan" in want:
+        show(*bench_lan(runs))
     echo_fig = next((f for f in figs if f.name.startswith("baseline: msgpack")), None)
     if echo_fig is not None and echo_fig.median:
         echo("per 1,000 msgpack TCP echo round trips (a machine-independent scale):")

@@ -333,7 +333,7 @@ class GameScreen(GameScreenBase):
         if self.lan is None:
             return ""
         if not getattr(self.app, "HAS_MENU", True):  # an SSH session: the address is internal
-            return "over SSH"
+            return getattr(self.app, "VIA", "over SSH")  # or "in a browser" (a web tab)
         return f"{'hosting on' if self.lan.hosting else 'joined'} {self.lan.address}"
 
     def net_changed(self) -> None:
@@ -1192,6 +1192,12 @@ class GameScreen(GameScreenBase):
         """Do the only legal action of ``verb`` or choose among them."""
         self.message = None
         cands = [a for a in self.legal() if a.verb == verb]
+        if not cands and verb == "boost" and self.human_to_act() \
+                and any(a.verb == "boost" for a in self.session.legal_actions()):
+            # the rules accept it, but there is no step to walk with it (boost_helps)
+            self.say(f"Not worth it: a boost adds squares, and you may take no step "
+                     f"({self.walk_block(self.view)})")
+            return
         if not cands:
             self.refuse(self._probe_verb(verb) if verb in ("punch",) else
                         Action(self.human, verb), f"no {what.lower()} is possible now")

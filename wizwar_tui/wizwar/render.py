@@ -548,7 +548,7 @@ def player_line(view: View, p: PlayerInfo, status: str | None = None,
         t.append(f"{'hp' if ascii_only else '♥'}{p.life:>2}", "bold")
     t.append(f" hand {p.hand_size}")
     if p.carrying:
-        t.append(f" {'$' if ascii_only else '¤'}{p.carrying}",
+        t.append(f" {'$' if ascii_only else '¤'}{thing_name(p.carrying)}",
                  player_colour(p.carrying.split(".")[0]))
     if p.displayed:
         t.append(" [" + ",".join(card_name(c) for c in p.displayed) + "]", "dim")

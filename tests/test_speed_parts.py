@@ -1,0 +1,68 @@
+"""Parts made faster by issue 14 give what the plain way gives: the one-pass token listing of
+``view``, the copy of the edges in ``clone``."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.rng import Rng
+from core.wizwar.game import GameConfig, new_game
+from core.wizwar.rules import apply, legal_actions, to_move
+from core.wizwar.state import State
+
+
+def _per_square(state: State) -> dict:
+    out = {}
+    for sq in state.layout.squares():
+        tk = state.tokens_at(sq)
+        if tk:
+            out[sq] = tuple(tk)
+    return out
+
+
+@pytest.mark.parametrize("players,seed", [(2, 3), (3, 4), (4, 5)])
+def test_tokens_by_square_same_as_asking_every_square(players: int, seed: int) -> None:
+    st = new_game(GameConfig(players=players), seed)
+    rng = Rng.from_seed(f"tokens-{seed}")
+    seen_objects = 0
+    for _ in range(400):
+        if st.winner:
+            break
+        got = st.tokens_by_square()
+        want = _per_square(st)
+        assert got == want and list(got) == list(want)
+        seen_objects += bool(st.floor) + bool(st.bushes) + bool(st.stones)
+        seat = to_move(st)[0]
+        legal = legal_actions(st, seat)
+        apply(st, legal[rng.below(len(legal))])
+    # made-up extra tokens: two objects and a treasure on one square, a bush and a stone
+    sq = st.layout.squares()[5]
+    st.floor.append((sq, 0))
+    st.floor.append((sq, 1))
+    st.treasures["P1.t1"] = sq
+    st.bushes[sq] = 3
+    st.stones.append(sq)
+    assert st.tokens_by_square() == _per_square(st)
+    assert list(st.tokens_by_square()) == list(_per_square(st))
+
+
+@pytest.mark.parametrize("fallback", [False, True])
+def test_clone_copies_every_edge_on_its_own(fallback: bool, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    from core.wizwar import determinize as D
+    from core.wizwar.state import EdgeState, state_hash
+
+    if fallback:  # as if EdgeState had gained a field: every field copied from the instance
+        monkeypatch.setattr(D, "_EDGE_FIELDS", ("kind",))
+    st = new_game(GameConfig(players=4), 3)
+    e0 = next(iter(st.edges))
+    st.edges[e0] = EdgeState("illusion-wall", 20, True, "P1", ["P1"], ["P2"])
+    c = D.clone(st)
+    assert c.edges == st.edges and list(c.edges) == list(st.edges)
+    assert state_hash(c) == state_hash(st)
+    for e, s in st.edges.items():
+        assert c.edges[e] is not s
+        assert c.edges[e].rolled is not s.rolled and c.edges[e].believe is not s.believe
+    c.edges[e0].rolled.append("P3")
+    c.edges[e0].hp -= 5
+    assert st.edges[e0].rolled == ["P1"] and st.edges[e0].hp == 20
