@@ -795,15 +795,18 @@ class HostGame:
     async def _broadcast(self, msg: dict[str, Any]) -> None:
         """Send ``msg`` to every connected seat and watcher (a message with ``private``
         reveals as :meth:`_for` each); one encoding serves every copy that is the same."""
-        done: dict[int, bytes] = {}  # id of a private reveal list -> the frame encoded with it
+        done: dict[tuple[int, bool], bytes] = {}  # (id of a private reveal list, whether the
+        # seat may know a sealed action whole) -> the frame encoded with them
         empty: list[Any] = []
+        sealed = msg.get("_sealed")
 
         def frame(seat: str) -> bytes:
+            knows = sealed is not None and bool(seat) and seat in sealed["knows"]
             if "private" not in msg:
-                key = 0
+                key = (0, knows)
             else:
                 mine = msg["private"].get(seat) or empty
-                key = id(mine) if mine else 1
+                key = (id(mine) if mine else 1, knows)
             if key not in done:
                 done[key] = encode(self._for(msg, seat) if "private" in msg else msg)
             return done[key]
