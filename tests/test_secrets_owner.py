@@ -130,3 +130,29 @@ async def test_lan_cheating_owner_is_caught_and_named(monkeypatch: pytest.Monkey
     assert isinstance(res[1], DealError) and "P2 lied at action 4" in str(res[1])
     with pytest.raises(log.LogError, match="P2 lied at action 4"):
         log.replay(logs[0])
+
+
+class FalseOpener(PeerGame):
+    """A modified client: at the end it opens its hidden number as another one."""
+
+    async def _open_own(self) -> None:
+        if self.state is None or not self.ruleset.result(self.state).over or \
+                self._opened_own:
+            return
+        for com, (whole, salt) in list(self._own.items()):
+            self._own[com] = ([whole[0], whole[1], whole[2] % 9 + 1], salt)
+        for rec in self.sealed_seen:
+            if rec[2] == self.seat and rec[3] is not None:
+                rec[3] = [rec[3][0], rec[3][1], rec[3][2] % 9 + 1]
+        await super()._open_own()
+
+
+async def test_lan_false_opening_is_caught_and_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A joiner that opens its commitment with another number: the host refuses the
+    opening and its audit names the action left unopened; the game does not pass."""
+    rs = secret_ruleset.register(monkeypatch)
+    host, peer, (res, _frames, logs) = await _lan(rs, FalseOpener)
+    assert host.audit == "action 2 was sealed and the end record does not open it", host.audit
+    assert isinstance(res[1], DealError) and "did not open sealed action 2" in str(res[1])
+    with pytest.raises(log.LogError, match="action 2 was sealed"):
+        log.replay(logs[0])
