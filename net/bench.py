@@ -7,7 +7,12 @@ from just before its ``propose`` is written until the last of the three peers (t
 included) has applied the ``commit``; beside it, in the same run, the round trip of a raw
 msgpack echo between two processes on loopback (an action-sized map sent, unpacked, packed
 and sent back). Both are wall times of ``CLOCK_MONOTONIC``, which every process of a Linux
-machine shares, so stamps taken in different processes compare.
+machine shares, so stamps taken in different processes compare. On a busy machine wall time
+is mostly waiting for a core, so the CPU time on the critical path is measured too (each
+process's thread CPU clock: the host's from reading the proposal to sending the commit, the
+slowest joiner's from taking the commit to having applied it), beside the CPU time of one
+echo round trip (both processes). The bots pick legal actions at random (:class:`QuickBots`):
+what is timed is the network and the rules' apply, not a bot's thinking.
 
 Run as a module, this is one joiner: ``python -m net.bench join HOST PORT GAME NAME``
 prints its stamps as one JSON line; ``python -m net.bench echo`` is the echo's far end.
@@ -63,6 +68,8 @@ class TimedPeer(PeerGame):
         self.proposed: dict[int, float] = {}
         self.applied: dict[int, float] = {}
         self.checked: dict[int, float] = {}
+        self.cpu: dict[int, float] = {}  # CPU seconds from a commit's start to applied
+        self._cpu0 = 0.0
 
     async def choose(self, st: Any) -> Any:
         """The bot's choice, stamped just before it is sent."""
@@ -73,10 +80,16 @@ class TimedPeer(PeerGame):
 
     def _applied(self, seq: int) -> None:
         self.applied[seq] = now()
+        self.cpu[seq] = time.thread_time() - self._cpu0
 
     def _commit(self, msg: dict[str, Any]) -> None:
+        self._cpu0 = time.thread_time()
         super()._commit(msg)
-        self.checked[msg["seq"]] = now()
+        seq = msg["seq"]
+        self.checked[seq] = now()
+        if seq not in self.applied:  # a wizwar without the hook: applied when checked
+            self.applied[seq] = self.checked[seq]
+            self.cpu[seq] = time.thread_time() - self._cpu0
 
 
 class TimedHost(HostGame):
@@ -85,11 +98,25 @@ class TimedHost(HostGame):
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.applied: dict[int, float] = {}
+        self.cpu: dict[int, float] = {}  # CPU seconds from a proposal read to its commit sent
+        self._cpu_in = 0.0
 
-    async def commit(self, action: Any, reveals: list[list[str]] | None = None,
-                     adopt: Any = None) -> None:
+    async def _handle(self, seat: Any, msg: dict[str, Any]) -> None:
+        t0 = time.thread_time()
+        await super()._handle(seat, msg)
+        if msg["type"] == "propose":
+            self._cpu_in = time.thread_time() - t0
+
+    async def _sequence(self, action: Any) -> None:
+        t0 = time.thread_time()
+        await super()._sequence(action)
+        assert self.state is not None
+        self.cpu[self.ruleset.seq(self.state)] = time.thread_time() - t0 + self._cpu_in
+        self._cpu_in = 0.0
+
+    async def commit(self, action: Any, reveals: list[list[str]] | None = None) -> None:
         """:meth:`HostGame.commit`, stamped."""
-        await super().commit(action, reveals, adopt)
+        await super().commit(action, reveals)
         assert self.state is not None
         self.applied[self.ruleset.seq(self.state)] = now()
 
@@ -98,7 +125,7 @@ async def _join(host: str, port: int, game: str, name: str) -> dict[str, Any]:
     peer = TimedPeer(host, port, name=name, ruleset=QuickBots(registry.get(game), name))
     final = await peer.run()
     return {"proposed": peer.proposed, "applied": peer.applied, "checked": peer.checked,
-            "hash": final}
+            "cpu": peer.cpu, "hash": final}
 
 
 def _child(*args: str) -> subprocess.Popen[str]:
@@ -107,11 +134,13 @@ def _child(*args: str) -> subprocess.Popen[str]:
 
 
 async def game_latencies(game: str = "", seed: int = 1, players: int = 3,
-                         ) -> tuple[list[float], list[float]]:
-    """One game: the seconds from each joiner proposal to the last peer having applied it
-    (the host: applied and sent; a joiner: the action is in its state), and to the last
-    peer having also checked its state hash against the host's. Raises ``RuntimeError``
-    when the peers do not end on one hash."""
+                         ) -> tuple[list[float], list[float], list[float]]:
+    """One game: for each joiner proposal the seconds to the last peer having applied it
+    (the host: applied and sent; a joiner: the action is in its state), to the last peer
+    having also checked its state hash against the host's, and the CPU seconds on the
+    critical path (the host's, from reading the proposal to sending the commit, plus the
+    slowest joiner's, from taking the commit to having applied it). Raises
+    ``RuntimeError`` when the peers do not end on one hash."""
     rs = registry.get(game or registry.DEFAULT)
     host = TimedHost(ruleset=QuickBots(rs, f"host {seed}"), players=players, seed=seed,
                      local_bot=True)
@@ -130,20 +159,25 @@ async def game_latencies(game: str = "", seed: int = 1, players: int = 3,
     runs = [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
     if any(r["hash"] != final for r in runs) or not final:
         raise RuntimeError("the bench game did not end on one hash")
-    out: tuple[list[float], list[float]] = ([], [])
+    out: tuple[list[float], list[float], list[float]] = ([], [], [])
     for r in runs:
         for seq, t0 in r["proposed"].items():
             for i, key in enumerate(("applied", "checked")):
                 ends = [host.applied.get(int(seq))] + [o[key].get(seq) for o in runs]
                 if all(e is not None for e in ends):
                     out[i].append(max(e for e in ends if e is not None) - t0)
+            cpus = [o["cpu"].get(seq) for o in runs]
+            if int(seq) in host.cpu and all(c is not None for c in cpus):
+                out[2].append(host.cpu[int(seq)] + max(c for c in cpus if c is not None))
     return out
 
 
-def echo_round_trips(messages: int = 2000) -> list[float]:
+def echo_round_trips(messages: int = 2000) -> tuple[list[float], float]:
     """Seconds of each round trip of a msgpack map (an action record) to another process
-    on loopback that unpacks it and sends it back packed."""
+    on loopback that unpacks it and sends it back packed; and the CPU seconds of one round
+    trip (both processes' CPU, averaged)."""
     kid = _child("echo")
+    cpu0 = time.process_time()
     try:
         assert kid.stdout is not None
         port = int(kid.stdout.readline())
@@ -162,10 +196,12 @@ def echo_round_trips(messages: int = 2000) -> list[float]:
                 for obj in up:
                     got = obj
             out.append(now() - t0)
+        mine = time.process_time() - cpu0
         cli.close()
+        theirs = float(kid.stdout.readline() or 0.0)
     finally:
         kid.wait(timeout=10)
-    return out
+    return out, (mine + theirs) / messages
 
 
 def _echo_server() -> None:
@@ -174,10 +210,12 @@ def _echo_server() -> None:
     conn, _ = srv.accept()
     conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     up = msgpack.Unpacker(raw=False)
+    cpu0 = time.process_time()
     with conn:
         while True:
             data = conn.recv(65536)
             if not data:
+                print(time.process_time() - cpu0, flush=True)
                 return
             up.feed(data)
             for obj in up:
@@ -189,13 +227,16 @@ def measure(runs: int = 3, game: str = "", players: int = 3) -> dict[str, list[f
     latency (to every peer having applied it; ``checked``: and checked its hash), the
     median echo round trip, in seconds, and their ratios. Keys: ``latency``, ``checked``,
     ``echo``, ``ratio``, ``ratio_checked``, ``proposals`` (how many were timed)."""
-    keys = ("latency", "checked", "echo", "ratio", "ratio_checked", "proposals")
+    keys = ("latency", "checked", "echo", "ratio", "ratio_checked", "proposals", "cpu_path",
+            "echo_cpu", "ratio_cpu")
     res: dict[str, list[float]] = {k: [] for k in keys}
     for run in range(runs):
-        lat, checked = asyncio.run(game_latencies(game, seed=run + 1, players=players))
-        echo = echo_round_trips()
+        lat, checked, cpu = asyncio.run(game_latencies(game, seed=run + 1, players=players))
+        echo, echo_cpu = echo_round_trips()
         a, c, b = statistics.median(lat), statistics.median(checked), statistics.median(echo)
-        for k, v in zip(keys, (a, c, b, a / b, c / b, float(len(lat))), strict=True):
+        path = statistics.median(cpu) + echo_cpu  # the two hops: one echo's CPU
+        for k, v in zip(keys, (a, c, b, a / b, c / b, float(len(lat)), path, echo_cpu,
+                               path / echo_cpu), strict=True):
             res[k].append(v)
     return res
 
@@ -216,7 +257,9 @@ def main(argv: list[str]) -> int:
         print(f"run {i + 1}: proposal to all applied {1e3 * res['latency'][i]:.3f} ms "
               f"(median of {res['proposals'][i]:.0f}), and checked "
               f"{1e3 * res['checked'][i]:.3f} ms; echo {1e3 * res['echo'][i]:.3f} ms; "
-              f"{res['ratio'][i]:.1f}x, {res['ratio_checked'][i]:.1f}x")
+              f"{res['ratio'][i]:.1f}x, {res['ratio_checked'][i]:.1f}x; CPU on the path "
+              f"{1e6 * res['cpu_path'][i]:.0f} us, echo CPU {1e6 * res['echo_cpu'][i]:.0f} "
+              f"us, {res['ratio_cpu'][i]:.1f}x")
     return 0
 
 

@@ -308,7 +308,6 @@ class HostGame:
     def __post_init__(self) -> None:
         self._unauthenticated = 0  # connections that have not said hello yet
         self._owner_seals: dict[str, dict[int, str]] = {}  # seat -> seq -> its commitment
-        self._probe_shown: list[tuple[list[int], str]] = []
         self._openings_in = asyncio.Event()
         self._conns: set[Conn] = set()  # every open connection (closed with the game)
         self._spare: tuple[Any, int, Any] | None = None  # (state, seq, a copy of it)
@@ -1170,51 +1169,15 @@ class HostGame:
 
     async def _sequence(self, action: Any) -> None:
         """Commit a checked action; one that rolls gets its dice first (:meth:`_roll`).
-        Nothing is committed when the game stopped meanwhile (a desync).
-
-        With beaconed dice the action is first applied to a copy of the state whose
-        generator refuses every draw (as ``beacon.needs_chance`` does): when it draws, the
-        dice are rolled and the action applied to the state; when it does not (most
-        actions), that copy *is* the state after the action and is committed as it is, so
-        the action is applied once on the way from a proposal to its commit. The copy is
-        made while the host waits (:meth:`_make_spare`)."""
-        rs, st = self.ruleset, self.state
+        Nothing is committed when the game stopped meanwhile (a desync). Whether it rolls
+        is probed on a copy of the state made while the host waited (:meth:`_make_spare`),
+        not on the way from the proposal to its commit."""
         reveals = None
-        if beacon.is_beaconed(rs, st):
-            probe = self._take_spare()
-            if probe is None:
-                probe = rs.clone(st)
-            outcome, events = self._probe(probe, action)
-            if outcome == "done":
-                await self.commit(action, None, adopt=(probe, events))
+        if beacon.needs_chance(self.ruleset, self.state, action, self._take_spare()):
+            reveals = await self._roll(action)
+            if reveals is None:
                 return
-            if outcome == "rolls":
-                reveals = await self._roll(action)
-                if reveals is None:
-                    return
         await self.commit(action, reveals)
-
-    def _probe(self, probe: Any, action: Any) -> tuple[str, list[Event]]:
-        """Apply ``action`` to ``probe`` (a copy of the state) with a generator that refuses
-        to draw: ``("rolls", [])`` if it draws, ``("done", events)`` if it did all of its
-        work (``probe`` now holds the state after it), ``("other", [])`` if it is refused or
-        deals cards again (that needs the dealer, so it is done on the state itself)."""
-        rs = self.ruleset
-        prng = rs.chance(probe)
-        assert prng is not None and self.dealer is not None
-        prng.beaconed, prng.fresh = True, False
-        redeal = _RedealSpy()
-        self.dealer.hooks.attach(probe, redeal)
-        self._probe_shown = redeal.shown  # the reveals the rules requested on the copy
-        try:
-            events = rs.apply(probe, action)
-        except ChanceNeeded:
-            return "rolls", []
-        except IllegalAction:
-            return "other", []
-        finally:
-            prng.spend()
-        return ("other", []) if redeal.called else ("done", events)
 
     def _take_spare(self) -> Any:
         """The copy of the current state made while the host waited (:meth:`_make_spare`),
@@ -1282,26 +1245,14 @@ class HostGame:
         for w in list(self.watchers):
             await w.send(msg)
 
-    async def commit(self, action: Any, reveals: list[list[str]] | None = None,
-                     adopt: tuple[Any, list[Event]] | None = None) -> None:
+    async def commit(self, action: Any, reveals: list[list[str]] | None = None) -> None:
         """Apply a checked action on the host's full state and send it, with the reveals
-        each peer may have (and the dice reveals of an action that rolls), to everyone.
-        ``adopt``: ``(copy, events)``, a copy of the state to which :meth:`_probe` applied
-        the action already: it becomes the host's state."""
+        each peer may have (and the dice reveals of an action that rolls), to everyone."""
         st, dealer, rs = self.state, self.dealer, self.ruleset
         assert st is not None and dealer is not None
         sealed = rs.seal(st, action)  # fields secret to all but ``sealed.knows``
         before = dealer.begin(st, action)
-        if adopt is not None:
-            copy, events = adopt
-            for slots, to in self._probe_shown:  # requested while the copy applied it
-                dealer.show(st, slots, to)
-            st = _become(st, copy)
-            dealer.attach(st)
-            self.state = st
-            self.events.extend(events)
-        else:
-            self.events.extend(beacon.apply_with(rs, st, action, reveals))
+        self.events.extend(beacon.apply_with(rs, st, action, reveals))
         rev = dealer.finish(st, before)
         h = rs.state_hash(st)
         seq = rs.seq(st)
@@ -1346,39 +1297,6 @@ class HostGame:
     def view(self, seat: str = "P1") -> Any:
         """The host player's view (for the app)."""
         return None if self.state is None else self.ruleset.view(self.state, seat)
-
-
-def _become(state: Any, copy: Any) -> Any:
-    """Make ``state`` hold what ``copy`` (an independent copy of the same type, from
-    ``ruleset.clone``) holds, so whoever holds the state object sees the new state; returns
-    the object that now is the state (``copy`` itself for a state without ``__dict__``)."""
-    if type(state) is type(copy) and hasattr(state, "__dict__") and \
-            not hasattr(type(state), "__slots__"):
-        fields = vars(state)
-        old = dict(fields)  # freed later, not on the way to the commit
-        fields.clear()
-        fields.update(vars(copy))
-        asyncio.get_running_loop().call_soon(old.clear)
-        return state
-    return copy
-
-
-class _RedealSpy:
-    """Stands in for the dealer on a probe copy: notes that the rules dealt cards again
-    (``reblind``), which only the real dealer may do."""
-
-    def __init__(self) -> None:
-        self.called = False
-        self.shown: list[tuple[list[int], str]] = []
-
-    def reblind(self, state: Any, slots: list[int]) -> None:
-        """The rules re-deal ``slots``: noted, nothing dealt."""
-        self.called = True
-
-    def show(self, state: Any, slots: list[int], to: str = "") -> None:
-        """The rules show ``slots`` (a reveal they request): kept for the real dealer, which
-        serves them when the probe copy becomes the state (``HostGame.commit``)."""
-        self.shown.append((list(slots), to))
 
 
 class JoinRefused(RuntimeError):

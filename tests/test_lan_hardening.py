@@ -400,3 +400,70 @@ async def test_a_peer_that_finds_a_desync_tells_the_host(tmp_path: Path) -> None
         assert not host.desync
     finally:
         await _stop(host, tasks)
+
+
+async def test_wizwar_join_says_a_found_cheat_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    """``wizwar join`` against a host that forges a reveal ends with status 2 and one line
+    in words naming the report, not a ``DealError`` traceback."""
+    import argparse
+
+    from net.cli import join_headless
+
+    host = ForgesP2sHand(players=2)
+    port = await host.start()
+    tasks = [asyncio.create_task(host.run())]
+    try:
+        args = argparse.Namespace(target=f"127.0.0.1:{port}", timeout=5.0, game="wizwar",
+                                  name="victim", retries=0)
+        assert await asyncio.wait_for(join_headless(args), 60) == 2
+        err = capsys.readouterr().err
+        assert "the game stopped: a reveal of card" in err and "report in " in err, err
+        assert "Traceback" not in err
+        await until(lambda: bool(host.reports), "the host told of it")
+    finally:
+        await _stop(host, tasks)
+
+
+async def test_the_hosts_own_check_passes_through_reshuffles_and_rolls() -> None:
+    """The host's check of its own state (its record replayed with the rules) agrees with
+    every hash it sent and with its live state through random play until the draw pile has
+    been reshuffled (a re-deal behind fresh commitments) and dice rolled, so a lone forged
+    ack can never pass for a host fault. (Every LAN game deals anew from fresh nonces: games
+    are played until one reshuffles.)"""
+    rnd = random.Random(11)
+    for _ in range(8):
+        host = HostGame(players=3, local_bot=False)
+        port = await host.start()
+        peers = [RandomPeer("127.0.0.1", port, name=f"p{i}") for i in range(2)]
+        for p in peers:
+            p.rnd = random.Random(rnd.random())
+
+        async def host_player(host: HostGame = host) -> None:
+            assert host.local_actions is not None
+            while True:
+                await asyncio.sleep(0)
+                st = host.state
+                if st is None or st.winner or "P1" not in to_move(st) or \
+                        not host.local_actions.empty():
+                    continue
+                await host.local_actions.put(rnd.choice(legal_actions(st, "P1")))
+
+        tasks = [asyncio.create_task(host.run()), asyncio.create_task(host_player()),
+                 *[asyncio.create_task(p.run()) for p in peers]]
+        try:
+            def done(host: HostGame = host, tasks: list[asyncio.Task[Any]] = tasks) -> bool:
+                st = host.state
+                return (any(m.get("reblind") for m in host.sent) and
+                        any(m.get("beacon") for m in host.sent)) or \
+                    bool(st is not None and st.winner) or any(t.done() for t in tasks)
+
+            await until(done, "a reshuffle and a roll, or the end", timeout=200)
+            if not any(m.get("reblind") for m in host.sent):
+                continue
+            assert host._self_check() == ""
+            assert host._checked == len(host.actions) > 0
+            assert not host.desync and not host.reports
+            return
+        finally:
+            await _stop(host, tasks)
+    pytest.fail("no game in eight reshuffled its draw pile")

@@ -247,7 +247,7 @@ async def test_a_watcher_that_never_reads_does_not_hold_the_game_back() -> None:
     """A watcher that reads nothing (tiny socket buffers) is dropped once too much waits
     for it, with the reason logged; the game goes on to its end at once."""
     logged: list[str] = []
-    host = HostGame(players=2, max_unsent=16 << 10, log=logged.append)
+    host = HostGame(players=2, max_unsent=512, log=logged.append)
     port = await host.start()
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)

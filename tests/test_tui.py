@@ -1134,6 +1134,8 @@ def test_effects_say_how_long_they_last() -> None:
     assert line is not None
     assert "loses his next 2 turns" in line.plain and "Blind: 1 more turn" in line.plain
     assert render.effects_line(RULESET.view(st, "P1").player("P2")) is None
+    on = [r for r in render.cards_in_sight(RULESET.view(st, "P1")) if r[0] == "On wizards"]
+    assert on == [("On wizards", "blind", "P1 · 1 more turn")]  # the i list says it too
 
 
 async def test_quitting_a_local_game_asks_and_ctrl_c_quits_too() -> None:
@@ -1266,3 +1268,45 @@ async def test_the_shell_reads_no_option_name_of_a_game(monkeypatch) -> None:  #
         await pilot.pause()
         assert isinstance(screen, PlainGameScreen)
         assert screen.session.options == opts
+
+
+async def test_a_four_player_board_fits_at_80x24() -> None:
+    """At 80x24 every row of the 10-row board is in sight without scrolling: the square's
+    lines go to the top of the right column (issue 12: rows 9-10 needed scrolling)."""
+    app = game_app(seed=3, players=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        scroll = game.query_one("#board-scroll")
+        board = game.board
+        assert not game.query_one("#info").display and game.query_one("#info-side").display
+        assert scroll.region.height >= 2 * 10  # the ten rows' lines, the bottom rim aside
+        assert board.region.y == scroll.region.y
+        assert "c3 · wizard P1" in str(game.query_one("#info-side").render())
+    app = game_app(seed=3, players=4)
+    async with app.run_test(size=(100, 40)) as pilot:  # tall: under the board as before
+        await pilot.pause()
+        game = game_of(app)
+        assert game.query_one("#info").display and not game.query_one("#info-side").display
+
+
+async def test_pick_up_and_drop_keys_name_the_real_reason() -> None:
+    """g with nothing on the square, d with nothing to drop: the reason in words (not
+    'pickup needs a target'); after a pick-up the header says why no step is possible."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": ["3"]}, {"at": "a1", "hand": []}],
+           "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        await pilot.press("g")
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "nothing lies here to pick up" in status and "needs" not in status
+        await pilot.press("d")
+        await pilot.pause()
+        assert "hold no object to drop" in str(game.query_one("#status").render())
+        game.session.state.turn.picked_up = True
+        game.refresh_all()
+        top = str(game.query_one("#topbar").render())
+        assert "moves left" not in top and "pick-up ended your movement" in top

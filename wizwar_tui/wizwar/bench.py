@@ -659,7 +659,14 @@ def bench_lan(runs: int) -> tuple[Figure, ...]:
                    samples=res["ratio"], note="wall time, host + 2 joiners")
     ratio_checked = Figure("LAN latency with hash checks / echo", "x", higher=False,
                            samples=res["ratio_checked"])
-    return lat, checked, echo, ratio, ratio_checked
+    cpu = Figure("LAN: CPU on the critical path", "us", higher=False,
+                 samples=[1e6 * x for x in res["cpu_path"]],
+                 note="host + slowest joiner + one echo's CPU")
+    echo_cpu = Figure("baseline: echo round trip CPU, 2 processes", "us", higher=False,
+                      samples=[1e6 * x for x in res["echo_cpu"]])
+    ratio_cpu = Figure("LAN CPU on the path / echo CPU", "x", higher=False,
+                       samples=res["ratio_cpu"], note="a busy machine's wall time hides it")
+    return lat, checked, echo, ratio, ratio_checked, cpu, echo_cpu, ratio_cpu
 
 
 def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),

@@ -228,6 +228,7 @@ class GameScreen(GameScreenBase):
                 yield StackPanel(id="stack")
             with Vertical(id="right", classes="game-right"):
                 with Vertical(id="side"):
+                    yield Static(id="info-side")  # the square's lines on short windows
                     yield PlayersPanel(id="players")
                     yield HandPanel(id="hand")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
@@ -567,10 +568,11 @@ class GameScreen(GameScreenBase):
         v = self.board.view
         if v is None:
             return
-        info = self.query_one("#info", Static)
         text = render.square_info(v, self.board.cursor, self.board.reach)
-        width = info.content_region.width or info.size.width
-        info.update(render.fit_lines(text, width, info.content_region.height or 2))
+        for info in self.query("#info, #info-side").results(Static):
+            # (short windows show them beside the board, which then fits: #info-side)
+            width = info.content_region.width or info.size.width
+            info.update(render.fit_lines(text, width, info.content_region.height or 2))
 
     def prompt(self, v: View) -> Text:
         """What the human should do now."""
@@ -626,7 +628,7 @@ class GameScreen(GameScreenBase):
                   f"{render.attack_detail(win)}")
         t = Text()
         if win.kind == "indirect":
-            t.append(f"{source} deals {win.value} to you", "bold red")
+            t.append(f"{render.card_name(win.source)} deals {win.value} to you", "bold red")
         elif win.attacker == me:
             t.append(f"Your {source} on {win.defender}", "bold yellow")
         else:
@@ -933,6 +935,26 @@ class GameScreen(GameScreenBase):
                 return a
         return probes[-1]
 
+    def refuse_thing(self, verb: str) -> None:
+        """Why ``g`` (pick up) or ``d`` (drop) can do nothing: nothing lies here / nothing
+        to drop, or the rules' reason for the first thing there is (not "needs a target")."""
+        v = self.view
+        me = v.player(self.human)
+        if verb == "pickup":
+            things = list(v.tokens.get(me.at, ())) if me.at is not None else []
+            none = "nothing lies here to pick up"
+        else:
+            objects = [c for c in v.hand if render.BY_SLUG.get(c) is not None
+                       and render.BY_SLUG[c].kind in ("object", "magic stone")]
+            things = ([me.carrying] if me.carrying else []) + objects
+            none = "you carry no treasure and hold no object to drop"
+        for thing in things:
+            why = self.session.why(Action(self.human, verb, targets=(thing,)))
+            if why:
+                self.say(f"Not possible: {why}")
+                return
+        self.say(f"Not possible: {none}")
+
     def refuse(self, action: Action, fallback: str) -> None:
         """Explain why nothing of this kind is possible (asks the core when it can)."""
         reason = self.session.why(action) if self.human_to_act() else ""
@@ -1197,6 +1219,9 @@ class GameScreen(GameScreenBase):
             # the rules accept it, but there is no step to walk with it (boost_helps)
             self.say(f"Not worth it: a boost adds squares, and you may take no step "
                      f"({self.walk_block(self.view)})")
+            return
+        if not cands and verb in ("pickup", "drop") and self.human_to_act():
+            self.refuse_thing(verb)
             return
         if not cands:
             self.refuse(self._probe_verb(verb) if verb in ("punch",) else

@@ -488,9 +488,11 @@ def cards_in_sight(view: View, at: Square | None = None) -> list[CardRef]:
         for slug in p.displayed:
             if slug in BY_SLUG:
                 out.append(("Displayed", slug, p.seat))
-        for slug in p.conditions:
-            if slug in BY_SLUG:
-                out.append(("On wizards", slug, p.seat))
+        for slug, caster, turns in p.durations or tuple((c, "", 0) for c in p.conditions):
+            if slug in BY_SLUG:  # with how long it lasts (cards.md §1.6)
+                left = condition_text(slug, caster, turns).split(": ", 1)[-1] if caster \
+                    else ""
+                out.append(("On wizards", slug, f"{p.seat} · {left}" if left else p.seat))
     if view.discard and view.discard[-1] in BY_SLUG:
         out.append(("Discard pile", view.discard[-1], "top card"))
     return out
