@@ -62,7 +62,9 @@ class Action:
         elif self.verb == "choose":
             parts += list(self.targets)
         elif self.verb == "reveal" and self.slug:
-            parts += [self.slug, f"n={self.arg('n')}", f"salt={self.arg('salt')}"]
+            parts += [self.slug, f"n={self.arg('n')}"]
+            if self.arg("salt"):
+                parts.append(f"salt={self.arg('salt')}")
         return " ".join(parts)
 
     def to_wire(self) -> list[Any]:
@@ -166,9 +168,11 @@ def parse(text: str) -> Action:
     if slug not in SPELLS:
         raise NotationError(f"{slug!r} is not a spell")
     args = dict(_kv(w) for w in kv)
-    if sorted(args) != ["n", "salt"] or len(kv) != 2:
-        raise NotationError("a trap opening is 'reveal <spell> n=<number> salt=<32 hex digits>'")
-    if not re.match(r"^[1-9][0-9]{0,8}$", args["n"]) or not _HEX32.match(args["salt"]):
+    if sorted(args) not in (["n", "salt"], ["n"]) or len(kv) != len(args):
+        raise NotationError("a trap opening is 'reveal <spell> n=<number> [salt=<32 hex "
+                            "digits>]'")
+    if not re.match(r"^[1-9][0-9]{0,8}$", args["n"]) or not _HEX32.match(
+            args.get("salt", "0" * 32)):
         raise NotationError("n= is a trap number, salt= 32 lower-case hex digits")
     return Action(actor, "reveal", slug, (), tuple(sorted(args.items())))
 
@@ -213,9 +217,8 @@ def _parse_cast(actor: str, rest: list[str]) -> Action:
         if k not in keys:
             raise NotationError(f"{slug} takes no {k}=")
     for k in sorted(keys):
-        if k not in args:
-            raise NotationError(f"{slug} needs {k}=" if k != "commit" else
-                                "a hidden Magic Trap target needs commit=")
+        if k not in args and k != "commit":  # a networked peer's redacted cast has none
+            raise NotationError(f"{slug} needs {k}=")
     if "to" in args and not is_hex(args["to"]):
         raise NotationError(f"to={args['to']} is not a hex")
     if "at" in args and args["at"] not in POSTS:

@@ -26,9 +26,11 @@ def blank(seed: Any, first: str = "P1", clock: int = 0, turn_limit: int = 100,
             "seed": str(seed if not isinstance(seed, bytes) else seed.hex())}
 
 
-def new_game(options: dict[str, Any], seed: Any) -> State:
+def new_game(options: dict[str, Any], seed: Any, owners: bool = False) -> State:
     """The state at the first decision: the first player's MAIN of turn 1, UNTAP and UPKEEP
-    done, PRODUCE skipped (R23, R120). Raises :class:`OptionError` for an illegal book."""
+    done, PRODUCE skipped (R23, R120). ``owners``: a networked game, where each trapper
+    deals his own traps (``g["owners"]``, R125, R128). Raises :class:`OptionError` for an
+    illegal book."""
     books = []
     for p in ("p1", "p2"):
         own = str(options.get(f"{p}_spells", "")).strip()
@@ -39,6 +41,8 @@ def new_game(options: dict[str, Any], seed: Any) -> State:
         books.append(b)
     first = options["first"].upper()
     g = blank(seed, first, options["clock"], options["turn_limit"], (books[0], books[1]))
+    if owners:
+        g["owners"] = 1
     begin_turn(g, Ctx(), first=True)
     return State(g)
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from core.engine import (
+    Dealing,
     Event,
     IllegalAction,
     Option,
@@ -16,6 +17,7 @@ from core.engine import (
     OptionsSchema,
     Outcome,
     Ruleset,
+    Sealed,
     Secret,
     Stage,
 )
@@ -56,6 +58,18 @@ OPTIONS = OptionsSchema((
 ), check=_check)
 
 
+class OwnersDealing(Dealing):
+    """ArcoMage has no dealer-held secret; its one secret is held by each trapper (R125).
+    On a LAN the generic dealer still builds the game's ``deal``: this hook makes it the
+    marker ``{"traps": "owner"}``, so a networked game's state knows that each trapper deals
+    his own traps (redacted casts, trap answers awaited in a ``reveal`` stage, R128) while a
+    local game (``deal`` None) keeps the process as the dealer of every trap."""
+
+    def deal(self, values: list[str], commits: list[str]) -> Any:
+        """The marker of a networked game (there are no slots)."""
+        return {"traps": "owner"}
+
+
 class ArcoMage(Ruleset):
     """The ArcoMage ruleset (rules.md R1-R129)."""
 
@@ -76,7 +90,8 @@ class ArcoMage(Ruleset):
         """A new game at the first player's MAIN of turn 1 (R120)."""
         from core.arcomage.game import new_game
 
-        return new_game(self.validate_options(options), seed)
+        owners = isinstance(deal, dict) and deal.get("traps") == "owner"
+        return new_game(self.validate_options(options), seed, owners=owners)
 
     # -- play --
     def stage(self, state: Any) -> Stage:
@@ -87,6 +102,8 @@ class ArcoMage(Ruleset):
         g = state.d
         if g["winner"]:
             return Stage("over", (), g["seq"])
+        if g.get("awaiting"):  # R128: the trapper's process answers; nobody decides
+            return Stage("reveal", (), g["seq"], holder=other_seat(g["awaiting"]["victim"]))
         if g["stack"] or g["step"] == "combat":
             return Stage("answer", tuple(to_move(g)), g["seq"])
         return Stage("act", tuple(to_move(g)), g["seq"])
@@ -201,6 +218,45 @@ class ArcoMage(Ruleset):
             return Action(player, "choose", "", (mine[0],)) if mine else None
         return Action(player, "pass")
 
+    # -- the trap secret (R125, R128, R129) --
+    def dealing(self) -> Dealing:
+        """:class:`OwnersDealing` (no slots; marks a networked game)."""
+        return OwnersDealing()
+
+    def seal(self, state: Any, action: Any) -> Sealed | None:
+        """A Magic Trap cast in full form (``P1 cast magic-trap @P2:fireball``) is the
+        trapper's secret: every other peer gets ``P1 cast magic-trap @P2:?`` and the net
+        layer's commitment to the whole cast, opened at the end (R125, R129)."""
+        from core.arcomage.actions import Action
+
+        a = self._action(action)
+        if a.verb == "cast" and a.slug == "magic-trap" and not a.targets[0].endswith(":?"):
+            victim = a.targets[0].partition(":")[0]
+            return Sealed((a.actor,), Action(a.actor, "cast", "magic-trap",
+                                             (f"{victim}:?",)), by="owner")
+        return None
+
+    def answer(self, state: Any, holder: str) -> Any:
+        """The trap answer ``holder``'s process gives on its own (R128): the opening
+        ``P1 reveal fireball n=2`` when one of his traps lies on the spell being cast, else
+        ``P1 reveal`` ("no trap here"). Raises ``ValueError`` when this state does not
+        hold the slugs of ``holder``'s traps lying on the caster's book, or when no answer
+        of ``holder``'s is awaited."""
+        from core.arcomage import traps
+        from core.arcomage.actions import Action
+
+        g = state.d
+        aw = g.get("awaiting")
+        if not aw or other_seat(aw["victim"]) != holder:
+            raise ValueError(f"no trap answer of {holder}'s is awaited")
+        mine = [t for t in traps.lying(g, aw["victim"]) if t["trapper"] == holder]
+        if any("slug" not in t for t in mine):
+            raise ValueError(f"this process does not hold {holder}'s trap targets")
+        for t in mine:
+            if t["slug"] == aw["slug"]:
+                return Action(holder, "reveal", aw["slug"], (), (("n", str(t["n"])),))
+        return Action(holder, "reveal")
+
     def content_digest(self) -> str:
         """A digest of the content tables (spells, creatures, Forms, conditions, books):
         peers whose content differs do not play together even at one rules version."""
@@ -237,6 +293,11 @@ class ArcoMage(Ruleset):
         other = self.clone(state)
         traps.redeal(other.d, player, seed)
         return other
+
+
+def other_seat(p: str) -> str:
+    """The other seat of the two."""
+    return "P2" if p == "P1" else "P1"
 
 
 RULESET = ArcoMage()

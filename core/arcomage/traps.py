@@ -39,10 +39,35 @@ def carries_trap(g: Dict, victim: str, slug: str) -> bool:
     return any(t.get("slug") == slug for t in lying(g, victim))
 
 
+def pending(g: Dict, trapper: str, slug: str) -> bool:
+    """Whether one of ``trapper``'s Magic Traps on ``slug`` is on the stack (his knowledge)."""
+    return any(t["status"] == "cast" and t["trapper"] == trapper and t.get("slug") == slug
+               for t in g["traps"])
+
+
+def room(g: Dict, trapper: str) -> bool:
+    """Whether the rival's book still has a spell with no trap of ``trapper`` lying on it or
+    cast at it (counted, so even a peer that does not know the slugs can check it)."""
+    victim = other(trapper)
+    taken = [t for t in g["traps"] if t["trapper"] == trapper and t["victim"] == victim
+             and t["status"] in ("cast", "lying")]
+    return len(taken) < len(g["players"][victim]["book"])
+
+
 def new_trap(g: Dict, trapper: str, slug: str, status: str) -> Dict:
-    """A new trap record by ``trapper`` on his rival's ``slug``, numbered and committed."""
+    """A new trap record by ``trapper`` on his rival's ``slug``, numbered and committed.
+    In a networked game (``g["owners"]``) the record holds no commitment (the net layer's
+    commitment to the whole cast stands for it, R125) and the slug only in the trapper's
+    own state (``?``: another peer's)."""
     g["trap_n"] += 1
     n = int(g["trap_n"])
+    if g.get("owners"):
+        t = {"n": n, "victim": other(trapper), "trapper": trapper, "turn": int(g["turn"]),
+             "commit": "", "status": status}
+        if slug != "?":
+            t["slug"] = slug
+        g["traps"].append(t)
+        return t
     salt = salt_for(g, n)
     t = {"n": n, "victim": other(trapper), "trapper": trapper, "turn": int(g["turn"]),
          "commit": commit(salt, slug), "status": status, "slug": slug, "salt": salt}
@@ -57,14 +82,15 @@ def on_cast(g: Dict, entry: Dict, target: str) -> None:
     t = new_trap(g, entry["caster"], slug, "cast")
     entry["targets"] = [f"{p}:?"]
     entry["trap"] = t["n"]
-    entry["secret"] = slug
+    if slug != "?":
+        entry["secret"] = slug
 
 
 def set_trap(g: Dict, ctx: Any, entry: Dict) -> None:
     """Magic Trap resolves: its trap is set (R94)."""
     for t in g["traps"]:
         if t["n"] == entry.get("trap"):
-            if any(x.get("slug") == t.get("slug") for x in lying(g, t["victim"])):
+            if "slug" in t and any(x.get("slug") == t["slug"] for x in lying(g, t["victim"])):
                 t["status"] = "dropped"  # the spell carries a trap already (R94)
                 ctx.ev("ignored", "the spell already carries a trap")
                 return

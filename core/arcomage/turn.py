@@ -56,8 +56,8 @@ from core.engine import IllegalAction
 # ---- who is to move (R121) -------------------------------------------------------------
 def to_move(g: Dict) -> list[str]:
     """The one player who must act now, or nobody when the game is over."""
-    if over(g):
-        return []
+    if over(g) or g.get("awaiting"):
+        return []  # a trap answer is awaited: nobody decides (R128)
     step = g["step"]
     if step == "choose":
         ch = g["choice"]
@@ -161,6 +161,12 @@ def cast_target(g: Dict, p: str, word: str, t: str, spell: Spell) -> tuple[str, 
             return "", f"{t} is not within distance 2 of your wizard"
         return t, ""
     owner, _, slug = t.partition(":")
+    if word == "rival-spell" and slug == "?":  # a networked peer's redacted Magic Trap
+        if owner != other(p):
+            return "", "the target must be a spell of your rival's book"
+        if not traps.room(g, p):
+            return "", f"every spell of {owner}'s book carries one of your traps"
+        return t, ""
     if word == "rival-spell":
         if owner != other(p):
             return "", "the target must be a spell of your rival's book"
@@ -174,6 +180,8 @@ def cast_target(g: Dict, p: str, word: str, t: str, spell: Spell) -> tuple[str, 
                 return "", f"{owner}'s {slug} is locked already"
         if spell.slug == "magic-trap" and traps.carries_trap(g, owner, slug):
             return "", f"{owner}'s {slug} carries one of your traps already"
+        if spell.slug == "magic-trap" and g.get("owners") and traps.pending(g, p, slug):
+            return "", f"a Magic Trap of yours on {owner}'s {slug} is on the stack already"
         return t, ""
     if word == "own-locked-spell":
         if owner != p or slug not in g["players"][p]["locked"]:
@@ -280,7 +288,7 @@ def check_cast(g: Dict, a: Action) -> list[str]:
     why = gates(g, a.actor, spell)
     if why:
         raise IllegalAction(why)
-    if a.slug == "magic-trap" and a.targets[0].endswith(":?"):
+    if a.slug == "magic-trap" and a.targets[0].endswith(":?") and not g.get("owners"):
         raise IllegalAction("this game holds the trap secrets: cast Magic Trap in full form "
                             "(the redacted form is for a networked game's other peers)")
     refs = []
@@ -313,16 +321,66 @@ def do_cast(g: Dict, ctx: Ctx, a: Action, refs: list[str]) -> None:
         g["passes"] = 0
     ctx.ev("cast", f"{p} casts {spell.slug}", player=p, slug=spell.slug,
            targets=list(entry["targets"]))
+    if g.get("owners") and traps.lying(g, p):
+        # a networked game: the trapper's own process answers (R128); nobody decides
+        g["awaiting"] = {"victim": p, "slug": spell.slug}
+        return
     t = traps.springs(g, p, spell.slug) if traps.lying(g, p) else None
     if t is not None:
-        t["status"] = "sprung"
-        ctx.ev("trap-sprung", f"{t['trapper']}'s trap on {spell.slug} springs",
-               player=t["trapper"], victim=p, slug=spell.slug, n=t["n"])
-        deal(g, ctx, Source(t["trapper"]), p, 6)
-        settle(g, ctx)
-        add_condition(g, ctx, pl, "poisoned", t["trapper"], p)
-        settle(g, ctx)
+        spring(g, ctx, t, spell.slug)
     g["prio"] = other(p)
+
+
+def spring(g: Dict, ctx: Ctx, t: Dict, slug: str) -> None:
+    """Trap ``t`` lying on ``slug`` springs on its victim (R95): 6 damage, then poisoned."""
+    p = t["victim"]
+    t["status"] = "sprung"
+    ctx.ev("trap-sprung", f"{t['trapper']}'s trap on {slug} springs",
+           player=t["trapper"], victim=p, slug=slug, n=t["n"])
+    deal(g, ctx, Source(t["trapper"]), p, 6)
+    settle(g, ctx)
+    add_condition(g, ctx, g["players"][p], "poisoned", t["trapper"], p)
+    settle(g, ctx)
+
+
+def check_reveal(g: Dict, a: Action) -> int:
+    """Validate a trap answer (R128) in a networked game: the awaited trapper's "no trap
+    here" (0) or the opening of one of his traps lying on the spell being cast (its
+    number). Raises :class:`IllegalAction`."""
+    aw = g.get("awaiting")
+    if not aw:
+        raise IllegalAction("no trap answer is awaited now")
+    holder = other(aw["victim"])
+    if a.actor != holder:
+        raise IllegalAction(f"the trap answer is {holder}'s to give, not {a.actor}'s")
+    if not a.slug:
+        return 0
+    if a.slug != aw["slug"]:
+        raise IllegalAction(f"{aw['victim']} is casting {aw['slug']}, not {a.slug}")
+    for t in traps.lying(g, aw["victim"]):
+        if str(t["n"]) == a.arg("n"):
+            if t["trapper"] != holder:
+                raise IllegalAction(f"trap {t['n']} is not {holder}'s")
+            if t.get("slug") not in (None, a.slug):
+                raise IllegalAction(f"trap {t['n']} does not lie on {a.slug}")
+            if t.get("commit") and traps.commit(a.arg("salt"), a.slug) != t["commit"]:
+                raise IllegalAction(f"{a.slug} and that salt do not open trap {t['n']}")
+            return int(t["n"])
+    raise IllegalAction(f"no trap number {a.arg('n')} lies on {aw['victim']}'s book")
+
+
+def answer_trap(g: Dict, ctx: Ctx, n: int, holder: str, slug: str) -> None:
+    """The awaited trap answer is given (R128): trap ``n`` springs (0: nothing does), then
+    the cast goes on and the rival gets priority (R51)."""
+    aw = g.pop("awaiting")
+    t = next((x for x in g["traps"] if x["n"] == n), None) if n else None
+    ctx.ev("trap-answer", f"{holder}: " + (f"trap {t['n']} lies on {slug}" if t else
+                                           "no trap here"),
+           player=holder, victim=aw["victim"], n=t["n"] if t else 0)
+    if t is not None:
+        t["slug"] = slug
+        spring(g, ctx, t, slug)
+    g["prio"] = other(aw["victim"])
 
 
 def resolve_top(g: Dict, ctx: Ctx) -> None:
@@ -566,7 +624,12 @@ def validate(g: Dict, a: Action) -> Any:
                                 "timeout is a pass")
         return None
     if a.verb == "reveal":
-        raise IllegalAction("no trap answer is awaited (this game's core is the dealer)")
+        if not g.get("owners"):
+            raise IllegalAction("no trap answer is awaited (this game's core is the dealer)")
+        return check_reveal(g, a)
+    if g.get("awaiting"):
+        raise IllegalAction(f"the trap answer of {other(g['awaiting']['victim'])} is "
+                            "awaited: only it (or a concession) is accepted now")
     if p not in to_move(g):
         raise IllegalAction(f"it is {', '.join(to_move(g))}'s decision now, not {p}'s")
     step = g["step"]
@@ -638,6 +701,8 @@ def perform(g: Dict, a: Action, info: Any) -> list[Any]:
         _blocks(g, ctx, info)
     elif a.verb == "choose":
         _choose(g, ctx, a)
+    elif a.verb == "reveal":
+        answer_trap(g, ctx, info, p, a.slug)
     _auto(g, ctx)
     return ctx.events
 

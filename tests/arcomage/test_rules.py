@@ -121,7 +121,7 @@ def test_notation_canonical_order() -> None:
     ("P1 cast shadow-step @b2", "needs to="),
     ("P1 cast firebolt @P2 to=b2", "takes no to="),
     ("P1 cast magic-trap @P2:fireball commit=" + "0" * 32, "takes no commit="),
-    ("P1 cast magic-trap @P2:?", "needs commit="),
+    ("P1 reveal fireball n=2 salt=xyz", "32 lower-case hex"),
     ("P1 move c2", "walk"),
     ("P1 end now", "takes nothing"),
 ])
