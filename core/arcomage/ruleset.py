@@ -77,6 +77,8 @@ class ArcoMage(Ruleset):
     title = "ArcoMage"
     version = RULES_VERSION
     options = OPTIONS
+    bot_levels = ("apprentice", "archmage")
+    tools = {"selfplay": "core.arcomage.selfplay"}
     secrets = (Secret("trap-target", "owner",
                       "which spell of the rival's book a Magic Trap rigs: the trapper knows "
                       "it; the victim and watchers see only that a trap lies, and when"),)
@@ -217,6 +219,16 @@ class ArcoMage(Ruleset):
                           key=lambda h: ORDER[h])
             return Action(player, "choose", "", (mine[0],)) if mine else None
         return Action(player, "pass")
+
+    # -- bots --
+    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "", *,
+                   expand: Any = None) -> Any:
+        """bot.choose from ``view`` and ``legal`` only (levels ``apprentice``, the quick
+        default, and ``archmage``, which searches). Raises ``ValueError`` for an unknown
+        level."""
+        from core.arcomage import bot
+
+        return bot.choose(view, player, legal, level or "apprentice", self)
 
     # -- the trap secret (R125, R128, R129) --
     def dealing(self) -> Dealing:

@@ -1,0 +1,206 @@
+"""ArcoMage's bots (issue 17), from a player's view only (``Ruleset.bot_choose``).
+
+Two levels, the default first:
+
+- ``apprentice`` (quick): scores each legal action by plain priorities, with no look-ahead:
+  an alternate win when castable; harm aimed at the rival (his wizard, his creatures, his
+  worker buildings) and help aimed at one's own side, never the other way round; summons;
+  bigger spells before smaller ones (the cast ceiling and the mana decide what is legal);
+  Counterspell only against an enemy spell on top of the stack; attacks with every ready
+  attacker, the rival's wizard first; blocks that survive; creatures walking toward the
+  rival's wizard; then ``end`` / ``pass``.
+- ``archmage`` (search): takes the apprentice's best dozen actions, plays each on a
+  *determinized* copy of its view (every trap it cannot see placed on a spell of its
+  victim's book, deterministically from the view, so a cast of a trapped-looking spell is
+  weighed against the chance of a sprung trap: two determinizations when a trap lies on
+  its book), lets the stack resolve with both players passing, and keeps the action whose
+  position scores best (:func:`evaluate`: Life, buildings, workers, mana, INT, creatures;
+  a won game above all).
+
+Everything is integer arithmetic over the view; no clock, no ``random``, no ``hash()``.
+Source: rules.md §5-§10 (what the priorities weigh), R97-R98 (what a view holds).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from core.arcomage import field as fld
+from core.arcomage import traps
+from core.arcomage.actions import Action
+from core.arcomage.data import ALTERNATE_WINS, SPELLS
+from core.arcomage.state import Dict, State, other, values, workers_total
+
+LEVELS = ("apprentice", "archmage")
+
+#: spells that hurt what they target (aimed at the rival's side)
+HARM = frozenset({
+    "venom", "drain-life", "wither", "firebolt", "fireball", "lightning", "stun", "sleep",
+    "paralyze", "silence", "polymorph", "feeblemind", "earthquake", "landslide", "dominate"})
+#: spells that help what they target (aimed at one's own side)
+HELP = frozenset({
+    "regenerate", "strength", "bless", "swiftness", "levitate", "unlife", "invisibility",
+    "shadow-step", "corpse-explosion"})
+#: answers worth casting when an enemy spell is on top of the stack
+ANSWERS = frozenset({"counterspell", "protection", "magic-reflection"})
+_POSTS = ("quarry", "mage-tower", "altar", "graveyard")
+
+
+def _enemy_side(g: Dict, me: str, target: str) -> int:
+    """+1 when ``target`` (a seat, a hex, ``P2:slug``, ``P2.altar``) is the rival's,
+    -1 when it is mine, 0 when it is neither (an empty hex)."""
+    owner = target.partition(":")[0].partition(".")[0].partition("/")[0]
+    if owner in ("P1", "P2"):
+        return 1 if owner != me else -1
+    for c in g["creatures"]:
+        if c["at"] == owner:
+            return 1 if c["controller"] != me else -1
+    if g["players"][other(me)]["at"] == owner:
+        return 1
+    if g["players"][me]["at"] == owner:
+        return -1
+    return 0
+
+
+def score(g: Dict, me: str, a: Action) -> int:
+    """The apprentice's priority of action ``a`` in view ``g`` (higher first)."""
+    if a.verb == "cast":
+        spell = SPELLS[a.slug]
+        s = 20 + 3 * spell.cost
+        if a.slug in ALTERNATE_WINS:
+            s += 200
+        if spell.kind == "summon":
+            s += 15
+        top_enemy = bool(g["stack"]) and g["stack"][-1]["caster"] != me
+        if a.slug == "counterspell":
+            if not top_enemy:
+                return -100
+            s += 4 * SPELLS[g["stack"][-1]["slug"]].cost
+        elif g["stack"] and a.slug not in ANSWERS:
+            s -= 30  # keep the mana: answering is for answers
+        elif a.slug in ANSWERS and not top_enemy:
+            s -= 25
+        if a.slug == "magic-untrap":
+            mine = [t for t in g["traps"] if t["victim"] == me and t["status"] == "lying"]
+            s += 10 * len(mine) if mine else -100
+        for t in a.targets:
+            side = _enemy_side(g, me, t)
+            if a.slug in HARM:
+                s += 25 * side if side else -10
+                if t == other(me):
+                    s += 5  # the rival's wizard: the way to win
+            elif a.slug in HELP:
+                s -= 25 * side if side else 0
+        return s
+    if a.verb == "attack":
+        return 40 + sum(12 if p.endswith(other(me)) else 6 for p in a.targets)
+    if a.verb == "block":
+        return 10 + 6 * len(a.targets)
+    if a.verb == "move":
+        goal = g["players"][other(me)]["at"]
+        start, end = a.targets[0], a.targets[-1]
+        return 2 + 3 * (fld.grid_distance(start, goal) - fld.grid_distance(end, goal))
+    return 0  # end, pass, choose
+
+
+def evaluate(g: Dict, me: str) -> int:
+    """How good the position is for ``me`` (integers: mine minus the rival's)."""
+    if g["winner"]:
+        return 0 if g["winner"] == "draw" else (10 ** 6 if g["winner"] == me else -10 ** 6)
+
+    def side(p: str) -> int:
+        pl = g["players"][p]
+        v = 12 * int(pl["life"]) + 3 * sum(int(pl[b]) for b in ("moat", "wall", "tower"))
+        v += 4 * sum(int(pl[b]) for b in _POSTS) + 3 * workers_total(pl)
+        v += int(pl["mana"]) + 2 * int(pl["int"]) + int(pl["corpses"])
+        for c in g["creatures"]:
+            if c["controller"] == p:
+                cv = values(g, c)
+                v += 8 + 4 * cv["power"] + 3 * max(0, cv["health"]) + cv["speed"]
+        return v
+
+    return side(me) - side(other(me))
+
+
+def determinize(view: Dict, k: int = 0) -> State:
+    """A full local state consistent with ``view``: every trap whose target the viewer
+    cannot see is put on a spell of its victim's book that carries no other trap (the
+    ``k``-th such choice, deterministic), the process made the dealer of every trap (so a
+    trapped spell springs at once, as in a local game)."""
+    g = copy.deepcopy({x: y for x, y in view.items() if x != "viewer"})
+    g["seed"] = f"bot-{k}"
+    g.pop("owners", None)
+    g.pop("awaiting", None)
+    for i, t in enumerate(g["traps"]):
+        if t.get("slug", "?") == "?":
+            t.pop("slug", None)
+            if t["status"] in ("lying", "cast"):
+                taken = {x.get("slug") for x in g["traps"] if x is not t
+                         and x["victim"] == t["victim"] and x["status"] in ("lying", "cast")}
+                book = [s for s in g["players"][t["victim"]]["book"] if s not in taken]
+                if book:
+                    t["slug"] = book[(7 * i + 5 * k + int(g["seq"])) % len(book)]
+        if "slug" in t:
+            t["salt"] = traps.salt_for(g, int(t["n"]))
+            t["commit"] = traps.commit(t["salt"], t["slug"])
+        for e in g["stack"]:
+            if e.get("trap") == t["n"] and "slug" in t:
+                e["secret"] = t["slug"]
+    return State(g)
+
+
+def _settle(st: State, me: str, rs: Any) -> None:
+    """Let the stack resolve (and a combat window close) with both players passing."""
+    for _ in range(12):
+        g = st.d
+        if g["winner"] or not (g["stack"] or g["step"] == "combat"):
+            return
+        who = rs.to_move(st)
+        if not who:
+            return
+        try:
+            rs.apply(st, Action(who[0], "pass"))
+        except ValueError:
+            return
+
+
+def choose(view: Dict, me: str, legal: list[Any], level: str,
+           ruleset: Any = None) -> Any:
+    """The bot's action for ``me`` among ``legal`` (see the module docstring). Raises
+    ``ValueError`` for an unknown level or an empty list."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown ArcoMage bot level {level!r} ({', '.join(LEVELS)})")
+    if not legal:
+        raise ValueError("the bot has no legal action to choose from")
+    ranked = sorted(range(len(legal)), key=lambda i: (-score(view, me, legal[i]), i))
+    if level == "apprentice" or len(legal) == 1:
+        return legal[ranked[0]]
+    rs = ruleset
+    if rs is None:
+        from core.arcomage.ruleset import RULESET as rs
+    mine_trapped = any(t["victim"] == me and t["status"] == "lying" for t in view["traps"])
+    worlds = [determinize(view, k) for k in range(2 if mine_trapped else 1)]
+    best, best_v = legal[ranked[0]], None
+    for i in ranked[:12]:
+        a = legal[i]
+        total = 0
+        for w in worlds:
+            st = State(copy.deepcopy(w.d))
+            try:
+                rs.apply(st, a)
+            except ValueError:
+                continue
+            _settle(st, me, rs)
+            total += evaluate(st.d, me)
+        v = total * 100 + score(view, me, a)  # ties: the apprentice's priority
+        if best_v is None or v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def random_choice(legal: list[Any], pick: Callable[[int], int]) -> Any:
+    """A uniformly random legal action, ``pick(n)`` giving an index below ``n`` (for the
+    self-play's and the tests' random player, fed by a seeded :class:`core.rng.Rng`)."""
+    return legal[pick(len(legal))]
