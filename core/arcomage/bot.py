@@ -31,7 +31,7 @@ from core.arcomage import field as fld
 from core.arcomage import traps
 from core.arcomage.actions import Action
 from core.arcomage.data import ALTERNATE_WINS, SPELLS
-from core.arcomage.state import Dict, State, other, values, workers_total
+from core.arcomage.state import Dict, State, ceiling, other, values, workers_total
 
 LEVELS = ("apprentice", "archmage")
 
@@ -82,6 +82,16 @@ def score(g: Dict, me: str, a: Action) -> int:
             s -= 30  # keep the mana: answering is for answers
         elif a.slug in ANSWERS and not top_enemy:
             s -= 25
+        if a.slug == "magic-trap":  # rig what the rival will cast: his big, used spells
+            slug = a.targets[0].partition(":")[2]
+            if not any(t["trapper"] == me and t["status"] in ("lying", "cast")
+                       for t in g["traps"]):
+                s += 30  # one trap lying is worth 6 damage and a poisoning to come
+            if slug in SPELLS:  # his attack spells within his ceiling are his likely casts
+                rival = g["players"][other(me)]
+                s += 6 + SPELLS[slug].cost + (12 if slug in HARM else 0)
+                s += 8 if slug in rival["cast"] else 0
+                s -= 20 if SPELLS[slug].cost > ceiling(rival) else 0
         if a.slug == "magic-untrap":
             mine = [t for t in g["traps"] if t["victim"] == me and t["status"] == "lying"]
             s += 10 * len(mine) if mine else -100
