@@ -1665,6 +1665,7 @@ class PeerGame:
             if stage.kind == "sealed" and (self._sealed_done == stage.window or (
                     self._sealing is not None and self._sealing[0] == stage.window)):
                 continue  # sealed already in this window: wait for the others
+            before = (rs.seq(st), stage.window)  # what choose() is deciding on
             action = await self.choose(st)
             if action is None:
                 continue
@@ -1672,7 +1673,9 @@ class PeerGame:
             if st is None:
                 continue
             now = (rs.seq(st), rs.stage(st).window)
-            if self._stamps.pop(id(action), now) != now:  # decided on an earlier state
+            # the state it was decided on: the player's submit stamps it; else (a bot) the
+            # state choose() began on
+            if self._stamps.pop(id(action), before) != now:  # decided on an earlier state
                 self.last_reject = "the game moved on before this action was sent: decide again"
                 self.log(self.last_reject)
                 self._wake()
