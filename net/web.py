@@ -576,7 +576,7 @@ class GameWebServer:
 
     async def _pump(self, tab: Tab) -> None:
         """The tab's messages to its app until the tab or the app ends: ``stdin`` (keys),
-        ``resize``, ``ping``, ``focus``/``blur``; anything else is ignored."""
+        ``resize``, ``ping``; anything else (``focus``, ``blur`` too) is ignored."""
         app = tab.app
         assert app is not None and app._task is not None
         reading = asyncio.ensure_future(self._read_tab(tab))
@@ -610,10 +610,9 @@ class GameWebServer:
                                             _size(data.get("height"), 24))
             elif kind == "ping" and isinstance(data, str):
                 await ws.send_json(["pong", data[:40]])
-            elif kind == "focus":
-                await app.focus()
-            elif kind == "blur":
-                await app.blur()
+            # "focus" and "blur" are not passed on: on a blur Textual drops the focused
+            # widget until the app hears of focus again, so the first key after the tab
+            # comes back (often the whole first move) would go nowhere
 
 
 FORM_CSS = """

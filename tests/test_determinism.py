@@ -32,6 +32,7 @@ CHILD = r"""
 import json, sys
 from core import log
 from core.wizwar import bot
+from core.wizwar.families import expand
 from core.wizwar.rules import legal_actions
 from core.wizwar.state import state_hash
 from core.wizwar.view import view
@@ -48,7 +49,8 @@ for path, budget in json.loads(sys.argv[1]):
         a = loaded.actions[len(hashes) - 1]
         seat = a.actor
         again = bot.choose(view(st, seat), seat, legal_actions(st, seat),
-                           level=levels[st.seats.index(seat)], budget=budget)
+                           level=levels[st.seats.index(seat)], budget=budget,
+                           more=lambda f, st=st, seat=seat: expand(st, seat, f))
         agree = agree and again == a
         rp.step(r)
         hashes.append(state_hash(st))

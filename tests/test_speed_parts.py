@@ -66,3 +66,20 @@ def test_clone_copies_every_edge_on_its_own(fallback: bool, monkeypatch: pytest.
     c.edges[e0].rolled.append("P3")
     c.edges[e0].hp -= 5
     assert st.edges[e0].rolled == ["P1"] and st.edges[e0].hp == 20
+
+
+def test_bench_long_game_lasts_and_replays() -> None:
+    """The bench's long game (the replay figures' log) has the length asked, nobody hurt,
+    and its log replays to its last state."""
+    from core import log
+    from core.wizwar.state import state_hash
+    from wizwar_tui.wizwar import bench
+
+    g = bench.long_game(300, seed=2)
+    assert len(g.actions) == 300 and not g.ended
+    st = log.replay(log.read(bench.game_log(g)))
+    assert all(w.life == st.wizards[0].life for w in st.wizards) and not st.winner
+    again = new_game(GameConfig(players=4), 2)
+    for a in g.actions:
+        apply(again, a)
+    assert state_hash(again) == state_hash(st)

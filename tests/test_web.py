@@ -541,7 +541,7 @@ async def test_two_tabs_play_a_game_to_its_end(browser: Browser,
 
     rs = pick_ruleset.register(monkeypatch)
     game = HostGame(ruleset=rs, options={"rounds": 2}, bots=1, local_seat=False,
-                    name="web test")
+                    name="web test", log=print)
     lan_port = await game.start()
     server = wweb.GameWebServer("127.0.0.1", lan_port, game=game,
                                 command=pick_tab(lan_port), log=print)
@@ -560,7 +560,12 @@ async def test_two_tabs_play_a_game_to_its_end(browser: Browser,
         for rnd in (1, 2):
             await off(ann.keys, Keys.ARROW_DOWN * (rnd + 1), Keys.ENTER)  # P1 picks rnd+2
             await off(bob.keys, Keys.ENTER)  # P2 picks 1
-            await until(lambda rnd=rnd: game.state["round"] > rnd, f"round {rnd} over")
+            try:
+                await until(lambda rnd=rnd: game.state["round"] > rnd, f"round {rnd} over")
+            except AssertionError:
+                raise AssertionError(f"round {rnd} not over: {game.state}\nann:\n"
+                                     f"{await off(ann.screen)}\nbob:\n{await off(bob.screen)}"
+                                     ) from None
             for tab in (ann, bob):
                 await until_tab(tab, lambda s, rnd=rnd: f"'round': {rnd + 1}" in s,
                                 f"round {rnd + 1} on both tabs")

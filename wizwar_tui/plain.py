@@ -49,6 +49,7 @@ class PlainGameScreen(GameScreenBase):
         self.seed = seed
         self.shown: list[Any] = []  # the actions listed, in the list's order
         self.logged = 0  # events written to the log panel
+        self.seen_messages = 0  # the LAN game's messages written to the log panel
 
     def compose(self) -> ComposeResult:
         """Header, the view, the actions and the log."""
@@ -79,9 +80,17 @@ class PlainGameScreen(GameScreenBase):
             self.lan.listeners.remove(self.net_changed)
 
     def net_changed(self) -> None:
-        """The LAN game changed (another seat's action, the next round): draw it again."""
-        if self.is_attached:
-            self.draw()
+        """The LAN game changed (another seat's action, the next round, a message of the
+        net layer such as a refused proposal): log the new messages, draw it again."""
+        if not self.is_attached:
+            return
+        messages = getattr(self.lan, "messages", [])
+        if len(messages) > self.seen_messages:
+            log = self.query_one("#plain-log", RichLog)
+            for msg in messages[self.seen_messages:]:
+                log.write(Text(f"· {msg}", "dim italic"))
+            self.seen_messages = len(messages)
+        self.draw()
 
     def run_bots(self) -> None:
         """Let the bots act until the human must (or the game is over)."""

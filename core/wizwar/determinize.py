@@ -37,7 +37,7 @@ from core.wizwar.state import (
     Wizard,
     build_layout,
 )
-from core.wizwar.view import View
+from core.wizwar.view import PlayerInfo, View
 
 #: Attack-window sources that are not card slugs (their damage is physical or not).
 _INDIRECT_PHYSICAL = {"thornbush": True, "destroy-wall": True, "trap": True,
@@ -99,9 +99,7 @@ _FAST: dict[str, Any] = {
     "options": dict,
     "commits": list, "choice": list,
     "retreats": lambda v: [list(r) for r in v],
-    "shown": lambda v: [list(s) for s in v],
     "dealer": lambda v: v,
-    "exposed": list,
 }
 
 
@@ -211,6 +209,24 @@ def _layout_spec(layout: Layout, players: int, crossed: int = 0) -> dict[str, An
     return dict(_SPECS[key])
 
 
+def _conditions(v: View, p: PlayerInfo) -> list[Condition]:
+    """The conditions on ``p`` as the view shows them: each with its caster and the turns it
+    has left (``PlayerInfo.durations``: -1 permanent, 0 ending at the caster's next turn);
+    a view without them (older) gets the casters guessed and two turns each."""
+    if len(p.durations) == len(p.conditions):
+        out = []
+        for slug, caster, left in p.durations:
+            if left < 0:
+                out.append(Condition(slug, caster, 0))
+            elif left == 0:
+                out.append(Condition(slug, caster, 1, 1))
+            else:
+                out.append(Condition(slug, caster, left))
+        return out
+    return [Condition(s, _caster(v, p.seat, s), 0 if s in ("buddy", "slow-death") else 2)
+            for s in p.conditions]
+
+
 def sample_state(v: View, rng: Rng) -> State:
     """A whole game state consistent with the view ``v``, hidden faces sampled with ``rng``.
 
@@ -262,8 +278,7 @@ def sample_state(v: View, rng: Rng) -> State:
             cid = next((c for c in hand if faces[c] == f and c not in displayed), None)
             if cid is not None:
                 displayed.append(cid)
-        conds = [Condition(s, _caster(v, p.seat, s), 0 if s in ("buddy", "slow-death")
-                           else 2) for s in p.conditions]
+        conds = _conditions(v, p)
         wizards.append(Wizard(p.seat, p.name, p.at, p.home, p.life, hand, displayed,
                               p.carrying, p.lost_turns, p.alive, p.out, conds))
     deck = [new(f) for f in deck_faces_]
