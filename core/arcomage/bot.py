@@ -82,6 +82,16 @@ def score(g: Dict, me: str, a: Action) -> int:
             s -= 30  # keep the mana: answering is for answers
         elif a.slug in ANSWERS and not top_enemy:
             s -= 25
+        pl = g["players"][me]
+        if max(SPELLS[x].circle for x in pl["book"]) > ceiling(pl):  # raise the ceiling
+            if a.slug == "study":
+                s += 45 if ceiling(pl) < 6 else 30
+            elif a.slug == "cunning":
+                s += 15
+            elif a.arg("at") == "mage-tower" or ">mage-tower" in a.arg("moves"):
+                s += 20
+        if spell.kind == "form":
+            s += 10
         if a.slug == "magic-trap":  # rig what the rival will cast: his big, used spells
             slug = a.targets[0].partition(":")[2]
             if not any(t["trapper"] == me and t["status"] in ("lying", "cast")
@@ -122,7 +132,7 @@ def evaluate(g: Dict, me: str) -> int:
 
     def side(p: str) -> int:
         pl = g["players"][p]
-        v = 12 * int(pl["life"]) + 3 * sum(int(pl[b]) for b in ("moat", "wall", "tower"))
+        v = 12 * int(pl["life"]) + 9 * sum(int(pl[b]) for b in ("moat", "wall", "tower"))
         v += 4 * sum(int(pl[b]) for b in _POSTS) + 3 * workers_total(pl)
         v += int(pl["mana"]) + 2 * int(pl["int"]) + int(pl["corpses"])
         for c in g["creatures"]:

@@ -22,8 +22,9 @@ ArcoMage's own invariants (:func:`check_state`, :func:`check_action`):
 
 Books vary so that the run casts the whole pool: the game of seed ``s`` plays the two
 starting books when ``s % 3 == 0`` and otherwise two books of 20 spells drawn from the pool by the game's
-seed (within R25-R26). A bot's choice is replaced by a seeded random legal action one time
-in ``noise`` (0: never), so that rarely chosen spells get cast too. A game longer than
+seed (within R25-R26). A bot's choice is replaced one time in ``noise`` (0: never) by a
+seeded random cast (a spell drawn among the castable ones, then one of its casts; a random
+legal action when nothing is castable), so that rarely chosen spells get cast too. A game longer than
 ``max_actions`` stops as a draw ("capped"). A failure stops its game, keeps its log (the
 header's ``extra`` names the first bad action and why) and the run goes on.
 
@@ -260,8 +261,15 @@ def game_options(seed: int, options: Mapping[str, Any] | None = None) -> dict[st
 
 def _choose(st: Any, seat: str, level: str, rng: Rng, noise: int) -> Action:
     legal = RULESET.legal_actions(st, seat)
-    if level == "random" or (noise and rng.below(noise) == 0):
+    if level == "random":
         return legal[rng.below(len(legal))]
+    if noise and rng.below(noise) == 0:  # a random spell among the castable ones, if any
+        slugs = sorted({a.slug for a in legal if a.verb == "cast"})
+        if not slugs:
+            return legal[rng.below(len(legal))]
+        slug = slugs[rng.below(len(slugs))]
+        casts = [a for a in legal if a.verb == "cast" and a.slug == slug]
+        return casts[rng.below(len(casts))]
     return RULESET.bot_act(st, seat, level)
 
 
