@@ -18,7 +18,11 @@ The shapes, in one place:
   host applies the actions in seat order, so arrival order never matters), a reveal pause
   (nobody decides; a secret holder's opening is awaited), or over.
 * **Secrets** (:class:`Secret`): what is hidden and who holds it (a dealer, or the player who
-  owns it), for the dealer machinery and the no-leak checks.
+  owns it), for the dealer machinery and the no-leak checks. Dealer-held slots sit behind
+  :class:`Dealing` (the rules request their reveals); an action's secret fields are marked by
+  :meth:`Ruleset.seal` (:class:`Sealed`: sealed by the dealer, or by the owner's own process
+  for an owner-held secret); a ``reveal`` stage about an owner-held secret is answered by the
+  holder's process through :meth:`Ruleset.answer`; one audit at the end opens everything.
 * **Outcome** (:class:`Outcome`): winners, draw, how it ended.
 
 Rules that raise :class:`IllegalAction` leave the state exactly as it was (byte-identical
@@ -343,6 +347,29 @@ class Secret:
     what: str
 
 
+@dataclass(frozen=True)
+class Sealed:
+    """An action whose fields are secret to all but some seats (:meth:`Ruleset.seal`).
+
+    Attributes:
+        knows: the seats the rules let know the whole action (its owner first), seat order
+            after the owner.
+        public: the action every other peer (and a watcher) is sent and applies instead, with
+            the secret fields left out (Wiz-War: ``P3 choose +31``, the card instance taken,
+            not its face). Applied on a state that lacks the secret it must give the same
+            state hash as the whole action on the full state.
+        by: who seals it: ``"dealer"`` (the host, which sees every action: Telepath's
+            choose) or ``"owner"`` (an owner-held secret, :class:`Secret` ``holder="owner"``:
+            the acting seat's own process commits before it sends the action, so the host
+            gets only the public form and the commitment, and neither it nor any other peer
+            can read the secret before the end).
+    """
+
+    knows: tuple[str, ...]
+    public: Any
+    by: Literal["dealer", "owner"] = "dealer"
+
+
 # ---- dealer-held secrets ---------------------------------------------------------------
 
 
@@ -362,7 +389,18 @@ class Dealing:
     text *value* (a card's face) that the dealer assigns in secret and commits to with
     :func:`commitment`. The generic dealer keeps the values, salts, epochs (a re-deal gives
     slots new salts) and the audit; the ruleset says, through these hooks, which slots are
-    public, which each seat holds, which an action names, and what a rule just showed.
+    public and which each seat holds; what a rule shows as it applies, the rules request
+    themselves, so no hook second-guesses them by reading actions:
+
+    **Reveals requested by the rules.** As they apply an action the rules call
+    ``dealer.show(state, slots, to)`` on the object :meth:`attach` installed (``to``: a seat,
+    or ``""`` for everyone); without a dealer (a local game) they ask nothing. The generic
+    dealer serves the requests: a slot shown to everyone is opened to every peer before it
+    applies the action (``pre``: the action may name it by its value), a slot shown to one
+    seat is opened to that seat only (its ``private`` list). Wiz-War: a card played,
+    discarded or dropped and the stones Stone Dead counts (to everyone), the hand Telepath
+    shows (to the caster).
+
     This base class is a game with no dealer-held secret (no slots; every hook empty).
     """
 
@@ -394,16 +432,6 @@ class Dealing:
     def holders(self, state: Any) -> dict[str, set[int]]:
         """Per seat (seat order), the slots it holds and so may see (a hand)."""
         return {}
-
-    def named(self, state: Any, action: Any) -> list[int]:
-        """The slots ``action`` shows to everyone as it is applied (the card played), in
-        order, computed before it is applied."""
-        return []
-
-    def shown(self, state: Any) -> tuple[set[int], dict[str, set[int]]]:
-        """What the last action's rules showed beyond the public zones: slots shown to
-        everyone, and per seat slots shown to that seat only; clears the record."""
-        return set(), {}
 
 
 # ---- the ruleset -----------------------------------------------------------------------
@@ -570,6 +598,31 @@ class Ruleset(ABC):
         return None
 
     # -- secrets, the log, the handshake --
+    def seal(self, state: Any, action: Any) -> Sealed | None:
+        """Which fields of ``action`` (about to be applied on ``state``, a state that knows
+        what the action names) are secret, and to whom: ``None`` when the whole action is
+        public (the default), else a :class:`Sealed` with the seats that may know it and
+        the public form everybody else gets.
+
+        The sequencer of a networked game sends the whole action only to ``knows`` and the
+        public form to every other peer, with a salted commitment to the whole action
+        (:func:`commitment` of its msgpack hex); the whole action and its salt are opened
+        to everyone at the end (the audit), where each peer checks the commitment it kept.
+        A log keeps the form its writer was sent (and the commitment); both replay. Source
+        for Wiz-War: cards.md telepath (the card taken is seen by the two players only)."""
+        return None
+
+    def answer(self, state: Any, holder: str) -> Any:
+        """In a ``reveal`` stage awaiting ``holder`` (an owner-held secret the rules ask
+        about: "is this spell trapped?"), the action the holder's process enters on its own,
+        computed by the rules from the secrets this state holds (the holder's process
+        applied its own whole actions). Every peer applies it; a lie (an answer the secret
+        contradicts) is caught by the end's audit, which replays the game with every secret
+        opened and asks this hook again (``core.log.audit_answers``). Raises ``ValueError``
+        when this state does not hold ``holder``'s secret. Default: the ruleset has no
+        owner-held secret."""
+        raise ValueError(f"{self.title} has no owner-held secret to answer from")
+
     def dealing(self) -> Dealing:
         """The hooks of this ruleset's dealer-held secrets (:class:`Dealing`; the base: no
         secret)."""

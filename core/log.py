@@ -28,9 +28,10 @@ from core.engine import (
 from core.rng import ChanceNeeded
 
 FORMAT = "wizwar-log"
-FORMAT_VERSION = 2  # 2: the header's ``options`` (from the ruleset's schema), ``names`` and
-# ``deal``; a record's ``reveals`` map. Format 1 (``config``, top-level faces/commits and
-# pre/reblind/private) is still read.
+FORMAT_VERSION = 3  # 3: a record's ``sealed`` and the end's ``openings`` (actions with
+# fields secret to all but some seats: Ruleset.seal); 2: the header's ``options`` (from the
+# ruleset's schema), ``names`` and ``deal``; a record's ``reveals`` map. Formats 2 and 1
+# (``config``, top-level faces/commits and pre/reblind/private) are still read.
 HASH_EVERY = 10  # a record carries the state hash every HASH_EVERY actions (and the last)
 EXPORT = "wizwar-export"
 EXPORT_VERSION = 2  # 2: ``option NAME VALUE`` lines; 1 (Wiz-War's players/crossed/...) read
@@ -67,14 +68,20 @@ def header(ruleset: Ruleset, options: Mapping[str, Any], seed: int | bytes, *,
 
 
 def record(ruleset: Ruleset, seq: int, action: Any, state: Any = None, *,
-           force_hash: bool = False, reveals: Mapping[str, Any] | None = None) -> dict[str, Any]:
+           force_hash: bool = False, reveals: Mapping[str, Any] | None = None,
+           sealed: list[str] | None = None) -> dict[str, Any]:
     """One action record; with ``state`` (after the action) the hash is stored every
     :data:`HASH_EVERY` actions or when ``force_hash``. ``reveals`` (networked games): what
     the dealer revealed with the action, in the ruleset's form (empty lists left out); the
     replay hands it back to ``ruleset.replay_dealer``; its ``beacon`` (an action that rolls
     in a networked game) is every seat's dice reveal ``[[seat, hex], ...]``, which the
-    replay feeds the generator (core/beacon.py)."""
+    replay feeds the generator (core/beacon.py). ``sealed`` (networked games, an action
+    whose fields are secret to all but some seats: ``Ruleset.seal``): ``[commitment]`` when
+    ``action`` is the public form this writer was sent, ``[commitment, salt]`` when it is the
+    whole action; the end record's ``openings`` open them all."""
     r: dict[str, Any] = {"seq": seq, "seat": action.actor, "action": action.to_wire()}
+    if sealed:
+        r["sealed"] = list(sealed)
     if state is not None and (force_hash or seq % HASH_EVERY == 0):
         r["hash"] = ruleset.state_hash(state)
     if reveals:
@@ -84,16 +91,20 @@ def record(ruleset: Ruleset, seq: int, action: Any, state: Any = None, *,
     return r
 
 
-def end_record(ruleset: Ruleset, state: Any, history: list[Any] | None = None) -> dict[str, Any]:
+def end_record(ruleset: Ruleset, state: Any, history: list[Any] | None = None, *,
+               openings: list[Any] | None = None) -> dict[str, Any]:
     """The last record: the final hash and ``result`` (``ruleset.result(state).to_wire()``),
     ``winner`` (the winning seats joined by ``+``, ``-`` on a draw) for older readers, and a
-    networked game's audit history."""
+    networked game's audit: the dealer's ``history`` and the ``openings`` ``[seq, whole
+    action wire, salt]`` of the actions with sealed fields."""
     res = ruleset.result(state)
     r: dict[str, Any] = {"end": True, "seq": ruleset.seq(state),
                          "hash": ruleset.state_hash(state), "result": res.to_wire(),
                          "winner": "+".join(res.winners) or ("-" if res.draw else "")}
     if history:
         r["history"] = history
+    if openings:
+        r["openings"] = [list(o) for o in openings]
     return r
 
 
@@ -216,11 +227,12 @@ def _check_header(h: Any) -> tuple[dict[str, Any], Ruleset, dict[str, Any]]:
 #: and the type each value must have; ``seq``, ``seat`` and ``action`` are always there.
 _RECORD_KEYS: dict[str, type | tuple[type, ...]] = {
     "seq": int, "seat": str, "action": list, "hash": str, "reveals": dict,
-    "pre": list, "reblind": list, "private": list,
+    "pre": list, "reblind": list, "private": list, "sealed": list,
 }
 #: The keys of the end record and their types; ``end``, ``seq`` and ``hash`` are always there.
 _END_KEYS: dict[str, type | tuple[type, ...]] = {
     "end": bool, "seq": int, "hash": str, "result": dict, "winner": str, "history": list,
+    "openings": list,
 }
 
 
@@ -429,7 +441,93 @@ def replay(loaded: Loaded, upto: int | None = None) -> Any:
     if upto is None and loaded.end is not None and h != loaded.end["hash"]:
         raise LogError(f"the final hash is {h}, the log's end record says "
                        f"{loaded.end['hash']}")
+    if upto is None:
+        audit_sealed(loaded)
+        if loaded.end is not None:
+            audit_answers(loaded)
     return rp.state
+
+
+def _commit_of(wire: Any, salt: str) -> str:
+    """The commitment to a whole action (``net.protocol.action_commitment``'s value)."""
+    from core.engine import commitment
+
+    return commitment(pack(wire).hex(), salt)
+
+
+def openings(loaded: Loaded) -> dict[int, list[Any]]:
+    """The end record's openings of the actions with sealed fields, by action number
+    (``{}`` before the end or when none was sealed)."""
+    got = (loaded.end or {}).get("openings") or []
+    return {o[0]: o for o in got
+            if isinstance(o, list) and len(o) == 3 and isinstance(o[0], int)}
+
+
+def opened_action(loaded: Loaded, r: Mapping[str, Any]) -> Any:
+    """The whole action of record ``r``: its own ``action``, or, for the public form of an
+    action whose fields were sealed to this log's writer (``sealed`` holds the commitment
+    only), the end record's opening of it once it opens that commitment."""
+    sealed = r.get("sealed") or []
+    if len(sealed) == 1:
+        o = openings(loaded).get(r["seq"])
+        if o is not None and isinstance(o[2], str) and _commit_of(o[1], o[2]) == sealed[0]:
+            return o[1]
+    return r["action"]
+
+
+def audit_answers(loaded: Loaded) -> None:
+    """The end's audit of the answers owners gave about their secrets: replay the game with
+    every sealed action opened (:func:`opened_action`), and at each ``reveal`` stage ask the
+    rules for the holder's answer (``Ruleset.answer``, from the secrets now known) and
+    compare it with the action logged. A game whose ruleset has no owner-held secret passes.
+    Raises ``LogError`` naming the seat and the action of the first lie (or of an answer the
+    opened secrets cannot give: a secret not opened)."""
+    rs = loaded.ruleset
+    if not any(s.holder == "owner" for s in rs.secrets):
+        return
+    rp = begin(loaded)
+    for r in loaded.records:
+        wire = opened_action(loaded, r)
+        stage = rs.stage(rp.state)
+        if stage.kind == "reveal" and stage.holder:
+            try:
+                due = rs.answer(rp.state, stage.holder)
+            except ValueError as exc:
+                raise LogError(f"action {r['seq']}: {stage.holder}'s answer cannot be "
+                               f"checked: {exc}") from None
+            if due.to_wire() != wire:
+                raise LogError(
+                    f"{stage.holder} lied at action {r['seq']}: it answered "
+                    f"'{_action_of(rs, wire)}', but its secret, opened at the end, gives "
+                    f"'{due}'")
+        rp.step({**r, "action": wire})
+
+
+def audit_sealed(loaded: Loaded) -> None:
+    """The end's audit of a finished networked log's sealed actions (``Ruleset.seal``):
+    every record's ``sealed`` commitment is opened by the end record's ``openings`` with an
+    action of the same seat (the whole action the writer held, when it held it). A game
+    not finished, or without sealed actions, passes. Raises ``LogError`` naming the action.
+    """
+    if loaded.end is None:
+        return
+    rs, opened = loaded.ruleset, openings(loaded)
+    for r in loaded.records:
+        sealed = r.get("sealed") or []
+        if not sealed:
+            continue
+        o = opened.get(r["seq"])
+        if o is None or not isinstance(o[2], str):
+            raise LogError(f"action {r['seq']} was sealed and the end record does not open it")
+        if _commit_of(o[1], o[2]) != sealed[0] or (len(sealed) == 2 and o[1] != r["action"]):
+            raise LogError(f"action {r['seq']}'s opening does not match its commitment")
+        try:
+            actor = getattr(_action_of(rs, o[1]), "actor", r["seat"])
+        except ValueError as exc:
+            raise LogError(f"action {r['seq']} opens to no action: {exc}") from None
+        if actor != r["seat"]:
+            raise LogError(f"action {r['seq']} opens to an action of {actor}, not "
+                           f"{r['seat']}")
 
 
 @dataclass
@@ -507,7 +605,7 @@ def export_text(loaded: Loaded) -> str:
     if turn:
         lines.append(f"# {turn} begins")
     for r in loaded.records:
-        a = _action_of(rs, r["action"])
+        a = _action_of(rs, opened_action(loaded, r))  # a sealed action, opened at the end
         try:
             B.apply_with(rs, st, a, dice_of(r))
         except IllegalAction as exc:

@@ -196,7 +196,12 @@ class LocalSession:
         return ev
 
     def bot_to_act(self) -> str:
-        """The bot seat that must act now, or ""."""
+        """The bot seat that must act now, or "". In a ``reveal`` stage about an owner-held
+        secret, its holder (this process holds every owner's secret, and the rules answer
+        from it: ``Ruleset.answer``), whoever plays that seat."""
+        stage = self.stage()
+        if stage.kind == "reveal" and stage.holder:
+            return stage.holder
         for s in self.to_move():
             if s in self.bots:
                 return s
@@ -207,6 +212,9 @@ class LocalSession:
         seat = self.bot_to_act()
         if not seat:
             return []
+        stage = self.stage()
+        if stage.kind == "reveal" and stage.holder == seat:
+            return self.submit(self.ruleset.answer(self.state, seat))
         return self.submit(self.ruleset.bot_act(self.state, seat, self.levels.get(seat, "")))
 
     def run_bots(self, limit: int = 10_000) -> list[Event]:

@@ -3,13 +3,16 @@ only to whoever may see it (design.md, Hidden information; the LAN issue).
 
 Generic over rulesets: the slots, their values, salts and commitments, the epochs (a re-deal
 gives slots fresh salts and commitments), the openings and the final audit live here; what a
-slot means (Wiz-War: a card instance, its value the face), which are public, which a seat
-holds and which an action names come from the ruleset's :class:`~core.engine.Dealing` hooks.
+slot means (Wiz-War: a card instance, its value the face), which are public and which a seat
+holds come from the ruleset's :class:`~core.engine.Dealing` hooks; what the rules show as
+they apply an action they request themselves (``dealer.show(state, slots, to)``), and the
+host's dealer serves those requests.
 
 * :class:`HostDealer` holds every value and its salt. It assigns values to slots in secret
   before the game seed is known (the seed then orders them, so neither the host nor anyone
   else chooses which card comes when), re-deals slots behind fresh commitments, and works out
-  for each action what every peer must learn.
+  for each action what every peer must learn: the requests the rules made, and the slots
+  that became public or entered a hand.
 * :class:`PeerDealer` applies what the host sent, checking every reveal against its
   commitment, and audits the whole deal at the end.
 """
@@ -54,6 +57,8 @@ class HostDealer:
     rand: Any = field(default_factory=secrets.SystemRandom)
     _reblinds: list[dict[str, Any]] = field(default_factory=list)
     _old: dict[int, tuple[str, str]] = field(default_factory=dict)
+    _to_all: list[int] = field(default_factory=list)  # the rules' requests in this action
+    _to_seat: dict[str, set[int]] = field(default_factory=dict)
 
     @classmethod
     def deal(cls, hooks: Dealing, options: Mapping[str, Any],
@@ -118,24 +123,32 @@ class HostDealer:
                                            for c in slots]})
 
     # ---- what an action reveals --------------------------------------------------------
+    def show(self, state: Any, slots: list[int], to: str = "") -> None:
+        """The rules show ``slots`` to seat ``to`` (``""``: to everyone) as they apply the
+        action being sequenced (core/engine.py ``Dealing``: reveals requested by the rules);
+        :meth:`finish` opens them to whoever may now see them."""
+        if to:
+            self._to_seat.setdefault(to, set()).update(slots)
+        else:
+            self._to_all.extend(c for c in slots if c not in self._to_all)
+
     def begin(self, state: Any, action: Any) -> dict[str, Any]:
         """Note what is known before ``action`` is applied on the host's full state."""
         self._reblinds = []
         self._old = {}
-        self.hooks.shown(state)  # nothing left over from before
-        return {"public": self.hooks.public(state), "named": self.hooks.named(state, action),
-                "hands": self.hooks.holders(state)}
+        self._to_all, self._to_seat = [], {}
+        return {"public": self.hooks.public(state), "hands": self.hooks.holders(state)}
 
     def finish(self, state: Any, before: dict[str, Any]) -> dict[str, Any]:
         """What peers must learn about the action just applied: ``pre`` reveals (checked
         before they apply it), ``reblind`` records (used during it) and ``private`` reveals
         per seat (checked after it)."""
         public1 = self.hooks.public(state)
-        everyone, one = self.hooks.shown(state)
+        everyone, one = set(self._to_all), self._to_seat
         again = {c for r in self._reblinds for c in r["cids"]}
         pre: list[Reveal] = []
         seen: set[int] = set()
-        for c in before["named"]:
+        for c in self._to_all:  # in the order the rules showed them
             f, s = self._old.get(c, (self.values[c], self.salts[c]))
             pre.append([c, f, s])
             seen.add(c)
@@ -157,6 +170,7 @@ class HostDealer:
             private[seat] = [self.opening(c) for c in sorted(new)]
         self._reblinds = []
         self._old = {}
+        self._to_all, self._to_seat = [], {}
         return {"pre": pre, "reblind": reblind, "private": private}
 
     def log_reveals(self, rev: dict[str, Any]) -> dict[str, Any]:
@@ -198,6 +212,9 @@ class PeerDealer:
     def attach(self, state: Any) -> None:
         """Let the rules of ``state`` call :meth:`reblind`."""
         self.hooks.attach(state, self)
+
+    def show(self, state: Any, slots: list[int], to: str = "") -> None:
+        """Nothing: a peer learns what the rules show from the host's reveals."""
 
     def apply_reveals(self, state: Any, reveals: list[Any]) -> None:
         """Learn values; each must open its current commitment. Raises ``DealError``."""

@@ -75,6 +75,23 @@ def joint_seed(nonces: dict[str, str], seats: list[str]) -> bytes:
     return h.digest()
 
 
+def _audit_record(records: list[dict[str, Any]], end: dict[str, Any]) -> str:
+    """One generic end-of-game audit of a networked game's own log in memory (header,
+    records) and its end record: every sealed action opens its commitment, and every answer
+    an owner gave about its secret is the one the rules give from the secret opened at the
+    end (``core.log.audit_sealed``, ``audit_answers``). ``""`` when it passes, else the
+    problem in words, naming the seat and the action."""
+    if not records:
+        return ""
+    loaded = log.read(b"".join(log.encode(r) for r in records) + log.encode(end))
+    try:
+        log.audit_sealed(loaded)
+        log.audit_answers(loaded)
+    except log.LogError as exc:
+        return str(exc)
+    return ""
+
+
 def write_desync_report(seq: int, mine: str, theirs: str, actions: list[str],
                         folder: str | None = None, ruleset: Ruleset | None = None,
                         note: str = "") -> str:
@@ -213,6 +230,7 @@ class Seat:
     chain: Chain | None = None  # the host's own and bot seats: the host holds their chain
     new_tip: str = ""  # a rejoin from a new process: its chain, taken at the next safe point
     recommit: bool = False  # the lobby reopened after its nonce was sent: it owes a new one
+    sealed: tuple[Any, str] | None = None  # its last proposal's (public wire, commitment)
 
     @property
     def connected(self) -> bool:
@@ -279,6 +297,8 @@ class HostGame:
     tracker: Tracker = field(default_factory=Tracker)  # every seat's dice chain so far
     roll_msg: dict[str, Any] = field(default_factory=dict)  # the roll being revealed
     reveals_in: dict[str, str] = field(default_factory=dict)  # its reveals so far, by seat
+    openings: list[list[Any]] = field(default_factory=list)  # sealed actions: [seq, wire, salt]
+    audit: str = ""  # the end's audit of the secrets: "" passed, else the first problem
     seed_timeout: float = 60.0
     reports: list[str] = field(default_factory=list)
     game_id: str = ""
@@ -287,6 +307,8 @@ class HostGame:
 
     def __post_init__(self) -> None:
         self._unauthenticated = 0  # connections that have not said hello yet
+        self._owner_seals: dict[str, dict[int, str]] = {}  # seat -> seq -> its commitment
+        self._openings_in = asyncio.Event()
         self._conns: set[Conn] = set()  # every open connection (closed with the game)
         self._spare: tuple[Any, int, Any] | None = None  # (state, seq, a copy of it)
         opts = dict(self.options)
@@ -597,9 +619,22 @@ class HostGame:
             seat.conn.write(b"".join(encode(m) for m in backlog))
 
     def _for(self, msg: dict[str, Any], seat: str) -> dict[str, Any]:
+        """What ``seat`` (``""``: a watcher) is sent of a sequenced message: its own private
+        reveals only, and of an action with sealed fields (``Ruleset.seal``) the whole
+        action and its opening if the rules let it know them, else the public form and the
+        commitment only."""
         out = dict(msg)
         if "private" not in msg:  # a dice chain announced (sequenced with the commits)
             return out
+        sealed = out.pop("_sealed", None)
+        if sealed is not None:
+            if seat and seat in sealed["knows"] and sealed["salt"]:
+                out["sealed"] = [sealed["commit"], sealed["salt"]]
+            elif seat and seat in sealed["knows"]:  # its owner, which holds the opening
+                out["sealed"] = [sealed["commit"]]
+            else:
+                out["action"] = sealed["public"]
+                out["sealed"] = [sealed["commit"]]
         out["private"] = msg["private"].get(seat, [])
         out["last"] = self.ruleset.seq(self.state) if self.state is not None else 0  # catch up
         return out
@@ -636,9 +671,14 @@ class HostGame:
                 await seat.conn.send({"type": "reject", "action": action.to_wire(),
                                       "reason": f"you play {seat.seat}, not {action.actor}"})
                 return
+            sealed = msg.get("sealed")  # an owner-held secret, sealed by its owner
+            seat.sealed = (msg["action"], sealed) if isinstance(sealed, str) and \
+                len(sealed) == 32 else None
             await self._inbox.put((seat.seat, action, msg["seq"], msg["window"]))
         elif t in ("sealed", "open"):
             await self._sealed_box.put((seat.seat, msg))
+        elif t == "openings":
+            self._take_openings(seat, msg["openings"])
         elif t == "ack":
             mine = self.hashes.get(msg["seq"])
             if mine is None:
@@ -754,15 +794,18 @@ class HostGame:
     async def _broadcast(self, msg: dict[str, Any]) -> None:
         """Send ``msg`` to every connected seat and watcher (a message with ``private``
         reveals as :meth:`_for` each); one encoding serves every copy that is the same."""
-        done: dict[int, bytes] = {}  # id of a private reveal list -> the frame encoded with it
+        done: dict[tuple[int, bool], bytes] = {}  # (id of a private reveal list, whether the
+        # seat may know a sealed action whole) -> the frame encoded with them
         empty: list[Any] = []
+        sealed = msg.get("_sealed")
 
         def frame(seat: str) -> bytes:
+            knows = sealed is not None and bool(seat) and seat in sealed["knows"]
             if "private" not in msg:
-                key = 0
+                key = (0, knows)
             else:
                 mine = msg["private"].get(seat) or empty
-                key = id(mine) if mine else 1
+                key = (id(mine) if mine else 1, knows)
             if key not in done:
                 done[key] = encode(self._for(msg, seat) if "private" in msg else msg)
             return done[key]
@@ -817,11 +860,17 @@ class HostGame:
             if stage.kind == "sealed":
                 await self._sealed_round(stage)
                 continue
-            if stage.kind == "reveal" or not stage.players:
+            if stage.kind == "reveal" and stage.holder:
+                # the rules ask an owner about its secret: its own process answers
+                seat = self.seat(stage.holder)
+            elif stage.kind == "reveal" or not stage.players:
                 raise RuntimeError(f"{rs.title}: a {stage.kind} stage with nobody to act; "
                                    "the LAN host cannot go on")
-            seat = self.seat(stage.players[0])
-            if seat.bot:
+            else:
+                seat = self.seat(stage.players[0])
+            if stage.kind == "reveal" and seat.kind != "remote":
+                action = rs.answer(st, seat.seat)  # the host holds its own seats' secrets
+            elif seat.bot:
                 action = rs.bot_act(st, seat.seat, self.bot_level)
                 await asyncio.sleep(0)
             elif seat.kind == "local":
@@ -844,12 +893,44 @@ class HostGame:
         if self.desync:
             return ""
         st = self.state
+        await self._owners_open()
+        end = log.end_record(rs, st, self.dealer.history, openings=self.openings)
+        self.audit = _audit_record(self._record, end)
+        if self.audit:
+            self.log(f"AUDIT FAILED: {self.audit}")
         if self.writer is not None:
-            self.writer(log.encode(log.end_record(rs, st, self.dealer.history)))
+            self.writer(log.encode(end))
         await self._broadcast({"type": "end", "history": self.dealer.history,
-                               "hash": rs.state_hash(st)})
+                               "openings": self.openings, "hash": rs.state_hash(st)})
         await asyncio.sleep(0.05)
         return rs.state_hash(st)
+
+    async def _owners_open(self) -> None:
+        """At the end, before the audit: wait until every remote owner opened the actions
+        it sealed itself (``openings``; a peer sends them once it applied the last action),
+        check each against the commitment sequenced, and add them to :attr:`openings` in
+        action order. An owner that never opens keeps the game waiting, like a dropped
+        peer; a wrong opening is left out, so every peer's audit names that action."""
+        while any(self._owner_seals.get(s.seat) for s in self.seats if s.kind == "remote"):
+            await self._openings_in.wait()
+            self._openings_in.clear()
+        self.openings.sort(key=lambda o: o[0])
+
+    def _take_openings(self, seat: Seat, got: list[Any]) -> None:
+        """A remote owner's ``openings`` ``[seq, whole action wire, salt]``: each one must
+        open a commitment this seat sealed (else it is left out and said in words)."""
+        due = self._owner_seals.get(seat.seat, {})
+        for o in got[:4096]:
+            if not (isinstance(o, list) and len(o) == 3 and isinstance(o[0], int)
+                    and isinstance(o[2], str) and o[0] in due):
+                continue
+            if action_commitment(o[1], o[2]) != due[o[0]]:
+                self.log(f"{seat.seat}'s opening of action {o[0]} does not match its "
+                         "commitment")
+            else:
+                self.openings.append([o[0], o[1], o[2]])
+            del due[o[0]]
+        self._openings_in.set()
 
     async def _deal(self) -> None:
         """Wait for every seat, then deal: the host's own and bot seats' nonces and chains,
@@ -1169,6 +1250,7 @@ class HostGame:
         each peer may have (and the dice reveals of an action that rolls), to everyone."""
         st, dealer, rs = self.state, self.dealer, self.ruleset
         assert st is not None and dealer is not None
+        sealed = rs.seal(st, action)  # fields secret to all but ``sealed.knows``
         before = dealer.begin(st, action)
         self.events.extend(beacon.apply_with(rs, st, action, reveals))
         rev = dealer.finish(st, before)
@@ -1179,10 +1261,29 @@ class HostGame:
         msg = {"type": "commit", "seq": seq, "action": action.to_wire(), "pre": rev["pre"],
                "reblind": rev["reblind"], "private": rev["private"], "hash": h,
                "beacon": reveals or []}
+        kept: list[str] = []
+        owner = next((x for x in self.seats if x.seat == action.actor), None)
+        if sealed is None and owner is not None and owner.sealed is not None and \
+                owner.sealed[0] == action.to_wire():  # sealed by its owner's process
+            com = owner.sealed[1]
+            msg["_sealed"] = {"knows": [action.actor], "public": action.to_wire(),
+                              "commit": com, "salt": ""}
+            self._owner_seals.setdefault(action.actor, {})[seq] = com
+            kept = [com]
+        if owner is not None:
+            owner.sealed = None
+        if sealed is not None:
+            salt = secrets.token_hex(16)
+            com = action_commitment(action.to_wire(), salt)
+            msg["_sealed"] = {"knows": list(sealed.knows), "public": sealed.public.to_wire(),
+                              "commit": com, "salt": salt}
+            self.openings.append([seq, action.to_wire(), salt])
+            kept = [com, salt]
         self.sent.append(msg)
         # the host's own log: every value is known; re-deals carry their new values
         rec = log.record(rs, seq, action, st, force_hash=self.over,
-                         reveals={**dealer.log_reveals(rev), "beacon": reveals or []})
+                         reveals={**dealer.log_reveals(rev), "beacon": reveals or []},
+                         sealed=kept)
         self._record.append(rec)
         if self.writer is not None:
             self.writer(log.encode(rec))
@@ -1263,6 +1364,14 @@ class PeerGame:
     _sealed_in: dict[str, str] = field(default_factory=dict)
     _opened: dict[str, Any] = field(default_factory=dict)  # seat -> opened action wire
     _sealed_done: int | None = None  # the last sealed window opened
+    #: actions with sealed fields this peer was sent: [seq, commitment, actor, whole action
+    #: wire or None (the public form was sent)], checked against the end's openings
+    sealed_seen: list[list[Any]] = field(default_factory=list)
+    audit: str = ""  # the end's audit of the secrets: "" passed, else the first problem
+    _own: dict[str, tuple[Any, str]] = field(default_factory=dict)  # commitment -> (wire, salt)
+    _salts: dict[str, str] = field(default_factory=dict)  # commitment -> salt, of our own
+    _opened_own: bool = False
+    _record: list[dict[str, Any]] = field(default_factory=list)
     game_id: str = ""
     notices: list[str] = field(default_factory=list)
     _nonce: str = ""  # this seat's seed nonce: kept across reconnects while it is unshown
@@ -1452,6 +1561,7 @@ class PeerGame:
             if not self.watch:
                 await self.conn.send({"type": "ack", "seq": msg["seq"],
                                       "hash": self.ruleset.state_hash(self.state)})
+                await self._open_own()
         elif t == "roll":
             self.rolling = [str(x) for x in msg["waiting"]][:8]
             await self._reveal(msg)
@@ -1516,10 +1626,17 @@ class PeerGame:
             assert self.state is not None
             try:
                 self.dealer.audit(msg["history"], self.options)
+                self.audit_sealed(msg.get("openings", []))
+                self.audit = _audit_record(self._record, log.end_record(
+                    self.ruleset, self.state, msg["history"],
+                    openings=msg.get("openings", [])))
+                if self.audit:
+                    raise DealError(self.audit)
                 self.audited = True
                 if self.writer is not None and self._written >= 0:
-                    self.writer(log.encode(log.end_record(self.ruleset, self.state,
-                                                          msg["history"])))
+                    self.writer(log.encode(log.end_record(
+                        self.ruleset, self.state, msg["history"],
+                        openings=msg.get("openings", []))))
                     self._written = -2
             except DealError as exc:
                 self.log(f"AUDIT FAILED: {exc}")
@@ -1547,13 +1664,13 @@ class PeerGame:
         seed = joint_seed(nonces, seats)
         st = rs.new_game(self.options, seed, names=self.names, deal=deal)
         beacon.beaconize(rs, st)
+        tips = {s: b.hex() for s, b in self.tracker.last.items()}
+        head = log.header(rs, self.options, seed, kind="peer", viewer=self.seat,
+                          names=self.names, deal=deal, started=self.started,
+                          extra={"nonces": nonces, "beacon": {"chains": tips}})
+        self._record = [head]  # this peer's log in memory, for the end's audit
         if self.writer is not None and self._written < 0:
-            tips = {s: b.hex() for s, b in self.tracker.last.items()}
-            self.writer(log.encode(log.header(rs, self.options, seed, kind="peer",
-                                              viewer=self.seat, names=self.names, deal=deal,
-                                              started=self.started,
-                                              extra={"nonces": nonces,
-                                                     "beacon": {"chains": tips}})))
+            self.writer(log.encode(head))
             self._written = 0
         self.dealer.attach(st)
         self.state = st
@@ -1587,6 +1704,7 @@ class PeerGame:
                 self.tracker.accept_all(reveals)
             except BeaconError as exc:
                 raise DealError(str(exc)) from exc
+        action, kept = self._sealed_of(msg, action)
         self.dealer.before(st, msg)
         try:
             self.events.extend(beacon.apply_with(rs, st, action, reveals))
@@ -1601,15 +1719,90 @@ class PeerGame:
         self.dealer.after(st, msg)
         self._applied(msg["seq"])
         self.actions.append(str(action))
+        rec = log.record(rs, msg["seq"], action, st, force_hash=rs.result(st).over,
+                         reveals={**{k: msg[k] for k in REVEAL_KEYS}, "beacon": reveals},
+                         sealed=kept)
+        if len(self._record) == msg["seq"]:
+            self._record.append(rec)
         if self.writer is not None and msg["seq"] > self._written >= 0:
-            self.writer(log.encode(log.record(rs, msg["seq"], action, st,
-                                              force_hash=rs.result(st).over,
-                                              reveals={**{k: msg[k] for k in REVEAL_KEYS},
-                                                       "beacon": reveals})))
+            self.writer(log.encode(rec))
             self._written = msg["seq"]
         if rs.state_hash(st) != msg["hash"]:
             self._desync(msg["seq"], msg["hash"])
         self._wake()
+
+    def _sealed_of(self, msg: dict[str, Any], action: Any) -> tuple[Any, list[str]]:
+        """The action to apply and what to keep of a commit's ``sealed``: ``[commitment]``
+        (this seat was sent the public form of an action whose fields are secret to it; or
+        it sealed the action itself, as the owner of the secret, and applies its own whole
+        action, which it holds) or ``[commitment, salt]`` (it may know the whole action,
+        which must open the commitment); ``[]`` for a public action. Kept for the end's
+        audit and the log. Raises ``DealError`` on a bad one."""
+        got = msg.get("sealed")
+        if got is None:
+            return action, []
+        own = self._own.get(got[0]) if isinstance(got, list) and got and \
+            isinstance(got[0], str) else None
+        if own is not None and len(got) == 1:  # our own secret: apply the whole action
+            whole, salt = own
+            action = self.ruleset.action_from_wire(whole)
+            self.sealed_seen.append([msg["seq"], got[0], action.actor, whole])
+            return action, [got[0], salt]
+        if not (isinstance(got, list) and len(got) in (1, 2)
+                and all(isinstance(x, str) and len(x) <= 64 for x in got)):
+            raise DealError("a commit's sealed field is malformed")
+        whole = None
+        if len(got) == 2:
+            if action_commitment(msg["action"], got[1]) != got[0]:
+                raise DealError(f"the host's {action} does not open its sealed commitment")
+            whole = msg["action"]
+        self.sealed_seen.append([msg["seq"], got[0], action.actor, whole])
+        return action, list(got)
+
+    async def _open_own(self) -> None:
+        """Once the game is over, open every action this seat sealed as the owner of its
+        secret (``openings``: ``[seq, whole action wire, salt]``) for the end's audit."""
+        st = self.state
+        if st is None or self.conn is None or not self.ruleset.result(st).over or \
+                self._opened_own:
+            return
+        mine = [[seq, whole, salt] for seq, com, actor, whole in self.sealed_seen
+                if actor == self.seat and whole is not None
+                for salt in [self._salts.get(com, "")] if salt]
+        self._opened_own = True
+        if mine:
+            await self.conn.send({"type": "openings", "openings": mine})
+
+    def answer_for(self, st: Any) -> Any:
+        """In a reveal stage awaiting this seat: the answer the rules give from this seat's
+        own secret (``Ruleset.answer``)."""
+        return self.ruleset.answer(st, self.seat)
+
+    def audit_sealed(self, openings: Any) -> None:
+        """The end's audit of the actions with sealed fields: each one this peer was sent
+        is opened (``[seq, whole action wire, salt]``), the opening matches the commitment
+        it kept, is an action of the same seat, and equals the whole action it was sent if
+        it was. Raises ``DealError`` naming the action."""
+        if not isinstance(openings, list):
+            raise DealError("the end's openings are not a list")
+        by_seq: dict[int, list[Any]] = {}
+        for o in openings:
+            if not (isinstance(o, list) and len(o) == 3 and isinstance(o[0], int)
+                    and isinstance(o[2], str)):
+                raise DealError("malformed opening of a sealed action")
+            by_seq[o[0]] = o
+        for seq, com, actor, whole in self.sealed_seen:
+            o = by_seq.get(seq)
+            if o is None:
+                raise DealError(f"the host did not open sealed action {seq}")
+            if action_commitment(o[1], o[2]) != com:
+                raise DealError(f"sealed action {seq} does not open its commitment")
+            try:
+                opened = self.ruleset.action_from_wire(o[1])
+            except ValueError as exc:
+                raise DealError(f"sealed action {seq} opens to no action: {exc}") from None
+            if opened.actor != actor or (whole is not None and o[1] != whole):
+                raise DealError(f"sealed action {seq} opens to another action ({opened})")
 
     def _applied(self, seq: int) -> None:
         """Action ``seq`` is in this peer's state (its hash check follows): a hook for
@@ -1658,21 +1851,31 @@ class PeerGame:
             self._turn.clear()
             st = self.state
             rs = self.ruleset
-            if st is None or rs.result(st).over or self.seat not in rs.to_move(st) or \
-                    self.desync or not self._caught_up():
+            if st is None or rs.result(st).over or self.desync or not self._caught_up():
                 continue
             stage = rs.stage(st)
+            answering = stage.kind == "reveal" and stage.holder == self.seat and \
+                not self.watch
+            if self.seat not in rs.to_move(st) and not answering:
+                continue
             if stage.kind == "sealed" and (self._sealed_done == stage.window or (
                     self._sealing is not None and self._sealing[0] == stage.window)):
                 continue  # sealed already in this window: wait for the others
-            action = await self.choose(st)
+            before = (rs.seq(st), stage.window)  # what the decision is made on
+            if answering:  # the rules ask about our secret: answer on our own
+                action = self.answer_for(st)
+                self._stamps[id(action)] = before
+            else:
+                action = await self.choose(st)
             if action is None:
                 continue
             st = self.state
             if st is None:
                 continue
             now = (rs.seq(st), rs.stage(st).window)
-            if self._stamps.pop(id(action), now) != now:  # decided on an earlier state
+            # the state it was decided on: the player's submit stamps it; else (a bot) the
+            # state choose() began on
+            if self._stamps.pop(id(action), before) != now:  # decided on an earlier state
                 self.last_reject = "the game moved on before this action was sent: decide again"
                 self.log(self.last_reject)
                 self._wake()
@@ -1684,8 +1887,16 @@ class PeerGame:
                 await self.conn.send({"type": "sealed", "window": stage.window,
                                       "commit": action_commitment(action.to_wire(), salt)})
                 continue
-            await self.conn.send({"type": "propose", "action": action.to_wire(),
-                                  "seq": now[0], "window": now[1]})
+            msg: dict[str, Any] = {"type": "propose", "action": action.to_wire(),
+                                   "seq": now[0], "window": now[1]}
+            sealed = rs.seal(st, action)
+            if sealed is not None and sealed.by == "owner":  # our secret: only we hold it
+                salt = secrets.token_hex(16)
+                com = action_commitment(action.to_wire(), salt)
+                self._own[com] = (action.to_wire(), salt)
+                self._salts[com] = salt
+                msg.update(action=sealed.public.to_wire(), sealed=com)
+            await self.conn.send(msg)
 
     async def choose(self, st: Any) -> Any:
         """This seat's next action: the bot's choice, or the player's from the app."""

@@ -41,6 +41,9 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "sealed_in": {"window": int, "commits": dict},
     "open": {"window": int, "action": list, "salt": str},
     "opened": {"window": int, "openings": dict},
+    # owner-held secrets (docs/protocol.md, Owner-held secrets): at the end an owner opens
+    # the actions it sealed itself, for the audit
+    "openings": {"openings": list},
     "commit": {"seq": int, "action": list, "pre": list, "reblind": list, "private": list,
                "hash": str, "last": int},
     "reject": {"reason": str, "action": list},

@@ -157,6 +157,7 @@ class PublicOnly:
         if st is None:
             return
         self.public |= st.public_cards()
+        self.public |= set(st.exposed)  # shown to all by a rule (Stone Dead counts stones)
         acts = self.peer.actions
         if acts and acts[-1].split()[1] == "choose":  # names the card the chooser took
             chooser = st.wizard(acts[-1].split()[0])

@@ -64,7 +64,8 @@ class Action:
         targets: canonical target strings (``@`` list; for ``move`` the path squares; for
             ``punch``/``pickup``/``drop`` the one thing acted on).
         number: the number card value (``+N``; for ``boost`` the card played; for ``end`` the
-            cards to draw), or ``None``.
+            cards to draw; for ``choose`` without a card, the card instance taken: the form
+            a networked game's other peers are sent, ``P3 choose +31``), or ``None``.
         args: card-specific ``key=value`` pairs sorted by key (values canonical text).
     """
 
@@ -187,6 +188,10 @@ def parse(text: str) -> Action:
         if len(rest) != 1:
             raise NotationError(f"{verb} takes one target")
         return Action(actor, verb, targets=(canonical_target(rest[0]),))
+    if verb == "choose" and len(rest) == 1 and rest[0].startswith("+") and \
+            rest[0][1:].isdigit() and len(rest[0]) <= 5:
+        # the public form of a Telepath choice: the card instance taken, not its face
+        return Action(actor, verb, number=int(rest[0][1:]))
     if verb in ("discard", "choose"):
         if len(rest) != 1 or not _SLUG.match(rest[0].lower()):
             raise NotationError(f"{verb} takes one card slug")

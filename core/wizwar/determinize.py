@@ -99,9 +99,7 @@ _FAST: dict[str, Any] = {
     "options": dict,
     "commits": list, "choice": list,
     "retreats": lambda v: [list(r) for r in v],
-    "shown": lambda v: [list(s) for s in v],
     "dealer": lambda v: v,
-    "exposed": list,
 }
 
 

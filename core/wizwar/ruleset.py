@@ -18,6 +18,7 @@ from core.engine import (
     OptionsSchema,
     Outcome,
     Ruleset,
+    Sealed,
     Secret,
     Stage,
 )
@@ -236,6 +237,13 @@ class WizWar(Ruleset):
         return Action(player, "pass")
 
     # -- secrets, the log, the handshake --
+    def seal(self, state: Any, action: Any) -> Sealed | None:
+        """secrets.seal: Telepath's ``choose`` names its card to the thief and the victim
+        only; every other peer gets the card instance (``P3 choose +31``)."""
+        from core.wizwar.secrets import seal
+
+        return seal(state, action)
+
     def dealing(self) -> Any:
         """secrets.DEALING: the card faces as dealer-held slots."""
         from core.wizwar.secrets import DEALING

@@ -4,9 +4,10 @@ The generic dealer of a networked game (``net/dealer.py``) and the log's replay
 (``core/log.py``) know slots, values, salts and commitments, never a card. This module says
 what they mean in Wiz-War: a slot is a card instance, its value the card's face; the public
 zones are the discard pile, loose objects, displayed cards and the open stack; a seat holds its
-hand; an action names the card it plays (discards, drops, chooses, boosts with); Stone Dead
-shows the stones it counts to everyone, Telepath shows a hand to one player; a reshuffle deals
-the pile's cards again behind fresh commitments.
+hand; a reshuffle deals the pile's cards again behind fresh commitments. What a rule shows as
+it applies (the card played, the stones Stone Dead counts, the hand Telepath shows the caster)
+the rules request themselves (``State.show``, core/engine.py ``Dealing``); Telepath's choice is
+sealed for all but the thief and the victim (:func:`seal`).
 
 Sources: rulebook, Playing Cards and Reshuffling; the LAN issue (reveals and the audit).
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.engine import Dealing
+from core.engine import Dealing, Sealed
 from core.wizwar.actions import Action
 from core.wizwar.cards import deck_list
 from core.wizwar.state import State, commitment
@@ -54,39 +55,20 @@ class CardDealing(Dealing):
         """Each wizard's hand, seat order."""
         return {w.seat: set(w.hand) for w in state.wizards}
 
-    def named(self, state: State, action: Action) -> list[int]:
-        """The cards an action shows as it is applied: the card chosen from a Telepath hand,
-        played, discarded or dropped (and a dropped object's), and a Number card played with
-        a card or a boost."""
-        named: list[int] = []
-        if action.verb == "choose" and state.choice:
-            c = state.find_in_hand(state.choice[1], action.card)
-            if c is not None:
-                named.append(c)
-        elif action.verb in ("play", "discard", "drop") and action.card:
-            c = state.find_in_hand(action.actor, action.card)
-            if c is not None:
-                named.append(c)
-        if action.verb == "drop" and action.targets:
-            c = state.find_in_hand(action.actor, action.targets[0])
-            if c is not None:
-                named.append(c)
-        if action.number is not None and action.verb in ("play", "boost"):
-            c = state.find_in_hand(action.actor, str(action.number))
-            if c is not None and c not in named:
-                named.append(c)
-        return named
 
-    def shown(self, state: State) -> tuple[set[int], dict[str, set[int]]]:
-        """``state.exposed`` (to all: Stone Dead's stones) and ``state.shown`` (Telepath: a
-        hand to one seat); both cleared."""
-        everyone = set(state.exposed)
-        one: dict[str, set[int]] = {}
-        for seat, cids in state.shown:
-            one.setdefault(seat, set()).update(cids)
-        state.exposed.clear()
-        state.shown.clear()
-        return everyone, one
+def seal(state: State, action: Action) -> Sealed | None:
+    """Telepath's choice is secret to all but the thief and the victim: the thief saw the
+    hand, the victim held it, nobody else may learn which card changed hands. The public form
+    names the card instance taken (``P3 choose +31``), whose face every other peer lacks.
+    ``None`` for every other action (and for a ``choose`` that names no card in the hand: the
+    rules refuse it). Source: cards.md telepath."""
+    if action.verb != "choose" or not state.choice or not action.card:
+        return None
+    thief, victim = state.choice
+    cid = state.find_in_hand(victim, action.card)
+    if cid is None:
+        return None
+    return Sealed((thief, victim), Action(action.actor, "choose", number=cid))
 
 
 DEALING = CardDealing()
@@ -124,6 +106,9 @@ class ReplayDealer:
         """Become ``state.dealer``."""
         state.dealer = self
 
+    def show(self, state: State, cids: list[int], to: str = "") -> None:
+        """Nothing: a log records what was revealed (its ``pre``/``private`` lists)."""
+
     def before(self, state: State, reveals: Mapping[str, Any]) -> None:
         """The ``pre`` reveals, and the reshuffle records the action will use."""
         reveal_all(state, list(reveals.get("pre", [])))
@@ -158,6 +143,9 @@ class TextDealer:
     def attach(self, state: State) -> None:
         """Become ``state.dealer``."""
         state.dealer = self
+
+    def show(self, state: State, cids: list[int], to: str = "") -> None:
+        """Nothing: a log records what was revealed (its ``pre``/``private`` lists)."""
 
     def before(self, state: State, reveals: Mapping[str, Any]) -> None:
         """Nothing: the text's deal is all revealed."""

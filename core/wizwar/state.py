@@ -213,13 +213,11 @@ class State:
         commits: networked games: the dealer's salted commitment to each card's face (hex),
             public; empty in a local game.
         dealer: networked games: the object that re-blinds reshuffled cards
-            (``reblind(state, cids)``); never serialised, None in a local game.
-        exposed: cards whose hidden faces a rule just used (Stone Dead counting stones): the
-            dealer reveals them to everyone; never serialised.
+            (``reblind(state, cids)``) and serves the reveals the rules request
+            (``show(state, cids, to)``, :meth:`show`); never serialised, None in a local
+            game.
         choice: Telepath's pending choice, ``[chooser, target]`` (the chooser must ``choose``).
         retreats: forced retreats to walk, ``[seat, from-square, squares]`` (Go Away, Ugly).
-        shown: ``[seat, [cids]]`` cards a rule just showed one player (Telepath): the dealer
-            reveals them to that player only; never serialised.
     """
 
     layout: Layout
@@ -248,9 +246,7 @@ class State:
     commits: list[str] = field(default_factory=list)
     choice: list[str] = field(default_factory=list)  # Telepath: [chooser, target] pending
     retreats: list[list[Any]] = field(default_factory=list)  # [seat, from-square, n] queued
-    shown: list[list[Any]] = field(default_factory=list, compare=False, repr=False)
     dealer: Any = field(default=None, compare=False, repr=False)
-    exposed: list[int] = field(default_factory=list, compare=False, repr=False)
 
     # ---- the zone API -------------------------------------------------------------------
     def face(self, cid: int) -> str:
@@ -279,6 +275,16 @@ class State:
                 if k.number_cid is not None:
                     out.add(k.number_cid)
         return out
+
+    def show(self, cids: list[int], to: str = "") -> None:
+        """The rules show the faces of ``cids`` to seat ``to`` (``""``: to everyone): in a
+        networked game the dealer opens them to whoever may now see them
+        (:class:`core.engine.Dealing`, reveals requested by the rules); nothing happens in a
+        local game, where every face is known."""
+        if self.dealer is not None and cids:
+            show = getattr(self.dealer, "show", None)
+            if show is not None:
+                show(self, list(cids), to)
 
     def reveal(self, cid: int, face: str, salt: str = "") -> None:
         """Learn the face of ``cid`` (a dealer's reveal). With commitments, the face and salt

@@ -247,6 +247,17 @@ def _fresh_boards() -> None:
     forget = getattr(board_mod, "forget_geometries", None)  # the tables shared by geometry
     if forget is not None:
         forget()
+    _forget_answers()
+
+
+def _forget_answers() -> None:
+    """Forget this thread's line-of-sight answers kept by what blocks (``rules.sight``), so a
+    "cold" figure traces and checks every line again."""
+    from core.wizwar.rules import sight
+
+    blocking = getattr(sight, "_BLOCKING", None)
+    if blocking is not None:
+        blocking.__dict__.clear()
 
 
 # ---- the python-chess reference ----------------------------------------------------------
@@ -350,6 +361,7 @@ def bench_legal(game: GameRun, runs: int) -> tuple[Figure, Figure]:
         _fresh_boards()
         st = new_game(GameConfig(players=game.players), game.seed)
         st.layout._cache.clear()
+        _forget_answers()
         for fig in (cold, warm):
             # the cold pass fills the tables of this board, the warm pass reuses them
             st2 = new_game(GameConfig(players=game.players), game.seed)
@@ -379,6 +391,7 @@ def bench_los(runs: int) -> tuple[Figure, Figure]:
     pairs = [(a, b) for a in squares for b in squares]
     for _ in range(runs):
         st.layout._cache.clear()
+        _forget_answers()
         cold.samples.append(len(pairs) / _timed(lambda: [has_los(st, a, b) for a, b in pairs]))
         warm.samples.append(len(pairs) / _timed(lambda: [has_los(st, a, b) for a, b in pairs]))
     return warm, cold
@@ -437,6 +450,152 @@ def bench_verify(games: list[GameRun], runs: int, label: str) -> Figure:
             log.replay(log.read(data))
             spent += cpu() - t0
         fig.samples.append(total / spent)
+    return fig
+
+
+# ---- replay, self-play, archmage (issue 14) ----------------------------------------------
+def long_game(actions: int, players: int = 4, seed: int = 1) -> GameRun:
+    """A lightly weighted random game made to last ``actions`` actions (for the replay
+    figures: random games end after about 1,300): an action that would end the game, open
+    an attack's answer window or cost anyone life (tried on a copy) is replaced by the first
+    listed legal one that does none of these (walls, moves, treasures and the other cards
+    are still played)."""
+    from core.wizwar.determinize import clone
+    from core.wizwar.game import GameConfig, new_game
+    from core.wizwar.rules import apply, legal_actions, sample_legal_action, to_move
+
+    st = new_game(GameConfig(players=players), seed)
+    rng = Rng.from_seed(f"wizwar-bench-long-{seed}")
+    done: list[Any] = []
+    while len(done) < actions and not st.winner:
+        seat = to_move(st)[0]
+        a = sample_legal_action(st, seat, rng.below, lambda x: LIGHT_WEIGHTS.get(x.verb, 4))
+        lives = [w.life for w in st.wizards]
+
+        def harmful(b: Any, lives: list[int] = lives) -> bool:
+            trial = clone(st)
+            apply(trial, b)
+            return bool(trial.winner or trial.windows) or \
+                [w.life for w in trial.wizards] != lives
+
+        if harmful(a):
+            a = next((b for b in legal_actions(st, seat) if not harmful(b)), a)
+        apply(st, a)
+        done.append(a)
+    return GameRun(players, seed, done, bool(st.winner), st.winner)
+
+
+def bench_replay(runs: int, lengths: tuple[int, ...] = (2000, 8000), seeks: int = 60
+                 ) -> list[Figure]:
+    """The replay screen's data: opening a log (``wizwar_tui.replay.from_log``: one pass
+    over every action, keeping the events and a checkpoint every 50 actions) of each length,
+    from fresh boards; and seeking in the shortest: the state after a random action
+    (``Replay.at``: the nearest checkpoint restored, the rest replayed) and the view of the
+    player to move, p95 of ``seeks`` seeks. The drawing of the screen is not in these."""
+    from core.wizwar.view import view
+    from wizwar_tui import replay
+
+    longest = long_game(max(lengths))
+    figs: list[Figure] = []
+    logs = {n: game_log(GameRun(4, longest.seed, longest.actions[:n], False, ""))
+            for n in lengths if n <= len(longest.actions)}
+    for n, data in logs.items():
+        fig = Figure(f"replay opening, {n:,} actions", "ms", higher=False,
+                     target=1000 if n == 8000 else None)
+        for _ in range(runs):
+            _fresh_boards()
+            t0 = cpu()
+            replay.from_log(f"bench-{n}.wwlog", data)
+            fig.samples.append(1000 * (cpu() - t0))
+        figs.append(fig)
+    if len(figs) >= 2:
+        a, b = figs[0], figs[-1]
+        lin = Figure("replay opening: time per action, longest / shortest", "x",
+                     higher=False, target=1.25, note="1.0 is linear in the log's length")
+        na, nb = list(logs)[0], list(logs)[-1]
+        lin.samples = [(y / nb) / (x / na) for x, y in zip(a.samples, b.samples, strict=True)]
+        figs.append(lin)
+    n0 = min(logs)
+    rp = replay.from_log("bench-seek.wwlog", logs[n0])
+    rng = Rng.from_seed("wizwar-bench-seek")
+    seek = Figure(f"replay seek p95, {n0:,} actions", "ms", higher=False, target=50,
+                  note="state and view; the drawing not included")
+    for _ in range(runs):
+        times = []
+        for _ in range(seeks):
+            n = rng.below(rp.total + 1)
+            t0 = cpu()
+            st = rp.at(n)
+            view(st, st.turn.active)
+            times.append(1000 * (cpu() - t0))
+        times.sort()
+        seek.samples.append(times[min(len(times) - 1, (95 * len(times)) // 100)])
+    figs.append(seek)
+    return figs
+
+
+# The peak is the child's own VmHWM: ``ru_maxrss`` survives ``execve`` on Linux, so a child
+# started by a large bench process would report the bench's size.
+_SELFPLAY_CHILD = """
+import time
+from core.wizwar import selfplay
+t0 = time.process_time()
+rep = selfplay.run({games}, players=4, levels=("apprentice",), seed={seed})
+spent = time.process_time() - t0
+bad = sum(1 for r in rep.games if r.failure)
+with open("/proc/self/status") as f:
+    peak = next(int(x.split()[1]) for x in f if x.startswith("VmHWM:"))
+print(spent, peak, bad)
+"""
+
+
+def bench_selfplay(runs: int, games: int) -> list[Figure]:
+    """``wizwar selfplay`` (4 apprentice bots, every check on) for ``games`` games in a
+    child process: its CPU time scaled to 200 games (target 3 minutes on one core) and its
+    peak resident memory (``VmHWM``, Linux; target 80 MB). Each run plays other seeds."""
+    est = Figure("self-play, 200 4-player games (from a sample)", "s", higher=False,
+                 target=180, note=f"{games} games per run, scaled to 200; every check on")
+    mem = Figure("self-play peak memory", "MB", higher=False, target=80)
+    for i in range(runs):
+        code = _SELFPLAY_CHILD.format(games=games, seed=1000 + i * games)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True, cwd=os.getcwd())
+        spent, rss, bad = out.stdout.split()[-3:]
+        est.samples.append(float(spent) * 200 / games)
+        mem.samples.append(int(rss) / 1024)
+        if int(bad):
+            est.note += f"; {bad} games failed a check (a bug to report)"
+    return [est, mem]
+
+
+def bench_archmage(runs: int, decisions: int) -> Figure:
+    """Seconds per archmage decision (default budget) in 2-player games against the
+    apprentice: p95 over ``decisions`` decisions per run (target 0.3 s). Only decisions
+    with a choice count (a single legal action is answered at once)."""
+    from core.wizwar import bot
+    from core.wizwar.game import GameConfig, new_game
+    from core.wizwar.rules import apply, legal_actions, to_move
+    from core.wizwar.view import view
+
+    fig = Figure("archmage decision p95", "s", higher=False, target=0.3,
+                 note=f"{decisions} decisions per run, 2 players, default budget")
+    seed = 1
+    for _ in range(runs):
+        times: list[float] = []
+        while len(times) < decisions:
+            st = new_game(GameConfig(players=2), seed)
+            seed += 1
+            while not st.winner and len(times) < decisions:
+                seat = to_move(st)[0]
+                legal = legal_actions(st, seat)
+                level = "archmage" if seat == "P1" else "apprentice"
+                t0 = cpu()
+                a = bot.choose(view(st, seat), seat, legal, level=level)
+                if level == "archmage" and len(legal) > 1:
+                    times.append(cpu() - t0)
+                apply(st, a)
+        times.sort()
+        fig.samples.append(times[min(len(times) - 1, (95 * len(times)) // 100)])
     return fig
 
 
@@ -638,7 +797,8 @@ def bench_render(runs: int, reps: int = 20) -> Figure:
 
 
 # ---- the command -------------------------------------------------------------------------
-PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render", "lan")
+PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render",
+         "replay", "selfplay", "archmage", "lan")
 
 
 def bench_lan(runs: int) -> tuple[Figure, ...]:
@@ -751,6 +911,12 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
                 ratio.samples = [v * per for v, per in zip(fig.samples, chess_per_ply(),
                                                            strict=False)]
                 show(ratio)
+    if "replay" in want:
+        show(*bench_replay(runs))
+    if "selfplay" in want:
+        show(*bench_selfplay(min(runs, 2), 3 if quick else 10))
+    if "archmage" in want:
+        show(bench_archmage(runs, 10 if quick else 40))
     if "echo" in want:
         show(bench_echo(runs))
     if "start" in want:

@@ -52,7 +52,8 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
 [b]Keys[/b] (all plain keys: no Alt, no function keys, no mouse)
   arrows, hjkl  move the cursor
   m, Enter      walk to the cursor's square (or aim at it)
-  1-9           play card N of the hand
+  1-9           play card N of the hand (10 cards or more: two digits,
+                1 2 plays card 12; 1 alone selects card 1, Enter plays it)
   , .           select a card        c  play the selected card
   x             discard the selected card
   i             card text: the selected card and every card in sight
@@ -61,11 +62,13 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
   b p g d       boost movement · punch · pick up · drop
   e             end the turn
   space, n      pass (do not answer an attack)
-  a             every legal action, in a menu (type to filter)
+  a             every legal action, in a menu (type to filter; the
+                end of the turn last, end draw 1/0 draw fewer)
   :             command line: notation, e.g. [i]play fireball @P2 +4[/i]
   Tab           narrow windows: the board or the panels
-  Esc           cancel               ?  this help
+  Esc           cancel, or clear a message   ?  this help
   {q_key}
+  ctrl+q        quit (asks during a game; again: at once)
 
 Playing a card: press its number, put the cursor on the target (amber squares, in brackets) and press Enter; then pick a number card (+N) or none when asked. A side (wall, door) target is chosen from a list after Enter on the square next to it. When someone attacks you, the stack panel turns red: play a counteraction (its number) or pass with space. Keys pressed while bots act are dropped; in a LAN game, keys pressed while your last action is on its way to the host are kept and done in order when it answers.
 

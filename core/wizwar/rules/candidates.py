@@ -18,7 +18,7 @@ from core.wizwar.rules import reach
 from core.wizwar.rules.hooks import card_rules
 from core.wizwar.rules.movement import _retreat_paths
 from core.wizwar.rules.rows import Near, Row, _row
-from core.wizwar.rules.sight import _LOS_MEMO
+from core.wizwar.rules.sight import fixed_sight
 from core.wizwar.rules.turn import is_legal, to_move
 from core.wizwar.state import State
 
@@ -31,14 +31,10 @@ def legal_actions(state: State, seat: str) -> list[Action]:
     """
     if seat not in to_move(state):
         return []
-    # the candidates are only checked (dry runs change nothing), so a line of sight asked
-    # again by another candidate has the same answer: remember it for this call
-    outer = getattr(_LOS_MEMO, "state", None), getattr(_LOS_MEMO, "table", None)
-    _LOS_MEMO.state, _LOS_MEMO.table = state, {}
-    try:
+    # the candidates are only checked (dry runs change nothing), so the lines of sight
+    # they ask have the answers kept for what blocks now (from earlier calls too)
+    with fixed_sight(state):
         return [a for a in _candidates(state, seat) if is_legal(state, a)]
-    finally:
-        _LOS_MEMO.state, _LOS_MEMO.table = outer
 
 
 def sample_legal_action(state: State, seat: str, below: Callable[[int], int],
@@ -59,9 +55,7 @@ def sample_legal_action(state: State, seat: str, below: Callable[[int], int],
     """
     if seat not in to_move(state):
         return None
-    outer = getattr(_LOS_MEMO, "state", None), getattr(_LOS_MEMO, "table", None)
-    _LOS_MEMO.state, _LOS_MEMO.table = state, {}
-    try:
+    with fixed_sight(state):
         rows = _candidate_rows(state, seat)
         n = len(rows)
         if weight is None:
@@ -87,8 +81,6 @@ def sample_legal_action(state: State, seat: str, below: Callable[[int], int],
             if is_legal(state, a):
                 return a
         return None
-    finally:
-        _LOS_MEMO.state, _LOS_MEMO.table = outer
 
 
 def _candidates(state: State, seat: str) -> list[Action]:

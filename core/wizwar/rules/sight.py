@@ -1,5 +1,6 @@
-"""Line of sight: what blocks a sightline, ``has_los`` (per-thread memo during one
-``legal_actions`` call) and ``_sees`` (Visionstone sight through one wall).
+"""Line of sight: what blocks a sightline, ``has_los`` (answers remembered per thread by
+what blocks; :func:`fixed_sight` while nothing changes) and ``_sees`` (Visionstone sight
+through one wall).
 
 Sources: RB Line of Sight; DG §5 (corner rules); cards.md visionstone, illusion-wall.
 """
@@ -7,6 +8,8 @@ Sources: RB Line of Sight; DG §5 (corner rules); cards.md visionstone, illusion
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from core.wizwar.board import Edge, Sightline, Square, parse_square, sightlines
 from core.wizwar.rules.hooks import card_rules, displayed_rules
@@ -64,6 +67,21 @@ def _blocking_memo(state: State) -> dict[tuple[object, ...], bool]:
 
 #: has_los answers by what blocks (see :func:`_blocking_memo`), per thread
 _BLOCKING = threading.local()
+
+
+@contextmanager
+def fixed_sight(state: State) -> Iterator[None]:
+    """Within the block, ``has_los`` on ``state`` reads and fills the answers kept for what
+    blocks lines of sight in ``state`` now (:func:`_blocking_memo`) without checking again,
+    before every question, that nothing blocking changed. For code that puts up or takes
+    down nothing meanwhile: ``legal_actions``' dry runs, the settle's illusion-wall scan
+    (issue 14: the check built a tuple of every standing edge per question). Nests."""
+    outer = getattr(_LOS_MEMO, "state", None), getattr(_LOS_MEMO, "table", None)
+    _LOS_MEMO.state, _LOS_MEMO.table = state, _blocking_memo(state)
+    try:
+        yield
+    finally:
+        _LOS_MEMO.state, _LOS_MEMO.table = outer
 
 
 def _has_los(state: State, frm: Square, target: Square | Edge, through: int) -> bool:

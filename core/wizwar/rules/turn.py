@@ -67,11 +67,36 @@ def apply(state: State, action: Action | str) -> list[Event]:
         except NotationError as exc:
             raise IllegalAction(str(exc)) from exc
     _dispatch(state, action, dry=True)
+    if state.dealer is not None:
+        state.show(_shown_as_played(state, action))
     out = Out()
     _dispatch(state, action, dry=False, out=out)
     _settle(state, out)
     state.seq += 1
     return out.events
+
+
+def _shown_as_played(state: State, a: Action) -> list[int]:
+    """The cards ``a`` takes from its actor's hand by their faces, which everyone sees as
+    they leave it (computed before it is applied): the card played, discarded or dropped (and
+    a dropped object's), and a Number card played with a card or a boost. Telepath's
+    ``choose`` shows nothing: only the thief, who saw the hand, and the victim, who held it,
+    learn the card (its public form names the instance only: ``WizWar.seal``). Source:
+    rulebook, Playing Cards; cards.md telepath."""
+    named: list[int] = []
+    if a.verb in ("play", "discard", "drop") and a.card:
+        c = state.find_in_hand(a.actor, a.card)
+        if c is not None:
+            named.append(c)
+    if a.verb == "drop" and a.targets:
+        c = state.find_in_hand(a.actor, a.targets[0])
+        if c is not None:
+            named.append(c)
+    if a.number is not None and a.verb in ("play", "boost"):
+        c = state.find_in_hand(a.actor, str(a.number))
+        if c is not None and c not in named:
+            named.append(c)
+    return named
 
 
 def is_legal(state: State, action: Action) -> bool:
@@ -104,8 +129,10 @@ def _check_shape(a: Action) -> None:
             raise IllegalAction(f"{a.verb} needs {'a target' if n else 'a path'}")
     if a.verb == "boost" and a.number is None:
         raise IllegalAction("boost needs a number card")
-    if a.verb in ("play", "discard", "choose") and not a.card:
+    if a.verb in ("play", "discard") and not a.card:
         raise IllegalAction(f"{a.verb} needs a card")
+    if a.verb == "choose" and not a.card and a.number is None:
+        raise IllegalAction("choose needs a card")
 
 
 def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> None:

@@ -389,17 +389,28 @@ def _drag(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> No
 
 def _choose(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     """Telepath's choice: take one card of the hand you were shown; the hand limit applies at
-    once (cards.md telepath)."""
+    once (cards.md telepath). A networked game's other peers apply the public form, which
+    names the card instance only (``P3 choose +31``; accepted only in a networked game's
+    state, which holds commitments: locally the card is always named)."""
     target = state.wizard(state.choice[1])
-    cid = state.find_in_hand(target.seat, a.card)
-    if cid is None:
-        raise IllegalAction(f"{target.seat} holds no {a.card}")
+    if not a.card:  # the public form (``P3 choose +31``): the instance, in a networked game
+        if not state.commits:
+            raise IllegalAction("name the card you take (Telepath)")
+        cid = a.number if a.number in target.hand else None
+        if cid is None:
+            raise IllegalAction(f"{target.seat} holds no card {a.number}")
+    else:
+        cid = state.find_in_hand(target.seat, a.card)
+        if cid is None:
+            raise IllegalAction(f"{target.seat} holds no {a.card}")
     if dry:
         return
     _take_from_hand(target, cid)
     w.hand.append(cid)
     state.choice = []
-    o("telepath", f"{w.seat} takes {C.card(a.card).name} from {target.seat}", seat=w.seat)
+    face = state.face(cid)
+    what = C.card(face).name if face else "a card"
+    o("telepath", f"{w.seat} takes {what} from {target.seat}", seat=w.seat)
 
 
 # ---------------------------------------------------------------------------------------

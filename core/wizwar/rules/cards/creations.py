@@ -50,7 +50,7 @@ from core.wizwar.rules.hooks import (
 )
 from core.wizwar.rules.movement import _push
 from core.wizwar.rules.rows import Near, Row, _near, _row
-from core.wizwar.rules.sight import _sees, has_los
+from core.wizwar.rules.sight import _sees, fixed_sight, has_los
 from core.wizwar.rules.stack import _open_indirect, _other_side
 from core.wizwar.state import (
     BUSH_HP,
@@ -401,12 +401,19 @@ def _illusion_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
 def _illusion_rolls(state: State, o: Out) -> None:
     """Everyone who sees an illusion wall for the first time rolls for belief, in seat order
     from its caster (DG §12: belief rolled per player at first sight)."""
-    walls = [e for e, es in state.edges.items() if es.kind == "illusion-wall"]
-    walls.sort()
+    walls = sorted(e for e, es in state.edges.items() if es.kind == "illusion-wall" and not
+                   all(x.seat in es.rolled or x.at is None or not x.in_game
+                       for x in state.wizards))  # (nobody left to see it for the first time)
+    if walls:
+        with fixed_sight(state):  # rolls put up nothing: one check of what blocks for the scan
+            _roll_for(state, walls, o)
+
+
+def _roll_for(state: State, walls: list[Edge], o: Out) -> None:
+    """The first-sight rolls of :func:`_illusion_rolls` for ``walls`` (sorted), each with
+    someone left to roll (a roll changes nobody's position)."""
     for e in walls:
         es = state.edges[e]
-        if all(x.seat in es.rolled or x.at is None or not x.in_game for x in state.wizards):
-            continue  # (a fast path: nobody left to see it for the first time)
         for v in _seat_order_from(state, es.caster) if state.wizard(es.caster).in_game \
                 else [x for x in state.wizards if x.in_game]:
             if v.seat in es.rolled or v.at is None or v.has("blind"):

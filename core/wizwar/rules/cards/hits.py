@@ -98,7 +98,7 @@ def _stone_dead(state: State, win: Window, victim: Wizard, value: int, o: Out) -
     stones counted become known to all). Source: cards.md stone-dead (AF)."""
     stones = [c for c in victim.hand
               if (cd := C.BY_SLUG.get(state.face(c))) and cd.kind == C.STONE]
-    state.exposed.extend(stones)
+    state.show(stones)
     return value * len(stones)
 
 
@@ -198,7 +198,7 @@ def _read_mind(state: State, win: Window, victim: Wizard, value: int, dmg: int,
         return
     # no random take: displayed stones stay displayed (cards.md §1.4); one taken leaves the
     # display (_take_from_hand)
-    state.shown.append([credit, list(victim.hand)])
+    state.show(list(victim.hand), to=credit)
     state.choice = [credit, victim.seat]
     o("telepath", f"{credit} sees {victim.seat}'s hand", seat=credit)
 
