@@ -64,15 +64,36 @@ def _enemy_side(g: Dict, me: str, target: str) -> int:
     return 0
 
 
+def saving_for(g: Dict, me: str) -> str:
+    """The high spell (Circle V or more) the player saves his Mana for, or ``""``: one of
+    his book within his ceiling, not locked (nor a Form while he is in one), that costs more
+    than his Mana now and at most 4 more (one turn's saving; R37: unspent Mana carries
+    over). The costliest such, ties in book order."""
+    pl = g["players"][me]
+    best = ""
+    for slug in pl["book"]:
+        sp = SPELLS[slug]
+        if (sp.circle >= 5 and sp.circle <= ceiling(pl)
+                and int(pl["mana"]) < sp.cost <= int(pl["mana"]) + 4
+                and slug not in pl["locked"] and not (sp.kind == "form" and pl["form"])
+                and (not best or sp.cost > SPELLS[best].cost)):
+            best = slug
+    return best
+
+
 def score(g: Dict, me: str, a: Action) -> int:
     """The apprentice's priority of action ``a`` in view ``g`` (higher first)."""
     if a.verb == "cast":
         spell = SPELLS[a.slug]
         s = 20 + 3 * spell.cost
+        if spell.circle < 5 and a.slug not in ANSWERS and saving_for(g, me) and int(g["players"][me]["life"]) > 12:
+            s -= 60  # keep the Mana for the high spell (while Life allows)
         if a.slug in ALTERNATE_WINS:
             s += 200
         if spell.kind == "summon":
             s += 15
+        if spell.circle >= 5:  # the high Circles are what a raised ceiling is for
+            s += 10 * (spell.circle - 4)
         top_enemy = bool(g["stack"]) and g["stack"][-1]["caster"] != me
         if a.slug == "counterspell":
             if not top_enemy:
@@ -91,7 +112,7 @@ def score(g: Dict, me: str, a: Action) -> int:
             elif a.arg("at") == "mage-tower" or ">mage-tower" in a.arg("moves"):
                 s += 20
         if spell.kind == "form":
-            s += 10
+            s += -30 if g["players"][me]["form"] else 10  # one Form at a time (R92)
         if a.slug == "magic-trap":  # rig what the rival will cast: his big, used spells
             slug = a.targets[0].partition(":")[2]
             if not any(t["trapper"] == me and t["status"] in ("lying", "cast")
