@@ -728,8 +728,6 @@ def next_regrouper(st: State, events: list[Event]) -> None:
         for b in on_map(g, h):
             if utype(g, b).ability == "flyer":
                 eliminate(g, b, "at sea", events)
-    for b in on_map(g, h):
-        g["blocks"][b].pop("seen", None)
     g["battle"] = None
     next_battle(st, events)
 
@@ -973,3 +971,61 @@ def board_of(g: Dict) -> Board:
 def hex_of(g: Dict, h: str) -> Hex:
     """The board hex ``h``."""
     return bd(g).hexes[h]
+
+
+def private_rng(g: Dict, p: str) -> Rng:
+    """The private stream of player ``p`` (R113: label permutations; never the dice stream)."""
+    return Rng.from_seed(f"wk-private {g['seed']} {p}")
+
+
+def blank(options: Dict, seed: Any) -> Dict:
+    """The state dict of a game with these options before deployment (R8, R11)."""
+    players = [f"P{i + 1}" for i in range(int(options["players"]))]
+    armies = {p: ("elves" if i % 2 == 0 else "orcs") for i, p in enumerate(players)}
+    for p, a in options.get("armies", {}).items():
+        armies[p] = a
+    maps = list(options["maps"])
+    owners = options.get("owners") or {p: [maps[i]] for i, p in enumerate(players) if i < len(maps)}
+    sides: dict[str, str] = {}
+    for team in options.get("teams", []):
+        for p in team:
+            sides[p] = team[0]
+    return {"seq": 0, "seed": str(seed if not isinstance(seed, bytes) else seed.hex()),
+            "turn": 1, "phase": "setup", "order": [], "active": "", "players": players,
+            "armies": armies, "owners": {p: list(v) for p, v in owners.items()},
+            "layout": options["layout"], "maps": maps, "sides": sides,
+            "opts": {k: options[k] for k in ("stacking", "dispel", "victory", "turns",
+                                             "victory_gp", "budget", "chaos", "turn_limit")},
+            "blocks": {}, "used": {p: [] for p in players},
+            "pool": {p: {t: u.pool for t, u in ARMIES[armies[p]].items()} for p in players},
+            "entries": {}, "counts": {}, "pins": {}, "contacts": {}, "start_occ": {},
+            "battle": None, "settle": None, "treasury": {}, "orders": {}, "deployed": [],
+            "vp": {p: 0 for p in players}, "out": [], "winner": "", "how": "", "forced": None}
+
+
+def view(st: State, player: str) -> Dict:
+    """What ``player`` sees (R111): every block's label, owner, hex and moved flag; type and
+    strength only for his own and his allies' blocks and for blocks revealed in the battle being
+    fought; pools as counts for others; no seed, no forced dice."""
+    g = st.d
+    v = copy.deepcopy({k: x for k, x in g.items() if k not in ("seed", "forced", "blocks", "pool",
+                                                                 "orders")})
+    me = side(g, player) if player in g["players"] else ""
+    fight = set(on_map(g, g["battle"]["hex"])) if g["battle"] else set()
+    blocks = {}
+    for b, x in g["blocks"].items():
+        shown = dict(x)
+        if x["state"] == "map" and side(g, x["owner"]) != me and b not in fight:
+            shown["type"], shown["strength"] = "", 0
+            shown.pop("march", None)
+        blocks[b] = shown
+    v["blocks"] = blocks
+    v["pool"] = {p: (dict(c) if side(g, p) == me else sum(c.values())) for p, c in g["pool"].items()}
+    v["orders"] = sorted(g["orders"])
+    v["viewer"] = player
+    return v
+
+
+#: Option defaults (R109) and the project's turn limit (a cities game is a draw after it).
+DEFAULTS: Dict = {"stacking": 4, "dispel": True, "victory": "cities", "turns": 10,
+                  "victory_gp": 0, "budget": 100, "chaos": True, "turn_limit": 30}
