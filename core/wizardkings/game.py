@@ -15,7 +15,6 @@ from typing import Any
 from core.codec import pack
 from core.engine import Event, IllegalAction
 from core.rng import Rng
-from core.wizardkings.actions import Action
 from core.wizardkings.maps import Board, Hex, Side, board, hex_key
 from core.wizardkings.units import ARMIES, FOLK_TERRAIN, UnitType
 
@@ -147,8 +146,9 @@ def roll(st: State, n: int) -> list[int]:
 
 
 def ev(kind: str, **data: Any) -> Event:
-    """An event."""
-    return Event(kind, data)
+    """An event: ``kind``, a plain line, and its data (ints, strs and lists)."""
+    text = kind.replace("_", " ") + ": " + ", ".join(f"{k} {v}" for k, v in data.items())
+    return Event(kind, text, data)
 
 
 def alive_players(g: Dict) -> list[str]:
@@ -605,7 +605,7 @@ def retreat_why(g: Dict, b: str, path: list[str], limits: bool = True) -> str:
         hold = holder(g, h, first)
         att = bside(g, b) == "A"
         if att and hold != s:
-            return f"the attacker may retreat only across hexsides it attacked through (R68)"
+            return "the attacker may retreat only across hexsides it attacked through (R68)"
         if not att and hold and hold == g["battle"]["aside"]:
             return "the defender may not retreat across a hexside the attacker used (R68)"
         if limits:
@@ -739,7 +739,7 @@ def start_build(g: Dict, events: list[Event]) -> None:
     g["battle"] = None
     g["orders"] = {}
     g["treasury"] = {p: treasury(g, p) for p in alive_players(g)}
-    events.append(ev("treasury", treasury=dict(g["treasury"])))
+    events.append(ev("treasury", treasury=[[p, n] for p, n in g["treasury"].items()]))
 
 
 def next_label(g: Dict, p: str, taken: list[int]) -> int:
@@ -848,17 +848,17 @@ def check_build(g: Dict, p: str, words: tuple[str, ...]) -> Dict:
             if per_city[h] > hx.city:
                 raise IllegalAction(f"{h} is worth {hx.city} GP: at most {hx.city} new unit(s)")
         elif h in castles:
-            raise IllegalAction(f"one new castle per hex outside an original city (R93)")
+            raise IllegalAction("one new castle per hex outside an original city (R93)")
         if pool.get("castle", 0) < 1:
             raise IllegalAction(f"{p}'s pool has no castle block left")
         pool["castle"] -= 1
         cost += army["castle"].cost
         castles.append(h)
         adds[h] = adds.get(h, 0) + 1
-    for h, n in adds.items():
+    for h, extra in adds.items():
         have = [x for x in on_map(g, h) if x not in disband and side(g, g["blocks"][x]["owner"]) == s
                 and not utype(g, x).wizard and not (x in strength and strength[x] == 0)]
-        if len(have) + n > g["opts"]["stacking"]:
+        if len(have) + extra > g["opts"]["stacking"]:
             raise IllegalAction(f"{h} would be overstacked (R47)")
     wiz_new = [h for t, h, _k in news if army[t].wizard]
     for h in wiz_new:

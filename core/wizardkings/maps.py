@@ -224,7 +224,8 @@ class Board:
             for s in SIDES:
                 o = self.step(name, s)
                 if o is not None and frozenset((name, o)) not in self.sides:
-                    self.sides[frozenset((name, o))] = Side(*sorted((name, o), key=hex_key))
+                    x, y = sorted((name, o), key=hex_key)
+                    self.sides[frozenset((name, o))] = Side(x, y)
         banks: set[frozenset[str]] = set()
         course: set[frozenset[str]] = set()
         water: set[frozenset[str]] = set()
@@ -248,12 +249,12 @@ class Board:
             for x in hs.get("water", []):
                 water.add(self._k(self.parse_side(x, m)))
         for sd in self.sides.values():
-            a, b = self.hexes[sd.a], self.hexes[sd.b]
+            ha, hb = self.hexes[sd.a], self.hexes[sd.b]
             k = self._k(sd)
-            if a.water and b.water:
+            if ha.water and hb.water:
                 sd.water = "all"
-            elif a.water or b.water:
-                land = b if a.water else a
+            elif ha.water or hb.water:
+                land = hb if ha.water else ha
                 if not land.coastal:
                     raise MapError(f"{land.name} touches water but is not coastal")
                 sd.water = "all"
@@ -263,10 +264,10 @@ class Board:
                 sd.water = "river"
             elif k in course:
                 sd.water, sd.course = "coast", True
-            elif a.coastal and b.coastal:
+            elif ha.coastal and hb.coastal:
                 sd.water = "coast"
             if sd.water != "all":
-                sd.land = max(a.land, b.land, key=ROUGH.index)
+                sd.land = max(ha.land, hb.land, key=ROUGH.index)
         for m, doc in docs.items():
             hs = doc.get("hexsides", {})
             for terr in ROUGH:
@@ -288,8 +289,8 @@ class Board:
                     sd2.road = True
         # seam roads: a map's h4 meets the next map's a4 (LAYOUTS.md)
         for sd in self.sides.values():
-            a, b = self.hexes[sd.a], self.hexes[sd.b]
-            if a.map_id != b.map_id and {a.name[1:], b.name[1:]} == {"h4", "a4"}:
+            ha, hb = self.hexes[sd.a], self.hexes[sd.b]
+            if ha.map_id != hb.map_id and {ha.name[1:], hb.name[1:]} == {"h4", "a4"}:
                 sd.road = True
 
     @staticmethod

@@ -74,8 +74,9 @@ class WizardKings(Ruleset):
         if g["phase"] == "over":
             return Stage("over", (), g["seq"])
         who = tuple(to_move(g))
-        kind = "sealed" if g["phase"] in ("setup", "build") else "act"
-        return Stage(kind, who, g["seq"])
+        if g["phase"] in ("setup", "build"):
+            return Stage("sealed", who, g["seq"])
+        return Stage("act", who, g["seq"])
 
     def legal_actions(self, state: Any, player: str) -> list[Any]:
         """turn.legal_actions."""
