@@ -1861,9 +1861,10 @@ class PeerGame:
             if stage.kind == "sealed" and (self._sealed_done == stage.window or (
                     self._sealing is not None and self._sealing[0] == stage.window)):
                 continue  # sealed already in this window: wait for the others
+            before = (rs.seq(st), stage.window)  # what the decision is made on
             if answering:  # the rules ask about our secret: answer on our own
                 action = self.answer_for(st)
-                self._stamps[id(action)] = (rs.seq(st), stage.window)
+                self._stamps[id(action)] = before
             else:
                 action = await self.choose(st)
             if action is None:
@@ -1872,7 +1873,9 @@ class PeerGame:
             if st is None:
                 continue
             now = (rs.seq(st), rs.stage(st).window)
-            if self._stamps.pop(id(action), now) != now:  # decided on an earlier state
+            # the state it was decided on: the player's submit stamps it; else (a bot) the
+            # state choose() began on
+            if self._stamps.pop(id(action), before) != now:  # decided on an earlier state
                 self.last_reject = "the game moved on before this action was sent: decide again"
                 self.log(self.last_reject)
                 self._wake()

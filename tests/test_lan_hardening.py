@@ -467,3 +467,56 @@ async def test_the_hosts_own_check_passes_through_reshuffles_and_rolls() -> None
         finally:
             await _stop(host, tasks)
     pytest.fail("no game in eight reshuffled its draw pile")
+
+
+class LateAnswerer(RandomPeer):
+    """Answers an attack only after the host's clock has entered the default answer for it:
+    its answer goes out naming the window it was decided in (as one still on the wire)."""
+
+    hosting: HostGame
+    late: list[str]
+
+    async def choose(self, st: State) -> Action | None:
+        if not (st.windows and st.windows[0].to_answer == self.seat) or self.late:
+            return await super().choose(st)
+        answer = legal_actions(st, self.seat)[0]
+        seq, window = st.seq, self.ruleset.stage(st).window
+        await until(lambda: self.hosting.state is not None and self.hosting.state.seq > seq,
+                    "the clock's default answer")
+        self.late.append(str(answer))
+        assert self.conn is not None
+        await self.conn.send({"type": "propose", "action": answer.to_wire(), "seq": seq,
+                              "window": window})
+        return answer  # and the peer's own loop: decided on a state that is gone
+
+
+async def _late_answer_game() -> bool:
+    """One game with a clock and a late answerer; False if no attack on P2 came."""
+    host = HostGame(players=2, clock=0.2)
+    port = await host.start()
+    peer = LateAnswerer("127.0.0.1", port, name="slow")
+    peer.hosting, peer.late = host, []
+    said: list[str] = []
+    peer.log = said.append
+    tasks = [asyncio.create_task(host.run()), asyncio.create_task(peer.run())]
+    try:
+        await until(lambda: bool(peer.late) or any(t.done() for t in tasks),
+                    "an attack on P2", timeout=120)
+        if not peer.late:
+            return False
+        await until(lambda: any("too late" in m for m in said), "the late answer refused",
+                    timeout=120)
+        assert any("moved on" in m for m in said)
+        assert not host.desync
+        return True
+    finally:
+        await _stop(host, tasks)
+
+
+async def test_a_late_answer_after_the_clock_is_refused_not_played_later() -> None:
+    """``--clock``: an answer that comes after the clock entered the default one is refused
+    as too late (never kept for a later window), and the peer does not send it again."""
+    for _ in range(6):
+        if await _late_answer_game():
+            return
+    pytest.fail("no game in six had an attack on P2")

@@ -83,3 +83,51 @@ def test_bench_long_game_lasts_and_replays() -> None:
     for a in g.actions:
         apply(again, a)
     assert state_hash(again) == state_hash(st)
+
+
+def test_boards_of_one_geometry_share_their_tables_and_trace_the_same_lines() -> None:
+    """Two 4-player boards of other sectors and turns share one set of line-of-sight tables
+    (issue 14), and every line read from it is the line a board with its own empty tables
+    traces; another geometry (3 players) has its own."""
+    import dataclasses
+
+    from core.wizwar.board import assemble, load_sectors, sightlines
+
+    ids = sorted(load_sectors())
+    a = assemble(4, ids[:4])
+    b = assemble(4, list(reversed(ids[:4])), rotations=[1, 2, 3, 0])
+    c = assemble(3, ids[:3])
+    assert a._cache is b._cache and a._cache is not c._cache
+    assert a.printed != b.printed
+    squares = a.squares()
+    for s in squares[::7]:
+        for t in squares[::11]:
+            sightlines(a, s, t)
+    fresh = dataclasses.replace(b, _cache={})
+    for s in squares[::7]:
+        for t in squares[::11]:
+            assert sightlines(b, s, t) == sightlines(fresh, s, t)
+
+
+def test_fixed_sight_gives_the_answers_of_asking_afresh() -> None:
+    """``has_los`` inside ``fixed_sight`` (answers kept by what blocks) answers as the plain
+    check does, on a board with created walls and a thornbush; a wall put up after the block
+    is seen by the next question."""
+    from core.wizwar.rules.sight import _has_los, fixed_sight, has_los
+    from core.wizwar.state import EdgeState
+
+    st = new_game(GameConfig(players=4), 4)
+    squares = st.layout.squares()
+    for sq in squares[3:40:6]:
+        e = st.layout.edge_key(sq, "e")
+        st.edges[e] = EdgeState("wall", 20, created=True)
+    st.bushes[squares[len(squares) // 2]] = 3
+    pairs = [(a, b) for a in squares[::9] for b in squares[::5]]
+    with fixed_sight(st):
+        got = [has_los(st, a, b) for a, b in pairs]
+    assert got == [_has_los(st, a, b, 0) for a, b in pairs]
+    assert any(got) and not all(got)
+    a, b = next((a, b) for (a, b), ok in zip(pairs, got, strict=True) if ok and a != b)
+    for side in "nesw":  # wall a in: the memo must not answer from before
+        st.edges[st.layout.edge_key(a, side)] = EdgeState("wall", 20, created=True)
+    assert has_los(st, a, b) == _has_los(st, a, b, 0)

@@ -142,14 +142,16 @@ def test_host_ssh_refuses_bad_arguments(tmp_path: Path, monkeypatch: pytest.Monk
 # ------------------------------------------------------------------ LAN layer: watchers
 class PublicOnly:
     """After every change on a watcher: it knows no face that was never public. The card a
-    Telepath takes is public: the action ``P2 choose reflection`` names it (notation.md)."""
+    Telepath takes is told to the thief and the victim only (a watcher is sent ``P2 choose
+    +31``: tests/test_secrets_frames.py checks every frame); the stones Stone Dead counts are
+    shown to all by the rule."""
 
     def __init__(self, peer: PeerGame) -> None:
         self.peer = peer
         self.public: set[int] = set()
         self.leaks: list[str] = []
         self.checks = 0
-        self.hands: dict[str, set[int]] = {}
+        self.seen_events = 0
         peer.on_change = self.check
 
     def check(self) -> None:
@@ -157,12 +159,9 @@ class PublicOnly:
         if st is None:
             return
         self.public |= st.public_cards()
-        self.public |= set(st.exposed)  # shown to all by a rule (Stone Dead counts stones)
-        acts = self.peer.actions
-        if acts and acts[-1].split()[1] == "choose":  # names the card the chooser took
-            chooser = st.wizard(acts[-1].split()[0])
-            self.public |= set(chooser.hand) - self.hands.get(chooser.seat, set())
-        self.hands = {w.seat: set(w.hand) for w in st.wizards}
+        if any("Stone Dead" in e.text for e in self.peer.events[self.seen_events:]):
+            self.public |= {c for c, f in enumerate(st.faces) if f.endswith("stone")}
+        self.seen_events = len(self.peer.events)
         for cid, face in enumerate(st.faces):
             if face and cid not in self.public:
                 self.leaks.append(f"the watcher knows card {cid} ({face})")
@@ -192,7 +191,13 @@ async def test_watcher_sees_the_whole_game_and_no_hand() -> None:
     assert {p.seat for p in peers} == {"P1", "P2"}
     assert res[0] and set(res) == {res[0]} and wres == res[0]
     assert watcher.seat == "" and watcher.audited
-    assert watcher.actions == host.actions
+    # the same actions, a Telepath's choice sealed for the watcher ("P2 choose +57": the
+    # card instance, no face; docs/protocol.md, sealed action fields)
+    assert len(watcher.actions) == len(host.actions)
+    for mine, real in zip(watcher.actions, host.actions, strict=True):
+        if mine != real:
+            assert real.split()[1] == "choose" and mine.split()[:2] == real.split()[:2] \
+                and mine.split()[2].startswith("+"), (mine, real)
     assert spy.checks > 20 and not spy.leaks, spy.leaks[:3]
     # the host's full state knows every face; the watcher's knows only public ones
     assert watcher.state is not None and host.state is not None

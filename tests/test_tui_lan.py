@@ -471,6 +471,10 @@ async def _joined_game(pilot, app, host: GatedHost):  # type: ignore[no-untyped-
     assert isinstance(game, GameScreen)
     await until(pilot, lambda: game.human_to_act() and game.view.moves_left >= 3,
                 what="the start of our turn", timeout=30)
+    from wizwar_tui.wizwar.widgets import HandPanel
+
+    # the turn can come before the screen's nested panels are mounted (a fast host)
+    await until(pilot, lambda: bool(game.query(HandPanel)), what="the hand panel")
     await host.let(0)
     return game
 
