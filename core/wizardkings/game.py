@@ -1020,6 +1020,12 @@ def view(st: State, player: str) -> Dict:
             shown.pop("march", None)
         blocks[b] = shown
     v["blocks"] = blocks
+    # an entry's Flyer flag and the hexside-limit counts depend on types (R46, R52): shown only
+    # for blocks the viewer may see
+    hidden = {b for b, x in blocks.items() if x["state"] == "map" and not x["type"]}
+    v["entries"] = {h: [[e[0], e[1], e[2], -1 if e[1] in hidden else e[3]] for e in es]
+                    for h, es in g["entries"].items()}
+    v.pop("counts", None)
     v["pool"] = {p: (dict(c) if side(g, p) == me else sum(c.values())) for p, c in g["pool"].items()}
     v["orders"] = sorted(g["orders"])
     v["viewer"] = player

@@ -149,3 +149,15 @@ def test_a_random_playout_ends() -> None:
         assert legal, f"{p} to move with nothing listed"
         RS.apply(st, legal[pick.below(len(legal))])
     assert RS.result(st).over
+
+
+def test_view_does_not_tell_whether_a_hidden_block_flew() -> None:
+    """R52, R46: the Flyer flag of an entry and the limit counts depend on hidden types."""
+    from core.wizardkings.scenario import load
+
+    st = load({"game": {"order": ["P1", "P2"], "active": "P1"},
+               "block": [{"id": "P2.1", "type": "goblin", "at": "1c4"},
+                         {"id": "P1.1", "type": "pixie", "at": "1c4", "from": "1b4"}]})
+    v = RS.view(st, "P2")
+    assert v["entries"]["1c4"][0][3] == -1 and "counts" not in v
+    assert RS.view(st, "P1")["entries"]["1c4"][0][3] == 1
