@@ -533,7 +533,7 @@ def advance(st: State, events: list[Event]) -> None:
         if not side_units(g, "A") or not side_units(g, "D"):
             end_battle(st, events)
             return
-        if bt["hits"] or bt["queue"]:
+        if bt["hits"] or bt["queue"] or bt.get("spell"):
             return
         units = step_units(g)
         if units and bt["round"] == 4 and STEPS[bt["step"]][0] == "A":

@@ -50,6 +50,8 @@ def to_move(g: Dict) -> list[str]:
         return [p] if p else []
     if bt["victor"]:
         return bt["regroup"][:1]
+    if bt.get("spell"):
+        return bt["spell"]["asked"][:1]
     if bt["hits"]:
         owners = sorted({g["blocks"][b]["owner"] for b in bt["hits"]["among"]})
         if len(owners) == 1:
@@ -287,7 +289,7 @@ def v_battle(st: G.State, a: Action) -> list[Event]:
 
 def _step_unit(g: Dict, a: Action, lab: str) -> str:
     bt = g["battle"]
-    if g["phase"] != "combat" or not bt or bt["victor"] or bt["hits"]:
+    if g["phase"] != "combat" or not bt or bt["victor"] or bt["hits"] or bt.get("spell"):
         raise IllegalAction(f"{a.verb} is for a unit's combat turn")
     b = G.bid(a.actor, int(lab))
     if b not in G.step_units(g):
@@ -309,7 +311,7 @@ def v_fire(st: G.State, a: Action) -> list[Event]:
         G.fire(st, b, events)
         G.advance(st, events)
         return events
-    if g["phase"] != "combat" or not bt or bt["victor"] or bt["hits"]:
+    if g["phase"] != "combat" or not bt or bt["victor"] or bt["hits"] or bt.get("spell"):
         raise IllegalAction("fire is for a combat turn")
     mine = [b for b in G.step_units(g) if g["blocks"][b]["owner"] == a.actor and not _fire_why(g, b)]
     if not mine:
@@ -331,7 +333,13 @@ def v_pass(st: G.State, a: Action) -> list[Event]:
     """A unit does nothing in its combat turn (R58)."""
     g = st.d
     if not a.words:
-        raise IllegalAction("pass names a unit (a Dispel window's pass is not built yet)")
+        sp = (g["battle"] or {}).get("spell")
+        if not sp or sp["asked"][:1] != [a.actor]:
+            raise IllegalAction("pass without a label declines a Dispel; none is asked of you")
+        sp["asked"].pop(0)
+        events0: list[Event] = []
+        _after_windows(st, events0)
+        return events0
     b = _step_unit(g, a, a.words[0])
     if g["battle"]["round"] == 4 and G.bside(g, b) == "A":
         raise IllegalAction("in the pursuit round the attacker must retreat (R65)")
@@ -442,16 +450,52 @@ def v_cast(st: G.State, a: Action) -> list[Event]:
                 raise IllegalAction("heal: a unit that is not a wizard or castle, below its maximum")
     elif tgt:
         raise IllegalAction(f"{slug} takes no target")
-    if g["opts"]["dispel"]:
-        askers = [x for x in G.side_units(g, foe) if G.utype(g, x).wizard
-                  and g["blocks"][x]["strength"] >= 2]
-        if askers:
-            raise IllegalAction("a Dispel window would be due and Dispel is not built yet")
     events: list[Event] = []
     g["blocks"][b]["strength"] -= level
     bt["acted"].append(b)
     events.append(G.ev("spell_declared", block=b, spell=slug, target=target))
     events.append(G.ev("steps_paid", block=b, steps=level))
+    bt["spell"] = {"caster": b, "slug": slug, "target": target, "asked": _askers(g, a.actor)}
+    _after_windows(st, events)
+    return events
+
+
+def _askers(g: Dict, caster: str) -> list[str]:
+    """The players asked whether to Dispel a battle spell (R86): those of the other side with
+    a wizard of strength 2 or more in the battle, in turn order starting after the caster."""
+    if not g["opts"]["dispel"]:
+        return []
+    order = g["order"]
+    i = order.index(caster)
+    out = []
+    for p in order[i + 1:] + order[:i]:
+        if G.side(g, p) == G.side(g, caster) or p in g["out"]:
+            continue
+        if any(g["blocks"][x]["owner"] == p and G.utype(g, x).wizard
+               and g["blocks"][x]["strength"] >= 2 for x in G.on_map(g, g["battle"]["hex"])):
+            out.append(p)
+    return out
+
+
+def _after_windows(st: G.State, events: list[Event]) -> None:
+    """When nobody is left to ask, the spell takes effect (R81 step 6) and play goes on."""
+    g = st.d
+    bt = g["battle"]
+    sp = bt["spell"]
+    if sp["asked"]:
+        return
+    bt["spell"] = None
+    if not sp.get("dispelled"):
+        _effect(st, sp, events)
+    G.advance(st, events)
+
+
+def _effect(st: G.State, sp: Dict, events: list[Event]) -> None:
+    g = st.d
+    bt = g["battle"]
+    b, target = sp["caster"], sp["target"]
+    _a, _level, kind, n, fp = SPELLS[sp["slug"]]
+    foe = "D" if G.bside(g, b) == "A" else "A"
     if kind == "target":
         dice = G.roll(st, n)
         hits = sum(1 for d in dice if d <= fp)
@@ -469,10 +513,33 @@ def v_cast(st: G.State, a: Action) -> list[Event]:
     elif kind == "all":
         for x in sorted(G.side_units(g, foe), key=G.bkey):
             G.hit_one(g, x, events)
-    else:
+    elif g["blocks"][target]["state"] == "map":
         g["blocks"][target]["strength"] += 1
         events.append(G.ev("healed", block=target))
-    G.advance(st, events)
+
+
+def v_dispel(st: G.State, a: Action) -> list[Event]:
+    """Dispel (R85): the wizard pays 1 step and rolls 1d6; the roll minus the spell's level
+    is 3 or more: the spell has no effect. Source: seed §2.22 [1] DISPEL."""
+    g = st.d
+    bt = g["battle"]
+    sp = (bt or {}).get("spell")
+    if not sp or sp["asked"][:1] != [a.actor]:
+        raise IllegalAction("no spell waits for your Dispel answer")
+    w = _own(g, a.actor, a.words[0])
+    if not G.utype(g, w).wizard or g["blocks"][w]["at"] != bt["hex"] or \
+            g["blocks"][w]["strength"] < 2:
+        raise IllegalAction("Dispel needs your wizard of strength 2 or more in this battle (R78)")
+    events: list[Event] = []
+    g["blocks"][w]["strength"] -= 1
+    level = SPELLS[sp["slug"]][1]
+    die = G.roll(st, 1)[0]
+    ok = die - level >= 3
+    events.append(G.ev("dispel", block=w, roll=die, success=int(ok)))
+    sp["asked"].pop(0)
+    if ok:
+        sp["dispelled"], sp["asked"] = True, []
+    _after_windows(st, events)
     return events
 
 
@@ -538,7 +605,7 @@ def _maybe_apply_builds(st: G.State, events: list[Event]) -> None:
 VERB_FNS = {"deploy": v_deploy, "move": v_move, "transport": v_transport,
             "eliminate": v_eliminate, "end": v_end, "battle": v_battle, "fire": v_fire,
             "pass": v_pass, "retreat": v_retreat, "hit": v_hit, "cast": v_cast,
-            "regroup": v_regroup, "build": v_build}
+            "regroup": v_regroup, "build": v_build, "dispel": v_dispel}
 
 
 # ---- listing (R120) ----------------------------------------------------------------------------
@@ -582,6 +649,9 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
                     out += [Action(p, "regroup", (lab, n)) for n in b.neighbours(h)]
                 elif h in b.neighbours(at):
                     out.append(Action(p, "regroup", (lab, h)))
+        elif bt.get("spell"):
+            out.append(Action(p, "pass"))
+            out += [Action(p, "dispel", (str(g["blocks"][x]["label"]),)) for x in mine]
         elif bt["hits"]:
             for x in bt["hits"]["among"]:
                 w = str(g["blocks"][x]["label"]) if g["blocks"][x]["owner"] == p else x
