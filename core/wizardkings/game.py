@@ -554,7 +554,7 @@ def advance(st: State, events: list[Event]) -> None:
                     eliminate(g, b, "pursuit", events)
                 continue
             bt["round"] += 1
-            bt["step"], bt["acted"], bt["rcount"] = 0, [], {}
+            bt["step"], bt["acted"], bt["rcount"], bt["bloodlust"] = 0, [], {}, []
         events.append(ev("step", round=bt["round"], step="-".join(STEPS[bt["step"]])
                          if bt["step"] < len(STEPS) else ""))
 
@@ -656,6 +656,9 @@ def rating(g: Dict, b: str) -> int:
     ut = utype(g, b)
     land = bd(g).hexes[g["blocks"][b]["at"]].land
     bonus = 1 if FOLK_TERRAIN.get(ut.ability) == land and land else 0
+    bt = g["battle"]
+    if bt and bside(g, b) in bt.get("bloodlust", []):
+        bonus += 1  # units.md §4.2 bloodlust: until the end of this combat round
     return min(6, ut.number + bonus)
 
 

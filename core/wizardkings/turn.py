@@ -21,6 +21,8 @@ Dict = dict[str, Any]
 SPELLS: dict[str, tuple[str, int, str, int, int]] = {
     "elfshot": ("elves", 1, "target", 2, 3),
     "heal": ("elves", 1, "heal", 0, 0),
+    "entangle": ("elves", 1, "entangle", 0, 0),
+    "bloodlust": ("orcs", 1, "bloodlust", 0, 0),
     "leafstorm": ("elves", 2, "area", 3, 4),
     "wrath-of-the-wood": ("elves", 3, "all", 0, 0),
     "firebolt": ("orcs", 1, "area", 3, 2),
@@ -28,8 +30,7 @@ SPELLS: dict[str, tuple[str, int, str, int, int]] = {
     "firestorm": ("orcs", 3, "area", 6, 3),
 }
 #: Spells of the army cards not built yet (docs/wizard-kings.md): declaring one is refused.
-NOT_BUILT = {"entangle": "elves", "elven-gate": "elves", "bloodlust": "orcs", "terror": "orcs",
-             "forced-march": "orcs"}
+NOT_BUILT = {"elven-gate": "elves", "terror": "orcs", "forced-march": "orcs"}
 
 
 def to_move(g: Dict) -> list[str]:
@@ -326,6 +327,8 @@ def _fire_why(g: Dict, b: str) -> str:
         return "a wizard does not fire: it casts, retreats or passes (R76)"
     if g["battle"]["round"] == 4 and G.bside(g, b) == "A":
         return "in the pursuit round the attacker must retreat (R65)"
+    if b in g["battle"].get("entangled", []):
+        return "entangled: it may not fire in this combat turn (it may retreat or pass)"
     return ""
 
 
@@ -344,9 +347,16 @@ def v_pass(st: G.State, a: Action) -> list[Event]:
     if g["battle"]["round"] == 4 and G.bside(g, b) == "A":
         raise IllegalAction("in the pursuit round the attacker must retreat (R65)")
     g["battle"]["acted"].append(b)
+    _untangle(g, b)
     events: list[Event] = []
     G.advance(st, events)
     return events
+
+
+def _untangle(g: Dict, b: str) -> None:
+    """An entangled unit's combat turn is used up (units.md §4.1 entangle)."""
+    if b in g["battle"].get("entangled", []):
+        g["battle"]["entangled"].remove(b)
 
 
 def v_retreat(st: G.State, a: Action) -> list[Event]:
@@ -373,6 +383,7 @@ def v_retreat(st: G.State, a: Action) -> list[Event]:
         k = f"{path[0]}|{s}"
         bt["rcount"][k] = bt["rcount"].get(k, 0) + 1
     bt["acted"].append(b)
+    _untangle(g, b)
     g["blocks"][b]["at"] = dest
     events.append(G.ev("retreated", block=b, path=path))
     for x in elim:
@@ -436,12 +447,14 @@ def v_cast(st: G.State, a: Action) -> list[Event]:
     mine = G.bside(g, b)
     foe = "D" if mine == "A" else "A"
     target = ""
-    if kind in ("target", "heal"):
+    if b in bt.get("entangled", []):
+        raise IllegalAction("the wizard is entangled: it may not cast in this combat turn")
+    if kind in ("target", "heal", "entangle"):
         if not tgt or "," in tgt[0]:
             raise IllegalAction(f"{slug} names one target: @...")
         t = tgt[0][1:]
         target = t if "." in t else G.bid(a.actor, int(t))
-        units = G.side_units(g, foe if kind == "target" else mine)
+        units = G.side_units(g, mine if kind == "heal" else foe)
         if target not in units:
             raise IllegalAction(f"{t} is not a legal target of {slug} in this battle (R83)")
         if kind == "heal":
@@ -513,6 +526,15 @@ def _effect(st: G.State, sp: Dict, events: list[Event]) -> None:
     elif kind == "all":
         for x in sorted(G.side_units(g, foe), key=G.bkey):
             G.hit_one(g, x, events)
+    elif kind == "entangle":
+        if g["blocks"][target]["state"] == "map" and target not in bt.setdefault("entangled", []):
+            bt["entangled"].append(target)
+            events.append(G.ev("entangled", block=target))
+    elif kind == "bloodlust":
+        mine = G.bside(g, b)
+        if mine not in bt.setdefault("bloodlust", []):
+            bt["bloodlust"].append(mine)
+        events.append(G.ev("bloodlust", side=mine))
     elif g["blocks"][target]["state"] == "map":
         g["blocks"][target]["strength"] += 1
         events.append(G.ev("healed", block=target))
@@ -671,7 +693,7 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
                     for s, (army, _l, kind, _n, _f) in SPELLS.items():
                         if army != g["armies"][p]:
                             continue
-                        if kind == "target":
+                        if kind in ("target", "entangle"):
                             out += [Action(p, "cast", (s, lab, "@" + t)) for t in foes]
                         elif kind == "heal":
                             out += [Action(p, "cast", (s, lab, "@" + str(g["blocks"][t]["label"])))
