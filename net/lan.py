@@ -1377,7 +1377,9 @@ class PeerGame:
     _nonce: str = ""  # this seat's seed nonce: kept across reconnects while it is unshown
     _nonce_sent_for: str = ""  # the deal it was shown in ("" not yet)
     _started_game: str = ""  # the game this peer saw start (a rejoin must be that one)
-    _stamps: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: id of a decided action -> (the action, the (seq, window) it was decided on); the action
+    #: is kept so an id reused by a later object never takes an old stamp
+    _stamps: dict[int, tuple[Any, tuple[int, int]]] = field(default_factory=dict)
     _told: bool = False  # the host was told of this peer's desync or cheat report
 
     async def connect(self) -> None:
@@ -1463,7 +1465,8 @@ class PeerGame:
         one). The app calls this when the player submits."""
         st = self.state
         if st is not None:
-            self._stamps[id(action)] = (self.ruleset.seq(st), self.ruleset.stage(st).window)
+            self._stamps[id(action)] = (action, (self.ruleset.seq(st),
+                                                 self.ruleset.stage(st).window))
 
     async def run_saving_token(self, save: Callable[[str, int, str], None]) -> str:
         """:meth:`run`, saving the seat token with ``save(host, port, token)`` once welcomed
@@ -1864,7 +1867,7 @@ class PeerGame:
             before = (rs.seq(st), stage.window)  # what the decision is made on
             if answering:  # the rules ask about our secret: answer on our own
                 action = self.answer_for(st)
-                self._stamps[id(action)] = before
+                self._stamps[id(action)] = (action, before)
             else:
                 action = await self.choose(st)
             if action is None:
@@ -1875,7 +1878,10 @@ class PeerGame:
             now = (rs.seq(st), rs.stage(st).window)
             # the state it was decided on: the player's submit stamps it; else (a bot) the
             # state choose() began on
-            if self._stamps.pop(id(action), before) != now:  # decided on an earlier state
+            held, made = self._stamps.pop(id(action), (action, before))
+            if held is not action:  # an id reused by another object: not this action's stamp
+                made = before
+            if made != now:  # decided on an earlier state
                 self.last_reject = "the game moved on before this action was sent: decide again"
                 self.log(self.last_reject)
                 self._wake()

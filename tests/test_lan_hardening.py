@@ -251,7 +251,7 @@ async def test_a_decision_overtaken_by_the_game_is_not_sent() -> None:
         assert st is not None and peer.local_actions is not None
         action = next(a for a in legal_actions(st, "P2") if a.verb == "move")
         NetSession(peer).submit(action)
-        peer._stamps[id(action)] = (st.seq - 1, 0)  # as if chosen before the last commit
+        peer._stamps[id(action)] = (action, (st.seq - 1, 0))  # as if chosen before the last commit
         await until(lambda: "moved on" in peer.last_reject, "the stale decision dropped")
         assert host.state is not None and host.state.seq == st.seq
     finally:
