@@ -533,12 +533,12 @@ def advance(st: State, events: list[Event]) -> None:
         if not side_units(g, "A") or not side_units(g, "D"):
             end_battle(st, events)
             return
-        if bt["hits"] or bt["queue"] or bt.get("spell"):
+        if bt["hits"] or bt["queue"] or bt.get("spell") or bt.get("terror"):
             return
         units = step_units(g)
         if units and bt["round"] == 4 and STEPS[bt["step"]][0] == "A":
             for b in units:
-                if not retreats(g, b):
+                if not has_retreat(g, b):
                     bt["acted"].append(b)
                     eliminate(g, b, "no retreat", events)
                     break
@@ -613,6 +613,21 @@ def retreat_why(g: Dict, b: str, path: list[str], limits: bool = True) -> str:
             if g["battle"]["rcount"].get(f"{first}|{s}", 0) >= lim:
                 return f"the hexside to {first} allows {lim} retreat(s) this round (R69)"
     return ""
+
+
+def has_retreat(g: Dict, b: str) -> bool:
+    """Whether ``b`` has any legal retreat now: to an adjacent hex, or for a Flyer a full move
+    to a friendly hex (R67-R71)."""
+    if retreats(g, b):
+        return True
+    ut = utype(g, b)
+    if ut.ability != "flyer":
+        return False
+    h = g["blocks"][b]["at"]
+    s = side(g, g["blocks"][b]["owner"])
+    bo = bd(g)
+    return any(status(g, x, s) == "friendly" and 1 < bo.distance(h, x) <= ut.move
+               for x in sorted(bo.hexes, key=hex_key) if x != h)
 
 
 def retreats(g: Dict, b: str) -> list[str]:

@@ -23,6 +23,7 @@ SPELLS: dict[str, tuple[str, int, str, int, int]] = {
     "heal": ("elves", 1, "heal", 0, 0),
     "entangle": ("elves", 1, "entangle", 0, 0),
     "bloodlust": ("orcs", 1, "bloodlust", 0, 0),
+    "terror": ("orcs", 1, "terror", 0, 0),
     "leafstorm": ("elves", 2, "area", 3, 4),
     "wrath-of-the-wood": ("elves", 3, "all", 0, 0),
     "firebolt": ("orcs", 1, "area", 3, 2),
@@ -30,7 +31,7 @@ SPELLS: dict[str, tuple[str, int, str, int, int]] = {
     "firestorm": ("orcs", 3, "area", 6, 3),
 }
 #: Spells of the army cards not built yet (docs/wizard-kings.md): declaring one is refused.
-NOT_BUILT = {"elven-gate": "elves", "terror": "orcs", "forced-march": "orcs"}
+NOT_BUILT = {"elven-gate": "elves", "forced-march": "orcs"}
 
 
 def to_move(g: Dict) -> list[str]:
@@ -53,6 +54,8 @@ def to_move(g: Dict) -> list[str]:
         return bt["regroup"][:1]
     if bt.get("spell"):
         return bt["spell"]["asked"][:1]
+    if bt.get("terror"):
+        return [g["blocks"][bt["terror"]]["owner"]]
     if bt["hits"]:
         owners = sorted({g["blocks"][b]["owner"] for b in bt["hits"]["among"]})
         if len(owners) == 1:
@@ -290,7 +293,8 @@ def v_battle(st: G.State, a: Action) -> list[Event]:
 
 def _step_unit(g: Dict, a: Action, lab: str) -> str:
     bt = g["battle"]
-    if g["phase"] != "combat" or not bt or bt["victor"] or bt["hits"] or bt.get("spell"):
+    if g["phase"] != "combat" or not bt or bt["victor"] or bt["hits"] or bt.get("spell") \
+            or bt.get("terror"):
         raise IllegalAction(f"{a.verb} is for a unit's combat turn")
     b = G.bid(a.actor, int(lab))
     if b not in G.step_units(g):
@@ -312,7 +316,8 @@ def v_fire(st: G.State, a: Action) -> list[Event]:
         G.fire(st, b, events)
         G.advance(st, events)
         return events
-    if g["phase"] != "combat" or not bt or bt["victor"] or bt["hits"] or bt.get("spell"):
+    if g["phase"] != "combat" or not bt or bt["victor"] or bt["hits"] or bt.get("spell") \
+            or bt.get("terror"):
         raise IllegalAction("fire is for a combat turn")
     mine = [b for b in G.step_units(g) if g["blocks"][b]["owner"] == a.actor and not _fire_why(g, b)]
     if not mine:
@@ -362,8 +367,14 @@ def _untangle(g: Dict, b: str) -> None:
 def v_retreat(st: G.State, a: Action) -> list[Event]:
     """R66-R70, R121."""
     g = st.d
-    b = _step_unit(g, a, a.words[0])
     bt = g["battle"]
+    forced = bool(bt and bt.get("terror"))
+    if forced:
+        b = G.bid(a.actor, int(a.words[0]))
+        if b != bt["terror"]:
+            raise IllegalAction(f"{bt['terror']} must retreat first (terror)")
+    else:
+        b = _step_unit(g, a, a.words[0])
     if bt["round"] == 1:
         raise IllegalAction("no unit may retreat in combat round 1 (R66)")
     path = a.words[1].split("-")
@@ -382,7 +393,10 @@ def v_retreat(st: G.State, a: Action) -> list[Event]:
     if len(path) == 1 and G.side_limit(ut, sd):
         k = f"{path[0]}|{s}"
         bt["rcount"][k] = bt["rcount"].get(k, 0) + 1
-    bt["acted"].append(b)
+    if forced:
+        bt["terror"] = None
+    else:
+        bt["acted"].append(b)
     _untangle(g, b)
     g["blocks"][b]["at"] = dest
     events.append(G.ev("retreated", block=b, path=path))
@@ -449,7 +463,9 @@ def v_cast(st: G.State, a: Action) -> list[Event]:
     target = ""
     if b in bt.get("entangled", []):
         raise IllegalAction("the wizard is entangled: it may not cast in this combat turn")
-    if kind in ("target", "heal", "entangle"):
+    if kind == "terror" and bt["round"] == 1:
+        raise IllegalAction("terror is cast from round 2 on: no retreat in round 1 (R66)")
+    if kind in ("target", "heal", "entangle", "terror"):
         if not tgt or "," in tgt[0]:
             raise IllegalAction(f"{slug} names one target: @...")
         t = tgt[0][1:]
@@ -457,6 +473,8 @@ def v_cast(st: G.State, a: Action) -> list[Event]:
         units = G.side_units(g, mine if kind == "heal" else foe)
         if target not in units:
             raise IllegalAction(f"{t} is not a legal target of {slug} in this battle (R83)")
+        if kind == "terror" and G.utype(g, target).ability == "castle":
+            raise IllegalAction("no spell may move a castle (R84)")
         if kind == "heal":
             ut = G.utype(g, target)
             if ut.wizard or ut.ability == "castle" or g["blocks"][target]["strength"] >= ut.max:
@@ -530,6 +548,13 @@ def _effect(st: G.State, sp: Dict, events: list[Event]) -> None:
         if g["blocks"][target]["state"] == "map" and target not in bt.setdefault("entangled", []):
             bt["entangled"].append(target)
             events.append(G.ev("entangled", block=target))
+    elif kind == "terror":
+        if g["blocks"][target]["state"] == "map":
+            if G.has_retreat(g, target):
+                bt["terror"] = target
+                events.append(G.ev("terror", block=target))
+            else:
+                G.eliminate(g, target, "no retreat", events)
     elif kind == "bloodlust":
         mine = G.bside(g, b)
         if mine not in bt.setdefault("bloodlust", []):
@@ -671,6 +696,9 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
                     out += [Action(p, "regroup", (lab, n)) for n in b.neighbours(h)]
                 elif h in b.neighbours(at):
                     out.append(Action(p, "regroup", (lab, h)))
+        elif bt.get("terror"):
+            t = bt["terror"]
+            out += _retreat_candidates(g, b, t)
         elif bt.get("spell"):
             out.append(Action(p, "pass"))
             out += [Action(p, "dispel", (str(g["blocks"][x]["label"]),)) for x in mine]
@@ -687,13 +715,12 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
                     continue
                 lab = str(g["blocks"][x]["label"])
                 out += [Action(p, "fire", (lab,)), Action(p, "pass", (lab,))]
-                for n in b.neighbours(bt["hex"]):
-                    out.append(Action(p, "retreat", (lab, n)))
+                out += _retreat_candidates(g, b, x)
                 if G.utype(g, x).wizard:
                     for s, (army, _l, kind, _n, _f) in SPELLS.items():
                         if army != g["armies"][p]:
                             continue
-                        if kind in ("target", "entangle"):
+                        if kind in ("target", "entangle", "terror"):
                             out += [Action(p, "cast", (s, lab, "@" + t)) for t in foes]
                         elif kind == "heal":
                             out += [Action(p, "cast", (s, lab, "@" + str(g["blocks"][t]["label"])))
@@ -701,6 +728,16 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
                         else:
                             out.append(Action(p, "cast", (s, lab)))
     return out
+
+
+def _retreat_candidates(g: Dict, b: Any, x: str) -> list[Action]:
+    """Retreats of block ``x``: every adjacent hex; for a Flyer also every path up to its move
+    (R70)."""
+    p, lab = g["blocks"][x]["owner"], str(g["blocks"][x]["label"])
+    h = g["blocks"][x]["at"]
+    ut = G.utype(g, x)
+    paths = _paths(b, h, ut.move) if ut.ability == "flyer" else [[n] for n in b.neighbours(h)]
+    return [Action(p, "retreat", (lab, "-".join(path))) for path in paths]
 
 
 def _paths(b: Any, start: str, n: int) -> list[list[str]]:
