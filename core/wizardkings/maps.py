@@ -236,8 +236,15 @@ class Board:
                     if frozenset((a, b)) not in self.sides:
                         raise MapError(f"map {m}: river {rv['name']} course {a}-{b} not adjacent")
                     course.add(frozenset((a, b)))
+                if not self.hexes[c[-1]].coastal:
+                    raise MapError(f"map {m}: river {rv['name']} must end in a coastal hex")
                 for x in rv.get("banks", []):
-                    banks.add(self._k(self.parse_side(x, m)))
+                    bank = self.parse_side(x, m)
+                    if self._k(bank) in course or not (set(self.hexes[bank.a].rivers) |
+                                                       set(self.hexes[bank.b].rivers)):
+                        raise MapError(f"map {m}: bank {x} is not a side of a river hex or is "
+                                       "a course hexside")
+                    banks.add(self._k(bank))
                 for x in rv.get("bridges", []):
                     sd = self.parse_side(x, m)
                     if self._k(sd) not in banks:
@@ -307,7 +314,13 @@ class Board:
             for c in COLS:
                 if not self.hexes[f"{m}{c}9"].water:
                     raise MapError(f"map {m}: row 9 must be all sea ({c}9)")
+            for c in COLS:
+                h8 = self.hexes[f"{m}{c}8"]
+                if not (h8.water or h8.coastal):
+                    raise MapError(f"map {m}: row 8 must be coastal land or sea ({c}8)")
             for c in ("a", "h"):
+                if not (self.hexes[f"{m}{c}8"].coastal and self.hexes[f"{m}{c}8"].is_land):
+                    raise MapError(f"map {m}: {c}8 must be coastal land")
                 for r in range(1, 8):
                     h = self.hexes[f"{m}{c}{r}"]
                     if h.water or h.coastal or h.land == "mountain" or h.rivers:

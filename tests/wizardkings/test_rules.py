@@ -161,3 +161,23 @@ def test_view_does_not_tell_whether_a_hidden_block_flew() -> None:
     v = RS.view(st, "P2")
     assert v["entries"]["1c4"][0][3] == -1 and "counts" not in v
     assert RS.view(st, "P1")["entries"]["1c4"][0][3] == 1
+
+
+def test_a_map_that_breaks_the_format_is_refused(tmp_path: object,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """FORMAT.md §5: city GP must add up to 10; a river must end on the coast."""
+    from pathlib import Path
+
+    from core.wizardkings import maps
+
+    src = (maps.DATA / "map1.toml").read_text()
+    d = Path(str(tmp_path))
+    for i in (2, 3, 4):
+        (d / f"map{i}.toml").write_text((maps.DATA / f"map{i}.toml").read_text())
+    monkeypatch.setattr(maps, "DATA", d)
+    (d / "map1.toml").write_text(src.replace('gp = 3', 'gp = 2', 1))
+    with pytest.raises(MapError, match="add up to 10"):
+        Board("1-map", [1])
+    (d / "map1.toml").write_text(src.replace('"d6", "d7"]', '"d6"]'))
+    with pytest.raises(MapError, match="coastal"):
+        Board("1-map", [1])
