@@ -1017,7 +1017,7 @@ def blank(options: Dict, seed: Any) -> Dict:
             "blocks": {}, "used": {p: [] for p in players},
             "pool": {p: {t: u.pool for t, u in ARMIES[armies[p]].items()} for p in players},
             "entries": {}, "counts": {}, "pins": {}, "contacts": {}, "start_occ": {},
-            "battle": None, "settle": None, "treasury": {}, "orders": {}, "deployed": [],
+            "battle": None, "settle": None, "mspell": None, "treasury": {}, "orders": {}, "deployed": [],
             "vp": {p: 0 for p in players}, "out": [], "winner": "", "how": "", "forced": None}
 
 

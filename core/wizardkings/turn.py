@@ -31,7 +31,9 @@ SPELLS: dict[str, tuple[str, int, str, int, int]] = {
     "firestorm": ("orcs", 3, "area", 6, 3),
 }
 #: Spells of the army cards not built yet (docs/wizard-kings.md): declaring one is refused.
-NOT_BUILT = {"elven-gate": "elves", "forced-march": "orcs"}
+NOT_BUILT = {"elven-gate": "elves"}
+#: Movement-phase spells built (units.md §4): slug -> (army, level).
+MOVE_SPELLS = {"heal": ("elves", 1), "forced-march": ("orcs", 2)}
 
 
 def to_move(g: Dict) -> list[str]:
@@ -42,6 +44,8 @@ def to_move(g: Dict) -> list[str]:
     if ph in ("setup", "build"):
         key = "deployed" if ph == "setup" else "orders"
         return [p for p in G.alive_players(g) if p not in g[key]]
+    if g.get("mspell"):
+        return g["mspell"]["asked"][:1]
     if g.get("settle"):
         return [g["settle"]["player"]]
     if ph == "movement":
@@ -179,6 +183,8 @@ def _maybe_start(st: G.State, events: list[Event]) -> None:
 def _movement(g: Dict, a: Action) -> None:
     if g["phase"] != "movement":
         raise IllegalAction(f"{a.verb} is for the Movement Phase")
+    if g.get("mspell"):
+        raise IllegalAction("a spell waits for its Dispel answers")
     if g.get("settle"):
         raise IllegalAction("settle the overstack first: eliminate blocks (R47)")
 
@@ -340,6 +346,8 @@ def _fire_why(g: Dict, b: str) -> str:
 def v_pass(st: G.State, a: Action) -> list[Event]:
     """A unit does nothing in its combat turn (R58)."""
     g = st.d
+    if not a.words and g.get("mspell"):
+        return _mspell_answer(st, a)
     if not a.words:
         sp = (g["battle"] or {}).get("spell")
         if not sp or sp["asked"][:1] != [a.actor]:
@@ -441,10 +449,12 @@ def v_cast(st: G.State, a: Action) -> list[Event]:
     army = g["armies"][a.actor]
     if slug in NOT_BUILT and NOT_BUILT[slug] == army:
         raise IllegalAction(f"the spell {slug} is not built yet in this engine")
+    if g["phase"] == "movement":
+        return _cast_in_movement(st, a)
     if slug not in SPELLS or SPELLS[slug][0] != army:
         raise IllegalAction(f"the {army}' wizards know no spell {slug!r}")
     if g["phase"] != "combat":
-        raise IllegalAction("casting in the Movement Phase is not built yet")
+        raise IllegalAction("spells are cast in the Movement or Combat Phase")
     b = _step_unit(g, a, lab)
     if not G.utype(g, b).wizard:
         raise IllegalAction("only a wizard casts (R76)")
@@ -565,10 +575,107 @@ def _effect(st: G.State, sp: Dict, events: list[Event]) -> None:
         events.append(G.ev("healed", block=target))
 
 
+def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
+    """A movement-phase spell (R79, R81, units.md §4): heal, forced-march."""
+    g = st.d
+    _movement(g, a)
+    slug, army = a.words[0], g["armies"][a.actor]
+    if slug not in MOVE_SPELLS or MOVE_SPELLS[slug][0] != army:
+        raise IllegalAction(f"{slug} is not a movement-phase spell of the {army} built here")
+    level = MOVE_SPELLS[slug][1]
+    b = _own(g, a.actor, a.words[1])
+    blk = g["blocks"][b]
+    if not G.utype(g, b).wizard:
+        raise IllegalAction("only a wizard casts (R76)")
+    if blk["moved"] or blk["cast"]:
+        raise IllegalAction("the wizard has moved or cast this turn (R79)")
+    s = G.side(g, a.actor)
+    if G.status(g, blk["at"], s) == "battle":
+        raise IllegalAction("a wizard in a battle hex casts only in that battle (R79)")
+    if blk["strength"] <= level:
+        raise IllegalAction(f"{slug} costs {level} step(s): the wizard would be left at 0 (R78)")
+    tgt = [w for w in a.words[2:] if w.startswith("@")]
+    if len(tgt) != 1 or len(a.words) != 3:
+        raise IllegalAction(f"{slug} names its target(s) with @ and takes no key")
+    names = tgt[0][1:].split(",")
+    targets = [t if "." in t else G.bid(a.actor, int(t)) for t in names]
+    for t in targets:
+        x = g["blocks"].get(t)
+        if not x or x["state"] != "map" or x["at"] != blk["at"] or G.side(g, x["owner"]) != s:
+            raise IllegalAction(f"{t} is not a friendly unit in the caster's hex (R83)")
+        ut = G.utype(g, t)
+        if slug == "heal" and (ut.wizard or ut.ability == "castle" or x["strength"] >= ut.max):
+            raise IllegalAction("heal: a unit that is not a wizard or castle, below its maximum")
+        if slug == "forced-march" and (t == b or x["moved"] or ut.ability in
+                                       ("castle", "flyer", "aquatic")):
+            raise IllegalAction("forced-march: ground units other than the caster that have "
+                                "not moved, not castles (R84)")
+    if slug == "heal" and len(targets) != 1:
+        raise IllegalAction("heal has one target")
+    if slug == "forced-march" and len(targets) > 2:
+        raise IllegalAction("forced-march has one or two targets")
+    blk["strength"] -= level
+    blk["moved"], blk["cast"] = True, True
+    events = [G.ev("spell_declared", block=b, spell=slug, target=",".join(targets)),
+              G.ev("steps_paid", block=b, steps=level)]
+    order = g["order"]
+    i = order.index(a.actor)
+    asked = [p for p in order[i + 1:] + order[:i] if G.side(g, p) != s and p not in g["out"]]
+    g["mspell"] = {"caster": b, "slug": slug, "targets": targets, "asked": asked,
+                   "level": level} if g["opts"]["dispel"] else None
+    if not g["mspell"]:
+        _move_effect(g, {"slug": slug, "targets": targets}, events)
+    return events
+
+
+def _move_effect(g: Dict, sp: Dict, events: list[Event]) -> None:
+    for t in sp["targets"]:
+        x = g["blocks"][t]
+        if x["state"] != "map":
+            continue
+        if sp["slug"] == "heal":
+            x["strength"] += 1
+            events.append(G.ev("healed", block=t))
+        else:
+            x["march"] = True
+            events.append(G.ev("forced_march", block=t))
+
+
+def _mspell_answer(st: G.State, a: Action) -> list[Event]:
+    """A Dispel window of a movement-phase spell (R86): every hostile player in turn order;
+    a dispeller must be in the caster's hex or next to it with strength 2 or more."""
+    g = st.d
+    sp = g["mspell"]
+    events: list[Event] = []
+    if a.verb == "dispel":
+        w = _own(g, a.actor, a.words[0])
+        at = g["blocks"][sp["caster"]]["at"]
+        wb = g["blocks"][w]
+        if not G.utype(g, w).wizard or wb["strength"] < 2 or \
+                (wb["at"] != at and wb["at"] not in G.bd(g).neighbours(at)):
+            raise IllegalAction("Dispel needs your wizard of strength 2+ in or next to the "
+                                "caster's hex (R86)")
+        wb["strength"] -= 1
+        die = G.roll(st, 1)[0]
+        ok = die - sp["level"] >= 3
+        events.append(G.ev("dispel", block=w, roll=die, success=int(ok)))
+        if ok:
+            sp["asked"], sp["dispelled"] = [], True
+    if sp["asked"]:
+        sp["asked"].pop(0)
+    if not sp["asked"]:
+        g["mspell"] = None
+        if not sp.get("dispelled"):
+            _move_effect(g, sp, events)
+    return events
+
+
 def v_dispel(st: G.State, a: Action) -> list[Event]:
     """Dispel (R85): the wizard pays 1 step and rolls 1d6; the roll minus the spell's level
     is 3 or more: the spell has no effect. Source: seed §2.22 [1] DISPEL."""
     g = st.d
+    if g.get("mspell"):
+        return _mspell_answer(st, a)
     bt = g["battle"]
     sp = (bt or {}).get("spell")
     if not sp or sp["asked"][:1] != [a.actor]:
@@ -671,10 +778,28 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
             for x in mine:
                 out.append(Action(p, "build", (f"step={g['blocks'][x]['label']}:1",)))
                 out.append(Action(p, "build", (f"disband={g['blocks'][x]['label']}",)))
+    elif g.get("mspell"):
+        out.append(Action(p, "pass"))
+        out += [Action(p, "dispel", (str(g["blocks"][x]["label"]),)) for x in mine]
     elif g.get("settle"):
         out += [Action(p, "eliminate", (str(g["blocks"][x]["label"]),)) for x in mine]
     elif ph == "movement":
         out.append(Action(p, "end"))
+        for x in mine:
+            if not G.utype(g, x).wizard:
+                continue
+            lab = str(g["blocks"][x]["label"])
+            here = [str(g["blocks"][y]["label"]) for y in mine
+                    if g["blocks"][y]["at"] == g["blocks"][x]["at"] and y != x]
+            for slug, (army, _lv) in MOVE_SPELLS.items():
+                if army != g["armies"][p]:
+                    continue
+                sets = [[t] for t in here]
+                if slug == "forced-march":
+                    sets += [list(c) for c in itertools.combinations(here, 2)]
+                for c in sets:
+                    c = sorted(c, key=int)
+                    out.append(Action(p, "cast", (slug, lab, "@" + ",".join(c))))
         for x in mine:
             ut = G.utype(g, x)
             if ut.ability == "castle" or g["blocks"][x]["moved"]:
