@@ -22,6 +22,7 @@ RULESETS: dict[str, str] = {
 #: offer them until they are complete.
 BUILDING: dict[str, str] = {
     "arcomage": "core.arcomage.ruleset:RULESET",
+    "wizard-kings": "core.wizardkings.ruleset:RULESET",
 }
 
 #: Other spellings people type for a ruleset name.

@@ -1,0 +1,207 @@
+"""Wizard Kings behind the engine's contract (``core.engine.Ruleset``): the object the registry
+hands out for ``"wizard-kings"`` (still in ``BUILDING``). Source: ../shared/wizard-kings/rules.md
+R120 (the interface), R109 (options); coverage in docs/wizard-kings.md.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from core.engine import (
+    Event,
+    IllegalAction,
+    Option,
+    OptionsSchema,
+    Outcome,
+    Ruleset,
+    Secret,
+    Stage,
+)
+
+RULES_VERSION = 1
+
+OPTIONS = OptionsSchema((
+    Option("players", "int", 2, "Players", "2 players (3-4 need more layouts' owners)",
+           choices=(2,)),
+    Option("layout", "choice", "2-map", "Layout", "how the maps join (R21)",
+           choices=("2-map", "2-map-strait")),
+    Option("stacking", "int", 4, "Stacking", "units per side in a hex, plus one wizard (R47)",
+           choices=(4, 6)),
+    Option("victory", "choice", "cities", "Victory", "cities (R101), time (R102), points (R103)",
+           choices=("cities", "time", "points")),
+    Option("turns", "int", 10, "Turns", "the last turn of a time or points game",
+           choices=(10, 5, 20)),
+    Option("turn_limit", "int", 30, "Turn limit",
+           "a cities game is a draw after this turn (project decision); 0: none",
+           choices=(30, 10, 0)),
+))
+
+
+class WizardKings(Ruleset):
+    """The Wizard Kings ruleset (rules.md; partial, see docs/wizard-kings.md)."""
+
+    name = "wizard-kings"
+    title = "Wizard Kings"
+    version = RULES_VERSION
+    options = OPTIONS
+    secrets = (Secret("block", "owner",
+                      "each block's type and strength: its owner (and allies) know them; "
+                      "others see label, owner and hex until a battle reveals it (R111)"),)
+
+    def seats(self, options: Mapping[str, Any]) -> list[str]:
+        """``P1``..``Pn``."""
+        return [f"P{i + 1}" for i in range(int(options.get("players", 2)))]
+
+    def new_game(self, options: Mapping[str, Any], seed: int | bytes | str, *,
+                 names: Iterable[str] = (), deal: Any = None) -> Any:
+        """A new game in setup (R11): every player deploys."""
+        from core.rng import Rng
+        from core.wizardkings import game as G
+
+        o = dict(G.DEFAULTS)
+        o.update(self.validate_options(options))
+        o["maps"] = [1, 2] if o["layout"] == "2-map" else [1, 3]
+        g = G.blank(o, seed)
+        return G.State(g, Rng.from_seed(seed))
+
+    def stage(self, state: Any) -> Stage:
+        """``sealed`` in setup and build (simultaneous orders, R116), ``act`` otherwise."""
+        from core.wizardkings.turn import to_move
+
+        g = state.d
+        if g["phase"] == "over":
+            return Stage("over", (), g["seq"])
+        who = tuple(to_move(g))
+        if g["phase"] in ("setup", "build"):
+            return Stage("sealed", who, g["seq"])
+        return Stage("act", who, g["seq"])
+
+    def legal_actions(self, state: Any, player: str) -> list[Any]:
+        """turn.legal_actions."""
+        from core.wizardkings.turn import legal_actions
+
+        return legal_actions(state, player)
+
+    def _action(self, action: Any) -> Any:
+        from core.wizardkings.actions import Action, NotationError, parse
+
+        if isinstance(action, Action):
+            return action
+        try:
+            return parse(str(action))
+        except NotationError as exc:
+            raise IllegalAction(str(exc)) from exc
+
+    def apply(self, state: Any, action: Any) -> list[Event]:
+        """Carried out on a copy that replaces the state (a refusal leaves it unchanged)."""
+        from core.wizardkings import game as G
+        from core.wizardkings.turn import perform
+
+        a = self._action(action)
+        trial = G.State(copy.deepcopy(state.d), state.rng.copy())
+        events = perform(trial, a)
+        state.d, state.rng = trial.d, trial.rng
+        return events
+
+    def why_illegal(self, state: Any, action: Any) -> str:
+        """The reason apply would give, or ``""``."""
+        from core.wizardkings import game as G
+        from core.wizardkings.turn import perform
+
+        try:
+            a = self._action(action)
+            trial = G.State(copy.deepcopy(state.d), state.rng.copy())
+            perform(trial, a)
+        except IllegalAction as exc:
+            return exc.reason
+        return ""
+
+    def view(self, state: Any, player: str) -> Any:
+        """game.view (R111)."""
+        from core.wizardkings.game import view
+
+        return view(state, player)
+
+    def result(self, state: Any) -> Outcome:
+        """R101-R104 and the turn limit."""
+        g = state.d
+        w = g["winner"]
+        if not w:
+            return Outcome()
+        if w == "draw":
+            return Outcome(True, (), True, g["how"], "The game ends in a draw.")
+        seats = tuple(p for p in g["players"] if g["sides"].get(p, p) == w)
+        return Outcome(True, seats, False, g["how"], f"{w} wins ({g['how']}).")
+
+    def state_hash(self, state: Any) -> str:
+        """game.state_hash."""
+        from core.wizardkings.game import state_hash
+
+        return state_hash(state)
+
+    def seq(self, state: Any) -> int:
+        """Actions applied so far."""
+        return int(state.d["seq"])
+
+    def parse_action(self, text: str) -> Any:
+        """actions.parse (raises NotationError)."""
+        from core.wizardkings.actions import parse
+
+        return parse(text)
+
+    def action_from_wire(self, data: Any) -> Any:
+        """actions.Action.from_wire."""
+        from core.wizardkings.actions import Action
+
+        return Action.from_wire(data)
+
+    def state_to_wire(self, state: Any) -> Any:
+        """The whole state (every block's secrets included: a local engine's copy)."""
+        return copy.deepcopy(state.to_wire())
+
+    def state_from_wire(self, data: Any) -> Any:
+        """A state from its wire form."""
+        from core.wizardkings.game import State
+
+        return State.from_wire(data)
+
+    def chance(self, state: Any) -> Any:
+        """``state.rng``: every die (R7, R117) draws from it."""
+        return state.rng
+
+    def describe_turn(self, state: Any) -> str:
+        """``turn N, phase``."""
+        return f"turn {state.d['turn']}, {state.d['phase']}"
+
+    def run_scenario(self, doc: dict[str, Any], path: str = "") -> tuple[bool, str]:
+        """scenario.run_doc (notation.md §5)."""
+        from core.wizardkings.scenario import run_doc
+
+        return run_doc(doc, path)
+
+    def probe_actions(self, state: Any, player: str) -> list[Any]:
+        """turn.candidates, wide."""
+        from core.wizardkings.turn import candidates
+
+        return candidates(state.d, player, wide=True)
+
+    def redeal_hidden(self, state: Any, player: str, seed: int) -> Any:
+        """Other players' hidden blocks given other strengths (label, owner, hex kept)."""
+        from core.rng import Rng
+        from core.wizardkings import game as G
+
+        other = G.State.from_wire(state.to_wire())
+        g = other.d
+        me = G.side(g, player) if player in g["players"] else ""
+        fight = set(G.on_map(g, g["battle"]["hex"])) if g["battle"] else set()
+        r = Rng.from_seed(seed)
+        for b in sorted(g["blocks"], key=G.bkey):
+            x = g["blocks"][b]
+            if x["state"] == "map" and G.side(g, x["owner"]) != me and b not in fight:
+                x["strength"] = 1 + r.below(G.utype(g, b).max)
+        return other
+
+
+RULESET = WizardKings()

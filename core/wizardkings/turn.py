@@ -1,0 +1,914 @@
+"""Who acts (R16), what each verb does (notation.md §2), and the listing of legal actions
+(R120). :func:`perform` runs on a copy of the state (core/wizardkings/ruleset.py), so a refusal
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from core.engine import Event, IllegalAction
+from core.wizardkings import game as G
+from core.wizardkings.actions import Action
+from core.wizardkings.maps import hex_key
+from core.wizardkings.units import ARMIES, STANDARD
+
+Dict = dict[str, Any]
+
+#: spell slug -> (army, level, kind, dice, firepower); kind: "target" (2 dice on one enemy),
+#: "area" (hits allocated by R61), "all" (every enemy -1), "heal". units.md §4.
+SPELLS: dict[str, tuple[str, int, str, int, int]] = {
+    "elfshot": ("elves", 1, "target", 2, 3),
+    "heal": ("elves", 1, "heal", 0, 0),
+    "entangle": ("elves", 1, "entangle", 0, 0),
+    "bloodlust": ("orcs", 1, "bloodlust", 0, 0),
+    "terror": ("orcs", 1, "terror", 0, 0),
+    "leafstorm": ("elves", 2, "area", 3, 4),
+    "wrath-of-the-wood": ("elves", 3, "all", 0, 0),
+    "firebolt": ("orcs", 1, "area", 3, 2),
+    "fireball": ("orcs", 2, "area", 4, 3),
+    "firestorm": ("orcs", 3, "area", 6, 3),
+}
+#: Spells of the army cards not built yet (docs/wizard-kings.md): declaring one is refused.
+NOT_BUILT = {"elven-gate": "elves"}
+#: Movement-phase spells built (units.md §4): slug -> (army, level).
+MOVE_SPELLS = {"heal": ("elves", 1), "forced-march": ("orcs", 2)}
+
+
+def to_move(g: Dict) -> list[str]:
+    """R16, seat order."""
+    ph = g["phase"]
+    if ph == "over":
+        return []
+    if ph in ("setup", "build"):
+        key = "deployed" if ph == "setup" else "orders"
+        return [p for p in G.alive_players(g) if p not in g[key]]
+    if g.get("mspell"):
+        return g["mspell"]["asked"][:1]
+    if g.get("settle"):
+        return [g["settle"]["player"]]
+    if ph == "movement":
+        return [g["active"]]
+    bt = g["battle"]
+    if not bt:
+        p, _ = G.chooser(g)
+        return [p] if p else []
+    if bt["victor"]:
+        return bt["regroup"][:1]
+    if bt.get("spell"):
+        return bt["spell"]["asked"][:1]
+    if bt.get("terror"):
+        return [g["blocks"][bt["terror"]]["owner"]]
+    if bt["hits"]:
+        owners = sorted({g["blocks"][b]["owner"] for b in bt["hits"]["among"]})
+        if len(owners) == 1:
+            return owners
+        lead = bt["attacker"] if bt["hits_on"] == "A" else bt["defender"]
+        return [lead]
+    return [step_player(g)] if G.step_units(g) else []
+
+
+def step_player(g: Dict) -> str:
+    """The owner acting in this step: the first in turn order with units left (R57)."""
+    owners = {g["blocks"][b]["owner"] for b in G.step_units(g)}
+    return next(p for p in g["order"] if p in owners)
+
+
+def _own(g: Dict, p: str, lab: str) -> str:
+    b = G.bid(p, int(lab))
+    if b not in g["blocks"] or g["blocks"][b]["state"] != "map":
+        raise IllegalAction(f"{p} has no block {lab} on the map")
+    return b
+
+
+def perform(st: G.State, a: Action) -> list[Event]:
+    """Check and carry out ``a``; raises :class:`IllegalAction` (call on a copy)."""
+    g = st.d
+    if g["phase"] == "over":
+        raise IllegalAction("the game is over")
+    if a.actor not in g["players"]:
+        raise IllegalAction(f"{a.actor} is not a seat of this game")
+    if a.verb == "resign":
+        return resign(st, a.actor)
+    if a.actor not in to_move(g):
+        raise IllegalAction(f"it is not {a.actor}'s turn to act")
+    g["seq"] += 1
+    fn = VERB_FNS.get(a.verb)
+    if fn is None:
+        raise IllegalAction(f"{a.verb} is not built yet in this engine (docs/wizard-kings.md)")
+    return fn(st, a)
+
+
+def resign(st: G.State, p: str) -> list[Event]:
+    """R104: his blocks leave the map and he is out."""
+    g = st.d
+    if p in g["out"]:
+        raise IllegalAction(f"{p} is already out")
+    if p not in to_move(g) and g["phase"] not in ("setup", "build"):
+        raise IllegalAction(f"{p} may resign only when he is asked to act")
+    if g["phase"] == "combat" or g.get("settle"):
+        raise IllegalAction("resigning in the Combat Phase is not built yet")
+    g["seq"] += 1
+    events: list[Event] = []
+    for b in sorted(g["blocks"], key=G.bkey):
+        if g["blocks"][b]["owner"] == p and g["blocks"][b]["state"] == "map":
+            G.eliminate(g, b, "resigned", events)
+    g["out"].append(p)
+    left = sorted({G.side(g, q) for q in G.alive_players(g)})
+    if len(left) == 1:
+        G.finish(g, left[0], "resigned", events)
+        return events
+    if g["phase"] == "movement" and g["active"] == p:
+        G.end_movement_turn(st, events)
+    elif g["phase"] == "build":
+        _maybe_apply_builds(st, events)
+    elif g["phase"] == "setup":
+        _maybe_start(st, events)
+    return events
+
+
+# ---- setup (R11, R12) ------------------------------------------------------------------------
+def v_deploy(st: G.State, a: Action) -> list[Event]:
+    """``deploy standard`` (R12); a custom deploy is not built yet."""
+    g = st.d
+    if g["phase"] != "setup":
+        raise IllegalAction("deploy is for the setup")
+    if a.words != ("standard",):
+        raise IllegalAction("a custom deploy is not built yet: use 'deploy standard'")
+    p = a.actor
+    army = ARMIES[g["armies"][p]]
+    b = G.bd(g)
+    cities = sorted((h for h in b.hexes.values() if h.city and h.map_id in g["owners"].get(p, [])),
+                    key=lambda h: (-h.city, h.map_id, h.q, h.r))
+    if not cities:
+        raise IllegalAction(f"{p} owns no city to deploy in")
+    blocks = sorted(STANDARD[g["armies"][p]], key=lambda x: (
+        0 if x[0] == "castle" else 1 if army[x[0]].wizard else 2, -army[x[0]].cost, x[0], -x[1]))
+    count = {h.name: [0, 0] for h in cities}
+    placed: list[tuple[str, int, str]] = []
+    i = -1
+    for t, k in blocks:
+        ut = army[t]
+        for j in range(1, len(cities) + 1):
+            c = cities[(i + j) % len(cities)]
+            n = count[c.name]
+            full = n[1] >= 1 if ut.wizard else n[0] >= g["opts"]["stacking"]
+            if not full and (ut.ability != "aquatic" or c.port):
+                i = (i + j) % len(cities)
+                n[1 if ut.wizard else 0] += 1
+                placed.append((t, k, c.name))
+                break
+        else:
+            raise IllegalAction(f"{p}'s army does not fit in his cities (R11)")
+    labels = list(range(1, len(placed) + 1))
+    G.private_rng(g, p).shuffle(labels)
+    for (t, k, h), lab in zip(placed, labels, strict=True):
+        g["blocks"][G.bid(p, lab)] = G.new_block(p, lab, t, h, k)
+        g["used"][p].append(lab)
+        g["pool"][p][t] -= 1
+    g["deployed"].append(p)
+    events = [G.ev("deployed", player=p, blocks=sorted(labels))]
+    _maybe_start(st, events)
+    return events
+
+
+def _maybe_start(st: G.State, events: list[Event]) -> None:
+    g = st.d
+    if not to_move(g):
+        G.start_turn(st, events)
+
+
+# ---- movement (R44-R50) -----------------------------------------------------------------
+def _movement(g: Dict, a: Action) -> None:
+    if g["phase"] != "movement":
+        raise IllegalAction(f"{a.verb} is for the Movement Phase")
+    if g.get("mspell"):
+        raise IllegalAction("a spell waits for its Dispel answers")
+    if g.get("settle"):
+        raise IllegalAction("settle the overstack first: eliminate blocks (R47)")
+
+
+def v_move(st: G.State, a: Action) -> list[Event]:
+    """R45."""
+    g = st.d
+    _movement(g, a)
+    ids = [_own(g, a.actor, x) for x in a.words[0].split(",")]
+    return G.do_move(g, a.actor, ids, a.words[1].split("-"))
+
+
+def v_transport(st: G.State, a: Action) -> list[Event]:
+    """Sea Transport (R50)."""
+    g = st.d
+    _movement(g, a)
+    b = G.bd(g)
+    p = a.actor
+    s = G.side(g, p)
+    ids = [_own(g, p, x) for x in a.words[0].split(",")]
+    path = a.words[1].split("-")
+    start = g["blocks"][ids[0]]["at"]
+    if any(g["blocks"][x]["at"] != start for x in ids):
+        raise IllegalAction("blocks transported together must start in one hex")
+    for x in ids:
+        ut = G.utype(g, x)
+        if ut.ability in ("aquatic", "castle"):
+            raise IllegalAction("Aquatics and castles may not use Sea Transport (R50)")
+        if g["blocks"][x]["moved"]:
+            raise IllegalAction(f"block {x} has moved this turn")
+    why = G.free_to_leave(g, ids)
+    if why or G.status(g, start, s) == "battle":
+        raise IllegalAction(why or "no Sea Transport from a battle hex (R49, R50)")
+    if not 1 <= len(path) <= 4:
+        raise IllegalAction("Sea Transport is 1 to 4 hexes (R50)")
+    for h in (start, path[-1]):
+        if h not in b.hexes or not b.hexes[h].port or G.status(g, h, s) != "friendly":
+            raise IllegalAction(f"Sea Transport starts and ends in a friendly port, not {h}")
+    seq = [start, *path]
+    for x, y in zip(seq, seq[1:], strict=False):
+        if y not in b.hexes:
+            raise IllegalAction(f"{y} is not on this board")
+        sd = b.side_between(x, y)
+        hy = b.hexes[y]
+        if sd is None or sd.water not in ("all", "coast") or sd.shoal or sd.course:
+            raise IllegalAction(f"Sea Transport cannot cross {x}-{y} (R50)")
+        if hy.shoal or not (hy.water or hy.coastal) or G.status(g, y, s) in ("enemy", "battle"):
+            raise IllegalAction(f"Sea Transport cannot enter {y} (R50)")
+    events: list[Event] = []
+    for x in ids:
+        g["blocks"][x]["at"] = path[-1]
+        g["blocks"][x]["moved"] = True
+        events.append(G.ev("transported", block=x, path=path))
+    units, wiz = G.overstacked(g, path[-1], s)
+    if units or wiz:
+        g["settle"] = {"player": p, "hex": path[-1]}
+    return events
+
+
+def v_eliminate(st: G.State, a: Action) -> list[Event]:
+    """Settling an overstack (R47, R121)."""
+    g = st.d
+    stl = g.get("settle")
+    if not stl:
+        raise IllegalAction("nothing is overstacked")
+    b = _own(g, a.actor, a.words[0])
+    h = stl["hex"]
+    if g["blocks"][b]["at"] != h:
+        raise IllegalAction(f"block {a.words[0]} is not in the overstacked hex {h}")
+    units, wiz = G.overstacked(g, h, G.side(g, a.actor))
+    is_wiz = G.utype(g, b).wizard
+    if (is_wiz and not wiz) or (not is_wiz and not units):
+        raise IllegalAction("that elimination does not reduce an excess (R47)")
+    events: list[Event] = []
+    G.eliminate(g, b, "overstack", events)
+    if G.overstacked(g, h, G.side(g, a.actor)) == (0, 0):
+        g["settle"] = None
+        if g["phase"] == "combat" and g["battle"] and g["battle"]["victor"]:
+            G.next_regrouper(st, events)
+    return events
+
+
+def v_end(st: G.State, a: Action) -> list[Event]:
+    """End a movement turn (R44) or a regroup (R72)."""
+    g = st.d
+    events: list[Event] = []
+    if g["phase"] == "movement":
+        _movement(g, a)
+        G.end_movement_turn(st, events)
+        return events
+    bt = g["battle"]
+    if g["phase"] == "combat" and bt and bt["victor"]:
+        bt["regroup"].pop(0)
+        G.next_regrouper(st, events)
+        return events
+    raise IllegalAction("end is for a movement turn or a regroup")
+
+
+# ---- combat (R54-R73) ---------------------------------------------------------------------
+def v_battle(st: G.State, a: Action) -> list[Event]:
+    """Choose the next battle (R54)."""
+    g = st.d
+    if g["phase"] != "combat" or g["battle"]:
+        raise IllegalAction("no battle to choose now")
+    p, mine = G.chooser(g)
+    if a.words[0] not in mine:
+        raise IllegalAction(f"{a.words[0]} is not one of {p}'s battles")
+    events: list[Event] = []
+    G.start_battle(st, a.words[0], events)
+    return events
+
+
+def _step_unit(g: Dict, a: Action, lab: str) -> str:
+    bt = g["battle"]
+    if g["phase"] != "combat" or not bt or bt["victor"] or bt["hits"] or bt.get("spell") \
+            or bt.get("terror"):
+        raise IllegalAction(f"{a.verb} is for a unit's combat turn")
+    b = G.bid(a.actor, int(lab))
+    if b not in G.step_units(g):
+        step = "-".join(G.STEPS[bt["step"]])
+        raise IllegalAction(f"block {lab} does not act in step {step} now")
+    return b
+
+
+def v_fire(st: G.State, a: Action) -> list[Event]:
+    """R59, R57 (``fire`` without label)."""
+    g = st.d
+    bt = g["battle"]
+    events: list[Event] = []
+    if a.words:
+        b = _step_unit(g, a, a.words[0])
+        why = _fire_why(g, b)
+        if why:
+            raise IllegalAction(why)
+        G.fire(st, b, events)
+        G.advance(st, events)
+        return events
+    if g["phase"] != "combat" or not bt or bt["victor"] or bt["hits"] or bt.get("spell") \
+            or bt.get("terror"):
+        raise IllegalAction("fire is for a combat turn")
+    mine = [b for b in G.step_units(g) if g["blocks"][b]["owner"] == a.actor and not _fire_why(g, b)]
+    if not mine:
+        raise IllegalAction("none of your units of this step may fire")
+    bt["queue"] = sorted(mine, key=G.bkey)
+    G.run_queue(st, events)
+    return events
+
+
+def _fire_why(g: Dict, b: str) -> str:
+    if G.utype(g, b).wizard:
+        return "a wizard does not fire: it casts, retreats or passes (R76)"
+    if g["battle"]["round"] == 4 and G.bside(g, b) == "A":
+        return "in the pursuit round the attacker must retreat (R65)"
+    if b in g["battle"].get("entangled", []):
+        return "entangled: it may not fire in this combat turn (it may retreat or pass)"
+    return ""
+
+
+def v_pass(st: G.State, a: Action) -> list[Event]:
+    """A unit does nothing in its combat turn (R58)."""
+    g = st.d
+    if not a.words and g.get("mspell"):
+        return _mspell_answer(st, a)
+    if not a.words:
+        sp = (g["battle"] or {}).get("spell")
+        if not sp or sp["asked"][:1] != [a.actor]:
+            raise IllegalAction("pass without a label declines a Dispel; none is asked of you")
+        sp["asked"].pop(0)
+        events0: list[Event] = []
+        _after_windows(st, events0)
+        return events0
+    b = _step_unit(g, a, a.words[0])
+    if g["battle"]["round"] == 4 and G.bside(g, b) == "A":
+        raise IllegalAction("in the pursuit round the attacker must retreat (R65)")
+    g["battle"]["acted"].append(b)
+    _untangle(g, b)
+    events: list[Event] = []
+    G.advance(st, events)
+    return events
+
+
+def _untangle(g: Dict, b: str) -> None:
+    """An entangled unit's combat turn is used up (units.md §4.1 entangle)."""
+    if b in g["battle"].get("entangled", []):
+        g["battle"]["entangled"].remove(b)
+
+
+def v_retreat(st: G.State, a: Action) -> list[Event]:
+    """R66-R70, R121."""
+    g = st.d
+    bt = g["battle"]
+    forced = bool(bt and bt.get("terror"))
+    if forced:
+        b = G.bid(a.actor, int(a.words[0]))
+        if b != bt["terror"]:
+            raise IllegalAction(f"{bt['terror']} must retreat first (terror)")
+    else:
+        b = _step_unit(g, a, a.words[0])
+    if bt["round"] == 1:
+        raise IllegalAction("no unit may retreat in combat round 1 (R66)")
+    path = a.words[1].split("-")
+    if any(h not in G.bd(g).hexes for h in path):
+        raise IllegalAction("that hex is not on this board")
+    why = G.retreat_why(g, b, path)
+    if why:
+        raise IllegalAction(why)
+    s = G.side(g, a.actor)
+    dest = path[-1]
+    elim = [G.bid(a.actor, int(x)) for x in a.words[2][10:].split(",")] if len(a.words) > 2 else []
+    ut = G.utype(g, b)
+    sd = G.bd(g).side_between(g["blocks"][b]["at"], path[0])
+    assert sd is not None
+    events: list[Event] = []
+    if len(path) == 1 and G.side_limit(ut, sd):
+        k = f"{path[0]}|{s}"
+        bt["rcount"][k] = bt["rcount"].get(k, 0) + 1
+    if forced:
+        bt["terror"] = None
+    else:
+        bt["acted"].append(b)
+    _untangle(g, b)
+    g["blocks"][b]["at"] = dest
+    events.append(G.ev("retreated", block=b, path=path))
+    for x in elim:
+        if x not in g["blocks"] or g["blocks"][x]["state"] != "map" or g["blocks"][x]["at"] != dest:
+            raise IllegalAction(f"{x} is not yours in {dest}")
+        units, wiz = G.overstacked(g, dest, s)
+        w = G.utype(g, x).wizard
+        if (w and not wiz) or (not w and not units):
+            raise IllegalAction(f"eliminating {x} does not reduce an excess (R47)")
+        G.eliminate(g, x, "overstack", events)
+    if G.overstacked(g, dest, s) != (0, 0):
+        raise IllegalAction(f"the retreat overstacks {dest}: name the blocks eliminated (R121)")
+    G.advance(st, events)
+    return events
+
+
+def v_hit(st: G.State, a: Action) -> list[Event]:
+    """The owner picks which of the equal strongest takes the hit (R61)."""
+    g = st.d
+    bt = g["battle"]
+    if not bt or not bt["hits"]:
+        raise IllegalAction("no hit waits for a choice")
+    w = a.words[0]
+    b = w if "." in w else G.bid(a.actor, int(w))
+    if b not in bt["hits"]["among"]:
+        raise IllegalAction(f"{w} is not one of the equal strongest units")
+    events: list[Event] = []
+    n = bt["hits"]["n"] - 1
+    bt["hits"] = None
+    G.hit_one(g, b, events)
+    G.apply_hits(st, n, events)
+    if not bt["hits"]:
+        G.run_queue(st, events)
+    return events
+
+
+def v_cast(st: G.State, a: Action) -> list[Event]:
+    """Combat spells (R78-R83, units.md §4); Dispel windows and some spells are not built."""
+    g = st.d
+    slug, lab = a.words[0], a.words[1]
+    army = g["armies"][a.actor]
+    if slug in NOT_BUILT and NOT_BUILT[slug] == army:
+        raise IllegalAction(f"the spell {slug} is not built yet in this engine")
+    if g["phase"] == "movement":
+        return _cast_in_movement(st, a)
+    if slug not in SPELLS or SPELLS[slug][0] != army:
+        raise IllegalAction(f"the {army}' wizards know no spell {slug!r}")
+    if g["phase"] != "combat":
+        raise IllegalAction("spells are cast in the Movement or Combat Phase")
+    b = _step_unit(g, a, lab)
+    if not G.utype(g, b).wizard:
+        raise IllegalAction("only a wizard casts (R76)")
+    _a, level, kind, n, fp = SPELLS[slug]
+    bt = g["battle"]
+    if bt["round"] == 4 and G.bside(g, b) == "A":
+        raise IllegalAction("in the pursuit round the attacker must retreat (R65)")
+    if g["blocks"][b]["strength"] <= level:
+        raise IllegalAction(f"{slug} costs {level} step(s): the wizard would be left at 0 (R78)")
+    tgt = [w for w in a.words[2:] if w.startswith("@")]
+    kws = [w for w in a.words[2:] if not w.startswith("@")]
+    if kws:
+        raise IllegalAction(f"{slug} takes no {kws[0].split('=')[0]}=")
+    mine = G.bside(g, b)
+    foe = "D" if mine == "A" else "A"
+    target = ""
+    if b in bt.get("entangled", []):
+        raise IllegalAction("the wizard is entangled: it may not cast in this combat turn")
+    if kind == "terror" and bt["round"] == 1:
+        raise IllegalAction("terror is cast from round 2 on: no retreat in round 1 (R66)")
+    if kind in ("target", "heal", "entangle", "terror"):
+        if not tgt or "," in tgt[0]:
+            raise IllegalAction(f"{slug} names one target: @...")
+        t = tgt[0][1:]
+        target = t if "." in t else G.bid(a.actor, int(t))
+        units = G.side_units(g, mine if kind == "heal" else foe)
+        if target not in units:
+            raise IllegalAction(f"{t} is not a legal target of {slug} in this battle (R83)")
+        if kind == "terror" and G.utype(g, target).ability == "castle":
+            raise IllegalAction("no spell may move a castle (R84)")
+        if kind == "heal":
+            ut = G.utype(g, target)
+            if ut.wizard or ut.ability == "castle" or g["blocks"][target]["strength"] >= ut.max:
+                raise IllegalAction("heal: a unit that is not a wizard or castle, below its maximum")
+    elif tgt:
+        raise IllegalAction(f"{slug} takes no target")
+    events: list[Event] = []
+    g["blocks"][b]["strength"] -= level
+    bt["acted"].append(b)
+    events.append(G.ev("spell_declared", block=b, spell=slug, target=target))
+    events.append(G.ev("steps_paid", block=b, steps=level))
+    bt["spell"] = {"caster": b, "slug": slug, "target": target, "asked": _askers(g, a.actor)}
+    _after_windows(st, events)
+    return events
+
+
+def _askers(g: Dict, caster: str) -> list[str]:
+    """The players asked whether to Dispel a battle spell (R86): those of the other side with
+    a wizard of strength 2 or more in the battle, in turn order starting after the caster."""
+    if not g["opts"]["dispel"]:
+        return []
+    order = g["order"]
+    i = order.index(caster)
+    out = []
+    for p in order[i + 1:] + order[:i]:
+        if G.side(g, p) == G.side(g, caster) or p in g["out"]:
+            continue
+        if any(g["blocks"][x]["owner"] == p and G.utype(g, x).wizard
+               and g["blocks"][x]["strength"] >= 2 for x in G.on_map(g, g["battle"]["hex"])):
+            out.append(p)
+    return out
+
+
+def _after_windows(st: G.State, events: list[Event]) -> None:
+    """When nobody is left to ask, the spell takes effect (R81 step 6) and play goes on."""
+    g = st.d
+    bt = g["battle"]
+    sp = bt["spell"]
+    if sp["asked"]:
+        return
+    bt["spell"] = None
+    if not sp.get("dispelled"):
+        _effect(st, sp, events)
+    G.advance(st, events)
+
+
+def _effect(st: G.State, sp: Dict, events: list[Event]) -> None:
+    g = st.d
+    bt = g["battle"]
+    b, target = sp["caster"], sp["target"]
+    _a, _level, kind, n, fp = SPELLS[sp["slug"]]
+    foe = "D" if G.bside(g, b) == "A" else "A"
+    if kind == "target":
+        dice = G.roll(st, n)
+        hits = sum(1 for d in dice if d <= fp)
+        events.append(G.ev("fired", block=b, dice=dice, hits=hits))
+        for _ in range(hits):
+            if g["blocks"][target]["state"] != "map":
+                break
+            G.hit_one(g, target, events)
+    elif kind == "area":
+        dice = G.roll(st, n)
+        hits = sum(1 for d in dice if d <= fp)
+        events.append(G.ev("fired", block=b, dice=dice, hits=hits))
+        bt["hits_on"] = foe
+        G.apply_hits(st, hits, events)
+    elif kind == "all":
+        for x in sorted(G.side_units(g, foe), key=G.bkey):
+            G.hit_one(g, x, events)
+    elif kind == "entangle":
+        if g["blocks"][target]["state"] == "map" and target not in bt.setdefault("entangled", []):
+            bt["entangled"].append(target)
+            events.append(G.ev("entangled", block=target))
+    elif kind == "terror":
+        if g["blocks"][target]["state"] == "map":
+            if G.has_retreat(g, target):
+                bt["terror"] = target
+                events.append(G.ev("terror", block=target))
+            else:
+                G.eliminate(g, target, "no retreat", events)
+    elif kind == "bloodlust":
+        mine = G.bside(g, b)
+        if mine not in bt.setdefault("bloodlust", []):
+            bt["bloodlust"].append(mine)
+        events.append(G.ev("bloodlust", side=mine))
+    elif g["blocks"][target]["state"] == "map":
+        g["blocks"][target]["strength"] += 1
+        events.append(G.ev("healed", block=target))
+
+
+def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
+    """A movement-phase spell (R79, R81, units.md §4): heal, forced-march."""
+    g = st.d
+    _movement(g, a)
+    slug, army = a.words[0], g["armies"][a.actor]
+    if slug not in MOVE_SPELLS or MOVE_SPELLS[slug][0] != army:
+        raise IllegalAction(f"{slug} is not a movement-phase spell of the {army} built here")
+    level = MOVE_SPELLS[slug][1]
+    b = _own(g, a.actor, a.words[1])
+    blk = g["blocks"][b]
+    if not G.utype(g, b).wizard:
+        raise IllegalAction("only a wizard casts (R76)")
+    if blk["moved"] or blk["cast"]:
+        raise IllegalAction("the wizard has moved or cast this turn (R79)")
+    s = G.side(g, a.actor)
+    if G.status(g, blk["at"], s) == "battle":
+        raise IllegalAction("a wizard in a battle hex casts only in that battle (R79)")
+    if blk["strength"] <= level:
+        raise IllegalAction(f"{slug} costs {level} step(s): the wizard would be left at 0 (R78)")
+    tgt = [w for w in a.words[2:] if w.startswith("@")]
+    if len(tgt) != 1 or len(a.words) != 3:
+        raise IllegalAction(f"{slug} names its target(s) with @ and takes no key")
+    names = tgt[0][1:].split(",")
+    targets = [t if "." in t else G.bid(a.actor, int(t)) for t in names]
+    for t in targets:
+        x = g["blocks"].get(t)
+        if not x or x["state"] != "map" or x["at"] != blk["at"] or G.side(g, x["owner"]) != s:
+            raise IllegalAction(f"{t} is not a friendly unit in the caster's hex (R83)")
+        ut = G.utype(g, t)
+        if slug == "heal" and (ut.wizard or ut.ability == "castle" or x["strength"] >= ut.max):
+            raise IllegalAction("heal: a unit that is not a wizard or castle, below its maximum")
+        if slug == "forced-march" and (t == b or x["moved"] or ut.ability in
+                                       ("castle", "flyer", "aquatic")):
+            raise IllegalAction("forced-march: ground units other than the caster that have "
+                                "not moved, not castles (R84)")
+    if slug == "heal" and len(targets) != 1:
+        raise IllegalAction("heal has one target")
+    if slug == "forced-march" and len(targets) > 2:
+        raise IllegalAction("forced-march has one or two targets")
+    blk["strength"] -= level
+    blk["moved"], blk["cast"] = True, True
+    events = [G.ev("spell_declared", block=b, spell=slug, target=",".join(targets)),
+              G.ev("steps_paid", block=b, steps=level)]
+    order = g["order"]
+    i = order.index(a.actor)
+    asked = [p for p in order[i + 1:] + order[:i] if G.side(g, p) != s and p not in g["out"]]
+    g["mspell"] = {"caster": b, "slug": slug, "targets": targets, "asked": asked,
+                   "level": level} if g["opts"]["dispel"] else None
+    if not g["mspell"]:
+        _move_effect(g, {"slug": slug, "targets": targets}, events)
+    return events
+
+
+def _move_effect(g: Dict, sp: Dict, events: list[Event]) -> None:
+    for t in sp["targets"]:
+        x = g["blocks"][t]
+        if x["state"] != "map":
+            continue
+        if sp["slug"] == "heal":
+            x["strength"] += 1
+            events.append(G.ev("healed", block=t))
+        else:
+            x["march"] = True
+            events.append(G.ev("forced_march", block=t))
+
+
+def _mspell_answer(st: G.State, a: Action) -> list[Event]:
+    """A Dispel window of a movement-phase spell (R86): every hostile player in turn order;
+    a dispeller must be in the caster's hex or next to it with strength 2 or more."""
+    g = st.d
+    sp = g["mspell"]
+    events: list[Event] = []
+    if a.verb == "dispel":
+        w = _own(g, a.actor, a.words[0])
+        at = g["blocks"][sp["caster"]]["at"]
+        wb = g["blocks"][w]
+        if not G.utype(g, w).wizard or wb["strength"] < 2 or \
+                (wb["at"] != at and wb["at"] not in G.bd(g).neighbours(at)):
+            raise IllegalAction("Dispel needs your wizard of strength 2+ in or next to the "
+                                "caster's hex (R86)")
+        wb["strength"] -= 1
+        die = G.roll(st, 1)[0]
+        ok = die - sp["level"] >= 3
+        events.append(G.ev("dispel", block=w, roll=die, success=int(ok)))
+        if ok:
+            sp["asked"], sp["dispelled"] = [], True
+    if sp["asked"]:
+        sp["asked"].pop(0)
+    if not sp["asked"]:
+        g["mspell"] = None
+        if not sp.get("dispelled"):
+            _move_effect(g, sp, events)
+    return events
+
+
+def v_dispel(st: G.State, a: Action) -> list[Event]:
+    """Dispel (R85): the wizard pays 1 step and rolls 1d6; the roll minus the spell's level
+    is 3 or more: the spell has no effect. Source: seed §2.22 [1] DISPEL."""
+    g = st.d
+    if g.get("mspell"):
+        return _mspell_answer(st, a)
+    bt = g["battle"]
+    sp = (bt or {}).get("spell")
+    if not sp or sp["asked"][:1] != [a.actor]:
+        raise IllegalAction("no spell waits for your Dispel answer")
+    w = _own(g, a.actor, a.words[0])
+    if not G.utype(g, w).wizard or g["blocks"][w]["at"] != bt["hex"] or \
+            g["blocks"][w]["strength"] < 2:
+        raise IllegalAction("Dispel needs your wizard of strength 2 or more in this battle (R78)")
+    events: list[Event] = []
+    g["blocks"][w]["strength"] -= 1
+    level = SPELLS[sp["slug"]][1]
+    die = G.roll(st, 1)[0]
+    ok = die - level >= 3
+    events.append(G.ev("dispel", block=w, roll=die, success=int(ok)))
+    sp["asked"].pop(0)
+    if ok:
+        sp["dispelled"], sp["asked"] = True, []
+    _after_windows(st, events)
+    return events
+
+
+def v_regroup(st: G.State, a: Action) -> list[Event]:
+    """R72."""
+    g = st.d
+    bt = g["battle"]
+    if g["phase"] != "combat" or not bt or not bt["victor"]:
+        raise IllegalAction("regroup is for the victor after a battle")
+    b = _own(g, a.actor, a.words[0])
+    path = a.words[1].split("-")
+    h = bt["hex"]
+    if b in bt["regrouped"]:
+        raise IllegalAction("a unit regroups once (R72)")
+    if G.utype(g, b).ability == "castle":
+        raise IllegalAction("a castle never regroups (R43)")
+    s = G.side(g, a.actor)
+    at = g["blocks"][b]["at"]
+    if any(x not in G.bd(g).hexes for x in path):
+        raise IllegalAction("that hex is not on this board")
+    if at == h:
+        why = G.retreat_why(g, b, path, limits=False)
+        if why:
+            raise IllegalAction(why)
+    else:
+        if path != [h] or h not in G.bd(g).neighbours(at) or G.status(g, at, s) == "battle":
+            raise IllegalAction(f"regroup in: from a hex next to {h} that is not a battle hex")
+        why = G.crossing(G.bd(g), G.utype(g, b), at, h) or G.end_ok(g, G.utype(g, b), h, s)
+        if why or (G.utype(g, b).ability == "flyer" and G.bd(g).hexes[h].water):
+            raise IllegalAction(why or "a Flyer never regroups into a sea hex (R72)")
+    g["blocks"][b]["at"] = path[-1]
+    bt["regrouped"].append(b)
+    events = [G.ev("regrouped", block=b, path=path)]
+    if G.overstacked(g, path[-1], s) != (0, 0):
+        g["settle"] = {"player": a.actor, "hex": path[-1]}
+    return events
+
+
+# ---- build (R89-R100) ------------------------------------------------------------------------
+def v_build(st: G.State, a: Action) -> list[Event]:
+    """Submit build orders (checked now against the start of the phase, applied when all are
+    in, in seat order: R89, R100)."""
+    g = st.d
+    if g["phase"] != "build":
+        raise IllegalAction("build is for the Build Phase")
+    G.check_build(g, a.actor, a.words)
+    g["orders"][a.actor] = list(a.words)
+    events: list[Event] = []
+    _maybe_apply_builds(st, events)
+    return events
+
+
+def _maybe_apply_builds(st: G.State, events: list[Event]) -> None:
+    g = st.d
+    if to_move(g):
+        return
+    plans = {p: G.check_build(g, p, tuple(g["orders"][p])) for p in G.alive_players(g)}
+    for p in G.alive_players(g):
+        G.apply_build(g, p, plans[p], events)
+    G.end_turn(st, events)
+
+
+VERB_FNS = {"deploy": v_deploy, "move": v_move, "transport": v_transport,
+            "eliminate": v_eliminate, "end": v_end, "battle": v_battle, "fire": v_fire,
+            "pass": v_pass, "retreat": v_retreat, "hit": v_hit, "cast": v_cast,
+            "regroup": v_regroup, "build": v_build, "dispel": v_dispel}
+
+
+# ---- listing (R120) ----------------------------------------------------------------------------
+def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
+    """Plausible actions of ``p`` now (unchecked); ``wide`` adds more (the conformance probe)."""
+    out: list[Action] = []
+    ph = g["phase"]
+    b = G.bd(g)
+    mine = [x for x in sorted(g["blocks"], key=G.bkey)
+            if g["blocks"][x]["owner"] == p and g["blocks"][x]["state"] == "map"]
+    if ph == "setup":
+        out.append(Action(p, "deploy", ("standard",)))
+    elif ph == "build":
+        out.append(Action(p, "build"))
+        if wide or True:
+            for x in mine:
+                out.append(Action(p, "build", (f"step={g['blocks'][x]['label']}:1",)))
+                out.append(Action(p, "build", (f"disband={g['blocks'][x]['label']}",)))
+    elif g.get("mspell"):
+        out.append(Action(p, "pass"))
+        out += [Action(p, "dispel", (str(g["blocks"][x]["label"]),)) for x in mine]
+    elif g.get("settle"):
+        out += [Action(p, "eliminate", (str(g["blocks"][x]["label"]),)) for x in mine]
+    elif ph == "movement":
+        out.append(Action(p, "end"))
+        for x in mine:
+            if not G.utype(g, x).wizard:
+                continue
+            lab = str(g["blocks"][x]["label"])
+            here = [str(g["blocks"][y]["label"]) for y in mine
+                    if g["blocks"][y]["at"] == g["blocks"][x]["at"] and y != x]
+            for slug, (army, _lv) in MOVE_SPELLS.items():
+                if army != g["armies"][p]:
+                    continue
+                sets = [[t] for t in here]
+                if slug == "forced-march":
+                    sets += [list(c) for c in itertools.combinations(here, 2)]
+                for c in sets:
+                    c = sorted(c, key=int)
+                    out.append(Action(p, "cast", (slug, lab, "@" + ",".join(c))))
+        for x in mine:
+            ut = G.utype(g, x)
+            if ut.ability == "castle" or g["blocks"][x]["moved"]:
+                continue
+            lab = str(g["blocks"][x]["label"])
+            for path in _paths(b, g["blocks"][x]["at"], ut.move + 1):
+                out.append(Action(p, "move", (lab, "-".join(path))))
+    elif ph == "combat":
+        bt = g["battle"]
+        if not bt:
+            out += [Action(p, "battle", (h,)) for h in G.battles_left(g)]
+        elif bt["victor"]:
+            out.append(Action(p, "end"))
+            h = bt["hex"]
+            for x in mine:
+                lab = str(g["blocks"][x]["label"])
+                at = g["blocks"][x]["at"]
+                if at == h:
+                    out += [Action(p, "regroup", (lab, n)) for n in b.neighbours(h)]
+                elif h in b.neighbours(at):
+                    out.append(Action(p, "regroup", (lab, h)))
+        elif bt.get("terror"):
+            t = bt["terror"]
+            out += _retreat_candidates(g, b, t)
+        elif bt.get("spell"):
+            out.append(Action(p, "pass"))
+            out += [Action(p, "dispel", (str(g["blocks"][x]["label"]),)) for x in mine]
+        elif bt["hits"]:
+            for x in bt["hits"]["among"]:
+                w = str(g["blocks"][x]["label"]) if g["blocks"][x]["owner"] == p else x
+                out.append(Action(p, "hit", (w,)))
+        else:
+            out.append(Action(p, "fire"))
+            foes = [x for x in G.on_map(g, bt["hex"]) if G.side(g, g["blocks"][x]["owner"]) != G.side(g, p)]
+            friends = [x for x in G.on_map(g, bt["hex"]) if x not in foes]
+            for x in mine:
+                if g["blocks"][x]["at"] != bt["hex"]:
+                    continue
+                lab = str(g["blocks"][x]["label"])
+                out += [Action(p, "fire", (lab,)), Action(p, "pass", (lab,))]
+                out += _retreat_candidates(g, b, x)
+                if G.utype(g, x).wizard:
+                    for s, (army, _l, kind, _n, _f) in SPELLS.items():
+                        if army != g["armies"][p]:
+                            continue
+                        if kind in ("target", "entangle", "terror"):
+                            out += [Action(p, "cast", (s, lab, "@" + t)) for t in foes]
+                        elif kind == "heal":
+                            out += [Action(p, "cast", (s, lab, "@" + str(g["blocks"][t]["label"])))
+                                    for t in friends if g["blocks"][t]["owner"] == p]
+                        else:
+                            out.append(Action(p, "cast", (s, lab)))
+    return out
+
+
+def _retreat_candidates(g: Dict, b: Any, x: str) -> list[Action]:
+    """Retreats of block ``x``: every adjacent hex; for a Flyer also every path up to its move
+    (R70)."""
+    p, lab = g["blocks"][x]["owner"], str(g["blocks"][x]["label"])
+    h = g["blocks"][x]["at"]
+    ut = G.utype(g, x)
+    paths = _paths(b, h, ut.move) if ut.ability == "flyer" else [[n] for n in b.neighbours(h)]
+    return [Action(p, "retreat", (lab, "-".join(path))) for path in paths]
+
+
+def _paths(b: Any, start: str, n: int) -> list[list[str]]:
+    out: list[list[str]] = []
+
+    def walk(path: list[str]) -> None:
+        if path:
+            out.append(list(path))
+        if len(path) >= n:
+            return
+        for x in b.neighbours(path[-1] if path else start):
+            path.append(x)
+            walk(path)
+            path.pop()
+
+    walk([])
+    return out
+
+
+def legal_actions(st: G.State, p: str) -> list[Action]:
+    """The candidates :func:`perform` accepts, sorted by text, each once."""
+    import copy
+
+    g = st.d
+    if p not in to_move(g):
+        return []
+    out = {}
+    for a in candidates(g, p):
+        if str(a) in out:
+            continue
+        if a.verb == "move" and not g.get("settle") and g["phase"] == "movement":
+            try:
+                ids = [_own(g, p, x) for x in a.words[0].split(",")]
+                G.check_move(g, p, ids, a.words[1].split("-"))
+            except IllegalAction:
+                continue
+            out[str(a)] = a
+            continue
+        trial = G.State(copy.deepcopy(g), st.rng.copy())
+        trial.d["forced"] = None if g["forced"] is None else list(g["forced"]) + [6] * 50
+        try:
+            perform(trial, a)
+        except IllegalAction:
+            continue
+        out[str(a)] = a
+    return [out[k] for k in sorted(out)]
+
+
+__all__ = ["SPELLS", "candidates", "legal_actions", "perform", "to_move", "itertools", "hex_key"]
