@@ -211,6 +211,9 @@ def _check_header(h: Any) -> tuple[dict[str, Any], Ruleset, dict[str, Any]]:
     for k in (key, "seed"):
         if k not in h:
             raise LogError(f"the header has no {k}")
+    why = _bad_keys(h, _HEADER_KEYS[2 if v >= 2 else 1], (), "the header")
+    if why:  # a flipped bit in a key or a type byte (a seed that is a float) must not pass
+        raise LogError(why)
     try:
         if v >= 2:
             opts = rs.options.from_wire(h["options"])
@@ -222,6 +225,17 @@ def _check_header(h: Any) -> tuple[dict[str, Any], Ruleset, dict[str, Any]]:
         raise LogError(f"the header's options are refused: {exc}") from None
     return h, rs, opts
 
+
+#: The keys a header may carry, by format (1: before the seam; 2 and 3 alike), and their
+#: types: the header is checked like every record (``_bad_keys``).
+_HEADER_KEYS: dict[int, dict[str, type | tuple[type, ...]]] = {
+    1: {"format": str, "version": int, "ruleset": str, "rules_version": int, "config": dict,
+        "seed": (int, bytes, str), "kind": str, "viewer": str, "started": str,
+        "extra": dict, "faces": list, "commits": list, "names": list},
+    2: {"format": str, "version": int, "ruleset": str, "rules_version": int, "options": dict,
+        "names": list, "seed": (int, bytes, str), "kind": str, "viewer": str, "started": str,
+        "deal": object, "extra": dict},
+}
 
 #: The keys an action record may carry (format 1 also kept its reveals at the top level)
 #: and the type each value must have; ``seq``, ``seat`` and ``action`` are always there.

@@ -91,6 +91,33 @@ def test_newer_format_and_other_rules_refused() -> None:
         log.read(b"hello")
 
 
+
+def test_a_flipped_bit_in_the_header_is_named_not_a_crash(tmp_path: Path) -> None:
+    """A header whose seed turned into a float (one flipped type byte) or whose key lost a
+    letter ("kind" -> "jind") is refused in words by read, verify and export; export's
+    message goes to stderr, never into the exported text (found by a new user)."""
+    data, _ = _logged_game()
+    h = log.read(data).header
+    rest = data[len(log.encode(h)):]
+    import msgpack
+
+    floated = msgpack.packb({**h, "seed": 1.5}, use_bin_type=True)  # the codec writes no float
+    with pytest.raises(log.LogError, match="seed of the wrong type"):
+        log.read(floated + rest)
+    bad = {("jind" if k == "kind" else k): v for k, v in h.items()}
+    with pytest.raises(log.LogError, match="unknown key"):
+        log.read(log.encode(bad) + rest)
+    path = tmp_path / "bad.wwlog"
+    path.write_bytes(floated + rest)
+    out: list[str] = []
+    err: list[str] = []
+    assert verify_files([str(path)], echo=out.append) == 1
+    assert any("wrong type" in line for line in out)
+    out.clear()
+    assert export_file(str(path), echo=out.append, warn=err.append) == 1
+    assert out == [] and "cannot export" in err[0]
+
+
 def test_tampered_action_fails_verify(tmp_path: Path) -> None:
     """`wizwar verify` passes good logs and fails a damaged or altered one, naming it."""
     data, _ = _logged_game()

@@ -1310,3 +1310,15 @@ async def test_pick_up_and_drop_keys_name_the_real_reason() -> None:
         game.refresh_all()
         top = str(game.query_one("#topbar").render())
         assert "moves left" not in top and "pick-up ended your movement" in top
+
+
+def test_the_cards_screen_tolerates_keys_before_it_is_built() -> None:
+    """``c17`` typed in one burst in the menu could run the Cards screen's filling after the
+    screen lost its children (a crash, "No nodes match '#cards-list'", found by a new user):
+    filling and moving on a screen without its list do nothing."""
+    from wizwar_tui.wizwar.screens import CardsScreen
+
+    screen = CardsScreen()
+    screen.fill()  # no children: nothing to fill, no NoMatches
+    screen.action_move(1)
+    assert screen.shown  # the cards of the kind are still chosen

@@ -164,7 +164,7 @@ def export_file(path: str, echo: Callable[[str], None] = print,
             loaded = log.read(f.read())
         text = log.export_text(loaded)
     except (OSError, log.LogError) as exc:
-        echo(f"cannot export {path}: {exc}")
+        warn(f"cannot export {path}: {exc}")  # on stderr: never mixed into the text
         return 1
     echo(text.rstrip("\n"))
     if loaded.damage:

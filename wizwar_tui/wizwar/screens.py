@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
@@ -277,12 +278,24 @@ class CardsScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         """Fill the list."""
         self.fill()
-        self.query_one("#cards-list", OptionList).focus()
+        if self._list() is not None:
+            self.query_one("#cards-list", OptionList).focus()
+
+    def _list(self) -> OptionList | None:
+        """The list of cards, or None when the screen has no children (yet, or any more: keys
+        typed ahead in a burst, ``c17``, can close or replace it before it is first shown)."""
+        try:
+            return self.query_one("#cards-list", OptionList)
+        except NoMatches:
+            return None
 
     def fill(self) -> None:
-        """Show the cards of the chosen kind (all with ``kind`` "")."""
+        """Show the cards of the chosen kind (all with ``kind`` ""); nothing when the screen
+        is not (or no longer) built."""
         self.shown = [c for c in CARDS if not self.kind or c.kind == self.kind]
-        ol = self.query_one("#cards-list", OptionList)
+        ol = self._list()
+        if ol is None:
+            return
         ol.clear_options()
         ol.add_options([Option(card_label(c)) for c in self.shown])
         t = Text()
@@ -338,8 +351,8 @@ class CardsScreen(ModalScreen[None]):
 
     def action_move(self, delta: int) -> None:
         """j/k: move the highlight."""
-        ol = self.query_one("#cards-list", OptionList)
-        if self.shown:
+        ol = self._list()
+        if ol is not None and self.shown:
             ol.highlighted = max(0, min(len(self.shown) - 1, (ol.highlighted or 0) + delta))
 
     def action_close(self) -> None:
