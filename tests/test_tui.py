@@ -1322,3 +1322,32 @@ def test_the_cards_screen_tolerates_keys_before_it_is_built() -> None:
     screen.fill()  # no children: nothing to fill, no NoMatches
     screen.action_move(1)
     assert screen.shown  # the cards of the kind are still chosen
+
+
+def footer_offers(app: WizWarApp, action: str) -> bool:
+    """The footer shows (and the key can do) ``action`` now: Textual's active bindings
+    leave out a binding whose ``check_action`` says False."""
+    return any(b.binding.action == action and b.enabled
+               for b in app.screen.active_bindings.values())
+
+
+async def test_footer_offers_end_only_when_it_can_end() -> None:
+    """Issue 12 (hints that lie): while discarding down to 7 the footer does not offer
+    ``e End turn`` (e is refused then); after the discard it does again."""
+    app = game_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        assert footer_offers(app, "end")
+        await pilot.press("e")
+        await pilot.pause()
+        v = game.session.view()
+        assert v.discarding[0] == "P1"
+        assert not footer_offers(app, "end")
+        await pilot.press("x", "x")
+        await pilot.pause()
+        while game.busy or game.human not in game.session.view().to_move:
+            await pilot.pause(0.05)
+        assert not game.session.view().discarding
+        assert footer_offers(app, "end") == any(
+            a.verb == "end" for a in game.session.legal_actions())

@@ -327,7 +327,21 @@ class GameScreen(GameScreenBase):
             return False  # wide enough for both: not in the footer, Tab does nothing
         if self.net and not self.session.started and action not in NET_IDLE_ACTIONS:
             return None
+        if action == "end":  # the footer offers e only when it can end the turn
+            return self.can_end()
         return True
+
+    def can_end(self) -> bool:
+        """``e`` can act now: an end of turn is legal for the human, or (LAN) it is typed
+        ahead of the host's answer. Not while discarding down, answering an attack, a bot
+        acting or after the host is lost (issue 12, hints that lie)."""
+        if self.lan_down() or self.session.over:
+            return False
+        if self.pending is not None:
+            return True  # typed ahead: done once the host answers (refused then, in words)
+        if not self.human_to_act():
+            return False
+        return any(a.verb == "end" for a in self.session.legal_actions())
 
     def lan_label(self) -> str:
         """Where the LAN game is: ``hosting on 0.0.0.0:7654`` / ``joined 10.0.0.2:7654``."""
@@ -518,6 +532,7 @@ class GameScreen(GameScreenBase):
         self.update_info()
         self.query_one("#topbar", Static).update(self.top_text(v))
         self.update_status(v)
+        self.refresh_bindings()  # the footer's e follows can_end
 
     def top_text(self, v: View) -> Text:
         """The header line, shortened to fit the window's width (never wrapped): the turn
