@@ -1351,3 +1351,27 @@ async def test_footer_offers_end_only_when_it_can_end() -> None:
         assert not game.session.view().discarding
         assert footer_offers(app, "end") == any(
             a.verb == "end" for a in game.session.legal_actions())
+
+
+NUMBER_SLUGS = {c.slug for c in CARDS if c.kind == "number"}
+
+
+async def test_number_card_digit_names_b_and_menu_clears_refusal() -> None:
+    """Issue 12: a Number card's digit is refused with the key that boosts (b) named; the
+    refusal does not stay on the status line while the Boost menu is open."""
+    seed = seed_where(lambda st: st.turn.active == "P1" and
+                      len(NUMBER_SLUGS & set(st.hand_slugs("P1"))) >= 2)
+    app = game_app(seed=seed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        hand = game.session.view().hand
+        idx = next(i for i, c in enumerate(hand) if c in NUMBER_SLUGS)
+        await pilot.press(str(idx + 1))
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "Not possible" in status and "b boosts" in status
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert "Not possible" not in str(game.query_one("#status").render())

@@ -1004,6 +1004,8 @@ class GameScreen(GameScreenBase):
             if len(values) <= 1:
                 continue
             options = [(self._label(label, val, at), (val,)) for val in values]
+            self.message = None  # an old refusal does not stay beside the menu
+            self.update_status()
             got = await self.app.push_screen_wait(
                 ChoiceScreen(f"{what}: choose the {label}", options))
             if got is None:
@@ -1088,6 +1090,13 @@ class GameScreen(GameScreenBase):
                 self.do(discards[0])
                 return
             self.refuse(self._probe(slug), f"{render.card_name(slug)} has no legal use now")
+            cd = render.BY_SLUG.get(slug)
+            if cd is not None and cd.kind == "number" and self.message is not None:
+                # the digit cannot play it: name the key that can (issue 12)
+                self.message.append(" · b boosts your movement with it"
+                                    if any(a.verb == "boost" for a in legal) else
+                                    " · b boosts with it, an action's +N adds it")
+                self.update_status()
             return
         if all(a.targets for a in plays):
             squares = {sq for a in plays for sq in self._target_square(self.view, a.targets[0])}
@@ -1258,6 +1267,9 @@ class GameScreen(GameScreenBase):
 
     @work(exclusive=True, group="choose")
     async def _pick(self, title: str, options: list[tuple[str, Action]]) -> None:
+        """Ask which of ``options`` (label, action) to do, and do it (Esc: nothing)."""
+        self.message = None  # an old refusal does not stay beside the menu
+        self.update_status()
         got = await self.app.push_screen_wait(ChoiceScreen(title, options))
         if got is not None:
             self.do(got)
