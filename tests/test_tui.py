@@ -1375,3 +1375,22 @@ async def test_number_card_digit_names_b_and_menu_clears_refusal() -> None:
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
         assert "Not possible" not in str(game.query_one("#status").render())
+
+
+async def test_the_answer_prompt_offers_no_card_when_none_can_answer() -> None:
+    """Issue 12 (hints that lie): attacked with no card that can answer, the status line
+    says so and offers the pass, not "answer (card number)"."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "a1", "hand": ["fireball"]},
+                       {"at": "a4", "hand": ["card-erasure"]}],
+           "turn": {"active": "P2"}}
+    s = session_of(doc)
+    s.submit(Action("P2", "play", "card-erasure", ("P1",), None, (("name", "fireball"),)))
+    assert s.view().stack[0].to_answer == "P1"
+    assert not any(a.verb == "play" for a in s.legal_actions())
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, s)
+        status = str(game.query_one("#status").render())
+        assert "P2 attacks you with Card Erasure" in status
+        assert "answer (card number)" not in status and "pass (space)" in status

@@ -658,7 +658,11 @@ class GameScreen(GameScreenBase):
                          "it", "bold")
             else:
                 t.append(f" · {last.player} answered with {card}", "bold")
-        t.append(": answer (card number) or pass (space)",
+        # offer a card only when one can answer (issue 12: not beside "no card to answer with")
+        can_answer = self.human_to_act(v) and any(
+            a.verb == "play" for a in self.session.legal_actions())
+        t.append(": answer (card number) or pass (space)" if can_answer else
+                 ": no card can answer · pass (space)",
                  "bold yellow" if win.attacker == me else "bold red")
         return t
 
