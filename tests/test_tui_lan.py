@@ -760,3 +760,19 @@ async def test_host_form_takes_the_options_of_the_schema() -> None:
         await pilot.pause()
         assert "Players (players): 'five' is not allowed; use 2, 3 or 4" in \
             text_of(form, "#host-error")
+
+
+async def test_join_by_a_game_name_not_found_says_so() -> None:
+    """``wizwar join nosuchgame`` (issue 12): the name is a game to look for, not put in
+    the address field; with no such game found the form says so in words."""
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.open_join(name="bob", target="nosuchgame")
+        await pilot.pause()
+        join = app.screen
+        assert isinstance(join, JoinScreen)
+        assert join.query_one("#join-addr", Input).value == ""
+        err = join.query_one("#join-error")
+        assert err.display and "No game named \u201cnosuchgame\u201d found" in str(err.render())
+    assert JoinScreen(target="10.0.0.2").auto_join == ""  # an address alone is no name

@@ -57,6 +57,17 @@ def parse_address(text: str) -> tuple[str, int] | None:
     return (host, DEFAULT_PORT) if plausible_host(host) else None
 
 
+def _ip_literal(text: str) -> bool:
+    """True when ``text`` is an IPv4 or IPv6 address (not a name)."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(text.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
 def plausible_host(host: str) -> bool:
     """True when ``host`` can name a machine: an IPv4 address written in full (four numbers
     0-255: ``2`` or ``192.168.1`` are not, though the C resolver would take them), an
@@ -740,7 +751,10 @@ class JoinScreen(Screen[None]):
         self.games: list[GameAd] = list(games or [])
         self.browser: Browser | None = None
         self.retries = retries
-        self.auto_join = target if target and parse_address(target) is None else ""
+        # one word (``wizwar join duel``) names a game to look for, as ``net.cli.resolve``
+        # reads it; an IP address alone goes in the address field
+        self.auto_join = target if target and ":" not in target \
+            and not _ip_literal(target) else ""
 
     def compose(self) -> ComposeResult:
         """Name, the found games, the address field."""
@@ -768,6 +782,8 @@ class JoinScreen(Screen[None]):
         """Show the games; start looking for more."""
         self.show_error("")
         self.show_games(self.games)
+        if self.auto_join and not self.discover:
+            self.show_error(self.not_found_text())
         if self.discover:
             self.run_worker(self._browse(), exclusive=False, exit_on_error=False)
             self.set_timer(SEARCH_NOTE_AFTER, self._searched_a_while)
@@ -778,6 +794,15 @@ class JoinScreen(Screen[None]):
         self.searched = True
         if not self.games:
             self.show_games(self.games)
+        if self.auto_join:  # the game asked for is not (yet) among those found
+            self.show_error(self.not_found_text())
+
+    def not_found_text(self) -> str:
+        """Why the game named on the command line was not joined (issue 12: the Join form
+        showed the name in the address field and Enter did nothing visible)."""
+        where = "discovery is off" if not self.discover else "still looking"
+        return (f"No game named \u201c{self.auto_join[:30]}\u201d found on this network "
+                f"({where}): choose a game above or type its address (HOST:PORT).")
 
     async def _browse(self) -> None:
         """Start the zeroconf browser (it calls :meth:`show_games` on every change)."""
