@@ -1394,3 +1394,22 @@ async def test_the_answer_prompt_offers_no_card_when_none_can_answer() -> None:
         status = str(game.query_one("#status").render())
         assert "P2 attacks you with Card Erasure" in status
         assert "answer (card number)" not in status and "pass (space)" in status
+
+
+async def test_ascii_key_hints_use_words_not_arrow_lookalikes() -> None:
+    """Issue 12: in ASCII mode ``↓`` reads ``v`` (a key) and ``<>`` meant both step and
+    start/end: the actions menu says "arrows to choose"; the replay hint says Home/End."""
+    from wizwar_tui.ascii import to_ascii
+    from wizwar_tui.replay import ReplayScreen
+
+    for keys in ReplayScreen.KEYS:
+        assert to_ascii(keys).count("<>") + to_ascii(keys).count("< >") <= 1, keys
+        assert "<" not in keys and ("Home/End" in keys or "start" not in keys)
+    app = game_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        title = to_ascii(app.screen.title_text)
+        assert "arrows to choose" in title and "v to choose" not in title

@@ -541,9 +541,9 @@ class ReplayScreen(Screen[None]):
             t.append("the end of the log", "dim")
         return t
 
-    KEYS = ("←/→ step · [ ] turn · < > start/end · t jump · space play · +/- speed · "
+    KEYS = ("←/→ step · [ ] turn · Home/End start/end · t jump · space play · +/- speed · "
             "v seen as · ↑↓ scroll the board · q back",
-            "←→ step · [] turn · <> start/end · t jump · space play · +- speed · v seen as · "
+            "←→ step · [] turn · Home/End ends · t jump · space play · +- speed · v viewer · "
             "↑↓ scroll · q back",
             "←→ step · [] turn · t jump · space play · +- speed · v seen as · q back")
     """The keys on the status line, longest first: the longest that fits is shown."""

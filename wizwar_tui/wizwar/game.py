@@ -1338,7 +1338,7 @@ class GameScreen(GameScreenBase):
     @work(exclusive=True, group="choose")
     async def _pick_filtered(self, options: list[tuple[str, Action]]) -> None:
         got = await self.app.push_screen_wait(
-            ChoiceScreen("Legal actions (type to filter, ↓ to choose)", options,
+            ChoiceScreen("Legal actions (type to filter, arrows to choose)", options,
                          filterable=True, preselect=None))
         if got is not None:
             self.do(got)
