@@ -323,7 +323,7 @@ def _undecodable(exc: Exception, data: bytes, pos: int) -> str:
         return "it has bytes after its end"
     if isinstance(exc, ValueError) and "key" in str(exc).lower():
         return "a map in it has a key that is not a text: the file is damaged there"
-    return "its bytes are not a msgpack value (a byte no log holds): the file is damaged there"
+    return f"the file is damaged at byte {pos} (no log holds what is there)"
 
 
 def read(data: bytes) -> Loaded:

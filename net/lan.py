@@ -1217,7 +1217,8 @@ class HostGame:
                          "index": index, "waiting": waiting}
         await self._broadcast(self.roll_msg)
         if waiting:
-            self.log(f"waiting for the dice reveals of {', '.join(waiting)}")
+            self.log(f"waiting for {' and '.join(w + chr(39) + 's' for w in waiting)} dice "
+                     "(every roll needs each player's share)")
             self._changed()
         while not all(s.seat in self.reveals_in for s in self.seats):
             await self._reveals_done.wait()

@@ -187,7 +187,7 @@ async def test_a_tampered_reveal_is_refused_and_a_withheld_one_waits_for_its_sea
 
         pause = NetSession(host).stage()
         assert pause.kind == "reveal" and pause.holder == "P2" and not pause.players
-        assert any("waiting for the dice reveals of P2" in m for m in said)
+        assert any("waiting for P2's dice (every roll needs each player's share)" in m for m in said)
         assert any("does not open its committed chain" in m for m in said)
         seq = st.seq
         await asyncio.sleep(0.2)

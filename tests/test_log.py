@@ -476,3 +476,18 @@ def test_export_of_a_cut_log_says_where_on_stderr_and_fails(tmp_path: Path) -> N
     r = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "export", str(f)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 1 and "is damaged" in r.stderr and "wizwar-export 2" in r.stdout
+
+
+def test_a_byte_no_log_holds_is_told_as_damage_at_that_byte() -> None:
+    """A record starting with a byte msgpack never uses (0xc1) reads "the file is damaged
+    at byte N", not "not a msgpack value" (issue 12: internal words)."""
+    data, _ = _logged_game()
+    full = log.read(data)
+    pos = len(log.encode(full.header)) + sum(len(log.encode(r)) for r in full.records[:3])
+    broken = bytearray(data)
+    broken[pos] = 0xC1
+    got = log.read(bytes(broken))
+    assert len(got.records) == 3
+    assert got.damage.endswith(f"the file is damaged at byte {pos} (no log holds what is "
+                               "there)"), got.damage
+    assert "msgpack" not in got.damage

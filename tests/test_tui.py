@@ -1413,3 +1413,10 @@ async def test_ascii_key_hints_use_words_not_arrow_lookalikes() -> None:
         assert isinstance(app.screen, ChoiceScreen)
         title = to_ascii(app.screen.title_text)
         assert "arrows to choose" in title and "v to choose" not in title
+
+
+def test_event_words_plural_turns() -> None:
+    """Issue 12: "vanishes for 1 turn(s)" reads "for 1 turn"; 2 reads "for 2 turns"."""
+    assert render.event_words("P2 vanishes for 1 turn(s)") == "P2 vanishes for 1 turn"
+    assert render.event_words("P1 shrinks for 2 turn(s)") == "P1 shrinks for 2 turns"
+    assert render.event_words("P1 ends the turn") == "P1 ends the turn"

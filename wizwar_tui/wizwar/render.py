@@ -6,6 +6,7 @@ human's view (attributes down) and tests can call them directly.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections import deque
 
@@ -637,6 +638,16 @@ def turn_text(view: View, cannot_walk: str = "") -> str:
         return f"your turn · moves left {view.moves_left}"
     actor = view.to_move[0] if view.to_move else view.active
     return f"{turn} · {actor} is acting"
+
+
+_TURNS = re.compile(r"\b(\d+) turn\(s\)")
+
+
+def event_words(text: str) -> str:
+    """An event's text as a player reads it: ``for 1 turn(s)`` becomes ``for 1 turn``,
+    ``for 3 turn(s)`` ``for 3 turns`` (issue 12: the rules' texts are kept byte for byte,
+    the recorded games replay them)."""
+    return _TURNS.sub(lambda m: f"{m.group(1)} turn{'' if m.group(1) == '1' else 's'}", text)
 
 
 def answer_keys(view: View, playable: set[str]) -> Text | None:
