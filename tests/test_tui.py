@@ -1420,3 +1420,23 @@ def test_event_words_plural_turns() -> None:
     assert render.event_words("P2 vanishes for 1 turn(s)") == "P2 vanishes for 1 turn"
     assert render.event_words("P1 shrinks for 2 turn(s)") == "P1 shrinks for 2 turns"
     assert render.event_words("P1 ends the turn") == "P1 ends the turn"
+
+
+async def test_refusals_say_no_rulebook_codes() -> None:
+    """Issue 12: "no attacks in the first round (RB Combat; FAQ errata)" is shown without
+    the codes on the status line; the card screen's source has no "(decided)"."""
+    assert render.refusal_words("no attacks in the first round (RB Combat; FAQ errata)") \
+        == "no attacks in the first round"
+    assert render.refusal_words("you hold more than 7 cards: discard first"
+                                " (RB: discard down at once)") \
+        == "you hold more than 7 cards: discard first"
+    from wizwar_tui.wizwar.screens import card_text
+
+    assert "(decided)" not in str(card_text("blind"))
+    app = game_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        game.say("Not possible: no attacks in the first round (RB Combat; FAQ errata)")
+        status = str(game.query_one("#status").render())
+        assert "first round" in status and "RB" not in status and "FAQ" not in status

@@ -516,7 +516,7 @@ class GameScreen(GameScreenBase):
             return
         v = self.view
         legal = self.session.legal_actions() if self.human_to_act(v) else []
-        self.walk_note = self.walk_block(v, legal) if legal and v.active == self.human \
+        self.walk_note = render.refusal_words(self.walk_block(v, legal)) if legal and v.active == self.human \
             and not v.stack and not v.discarding else ""
         # the squares to walk to: only when the rules list a step (Lock In Place, a pick-up,
         # walls all round: none; issue 12, hints that lie)
@@ -688,7 +688,7 @@ class GameScreen(GameScreenBase):
     def say(self, text: str, style: str = "bold red") -> None:
         """Show a message in the status line (until the next action, or until the turn
         changes: :meth:`update_status`)."""
-        self.message = Text(text, style)
+        self.message = Text(render.refusal_words(text), style)  # no "(RB Combat)" codes
         self.message_turn = self.turn_key()
         self.update_status()
 
@@ -895,7 +895,7 @@ class GameScreen(GameScreenBase):
         if "move" in verbs:
             parts += [render.moves_text(v.moves_left), "m walk"]
         elif v.active == self.human and not v.stack and not v.picked_up:
-            parts.append(f"no step: {self.walk_block(v, legal)}")
+            parts.append(f"no step: {render.refusal_words(self.walk_block(v, legal))}")
         if "play" in verbs or self.boost_helps(v, legal):
             parts.append(f"{self.card_keys()} play")
         if "punch" in verbs:

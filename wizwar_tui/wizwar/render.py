@@ -650,6 +650,16 @@ def event_words(text: str) -> str:
     return _TURNS.sub(lambda m: f"{m.group(1)} turn{'' if m.group(1) == '1' else 's'}", text)
 
 
+_SOURCE_NOTE = re.compile(r"\s*\((?:RB|FAQ|DG|digest|cards\.md)\b[^()]*\)")
+
+
+def refusal_words(text: str) -> str:
+    """A refusal for the short status line without the rules' source codes: ``no attacks
+    in the first round (RB Combat; FAQ errata)`` -> ``no attacks in the first round``
+    (issue 12: internal words; the card text still names its source, in words)."""
+    return _SOURCE_NOTE.sub("", text)
+
+
 def answer_keys(view: View, playable: set[str]) -> Text | None:
     """For the viewer who must answer: the cards he may answer with and their keys
     (``answer with: 1 Full Shield · 3 Blunt``), so a window too narrow for the hand panel
