@@ -1042,7 +1042,10 @@ class GameScreen(GameScreenBase):
                 names = {"n": "north", "e": "east", "s": "south", "w": "west"}
                 for side, key in v.layout.edges_of(at):
                     if key == e:
-                        return f"{names[side]} side of {render.square_name(at)}: {label}"
+                        # named from the player's side only: the wrap-around board's
+                        # edge code (``a5:w`` beside j5) is not a player's word (issue 12)
+                        return (f"{names[side]} side of {render.square_name(at)}: "
+                                f"{render.edge_kind(v, e)}")
             return label
         try:
             p = v.player(t)

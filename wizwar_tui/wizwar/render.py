@@ -501,8 +501,13 @@ def cards_in_sight(view: View, at: Square | None = None) -> list[CardRef]:
 
 def edge_label(view: View, e: Edge) -> str:
     """``c3:e wall 20hp``, ``c3:e jammed door 10hp`` (the kind in words)."""
+    return f"{edge_name(e)} {edge_kind(view, e)}"
+
+
+def edge_kind(view: View, e: Edge) -> str:
+    """What is on side ``e``, without its name: ``wall 20hp``, ``open``."""
     kind, hp = view.edges.get(e, ("open", 0))
-    return f"{edge_name(e)} {edge_word(kind)}" + (f" {hp}hp" if e in view.edges else "")
+    return edge_word(kind) + (f" {hp}hp" if e in view.edges else "")
 
 
 TEAMS = (("P1", "P3"), ("P2", "P4"))

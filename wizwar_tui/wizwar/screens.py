@@ -141,8 +141,7 @@ def card_text(slug: str) -> Text:
     t.append(f"spell    {'yes' if cd.spell else 'no'}"
              f"{' · physical' if cd.physical else ''}\n\n")
     t.append(cd.text + "\n\n")
-    source = source_words(cd.source).replace("(decided)", "(this game's reading)")
-    t.append(f"source: {source}", "dim")
+    t.append(f"source: {source_words(cd.source)}", "dim")
     t.append(f"\ncopies in the deck: {cd.count}", "dim")
     return t
 
