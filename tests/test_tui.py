@@ -297,6 +297,8 @@ async def test_play_a_card_on_a_side_chosen_with_the_cursor() -> None:
         assert isinstance(app.screen, ChoiceScreen)
         labels = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
         assert any(lab.startswith("north side of c3") for lab in labels)
+        # a side is named from the square only, never with the board's edge code (issue 12)
+        assert all(":" not in lab.split(": ", 1)[1] for lab in labels if " side of " in lab)
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is game
