@@ -1018,7 +1018,7 @@ def test_a_crowded_square_shows_a_plus_and_the_line_names_everything() -> None:
     cell = "".join(ch for ch, _ in render._cell(v, (2, 2), False))
     assert cell.endswith(render.MORE) and cell.startswith("1")
     aimed = "".join(ch for ch, _ in render._cell(v, (2, 2), False, target=True))
-    assert aimed.endswith("]") and render.MORE in aimed
+    assert aimed.startswith("[") and render.MORE in aimed
     info = render.square_info(v, (2, 2), {})
     for words in ("wizard P1", "carrying P2's treasure 1", "wizard P2", "wizard P3",
                   "on the floor: P3's treasure 2"):
@@ -1027,6 +1027,22 @@ def test_a_crowded_square_shows_a_plus_and_the_line_names_everything() -> None:
     assert cut != info and "… +" in cut  # cut, and it says so
     lone = "".join(ch for ch, _ in render._cell(v, (0, 0), False))
     assert render.MORE not in lone
+
+
+def test_a_wizard_carrying_beside_another_does_not_run_together() -> None:
+    """P2 carrying a treasure and P3 on one square: ``2$+`` (not ``2$3``, which reads as
+    P2 carrying P3's treasure and runs into the side glyph); aimed at, the square starts
+    with ``[`` (issue 12, a fresh user's findings)."""
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "a1"}, {"at": "c3", "carrying": "P1.t1"},
+                                  {"at": "c3"}]})
+    v = RULESET.view(st, "P1")
+    assert "".join(ch for ch, _ in render._cell(v, (2, 2), True)) == "2$+"
+    assert "".join(ch for ch, _ in render._cell(v, (2, 2), True, target=True)) == "[2+"
+    st.treasures["P3.t1"] = (1, 1)
+    v = RULESET.view(st, "P1")
+    assert "".join(ch for ch, _ in render._cell(v, (1, 1), True, target=True)) == "[$3"
+    assert "".join(ch for ch, _ in render._cell(v, (0, 0), True, target=True)) == "[1]"
 
 
 async def test_displayed_stones_are_marked_in_the_hand() -> None:
