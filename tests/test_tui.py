@@ -1024,7 +1024,7 @@ def test_a_crowded_square_shows_a_plus_and_the_line_names_everything() -> None:
                   "on the floor: P3's treasure 2"):
         assert words in info
     cut = render.fit_lines(info, 40, 2)
-    assert cut != info and "… +" in cut  # cut, and it says so
+    assert cut != info and " more)" in cut and "…" not in cut  # cut, and says so in ASCII
     lone = "".join(ch for ch, _ in render._cell(v, (0, 0), False))
     assert render.MORE not in lone
 
@@ -1043,6 +1043,28 @@ def test_a_wizard_carrying_beside_another_does_not_run_together() -> None:
     v = RULESET.view(st, "P1")
     assert "".join(ch for ch, _ in render._cell(v, (1, 1), True, target=True)) == "[$3"
     assert "".join(ch for ch, _ in render._cell(v, (0, 0), True, target=True)) == "[1]"
+
+
+async def test_s_shows_the_whole_square() -> None:
+    """s on the game screen shows every part of the square's text, one a line (the lines
+    under the board may be cut; issue 12, a fresh user could not read them)."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "carrying": "P2.t1"}, {"at": "c3"}, {"at": "c3"}],
+           "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        game.board.cursor = (2, 2)
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        shown = str(app.screen.query_one("#help-text").render())
+        for words in ("wizard P1", "carrying P2's treasure 1", "wizard P2", "wizard P3",
+                      "sides "):
+            assert words in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
 
 
 async def test_displayed_stones_are_marked_in_the_hand() -> None:

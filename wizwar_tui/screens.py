@@ -27,23 +27,26 @@ __all__ = ["ChoiceScreen", "HelpScreen", "NewGameScreen", "TooSmall"]
 class HelpScreen(ModalScreen[None]):
     """The help frame: a game's keys and a short summary of its rules, in a scrollable box
     (the text is the UI part's :meth:`~wizwar_tui.gameui.GameUI.help_text`; ``game`` "" is
-    the default game; ``ascii_only``: the text drawn with ASCII glyphs)."""
+    the default game; ``ascii_only``: the text drawn with ASCII glyphs; ``text``: another
+    text to show in the same box, e.g. everything about one square)."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close"),
+    BINDINGS = [Binding("escape,q,question_mark,s", "dismiss", "Close"),
                 Binding("j", "scroll(1)", "Down", show=False),
                 Binding("k", "scroll(-1)", "Up", show=False)]
 
-    def __init__(self, ascii_only: bool = False, game: str = "") -> None:
+    def __init__(self, ascii_only: bool = False, game: str = "",
+                 text: str | None = None) -> None:
         super().__init__()
         self.ascii_only = ascii_only
         self.game = game
+        self.text = text
 
     def compose(self) -> ComposeResult:
         """The help text in a scrollable box."""
         with VerticalScroll(id="help-box", classes="dialog"):
-            text = games.ui(self.game).help_text(self.ascii_only,
-                                                 getattr(self.app, "HAS_MENU", True))
-            yield Static(text, id="help-text")
+            text = self.text if self.text is not None else games.ui(self.game).help_text(
+                self.ascii_only, getattr(self.app, "HAS_MENU", True))
+            yield Static(text, id="help-text", markup=self.text is None)
         yield TooSmall()
 
     def action_dismiss(self, result: Any = None) -> None:  # type: ignore[override]

@@ -162,6 +162,7 @@ class GameScreen(GameScreenBase):
         Binding("c", "play_selected", "Play card", show=False),
         Binding("i", "card_text", "Card text"),
         Binding("C", "cards", "Cards"),
+        Binding("s", "square", "Square", show=False),
         Binding("comma", "hand(-1)", "Prev card", show=False),
         Binding("full_stop", "hand(1)", "Next card", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
@@ -564,7 +565,7 @@ class GameScreen(GameScreenBase):
 
     def update_info(self) -> None:
         """The lines describing the square under the cursor, never cut without a sign: what
-        does not fit ends in "… +N", the parts left out (:func:`render.fit_lines`)."""
+        does not fit ends in "(+N more)", the parts left out (s shows them all) (:func:`render.fit_lines`)."""
         v = self.board.view
         if v is None:
             return
@@ -1156,6 +1157,17 @@ class GameScreen(GameScreenBase):
             self.app.push_screen(CardScreen(slug, refs))
         else:
             self.say("No card in sight (C lists the whole deck)", "italic")
+
+    def action_square(self) -> None:
+        """s: everything about the square under the cursor, one part a line, in a box (the
+        lines under the board may be cut: ``(+N more)``)."""
+        v = self.board.view
+        if v is None:
+            return
+        text = render.square_info(v, self.board.cursor, self.board.reach)
+        self.app.push_screen(HelpScreen(self.ascii_only, "wizwar",
+                                        text="\n".join(text.split(" · "))
+                                        + "\n\n(Esc closes)"))
 
     def action_cards(self) -> None:
         """The Cards screen: the whole deck, filtered by kind."""

@@ -446,19 +446,20 @@ def square_info(view: View, sq: Square, reach: dict[Square, tuple[Square, ...]])
 
 def fit_lines(text: str, width: int, lines: int) -> str:
     """``text`` (parts joined by `` · ``) wrapped in ``lines`` lines of ``width`` cells; if
-    it does not fit, cut at a part boundary and ended with ``… +N`` (N parts not shown), so a
-    cut is never silent. ``width`` <= 0: the text as it is."""
+    it does not fit, cut at a part boundary and ended with ``(+N more)`` (N parts not
+    shown; ASCII-safe, unlike an ellipsis that ASCII mode draws as a full stop), so a cut is
+    never silent (``s`` on the game screen shows the whole text). ``width`` <= 0: the text as it is."""
     if width <= 0 or lines <= 0:
         return text
     if len(textwrap.wrap(text, width)) <= lines:
         return text
     parts = text.split(" · ")
     for keep in range(len(parts) - 1, 0, -1):
-        cut = " · ".join(parts[:keep]) + f" … +{len(parts) - keep}"
+        cut = " · ".join(parts[:keep]) + f" (+{len(parts) - keep} more)"
         if len(textwrap.wrap(cut, width)) <= lines:
             return cut
     flat = textwrap.wrap(text, width)
-    return "\n".join([*flat[:lines - 1], flat[lines - 1][:max(0, width - 1)] + "…"])
+    return "\n".join([*flat[:lines - 1], flat[lines - 1][:max(0, width - 3)] + "..."])
 
 
 def edge_card(view: View, e: Edge) -> str:

@@ -59,6 +59,7 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
   x             discard the selected card
   i             card text: the selected card and every card in sight
                 (hand, stack, cursor's square, displayed, conditions)
+  s             the square under the cursor in full (its lines may be cut)
   C             the Cards screen: the whole deck, filter by kind
   b p g d       boost movement · punch · pick up · drop
   e             end the turn
