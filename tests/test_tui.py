@@ -1067,6 +1067,22 @@ async def test_s_shows_the_whole_square() -> None:
         assert app.screen is game
 
 
+async def test_a_long_status_line_wraps_to_two_lines() -> None:
+    """A status message longer than the window wraps onto a second line instead of being
+    cut (issue 12: "(RB: only counteracti." at 100 columns)."""
+    doc = {"board": {"size": "5x5"}, "players": [{"at": "c3"}, {"at": "a1"}],
+           "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        game.say("x" * 60 + " " + "y" * 60)
+        await pilot.pause()
+        assert game.query_one("#status").size.height == 2
+        game.say("short")
+        await pilot.pause()
+        assert game.query_one("#status").size.height == 1
+
+
 async def test_displayed_stones_are_marked_in_the_hand() -> None:
     """A displayed Shieldstone is marked in the hand panel (issue 12)."""
     doc = {"board": {"size": "5x5"},
