@@ -671,3 +671,26 @@ async def test_replay_hint_and_last_action_fit(tmp_path: Path) -> None:
     async with replay_app(path).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert "↑↓ scroll the board" in status(pilot.app)
+
+
+async def test_saved_rows_fit_100_columns_with_long_seeds_and_teams(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """At 100 columns a row with a 20-digit seed and a team game stays on one line and the
+    teams are not cut: the seed column gives way (issue 12, a fresh user's findings)."""
+    from wizwar_tui import saves
+    from wizwar_tui.saves import SavedGame
+    games = [SavedGame(path=f"/nowhere/g{i}.wlog", started="2026-12-01T10:00:00Z",
+                       players=["Anna", "Bert", "Cleo"], kind="local", actions=123,
+                       result="unfinished", damage="", team=True, game="Wiz-War",
+                       sides=[[0, 2], [1]], seed="18446744073709551615") for i in range(2)]
+    monkeypatch.setattr(saves, "list_saved", lambda folder=None: games)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(SavedGamesScreen("/nowhere"))
+        await pilot.pause()
+        await pilot.pause()
+        ol = app.screen.query_one("#saved-list", OptionList)
+        width = ol.scrollable_content_region.width - 2
+        for o in ol.options:
+            text = o.prompt
+            assert text.cell_len <= width, str(text)  # type: ignore[union-attr]
+            assert games[0].players_text in str(text) and "123 actions" in str(text)

@@ -319,7 +319,7 @@ class CardsScreen(ModalScreen[None]):
         what = f"{self.kind} cards" if self.kind else "the whole deck"
         self.query_one("#cards-title", Static).update(Text.assemble(
             ("Cards", "bold #ffd75f"), f" · {what}: {plural(len(self.shown), 'kind')}, {plural(copies, 'card')}",
-            ("" if self.kind else " (124 with two players: no Relocate Sector)", "dim")))
+            ("" if self.kind else " (124 with two players)", "dim")))
         if self.shown:
             ol.highlighted = 0
             self.show_card(0)
