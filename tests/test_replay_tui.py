@@ -694,3 +694,17 @@ async def test_saved_rows_fit_100_columns_with_long_seeds_and_teams(monkeypatch)
             text = o.prompt
             assert text.cell_len <= width, str(text)  # type: ignore[union-attr]
             assert games[0].players_text in str(text) and "123 actions" in str(text)
+
+
+async def test_the_replay_header_shows_a_long_file_name_in_full(tmp_path: Path) -> None:
+    """A long log name that does not fit after the players at 100 columns goes on a line
+    of its own instead of being cut (issue 12: "…seed945112-7cea.w.")."""
+    name = "2026-12-01T10-00-00Z-wizwar-local-4p-seed94511299887766-7cea.wlog"
+    path = tmp_path / name
+    bot_log(path, players=4, limit=3)
+    app = replay_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        lines = head(app).splitlines()
+        assert any(line.rstrip().endswith(name) for line in lines), lines
+        assert all(len(line) <= 100 for line in lines)

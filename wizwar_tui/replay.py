@@ -502,7 +502,11 @@ class ReplayScreen(Screen[None]):
         t.append(f"{rp.players_text()} · {rp.kind}")
         if rp.started:
             t.append(f" · {rp.started.replace('T', ' ')[:16]}")
-        t.append(f" · {os.path.basename(rp.path)}\n", "bold")
+        name = os.path.basename(rp.path)
+        if t.cell_len + 3 + len(name) <= self.app.size.width:
+            t.append(f" · {name}\n", "bold")
+        else:  # too long for the window: the file on a line of its own, in full
+            t.append(f"\n file {name}\n", "bold")
         t.append(f" action {self.n} / {rp.total}", "bold")
         rnd, active = rp.marks[self.n]
         t.append(f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})")
