@@ -199,6 +199,8 @@ def test_to_ascii_keeps_widths() -> None:
     assert out.isascii() and len(out) == len(text)
     assert out[:5] == "+-+-+" and out[5] == "|"
     assert to_ascii("中") == "??"  # a wide character stays two cells
+    # a scrollbar's thumb ends (lower blocks) are blanks, not stray "_" (issue 12)
+    assert to_ascii("▁▂▃▄▅▆▇") == " " * 7
 
 
 @pytest.mark.parametrize(("env", "coerced", "utf8"), [
