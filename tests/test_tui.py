@@ -1113,10 +1113,36 @@ async def test_the_actions_menu_preselects_nothing_and_lists_the_end_last() -> N
         ends = [i for i, lab in enumerate(labels) if lab.startswith("end")]
         assert ends == list(range(len(labels) - len(ends), len(labels)))
         assert any("drawing 1 card" in lab for lab in labels)
+        assert [labels[i].split("   ")[0] for i in ends] == ["end", "end draw 1", "end draw 0"]
+        hint = str(screen.query_one("#choice-hint").render())
+        ol = screen.query_one(OptionList)
+        if ol.virtual_size.height > ol.scrollable_content_region.height:  # below the fold
+            assert "more below" in hint and f"{len(labels)} in all" in hint
+        else:
+            assert "more below" not in hint
         await pilot.press("enter")
         await pilot.pause()
         assert len(game.session.actions) == n
         await pilot.press("escape")
+
+
+async def test_a_long_choice_list_says_more_lies_below() -> None:
+    """Options below the fold: the hint says so, and says nothing once the end is shown
+    (issue 12, 'end draw 1' was below the fold with no sign)."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(ChoiceScreen("pick", [(f"option {i}", i) for i in range(40)]))
+        await pilot.pause()
+        await pilot.pause()
+        hint = str(app.screen.query_one("#choice-hint").render())
+        assert "more below" in hint and "40 in all" in hint and "more above" not in hint
+        ol = app.screen.query_one(OptionList)
+        ol.scroll_end(animate=False)
+        await pilot.pause()
+        await pilot.pause()
+        hint = str(app.screen.query_one("#choice-hint").render())
+        assert "more above" in hint and "more below" not in hint
 
 
 async def test_every_card_of_a_big_hand_has_keys() -> None:

@@ -90,8 +90,20 @@ class ChoiceScreen(ModalScreen[Any]):
             if self.filterable:
                 yield Input(placeholder="type to filter, Enter to choose", id="choice-filter")
             yield OptionList(*[Option(label) for label, _ in self.options], id="choice-list")
-            yield Static("↑↓ choose · Enter confirm · Esc cancel", classes="hint")
+            yield Static(self.HINT, classes="hint", id="choice-hint")
         yield TooSmall()
+
+    HINT = "↑↓ choose · Enter confirm · Esc cancel"
+
+    def update_more(self, *_: object) -> None:
+        """The hint line says when options lie above or below what the list shows (a
+        fresh user missed the last actions below the fold; issue 12)."""
+        ol = self.query_one(OptionList)
+        below = ol.virtual_size.height - ol.scroll_offset.y > ol.scrollable_content_region.height
+        above = ol.scroll_offset.y > 0
+        signs = [s for s, on in (("more above ↑", above), ("more below ↓", below)) if on]
+        self.query_one("#choice-hint", Static).update(
+            self.HINT + (f" · {len(self.shown)} in all, " + ", ".join(signs) if signs else ""))
 
     def on_mount(self) -> None:
         """Focus the filter or the list."""
@@ -104,6 +116,13 @@ class ChoiceScreen(ModalScreen[Any]):
             self.query_one(Input).focus()
         else:
             ol.focus()
+        self.watch(ol, "scroll_y", self.update_more, init=False)
+        self.watch(ol, "virtual_size", self.update_more, init=False)
+        self.call_after_refresh(self.update_more)
+
+    def on_resize(self) -> None:
+        """The window changed: what the list shows too."""
+        self.call_after_refresh(self.update_more)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Narrow the options to those containing every typed word."""
@@ -117,6 +136,7 @@ class ChoiceScreen(ModalScreen[Any]):
             ol.highlighted = 0 if words else min(self.preselect or 0, len(self.shown) - 1)
         else:
             ol.highlighted = None
+        self.call_after_refresh(self.update_more)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the filter chooses the highlighted option."""

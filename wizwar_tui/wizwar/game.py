@@ -1312,7 +1312,10 @@ class GameScreen(GameScreenBase):
             self.refuse(Action(self.human, "end"), "you may not act now")
             return
         # the turn's end last, and nothing highlighted: a and Enter must not end the turn
-        legal = [a for a in legal if a.verb != "end"] + [a for a in legal if a.verb == "end"]
+        # (end, end draw 1, end draw 0: drawing as usual first, as the README lists them)
+        legal = [a for a in legal if a.verb != "end"] + sorted(
+            (a for a in legal if a.verb == "end"),
+            key=lambda a: -(2 if a.number is None else a.number))
         options = [(self._describe(a), a) for a in legal]
         self._pick_filtered(options)
 
