@@ -708,3 +708,23 @@ async def test_the_replay_header_shows_a_long_file_name_in_full(tmp_path: Path) 
         lines = head(app).splitlines()
         assert any(line.rstrip().endswith(name) for line in lines), lines
         assert all(len(line) <= 100 for line in lines)
+
+
+async def test_a_game_left_before_anyone_acted_leaves_no_file(data_home: Path) -> None:
+    """Leaving a local game before the first action removes its log: such a game is not
+    kept (README), and ``wizwar verify`` lists no "0 actions" file (issue 12)."""
+    app = WizWarApp(players=2, seed=SHORT_GAME_SEED, start_game=True, bot_delay=0,
+                    discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None and game.logfile is not None
+        assert not game.session.actions  # the human moves first: nobody has acted
+        path = game.logfile.path
+        assert os.path.exists(path)  # (the header is written as the game starts)
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert not os.path.exists(path) and not os.path.exists(path + ".part")

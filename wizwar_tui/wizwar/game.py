@@ -312,13 +312,20 @@ class GameScreen(GameScreenBase):
             self.notify(f"This game is not saved: {exc}", severity="warning", timeout=8)
 
     def on_unmount(self) -> None:
-        """Stop listening to a LAN game; close a local game's log."""
+        """Stop listening to a LAN game; close a local game's log (removed when nobody
+        acted: such a game is not kept)."""
         if self.lan is not None and self.net_changed in self.lan.listeners:
             self.lan.listeners.remove(self.net_changed)
         if self.logfile is not None:
             if isinstance(self.session, LocalSession):
                 self.session.writer = None
-            self.logfile.close()
+            if not self.session.actions:  # nobody acted: the game is not kept
+                try:
+                    self.logfile.discard()
+                except OSError:
+                    self.logfile.close()  # (left on disk; the list still hides it)
+            else:
+                self.logfile.close()
             self.logfile = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
