@@ -424,7 +424,14 @@ def _roll_for(state: State, walls: list[Edge], o: Out) -> None:
             es.rolled.append(v.seat)
             if roll <= 2:
                 es.believe.append(v.seat)
-            o("illusion", f"{v.seat} sees the wall at {edge_name(e)}", seat=v.seat, roll=roll)
+            o("illusion", _belief_text(v.seat, e, roll), seat=v.seat, roll=roll)
+
+
+def _belief_text(seat: str, e: Edge, roll: int) -> str:
+    """The event of a first sight of an illusion wall: the roll and what it means (1-2:
+    he believes it, 3-4: he sees through it; cards.md illusion-wall)."""
+    what = "believes it" if roll <= 2 else "sees through it"
+    return f"{seat} first sees the Illusion Wall at {edge_name(e)}: rolls {roll}, {what}"
 
 
 def _reshape_board(state: State, spec: dict, moving: Callable[[Square], int | None],
@@ -577,7 +584,7 @@ def _illusion_first_sight(state: State, w: Wizard, e: Edge, o: Out) -> bool:
     es.rolled.append(w.seat)
     if roll <= 2:
         es.believe.append(w.seat)
-    o("illusion", f"{w.seat} sees the wall at {edge_name(e)}", seat=w.seat, roll=roll)
+    o("illusion", _belief_text(w.seat, e, roll), seat=w.seat, roll=roll)
     return roll <= 2
 
 
