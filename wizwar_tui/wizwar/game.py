@@ -148,6 +148,9 @@ class GameScreen(GameScreenBase):
     CSS_PATH = "game.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [
+        # Help and Menu first: a narrow footer cuts the last keys (issue 12, 60 columns)
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "menu", "Menu"),
         Binding("tab", "panels", "Board/panels"),
         Binding("a", "actions", "Actions"),
         Binding("colon", "command", "Command"),
@@ -166,8 +169,6 @@ class GameScreen(GameScreenBase):
         Binding("comma", "hand(-1)", "Prev card", show=False),
         Binding("full_stop", "hand(1)", "Next card", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "menu", "Menu"),
         *[Binding(str(i), f"card({i})", f"Card {i}", show=False) for i in range(0, 10)],
     ]
 
