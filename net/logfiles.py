@@ -60,6 +60,18 @@ class LogFile:
         if self._f is not None:
             self._f.close()
 
+    def discard(self) -> None:
+        """Close the file and remove it: a game left before anyone acted is not kept (its
+        log would hold only a header; the saved-games list and ``wizwar verify`` would
+        show it as a game of 0 actions). A file already gone is no error; another
+        ``OSError`` is raised."""
+        self.close()
+        self._f = None
+        try:
+            os.remove(self.path)
+        except FileNotFoundError:
+            pass
+
 
 def new_log(kind: str, tag: str = "") -> LogFile:
     """A new log file in :func:`games_dir` named by time, kind and ``tag``."""

@@ -671,3 +671,60 @@ async def test_replay_hint_and_last_action_fit(tmp_path: Path) -> None:
     async with replay_app(path).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert "↑↓ scroll the board" in status(pilot.app)
+
+
+async def test_saved_rows_fit_100_columns_with_long_seeds_and_teams(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """At 100 columns a row with a 20-digit seed and a team game stays on one line and the
+    teams are not cut: the seed column gives way (issue 12, a fresh user's findings)."""
+    from wizwar_tui import saves
+    from wizwar_tui.saves import SavedGame
+    games = [SavedGame(path=f"/nowhere/g{i}.wlog", started="2026-12-01T10:00:00Z",
+                       players=["Anna", "Bert", "Cleo"], kind="local", actions=123,
+                       result="unfinished", damage="", team=True, game="Wiz-War",
+                       sides=[[0, 2], [1]], seed="18446744073709551615") for i in range(2)]
+    monkeypatch.setattr(saves, "list_saved", lambda folder=None: games)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(SavedGamesScreen("/nowhere"))
+        await pilot.pause()
+        await pilot.pause()
+        ol = app.screen.query_one("#saved-list", OptionList)
+        width = ol.scrollable_content_region.width - 2
+        for o in ol.options:
+            text = o.prompt
+            assert text.cell_len <= width, str(text)  # type: ignore[union-attr]
+            assert games[0].players_text in str(text) and "123 actions" in str(text)
+
+
+async def test_the_replay_header_shows_a_long_file_name_in_full(tmp_path: Path) -> None:
+    """A long log name that does not fit after the players at 100 columns goes on a line
+    of its own instead of being cut (issue 12: "…seed945112-7cea.w.")."""
+    name = "2026-12-01T10-00-00Z-wizwar-local-4p-seed94511299887766-7cea.wlog"
+    path = tmp_path / name
+    bot_log(path, players=4, limit=3)
+    app = replay_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        lines = head(app).splitlines()
+        assert any(line.rstrip().endswith(name) for line in lines), lines
+        assert all(len(line) <= 100 for line in lines)
+
+
+async def test_a_game_left_before_anyone_acted_leaves_no_file(data_home: Path) -> None:
+    """Leaving a local game before the first action removes its log: such a game is not
+    kept (README), and ``wizwar verify`` lists no "0 actions" file (issue 12)."""
+    app = WizWarApp(players=2, seed=SHORT_GAME_SEED, start_game=True, bot_delay=0,
+                    discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None and game.logfile is not None
+        assert not game.session.actions  # the human moves first: nobody has acted
+        path = game.logfile.path
+        assert os.path.exists(path)  # (the header is written as the game starts)
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert not os.path.exists(path) and not os.path.exists(path + ".part")

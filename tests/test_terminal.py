@@ -199,6 +199,8 @@ def test_to_ascii_keeps_widths() -> None:
     assert out.isascii() and len(out) == len(text)
     assert out[:5] == "+-+-+" and out[5] == "|"
     assert to_ascii("中") == "??"  # a wide character stays two cells
+    # a scrollbar's thumb ends (lower blocks) are blanks, not stray "_" (issue 12)
+    assert to_ascii("▁▂▃▄▅▆▇") == " " * 7
 
 
 @pytest.mark.parametrize(("env", "coerced", "utf8"), [
@@ -582,3 +584,19 @@ def test_the_menu_loads_no_rules_engine() -> None:
     out = subprocess.run([sys.executable, "-c", _MENU_RUN], capture_output=True, text=True,
                          check=True, timeout=120)
     assert out.stdout.split("\n")[:2] == ["[]", "[]"], out.stdout + out.stderr
+
+
+async def test_a_narrow_footer_still_shows_help_and_menu() -> None:
+    """At 60x20 the footer cannot hold every key: ? Help and q Menu come first, so they
+    are the ones always seen (issue 12: the footer ended at "i Card")."""
+    from textual.widgets._footer import FooterKey
+
+    from wizwar_tui.app import WizWarApp
+    app = WizWarApp(players=2, seed=48, start_game=True, bot_delay=0, discovery=False,
+                    save_games=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        seen = [k.description for k in app.screen.query(FooterKey)
+                if k.region.right <= 60 and k.region.width]
+        assert "Help" in seen and "Menu" in seen

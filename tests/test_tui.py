@@ -1020,15 +1020,69 @@ def test_a_crowded_square_shows_a_plus_and_the_line_names_everything() -> None:
     cell = "".join(ch for ch, _ in render._cell(v, (2, 2), False))
     assert cell.endswith(render.MORE) and cell.startswith("1")
     aimed = "".join(ch for ch, _ in render._cell(v, (2, 2), False, target=True))
-    assert aimed.endswith("]") and render.MORE in aimed
+    assert aimed.startswith("[") and render.MORE in aimed
     info = render.square_info(v, (2, 2), {})
     for words in ("wizard P1", "carrying P2's treasure 1", "wizard P2", "wizard P3",
                   "on the floor: P3's treasure 2"):
         assert words in info
     cut = render.fit_lines(info, 40, 2)
-    assert cut != info and "… +" in cut  # cut, and it says so
+    assert cut != info and " more)" in cut and "…" not in cut  # cut, and says so in ASCII
     lone = "".join(ch for ch, _ in render._cell(v, (0, 0), False))
     assert render.MORE not in lone
+
+
+def test_a_wizard_carrying_beside_another_does_not_run_together() -> None:
+    """P2 carrying a treasure and P3 on one square: ``2$+`` (not ``2$3``, which reads as
+    P2 carrying P3's treasure and runs into the side glyph); aimed at, the square starts
+    with ``[`` (issue 12, a fresh user's findings)."""
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "a1"}, {"at": "c3", "carrying": "P1.t1"},
+                                  {"at": "c3"}]})
+    v = RULESET.view(st, "P1")
+    assert "".join(ch for ch, _ in render._cell(v, (2, 2), True)) == "2$+"
+    assert "".join(ch for ch, _ in render._cell(v, (2, 2), True, target=True)) == "[2+"
+    st.treasures["P3.t1"] = (1, 1)
+    v = RULESET.view(st, "P1")
+    assert "".join(ch for ch, _ in render._cell(v, (1, 1), True, target=True)) == "[$3"
+    assert "".join(ch for ch, _ in render._cell(v, (0, 0), True, target=True)) == "[1]"
+
+
+async def test_s_shows_the_whole_square() -> None:
+    """s on the game screen shows every part of the square's text, one a line (the lines
+    under the board may be cut; issue 12, a fresh user could not read them)."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "carrying": "P2.t1"}, {"at": "c3"}, {"at": "c3"}],
+           "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        game.board.cursor = (2, 2)
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        shown = str(app.screen.query_one("#help-text").render())
+        for words in ("wizard P1", "carrying P2's treasure 1", "wizard P2", "wizard P3",
+                      "sides "):
+            assert words in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
+
+
+async def test_a_long_status_line_wraps_to_two_lines() -> None:
+    """A status message longer than the window wraps onto a second line instead of being
+    cut (issue 12: "(RB: only counteracti." at 100 columns)."""
+    doc = {"board": {"size": "5x5"}, "players": [{"at": "c3"}, {"at": "a1"}],
+           "turn": {"active": "P1"}}
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        game = await open_game(pilot, app, session_of(doc))
+        game.say("x" * 60 + " " + "y" * 60)
+        await pilot.pause()
+        assert game.query_one("#status").size.height == 2
+        game.say("short")
+        await pilot.pause()
+        assert game.query_one("#status").size.height == 1
 
 
 async def test_displayed_stones_are_marked_in_the_hand() -> None:
@@ -1061,10 +1115,36 @@ async def test_the_actions_menu_preselects_nothing_and_lists_the_end_last() -> N
         ends = [i for i, lab in enumerate(labels) if lab.startswith("end")]
         assert ends == list(range(len(labels) - len(ends), len(labels)))
         assert any("drawing 1 card" in lab for lab in labels)
+        assert [labels[i].split("   ")[0] for i in ends] == ["end", "end draw 1", "end draw 0"]
+        hint = str(screen.query_one("#choice-hint").render())
+        ol = screen.query_one(OptionList)
+        if ol.virtual_size.height > ol.scrollable_content_region.height:  # below the fold
+            assert "more below" in hint and f"{len(labels)} in all" in hint
+        else:
+            assert "more below" not in hint
         await pilot.press("enter")
         await pilot.pause()
         assert len(game.session.actions) == n
         await pilot.press("escape")
+
+
+async def test_a_long_choice_list_says_more_lies_below() -> None:
+    """Options below the fold: the hint says so, and says nothing once the end is shown
+    (issue 12, 'end draw 1' was below the fold with no sign)."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(ChoiceScreen("pick", [(f"option {i}", i) for i in range(40)]))
+        await pilot.pause()
+        await pilot.pause()
+        hint = str(app.screen.query_one("#choice-hint").render())
+        assert "more below" in hint and "40 in all" in hint and "more above" not in hint
+        ol = app.screen.query_one(OptionList)
+        ol.scroll_end(animate=False)
+        await pilot.pause()
+        await pilot.pause()
+        hint = str(app.screen.query_one("#choice-hint").render())
+        assert "more above" in hint and "more below" not in hint
 
 
 async def test_every_card_of_a_big_hand_has_keys() -> None:

@@ -38,7 +38,9 @@ becomes ``@``: ``h3`` would read as the square h3."""
 def ascii_char(ch: str) -> str:
     """The ASCII stand-in for one character, as many cells wide as ``ch`` is.
 
-    Box drawing becomes ``- | = +``; block elements (scrollbars, half blocks) ``_ - | #``;
+    Box drawing becomes ``- | = +``; block elements (scrollbars, half blocks) ``- | #`` or
+    a blank (the lower blocks a scrollbar's thumb ends in: ``▁`` drawn as ``_`` left stray
+    underscores at the edge of the help box and the log);
     accented letters lose the accent; anything else unknown becomes ``?``."""
     if ord(ch) < 128:
         return ch
@@ -61,8 +63,6 @@ def ascii_char(ch: str) -> str:
     if "BLOCK" in name:
         if "EIGHTH" in name and ("LEFT" in name or "RIGHT" in name):
             return "|"
-        if name.startswith("LOWER ONE EIGHTH"):
-            return "_"
         if name.startswith("UPPER ONE EIGHTH"):
             return "-"
         if name.startswith(("LOWER", "UPPER", "LEFT", "RIGHT")):

@@ -502,7 +502,11 @@ class ReplayScreen(Screen[None]):
         t.append(f"{rp.players_text()} · {rp.kind}")
         if rp.started:
             t.append(f" · {rp.started.replace('T', ' ')[:16]}")
-        t.append(f" · {os.path.basename(rp.path)}\n", "bold")
+        name = os.path.basename(rp.path)
+        if t.cell_len + 3 + len(name) <= self.app.size.width:
+            t.append(f" · {name}\n", "bold")
+        else:  # too long for the window: the file on a line of its own, in full
+            t.append(f"\n file {name}\n", "bold")
         t.append(f" action {self.n} / {rp.total}", "bold")
         rnd, active = rp.marks[self.n]
         t.append(f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})")
@@ -827,13 +831,14 @@ def saved_label(g: Any, players_width: int = 18, game_width: int = 0,
     return t
 
 
-def players_width(games: list[Any], row_width: int) -> int:
+def players_width(games: list[Any], row_width: int, seeds: bool = True) -> int:
     """The players column: as wide as the longest players text, within what the row has
-    left after the other columns (the game column's too; at least 12)."""
+    left after the other columns (the game column's too, the seed column's unless
+    ``seeds`` is false; at least 12)."""
     need = max((len(g.players_text) for g in games), default=0)
     extra = max([10 if g.partial else 0 for g in games] + [9 if g.damage else 0 for g in games],
                 default=0)  # "  rejoined", "  damaged"
-    gw, sw = game_width(games), seed_width(games)
+    gw, sw = game_width(games), seed_width(games) if seeds else 0
     return max(12, min(need, row_width - SAVED_FIXED - (gw + 2 if gw else 0)
                        - (sw + 7 if sw else 0) - extra))
 
@@ -900,8 +905,13 @@ class SavedGamesScreen(Screen[None]):
             return
         pw, gw = players_width(self.games, width), game_width(self.games)
         sw = seed_width(self.games)
+        need = max(len(g.players_text) for g in self.games)
+        if sw and pw < need:  # narrow: the teams in full rather than the seeds (the replay
+            sw, pw = 0, players_width(self.games, width, seeds=False)  # shows the seed)
         for i, g in enumerate(self.games):
-            ol.replace_option_prompt_at_index(i, saved_label(g, pw, gw, sw))
+            label = saved_label(g, pw, gw, sw)
+            label.truncate(width, overflow="ellipsis")  # one line, never wrapped
+            ol.replace_option_prompt_at_index(i, label)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Replay the chosen game."""

@@ -27,23 +27,26 @@ __all__ = ["ChoiceScreen", "HelpScreen", "NewGameScreen", "TooSmall"]
 class HelpScreen(ModalScreen[None]):
     """The help frame: a game's keys and a short summary of its rules, in a scrollable box
     (the text is the UI part's :meth:`~wizwar_tui.gameui.GameUI.help_text`; ``game`` "" is
-    the default game; ``ascii_only``: the text drawn with ASCII glyphs)."""
+    the default game; ``ascii_only``: the text drawn with ASCII glyphs; ``text``: another
+    text to show in the same box, e.g. everything about one square)."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close"),
+    BINDINGS = [Binding("escape,q,question_mark,s", "dismiss", "Close"),
                 Binding("j", "scroll(1)", "Down", show=False),
                 Binding("k", "scroll(-1)", "Up", show=False)]
 
-    def __init__(self, ascii_only: bool = False, game: str = "") -> None:
+    def __init__(self, ascii_only: bool = False, game: str = "",
+                 text: str | None = None) -> None:
         super().__init__()
         self.ascii_only = ascii_only
         self.game = game
+        self.text = text
 
     def compose(self) -> ComposeResult:
         """The help text in a scrollable box."""
         with VerticalScroll(id="help-box", classes="dialog"):
-            text = games.ui(self.game).help_text(self.ascii_only,
-                                                 getattr(self.app, "HAS_MENU", True))
-            yield Static(text, id="help-text")
+            text = self.text if self.text is not None else games.ui(self.game).help_text(
+                self.ascii_only, getattr(self.app, "HAS_MENU", True))
+            yield Static(text, id="help-text", markup=self.text is None)
         yield TooSmall()
 
     def action_dismiss(self, result: Any = None) -> None:  # type: ignore[override]
@@ -87,8 +90,20 @@ class ChoiceScreen(ModalScreen[Any]):
             if self.filterable:
                 yield Input(placeholder="type to filter, Enter to choose", id="choice-filter")
             yield OptionList(*[Option(label) for label, _ in self.options], id="choice-list")
-            yield Static("↑↓ choose · Enter confirm · Esc cancel", classes="hint")
+            yield Static(self.HINT, classes="hint", id="choice-hint")
         yield TooSmall()
+
+    HINT = "↑↓ choose · Enter confirm · Esc cancel"
+
+    def update_more(self, *_: object) -> None:
+        """The hint line says when options lie above or below what the list shows (a
+        fresh user missed the last actions below the fold; issue 12)."""
+        ol = self.query_one(OptionList)
+        below = ol.virtual_size.height - ol.scroll_offset.y > ol.scrollable_content_region.height
+        above = ol.scroll_offset.y > 0
+        signs = [s for s, on in (("more above ↑", above), ("more below ↓", below)) if on]
+        self.query_one("#choice-hint", Static).update(
+            self.HINT + (f" · {len(self.shown)} in all, " + ", ".join(signs) if signs else ""))
 
     def on_mount(self) -> None:
         """Focus the filter or the list."""
@@ -101,6 +116,13 @@ class ChoiceScreen(ModalScreen[Any]):
             self.query_one(Input).focus()
         else:
             ol.focus()
+        self.watch(ol, "scroll_y", self.update_more, init=False)
+        self.watch(ol, "virtual_size", self.update_more, init=False)
+        self.call_after_refresh(self.update_more)
+
+    def on_resize(self) -> None:
+        """The window changed: what the list shows too."""
+        self.call_after_refresh(self.update_more)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Narrow the options to those containing every typed word."""
@@ -114,6 +136,7 @@ class ChoiceScreen(ModalScreen[Any]):
             ol.highlighted = 0 if words else min(self.preselect or 0, len(self.shown) - 1)
         else:
             ol.highlighted = None
+        self.call_after_refresh(self.update_more)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the filter chooses the highlighted option."""

@@ -148,6 +148,9 @@ class GameScreen(GameScreenBase):
     CSS_PATH = "game.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
     BINDINGS = [
+        # Help and Menu first: a narrow footer cuts the last keys (issue 12, 60 columns)
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "menu", "Menu"),
         Binding("tab", "panels", "Board/panels"),
         Binding("a", "actions", "Actions"),
         Binding("colon", "command", "Command"),
@@ -162,11 +165,10 @@ class GameScreen(GameScreenBase):
         Binding("c", "play_selected", "Play card", show=False),
         Binding("i", "card_text", "Card text"),
         Binding("C", "cards", "Cards"),
+        Binding("s", "square", "Square", show=False),
         Binding("comma", "hand(-1)", "Prev card", show=False),
         Binding("full_stop", "hand(1)", "Next card", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "menu", "Menu"),
         *[Binding(str(i), f"card({i})", f"Card {i}", show=False) for i in range(0, 10)],
     ]
 
@@ -311,13 +313,20 @@ class GameScreen(GameScreenBase):
             self.notify(f"This game is not saved: {exc}", severity="warning", timeout=8)
 
     def on_unmount(self) -> None:
-        """Stop listening to a LAN game; close a local game's log."""
+        """Stop listening to a LAN game; close a local game's log (removed when nobody
+        acted: such a game is not kept)."""
         if self.lan is not None and self.net_changed in self.lan.listeners:
             self.lan.listeners.remove(self.net_changed)
         if self.logfile is not None:
             if isinstance(self.session, LocalSession):
                 self.session.writer = None
-            self.logfile.close()
+            if not self.session.actions:  # nobody acted: the game is not kept
+                try:
+                    self.logfile.discard()
+                except OSError:
+                    self.logfile.close()  # (left on disk; the list still hides it)
+            else:
+                self.logfile.close()
             self.logfile = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -579,7 +588,7 @@ class GameScreen(GameScreenBase):
 
     def update_info(self) -> None:
         """The lines describing the square under the cursor, never cut without a sign: what
-        does not fit ends in "… +N", the parts left out (:func:`render.fit_lines`)."""
+        does not fit ends in "(+N more)", the parts left out (s shows them all) (:func:`render.fit_lines`)."""
         v = self.board.view
         if v is None:
             return
@@ -1188,6 +1197,17 @@ class GameScreen(GameScreenBase):
         else:
             self.say("No card in sight (C lists the whole deck)", "italic")
 
+    def action_square(self) -> None:
+        """s: everything about the square under the cursor, one part a line, in a box (the
+        lines under the board may be cut: ``(+N more)``)."""
+        v = self.board.view
+        if v is None:
+            return
+        text = render.square_info(v, self.board.cursor, self.board.reach)
+        self.app.push_screen(HelpScreen(self.ascii_only, "wizwar",
+                                        text="\n".join(text.split(" · "))
+                                        + "\n\n(Esc closes)"))
+
     def action_cards(self) -> None:
         """The Cards screen: the whole deck, filtered by kind."""
         self.app.push_screen(CardsScreen())
@@ -1334,7 +1354,10 @@ class GameScreen(GameScreenBase):
             self.refuse(Action(self.human, "end"), "you may not act now")
             return
         # the turn's end last, and nothing highlighted: a and Enter must not end the turn
-        legal = [a for a in legal if a.verb != "end"] + [a for a in legal if a.verb == "end"]
+        # (end, end draw 1, end draw 0: drawing as usual first, as the README lists them)
+        legal = [a for a in legal if a.verb != "end"] + sorted(
+            (a for a in legal if a.verb == "end"),
+            key=lambda a: -(2 if a.number is None else a.number))
         options = [(self._describe(a), a) for a in legal]
         self._pick_filtered(options)
 

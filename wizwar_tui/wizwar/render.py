@@ -248,29 +248,56 @@ def _cell(view: View, sq: Square, ascii_only: bool, reach: bool = False,
     """Exactly three characters of (char, style) for one square, centred.
 
     ``reach``: an empty square the viewer can walk to shows the reach dot instead of the
-    floor dot; ``target``: a one-character mark is put in brackets, a longer one keeps a
-    closing bracket (shapes, not only colours, tell the highlights apart: NO_COLOR and
-    16-colour terminals). Marks that do not fit end in :data:`MORE` (``+``): the line under
-    the board (:func:`square_info`) names everything on the square."""
+    floor dot; ``target``: a one-character mark is put in brackets ``[x]``, a longer one
+    keeps the opening bracket ``[`` in the first cell (shapes, not only colours, tell the
+    highlights apart: NO_COLOR and 16-colour terminals). A wizard and the treasure he
+    carries are one group: a square shows whole groups in at most two cells, so two
+    groups never run together (``2$3`` would read as P2 carrying P3's treasure) nor into
+    the side glyph next to the square; groups that do not fit end in :data:`MORE`
+    (``+``): the line under the board (:func:`square_info`) names everything on the
+    square."""
     g = _GLYPHS[ascii_only]
-    chars: list[tuple[str, str]] = []
+    groups: list[list[tuple[str, str]]] = []
     for text, style in square_marks(view, sq, ascii_only):
         if reach and text == g["floor"]:
             text, style = g["reach"], "bold #87d787"
-        for ch in text:
-            chars.append((ch, style))
-    room = 2 if target else 3  # a target keeps its closing bracket, however crowded
-    if len(chars) > room:  # more than fits: the first marks and a "+" (the line under the
-        chars = [*chars[:room - 1], (MORE, "bold reverse")]  # board lists them all)
-    if len(chars) == 1:
-        if target:
-            return [(g["target"][0], "bold"), chars[0], (g["target"][1], "bold")]
-        return [(" ", ""), chars[0], (" ", "")]
-    if target:
-        return [*chars, (g["target"][1], "bold")]
-    while len(chars) < 3:
-        chars.append((" ", ""))
-    return chars
+        chars = [(ch, style) for ch in text]
+        if text == g["wizard_treasure"] and style.startswith("bold ") and groups \
+                and len(groups[-1]) == 1 and groups[-1][0][0].isdigit():
+            groups[-1].extend(chars)  # the treasure a wizard carries goes with him
+        else:
+            groups.append(chars)
+    return _fit_groups(groups, g["target"] if target else "")
+
+
+def _fit_groups(groups: list[list[tuple[str, str]]], brackets: str) -> list[tuple[str, str]]:
+    """Three cells from mark ``groups`` (see :func:`_cell`); ``brackets`` is ``"[]"`` for a
+    target, else empty."""
+    if len(groups) == 1 and len(groups[0]) == 3 and not brackets:
+        return list(groups[0])  # the stone block fills its square
+    if brackets and len(groups) == 1 and len(groups[0]) == 1:
+        return [(brackets[0], "bold"), groups[0][0], (brackets[1], "bold")]
+
+    def take(room: int) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for grp in groups:
+            if len(out) + len(grp) > room:
+                break
+            out.extend(grp)
+        return out
+
+    shown = take(2)
+    if sum(len(grp) for grp in groups) > len(shown):  # some hidden: room for the MORE
+        shown = (take(1) or groups[0][:1]) + [(MORE, "bold reverse")]
+        if len(groups[0]) == 2 and not brackets:
+            shown = [*groups[0], (MORE, "bold reverse")]
+    if brackets:
+        shown = [(brackets[0], "bold"), *shown[:2]]
+    elif len(shown) == 1:
+        shown = [(" ", ""), shown[0]]
+    while len(shown) < 3:
+        shown.append((" ", ""))
+    return shown
 
 
 def column_name(col: int) -> str:
@@ -420,19 +447,20 @@ def square_info(view: View, sq: Square, reach: dict[Square, tuple[Square, ...]])
 
 def fit_lines(text: str, width: int, lines: int) -> str:
     """``text`` (parts joined by `` · ``) wrapped in ``lines`` lines of ``width`` cells; if
-    it does not fit, cut at a part boundary and ended with ``… +N`` (N parts not shown), so a
-    cut is never silent. ``width`` <= 0: the text as it is."""
+    it does not fit, cut at a part boundary and ended with ``(+N more)`` (N parts not
+    shown; ASCII-safe, unlike an ellipsis that ASCII mode draws as a full stop), so a cut is
+    never silent (``s`` on the game screen shows the whole text). ``width`` <= 0: the text as it is."""
     if width <= 0 or lines <= 0:
         return text
     if len(textwrap.wrap(text, width)) <= lines:
         return text
     parts = text.split(" · ")
     for keep in range(len(parts) - 1, 0, -1):
-        cut = " · ".join(parts[:keep]) + f" … +{len(parts) - keep}"
+        cut = " · ".join(parts[:keep]) + f" (+{len(parts) - keep} more)"
         if len(textwrap.wrap(cut, width)) <= lines:
             return cut
     flat = textwrap.wrap(text, width)
-    return "\n".join([*flat[:lines - 1], flat[lines - 1][:max(0, width - 1)] + "…"])
+    return "\n".join([*flat[:lines - 1], flat[lines - 1][:max(0, width - 3)] + "..."])
 
 
 def edge_card(view: View, e: Edge) -> str:

@@ -59,6 +59,7 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
   x             discard the selected card
   i             card text: the selected card and every card in sight
                 (hand, stack, cursor's square, displayed, conditions)
+  s             the square under the cursor in full (its lines may be cut)
   C             the Cards screen: the whole deck, filter by kind
   b p g d       boost movement · punch · pick up · drop
   e             end the turn
@@ -318,7 +319,7 @@ class CardsScreen(ModalScreen[None]):
         what = f"{self.kind} cards" if self.kind else "the whole deck"
         self.query_one("#cards-title", Static).update(Text.assemble(
             ("Cards", "bold #ffd75f"), f" · {what}: {plural(len(self.shown), 'kind')}, {plural(copies, 'card')}",
-            ("" if self.kind else " (124 with two players: no Relocate Sector)", "dim")))
+            ("" if self.kind else " (124 with two players)", "dim")))
         if self.shown:
             ol.highlighted = 0
             self.show_card(0)
