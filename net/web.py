@@ -678,9 +678,7 @@ async def host_web(args: argparse.Namespace) -> int:
     """``wizwar host --web [ADDR:]PORT``: host a game (every seat joins, from a browser tab or
     the LAN; ``--bot``: P1 is the host's bot) and serve it as a web page until it is over and
     the last tab has closed. Returns the exit status."""
-    from net.cli import advertise_wanted
-    from net.lan import HostGame
-    from net.logfiles import new_log, now_text
+    from net.hosting import say_game_port, serve, start_game
 
     try:
         web_bind, web_port = parse_listen(args.web)
@@ -692,18 +690,10 @@ async def host_web(args: argparse.Namespace) -> int:
     if public_url and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", public_url):
         _err(f"--web-url: {public_url!r} is not http(s)://HOST[:PORT] (no path)")
         return 2
-    save = new_log("host", args.name)
-    game = HostGame(ruleset=args.ruleset, options=args.options, name=args.name,
-                    bind=args.bind, port=args.port, bots=args.bots, local_bot=True,
-                    local_seat=bool(args.bot), clock=args.clock, log=_err, writer=save.write,
-                    started=now_text(), seed=args.seed)
-    try:
-        lan_port = await game.start()
-    except OSError as exc:
-        _err(f"cannot listen on {args.bind}:{args.port}: {exc.strerror or exc}")
-        save.close()
-        return 1
-    lan_host = "127.0.0.1" if args.bind in ("0.0.0.0", "", "localhost") else args.bind
+    started = await start_game(args)
+    if isinstance(started, int):
+        return started
+    game, save, lan_port, lan_host = started
     server = GameWebServer(lan_host, lan_port, bind=web_bind, port=web_port,
                            password=password, game=game, public_url=public_url, log=_err)
     try:
@@ -714,61 +704,10 @@ async def host_web(args: argparse.Namespace) -> int:
         save.close()
         return 1
     print(f"web listening on {web_bind}:{port}", flush=True)
-    if lan_host.startswith("127.") or lan_host == "::1":
-        print(f"game port {args.bind}:{lan_port} (for the web tabs only)", flush=True)
-    else:
-        print(f"game port {args.bind}:{lan_port} (LAN players may also wizwar join it)",
-              flush=True)
+    say_game_port(args, lan_host, lan_port, "the web tabs")
     for url in [public_url + "/"] if public_url else page_addresses(web_bind, port):
         _err(f"players open:  {url}")
     if not password and not (web_bind.startswith("127.") or web_bind == "::1"):
         _err("web: no --web-password: anyone who can reach this port may play")
-    adv = None
-    if advertise_wanted(args.bind, args.advertise):
-        from net.cli import advertise
-
-        with contextlib.suppress(Exception):
-            adv = await advertise(game, args.name, lan_port, args.bind,
-                                  taken=args.seats - game.free_seats)
-    final = ""
-    stop = asyncio.Event()  # Ctrl+C, SIGTERM, SIGHUP: close the game and every tab
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
-    stopping = asyncio.ensure_future(stop.wait())
-    playing = asyncio.ensure_future(game.run())
-    try:
-        await asyncio.wait({playing, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        if playing.done():
-            final = playing.result()
-            if final:
-                res = game.ruleset.result(game.state)
-                _err(f"the game is over (winner {'+'.join(res.winners) or '-'}"
-                     "); waiting for the players to close their tabs")
-            server.stop_listening()
-            waiting = asyncio.ensure_future(server.wait_tabs(END_WAIT))
-            await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
-            waiting.cancel()
-        else:
-            _err("stopped: closing the game")
-            playing.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await playing
-    finally:
-        stopping.cancel()
-        if adv is not None:
-            with contextlib.suppress(Exception):
-                await adv.stop()
-        await game.close()  # the tabs' apps hear "bye" first, then their tabs end
-        await server.close("the host stopped the game" if stop.is_set() and not final
-                           else "the server is shutting down")
-        save.close()
-    _err(f"game log: {save.path}")
-    if not final and stop.is_set():
-        return 130
-    if not final:
-        _err(f"the game stopped: desync, report in {game.desync}")
-        return 2
-    print(f"final hash {final}", flush=True)
-    return 0
+    return await serve(args, game, save, lan_port, server,
+                       lambda: server.wait_tabs(END_WAIT), "close their tabs")
