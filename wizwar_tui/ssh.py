@@ -164,8 +164,11 @@ class SSHPlayerApp(WizWarApp):
         """There is no menu over SSH: leaving the game ends the session."""
         self.exit(0)
 
+    VIA = "over SSH"
+    """How the screens say where the game is played (a browser tab's app: "in a browser")."""
+
     def _not_here(self, *_args: object, **_kw: object) -> None:
-        self.notify("Not available over SSH: only this game is.", severity="warning")
+        self.notify(f"Not available {self.VIA}: only this game is.", severity="warning")
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
         """No screenshots: they would be files on the server."""
@@ -186,12 +189,21 @@ class SSHPlayerApp(WizWarApp):
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m wizwar_tui.ssh HOST:PORT --name NAME [--watch]``; returns the exit status."""
-    p = argparse.ArgumentParser(prog="wizwar-ssh-session",
-                                description="one SSH session's app (started by wizwar host --ssh)")
+    return session_main(argv, SSHPlayerApp, "wizwar-ssh-session",
+                        "one SSH session's app (started by wizwar host --ssh)",
+                        "the ssh command that logs in again")
+
+
+def session_main(argv: list[str] | None, app_cls: type[SSHPlayerApp], prog: str,
+                 description: str, rejoin_help: str) -> int:
+    """The command line of one locked-down session's app (an SSH session, a browser tab):
+    ``HOST:PORT --name NAME [--watch] [--rejoin R] [--game G]``, the app ``app_cls`` run to
+    its end; returns the exit status (2 and a usage message for bad arguments)."""
+    p = argparse.ArgumentParser(prog=prog, description=description)
     p.add_argument("target", help="HOST:PORT of the game")
     p.add_argument("--name", required=True)
     p.add_argument("--watch", action="store_true")
-    p.add_argument("--rejoin", default="", help="the ssh command that logs in again")
+    p.add_argument("--rejoin", default="", help=rejoin_help)
     p.add_argument("--game", default="", help="the game's ruleset (default: the default game)")
     args = p.parse_args(argv)
     if args.game:
@@ -208,8 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error(str(exc))
     if addr is None:
         p.error(f"{args.target!r} is not HOST:PORT")
-    app = SSHPlayerApp(addr[0], addr[1], args.name, watch=args.watch, rejoin=args.rejoin,
-                       game=args.game)
+    app = app_cls(addr[0], addr[1], args.name, watch=args.watch, rejoin=args.rejoin,
+                  game=args.game)
     app.run()
     return 0 if app.return_code in (None, 0) else int(app.return_code)
 

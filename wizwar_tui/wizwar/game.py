@@ -357,7 +357,7 @@ class GameScreen(GameScreenBase):
         if self.lan is None:
             return ""
         if not getattr(self.app, "HAS_MENU", True):  # an SSH session: the address is internal
-            return getattr(self.app, "VIA", "over SSH")  # or "in a browser" (a web tab)
+            return getattr(self.app, "VIA", "over SSH")  # SSHPlayerApp.VIA; a web tab's too
         return f"{'hosting on' if self.lan.hosting else 'joined'} {self.lan.address}"
 
     def net_changed(self) -> None:
