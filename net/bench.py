@@ -148,7 +148,8 @@ async def game_latencies(game: str = "", seed: int = 1, players: int = 3,
     kids = [_child("join", "127.0.0.1", str(port), rs.name, f"bench {i}")
             for i in range(players - 1)]
     try:
-        final = await asyncio.wait_for(host.run(), 600)
+        async with asyncio.timeout(600):
+            final = await host.run()
         outs = [await asyncio.to_thread(k.communicate, timeout=60) for k in kids]
     finally:
         await host.close()

@@ -296,7 +296,8 @@ async def first_reachable(hosts: list[str] | tuple[str, ...], port: int,
     hello without a word)."""
 
     async def attempt(host: str) -> str:
-        _r, w = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        async with asyncio.timeout(timeout):
+            _r, w = await asyncio.open_connection(host, port)
         w.close()
         with contextlib.suppress(Exception):
             await w.wait_closed()

@@ -209,7 +209,8 @@ class Conn:
         self.closed = True
         with contextlib.suppress(Exception):
             self.writer.close()
-            await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+            async with asyncio.timeout(1.0):
+                await self.writer.wait_closed()
         with contextlib.suppress(Exception):
             self.writer.transport.abort()
 
@@ -431,7 +432,8 @@ class HostGame:
         try:
             conn.frames.limit = HELLO_FRAME
             try:
-                msg = await asyncio.wait_for(conn.frames.read(), self.hello_timeout)
+                async with asyncio.timeout(self.hello_timeout):
+                    msg = await conn.frames.read()
             except TimeoutError:
                 raise ProtocolError(f"no hello within {self.hello_timeout:g} s") from None
             finally:
@@ -1143,7 +1145,10 @@ class HostGame:
             timeout = self.clock if (default is not None and rs.stage(st).kind == "answer"
                                      and seat.connected) else None
             try:
-                who, action, seq, window = await asyncio.wait_for(self._inbox.get(), timeout)
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+                # cancel that comes as the inbox answers, and run() then never ends
+                async with asyncio.timeout(timeout):
+                    who, action, seq, window = await self._inbox.get()
             except TimeoutError:
                 if not seat.connected:
                     continue

@@ -366,7 +366,8 @@ class GameSSHServer:
             s.end(why)
         if self._acceptor is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._acceptor.wait_closed(), 5)
+                async with asyncio.timeout(5):
+                    await self._acceptor.wait_closed()
         await self.wait_sessions(5)
 
     # ---- deciding what a session gets ---------------------------------------------------
@@ -784,7 +785,8 @@ class GameSession(asyncssh.SSHServerSession):
             self._flush_input()  # keys typed while the app was starting
         rc = await self.proc.wait()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._output_done.wait(), 2)  # the app's last screen
+            async with asyncio.timeout(2):
+                await self._output_done.wait()  # the app's last screen
         server.log(f"ssh: {self.name} left")
         if self.chan is not None:
             with contextlib.suppress(Exception):

@@ -237,18 +237,21 @@ class TabApp(AppService):
             return
         if proc.returncode is None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.send_meta({"type": "quit"}), 2)
+                async with asyncio.timeout(2):
+                    await self.send_meta({"type": "quit"})
             for sig in (None, signal.SIGTERM, signal.SIGKILL):
                 if sig is not None:
                     with contextlib.suppress(ProcessLookupError, PermissionError):
                         os.killpg(proc.pid, sig)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(proc.wait(), grace if sig is None else 3)
+                    async with asyncio.timeout(grace if sig is None else 3):
+                        await proc.wait()
                 if proc.returncode is not None:
                     break
         if self._task is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._task, 3)
+                async with asyncio.timeout(3):
+                    await self._task
             self._task = None
 
 
@@ -383,7 +386,8 @@ class GameWebServer:
         with contextlib.suppress(Exception):
             await tab.ws.close(message=why[:120].encode())
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(tab.done.wait(), 10)
+            async with asyncio.timeout(10):
+                await tab.done.wait()
 
     async def _close_idle_tabs(self) -> None:
         loop = asyncio.get_running_loop()

@@ -20,6 +20,7 @@ from pathlib import Path
 import msgpack
 import pick_ruleset  # tests/pick_ruleset.py (pytest puts tests/ on the path)
 import pytest
+from knowledge import Entitled  # tests/knowledge.py
 
 from core.codec import pack
 from core.wizwar.actions import Action
@@ -32,32 +33,25 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 class Watcher:
-    """Records, after every change on a peer, that it knows no face it may not know."""
+    """Records, after every change on a peer, that it knows no face it may not know (what
+    it may know: tests/knowledge.py). Telepath's choose tells the card taken to the thief
+    and the victim only (the others are sent "P3 choose +31": test_secrets_frames.py checks
+    every frame)."""
 
     def __init__(self, peer: PeerGame) -> None:
         self.peer = peer
-        self.ever_known: set[int] = set()
+        self.entitled = Entitled(peer)
         self.checks = 0
         self.leaks: list[str] = []
-        self.seen_events = 0
         peer.on_change = self.check
 
     def check(self) -> None:
         st = self.peer.state
         if st is None or not self.peer.seat:
             return
-        self.ever_known |= st.public_cards() | set(st.wizard(self.peer.seat).hand)
-        if any("Stone Dead" in e.text for e in self.peer.events[self.seen_events:]):
-            # shown to all by a rule: the stones Stone Dead counts
-            self.ever_known |= {c for c, f in enumerate(st.faces) if f.endswith("stone")}
-        self.seen_events = len(self.peer.events)
-        if st.choice and st.choice[0] == self.peer.seat:  # Telepath showed us that hand
-            self.ever_known |= set(st.wizard(st.choice[1]).hand)
-        # Telepath's choose tells the card taken to the thief and the victim only (the
-        # others are sent "P3 choose +31": test_secrets_frames.py checks every frame)
-        for cid, face in enumerate(st.faces):
-            if face and cid not in self.ever_known:
-                self.leaks.append(f"{self.peer.seat} knows card {cid} ({face})")
+        self.entitled.update(st, self.peer.seat)
+        self.leaks += [f"{self.peer.seat} knows card {cid} ({st.faces[cid]})"
+                       for cid in self.entitled.leaks(st)]
         self.checks += 1
 
 

@@ -9,6 +9,7 @@ failure).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import time
 from collections.abc import Callable
@@ -520,3 +521,34 @@ async def test_a_late_answer_after_the_clock_is_refused_not_played_later() -> No
         if await _late_answer_game():
             return
     pytest.fail("no game in six had an attack on P2")
+
+
+async def test_a_cancel_that_comes_as_a_proposal_arrives_still_stops_the_host(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopping the host (its ``run()`` task cancelled) in the very tick a proposal reaches
+    its inbox, while a clock runs on an answer window, ends the host: the cancel is not
+    swallowed (Python 3.11's ``asyncio.wait_for`` returned the inbox's item instead, and the
+    host went on waiting: the CI hang of stop 20, in the late-answer test above)."""
+    host = HostGame(players=2, local_seat=False, clock=30.0)
+    rs = host.ruleset
+    stage = rs.stage
+    # every decision an answer window with a default answer: the clock runs on each wait
+    monkeypatch.setattr(rs, "stage", lambda st: dataclasses.replace(stage(st), kind="answer"))
+    monkeypatch.setattr(rs, "default_answer", lambda st, seat: Action(seat, "end"))
+    port = await host.start()
+    peers = [PeerGame("127.0.0.1", port, name=n, bot_play=False) for n in ("ann", "bob")]
+    tasks = [asyncio.create_task(host.run()), *[asyncio.create_task(p.run()) for p in peers]]
+    try:
+        await until(lambda: host.state is not None
+                    and all(p.state is not None for p in peers), "the start")
+        st = host.state
+        assert st is not None
+        await until(lambda: host.seat(to_move(st)[0]).connected, "the seat to act is here")
+        await asyncio.sleep(0.05)  # the host is waiting on its inbox, its clock running
+        host._inbox.put_nowait(("", None, 0, 0))  # a wake-up, as a dropped peer sends
+        tasks[0].cancel()
+        done, _ = await asyncio.wait([tasks[0]], timeout=5)
+        assert done, "the host's run() swallowed its cancel and went on waiting"
+        assert tasks[0].cancelled()
+    finally:
+        await _stop(host, tasks)

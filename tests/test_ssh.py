@@ -24,6 +24,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from knowledge import Entitled  # tests/knowledge.py
 
 from core.wizwar.rules import legal_actions, to_move
 from core.wizwar.state import state_hash
@@ -141,30 +142,24 @@ def test_host_ssh_refuses_bad_arguments(tmp_path: Path, monkeypatch: pytest.Monk
 
 # ------------------------------------------------------------------ LAN layer: watchers
 class PublicOnly:
-    """After every change on a watcher: it knows no face that was never public. The card a
-    Telepath takes is told to the thief and the victim only (a watcher is sent ``P2 choose
-    +31``: tests/test_secrets_frames.py checks every frame); the stones Stone Dead counts are
-    shown to all by the rule."""
+    """After every change on a watcher: it knows no face that was never shown to all
+    (tests/knowledge.py). The card a Telepath takes is told to the thief and the victim only
+    (a watcher is sent ``P2 choose +31``: tests/test_secrets_frames.py checks every frame)."""
 
     def __init__(self, peer: PeerGame) -> None:
         self.peer = peer
-        self.public: set[int] = set()
+        self.entitled = Entitled(peer)
         self.leaks: list[str] = []
         self.checks = 0
-        self.seen_events = 0
         peer.on_change = self.check
 
     def check(self) -> None:
         st = self.peer.state
         if st is None:
             return
-        self.public |= st.public_cards()
-        if any("Stone Dead" in e.text for e in self.peer.events[self.seen_events:]):
-            self.public |= {c for c, f in enumerate(st.faces) if f.endswith("stone")}
-        self.seen_events = len(self.peer.events)
-        for cid, face in enumerate(st.faces):
-            if face and cid not in self.public:
-                self.leaks.append(f"the watcher knows card {cid} ({face})")
+        self.entitled.update(st)
+        self.leaks += [f"the watcher knows card {cid} ({st.faces[cid]})"
+                       for cid in self.entitled.leaks(st)]
         self.checks += 1
 
 
@@ -201,7 +196,7 @@ async def test_watcher_sees_the_whole_game_and_no_hand() -> None:
     assert spy.checks > 20 and not spy.leaks, spy.leaks[:3]
     # the host's full state knows every face; the watcher's knows only public ones
     assert watcher.state is not None and host.state is not None
-    hidden = [c for c in range(len(host.state.faces)) if c not in spy.public]
+    hidden = [c for c in range(len(host.state.faces)) if c not in spy.entitled.known]
     assert hidden and all(watcher.state.faces[c] == "" for c in hidden)
 
 
