@@ -482,7 +482,10 @@ class LateAnswerer(RandomPeer):
             return await super().choose(st)
         answer = legal_actions(st, self.seat)[0]
         seq, window = st.seq, self.ruleset.stage(st).window
-        await until(lambda: self.hosting.state is not None and self.hosting.state.seq > seq,
+        # the host's clock entered the default answer, and this peer has seen it come (else
+        # its loop would find its decision still current and send it a second time)
+        await until(lambda: self.hosting.state is not None and self.hosting.state.seq > seq
+                    and self.state is not None and self.state.seq > seq,
                     "the clock's default answer")
         self.late.append(str(answer))
         assert self.conn is not None
