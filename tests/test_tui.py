@@ -677,7 +677,8 @@ def test_card_sources_are_told_in_words() -> None:
     from core.wizwar.cards import CARDS, source_words
     from wizwar_tui.wizwar.screens import card_text
 
-    short = re.compile(r"\b(RB|JDB|AF|DG|FAQ|LOS)\b|\bdigest\b|cards\.md|[a-z]+-[a-z]+-?")
+    short = re.compile(r"\b(RB|JDB|AF|DG|FAQ|LOS)\b|\bdigest\b|cards\.md|[a-z]+-[a-z]+-?"
+                       r"|\bdecided\b|(?:^|; )§")
     for c in CARDS:
         line = next(ln for ln in card_text(c.slug).plain.splitlines()
                     if ln.startswith("source: "))
@@ -690,12 +691,21 @@ def test_card_sources_are_told_in_words() -> None:
                                        "Tom Jolly")
     assert source_words("cards.md lock-in-place") == "card reference: Lock In Place"
     assert source_words("FAQ (corner)") == "designer's FAQ (corner)"
+    # the project's own readings (cards.md "decided" rows) and a bare section (issue 12)
+    assert source_words("cards.md blind (decided)") == ("card reference: Blind "
+                                                        "(this game's reading)")
+    assert source_words("RB Setup; cards.md trap (decided d4)") == (
+        "rulebook, Setup; card reference: Trap! (this game's reading: d4)")
+    assert source_words("cards.md wall-of-fire (decided: permanent, 4)") == (
+        "card reference: Wall Of Fire (this game's reading: permanent, 4)")
+    assert source_words("cards.md waterbolt; §1.8 push") == (
+        "card reference: Waterbolt; card reference §1.8 push")
     doc = (Path(__file__).resolve().parents[1] / "docs" / "cards.md").read_text()
     rows = [ln for ln in doc.splitlines() if ln.startswith("| ") and "`" in ln]
     assert len(rows) == len(CARDS)
     for row in rows:
         cell = row.rsplit("|", 2)[1].replace("rules digest", "")
-        assert not re.search(r"\b(RB|JDB|AF)\b|\bdigest\b", cell), row
+        assert not re.search(r"\b(RB|JDB|AF)\b|\bdigest\b|\bdecided\b", cell), row
 
 
 async def test_the_log_wraps_again_after_a_resize() -> None:
