@@ -1507,11 +1507,29 @@ async def test_ascii_key_hints_use_words_not_arrow_lookalikes() -> None:
         assert "arrows to choose" in title and "v to choose" not in title
 
 
-def test_event_words_plural_turns() -> None:
-    """Issue 12: "vanishes for 1 turn(s)" reads "for 1 turn"; 2 reads "for 2 turns"."""
-    assert render.event_words("P2 vanishes for 1 turn(s)") == "P2 vanishes for 1 turn"
-    assert render.event_words("P1 shrinks for 2 turn(s)") == "P1 shrinks for 2 turns"
-    assert render.event_words("P1 ends the turn") == "P1 ends the turn"
+def test_event_texts_count_in_words() -> None:
+    """Issue 12: the core's event texts pluralise themselves ("for 1 turn", "for 3 turns",
+    "takes P2's 1 card"), so the game log, the replay screen and exports all read them right:
+    no "turn(s)" in any event of the recorded games, and both forms occur."""
+    import json
+    from pathlib import Path
+
+    from core import registry
+    from core.wizwar.cards import counted
+
+    assert (counted(1, "turn"), counted(3, "turn"), counted(0, "card")) == (
+        "1 turn", "3 turns", "0 cards")
+    rs = registry.get("wizwar")
+    games = json.loads((Path(__file__).resolve().parent / "data" / "golden_games.json")
+                       .read_text())
+    texts: set[str] = set()
+    for g in games[:6]:
+        st = rs.new_game(rs.validate_options(g["options"]), g["seed"])
+        for a in g["actions"]:
+            texts.update(e.text for e in rs.apply(st, rs.parse_action(a)))
+    assert not [t for t in texts if "(s)" in t]
+    assert any(t.endswith(" for 1 turn") for t in texts)
+    assert any(t.endswith(" turns") and " for " in t for t in texts)
 
 
 async def test_refusals_say_no_rulebook_codes() -> None:

@@ -356,6 +356,12 @@ def shown_name(slug: str) -> str:
     return f"Number {cd.name}" if cd.kind == NUMBER else cd.name
 
 
+def counted(n: int, word: str) -> str:
+    """A count and its noun as a player reads it, for the event texts: ``1 turn``,
+    ``3 turns``, ``0 cards``; ``word`` is the singular, the plural adds ``s``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def not_held(text: str) -> str:
     """The refusal for a card (or object) that is not in the hand, in words: ``you hold no
     Lightning Blast``, ``you hold no Number 3 card``; a name that is no card of the deck

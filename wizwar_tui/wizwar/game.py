@@ -725,7 +725,7 @@ class GameScreen(GameScreenBase):
             style = render.player_colour(seat) if seat else ""
             if ev.kind in ("win", "death", "out"):
                 style = f"bold {style}".strip()
-            self.log_line(Text(render.event_words(ev.text), style))
+            self.log_line(Text(ev.text, style))
 
     # ------------------------------------------------------------------ acting
     def do(self, action: Action) -> bool:

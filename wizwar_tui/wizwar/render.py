@@ -673,16 +673,6 @@ def turn_text(view: View, cannot_walk: str = "") -> str:
     return f"{turn} · {actor} is acting"
 
 
-_TURNS = re.compile(r"\b(\d+) turn\(s\)")
-
-
-def event_words(text: str) -> str:
-    """An event's text as a player reads it: ``for 1 turn(s)`` becomes ``for 1 turn``,
-    ``for 3 turn(s)`` ``for 3 turns`` (issue 12: the rules' texts are kept byte for byte,
-    the recorded games replay them)."""
-    return _TURNS.sub(lambda m: f"{m.group(1)} turn{'' if m.group(1) == '1' else 's'}", text)
-
-
 _SOURCE_NOTE = re.compile(r"\s*\((?:RB|FAQ|DG|digest|cards\.md)\b[^()]*\)")
 
 
