@@ -137,6 +137,32 @@ class GameBoard(Board):
         self.move_cursor(dx, dy)
 
 
+
+class HeldHeader:
+    """A log writer that keeps the first record (the header) in memory and writes it with
+    the next one (the first action) in a single :meth:`LogFile.write`, which creates the
+    file atomically: until someone acts there is no file to leave behind.
+
+    ``write`` raises ``OSError`` as ``LogFile.write`` does."""
+
+    def __init__(self, file: LogFile) -> None:
+        self.file = file
+        self.held: bytes | None = None
+        self.records = 0
+
+    def write(self, data: bytes) -> None:
+        """One encoded record: the first is held, the second goes out with it."""
+        self.records += 1
+        if self.records == 1:
+            self.held = data
+            return
+        if self.held is not None:
+            self.file.write(self.held + data)
+            self.held = None
+            return
+        self.file.write(data)
+
+
 class GameScreen(GameScreenBase):
     """One game: the human against bots (a ``LocalSession``), or a LAN game (a
     ``NetSession`` with its ``LanLink``; the human's actions go to the host, which commits
@@ -299,22 +325,24 @@ class GameScreen(GameScreenBase):
         return "".join(f" · {o}" for o in out)
 
     def start_log(self) -> None:
-        """Autosave a local game: its log file is written as it is played (the header and
-        the actions so far now, then a flushed record per action)."""
+        """Autosave a local game: its log file is written as it is played, a flushed record
+        per action. The header is held back until the first action: the file appears (one
+        atomic write, :class:`HeldHeader`) with the header and that action in it, so a game
+        killed before anyone acted (SIGTERM, SIGHUP, ``kill -9``) leaves no file (issue 12)."""
         if not self.save_log or self.logfile is not None \
                 or not isinstance(self.session, LocalSession):
             return
         try:
             self.logfile = new_log("local", f"seed{self.seed}")
-            self.session.record_to(self.logfile.write, started=now_text())
+            self.session.record_to(HeldHeader(self.logfile).write, started=now_text())
         except OSError as exc:
             self.logfile = None
             self.session.writer = None
             self.notify(f"This game is not saved: {exc}", severity="warning", timeout=8)
 
     def on_unmount(self) -> None:
-        """Stop listening to a LAN game; close a local game's log (removed when nobody
-        acted: such a game is not kept)."""
+        """Stop listening to a LAN game; close a local game's log (there is none on disk
+        when nobody acted: such a game is not kept; :meth:`LogFile.discard` makes sure)."""
         if self.lan is not None and self.net_changed in self.lan.listeners:
             self.lan.listeners.remove(self.net_changed)
         if self.logfile is not None:
