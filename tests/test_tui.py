@@ -1547,3 +1547,84 @@ async def test_refusals_say_no_rulebook_codes() -> None:
         game.say("Not possible: no attacks in the first round (RB Combat; FAQ errata)")
         status = str(game.query_one("#status").render())
         assert "first round" in status and "RB" not in status and "FAQ" not in status
+
+
+async def test_a_big_terminal_draws_the_board_at_a_larger_scale() -> None:
+    """Issue 12: at 200x50 the board stayed 44 columns while the log took the room. From
+    about 170x45 it is drawn at the larger scale (6x3 per square, 64x31), whole, beside
+    the panels and a log column of at least 40; back at 120x40 it is the usual size."""
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        board = game.board
+        v = game.session.view()
+        assert board.scale == render.LARGE
+        assert (board.size.width, board.size.height) == render.board_size(v, render.LARGE) \
+            == (64, 31)
+        scroll = game.query_one("#board-scroll")
+        assert scroll.max_scroll_y == 0 and scroll.max_scroll_x == 0  # all of it in sight
+        assert game.query_one("#log").size.width >= 40
+        lines = board.plain().splitlines()
+        left = render.row_label_width(v)
+        me = v.player("P1")
+        assert me.at is not None
+        col, row = me.at
+        inside = lines[3 * row + 1][left + 6 * col + 1:left + 6 * col + 6]
+        assert "1" in inside  # P1's digit inside his square's first line
+        ruler = str(game.query_one("#board-cols").render())
+        assert ruler.index("c") - ruler.index("a") == 12  # the letters over the centres
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert board.scale == render.SMALL and board.size.width == 44
+
+
+async def test_the_whole_board_fits_at_80x24() -> None:
+    """Issue 12: at 80x24 the board's bottom rim scrolled one line. Where it only just
+    fits, the column letters are in the board's top rim and the header line in the right
+    column: every board line shows, even with a two-line status line."""
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        scroll = game.query_one("#board-scroll")
+        assert scroll.max_scroll_y == 0 and scroll.max_scroll_x == 0
+        assert game.has_class("-rim") and not game.query_one("#board-cols").display
+        top = game.board.plain().splitlines()[0]
+        assert all(ch in top for ch in "abcdefghij")  # the letters in the top rim
+        assert "your turn" in str(game.query_one("#top-side").render())
+        game.say("x " * 60)  # a message long enough for two status lines
+        await pilot.pause()
+        assert game.query_one("#status").size.height == 2
+        assert scroll.max_scroll_y == 0
+        bottom = game.board.plain().splitlines()[-1]
+        assert bottom.strip().startswith("└") and bottom.rstrip().endswith("┘")
+        await pilot.resize_terminal(100, 30)  # room for the ruler again
+        await pilot.pause()
+        assert not game.has_class("-rim") and game.query_one("#board-cols").display
+
+
+@pytest.mark.parametrize("size", [(60, 20), (48, 16), (80, 24)])
+async def test_the_footer_shows_every_key_at_any_width(size: tuple[int, int]) -> None:
+    """Issue 12: at 60 columns the footer cut its later keys (e End turn, i Card text, C
+    Cards). The footer takes as many lines as its keys need: every key it offers lies
+    wholly inside the window; at 80 columns they still fit on one line."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(3):  # the footer composes its keys again as the bindings settle
+            await pilot.pause()
+        game = game_of(app)
+        footer = game.query_one(Footer)
+        keys = list(footer.query(FooterKey))
+        shown = {b.action for _, b, _, _ in game.active_bindings.values() if b.show}
+        assert {k.action for k in keys} == shown and {"end", "cards", "card_text"} <= shown
+        for k in keys:
+            r = k.region
+            assert r.width > 0 and r.x >= 0 and r.right <= size[0], (k.description, r)
+            assert footer.region.y <= r.y < footer.region.bottom
+        assert footer.region.bottom == size[1]
+        if size[0] >= 80:
+            assert footer.size.height == 1
