@@ -1628,3 +1628,26 @@ async def test_the_footer_shows_every_key_at_any_width(size: tuple[int, int]) ->
         assert footer.region.bottom == size[1]
         if size[0] >= 80:
             assert footer.size.height == 1
+
+
+async def test_hand_lines_fit_the_panel_without_a_cut() -> None:
+    """Issue 12: at 80x24 hand lines were cut ("Lightning Blast · attack #po…"). Each line
+    says what fits (name, kind, the number use) and never ends cut; wider, all of it."""
+    from wizwar_tui.wizwar.widgets import HandPanel
+
+    app = WizWarApp(players=4, seed=7, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        panel = game.query_one(HandPanel)
+        width = panel.content_region.width
+        lines = str(panel.render()).splitlines()
+        hand = game.session.view().hand
+        assert "lightning-blast" in hand and len(lines) == len(hand)
+        for line, slug in zip(lines, hand, strict=True):
+            assert len(line) <= width and "…" not in line, line
+            assert render.card_name(slug) in line
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert render.card_summary("lightning-blast") in str(panel.render())

@@ -844,9 +844,11 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
     return t
 
 
-def card_summary(slug: str) -> str:
+def card_summary(slug: str, width: int = 0) -> str:
     """``Fireball · attack #power`` for the hand panel: the name, the kind, and what a
-    number card sets for it (``?`` for a face not known)."""
+    number card sets for it (``?`` for a face not known). With ``width`` the longest of
+    ``Name · kind #use``, ``Name · kind``, ``Name`` that fits (issue 12: a cut line read
+    "attack #po…"); the name is never shortened here."""
     if not slug:
         return "? (not known)"
     cd = BY_SLUG.get(slug)
@@ -856,4 +858,7 @@ def card_summary(slug: str) -> str:
         return f"Number {cd.name}"
     kind = cd.kind.replace("counteraction", "counter")
     use = f" #{cd.number}" if cd.uses_number else ""  # what its number card sets
-    return f"{cd.name} · {kind}{use}"
+    for text in (f"{cd.name} · {kind}{use}", f"{cd.name} · {kind}"):
+        if not width or len(text) <= width:
+            return text
+    return cd.name

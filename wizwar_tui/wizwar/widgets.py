@@ -138,9 +138,18 @@ class HandPanel(Static):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.hand: tuple[str, ...] = ()
         self.index = 0
+        self.last: tuple[View, set[str]] | None = None
+
+    def on_resize(self) -> None:
+        """Draw the hand again for the new width (what each line says depends on it)."""
+        if self.last is not None:
+            self.show(*self.last)
 
     def show(self, view: View, playable: set[str]) -> None:
-        """Draw the hand; ``playable`` cards (some legal play exists) are bright."""
+        """Draw the hand; ``playable`` cards (some legal play exists) are bright. Each line
+        says as much as the panel's width holds (:func:`render.card_summary`)."""
+        self.last = (view, playable)
+        width = self.content_region.width
         self.hand = view.hand
         if self.index >= len(self.hand):
             self.index = max(0, len(self.hand) - 1)
@@ -156,11 +165,14 @@ class HandPanel(Static):
             style = "bold" if slug in playable else "dim"
             if i == self.index:
                 style += " reverse"
-            t.append(f"{mark}{i + 1:>2} " if wide else f"{mark}{i + 1} ", "bold")
-            t.append(render.card_summary(slug), style)
-            if slug in shown:
+            head = f"{mark}{i + 1:>2} " if wide else f"{mark}{i + 1} "
+            t.append(head, "bold")
+            note = " (displayed)" if slug in shown else ""
+            room = width - len(head) - len(note) if width else 0
+            t.append(render.card_summary(slug, max(room, 1) if width else 0), style)
+            if note:
                 shown.remove(slug)
-                t.append(" (displayed)", "bold cyan")
+                t.append(note, "bold cyan")
         self.update(t)
         keys = f"1-{len(self.hand)}" if wide else "1-9"
         self.border_subtitle = f"{keys} play · ,/. select · i text"
