@@ -1655,3 +1655,16 @@ async def test_hand_lines_fit_the_panel_without_a_cut() -> None:
         await pilot.pause()
         await pilot.pause()
         assert render.card_summary("lightning-blast") in str(panel.render())
+
+
+async def test_space_with_nothing_to_answer_says_so_in_words() -> None:
+    """Found in the issue 12 hunt: space on one's own turn said "Not possible: 'pass' is
+    not possible now"; it says there is nothing to answer."""
+    app = game_app(seed=seed_where(lambda st: st.turn.active == "P1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        await pilot.press("space")
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "nothing to answer" in status and "'pass'" not in status, status
