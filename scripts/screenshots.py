@@ -304,6 +304,7 @@ async def main() -> None:
         await lan_game()
         return
     if sys.argv[1:] == ["terminal"]:
+        await game((200, 50), "game-200x50.svg", players=4)
         await game((80, 24), "game-80x24.svg")
         await game((80, 24), "game-ascii.svg", ascii_only=True)
         await narrow()
@@ -317,6 +318,7 @@ async def main() -> None:
     await game((80, 24), "game-80x24.svg")
     await game((80, 24), "game-ascii.svg", ascii_only=True)
     await game((120, 40), "game-4p.svg", players=4)
+    await game((200, 50), "game-200x50.svg", players=4)
     await narrow()
     await too_small()
     await cards()
