@@ -654,6 +654,40 @@ async def test_game_over_names_the_winning_team() -> None:
             await pilot.pause()
 
 
+async def test_game_over_says_whose_home_base() -> None:
+    """Found in the issue 12 hunt: the game-over box read "P2 wins. With two treasures on
+    the home base" (whose?). The core's win text says "his own home base"; told to the
+    winner, "your own home base"."""
+    from core.wizwar.view import view
+
+    st = new_game(GameConfig(players=2), 3)
+    st.winner = "P2"
+    how = "P2 wins with two treasures on his own home base"
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for human, want in (("P1", "With two treasures on his own home base"),
+                            ("P2", "With two treasures on your own home base")):
+            scr = GameOverScreen("P2", how, view(st, human), 2, 3, human)
+            await app.push_screen(scr)
+            await pilot.pause()
+            assert want in str(scr.query_one("#over-text").render())
+            app.pop_screen()
+            await pilot.pause()
+    import json
+    from pathlib import Path
+
+    from core import registry
+
+    rs = registry.get("wizwar")
+    games = json.loads((Path(__file__).resolve().parent / "data" / "golden_games.json")
+                       .read_text())
+    g = next(g for g in games if g["seed"] == 1)
+    st2 = rs.new_game(rs.validate_options(g["options"]), g["seed"])
+    wins = [e.text for a in g["actions"] for e in rs.apply(st2, rs.parse_action(a))
+            if e.kind == "win"]
+    assert wins and all(" on the home base" not in w for w in wins), wins
+
+
 def test_card_texts_say_targets_and_numbers_in_words() -> None:
     """Every card's text names its target and number use in words, never the data's codes
     (``los:player``, ``-``); counts are singular when one."""

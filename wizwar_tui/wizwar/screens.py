@@ -399,6 +399,9 @@ class GameOverScreen(Screen[None]):
             if how.startswith(f"{who} wins"):
                 how = how[len(who) + len(" wins"):].lstrip(" :")
                 how = how[:1].upper() + how[1:]
+        if self.human and self.human in self.winner.split("+"):  # said to the winner
+            how = how.replace("his own home base", "your own home base").replace(
+                "its home bases", "your team's home bases")
         t.append(f"{how}\n\n")
         for p in self.final.players:
             status = "dead" if not p.alive else ("out" if p.out else f"life {p.life}")

@@ -137,7 +137,7 @@ def _check_end(state: State, o: Out) -> None:
         if "+" in win:
             o("win", f"team {win} wins with three treasures on its home bases", seat=win)
         else:
-            o("win", f"{win} wins with two treasures on the home base", seat=win)
+            o("win", f"{win} wins with two treasures on his own home base", seat=win)
         return
     alive = [w for w in state.wizards if w.in_game]
     if state.options.get("team") and alive:
