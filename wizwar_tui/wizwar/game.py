@@ -608,17 +608,15 @@ class GameScreen(GameScreenBase):
         it may take two lines."""
         self.query_one("#topbar", Static).update(self.top_text(v))
         side = self.query_one("#top-side", Static)
-        if self.has_class("-rim"):
-            width = side.content_region.width or max(20, self.app.size.width - 46)
-            text = self.top_text(v, 2 * width)
-            text.no_wrap, text.overflow = False, "fold"
+        if self.has_class("-rim"):  # the turn first, then who, the round and the game
+            turn, where = self.top_parts(v)
+            text = Text(no_wrap=True, overflow="ellipsis")
+            text.append(turn, "bold")
+            text.append(f"\nWiz-War · you are {self.human} · round {v.round} · {where}")
             side.update(text)
 
-    def top_text(self, v: View, width: int | None = None) -> Text:
-        """The header line, shortened to fit ``width`` (default: the window's; never
-        wrapped): the turn text is kept; "you are", the seed or LAN address and the title
-        go first."""
-        width = width or self.app.size.width
+    def top_parts(self, v: View) -> tuple[str, str]:
+        """The header's turn text and where the game is (variants, seed or LAN address)."""
         turn = render.turn_text(v, self.walk_note)
         if self.lan is not None and not v.winner and self.lan.phase in ("lost", "failed",
                                                                         "desync", "refused"):
@@ -630,6 +628,14 @@ class GameScreen(GameScreenBase):
                                    ("team", "team play")) if self.options.get(k)]
         if variants:  # the variants in play, in the header as the team variant always was
             where = f"{' · '.join(variants)} · {where}"
+        return turn, where
+
+    def top_text(self, v: View, width: int | None = None) -> Text:
+        """The header line, shortened to fit ``width`` (default: the window's; never
+        wrapped): the turn text is kept; "you are", the seed or LAN address and the title
+        go first."""
+        width = width or self.app.size.width
+        turn, where = self.top_parts(v)
         parts = [(" Wiz-War ", f" you are {self.human} · round {v.round} · ", where),
                  (" Wiz-War ", f" {self.human} · r{v.round} · ", where),
                  ("", f" {self.human} · r{v.round} · ", ""),
