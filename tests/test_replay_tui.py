@@ -752,3 +752,24 @@ async def test_the_log_file_appears_with_the_first_action(data_home: Path) -> No
         assert game.do(s.legal_actions()[0])
         await pilot.pause()
         assert len(log.read(Path(path).read_bytes()).records) == 2
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+async def test_the_replay_footer_shows_every_key(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Issue 12 (a player must never lose a key to the width): the replay screen's footer
+    takes as many lines as its keys need; every key lies wholly inside the window."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    path = tmp_path / "game.wwlog"
+    bot_log(path, limit=20)
+    app = replay_app(path)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        footer = app.screen.query_one(Footer)
+        keys = list(footer.query(FooterKey))
+        assert {"step(1)", "jump", "seen_as", "back"} <= {k.action for k in keys}
+        for k in keys:
+            assert k.region.width > 0 and k.region.right <= size[0], (k.description, k.region)

@@ -32,6 +32,7 @@ from textual.widgets.option_list import Option
 from core import log
 from core.engine import Event, IllegalAction, Outcome, Ruleset
 from wizwar_tui import games
+from wizwar_tui.footer import KeysFooter
 from wizwar_tui.screens import TooSmall
 from wizwar_tui.seats import player_colour
 
@@ -432,7 +433,7 @@ class ReplayScreen(Screen[None]):
         yield Static(id="status")
         yield Input(placeholder="jump: 12 = turn 12 · a57 = action 57 · r3 = round 3 · "
                                 "Esc closes", id="jump", disabled=True)
-        yield Footer()
+        yield KeysFooter()  # every key in sight at any width (issue 12)
         yield TooSmall()
 
     def on_mount(self) -> None:

@@ -26,6 +26,7 @@ from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import parse_edge, parse_square
 from core.wizwar.view import View
 from net.session import NetSession
+from wizwar_tui.footer import KeysFooter
 from wizwar_tui.gameui import GameScreenBase
 from wizwar_tui.saves import LogFile, new_log, now_text
 from wizwar_tui.screens import ChoiceScreen, HelpScreen, TooSmall
@@ -35,7 +36,6 @@ from wizwar_tui.wizwar.widgets import (
     Board,
     BoardRuler,
     HandPanel,
-    KeysFooter,
     PlayersPanel,
     StackPanel,
 )

@@ -4,11 +4,9 @@ draws it; none of them changes game state."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Footer, Static
-from textual.widgets._footer import FooterKey
+from textual.widgets import Static
 
 from core.wizwar.view import View
 from wizwar_tui.wizwar import render
@@ -264,48 +262,3 @@ class StackPanel(Static):
         mine = bool(view.stack) and view.stack[0].to_answer == view.viewer
         self.set_class(mine, "-urgent")
 
-
-class KeysFooter(Footer):
-    """The key footer on as many lines as its keys need, in columns (issue 12: at 60
-    columns the later keys were cut off, so a player lost them to the width). On one line
-    when they fit, as Textual's footer."""
-
-    DEFAULT_CSS = """
-    KeysFooter {
-        layout: grid;
-        grid-columns: auto;
-        grid-gutter: 0 0;
-    }
-    """
-
-    def compose(self) -> ComposeResult:
-        """Textual's keys, then the columns set for the width."""
-        self._keys = list(super().compose())
-        self.fit_keys(self.size.width or self.app.size.width)
-        yield from self._keys
-
-    @staticmethod
-    def key_width(key: Widget) -> int:
-        """Columns one key takes (``" ? Help "``: the key padded, then its words)."""
-        if isinstance(key, FooterKey):
-            return len(key.key_display) + 2 + (len(key.description) + 1 if key.description
-                                                else 0)
-        return key.size.width or 1
-
-    def fit_keys(self, width: int) -> None:
-        """The most columns whose widest keys fit in ``width``, and a line per row."""
-        keys = getattr(self, "_keys", [])
-        widths = [self.key_width(k) for k in keys]
-        cols = max(1, len(widths))
-        while cols > 1:
-            colw = [max(widths[i::cols]) for i in range(cols)]
-            if sum(colw) <= width:
-                break
-            cols -= 1
-        rows = max(1, -(-len(widths) // cols))
-        self.styles.grid_size_columns = cols
-        self.styles.height = rows
-
-    def on_resize(self) -> None:
-        """Lay the keys out again for the new width."""
-        self.fit_keys(self.size.width)
