@@ -1702,3 +1702,29 @@ async def test_space_with_nothing_to_answer_says_so_in_words() -> None:
         await pilot.pause()
         status = str(game.query_one("#status").render())
         assert "nothing to answer" in status and "'pass'" not in status, status
+
+
+def test_the_larger_scale_shows_a_crowded_square_whole() -> None:
+    """At :data:`render.LARGE` a square has two lines of five: four wizards on one square
+    all show (at the usual scale the fourth is a ``+``), a target keeps its brackets on the
+    first line, and ``rim_labels`` writes the column letters into the top rim."""
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "c3"}, {"at": "c3"}, {"at": "c3"}, {"at": "c3"}],
+                      "turn": {"active": "P1"}})
+    from core.wizwar.view import view
+
+    v = view(st, "P1")
+    big = render.render_board(v, None, {}, set(), scale=render.LARGE, header=False).plain
+    lines = big.splitlines()
+    assert len(lines) == 3 * 5 + 1 and all(len(ln) == render.board_size(v, render.LARGE)[0]
+                                           for ln in lines)
+    inside = lines[7][2 + 6 * 2 + 1:2 + 6 * 2 + 6] + lines[8][2 + 6 * 2 + 1:2 + 6 * 2 + 6]
+    assert all(d in inside for d in "1234") and render.MORE not in inside
+    small = render.render_board(v, None, {}, set(), header=False).plain.splitlines()
+    assert render.MORE in small[5]  # the usual scale: three cells, the rest a "+"
+    aimed = render.render_board(v, None, {}, {(2, 2)}, scale=render.LARGE,
+                                header=False).plain.splitlines()
+    assert aimed[7][2 + 6 * 2 + 1] == "[" and aimed[7][2 + 6 * 2 + 5] == "]"
+    rim = render.render_board(v, None, {}, set(), scale=render.LARGE, header=False,
+                              rim_labels=True).plain.splitlines()[0]
+    assert [rim.index(c) for c in "abcde"] == [2 + 6 * i + 3 for i in range(5)]
