@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import secrets
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from core import log
@@ -71,6 +72,43 @@ class LogFile:
             os.remove(self.path)
         except FileNotFoundError:
             pass
+
+
+class HeldHeader:
+    """A log writer that holds the records before the first action (the header; a LAN
+    game's header comes at the deal) in memory and writes them with that action, so a game
+    left or killed before anyone acted leaves no file (issue 12). Records after the first
+    action go straight through; an end record with no action before it is dropped.
+
+    ``joined``: the held records and the action go out in one call (a :class:`LogFile`
+    then creates the file with all of them at once); else one call each (a
+    :class:`PeerLog`, which reads one record per call). ``write`` raises what the target
+    raises (``OSError``); the held records are kept until they are written."""
+
+    def __init__(self, target: Callable[[bytes], None], joined: bool = True) -> None:
+        self.target = target
+        self.joined = joined
+        self.held: list[bytes] = []
+        self.acted = False
+
+    def write(self, data: bytes) -> None:
+        """One encoded record (see the class)."""
+        if self.acted:
+            self.target(data)
+            return
+        rec = unpack(data)
+        if not (isinstance(rec, dict) and "action" in rec):
+            if not (isinstance(rec, dict) and rec.get("end") is True):
+                self.held.append(data)
+            return
+        out = [*self.held, data]
+        if self.joined:
+            self.target(b"".join(out))
+        else:
+            for d in out:
+                self.target(d)
+        self.held = []
+        self.acted = True
 
 
 def new_log(kind: str, tag: str = "") -> LogFile:

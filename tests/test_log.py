@@ -491,3 +491,37 @@ def test_a_byte_no_log_holds_is_told_as_damage_at_that_byte() -> None:
     assert got.damage.endswith(f"the file is damaged at byte {pos} (no log holds what is "
                                "there)"), got.damage
     assert "msgpack" not in got.damage
+
+
+def test_held_header_writes_nothing_until_the_first_action() -> None:
+    """Issue 12: a game killed before anyone acted left a header-only file. The header
+    (and a LAN deal's records) wait for the first action and go out with it, in one call
+    for a log file (created at once) or one call each for a joined player's log; an end
+    record with no action before it is dropped."""
+    from net.logfiles import HeldHeader
+
+    s = LocalSession.start(registry.get("wizwar"), {"players": 2}, 5, human="")
+    head = log.encode(log.header(s.ruleset, s.options, s.seed, kind="local"))
+    s.step_bot()
+    rec1 = log.encode(log.record(s.ruleset, 1, s.actions[0]))
+    s.step_bot()
+    rec2 = log.encode(log.record(s.ruleset, 2, s.actions[1]))
+    calls: list[bytes] = []
+    h = HeldHeader(calls.append)
+    h.write(head)
+    assert calls == []
+    h.write(rec1)
+    assert calls == [head + rec1]
+    h.write(rec2)
+    assert calls == [head + rec1, rec2]
+    assert len(log.read(b"".join(calls)).records) == 2
+    each: list[bytes] = []
+    h2 = HeldHeader(each.append, joined=False)
+    h2.write(head)
+    h2.write(rec1)
+    assert each == [head, rec1]
+    none: list[bytes] = []
+    h3 = HeldHeader(none.append)
+    h3.write(head)
+    h3.write(log.encode(log.end_record(s.ruleset, s.state)))
+    assert none == []  # ended (or left) before any action: no file at all

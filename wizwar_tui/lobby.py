@@ -26,7 +26,7 @@ from textual.widgets.option_list import Option
 from net.cli import DEFAULT_PORT, advertise_wanted, load_token, parse_target, save_token
 from net.lan import HostClosed, HostGame, JoinRefused, PeerGame
 from net.session import NetSession
-from wizwar_tui.saves import LogFile, PeerLog, new_log, now_text
+from wizwar_tui.saves import HeldHeader, LogFile, PeerLog, new_log, now_text
 from wizwar_tui.screens import TooSmall
 from wizwar_tui.seats import player_colour, seat_status_text
 
@@ -115,7 +115,9 @@ class LanLink:
                 # a joined player who joins the same game again continues its log
                 self.save = new_log("host", game.name) if isinstance(game, HostGame) \
                     else PeerLog(game.host, game.port, game.name)
-                game.writer, game.started = self.save.write, now_text()
+                # the header waits for the first action: no file for a game nobody played
+                held = HeldHeader(self.save.write, joined=isinstance(self.save, LogFile))
+                game.writer, game.started = held.write, now_text()
         self.session = NetSession(game)
         self.name = name
         self.advertise = advertise

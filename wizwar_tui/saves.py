@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import log
-from net.logfiles import LogFile, PeerLog, game_key, games_dir, new_log, now_text
+from net.logfiles import HeldHeader, LogFile, PeerLog, game_key, games_dir, new_log, now_text
 
-__all__ = ["LogFile", "PeerLog", "SavedGame", "export_file", "games_dir", "list_saved",
-           "new_log", "now_text", "players_text", "verify_files"]
+__all__ = ["HeldHeader", "LogFile", "PeerLog", "SavedGame", "export_file", "games_dir",
+           "list_saved", "new_log", "now_text", "players_text", "verify_files"]
 
 
 @dataclass

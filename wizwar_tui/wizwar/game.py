@@ -28,7 +28,7 @@ from core.wizwar.view import View
 from net.session import NetSession
 from wizwar_tui.footer import KeysFooter
 from wizwar_tui.gameui import GameScreenBase
-from wizwar_tui.saves import LogFile, new_log, now_text
+from wizwar_tui.saves import HeldHeader, LogFile, new_log, now_text
 from wizwar_tui.screens import ChoiceScreen, HelpScreen, TooSmall
 from wizwar_tui.wizwar import render
 from wizwar_tui.wizwar.screens import CardScreen, CardsScreen
@@ -143,31 +143,6 @@ class GameBoard(Board):
         """Move the board cursor."""
         self.move_cursor(dx, dy)
 
-
-
-class HeldHeader:
-    """A log writer that keeps the first record (the header) in memory and writes it with
-    the next one (the first action) in a single :meth:`LogFile.write`, which creates the
-    file atomically: until someone acts there is no file to leave behind.
-
-    ``write`` raises ``OSError`` as ``LogFile.write`` does."""
-
-    def __init__(self, file: LogFile) -> None:
-        self.file = file
-        self.held: bytes | None = None
-        self.records = 0
-
-    def write(self, data: bytes) -> None:
-        """One encoded record: the first is held, the second goes out with it."""
-        self.records += 1
-        if self.records == 1:
-            self.held = data
-            return
-        if self.held is not None:
-            self.file.write(self.held + data)
-            self.held = None
-            return
-        self.file.write(data)
 
 
 class GameScreen(GameScreenBase):
@@ -334,15 +309,16 @@ class GameScreen(GameScreenBase):
 
     def start_log(self) -> None:
         """Autosave a local game: its log file is written as it is played, a flushed record
-        per action. The header is held back until the first action: the file appears (one
-        atomic write, :class:`HeldHeader`) with the header and that action in it, so a game
-        killed before anyone acted (SIGTERM, SIGHUP, ``kill -9``) leaves no file (issue 12)."""
+        per action. The header is held back until the first action
+        (:class:`net.logfiles.HeldHeader`): the file appears in one atomic write with the
+        header and that action, so a game killed before anyone acted (SIGTERM, SIGHUP,
+        ``kill -9``) leaves no file (issue 12)."""
         if not self.save_log or self.logfile is not None \
                 or not isinstance(self.session, LocalSession):
             return
         try:
             self.logfile = new_log("local", f"seed{self.seed}")
-            self.session.record_to(HeldHeader(self.logfile).write, started=now_text())
+            self.session.record_to(HeldHeader(self.logfile.write).write, started=now_text())
         except OSError as exc:
             self.logfile = None
             self.session.writer = None
