@@ -32,13 +32,7 @@ from wizwar_tui.saves import HeldHeader, LogFile, new_log, now_text
 from wizwar_tui.screens import ChoiceScreen, HelpScreen, TooSmall
 from wizwar_tui.wizwar import render
 from wizwar_tui.wizwar.screens import CardScreen, CardsScreen
-from wizwar_tui.wizwar.widgets import (
-    Board,
-    BoardRuler,
-    HandPanel,
-    PlayersPanel,
-    StackPanel,
-)
+from wizwar_tui.wizwar.widgets import Board, BoardRuler, HandPanel, PlayersPanel, StackPanel
 
 if TYPE_CHECKING:
     from wizwar_tui.lobby import LanLink
@@ -142,7 +136,6 @@ class GameBoard(Board):
     def action_cursor(self, dx: int, dy: int) -> None:
         """Move the board cursor."""
         self.move_cursor(dx, dy)
-
 
 
 class GameScreen(GameScreenBase):
