@@ -1728,3 +1728,25 @@ def test_the_larger_scale_shows_a_crowded_square_whole() -> None:
     rim = render.render_board(v, None, {}, set(), scale=render.LARGE, header=False,
                               rim_labels=True).plain.splitlines()[0]
     assert [rim.index(c) for c in "abcde"] == [2 + 6 * i + 3 for i in range(5)]
+
+
+async def test_the_game_footer_does_not_show_through_a_dialog() -> None:
+    """Found in the issue 12 hunt at 60x20: with the footer on two lines, the Cards screen's
+    own footer covered only one and the game's other line showed through, offering keys
+    the dialog does not take. Under a dialog the game's footer is hidden; back, shown."""
+    from wizwar_tui.footer import KeysFooter
+
+    app = game_app(seed=3, players=4)
+    async with app.run_test(size=(60, 20)) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        game = game_of(app)
+        footer = game.query_one(KeysFooter)
+        assert footer.display and footer.size.height == 2
+        await pilot.press("C")
+        await pilot.pause()
+        assert isinstance(app.screen, CardsScreen)
+        assert not footer.display
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game and footer.display

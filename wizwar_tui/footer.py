@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -53,3 +54,12 @@ class KeysFooter(Footer):
     def on_resize(self) -> None:
         """Lay the keys out again for the new width."""
         self.fit_keys(self.size.width)
+
+
+def show_footer_on_top(screen: Screen[object], shown: bool) -> None:
+    """Show ``screen``'s :class:`KeysFooter` only while the screen is on top: call it with
+    False on ``ScreenSuspend`` and True on ``ScreenResume``. Under a dialog with a footer
+    of its own, a second line of this one showed through and offered keys that the dialog
+    does not take (found at 60x20, issue 12)."""
+    for footer in screen.query(KeysFooter):
+        footer.display = shown

@@ -26,7 +26,7 @@ from core.wizwar.actions import Action, NotationError, parse
 from core.wizwar.board import parse_edge, parse_square
 from core.wizwar.view import View
 from net.session import NetSession
-from wizwar_tui.footer import KeysFooter
+from wizwar_tui.footer import KeysFooter, show_footer_on_top
 from wizwar_tui.gameui import GameScreenBase
 from wizwar_tui.saves import HeldHeader, LogFile, new_log, now_text
 from wizwar_tui.screens import ChoiceScreen, HelpScreen, TooSmall
@@ -316,6 +316,14 @@ class GameScreen(GameScreenBase):
             self.logfile = None
             self.session.writer = None
             self.notify(f"This game is not saved: {exc}", severity="warning", timeout=8)
+
+    def on_screen_suspend(self) -> None:
+        """A dialog or another screen on top: this footer does not show through."""
+        show_footer_on_top(self, False)
+
+    def on_screen_resume(self) -> None:
+        """On top again: the footer back."""
+        show_footer_on_top(self, True)
 
     def on_unmount(self) -> None:
         """Stop listening to a LAN game; close a local game's log (there is none on disk
