@@ -32,7 +32,7 @@ from textual.widgets.option_list import Option
 from core import log
 from core.engine import Event, IllegalAction, Outcome, Ruleset
 from wizwar_tui import games
-from wizwar_tui.footer import KeysFooter
+from wizwar_tui.footer import KeysFooter, show_footer_on_top
 from wizwar_tui.screens import TooSmall
 from wizwar_tui.seats import player_colour
 
@@ -435,6 +435,14 @@ class ReplayScreen(Screen[None]):
                                 "Esc closes", id="jump", disabled=True)
         yield KeysFooter()  # every key in sight at any width (issue 12)
         yield TooSmall()
+
+    def on_screen_suspend(self) -> None:
+        """A dialog on top: this footer does not show through (issue 12)."""
+        show_footer_on_top(self, False)
+
+    def on_screen_resume(self) -> None:
+        """On top again: the footer back."""
+        show_footer_on_top(self, True)
 
     def on_mount(self) -> None:
         """Titles and the first drawing."""
