@@ -1750,3 +1750,19 @@ async def test_the_game_footer_does_not_show_through_a_dialog() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is game and footer.display
+
+
+async def test_the_cards_title_is_not_cut_at_60_columns() -> None:
+    """Found in the issue 12 hunt: at 60x20 the Cards screen's title ended "(124 wit…"; it
+    takes a second line instead."""
+    app = game_app(seed=3, players=4)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        await pilot.press("C")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, CardsScreen)
+        title = app.screen.query_one("#cards-title")
+        text = str(title.render())
+        assert "(124 with two players)" in text
+        assert title.size.height == 2 and len(text) > title.size.width
