@@ -751,6 +751,8 @@ class GameScreen(GameScreenBase):
             self.message = None
             self.message_turn = None
         self.query_one("#status", Static).update(self.message or self.prompt(v))
+        if self.board.view is not None and not (self.net and not self.session.started):
+            self.update_top(v)  # the header from the same view as the status line
 
     def say(self, text: str, style: str = "bold red") -> None:
         """Show a message in the status line (until the next action, or until the turn
