@@ -62,6 +62,13 @@ class ReplayBoard(Board):
 
     can_focus = False
 
+    def follow_cursor(self) -> None:
+        """After a resize (the footer taking another line, say) keep the last action's
+        squares in sight, not the top-left corner: a replay board has no cursor."""
+        show = getattr(self.screen, "show_squares", None)
+        if self.targets and show is not None:
+            show(sorted(self.targets))
+
     def render(self) -> Text:
         """The board text (empty until a view is set)."""
         if self.view is None:
