@@ -12,7 +12,7 @@ with the rules' reason in words (``session.why``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import _time
@@ -59,7 +59,7 @@ def _labels(a: Action) -> str:
     return a.words[0] if a.words else ""
 
 
-class MapScroll(ScrollableContainer, can_focus=False):
+class MapScroll(ScrollableContainer, can_focus=False, inherit_bindings=False):
     """The map's scrolling window (it follows the cursor)."""
 
 
@@ -70,7 +70,7 @@ class MapView(Static, can_focus=True):
 class WizardKingsScreen(GameScreenBase):
     """A Wizard Kings game (local or LAN) over a ``core.session.Session``."""
 
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "cursor('n')", "Up", show=False),
         Binding("down", "cursor('s')", "Down", show=False),
         Binding("left", "cursor('w')", "Left", show=False),
@@ -98,7 +98,8 @@ class WizardKingsScreen(GameScreenBase):
         Binding("i", "hex_info", "Hex"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "menu", "Menu"),
-    ] + [Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)]
+        *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)],
+    ]
 
     DEFAULT_CSS = """
     WizardKingsScreen #wk-top { height: 1; background: #1f2a33; color: #e0e0e0; }

@@ -22,7 +22,7 @@ from wizwar_tui.replay import EVERYONE, ReplayScreen
 from wizwar_tui.wizardkings import render
 
 
-class ReplayMapScroll(ScrollableContainer, can_focus=False):
+class ReplayMapScroll(ScrollableContainer, can_focus=False, inherit_bindings=False):
     """The replay's map window."""
 
 
