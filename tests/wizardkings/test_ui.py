@@ -45,8 +45,8 @@ def four_player_state(seed: int, turn_limit: int = 10) -> Any:
     """A 4-player game on the 4-map layout (maps 3 and 4 turned), built from the core's
     ``blank`` (the ruleset's options offer 2 players only so far)."""
     o = dict(G.DEFAULTS)
-    o.update(RS.validate_options({"turn_limit": turn_limit}))
-    o.update(players=4, layout="4-map", maps=[1, 2, 3, 4])
+    o.update(RS.validate_options({}))
+    o.update(players=4, layout="4-map", maps=[1, 2, 3, 4], turn_limit=turn_limit)
     return G.State(G.blank(o, seed), Rng.from_seed(seed)), o
 
 

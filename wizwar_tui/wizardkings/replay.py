@@ -30,6 +30,7 @@ class WizardKingsReplayScreen(ReplayScreen):
     """The replay of a Wizard Kings game: the map (the last action's hexes lit), the players
     and the battle, the last action's hex in full, beside the shell's log."""
 
+    CSS_PATH = ["../replay.tcss"]  # the shell's (paths are relative to this module)
     DEFAULT_CSS = """
     WizardKingsReplayScreen #wkr-main { height: 1fr; }
     WizardKingsReplayScreen #wkr-mapbox { width: 1fr; border: round #5f87af; }
