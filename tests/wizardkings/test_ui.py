@@ -104,6 +104,11 @@ def test_four_map_layout_draws_turned_maps() -> None:
 
 def test_standing_blocks_own_faces_enemy_colour_and_label_only() -> None:
     st = deployed()
+    for _ in range(2):  # each player moves one block out of its stack, then ends
+        p = RS.stage(st).players[0]
+        la = RS.legal_actions(st, p)
+        RS.apply(st, next(a for a in la if a.verb == "move" and "-" not in a.words[1]))
+        RS.apply(st, next(a for a in RS.legal_actions(st, p) if a.verb == "end"))
     v = RS.view(st, "P1")
     text = plain(render.render_map(v, None, ascii_only=True))
     g = st.d
@@ -114,8 +119,10 @@ def test_standing_blocks_own_faces_enemy_colour_and_label_only() -> None:
             assert v["blocks"][b]["type"] == ""
     # a hex holding one enemy block alone shows its label; one holding one own block its face
     alone = {h: xs for h, xs in render.blocks_at(v).items() if len(xs) == 1}
-    for h, xs in alone.items():
+    assert alone
+    for xs in alone.values():
         cell = render.stack_cells(xs, "#")[0][0]
+        assert cell in text
         if xs[0]["owner"] == "P2":
             assert cell == f"##{xs[0]['label']}"
         else:
