@@ -266,7 +266,7 @@ async def play_by_keys(pilot: Any, scr: WizardKingsScreen, limit: int = 3000) ->
     now and then, end; fire, pass, retreat, hits and battles; regroups ended; build orders
     sent (a step on a block when the treasury allows). Returns the keys pressed."""
     keys = 0
-    moves = 0
+    done: dict[int, int] = {}  # moves made by keys per turn
     for _ in range(limit):
         if scr.session.over:
             break
@@ -293,19 +293,26 @@ async def play_by_keys(pilot: Any, scr: WizardKingsScreen, limit: int = 3000) ->
                     await pilot.press("backspace")
                     keys += 1
             await pilot.press("o")
-        elif ph == "movement" and "move" in verbs and moves < 6 and v["turn"] <= 3:
-            # a move by keys: select the first hex with a movable block, go one hex on
-            a = next(a for a in scr.legal() if a.verb == "move")
+        elif ph == "movement" and "move" in verbs and done.get(v["turn"], 0) < 2:
+            # a move by keys, towards the enemy: into a hex he holds when one is in reach,
+            # else the one that ends furthest east (his map)
+            done[v["turn"]] = done.get(v["turn"], 0) + 1
+            b = render.board_of(v)
+            foes = {x["at"] for x in v["blocks"].values() if x["owner"] != scr.human
+                    and x["state"] == "map"}
+            cands = [a for a in scr.legal() if a.verb == "move"]
+            a = next((a for a in cands if a.words[1].split("-")[-1] in foes), None) or max(
+                cands, key=lambda a: (b.hexes[a.words[1].split("-")[-1]].gq,
+                                      -a.words[1].count("-"), str(a)))
             start = v["blocks"][f"{scr.human}.{a.words[0]}"]["at"]
             scr.cursor = start
             scr.reset_selection()
-            await pilot.press("enter")
-            dest = a.words[1].split("-")[0]
-            scr.chosen = [a.words[0]]
-            scr.cursor, scr.trail = dest, [dest]
-            await pilot.press("enter")
-            moves += 1
-            if scr.mode:  # refused (a group's limit): end the turn instead
+            await pilot.press("enter")  # select the hex's blocks
+            scr.chosen = [a.words[0]]  # (keys 1-9 pick one: tested above)
+            path = a.words[1].split("-")
+            scr.cursor, scr.trail = path[-1], path
+            await pilot.press("enter")  # confirm the path
+            if scr.mode:  # refused: end the turn instead
                 await pilot.press("escape", "escape", "e")
         elif "end" in verbs and ph == "movement":
             await pilot.press("e")
@@ -349,6 +356,7 @@ def test_whole_game_by_keys_against_the_bot_and_its_replay(tmp_path: Any) -> Non
             assert isinstance(app.screen, GameOverScreen)
             verbs = {a.verb for a in scr.session.actions if a.actor == "P1"}
             assert {"deploy", "move", "end", "build"} <= verbs
+            assert verbs & {"fire", "pass", "retreat", "hit", "battle"}  # it fought
             path = scr.logfile.path if scr.logfile is not None else ""
             assert path
             total = len(scr.session.actions)

@@ -114,6 +114,10 @@ class WizardKingsScreen(GameScreenBase):
     WizardKingsScreen #wk-line { display: none; }
     WizardKingsScreen #wk-line.-open { display: block; }
     WizardKingsScreen MapView { width: auto; height: auto; }
+    .-medium WizardKingsScreen #wk-side { width: 32; }
+    .-narrow WizardKingsScreen #wk-side { width: 28; }
+    .-huge WizardKingsScreen #wk-side { width: 52; }
+    .-short WizardKingsScreen #wk-hex { max-height: 8; }
     """
 
     def __init__(self, *, session: Any = None, lan: Any = None, seed: int | None = None,
@@ -424,6 +428,9 @@ class WizardKingsScreen(GameScreenBase):
         """Turn, phase, initiative order and who acts."""
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(" Wizard Kings ", "bold reverse")
+        if self.human:
+            t.append(f" you {self.human}", f"bold {render.OWNER.get(self.human, '')}")
+            t.append(" ·")
         t.append(f" turn {v['turn']} · {v['phase'].capitalize()} Phase")
         if v.get("order"):
             t.append(" · initiative ")
@@ -461,10 +468,10 @@ class WizardKingsScreen(GameScreenBase):
         for p in v["players"]:
             on = sum(1 for x in v["blocks"].values() if x["owner"] == p and x["state"] == "map")
             t.append("\u25ae " if not self.ascii_only else "# ", render.OWNER.get(p, ""))
-            t.append(f"{p}{' (you)' if p == self.human else ''} ", "bold")
-            t.append(f"{v['armies'][p]} {on} blocks, cities {gp.get(p, 0)} GP")
+            t.append(f"{p} ", "bold underline" if p == self.human else "bold")
+            t.append(f"{v['armies'][p]} {on} blocks {gp.get(p, 0)} GP")
             if v["phase"] == "build" and p in v.get("treasury", {}):
-                t.append(f" · treasury {v['treasury'][p]}", "bold")
+                t.append(f" gold {v['treasury'][p]}", "bold")
             if p in v.get("out", []):
                 t.append(" · out", "dim")
             t.append("\n")
@@ -494,8 +501,12 @@ class WizardKingsScreen(GameScreenBase):
         b = render.board_of(v)
         pool = v["pool"].get(self.human, {})
         if isinstance(pool, dict):
-            avail = ", ".join(f"{t}({n})" for t, n in sorted(pool.items()) if n)
-            lines.append(f"pool: {avail or 'empty'}")
+            from core.wizardkings.units import ARMIES
+
+            army = ARMIES[v["armies"][self.human]]
+            avail = ", ".join(f"{t} x{n} {army[t].cost}GP" for t, n in sorted(pool.items())
+                              if n and t in army)
+            lines.append(f"pool (cost per step): {avail or 'empty'}")
         for h in sorted(b.hexes.values(), key=lambda h: h.name):
             if h.city and h.map_id in v.get("owners", {}).get(self.human, []):
                 occ = {x["owner"] for x in render.blocks_at(v).get(h.name, [])}
@@ -857,7 +868,8 @@ class WizardKingsScreen(GameScreenBase):
             if not self.chosen:
                 return
             lab = self.chosen[0]
-            if kind == "step":
+            if kind == "step":  # the first selected block below its maximum
+                lab = next((x for x in self.chosen if self.below_max(v, x)), lab)
                 done = [i for i, (k, it) in enumerate(self.orders)
                         if k == "step" and it.split(":")[0] == lab]
                 if done:
@@ -886,6 +898,17 @@ class WizardKingsScreen(GameScreenBase):
             ol.focus()
             return
         self.check_orders()
+
+    def below_max(self, v: dict[str, Any], label: str) -> bool:
+        """True when the human's block ``label`` is below its type's maximum strength
+        (units.md §2)."""
+        from core.wizardkings.units import ARMIES
+
+        x = v["blocks"].get(f"{self.human}.{label}")
+        if not x or not x.get("type"):
+            return False
+        ut = ARMIES[v["armies"][self.human]].get(x["type"])
+        return ut is not None and x["strength"] < ut.max
 
     def check_orders(self) -> None:
         """Say whether the orders written so far would be accepted."""
