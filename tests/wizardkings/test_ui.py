@@ -245,6 +245,12 @@ def test_arrows_trace_a_path() -> None:
             there, back = ("down", "up") if (h.gq, h.gr + 2) in render.board_of(
                 scr.view()).at else ("up", "down")
             await pilot.press(there)
+            # the prompt says whether the path may be taken, or what stops it
+            note = str(scr.query_one("#wk-prompt").render())
+            one = scr.trail[0]
+            assert note.startswith(f"{one}: ")
+            ok = not scr.session.why(f"P1 move {','.join(scr.chosen)} {one}")
+            assert ("Enter moves here" in note) == ok
             await pilot.press(there)
             assert len(scr.trail) == 2
             await pilot.press(back)  # back over the last hex: the path shrinks

@@ -518,7 +518,7 @@ class WizardKingsScreen(GameScreenBase):
     def hex_text(self, v: dict[str, Any]) -> Text:
         """The cursor hex's content; in the selected hex, your blocks numbered for 1-9."""
         out = Text()
-        for line in render.hex_lines(v, self.cursor):
+        for line in render.hex_lines(v, self.cursor, ascii_only=self.ascii_only):
             out.append_text(line)
             out.append("\n")
         mine = self.my_blocks(v, self.cursor)
@@ -621,8 +621,19 @@ class WizardKingsScreen(GameScreenBase):
                 self.trail = []
             else:
                 self.trail.append(nxt)
-        self.message = None
+        self.message = self.path_note() if self.mode == "move" else None
         self.draw()
+
+    def path_note(self) -> Text | None:
+        """In a move: whether the path traced so far may be taken, or what stops it (the
+        rules' words)."""
+        if not self.trail or not self.chosen:
+            return None
+        path = "-".join(self.trail)
+        why = self.session.why(Action(self.human, "move", (",".join(self.chosen), path)))
+        if why:
+            return Text(f"{path}: {why}", "yellow")
+        return Text(f"{path}: Enter moves here", "green")
 
     def action_enter(self) -> None:
         """Select blocks, confirm a path, deploy."""
@@ -1003,7 +1014,8 @@ class WizardKingsScreen(GameScreenBase):
     def action_hex_info(self) -> None:
         """i: everything about the cursor hex, in a box."""
         v = self.view()
-        text = "\n".join(str(x) for x in render.hex_lines(v, self.cursor))
+        text = "\n".join(str(x) for x in render.hex_lines(v, self.cursor,
+                                                              ascii_only=self.ascii_only))
         self.app.push_screen(HelpScreen(self.ascii_only, "wizard-kings", text=text))
 
     def action_help(self) -> None:

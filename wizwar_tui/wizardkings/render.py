@@ -278,9 +278,9 @@ def render_map(v: dict[str, Any], cursor: str | None = None, *, ascii_only: bool
 _ROADS_BY_BOARD: dict[int, set[str]] = {}
 
 
-def hex_lines(v: dict[str, Any], name: str, *, armies: dict[str, str] | None = None) -> list[Text]:
-    """The full content of hex ``name`` as the viewer sees it: terrain, city, features, who
-    controls it, and every block standing there (face or label, moved)."""
+def hex_lines(v: dict[str, Any], name: str, *, ascii_only: bool = False) -> list[Text]:
+    """The full content of hex ``name`` as the viewer sees it: terrain, city, features, and
+    every block standing there (face or label, moved)."""
     b = board_of(v)
     h = b.hexes[name]
     out: list[Text] = []
@@ -320,7 +320,7 @@ def hex_lines(v: dict[str, Any], name: str, *, armies: dict[str, str] | None = N
         out.append(Text("  no blocks"))
     for x in here:
         line = Text("  ")
-        line.append("\u25ae ", OWNER[x["owner"]])
+        line.append("# " if ascii_only else "\u25ae ", OWNER[x["owner"]])
         line.append(f"{x['owner']} #{x['label']} ", "bold")
         if x.get("type"):
             line.append(f"{x['type']} {x['strength']}")

@@ -87,7 +87,7 @@ class WizardKingsReplayScreen(ReplayScreen):
         if bt:
             t.append(f"battle in {bt['hex']}, round {bt['round']}\n", "bold #ff8787")
         if cursor:
-            for line in render.hex_lines(v, cursor):
+            for line in render.hex_lines(v, cursor, ascii_only=self.ascii_only):
                 t.append_text(line)
                 t.append("\n")
         self.query_one("#wkr-status", Static).update(t)
