@@ -426,3 +426,39 @@ def test_view_is_all_the_screen_reads() -> None:
     a = plain(render.render_map(RS.view(st, "P1"), "1c4"))
     b = plain(render.render_map(RS.view(other, "P1"), "1c4"))
     assert a == b
+
+
+def battle_state() -> Any:
+    """A 2-player game played by random legal actions (fixed seed) until a battle is being
+    fought."""
+    st = RS.new_game(RS.validate_options({"turn_limit": 10}), 27)
+    r = Rng.from_seed("battle")
+    for _ in range(3000):
+        if st.d["battle"] and not st.d["battle"]["victor"]:
+            return st
+        stage = RS.stage(st)
+        assert stage.kind != "over", "no battle in this game"
+        p = stage.players[0]
+        legal = RS.legal_actions(st, p)
+        moves_in = [a for a in legal if a.verb == "move" and any(
+            x["state"] == "map" and x["owner"] != p and x["at"] == a.words[1].split("-")[-1]
+            for x in st.d["blocks"].values())]
+        RS.apply(st, (moves_in or legal)[r.below(len(moves_in or legal))])
+    raise AssertionError("no battle")
+
+
+def test_battle_panel_firing_order_from_the_view() -> None:
+    st = battle_state()
+    bt = st.d["battle"]
+    v = RS.view(st, "P1")
+    text = plain(render.firing_order(v))
+    rows = [r for r in text.split("\n") if r.strip()]
+    assert rows and sum(r.startswith(">") for r in rows) <= 1
+    steps = ["D-A+", "A-A+", "D-A", "A-A", "D-B", "A-B", "D-C", "A-C"]
+    shown = [r[1:].split()[0] for r in rows]
+    assert shown == [s for s in steps if s in shown]  # in firing order, defenders first
+    # every block of the battle is on its step's row, face up (revealed in battle, R55)
+    faces = " ".join(rows)
+    for b in G.on_map(st.d, bt["hex"]):
+        x = st.d["blocks"][b]
+        assert f"{x['type'][:3]}{x['strength']}" in faces

@@ -148,6 +148,7 @@ class WizardKingsScreen(GameScreenBase):
         self._legal: tuple[int, list[Action]] | None = None
         self._view: tuple[int, dict[str, Any]] | None = None
         self.homed = False  # the cursor was put on the human's blocks once they stood
+        self.last_battle = ""  # the battle the cursor last jumped to
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -397,6 +398,11 @@ class WizardKingsScreen(GameScreenBase):
         if not self.homed and self.my_blocks(v, self.home_hex(v)):
             self.homed = True
             self.cursor = self.home_hex(v)
+        fight = (v.get("battle") or {}).get("hex", "")
+        if fight != self.last_battle:  # the map follows the action: a new battle
+            self.last_battle = fight
+            if fight:
+                self.cursor = fight
         self.query_one("#wk-top", Static).update(self.top_text(v))
         sel = {f"{self.human}.{lab}" for lab in self.chosen}
         mp = render.render_map(v, self.cursor, ascii_only=self.ascii_only, reach=self.reach(),
@@ -488,7 +494,9 @@ class WizardKingsScreen(GameScreenBase):
             t.append(f"\nBattle in {bt['hex']}: {rnd}, step {step}", "bold #ff8787")
             t.append(f"\n  attacker {bt['attacker']}, defender {bt['defender']}")
             if bt.get("hits"):
-                t.append(f"\n  hits to take: {bt['hits'].get('n', '?')}")
+                among = " ".join(bt["hits"].get("among", []))
+                t.append(f"\n  {bt['hits'].get('n', '?')} hit(s) to take among {among}")
+            t.append_text(render.firing_order(v))
         elif v.get("contacts"):
             t.append("\nBattles to fight: " + " ".join(sorted(v["contacts"])), "#ff8787")
         if v["phase"] == "build" and self.my_turn():

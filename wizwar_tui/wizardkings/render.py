@@ -278,6 +278,38 @@ def render_map(v: dict[str, Any], cursor: str | None = None, *, ascii_only: bool
 _ROADS_BY_BOARD: dict[int, set[str]] = {}
 
 
+def firing_order(v: dict[str, Any]) -> Text:
+    """The battle's firing order (R56): each step's units (defenders first at each
+    letter, wizards A+ first), the current step marked, units that acted dimmed."""
+    from core.wizardkings.game import STEPS
+    from core.wizardkings.units import ARMIES
+
+    bt = v["battle"]
+    side_of = v.get("sides", {})
+    here = blocks_at(v).get(bt["hex"], [])
+    t = Text()
+    for i, (who, letter) in enumerate(STEPS):
+        units = []
+        for x in here:
+            own_side = side_of.get(x["owner"], x["owner"])
+            is_att = own_side == bt.get("aside", bt["attacker"])
+            if (who == "A") != is_att or not x.get("type"):
+                continue
+            ut = ARMIES[v["armies"][x["owner"]]].get(x["type"])
+            if ut is not None and ut.letter == letter:
+                units.append(x)
+        if not units:
+            continue
+        cur = i == bt["step"]
+        t.append(f"\n{'>' if cur else ' '}{who}-{letter:<2} ", "bold" if cur else "dim")
+        for x in units:
+            acted = f"{x['owner']}.{x['label']}" in bt.get("acted", [])
+            t.append(f"{block_face(x)} ",
+                     f"{'dim ' if acted else 'bold ' if cur else ''}"
+                     f"{OWNER.get(x['owner'], '')}")
+    return t
+
+
 def hex_lines(v: dict[str, Any], name: str, *, ascii_only: bool = False) -> list[Text]:
     """The full content of hex ``name`` as the viewer sees it: terrain, city, features, and
     every block standing there (face or label, moved)."""
