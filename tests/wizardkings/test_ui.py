@@ -50,6 +50,17 @@ def four_player_state(seed: int, turn_limit: int = 10) -> Any:
     return G.State(G.blank(o, seed), Rng.from_seed(seed)), o
 
 
+def spread(seed: int = 5) -> Any:
+    """After deployment each player moves one block out of its stack, then ends."""
+    st = deployed(seed)
+    for _ in range(2):
+        p = RS.stage(st).players[0]
+        la = RS.legal_actions(st, p)
+        RS.apply(st, next(a for a in la if a.verb == "move" and "-" not in a.words[1]))
+        RS.apply(st, next(a for a in RS.legal_actions(st, p) if a.verb == "end"))
+    return st
+
+
 # ---------------------------------------------------------------- the map drawing
 def test_map_ascii_has_every_hex_and_only_ascii() -> None:
     v = RS.view(deployed(), "P1")
@@ -103,12 +114,7 @@ def test_four_map_layout_draws_turned_maps() -> None:
 
 
 def test_standing_blocks_own_faces_enemy_colour_and_label_only() -> None:
-    st = deployed()
-    for _ in range(2):  # each player moves one block out of its stack, then ends
-        p = RS.stage(st).players[0]
-        la = RS.legal_actions(st, p)
-        RS.apply(st, next(a for a in la if a.verb == "move" and "-" not in a.words[1]))
-        RS.apply(st, next(a for a in RS.legal_actions(st, p) if a.verb == "end"))
+    st = spread()
     v = RS.view(st, "P1")
     text = plain(render.render_map(v, None, ascii_only=True))
     g = st.d
@@ -462,3 +468,58 @@ def test_battle_panel_firing_order_from_the_view() -> None:
     for b in G.on_map(st.d, bt["hex"]):
         x = st.d["blocks"][b]
         assert f"{x['type'][:3]}{x['strength']}" in faces
+
+
+class _WatchedGame:
+    """A stand-in for a watcher's LAN game: the public view and the actions."""
+
+    def __init__(self, st: Any, actions: list[str]) -> None:
+        self.st, self.actions = st, actions
+
+    def view(self) -> Any:
+        return RS.view(self.st, "")
+
+
+class _Link:
+    """A stand-in for the watcher's ``LanLink``."""
+
+    def __init__(self, game: Any) -> None:
+        self.game, self.listeners, self.problem, self.address = game, [], "", "127.0.0.1:1"
+
+    def seats(self) -> list[tuple[str, str, str]]:
+        return [("P1", "ann", "joined"), ("P2", "", "free")]
+
+
+def test_watch_screen_shows_the_public_map_only() -> None:
+    from textual.app import App
+
+    from wizwar_tui.wizardkings.watch import WatchScreen
+
+    st = spread()
+    link = _Link(_WatchedGame(st, ["P1 deploy standard", "P2 deploy standard"]))
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(games.ui("wizard-kings").watch_screen()(link))
+
+    async def run() -> None:
+        app = Host()
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            assert isinstance(scr, WatchScreen)
+            mp = plain(scr.query_one("#wkw-map").render())  # type: ignore[arg-type]
+            assert "1c2*3" in mp
+            faces = re.findall(r"[a-z]{3}[1-4]", mp)
+            assert not [f for f in faces if f[:3] in {"ran", "gla", "wic", "ogr", "gob",
+                                                      "sha", "tro", "cas", "pix", "tre"}]
+            # the blocks standing alone show their labels (P1's and P2's alike)
+            alone = [xs[0] for xs in render.blocks_at(RS.view(st, "")).values()
+                     if len(xs) == 1]
+            assert alone and all(f"#{x['label']}" in mp for x in alone)
+            assert scr.logged == 2
+            link.game = object()  # before the game starts: the seats
+            scr.net_changed()
+            assert "ann" in str(scr.query_one("#wkw-players").render())
+
+    asyncio.run(run())

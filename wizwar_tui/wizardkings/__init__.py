@@ -7,13 +7,14 @@ rules core load inside the methods.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wizwar_tui.gameui import GameScreenBase, GameUI, QuickStart, Reference
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.screen import Screen
 
     from wizwar_tui.replay import ReplayScreen
 
@@ -54,6 +55,13 @@ class WizardKingsUI(GameUI):
                     "2-map-strait": "map 3 turned below map 1, a strait between"}.get(
                 str(values.get("layout")), "")
         return super().option_note(name, values, refused)
+
+    def watch_screen(self) -> Callable[[Any], Screen[None]]:
+        """:class:`wizwar_tui.wizardkings.watch.WatchScreen`: the map, players and actions
+        of the public view."""
+        from wizwar_tui.wizardkings.watch import WatchScreen
+
+        return WatchScreen
 
     def replay_mark(self, state: Any) -> tuple[int, str]:
         """The turn and the player acting (a replay's turns)."""
