@@ -523,3 +523,44 @@ def test_watch_screen_shows_the_public_map_only() -> None:
             assert "ann" in str(scr.query_one("#wkw-players").render())
 
     asyncio.run(run())
+
+
+def test_build_phase_by_keys() -> None:
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            scr = app.start_game(game="wizard-kings", seed=5)
+            assert isinstance(scr, WizardKingsScreen)
+            await pilot.pause()
+            await pilot.press("enter")  # deploy
+            for _ in range(20):  # end the movement turn (no battle can form on turn 1)
+                if scr.view()["phase"] == "build":
+                    break
+                await pilot.press("e")
+                await pilot.pause()
+            v = scr.view()
+            assert v["phase"] == "build" and scr.my_turn()
+            status = str(scr.query_one("#wk-status").render())
+            assert "gold 10" in status and "1c2 Sylvanor: up to 3 new" in status
+            # a new unit in a city that is not one of yours: the rules' reason
+            scr.cursor = "2f2"
+            await pilot.press("n")
+            await pilot.press("enter")  # the first type of the list (glader)
+            await pilot.pause()
+            assert scr.orders == [("new", "glader@2f2:1")]
+            assert "original cities" in str(scr.message)
+            await pilot.press("backspace")
+            assert scr.orders == []
+            scr.cursor = "1c2"
+            await pilot.press("n")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert scr.orders == [("new", "glader@1c2:1")]
+            assert "accepted" in str(scr.message)
+            before = len(scr.session.actions)
+            await pilot.press("o")
+            await pilot.pause()
+            sent = [a for a in scr.session.actions[before:] if a.actor == "P1"]
+            assert [str(a) for a in sent] == ["P1 build new=glader@1c2:1"]
+
+    asyncio.run(run())
