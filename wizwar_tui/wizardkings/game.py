@@ -44,8 +44,9 @@ KEYS = (
     ("g", "regroup (select a block of the battle hex or beside it, then a hex, Enter)"),
     ("b", "fight the battle in the cursor hex (you choose the order of your battles)"),
     ("c / d / h / x", "cast a spell / dispel / choose a hit / eliminate: the list of them"),
-    ("s n k m", "Build Phase: a step on the selected block, a new unit in the cursor city, "
-                "a castle in the cursor hex; Backspace drops the last order"),
+    ("s n k m", "Build Phase: s a step on the selected block, n a new unit in the cursor "
+                "city, k a castle in the cursor hex, m disband the selected block; "
+                "Backspace drops the last order"),
     ("o", "Build Phase: send your orders (empty: build nothing)"),
     ("Tab", "the list of every legal action (Enter plays one; Tab back to the map)"),
     (":", "type an action in the notation (P1 move 3 1c4-1d4)"),
@@ -437,7 +438,8 @@ class WizardKingsScreen(GameScreenBase):
         if self.human:
             t.append(f" you {self.human}", f"bold {render.OWNER.get(self.human, '')}")
             t.append(" ·")
-        t.append(f" turn {v['turn']} · {v['phase'].capitalize()} Phase")
+        t.append(f" turn {v['turn']} · " + ("game over" if v["phase"] == "over" else
+                                              f"{v['phase'].capitalize()} Phase"))
         if v.get("order"):
             t.append(" · initiative ")
             for i, p in enumerate(v["order"]):
