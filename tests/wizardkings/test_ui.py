@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.text import Text
+from textual.widgets import RichLog
 
 from core import registry
 from core.rng import Rng
@@ -387,6 +388,9 @@ def test_whole_game_by_keys_against_the_bot_and_its_replay(tmp_path: Any) -> Non
             await pilot.press("end")
             await pilot.pause()
             assert RS.state_hash(rp.state) == final
+            log = rp.query_one("#log", RichLog)
+            lines = ["".join(seg.text for seg in strip) for strip in log.lines]
+            assert any(line.startswith("Victory: ") for line in lines)  # events in words
             mp = plain(rp.query_one("#wkr-map").render())  # type: ignore[arg-type]
             assert "1c2" in mp
             await pilot.press("v")  # seen as P2

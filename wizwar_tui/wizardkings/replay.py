@@ -98,6 +98,14 @@ class WizardKingsReplayScreen(ReplayScreen):
             self.call_after_refresh(lambda: self.query_one(ReplayMapScroll).scroll_to_region(
                 Region(x, y, 9, 5), animate=False))
 
+    def write_action(self, panel: RichLog, n: int) -> None:
+        """Action ``n`` and its events in words (as the game's log says them)."""
+        from wizwar_tui.wizardkings.game import event_words
+
+        panel.write(self.action_line(n))
+        for ev in self.replay.events[n - 1]:
+            panel.write(Text(event_words(ev)))
+
     def scroll_board(self, lines: int) -> None:
         """↑↓: scroll the map."""
         self.query_one(ReplayMapScroll).scroll_relative(y=lines, animate=False)
