@@ -882,7 +882,7 @@ class HostGame:
                 action = await self._next_from(seat)
                 if action is None:
                     continue
-            reason = rs.why_illegal(st, action)
+            reason = beacon.why_illegal(rs, st, action)
             if reason:
                 if seat.kind == "remote" and seat.conn is not None:
                     await seat.conn.send({"type": "reject", "reason": reason,
@@ -1061,7 +1061,7 @@ class HostGame:
             if seat.kind != "remote":
                 while True:
                     action = await self._host_choice(seat)
-                    reason = rs.why_illegal(st, action) if action.actor == s else \
+                    reason = beacon.why_illegal(rs, st, action) if action.actor == s else \
                         f"you play {s}, not {action.actor}"
                     if not reason:
                         break
@@ -1105,7 +1105,7 @@ class HostGame:
                 elif action_commitment(msg["action"], msg["salt"]) != commits[who]:
                     reason = "your opening does not match your sealed commitment"
                 else:
-                    reason = rs.why_illegal(st, action)
+                    reason = beacon.why_illegal(rs, st, action)
             if reason:
                 commits.pop(who)  # it must seal again
                 if conn is not None:
@@ -1119,7 +1119,7 @@ class HostGame:
         await self._broadcast({"type": "opened", "window": w, "openings": openings})
         for s in players:  # seat order, whatever the arrival order
             action = rs.action_from_wire(openings[s][0])
-            reason = rs.why_illegal(self.state, action)
+            reason = beacon.why_illegal(rs, self.state, action)
             if reason:  # an earlier one of the same window changed what is legal
                 self.log(f"{s}'s sealed action is no longer legal: {reason}")
                 continue
