@@ -151,11 +151,22 @@ class SealedDice(Ruleset):
         return Pick(player, (view["round"] * (int(player[1:]) + 2)) % 6 + 1)
 
 
+class NoBotDice(SealedDice):
+    """"Sealed dice" with no bots (``sealed-dice-nobots``): a game no bot can play yet."""
+
+    name = "sealed-dice-nobots"
+    title = "Sealed dice without bots"
+    bot_levels = ()
+
+
 RULESET = SealedDice()
+NO_BOTS = NoBotDice()
 
 
-def register(monkeypatch: Any) -> SealedDice:
-    """Make ``sealed-dice`` known to the registry for one test (``monkeypatch``)."""
-    monkeypatch.setitem(registry.RULESETS, RULESET.name, "dice_ruleset:RULESET")
-    monkeypatch.setitem(registry._loaded, RULESET.name, RULESET)
-    return RULESET
+def register(monkeypatch: Any, rs: SealedDice = RULESET) -> SealedDice:
+    """Make ``rs`` (``sealed-dice``, or :data:`NO_BOTS`) known to the registry for one test
+    (``monkeypatch``)."""
+    where = "RULESET" if rs is RULESET else "NO_BOTS"
+    monkeypatch.setitem(registry.RULESETS, rs.name, f"dice_ruleset:{where}")
+    monkeypatch.setitem(registry._loaded, rs.name, rs)
+    return rs
