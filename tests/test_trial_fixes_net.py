@@ -149,3 +149,141 @@ def test_the_rejoin_hint_names_the_player() -> None:
         "wizwar join 127.0.0.1:7711 --name bob"
     assert new_peer(None, "10.0.0.2", 7654, "Ann Lee", save=False).rejoin_hint() == \
         "wizwar join 10.0.0.2:7654 --name 'Ann Lee'"
+
+
+# ---- items 4, 16, 19: refused in words at start ------------------------------------------
+def _refused(words: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    from wizwar_tui.cli import main
+
+    assert main(words) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+def test_a_game_without_bots_refuses_bot_seats_at_start(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Any ruleset without bots (``bot_levels`` empty): ``--bots``/``--bot``/``--headless``
+    are refused in words before anything listens (it was a ValueError traceback once the
+    first bot had to act)."""
+    rs = dice_ruleset.register(monkeypatch, dice_ruleset.NO_BOTS)
+    base = ["host", rs.name, "--bind", "127.0.0.1", "--port", "0", "--no-advertise"]
+    err = _refused([*base, "--headless", "--bot", "--bots", "1"], capsys)
+    assert "Sealed dice without bots has no bots yet" in err
+    err = _refused(["join", "127.0.0.1:9", "--game", rs.name, "--headless", "--bot"], capsys)
+    assert "--bot: Sealed dice without bots has no bots yet" in err
+
+
+def test_ssh_and_web_flags_need_their_server(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--ssh-password`` without ``--ssh`` was silently ignored (a lobby on 0.0.0.0 with no
+    password); now it is refused, as are the other front flags without theirs."""
+    base = ["host", "--bind", "127.0.0.1", "--port", "0", "--no-advertise", "--headless",
+            "--bot", "--bots", "1", "--players", "2"]
+    assert "--ssh-password needs --ssh" in _refused([*base, "--ssh-password", "pw"], capsys)
+    assert "--ssh-keys needs --ssh" in _refused([*base, "--ssh-keys", "k"], capsys)
+    assert "--web-password needs --web" in _refused([*base, "--web-password", "pw"], capsys)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\x1b\x07"])
+def test_a_blank_name_is_refused(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--name ""`` joined as ``P2 joined ()``; now refused, for a player and a game."""
+    err = _refused(["join", "127.0.0.1:9", "--headless", "--bot", "--name", name], capsys)
+    assert "--name: your player name cannot be empty" in err
+    err = _refused(["host", "--bind", "127.0.0.1", "--port", "0", "--headless", "--bot",
+                    "--bots", "1", "--players", "2", "--name", name], capsys)
+    assert "--name: the game's name cannot be empty" in err
+
+
+# ---- item 2 (second half): an option's value is never the game ----------------------------
+def test_an_options_value_is_not_taken_for_the_game() -> None:
+    """``wizwar host --name ArcoMage`` hosts Wiz-War named ArcoMage; a GAME after the
+    options is still found."""
+    from core import registry
+    from net.cli import game_in_argv, value_flags
+    from wizwar_tui.cli import build_parser, parse
+
+    plain = build_parser(dict.fromkeys(("play", "host", "selfplay"), registry.get()))
+    flags = value_flags(plain, "host")
+    assert {"--name", "--port", "--bind"} <= flags and "--headless" not in flags
+    assert game_in_argv(["host", "--name", "ArcoMage", "--headless"], "host", flags) == \
+        "wizwar"
+    assert game_in_argv(["host", "--headless", "--name", "x", "arcomage"], "host", flags) == \
+        "arcomage"
+    assert game_in_argv(["host", "--name=ArcoMage"], "host", flags) == "wizwar"
+    _parser, args = parse(["host", "--name", "ArcoMage", "--headless", "--bot"])
+    assert (args.game, args.name) == ("wizwar", "ArcoMage")
+
+
+# ---- items 17, 18: Ctrl+C and a closed pipe ------------------------------------------------
+def _wizwar(*words: str, **kw):  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, "-m", "wizwar_tui.cli", *words], text=True,
+                            **kw)
+
+
+def _wait_for(path, text: str, proc, seconds: float = 60) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    deadline = time.monotonic() + seconds
+    while text not in path.read_text():
+        assert proc.poll() is None, path.read_text()
+        assert time.monotonic() < deadline, f"no {text!r} in: {path.read_text()}"
+        time.sleep(0.05)
+
+
+def test_ctrl_c_on_a_headless_host_and_join_is_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl+C (SIGINT) on ``wizwar host --headless`` and ``wizwar join --headless`` in the
+    lobby: "stopped: the game is closed", status 130, no traceback, and no "game log:" line
+    (nothing was dealt, so no log file was written)."""
+    import signal
+    import subprocess
+
+    host_err, join_err = tmp_path / "host.err", tmp_path / "join.err"
+    with open(host_err, "w") as he, open(join_err, "w") as je:
+        host = _wizwar("host", "--headless", "--bot", "--bind", "127.0.0.1", "--port", "0",
+                       "--no-advertise", "--players", "3", stdout=subprocess.PIPE, stderr=he)
+        peer = None
+        try:
+            assert host.stdout is not None
+            line = host.stdout.readline()
+            assert line.startswith("listening on 127.0.0.1:"), line
+            port = line.strip().rsplit(":", 1)[1]
+            peer = _wizwar("join", f"127.0.0.1:{port}", "--headless", "--bot", "--name",
+                           "bob", stdout=subprocess.PIPE, stderr=je)
+            _wait_for(host_err, "P2 joined (bob)", host)
+            _wait_for(join_err, "joined as P2", peer)
+            for proc, err in ((peer, join_err), (host, host_err)):
+                proc.send_signal(signal.SIGINT)
+                assert proc.wait(60) == 130, err.read_text()
+                text = err.read_text()
+                assert "stopped: the game is closed" in text
+                assert "Traceback" not in text and "KeyboardInterrupt" not in text
+                assert "game log:" not in text
+        finally:
+            for proc in (host, peer):
+                if proc is not None and proc.poll() is None:
+                    proc.kill()
+                    proc.wait(10)
+
+
+@pytest.mark.parametrize("what", ["export", "selfplay"])
+def test_output_cut_short_ends_quietly(what: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``wizwar export FILE | head`` and ``wizwar selfplay ... | head``: the reader is gone
+    (here before the first line), so the write fails: a quiet exit 141, no traceback."""
+    import subprocess
+
+    from wizwar_tui.cli import main
+
+    assert main(["selfplay", "--games", "1", "--players", "2", "--save-all", "--logs",
+                 str(tmp_path), "--max-actions", "30"]) == 0
+    words = ["export", str(next(tmp_path.glob("*.wwlog")))] if what == "export" else \
+        ["selfplay", "--games", "1", "--players", "2", "--max-actions", "30", "--logs",
+         str(tmp_path / "x")]
+    proc = _wizwar(*words, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # as `head` exits: every write to stdout fails
+    err = proc.stderr.read()
+    assert proc.wait(120) == 141, err
+    assert "Traceback" not in err and "BrokenPipe" not in err
