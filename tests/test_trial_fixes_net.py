@@ -287,3 +287,27 @@ def test_output_cut_short_ends_quietly(what: str, tmp_path) -> None:  # type: ig
     err = proc.stderr.read()
     assert proc.wait(120) == 141, err
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+async def test_the_host_form_refuses_bots_for_a_game_without_bots() -> None:
+    """The app's host form, for a game whose ruleset has no bots: bots > 0 is refused on the
+    form in words (it was a game that stopped once the first bot seat had to act)."""
+    from textual.widgets import Input
+
+    from wizwar_tui.app import WizWarApp
+
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.open_host_form()
+        await pilot.pause()
+        form = app.screen
+        form.ruleset = dice_ruleset.NO_BOTS  # type: ignore[attr-defined]
+        form.query_one("#host-bots", Input).value = "1"
+        form.query_one("#host-port", Input).value = "0"
+        form.query_one("#host-name", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Bots: Sealed dice without bots has no bots yet" in \
+            str(form.query_one("#host-error").render())
+        assert app.lan is None

@@ -601,7 +601,9 @@ class HostFormScreen(Screen[None]):
             return
         name = self.value("name") or "wizwar game"
         bind = self.value("bind") or "0.0.0.0"
-        if not 0 <= bots < seats:
+        if bots and not self.ruleset.bot_levels:
+            err(f"Bots: {self.ruleset.title} has no bots yet (0: every seat is a player's).")
+        elif not 0 <= bots < seats:
             err(f"Bots: 0 to {seats - 1} (your own seat stays yours).")
         elif not 0 <= port < 65536:
             err("Port: 1 to 65535 (0 picks a free one).")
