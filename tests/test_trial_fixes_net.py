@@ -92,6 +92,26 @@ async def test_a_joiner_that_names_another_game_is_refused_in_words(
                               "(wizwar)")
 
 
+async def test_a_bot_joiner_following_a_game_without_bots_is_refused_in_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``wizwar join ADDR --headless --bot`` at a host of a game without bots: the joiner
+    learns the game, then stops in words (not a ValueError once its bot had to act)."""
+    from net.lan import JoinRefused
+
+    rs = dice_ruleset.register(monkeypatch, dice_ruleset.NO_BOTS)
+    host = HostGame(ruleset=rs, local_bot=False)
+    port = await host.start()
+    peer = PeerGame("127.0.0.1", port, follow_host=True)
+    try:
+        async with asyncio.timeout(30):
+            with pytest.raises(JoinRefused) as exc:
+                await peer.run()
+    finally:
+        await host.close()
+    assert str(exc.value) == ("the host plays Sealed dice without bots, which has no bots "
+                              "yet: a bot cannot play your seat")
+
+
 def _join_args(words: list[str]):  # type: ignore[no-untyped-def]
     from net.cli import prepare
     from wizwar_tui.cli import parse
