@@ -44,6 +44,15 @@ class LogError(ValueError):
     """A log that cannot be used (newer format, other rules) or a replay that disagrees."""
 
 
+class ResultMismatch(LogError):
+    """An end record whose result is not the game's: ``outcome`` is the one the rules give
+    for the replayed final state (:func:`check_result`)."""
+
+    def __init__(self, message: str, outcome: Outcome) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
 # ---- writing ---------------------------------------------------------------------------
 def header(ruleset: Ruleset, options: Mapping[str, Any], seed: int | bytes, *,
            kind: str = "local", viewer: str = "", names: tuple[str, ...] | list[str] = (),
@@ -456,10 +465,48 @@ def replay(loaded: Loaded, upto: int | None = None) -> Any:
         raise LogError(f"the final hash is {h}, the log's end record says "
                        f"{loaded.end['hash']}")
     if upto is None:
+        check_result(loaded, rp.state)
         audit_sealed(loaded)
         if loaded.end is not None:
             audit_answers(loaded)
     return rp.state
+
+
+def result_text(outcome: Outcome | None) -> str:
+    """An outcome in words for a list or a header: ``P1 won`` (``P1+P3 won``, a team),
+    ``no winner`` (a draw), ``unfinished`` (None, or a game not over)."""
+    if outcome is None or not outcome.over:
+        return "unfinished"
+    return f"{'+'.join(outcome.winners)} won" if outcome.winners else "no winner"
+
+
+def check_result(loaded: Loaded, state: Any) -> None:
+    """The end record's ``result`` and ``winner`` against the outcome the rules give for
+    ``state`` (the replayed final state): a log's result is never trusted, it is
+    recomputed. A log with no end record passes. Raises :class:`ResultMismatch` (a
+    ``LogError``) in words ("the end record says P3 won, but the game, replayed, ends with
+    P1 won"), or ``LogError`` for a malformed result."""
+    end = loaded.end
+    if end is None:
+        return
+    res = loaded.ruleset.result(state)
+    said: Outcome | None = None
+    if isinstance(end.get("result"), dict):
+        try:
+            said = Outcome.from_wire(end["result"])
+        except (KeyError, TypeError, ValueError):
+            raise LogError("the end record's result is malformed") from None
+        # (the ``text`` sentence is wording, not the result: it may be worded anew)
+        if (said.over, said.winners, said.draw, said.how) != (res.over, res.winners,
+                                                              res.draw, res.how):
+            raise ResultMismatch(f"the end record says {result_text(said)}, but the "
+                                 f"game, replayed, ends with {result_text(res)}", res)
+    winner = "+".join(res.winners) or ("-" if res.draw else "")
+    if "winner" in end and str(end["winner"]) != winner:
+        w = str(end["winner"])
+        said = Outcome(bool(w), tuple(w.split("+")) if w not in ("", "-") else (), w == "-")
+        raise ResultMismatch(f"the end record says {result_text(said)}, but the game, "
+                             f"replayed, ends with {result_text(res)}", res)
 
 
 def _commit_of(wire: Any, salt: str) -> str:

@@ -180,7 +180,11 @@ def test_saved_games_list(tmp_path: Path) -> None:
     (tmp_path / "a.wwlog").write_bytes(data)
     (tmp_path / "junk.wwlog").write_bytes(b"junk")
     games = list_saved(str(tmp_path))
-    assert len(games) == 1
+    assert len(games) == 2
+    junk = games.pop(next(i for i, g in enumerate(games) if g.path.endswith("junk.wwlog")))
+    # listed with the reason, never hidden (trial 11 item 11)
+    assert junk.unreadable and junk.result == "unreadable" and junk.note.startswith(
+        "unreadable: ") and "header" in junk.damage
     assert games[0].started == "2026-11-29T12:00:00Z"
     assert games[0].result == f"{s.state.winner} won" and games[0].actions == len(s.actions)
 
@@ -491,3 +495,28 @@ def test_a_byte_no_log_holds_is_told_as_damage_at_that_byte() -> None:
     assert got.damage.endswith(f"the file is damaged at byte {pos} (no log holds what is "
                                "there)"), got.damage
     assert "msgpack" not in got.damage
+
+
+def test_a_forged_result_fails_verify_and_is_not_shown(tmp_path: Path) -> None:
+    """An end record whose result (or older readers' ``winner``) names another winner than
+    the game replayed gives: ``wizwar verify`` FAILs it in words, the saved-games row shows
+    the recomputed result and that the log does not verify (trial 11 item 6)."""
+    data, s = _logged_game()
+    full = log.read(data)
+    real = s.state.winner
+    other = next(p for p in ("P1", "P2") if p != real)
+    forged_result = {**full.end["result"], "winners": [other]}
+    for what, end in (("result", {**full.end, "result": forged_result, "winner": other}),
+                      ("winner", {**full.end, "winner": other})):
+        f = tmp_path / "forged.wwlog"
+        f.write_bytes(b"".join(log.encode(x) for x in [full.header, *full.records, end]))
+        lines: list[str] = []
+        assert verify_files([str(f)], lines.append) == 1, what
+        assert lines[0].startswith("FAIL") and f"says {other} won" in lines[0], lines
+        assert f"ends with {real} won" in lines[0], lines
+        (g,) = list_saved(str(tmp_path))
+        assert g.result == f"{real} won" and f"says {other} won" in g.problem, (what, g)
+        assert g.note == "does not verify"
+    ok = tmp_path / "forged.wwlog"
+    ok.write_bytes(data)
+    assert verify_files([str(ok)], [].append) == 0

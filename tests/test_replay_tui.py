@@ -752,3 +752,22 @@ async def test_the_log_file_appears_with_the_first_action(data_home: Path) -> No
         assert game.do(s.legal_actions()[0])
         await pilot.pause()
         assert len(log.read(Path(path).read_bytes()).records) == 2
+
+
+async def test_a_forged_result_is_not_shown(tmp_path: Path) -> None:
+    """The replay header shows the result the rules give, not a forged end record's, and
+    says the log does not verify (trial 11 item 6)."""
+    src = tmp_path / "game.wwlog"
+    s = bot_log(src, seed=9)
+    full = log.read(src.read_bytes())
+    real = s.state.winner
+    other = next(p for p in ("P1", "P2") if p != real)
+    end = {**full.end, "result": {**full.end["result"], "winners": [other]}, "winner": other}
+    path = tmp_path / "forged.wwlog"
+    path.write_bytes(b"".join(log.encode(x) for x in [full.header, *full.records, end]))
+    async with replay_app(path).run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ReplayScreen)
+        text = head(pilot.app).replace("\n", " ")
+        assert f"Replay  {real} won" in text and f"says {other} won" in text, text
+        assert "does not verify" in text

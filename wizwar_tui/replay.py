@@ -76,6 +76,8 @@ class Replay:
         ended: True when the log has its end record (the game is over).
         damage: where and why reading stopped early ("" when the whole file was read).
         problem: why the replay stopped before the last good record ("" normally).
+        mismatch: how the end record's result differs from the one the rules give for
+            the replayed game ("" when it agrees; the header shows the rules' result).
         actions: the actions that replay, in order (action ``n`` is ``actions[n - 1]``).
         events: the events of each action (``events[n - 1]``).
         marks: ``(round, active seat)`` after ``n`` actions, for ``n`` in ``0..total``.
@@ -107,6 +109,7 @@ class Replay:
         self.sides: list[list[int]] | None = None  # seat numbers by side (GameUI.sides)
         self.every = every
         self.problem = ""
+        self.mismatch = ""
         self.actions = list(actions)
         self.events: list[list[Event]] = []
         self.marks: list[tuple[int, str]] = []
@@ -149,6 +152,10 @@ class Replay:
         del self.actions[len(self.events):]
         last = st if not self.problem else self.at(self.total)
         self.final_winner = winner_text(self.ruleset.result(last))
+        said = self.end_winner
+        if self.ended and not self.problem and said and said != self.final_winner:
+            self.mismatch = (f"the end record says {said if said != '-' else 'no-one'} won, "
+                            f"but the game, replayed, ends with {self.result()}")
 
     @property
     def total(self) -> int:
@@ -176,11 +183,16 @@ class Replay:
         return bisect.bisect_right(self.turn_starts, n)
 
     def result(self) -> str:
-        """``P1 won``, ``no winner`` or ``unfinished``."""
-        winner = self.end_winner if self.ended else self.final_winner
+        """``P1 won``, ``no winner`` or ``unfinished``: the result the rules give for the
+        last state replayed, never the end record's (a log's result is not trusted:
+        :attr:`mismatch` says when the end record's disagrees); ``unverified`` when a
+        finished log stops replaying before its end."""
+        winner = self.final_winner
+        if self.ended and self.problem and not winner:
+            return "unverified"
         if winner and winner != "-":
             return f"{winner} won"
-        return "no winner" if self.ended or winner == "-" else "unfinished"
+        return "no winner" if winner == "-" else "unfinished"
 
     def players_text(self) -> str:
         """``P1 Ann vs P2 bob`` (just the seats when unnamed); a team game by sides:
@@ -525,6 +537,8 @@ class ReplayScreen(Screen[None]):
         if rp.problem:
             t.append(f"\n replay stops: {rp.problem} — showing the {rp.total} actions "
                      "before it", "bold red")
+        if rp.mismatch:
+            t.append(f"\n the log does not verify: {rp.mismatch}", "bold red")
         return t
 
     def info_text(self) -> Text:

@@ -42,6 +42,21 @@ class SavedGame:
     game: str = ""  # the ruleset's title ("Wiz-War")
     sides: list[list[int]] | None = None
     seed: str = ""
+    unreadable: bool = False  # not a log this wizwar reads: ``damage`` says why
+    problem: str = ""  # why a finished log does not verify ("" when it does)
+
+    @property
+    def note(self) -> str:
+        """What is wrong with the log, short, for its row ("" for a whole log):
+        ``unreadable: REASON``, ``damaged at action N`` (the first action not read),
+        ``does not verify``."""
+        if self.unreadable:
+            return f"unreadable: {self.damage}"
+        if self.damage:
+            return f"damaged at action {self.actions + 1}"
+        if self.problem:
+            return "does not verify"
+        return ""
 
     @property
     def players_text(self) -> str:
@@ -79,10 +94,44 @@ def seed_text(seed: Any) -> str:
     return str(seed) if isinstance(seed, int) else "LAN"
 
 
-def list_saved(folder: str | None = None) -> list[SavedGame]:
-    """Saved games, newest first, with date, players and result.
+#: finished logs' recomputed results by (path, size, modification time): a list shown
+#: again does not replay every game again
+_RESULTS: dict[tuple[str, int, int], tuple[str, str]] = {}
 
-    Left out: unreadable files; logs with no action (a game left before anyone acted:
+
+def _result_of(path: str, loaded: log.Loaded) -> tuple[str, str]:
+    """The result of a saved game in words and why it does not verify ("" when it does).
+    An end record's result is never trusted: the game is replayed and the rules give the
+    result (``log.replay`` checks the end record's against it: a forged one is shown as
+    the rules' result, with the reason); a log that does not replay is ``unverified``. An unfinished log is ``unfinished`` (nothing to trust)."""
+    if loaded.end is None:
+        return "unfinished", ""
+    try:
+        st = os.stat(path)
+        key: tuple[str, int, int] | None = (path, st.st_size, st.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is not None and key in _RESULTS:
+        return _RESULTS[key]
+    try:
+        got = (log.result_text(loaded.ruleset.result(log.replay(loaded))), "")
+    except log.ResultMismatch as exc:  # the rules' result, and the forgery said
+        got = (log.result_text(exc.outcome), f"does not verify: {exc}")
+    except log.LogError as exc:
+        got = ("unverified", f"does not verify: {exc}")
+    if key is not None:
+        if len(_RESULTS) > 4096:
+            _RESULTS.clear()
+        _RESULTS[key] = got
+    return got
+
+
+def list_saved(folder: str | None = None) -> list[SavedGame]:
+    """Saved games, newest first, with date, players and result (recomputed by replaying
+    the game: :func:`_result_of`; ``problem`` says why a finished log does not verify).
+    An unreadable file is listed as ``unreadable`` with the reason in ``damage``.
+
+    Left out: empty files; logs with no action (a game left before anyone acted:
     nothing to replay); a joined player's log whose actions are all in a later log of the
     same game from the same seat (a rejoin in a new process writes the whole game again:
     the list shows the longer log once, its ``partial`` counting the ones left out)."""
@@ -96,7 +145,9 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
         try:
             with open(path, "rb") as f:
                 loaded = log.read(f.read())
-        except (OSError, log.LogError):
+        except (OSError, log.LogError) as exc:
+            why = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+            out.append(SavedGame(path, "", [], "?", 0, "unreadable", why, unreadable=True))
             continue
         if not loaded.records and loaded.end is None:
             continue
@@ -104,15 +155,13 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
         seats = loaded.ruleset.seats(loaded.options)
         names = list(loaded.names)[:len(seats)]
         names += seats[len(names):]
-        res = loaded.result()
-        result = ("unfinished" if res is None else
-                  f"{'+'.join(res.winners)} won" if res.winners else "no winner")
+        result, problem = _result_of(path, loaded)
         sides = sides_of(loaded.ruleset, loaded.options)
         game = SavedGame(path, str(h.get("started", "")), names, str(h.get("kind", "")),
                          len(loaded.records), result, loaded.damage,
                          team=any(len(side) > 1 for side in sides),
                          game=loaded.ruleset.title, sides=sides,
-                         seed=seed_text(h.get("seed")))
+                         seed=seed_text(h.get("seed")), problem=problem)
         if game.kind == "peer":
             key = game_key(h)
             peers.setdefault(key, []).append((game, [r["action"] for r in loaded.records]))
