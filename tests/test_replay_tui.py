@@ -771,3 +771,25 @@ async def test_a_forged_result_is_not_shown(tmp_path: Path) -> None:
         text = head(pilot.app).replace("\n", " ")
         assert f"Replay  {real} won" in text and f"says {other} won" in text, text
         assert "does not verify" in text
+
+
+async def test_a_game_without_a_replay_screen_gets_a_message(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``wizwar replay FILE`` (and Enter in the saved-games list) of a game whose screens have
+    no replay: a message in words, the app still running; q leaves it (trial 11 item 3)."""
+    import pick_ruleset
+
+    rs = pick_ruleset.register(monkeypatch)
+    path = tmp_path / "pick.wwlog"
+    s = LocalSession.start(rs, {"rounds": 2}, 0, human="")
+    with open(path, "wb") as f:
+        s.record_to(f.write)
+        s.run_bots()
+    async with replay_app(path).run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayErrorScreen)
+        assert "Pick a number games cannot be replayed in the app yet" in screen.reason
+        await pilot.press("q")
+        await pilot.pause()
+    assert pilot.app.return_code == 0
