@@ -20,6 +20,11 @@ from typing import Any
 from core import registry
 from core.engine import Ruleset, UnknownRuleset
 
+#: Wiz-War's bench parts, for ``bench --help`` (wizwar_tui/wizwar/bench.py's ``PARTS``; a
+#: test keeps them the same: importing the bench here would slow every command)
+BENCH_PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render",
+               "replay", "selfplay", "archmage", "lan")
+
 
 def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace,
                 ruleset: Ruleset, options: dict[str, Any]) -> dict[str, str]:
@@ -44,6 +49,15 @@ def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace,
     return dict(zip(bots, given, strict=True))
 
 
+def refuse_building(parser: argparse.ArgumentParser, game: str) -> None:
+    """Refuse to play a game still being built (``registry.BUILDING``: its rules exist for
+    scenarios, logs and self-play, but it is not offered yet) with a usage error in words
+    (status 2), never its unfinished screens."""
+    if game in registry.BUILDING and game not in registry.RULESETS:
+        parser.error(f"{registry.get(game).title} ({game}) is still being built and cannot "
+                     f"be played yet: this wizwar plays {', '.join(registry.names())}")
+
+
 def _version() -> str:
     """The installed package's version ("unknown" when run from a bare checkout)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -65,9 +79,11 @@ def _positive(text: str) -> int:
     return n
 
 
-def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
+def build_parser(games: dict[str, Ruleset],
+                 selfplay_players: int | None = None) -> argparse.ArgumentParser:
     """The ``wizwar`` parser; ``play`` and ``host`` get the options flags of the ruleset
-    ``games`` gives for them."""
+    ``games`` gives for them; ``selfplay_players``: the players self-play plays without
+    ``--players`` (its module's ``DEFAULT_PLAYERS``), said in its help."""
     from net.cli import add_game_argument, add_option_flags, add_parsers, seed_arg
 
     parser = argparse.ArgumentParser(prog="wizwar", description="Wizard games in the terminal")
@@ -108,12 +124,16 @@ def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
     p_bench.add_argument("--quick", action="store_true",
                          help="fewer games and runs: a smoke test, not for the record")
     p_bench.add_argument("--only", action="append", default=[], metavar="PART",
-                         help="measure only these parts (repeat or comma-separate): games, "
-                              "apply, legal, los, hash, verify, echo, start, render, lan")
+                         help="measure only these parts (repeat or comma-separate): "
+                              f"{', '.join(BENCH_PARTS)}")
     p_self = sub.add_parser("selfplay", help="bots play headless games, every action checked")
     add_game_argument(p_self)
     p_self.add_argument("--games", type=_positive, default=10, help="how many games (default 10)")
     add_option_flags(p_self, games["selfplay"], "selfplay")
+    if selfplay_players is not None:  # self-play's own table, not the schema's default
+        for act in p_self._actions:
+            if act.dest == "opt_players" and act.help:
+                act.help = act.help.rsplit(" (default", 1)[0] + f" (default {selfplay_players})"
     p_self.add_argument("--bots", default="apprentice",
                         help="bot level for every seat, or one per seat: archmage,apprentice")
     p_self.add_argument("--seed", type=seed_arg, default=0, help="seed of the first game")
@@ -139,7 +159,8 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
 
     words = list(sys.argv[1:] if argv is None else argv)
     games = {c: registry.get(game_in_argv(words, c)) for c in ("play", "host", "selfplay")}
-    parser = build_parser(games)
+    sp_players = _selfplay_players(games["selfplay"]) if "selfplay" in words else None
+    parser = build_parser(games, sp_players)
     args = _parse(parser, words)
     if getattr(args, "game", None) is not None:
         try:
@@ -149,10 +170,24 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
         built = getattr(args, "built_for", args.game)
         if built != args.game:  # the word first taken for GAME was an option's value
             games[args.cmd] = registry.get(args.game)
-            parser = build_parser(games)
+            if args.cmd == "selfplay":
+                sp_players = _selfplay_players(games["selfplay"])
+            parser = build_parser(games, sp_players)
             args = _parse(parser, words)
             args.game = registry.canonical(args.game)
     return parser, args
+
+
+def _selfplay_players(rs: Ruleset) -> int | None:
+    """How many players ``wizwar selfplay`` of ``rs`` plays without ``--players`` (its
+    self-play module's ``DEFAULT_PLAYERS``; None for a game without self-play or players)."""
+    import importlib
+
+    tool = rs.tools.get("selfplay")
+    if not tool or "players" not in [o.name for o in rs.options]:
+        return None
+    got = getattr(importlib.import_module(tool), "DEFAULT_PLAYERS", None)
+    return got if isinstance(got, int) else None
 
 
 def _parse(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
@@ -209,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         return run(replay=args.file, ascii_only=True if args.ascii else None,
                    replay_delay=args.delay)
     if args.cmd == "play":
+        refuse_building(parser, args.game)
         rs = registry.get(args.game)
         options = options_from_args(parser, rs, args)
         levels = play_levels(parser, args, rs, options)
