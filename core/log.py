@@ -702,6 +702,7 @@ class TextGame:
     deal: Any
     actions: list[Any]
     dice: dict[int, list[list[str]]] | None = None
+    damage: str = ""  # where and why reading the action lines stopped ("" when all read)
 
     def step(self, state: Any, i: int) -> list[Event]:
         """Apply action ``i`` (0-based) to ``state``, with its dice reveals if it rolls.
@@ -734,7 +735,10 @@ class TextGame:
 
 def parse_text(text: str) -> TextGame:
     """Read export text (see :func:`export_text`; the Wiz-War text of export version 1 too).
-    Raises ``LogError`` with the line number."""
+    A damaged action part (a line no game writes, an action that does not parse) is cut
+    there, as a log's damaged tail is: ``TextGame.damage`` says the line and why, the
+    actions before it are kept. Raises ``LogError`` with the line number for a bad header
+    line (before the first action)."""
     lines = text.splitlines()
     first = lines[0].strip() if lines else ""
     fmt, _, ver = first.partition(" ")
@@ -748,6 +752,7 @@ def parse_text(text: str) -> TextGame:
     acts: list[tuple[int, str]] = []
     dice: dict[int, list[list[str]]] | None = None
     rs: Ruleset | None = None
+    damage = ""
     for n, raw in enumerate(lines[1:], 2):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -778,6 +783,9 @@ def parse_text(text: str) -> TextGame:
             deal_lines.append((n, word, rest))
         elif word[:1].isupper() and word[1:].isdigit():
             acts.append((n, line))
+        elif acts:  # a damaged action part: the actions before it still replay
+            damage = f"line {n}: unknown line {word!r}"
+            break
         else:
             raise LogError(f"line {n}: unknown line {word!r}")
     if "ruleset" not in kv:
@@ -807,10 +815,11 @@ def parse_text(text: str) -> TextGame:
     for n, line in acts:
         try:
             actions.append(rs.parse_action(line))
-        except ValueError as exc:
-            raise LogError(f"line {n}: {exc}") from None
+        except ValueError as exc:  # the actions before it still replay, as a log's do
+            damage = f"line {n}: {exc}"
+            break
     try:
         deal = rs.parse_deal(deal_lines)
     except ValueError as exc:
         raise LogError(str(exc)) from None
-    return TextGame(rs, options, seed, names, deal, actions, dice)
+    return TextGame(rs, options, seed, names, deal, actions, dice, damage)

@@ -520,3 +520,61 @@ def test_a_forged_result_fails_verify_and_is_not_shown(tmp_path: Path) -> None:
     ok = tmp_path / "forged.wwlog"
     ok.write_bytes(data)
     assert verify_files([str(ok)], [].append) == 0
+
+
+def test_export_of_a_log_with_a_wrong_hash_warns_and_fails(tmp_path: Path) -> None:
+    """``wizwar export`` of a log whose stored hash is wrong still prints the text, but
+    warns as ``wizwar verify`` fails it, and exits 1 (trial 11 item 12)."""
+    data, _ = _logged_game()
+    full = log.read(data)
+    recs = [dict(r) for r in full.records]
+    i = next(k for k, r in enumerate(recs) if "hash" in r)
+    recs[i]["hash"] = "0" * len(recs[i]["hash"])
+    f = tmp_path / "bad.wwlog"
+    f.write_bytes(b"".join(log.encode(x) for x in [full.header, *recs, full.end]))
+    out: list[str] = []
+    warned: list[str] = []
+    assert export_file(str(f), out.append, warned.append) == 1
+    assert out and out[0].startswith("wizwar-export 2")
+    assert len(warned) == 1 and "does not verify" in warned[0], warned
+    assert f"action {i + 1}" in warned[0] and "hash" in warned[0]
+    good = tmp_path / "good.wwlog"
+    good.write_bytes(data)
+    warned.clear()
+    assert export_file(str(good), [].append, warned.append) == 0 and not warned
+
+
+def test_verify_of_an_export_text_says_what_it_is(tmp_path: Path) -> None:
+    """``wizwar verify`` of an export text: says it is one and replays its actions (PASS),
+    or FAILs naming the line (trial 11 items 13, 14)."""
+    data, s = _logged_game()
+    text = log.export_text(log.read(data))
+    f = tmp_path / "g.txt"
+    f.write_text(text)
+    lines: list[str] = []
+    assert verify_files([str(f)], lines.append) == 0, lines
+    assert lines[0].startswith(f"PASS {f}: export text, {len(s.actions)} actions replay")
+    assert f"{s.state.winner} won" in lines[0] and "verify the .wwlog" in lines[0]
+    body = text.splitlines()
+    k = next(i for i, x in enumerate(body) if x.startswith("P") and i > 10)
+    f.write_text("\n".join([*body[:k], "P1 fly north", *body[k + 1:]]) + "\n")
+    lines.clear()
+    assert verify_files([str(f)], lines.append) == 1
+    assert lines[0].startswith(f"FAIL {f}: export text damaged at line {k + 1}:"), lines
+
+
+def test_a_damaged_export_text_keeps_its_good_actions() -> None:
+    """Export text whose action part breaks (a line no game writes, an action that does not
+    parse) keeps the actions before it and says the line, as a damaged log does; a bad
+    header line is still refused (trial 11 item 14)."""
+    data, _ = _logged_game()
+    body = log.export_text(log.read(data)).splitlines()
+    acts = [i for i, x in enumerate(body) if x[:1] == "P" and x[1:2].isdigit()]
+    k = acts[5]
+    for bad in ("P1 fly north", "bogus line"):
+        tg = log.parse_text("\n".join([*body[:k], bad, *body[k + 1:]]) + "\n")
+        assert len(tg.actions) == 5 and tg.damage.startswith(f"line {k + 1}:"), tg.damage
+    whole = log.parse_text("\n".join(body) + "\n")
+    assert not whole.damage and len(whole.actions) == len(acts)
+    with pytest.raises(log.LogError, match="line 3: unknown line 'bogus'"):
+        log.parse_text("\n".join([*body[:2], "bogus line", *body[2:]]) + "\n")

@@ -793,3 +793,21 @@ async def test_a_game_without_a_replay_screen_gets_a_message(
         await pilot.press("q")
         await pilot.pause()
     assert pilot.app.return_code == 0
+
+
+async def test_a_damaged_export_text_replays_up_to_its_last_good_line(tmp_path: Path) -> None:
+    """Export text with a bad action line replays the actions before it and the header says
+    the line, as a damaged binary log does (trial 11 item 14)."""
+    src = tmp_path / "game.wwlog"
+    bot_log(src, seed=9)
+    body = log.export_text(log.read(src.read_bytes())).splitlines()
+    acts = [i for i, x in enumerate(body) if x[:1] == "P" and x[1:2].isdigit()]
+    k = acts[7]
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join([*body[:k], "P1 fly north", *body[k + 1:]]) + "\n")
+    async with replay_app(path).run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen) and screen.replay.total == 7
+        text = head(pilot.app).replace("\n", " ")
+        assert f"log damaged: line {k + 1}:" in text and "the 7 good actions" in text, text

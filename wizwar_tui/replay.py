@@ -305,7 +305,7 @@ def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
 
     rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
                 seed=tg.seed, team=_teamed(rs, tg.options), every=every, ruleset=rs,
-                mark=mark)
+                mark=mark, damage=tg.damage)
     rp.sides = _sides(rs, tg.options)
     rp.build()
     return rp

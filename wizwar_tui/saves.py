@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import log
+from core.engine import IllegalAction
 from net.logfiles import LogFile, PeerLog, game_key, games_dir, new_log, now_text
 
 __all__ = ["LogFile", "PeerLog", "SavedGame", "export_file", "games_dir", "list_saved",
@@ -177,14 +178,49 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
     return out
 
 
+def _verify_text(data: bytes) -> str:
+    """Verify an export text (``wizwar export``'s): every action line parses and is legal
+    where it stands. Returns the PASS line's words; raises ``log.LogError`` in words (an
+    export holds no hashes: the binary log is the one whose hashes verify)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise log.LogError(f"export text that is not UTF-8 (byte {exc.start})") from None
+    tg = log.parse_text(text)
+    if tg.damage:
+        raise log.LogError(f"export text damaged at {tg.damage} ({len(tg.actions)} good "
+                           "actions before it)")
+    try:
+        st = tg.start()
+        for i in range(len(tg.actions)):
+            tg.step(st, i)
+    except IllegalAction as exc:
+        raise log.LogError(f"export text: action {i + 1} ({tg.actions[i]}) is illegal "
+                           f"here: {exc.reason}") from None
+    except ValueError as exc:  # (LogError among them: dice missing)
+        raise log.LogError(f"export text: {exc}") from None
+    res = tg.ruleset.result(st)
+    n = len(tg.actions)
+    return (f"export text, {n} action{'s' if n != 1 else ''} replay, "
+            f"{log.result_text(res)} (an export holds no hashes: verify the .wwlog for "
+            "those)")
+
+
 def verify_files(paths: list[str], echo: Callable[[str], None] = print) -> int:
-    """``wizwar verify``: replay each log headless, check every stored hash; a line per file
-    and ``N passed, N failed``. Returns the exit status (1 on any failure)."""
+    """``wizwar verify``: replay each log headless, check every stored hash and the end
+    record's result (recomputed); an export text (``wizwar export``'s) is said as such and
+    its actions replayed; a line per file and ``N passed, N failed``. Returns the exit
+    status (1 on any failure)."""
     passed = failed = 0
     for p in paths:
         try:
             with open(p, "rb") as f:
-                loaded = log.read(f.read())
+                data = f.read()
+            if data.lstrip().startswith(f"{log.EXPORT} ".encode()):
+                echo(f"PASS {p}: {_verify_text(data)}")
+                passed += 1
+                continue
+            loaded = log.read(data)
             if loaded.damage:
                 raise log.LogError(f"damaged: {loaded.damage} "
                                    f"({len(loaded.records)} good actions before it)")
@@ -203,8 +239,10 @@ def verify_files(paths: list[str], echo: Callable[[str], None] = print) -> int:
 def export_file(path: str, echo: Callable[[str], None] = print,
                 warn: Callable[[str], None] | None = None) -> int:
     """``wizwar export``: print the game as plain notation text. Returns the exit status:
-    0 for a whole log; 1 when it cannot be read, and 1 for a damaged log, whose good actions
-    are still printed while ``warn`` (stderr) says where the log breaks."""
+    0 for a whole log; 1 when it cannot be read; 1 for a damaged log, whose good actions
+    are still printed while ``warn`` (stderr) says where the log breaks; 1 for a log that
+    does not verify (a stored hash or the end record's result other than the replay's:
+    ``warn`` says which, as ``wizwar verify`` does)."""
     if warn is None:
         def warn(text: str) -> None:
             print(text, file=sys.stderr)
@@ -216,6 +254,12 @@ def export_file(path: str, echo: Callable[[str], None] = print,
         warn(f"cannot export {path}: {exc}")  # on stderr: never mixed into the text
         return 1
     echo(text.rstrip("\n"))
+    try:  # the text is the rules' replay; a stored hash or result that disagrees is said
+        log.replay(loaded)
+    except log.LogError as exc:
+        warn(f"wizwar export: {path} does not verify: {exc} (`wizwar verify` fails it); "
+             "the text is the game as the rules replay it")
+        return 1
     if loaded.damage:
         echo(f"# the log was damaged: {loaded.damage}")
         warn(f"wizwar export: {path} is damaged: {loaded.damage}; only the "
