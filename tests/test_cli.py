@@ -108,3 +108,25 @@ def test_bench_help_lists_every_part(capsys: pytest.CaptureFixture[str]) -> None
         main(["bench", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert f"comma-separate): {', '.join(PARTS)}" in out
+
+
+@pytest.mark.parametrize("delay", ["nan", "inf", "-1", "0", "x", "1e9"])
+def test_replay_delay_out_of_range_is_refused(delay: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``replay --delay`` refuses nan, inf, negatives, 0 and non-numbers in words
+    (trial 11 item 15)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["replay", "some.wwlog", "--delay", delay])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--delay" in err and "seconds" in err and "Traceback" not in err
+
+
+def test_a_scenario_failure_names_its_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    """``wizwar scenario``: a FAIL line names the file as well as the title (files may share
+    a title; trial 11 item 9)."""
+    bad = tmp_path / "broken-one.toml"
+    bad.write_text('title = "Army of the Dead wins"\nruleset = "chess"\n')
+    assert main(["scenario", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"FAIL Army of the Dead wins ({bad}): "), out

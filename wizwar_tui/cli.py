@@ -79,6 +79,21 @@ def _positive(text: str) -> int:
     return n
 
 
+def _delay(text: str) -> float:
+    """A replay's seconds between two actions: a number more than 0 and at most 3600 (not
+    nan, inf or a negative: argparse type)."""
+    import math
+
+    try:
+        d = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(d) or not 0 < d <= 3600:
+        raise argparse.ArgumentTypeError(f"{text}: the delay is a number of seconds more "
+                                         "than 0 and at most 3600")
+    return d
+
+
 def build_parser(games: dict[str, Ruleset],
                  selfplay_players: int | None = None) -> argparse.ArgumentParser:
     """The ``wizwar`` parser; ``play`` and ``host`` get the options flags of the ruleset
@@ -114,8 +129,9 @@ def build_parser(games: dict[str, Ruleset],
     p_exp.add_argument("file")
     p_rep = sub.add_parser("replay", help="replay a saved game (.wwlog or export text)")
     p_rep.add_argument("file")
-    p_rep.add_argument("--delay", type=float, default=0.5,
-                       help="seconds between two actions when playing (default 0.5)")
+    p_rep.add_argument("--delay", type=_delay, default=0.5, metavar="SECONDS",
+                       help="seconds between two actions when playing, more than 0 and at "
+                            "most 3600 (default 0.5)")
     p_rep.add_argument("--ascii", action="store_true", help="draw the board with ASCII only")
     p_bench = sub.add_parser("bench", help="measure the speed of the rules and the app "
                              "(docs/performance.md)")
