@@ -811,3 +811,40 @@ async def test_a_damaged_export_text_replays_up_to_its_last_good_line(tmp_path: 
         assert isinstance(screen, ReplayScreen) and screen.replay.total == 7
         text = head(pilot.app).replace("\n", " ")
         assert f"log damaged: line {k + 1}:" in text and "the 7 good actions" in text, text
+
+
+@pytest.mark.parametrize("size", [(100, 30), (80, 24)])
+async def test_saved_rows_never_cut_the_count_and_say_what_is_wrong(
+        monkeypatch, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """Every row keeps its action count whole at 100x30 and 80x24, whatever its kind
+    (``selfplay``), seed, players and note; a truncated log says ``damaged at action N``; an
+    unreadable one is listed with the reason (trial 11 item 11)."""
+    from wizwar_tui import saves
+    from wizwar_tui.saves import SavedGame
+    base = dict(started="2026-12-01T10:00:00Z", result="unfinished", game="Wiz-War")
+    games = [
+        SavedGame(path="/nowhere/a.wwlog", players=["P1", "P2", "P3", "P4"], kind="selfplay",
+                  actions=12345, damage="truncated record 12346 at byte 99", team=False,
+                  seed="18446744073709551615", **base),  # type: ignore[arg-type]
+        SavedGame(path="/nowhere/b.wwlog", players=["Anna", "Bert", "Cleo", "Dora"],
+                  kind="peer", actions=98, damage="", team=True, sides=[[0, 2], [1, 3]],
+                  seed="LAN", partial=1, **base),  # type: ignore[arg-type]
+        SavedGame(path="/nowhere/c.wwlog", started="", players=[], kind="?", actions=0,
+                  result="unreadable", damage="this log is of ruleset 'chess'",
+                  unreadable=True),
+    ]
+    monkeypatch.setattr(saves, "list_saved", lambda folder=None: games)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=size) as pilot:
+        app.push_screen(SavedGamesScreen("/nowhere"))
+        await pilot.pause()
+        await pilot.pause()
+        ol = app.screen.query_one("#saved-list", OptionList)
+        width = ol.scrollable_content_region.width - 2
+        rows = [str(o.prompt) for o in ol.options]
+        for row in rows:
+            assert all(len(line) <= width for line in row.splitlines()), row
+        assert "12345 actions" in rows[0] and "damaged at action 12346" in rows[0], rows[0]
+        assert "selfplay" in rows[0]
+        assert "   98 actions" in rows[1] and "rejoined" in rows[1], rows[1]
+        assert "unreadable" in rows[2] and "chess" in rows[2], rows[2]

@@ -800,9 +800,9 @@ class ReplayErrorScreen(Screen[None]):
         self.app.pop_screen()
 
 
-SAVED_FIXED = 16 + 2 + 2 + 5 + 2 + 11 + 2 + 13
-"""The columns of a saved-games row other than the players and the game (date, kind, result,
-actions)."""
+SAVED_FIXED = 16 + 2 + 2 + 2 + 11 + 2 + 13
+"""The columns of a saved-games row other than the players, the game, the seed and the kind
+(date, result, actions, and the gaps)."""
 
 
 def game_width(games: list[Any]) -> int:
@@ -816,14 +816,32 @@ def seed_width(games: list[Any]) -> int:
     return min(20, max((len(getattr(g, "seed", "") or "?") for g in games), default=0))
 
 
+def kind_width(games: list[Any]) -> int:
+    """The kind column: as wide as the longest kind (``local``, ``peer``, ``selfplay``...),
+    at least 5, at most 10."""
+    return min(10, max([5, *(len(getattr(g, "kind", "") or "") for g in games)]))
+
+
+def saved_note(g: Any) -> str:
+    """What a row says after its columns: what is wrong with the log (``SavedGame.note``:
+    ``damaged at action N``, ``does not verify``, ``unreadable: REASON``) and ``rejoined``
+    for earlier logs of the same game left out (:func:`wizwar_tui.saves.list_saved`)."""
+    notes = [str(getattr(g, "note", "") or ("damaged" if g.damage else ""))]
+    if g.partial:
+        notes.append("rejoined")
+    return "  ".join(n for n in notes if n)
+
+
 def saved_label(g: Any, players_width: int = 18, game_width: int = 0,
-                seed_width: int = 0) -> Text:
+                seed_width: int = 0, kind_width: int = 5, width: int = 0) -> Text:
     """One row of the saved-games list: date, game (``game_width`` columns: the ruleset's
-    title), seed (``seed_width`` digits, after the word ``seed``), players (``players_width`` columns), kind, result, actions; dimmed notes for a
-    damaged log and for earlier logs of the same game left out of the list
-    (:func:`wizwar_tui.saves.list_saved`)."""
+    title), seed (``seed_width`` digits, after the word ``seed``), players
+    (``players_width`` columns), kind (``kind_width``), result, actions; then the note
+    (:func:`saved_note`, bold red for a damaged, unverified or unreadable log). Within
+    ``width`` columns (0: no limit) the columns are never cut: a note that does not fit
+    goes on a second line of its own."""
     when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
-        os.path.basename(g.path)[:15]
+        os.path.basename(g.path)[:16]
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"{when:<16}  ", "bold")
     if game_width:
@@ -835,26 +853,34 @@ def saved_label(g: Any, players_width: int = 18, game_width: int = 0,
     if len(players) > players_width:
         players = players[:max(0, players_width - 1)] + "…"
     t.append(f"{players:<{players_width}}  ")
-    t.append(f"{g.kind:<5}  ")
+    t.append(f"{g.kind:<{kind_width}}  ")
     t.append(f"{g.result:<11}  ", "bold" if g.result.endswith("won") else "dim")
     t.append(f"{g.actions:>5} action{'s' if g.actions != 1 else ' '}")
-    if g.damage:
-        t.append("  damaged", "bold red")
-    if g.partial:  # (the row keeps room for it: players_width)
-        t.append("  rejoined", "dim")
+    note = saved_note(g)
+    if not note:
+        return t
+    style = "dim" if note == "rejoined" else "bold red"
+    if width and t.cell_len + 2 + len(note) > width:  # the note on a line of its own
+        t.truncate(width)
+        line = Text(f"{'':<18}{note}", style, no_wrap=True, overflow="ellipsis")
+        line.truncate(width, overflow="ellipsis")
+        t.append("\n")
+        t.append_text(line)
+    else:
+        t.append(f"  {note}", style)
     return t
 
 
-def players_width(games: list[Any], row_width: int, seeds: bool = True) -> int:
+def players_width(games: list[Any], row_width: int, seeds: bool = True,
+                  titles: bool = True) -> int:
     """The players column: as wide as the longest players text, within what the row has
-    left after the other columns (the game column's too, the seed column's unless
-    ``seeds`` is false; at least 12)."""
+    left after the other columns (the game column's unless ``titles`` is false, the seed
+    column's unless ``seeds`` is false; at least 12)."""
     need = max((len(g.players_text) for g in games), default=0)
-    extra = max([10 if g.partial else 0 for g in games] + [9 if g.damage else 0 for g in games],
-                default=0)  # "  rejoined", "  damaged"
-    gw, sw = game_width(games), seed_width(games) if seeds else 0
-    return max(12, min(need, row_width - SAVED_FIXED - (gw + 2 if gw else 0)
-                       - (sw + 7 if sw else 0) - extra))
+    gw = game_width(games) if titles else 0
+    sw = seed_width(games) if seeds else 0
+    return max(12, min(need, row_width - SAVED_FIXED - kind_width(games) - 2
+                       - (gw + 2 if gw else 0) - (sw + 7 if sw else 0)))
 
 
 class SavedGamesScreen(Screen[None]):
@@ -884,8 +910,9 @@ class SavedGamesScreen(Screen[None]):
             yield Static("Replay a saved game", classes="lan-title")
             if self.games:
                 gw, sw = game_width(self.games), seed_width(self.games)
-                yield OptionList(*[Option(saved_label(g, game_width=gw, seed_width=sw),
-                                          id=str(i))
+                kw = kind_width(self.games)
+                yield OptionList(*[Option(saved_label(g, game_width=gw, seed_width=sw,
+                                                      kind_width=kw), id=str(i))
                                    for i, g in enumerate(self.games)], id="saved-list")
                 n = len(self.games)
                 yield Static(f"{n} game{'s' if n != 1 else ''} in {self.folder}",
@@ -918,14 +945,18 @@ class SavedGamesScreen(Screen[None]):
         if width <= 0:
             return
         pw, gw = players_width(self.games, width), game_width(self.games)
-        sw = seed_width(self.games)
+        sw, kw = seed_width(self.games), kind_width(self.games)
         need = max(len(g.players_text) for g in self.games)
         if sw and pw < need:  # narrow: the teams in full rather than the seeds (the replay
             sw, pw = 0, players_width(self.games, width, seeds=False)  # shows the seed)
+        fixed = SAVED_FIXED + kw + 2 + (gw + 2 if gw else 0)
+        if gw and fixed + pw > width:  # narrower: the game's title gives way (the replay
+            gw, pw = 0, players_width(self.games, width, seeds=False, titles=False)  # says it)
+            fixed = SAVED_FIXED + kw + 2
+        if fixed + pw > width:  # the count never cut: the players are, with an ellipsis
+            pw = max(4, width - fixed)
         for i, g in enumerate(self.games):
-            label = saved_label(g, pw, gw, sw)
-            label.truncate(width, overflow="ellipsis")  # one line, never wrapped
-            ol.replace_option_prompt_at_index(i, label)
+            ol.replace_option_prompt_at_index(i, saved_label(g, pw, gw, sw, kw, width))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Replay the chosen game."""
