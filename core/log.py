@@ -193,6 +193,9 @@ def reveals_of(r: Mapping[str, Any]) -> dict[str, Any]:
 def _ruleset_of(h: Mapping[str, Any]) -> Ruleset:
     """The header's ruleset at the header's rules version. Raises ``LogError`` in words."""
     name = h.get("ruleset")
+    if name is None:
+        raise LogError("the header names no ruleset (no `ruleset` key): not a log this "
+                       "wizwar wrote, or a damaged one")
     try:
         rs = registry.get(str(name))
     except UnknownRuleset as exc:

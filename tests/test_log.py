@@ -578,3 +578,19 @@ def test_a_damaged_export_text_keeps_its_good_actions() -> None:
     assert not whole.damage and len(whole.actions) == len(acts)
     with pytest.raises(log.LogError, match="line 3: unknown line 'bogus'"):
         log.parse_text("\n".join([*body[:2], "bogus line", *body[2:]]) + "\n")
+
+
+def test_the_wordings(tmp_path: Path) -> None:
+    """One action is "1 action", never "1 actions"; a header without a ruleset key says so
+    rather than "ruleset None" (trial 11 item 22)."""
+    data, _ = _logged_game()
+    full = log.read(data)
+    f = tmp_path / "one.wwlog"
+    f.write_bytes(log.encode(full.header) + log.encode(full.records[0]))
+    lines: list[str] = []
+    assert verify_files([str(f)], lines.append) == 0
+    assert ": 1 action, final hash" in lines[0], lines
+    h = {k: v for k, v in full.header.items() if k != "ruleset"}
+    with pytest.raises(log.LogError) as exc:
+        log.read(log.encode(h) + log.encode(full.records[0]))
+    assert "None" not in str(exc.value) and "names no ruleset" in str(exc.value)

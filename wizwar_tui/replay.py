@@ -32,6 +32,7 @@ from textual.widgets.option_list import Option
 from core import log
 from core.engine import Event, IllegalAction, Outcome, Ruleset
 from wizwar_tui import games
+from wizwar_tui.saves import actions_text
 from wizwar_tui.screens import TooSmall
 from wizwar_tui.seats import player_colour
 
@@ -375,7 +376,8 @@ def parse_jump(text: str, rp: Replay) -> int:
     k = int(t)
     if kind == "action":
         if k > rp.total:
-            raise ValueError(f"there are only {rp.total} actions")
+            raise ValueError(f"there {'is' if rp.total == 1 else 'are'} only "
+                             f"{actions_text(rp.total)}")
         return k
     if kind == "round":
         for n, (rnd, _seat) in enumerate(rp.marks):
@@ -532,10 +534,11 @@ class ReplayScreen(Screen[None]):
         else:
             t.append(f"paused ({speed_text(self.delay)})", "dim")
         if rp.damage:
-            t.append(f"\n log damaged: {rp.damage} — showing the {rp.total} good actions",
+            t.append(f"\n log damaged: {rp.damage} — showing the {rp.total} good "
+                     f"action{'' if rp.total == 1 else 's'}",
                      "bold red")
         if rp.problem:
-            t.append(f"\n replay stops: {rp.problem} — showing the {rp.total} actions "
+            t.append(f"\n replay stops: {rp.problem} — showing the {actions_text(rp.total)} "
                      "before it", "bold red")
         if rp.mismatch:
             t.append(f"\n the log does not verify: {rp.mismatch}", "bold red")

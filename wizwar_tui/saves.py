@@ -65,6 +65,16 @@ class SavedGame:
         return players_text(self.players, self.sides)
 
 
+def actions_text(n: int) -> str:
+    """``1 action``, ``2 actions`` (``0 actions``)."""
+    return f"{n} action{'' if n == 1 else 's'}"
+
+
+def good_text(n: int) -> str:
+    """``1 good action``, ``2 good actions``."""
+    return f"{n} good action{'' if n == 1 else 's'}"
+
+
 def players_text(names: list[str], sides: list[list[int]] | bool | None = None) -> str:
     """The players of a game for one line: ``P1 vs P2 vs P3``; with ``sides`` (seat numbers
     grouped by side, :func:`sides_of`) partners joined: ``P1+P3 vs P2+P4``. ``True`` stands
@@ -188,8 +198,8 @@ def _verify_text(data: bytes) -> str:
         raise log.LogError(f"export text that is not UTF-8 (byte {exc.start})") from None
     tg = log.parse_text(text)
     if tg.damage:
-        raise log.LogError(f"export text damaged at {tg.damage} ({len(tg.actions)} good "
-                           "actions before it)")
+        raise log.LogError(f"export text damaged at {tg.damage} "
+                           f"({good_text(len(tg.actions))} before it)")
     try:
         st = tg.start()
         for i in range(len(tg.actions)):
@@ -200,8 +210,7 @@ def _verify_text(data: bytes) -> str:
     except ValueError as exc:  # (LogError among them: dice missing)
         raise log.LogError(f"export text: {exc}") from None
     res = tg.ruleset.result(st)
-    n = len(tg.actions)
-    return (f"export text, {n} action{'s' if n != 1 else ''} replay, "
+    return (f"export text, {actions_text(len(tg.actions))} replay, "
             f"{log.result_text(res)} (an export holds no hashes: verify the .wwlog for "
             "those)")
 
@@ -223,10 +232,10 @@ def verify_files(paths: list[str], echo: Callable[[str], None] = print) -> int:
             loaded = log.read(data)
             if loaded.damage:
                 raise log.LogError(f"damaged: {loaded.damage} "
-                                   f"({len(loaded.records)} good actions before it)")
+                                   f"({good_text(len(loaded.records))} before it)")
             st = log.replay(loaded)
             fin = "" if loaded.end else " (unfinished)"
-            echo(f"PASS {p}: {len(loaded.records)} actions, final hash "
+            echo(f"PASS {p}: {actions_text(len(loaded.records))}, final hash "
                  f"{loaded.ruleset.state_hash(st)}{fin}")
             passed += 1
         except (OSError, log.LogError) as exc:
@@ -263,6 +272,7 @@ def export_file(path: str, echo: Callable[[str], None] = print,
     if loaded.damage:
         echo(f"# the log was damaged: {loaded.damage}")
         warn(f"wizwar export: {path} is damaged: {loaded.damage}; only the "
-             f"{len(loaded.records)} actions before it were exported")
+             f"{actions_text(len(loaded.records))} before it "
+             f"{'was' if len(loaded.records) == 1 else 'were'} exported")
         return 1
     return 0
