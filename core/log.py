@@ -44,6 +44,15 @@ class LogError(ValueError):
     """A log that cannot be used (newer format, other rules) or a replay that disagrees."""
 
 
+class ResultMismatch(LogError):
+    """An end record whose result is not the game's: ``outcome`` is the one the rules give
+    for the replayed final state (:func:`check_result`)."""
+
+    def __init__(self, message: str, outcome: Outcome) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
 # ---- writing ---------------------------------------------------------------------------
 def header(ruleset: Ruleset, options: Mapping[str, Any], seed: int | bytes, *,
            kind: str = "local", viewer: str = "", names: tuple[str, ...] | list[str] = (),
@@ -184,6 +193,9 @@ def reveals_of(r: Mapping[str, Any]) -> dict[str, Any]:
 def _ruleset_of(h: Mapping[str, Any]) -> Ruleset:
     """The header's ruleset at the header's rules version. Raises ``LogError`` in words."""
     name = h.get("ruleset")
+    if name is None:
+        raise LogError("the header names no ruleset (no `ruleset` key): not a log this "
+                       "wizwar wrote, or a damaged one")
     try:
         rs = registry.get(str(name))
     except UnknownRuleset as exc:
@@ -456,10 +468,48 @@ def replay(loaded: Loaded, upto: int | None = None) -> Any:
         raise LogError(f"the final hash is {h}, the log's end record says "
                        f"{loaded.end['hash']}")
     if upto is None:
+        check_result(loaded, rp.state)
         audit_sealed(loaded)
         if loaded.end is not None:
             audit_answers(loaded)
     return rp.state
+
+
+def result_text(outcome: Outcome | None) -> str:
+    """An outcome in words for a list or a header: ``P1 won`` (``P1+P3 won``, a team),
+    ``no winner`` (a draw), ``unfinished`` (None, or a game not over)."""
+    if outcome is None or not outcome.over:
+        return "unfinished"
+    return f"{'+'.join(outcome.winners)} won" if outcome.winners else "no winner"
+
+
+def check_result(loaded: Loaded, state: Any) -> None:
+    """The end record's ``result`` and ``winner`` against the outcome the rules give for
+    ``state`` (the replayed final state): a log's result is never trusted, it is
+    recomputed. A log with no end record passes. Raises :class:`ResultMismatch` (a
+    ``LogError``) in words ("the end record says P3 won, but the game, replayed, ends with
+    P1 won"), or ``LogError`` for a malformed result."""
+    end = loaded.end
+    if end is None:
+        return
+    res = loaded.ruleset.result(state)
+    said: Outcome | None = None
+    if isinstance(end.get("result"), dict):
+        try:
+            said = Outcome.from_wire(end["result"])
+        except (KeyError, TypeError, ValueError):
+            raise LogError("the end record's result is malformed") from None
+        # (the ``text`` sentence is wording, not the result: it may be worded anew)
+        if (said.over, said.winners, said.draw, said.how) != (res.over, res.winners,
+                                                              res.draw, res.how):
+            raise ResultMismatch(f"the end record says {result_text(said)}, but the "
+                                 f"game, replayed, ends with {result_text(res)}", res)
+    winner = "+".join(res.winners) or ("-" if res.draw else "")
+    if "winner" in end and str(end["winner"]) != winner:
+        w = str(end["winner"])
+        said = Outcome(bool(w), tuple(w.split("+")) if w not in ("", "-") else (), w == "-")
+        raise ResultMismatch(f"the end record says {result_text(said)}, but the game, "
+                             f"replayed, ends with {result_text(res)}", res)
 
 
 def _commit_of(wire: Any, salt: str) -> str:
@@ -655,6 +705,7 @@ class TextGame:
     deal: Any
     actions: list[Any]
     dice: dict[int, list[list[str]]] | None = None
+    damage: str = ""  # where and why reading the action lines stopped ("" when all read)
 
     def step(self, state: Any, i: int) -> list[Event]:
         """Apply action ``i`` (0-based) to ``state``, with its dice reveals if it rolls.
@@ -687,7 +738,10 @@ class TextGame:
 
 def parse_text(text: str) -> TextGame:
     """Read export text (see :func:`export_text`; the Wiz-War text of export version 1 too).
-    Raises ``LogError`` with the line number."""
+    A damaged action part (a line no game writes, an action that does not parse) is cut
+    there, as a log's damaged tail is: ``TextGame.damage`` says the line and why, the
+    actions before it are kept. Raises ``LogError`` with the line number for a bad header
+    line (before the first action)."""
     lines = text.splitlines()
     first = lines[0].strip() if lines else ""
     fmt, _, ver = first.partition(" ")
@@ -701,6 +755,7 @@ def parse_text(text: str) -> TextGame:
     acts: list[tuple[int, str]] = []
     dice: dict[int, list[list[str]]] | None = None
     rs: Ruleset | None = None
+    damage = ""
     for n, raw in enumerate(lines[1:], 2):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -731,6 +786,9 @@ def parse_text(text: str) -> TextGame:
             deal_lines.append((n, word, rest))
         elif word[:1].isupper() and word[1:].isdigit():
             acts.append((n, line))
+        elif acts:  # a damaged action part: the actions before it still replay
+            damage = f"line {n}: unknown line {word!r}"
+            break
         else:
             raise LogError(f"line {n}: unknown line {word!r}")
     if "ruleset" not in kv:
@@ -760,10 +818,11 @@ def parse_text(text: str) -> TextGame:
     for n, line in acts:
         try:
             actions.append(rs.parse_action(line))
-        except ValueError as exc:
-            raise LogError(f"line {n}: {exc}") from None
+        except ValueError as exc:  # the actions before it still replay, as a log's do
+            damage = f"line {n}: {exc}"
+            break
     try:
         deal = rs.parse_deal(deal_lines)
     except ValueError as exc:
         raise LogError(str(exc)) from None
-    return TextGame(rs, options, seed, names, deal, actions, dice)
+    return TextGame(rs, options, seed, names, deal, actions, dice, damage)

@@ -29,8 +29,12 @@ class Result:
     detail: str = ""
 
     def line(self) -> str:
-        """``PASS title`` or ``FAIL title: what differed``."""
-        return f"PASS {self.title}" if self.ok else f"FAIL {self.title}: {self.detail}"
+        """``PASS title`` or ``FAIL title (the file): what differed`` (the file named, so a
+        failure is found: several files may share a title)."""
+        if self.ok:
+            return f"PASS {self.title}"
+        where = f" ({self.path})" if self.path and self.path != self.title else ""
+        return f"FAIL {self.title}{where}: {self.detail}"
 
 
 def run_doc(doc: dict[str, Any], path: str = "") -> Result:

@@ -80,7 +80,9 @@ def value_flags(parser: argparse.ArgumentParser, cmd: str) -> set[str]:
 def add_game_argument(p: argparse.ArgumentParser) -> None:
     """The optional GAME positional of ``play``/``host``/``selfplay``/``bench``."""
     p.add_argument("game", nargs="?", default=registry.DEFAULT, metavar="GAME",
-                   help=f"the game: {', '.join(registry.names())} (default {registry.DEFAULT})")
+                   help=f"the game: {', '.join(registry.names())} (default {registry.DEFAULT})"
+                   + (f"; still being built, not offered yet: {', '.join(registry.BUILDING)}"
+                      if registry.BUILDING else ""))
 
 
 def _dest(o: Option) -> str:

@@ -64,3 +64,69 @@ def test_join_help_describes_its_arguments(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert "TARGET" in out and "HOST:PORT" in out and "--name NAME" in out
     assert "your player name" in out and "rejoins after a lost connection" in out
+
+
+@pytest.mark.parametrize("game", ["arcomage", "wizard-kings"])
+def test_a_game_still_being_built_is_refused_in_words(
+        game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``wizwar play GAME`` of a game still in ``registry.BUILDING``: a usage error saying
+    so, never its unfinished screens; ``play --help`` and ``host --help`` name the games
+    offered and those being built (trial 11 item 4)."""
+    from core import registry
+
+    if game in registry.RULESETS:
+        pytest.skip(f"{game} is offered now")
+    with pytest.raises(SystemExit) as exc:
+        main(["play", game, "--seed", "3"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "is still being built and cannot be played yet" in err and "Traceback" not in err
+    for cmd in ("play", "host"):
+        with pytest.raises(SystemExit):
+            main([cmd, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert f"the game: {', '.join(registry.names())}" in out
+        assert game in out.split("not offered yet:", 1)[1]
+
+
+def test_selfplay_help_says_the_players_it_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    """``selfplay --help``'s ``--players`` default is the one self-play uses (its table of
+    4 for Wiz-War), not the schema's 2 (trial 11 item 10)."""
+    from core.wizwar.selfplay import DEFAULT_PLAYERS
+
+    with pytest.raises(SystemExit):
+        main(["selfplay", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"(default {DEFAULT_PLAYERS})" in out.rsplit("--players N", 1)[1].split("--", 1)[0]
+
+
+def test_bench_help_lists_every_part(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench --help`` lists every part ``--only`` takes (trial 11 item 20)."""
+    from wizwar_tui.wizwar.bench import PARTS
+
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"comma-separate): {', '.join(PARTS)}" in out
+
+
+@pytest.mark.parametrize("delay", ["nan", "inf", "-1", "0", "x", "1e9"])
+def test_replay_delay_out_of_range_is_refused(delay: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``replay --delay`` refuses nan, inf, negatives, 0 and non-numbers in words
+    (trial 11 item 15)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["replay", "some.wwlog", "--delay", delay])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--delay" in err and "seconds" in err and "Traceback" not in err
+
+
+def test_a_scenario_failure_names_its_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    """``wizwar scenario``: a FAIL line names the file as well as the title (files may share
+    a title; trial 11 item 9)."""
+    bad = tmp_path / "broken-one.toml"
+    bad.write_text('title = "Army of the Dead wins"\nruleset = "chess"\n')
+    assert main(["scenario", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"FAIL Army of the Dead wins ({bad}): "), out

@@ -180,7 +180,11 @@ def test_saved_games_list(tmp_path: Path) -> None:
     (tmp_path / "a.wwlog").write_bytes(data)
     (tmp_path / "junk.wwlog").write_bytes(b"junk")
     games = list_saved(str(tmp_path))
-    assert len(games) == 1
+    assert len(games) == 2
+    junk = games.pop(next(i for i, g in enumerate(games) if g.path.endswith("junk.wwlog")))
+    # listed with the reason, never hidden (trial 11 item 11)
+    assert junk.unreadable and junk.result == "unreadable" and junk.note.startswith(
+        "unreadable: ") and "header" in junk.damage
     assert games[0].started == "2026-11-29T12:00:00Z"
     assert games[0].result == f"{s.state.winner} won" and games[0].actions == len(s.actions)
 
@@ -525,3 +529,102 @@ def test_held_header_writes_nothing_until_the_first_action() -> None:
     h3.write(head)
     h3.write(log.encode(log.end_record(s.ruleset, s.state)))
     assert none == []  # ended (or left) before any action: no file at all
+
+
+def test_a_forged_result_fails_verify_and_is_not_shown(tmp_path: Path) -> None:
+    """An end record whose result (or older readers' ``winner``) names another winner than
+    the game replayed gives: ``wizwar verify`` FAILs it in words, the saved-games row shows
+    the recomputed result and that the log does not verify (trial 11 item 6)."""
+    data, s = _logged_game()
+    full = log.read(data)
+    real = s.state.winner
+    other = next(p for p in ("P1", "P2") if p != real)
+    forged_result = {**full.end["result"], "winners": [other]}
+    for what, end in (("result", {**full.end, "result": forged_result, "winner": other}),
+                      ("winner", {**full.end, "winner": other})):
+        f = tmp_path / "forged.wwlog"
+        f.write_bytes(b"".join(log.encode(x) for x in [full.header, *full.records, end]))
+        lines: list[str] = []
+        assert verify_files([str(f)], lines.append) == 1, what
+        assert lines[0].startswith("FAIL") and f"says {other} won" in lines[0], lines
+        assert f"ends with {real} won" in lines[0], lines
+        (g,) = list_saved(str(tmp_path))
+        assert g.result == f"{real} won" and f"says {other} won" in g.problem, (what, g)
+        assert g.note == "does not verify"
+    ok = tmp_path / "forged.wwlog"
+    ok.write_bytes(data)
+    assert verify_files([str(ok)], [].append) == 0
+
+
+def test_export_of_a_log_with_a_wrong_hash_warns_and_fails(tmp_path: Path) -> None:
+    """``wizwar export`` of a log whose stored hash is wrong still prints the text, but
+    warns as ``wizwar verify`` fails it, and exits 1 (trial 11 item 12)."""
+    data, _ = _logged_game()
+    full = log.read(data)
+    recs = [dict(r) for r in full.records]
+    i = next(k for k, r in enumerate(recs) if "hash" in r)
+    recs[i]["hash"] = "0" * len(recs[i]["hash"])
+    f = tmp_path / "bad.wwlog"
+    f.write_bytes(b"".join(log.encode(x) for x in [full.header, *recs, full.end]))
+    out: list[str] = []
+    warned: list[str] = []
+    assert export_file(str(f), out.append, warned.append) == 1
+    assert out and out[0].startswith("wizwar-export 2")
+    assert len(warned) == 1 and "does not verify" in warned[0], warned
+    assert f"action {i + 1}" in warned[0] and "hash" in warned[0]
+    good = tmp_path / "good.wwlog"
+    good.write_bytes(data)
+    warned.clear()
+    assert export_file(str(good), [].append, warned.append) == 0 and not warned
+
+
+def test_verify_of_an_export_text_says_what_it_is(tmp_path: Path) -> None:
+    """``wizwar verify`` of an export text: says it is one and replays its actions (PASS),
+    or FAILs naming the line (trial 11 items 13, 14)."""
+    data, s = _logged_game()
+    text = log.export_text(log.read(data))
+    f = tmp_path / "g.txt"
+    f.write_text(text)
+    lines: list[str] = []
+    assert verify_files([str(f)], lines.append) == 0, lines
+    assert lines[0].startswith(f"PASS {f}: export text, {len(s.actions)} actions replay")
+    assert f"{s.state.winner} won" in lines[0] and "verify the .wwlog" in lines[0]
+    body = text.splitlines()
+    k = next(i for i, x in enumerate(body) if x.startswith("P") and i > 10)
+    f.write_text("\n".join([*body[:k], "P1 fly north", *body[k + 1:]]) + "\n")
+    lines.clear()
+    assert verify_files([str(f)], lines.append) == 1
+    assert lines[0].startswith(f"FAIL {f}: export text damaged at line {k + 1}:"), lines
+
+
+def test_a_damaged_export_text_keeps_its_good_actions() -> None:
+    """Export text whose action part breaks (a line no game writes, an action that does not
+    parse) keeps the actions before it and says the line, as a damaged log does; a bad
+    header line is still refused (trial 11 item 14)."""
+    data, _ = _logged_game()
+    body = log.export_text(log.read(data)).splitlines()
+    acts = [i for i, x in enumerate(body) if x[:1] == "P" and x[1:2].isdigit()]
+    k = acts[5]
+    for bad in ("P1 fly north", "bogus line"):
+        tg = log.parse_text("\n".join([*body[:k], bad, *body[k + 1:]]) + "\n")
+        assert len(tg.actions) == 5 and tg.damage.startswith(f"line {k + 1}:"), tg.damage
+    whole = log.parse_text("\n".join(body) + "\n")
+    assert not whole.damage and len(whole.actions) == len(acts)
+    with pytest.raises(log.LogError, match="line 3: unknown line 'bogus'"):
+        log.parse_text("\n".join([*body[:2], "bogus line", *body[2:]]) + "\n")
+
+
+def test_the_wordings(tmp_path: Path) -> None:
+    """One action is "1 action", never "1 actions"; a header without a ruleset key says so
+    rather than "ruleset None" (trial 11 item 22)."""
+    data, _ = _logged_game()
+    full = log.read(data)
+    f = tmp_path / "one.wwlog"
+    f.write_bytes(log.encode(full.header) + log.encode(full.records[0]))
+    lines: list[str] = []
+    assert verify_files([str(f)], lines.append) == 0
+    assert ": 1 action, final hash" in lines[0], lines
+    h = {k: v for k, v in full.header.items() if k != "ruleset"}
+    with pytest.raises(log.LogError) as exc:
+        log.read(log.encode(h) + log.encode(full.records[0]))
+    assert "None" not in str(exc.value) and "names no ruleset" in str(exc.value)

@@ -773,3 +773,99 @@ async def test_the_replay_footer_shows_every_key(tmp_path: Path, size: tuple[int
         assert {"step(1)", "jump", "seen_as", "back"} <= {k.action for k in keys}
         for k in keys:
             assert k.region.width > 0 and k.region.right <= size[0], (k.description, k.region)
+
+
+async def test_a_forged_result_is_not_shown(tmp_path: Path) -> None:
+    """The replay header shows the result the rules give, not a forged end record's, and
+    says the log does not verify (trial 11 item 6)."""
+    src = tmp_path / "game.wwlog"
+    s = bot_log(src, seed=9)
+    full = log.read(src.read_bytes())
+    real = s.state.winner
+    other = next(p for p in ("P1", "P2") if p != real)
+    end = {**full.end, "result": {**full.end["result"], "winners": [other]}, "winner": other}
+    path = tmp_path / "forged.wwlog"
+    path.write_bytes(b"".join(log.encode(x) for x in [full.header, *full.records, end]))
+    async with replay_app(path).run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ReplayScreen)
+        text = head(pilot.app).replace("\n", " ")
+        assert f"Replay  {real} won" in text and f"says {other} won" in text, text
+        assert "does not verify" in text
+
+
+async def test_a_game_without_a_replay_screen_gets_a_message(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``wizwar replay FILE`` (and Enter in the saved-games list) of a game whose screens have
+    no replay: a message in words, the app still running; q leaves it (trial 11 item 3)."""
+    import pick_ruleset
+
+    rs = pick_ruleset.register(monkeypatch)
+    path = tmp_path / "pick.wwlog"
+    s = LocalSession.start(rs, {"rounds": 2}, 0, human="")
+    with open(path, "wb") as f:
+        s.record_to(f.write)
+        s.run_bots()
+    async with replay_app(path).run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayErrorScreen)
+        assert "Pick a number games cannot be replayed in the app yet" in screen.reason
+        await pilot.press("q")
+        await pilot.pause()
+    assert pilot.app.return_code == 0
+
+
+async def test_a_damaged_export_text_replays_up_to_its_last_good_line(tmp_path: Path) -> None:
+    """Export text with a bad action line replays the actions before it and the header says
+    the line, as a damaged binary log does (trial 11 item 14)."""
+    src = tmp_path / "game.wwlog"
+    bot_log(src, seed=9)
+    body = log.export_text(log.read(src.read_bytes())).splitlines()
+    acts = [i for i, x in enumerate(body) if x[:1] == "P" and x[1:2].isdigit()]
+    k = acts[7]
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join([*body[:k], "P1 fly north", *body[k + 1:]]) + "\n")
+    async with replay_app(path).run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen) and screen.replay.total == 7
+        text = head(pilot.app).replace("\n", " ")
+        assert f"log damaged: line {k + 1}:" in text and "the 7 good actions" in text, text
+
+
+@pytest.mark.parametrize("size", [(100, 30), (80, 24)])
+async def test_saved_rows_never_cut_the_count_and_say_what_is_wrong(
+        monkeypatch, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """Every row keeps its action count whole at 100x30 and 80x24, whatever its kind
+    (``selfplay``), seed, players and note; a truncated log says ``damaged at action N``; an
+    unreadable one is listed with the reason (trial 11 item 11)."""
+    from wizwar_tui import saves
+    from wizwar_tui.saves import SavedGame
+    base = dict(started="2026-12-01T10:00:00Z", result="unfinished", game="Wiz-War")
+    games = [
+        SavedGame(path="/nowhere/a.wwlog", players=["P1", "P2", "P3", "P4"], kind="selfplay",
+                  actions=12345, damage="truncated record 12346 at byte 99", team=False,
+                  seed="18446744073709551615", **base),  # type: ignore[arg-type]
+        SavedGame(path="/nowhere/b.wwlog", players=["Anna", "Bert", "Cleo", "Dora"],
+                  kind="peer", actions=98, damage="", team=True, sides=[[0, 2], [1, 3]],
+                  seed="LAN", partial=1, **base),  # type: ignore[arg-type]
+        SavedGame(path="/nowhere/c.wwlog", started="", players=[], kind="?", actions=0,
+                  result="unreadable", damage="this log is of ruleset 'chess'",
+                  unreadable=True),
+    ]
+    monkeypatch.setattr(saves, "list_saved", lambda folder=None: games)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=size) as pilot:
+        app.push_screen(SavedGamesScreen("/nowhere"))
+        await pilot.pause()
+        await pilot.pause()
+        ol = app.screen.query_one("#saved-list", OptionList)
+        width = ol.scrollable_content_region.width - 2
+        rows = [str(o.prompt) for o in ol.options]
+        for row in rows:
+            assert all(len(line) <= width for line in row.splitlines()), row
+        assert "12345 actions" in rows[0] and "damaged at action 12346" in rows[0], rows[0]
+        assert "selfplay" in rows[0]
+        assert "   98 actions" in rows[1] and "rejoined" in rows[1], rows[1]
+        assert "unreadable" in rows[2] and "chess" in rows[2], rows[2]

@@ -285,7 +285,7 @@ class WizWarApp(App[int]):
 
     def open_replay(self, path: str) -> ReplayScreen | ReplayErrorScreen:
         """Replay the saved game ``path`` (a ``.wwlog`` or export text); a file that cannot
-        be replayed gets a screen saying why."""
+        be replayed, or of a game without a replay screen, gets a screen saying why."""
         from wizwar_tui.replay import ReplayError, ReplayErrorScreen
         from wizwar_tui.replay import load as load_replay
 
@@ -295,8 +295,15 @@ class WizWarApp(App[int]):
             err = ReplayErrorScreen(path, str(exc))
             self.push_screen(err)
             return err
-        screen = games.ui(game.ruleset.name).replay_screen()(
-            game, delay=self.replay_delay, ascii_only=self.ascii_only)
+        try:
+            cls = games.ui(game.ruleset.name).replay_screen()
+        except NotImplementedError:  # a game whose screens have no replay yet
+            err = ReplayErrorScreen(path, f"{game.ruleset.title} games cannot be replayed "
+                                          "in the app yet: `wizwar verify FILE` checks "
+                                          "this one and `wizwar export FILE` prints it")
+            self.push_screen(err)
+            return err
+        screen = cls(game, delay=self.replay_delay, ascii_only=self.ascii_only)
         self.push_screen(screen)
         return screen
 

@@ -21,6 +21,11 @@ from typing import Any
 from core import registry
 from core.engine import Ruleset, UnknownRuleset
 
+#: Wiz-War's bench parts, for ``bench --help`` (wizwar_tui/wizwar/bench.py's ``PARTS``; a
+#: test keeps them the same: importing the bench here would slow every command)
+BENCH_PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render",
+               "replay", "selfplay", "archmage", "lan")
+
 
 def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace,
                 ruleset: Ruleset, options: dict[str, Any]) -> dict[str, str]:
@@ -45,6 +50,15 @@ def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace,
     return dict(zip(bots, given, strict=True))
 
 
+def refuse_building(parser: argparse.ArgumentParser, game: str) -> None:
+    """Refuse to play a game still being built (``registry.BUILDING``: its rules exist for
+    scenarios, logs and self-play, but it is not offered yet) with a usage error in words
+    (status 2), never its unfinished screens."""
+    if game in registry.BUILDING and game not in registry.RULESETS:
+        parser.error(f"{registry.get(game).title} ({game}) is still being built and cannot "
+                     f"be played yet: this wizwar plays {', '.join(registry.names())}")
+
+
 def _version() -> str:
     """The installed package's version ("unknown" when run from a bare checkout)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -66,9 +80,26 @@ def _positive(text: str) -> int:
     return n
 
 
-def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
+def _delay(text: str) -> float:
+    """A replay's seconds between two actions: a number more than 0 and at most 3600 (not
+    nan, inf or a negative: argparse type)."""
+    import math
+
+    try:
+        d = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(d) or not 0 < d <= 3600:
+        raise argparse.ArgumentTypeError(f"{text}: the delay is a number of seconds more "
+                                         "than 0 and at most 3600")
+    return d
+
+
+def build_parser(games: dict[str, Ruleset],
+                 selfplay_players: int | None = None) -> argparse.ArgumentParser:
     """The ``wizwar`` parser; ``play`` and ``host`` get the options flags of the ruleset
-    ``games`` gives for them."""
+    ``games`` gives for them; ``selfplay_players``: the players self-play plays without
+    ``--players`` (its module's ``DEFAULT_PLAYERS``), said in its help."""
     from net.cli import add_game_argument, add_option_flags, add_parsers, seed_arg
 
     parser = argparse.ArgumentParser(prog="wizwar", description="Wizard games in the terminal")
@@ -99,8 +130,9 @@ def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
     p_exp.add_argument("file")
     p_rep = sub.add_parser("replay", help="replay a saved game (.wwlog or export text)")
     p_rep.add_argument("file")
-    p_rep.add_argument("--delay", type=float, default=0.5,
-                       help="seconds between two actions when playing (default 0.5)")
+    p_rep.add_argument("--delay", type=_delay, default=0.5, metavar="SECONDS",
+                       help="seconds between two actions when playing, more than 0 and at "
+                            "most 3600 (default 0.5)")
     p_rep.add_argument("--ascii", action="store_true", help="draw the board with ASCII only")
     p_bench = sub.add_parser("bench", help="measure the speed of the rules and the app "
                              "(docs/performance.md)")
@@ -109,12 +141,16 @@ def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
     p_bench.add_argument("--quick", action="store_true",
                          help="fewer games and runs: a smoke test, not for the record")
     p_bench.add_argument("--only", action="append", default=[], metavar="PART",
-                         help="measure only these parts (repeat or comma-separate): games, "
-                              "apply, legal, los, hash, verify, echo, start, render, lan")
+                         help="measure only these parts (repeat or comma-separate): "
+                              f"{', '.join(BENCH_PARTS)}")
     p_self = sub.add_parser("selfplay", help="bots play headless games, every action checked")
     add_game_argument(p_self)
     p_self.add_argument("--games", type=_positive, default=10, help="how many games (default 10)")
     add_option_flags(p_self, games["selfplay"], "selfplay")
+    if selfplay_players is not None:  # self-play's own table, not the schema's default
+        for act in p_self._actions:
+            if act.dest == "opt_players" and act.help:
+                act.help = act.help.rsplit(" (default", 1)[0] + f" (default {selfplay_players})"
     p_self.add_argument("--bots", default="apprentice",
                         help="bot level for every seat, or one per seat: archmage,apprentice")
     p_self.add_argument("--seed", type=seed_arg, default=0, help="seed of the first game")
@@ -143,7 +179,8 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
     # an option's value is never taken for GAME: `wizwar host --name ArcoMage` is Wiz-War's
     games = {c: registry.get(game_in_argv(words, c, value_flags(plain, c)))
              for c in ("play", "host", "selfplay")}
-    parser = build_parser(games)
+    sp_players = _selfplay_players(games["selfplay"]) if "selfplay" in words else None
+    parser = build_parser(games, sp_players)
     args = _parse(parser, words)
     if getattr(args, "game", None) is not None:
         try:
@@ -153,10 +190,24 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
         built = getattr(args, "built_for", args.game)
         if built != args.game:  # the word first taken for GAME was an option's value
             games[args.cmd] = registry.get(args.game)
-            parser = build_parser(games)
+            if args.cmd == "selfplay":
+                sp_players = _selfplay_players(games["selfplay"])
+            parser = build_parser(games, sp_players)
             args = _parse(parser, words)
             args.game = registry.canonical(args.game)
     return parser, args
+
+
+def _selfplay_players(rs: Ruleset) -> int | None:
+    """How many players ``wizwar selfplay`` of ``rs`` plays without ``--players`` (its
+    self-play module's ``DEFAULT_PLAYERS``; None for a game without self-play or players)."""
+    import importlib
+
+    tool = rs.tools.get("selfplay")
+    if not tool or "players" not in [o.name for o in rs.options]:
+        return None
+    got = getattr(importlib.import_module(tool), "DEFAULT_PLAYERS", None)
+    return got if isinstance(got, int) else None
 
 
 def _parse(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
@@ -228,6 +279,7 @@ def _main(argv: list[str] | None) -> int:
         return run(replay=args.file, ascii_only=True if args.ascii else None,
                    replay_delay=args.delay)
     if args.cmd == "play":
+        refuse_building(parser, args.game)
         rs = registry.get(args.game)
         options = options_from_args(parser, rs, args)
         levels = play_levels(parser, args, rs, options)

@@ -33,6 +33,7 @@ from core import log
 from core.engine import Event, IllegalAction, Outcome, Ruleset
 from wizwar_tui import games
 from wizwar_tui.footer import KeysFooter, show_footer_on_top
+from wizwar_tui.saves import actions_text
 from wizwar_tui.screens import TooSmall
 from wizwar_tui.seats import player_colour
 
@@ -77,6 +78,8 @@ class Replay:
         ended: True when the log has its end record (the game is over).
         damage: where and why reading stopped early ("" when the whole file was read).
         problem: why the replay stopped before the last good record ("" normally).
+        mismatch: how the end record's result differs from the one the rules give for
+            the replayed game ("" when it agrees; the header shows the rules' result).
         actions: the actions that replay, in order (action ``n`` is ``actions[n - 1]``).
         events: the events of each action (``events[n - 1]``).
         marks: ``(round, active seat)`` after ``n`` actions, for ``n`` in ``0..total``.
@@ -108,6 +111,7 @@ class Replay:
         self.sides: list[list[int]] | None = None  # seat numbers by side (GameUI.sides)
         self.every = every
         self.problem = ""
+        self.mismatch = ""
         self.actions = list(actions)
         self.events: list[list[Event]] = []
         self.marks: list[tuple[int, str]] = []
@@ -150,6 +154,10 @@ class Replay:
         del self.actions[len(self.events):]
         last = st if not self.problem else self.at(self.total)
         self.final_winner = winner_text(self.ruleset.result(last))
+        said = self.end_winner
+        if self.ended and not self.problem and said and said != self.final_winner:
+            self.mismatch = (f"the end record says {said if said != '-' else 'no-one'} won, "
+                            f"but the game, replayed, ends with {self.result()}")
 
     @property
     def total(self) -> int:
@@ -177,11 +185,16 @@ class Replay:
         return bisect.bisect_right(self.turn_starts, n)
 
     def result(self) -> str:
-        """``P1 won``, ``no winner`` or ``unfinished``."""
-        winner = self.end_winner if self.ended else self.final_winner
+        """``P1 won``, ``no winner`` or ``unfinished``: the result the rules give for the
+        last state replayed, never the end record's (a log's result is not trusted:
+        :attr:`mismatch` says when the end record's disagrees); ``unverified`` when a
+        finished log stops replaying before its end."""
+        winner = self.final_winner
+        if self.ended and self.problem and not winner:
+            return "unverified"
         if winner and winner != "-":
             return f"{winner} won"
-        return "no winner" if self.ended or winner == "-" else "unfinished"
+        return "no winner" if winner == "-" else "unfinished"
 
     def players_text(self) -> str:
         """``P1 Ann vs P2 bob`` (just the seats when unnamed); a team game by sides:
@@ -294,7 +307,7 @@ def from_text(path: str, text: str, every: int = CHECKPOINT_EVERY) -> Replay:
 
     rp = Replay(path, "export", seats, names, tg.actions, start, advance, restore, note,
                 seed=tg.seed, team=_teamed(rs, tg.options), every=every, ruleset=rs,
-                mark=mark)
+                mark=mark, damage=tg.damage)
     rp.sides = _sides(rs, tg.options)
     rp.build()
     return rp
@@ -364,7 +377,8 @@ def parse_jump(text: str, rp: Replay) -> int:
     k = int(t)
     if kind == "action":
         if k > rp.total:
-            raise ValueError(f"there are only {rp.total} actions")
+            raise ValueError(f"there {'is' if rp.total == 1 else 'are'} only "
+                             f"{actions_text(rp.total)}")
         return k
     if kind == "round":
         for n, (rnd, _seat) in enumerate(rp.marks):
@@ -529,11 +543,14 @@ class ReplayScreen(Screen[None]):
         else:
             t.append(f"paused ({speed_text(self.delay)})", "dim")
         if rp.damage:
-            t.append(f"\n log damaged: {rp.damage} — showing the {rp.total} good actions",
+            t.append(f"\n log damaged: {rp.damage} — showing the {rp.total} good "
+                     f"action{'' if rp.total == 1 else 's'}",
                      "bold red")
         if rp.problem:
-            t.append(f"\n replay stops: {rp.problem} — showing the {rp.total} actions "
+            t.append(f"\n replay stops: {rp.problem} — showing the {actions_text(rp.total)} "
                      "before it", "bold red")
+        if rp.mismatch:
+            t.append(f"\n the log does not verify: {rp.mismatch}", "bold red")
         return t
 
     def info_text(self) -> Text:
@@ -795,9 +812,9 @@ class ReplayErrorScreen(Screen[None]):
         self.app.pop_screen()
 
 
-SAVED_FIXED = 16 + 2 + 2 + 5 + 2 + 11 + 2 + 13
-"""The columns of a saved-games row other than the players and the game (date, kind, result,
-actions)."""
+SAVED_FIXED = 16 + 2 + 2 + 2 + 11 + 2 + 13
+"""The columns of a saved-games row other than the players, the game, the seed and the kind
+(date, result, actions, and the gaps)."""
 
 
 def game_width(games: list[Any]) -> int:
@@ -811,14 +828,32 @@ def seed_width(games: list[Any]) -> int:
     return min(20, max((len(getattr(g, "seed", "") or "?") for g in games), default=0))
 
 
+def kind_width(games: list[Any]) -> int:
+    """The kind column: as wide as the longest kind (``local``, ``peer``, ``selfplay``...),
+    at least 5, at most 10."""
+    return min(10, max([5, *(len(getattr(g, "kind", "") or "") for g in games)]))
+
+
+def saved_note(g: Any) -> str:
+    """What a row says after its columns: what is wrong with the log (``SavedGame.note``:
+    ``damaged at action N``, ``does not verify``, ``unreadable: REASON``) and ``rejoined``
+    for earlier logs of the same game left out (:func:`wizwar_tui.saves.list_saved`)."""
+    notes = [str(getattr(g, "note", "") or ("damaged" if g.damage else ""))]
+    if g.partial:
+        notes.append("rejoined")
+    return "  ".join(n for n in notes if n)
+
+
 def saved_label(g: Any, players_width: int = 18, game_width: int = 0,
-                seed_width: int = 0) -> Text:
+                seed_width: int = 0, kind_width: int = 5, width: int = 0) -> Text:
     """One row of the saved-games list: date, game (``game_width`` columns: the ruleset's
-    title), seed (``seed_width`` digits, after the word ``seed``), players (``players_width`` columns), kind, result, actions; dimmed notes for a
-    damaged log and for earlier logs of the same game left out of the list
-    (:func:`wizwar_tui.saves.list_saved`)."""
+    title), seed (``seed_width`` digits, after the word ``seed``), players
+    (``players_width`` columns), kind (``kind_width``), result, actions; then the note
+    (:func:`saved_note`, bold red for a damaged, unverified or unreadable log). Within
+    ``width`` columns (0: no limit) the columns are never cut: a note that does not fit
+    goes on a second line of its own."""
     when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
-        os.path.basename(g.path)[:15]
+        os.path.basename(g.path)[:16]
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"{when:<16}  ", "bold")
     if game_width:
@@ -830,26 +865,34 @@ def saved_label(g: Any, players_width: int = 18, game_width: int = 0,
     if len(players) > players_width:
         players = players[:max(0, players_width - 1)] + "…"
     t.append(f"{players:<{players_width}}  ")
-    t.append(f"{g.kind:<5}  ")
+    t.append(f"{g.kind:<{kind_width}}  ")
     t.append(f"{g.result:<11}  ", "bold" if g.result.endswith("won") else "dim")
     t.append(f"{g.actions:>5} action{'s' if g.actions != 1 else ' '}")
-    if g.damage:
-        t.append("  damaged", "bold red")
-    if g.partial:  # (the row keeps room for it: players_width)
-        t.append("  rejoined", "dim")
+    note = saved_note(g)
+    if not note:
+        return t
+    style = "dim" if note == "rejoined" else "bold red"
+    if width and t.cell_len + 2 + len(note) > width:  # the note on a line of its own
+        t.truncate(width)
+        line = Text(f"{'':<18}{note}", style, no_wrap=True, overflow="ellipsis")
+        line.truncate(width, overflow="ellipsis")
+        t.append("\n")
+        t.append_text(line)
+    else:
+        t.append(f"  {note}", style)
     return t
 
 
-def players_width(games: list[Any], row_width: int, seeds: bool = True) -> int:
+def players_width(games: list[Any], row_width: int, seeds: bool = True,
+                  titles: bool = True) -> int:
     """The players column: as wide as the longest players text, within what the row has
-    left after the other columns (the game column's too, the seed column's unless
-    ``seeds`` is false; at least 12)."""
+    left after the other columns (the game column's unless ``titles`` is false, the seed
+    column's unless ``seeds`` is false; at least 12)."""
     need = max((len(g.players_text) for g in games), default=0)
-    extra = max([10 if g.partial else 0 for g in games] + [9 if g.damage else 0 for g in games],
-                default=0)  # "  rejoined", "  damaged"
-    gw, sw = game_width(games), seed_width(games) if seeds else 0
-    return max(12, min(need, row_width - SAVED_FIXED - (gw + 2 if gw else 0)
-                       - (sw + 7 if sw else 0) - extra))
+    gw = game_width(games) if titles else 0
+    sw = seed_width(games) if seeds else 0
+    return max(12, min(need, row_width - SAVED_FIXED - kind_width(games) - 2
+                       - (gw + 2 if gw else 0) - (sw + 7 if sw else 0)))
 
 
 class SavedGamesScreen(Screen[None]):
@@ -879,8 +922,9 @@ class SavedGamesScreen(Screen[None]):
             yield Static("Replay a saved game", classes="lan-title")
             if self.games:
                 gw, sw = game_width(self.games), seed_width(self.games)
-                yield OptionList(*[Option(saved_label(g, game_width=gw, seed_width=sw),
-                                          id=str(i))
+                kw = kind_width(self.games)
+                yield OptionList(*[Option(saved_label(g, game_width=gw, seed_width=sw,
+                                                      kind_width=kw), id=str(i))
                                    for i, g in enumerate(self.games)], id="saved-list")
                 n = len(self.games)
                 yield Static(f"{n} game{'s' if n != 1 else ''} in {self.folder}",
@@ -913,14 +957,18 @@ class SavedGamesScreen(Screen[None]):
         if width <= 0:
             return
         pw, gw = players_width(self.games, width), game_width(self.games)
-        sw = seed_width(self.games)
+        sw, kw = seed_width(self.games), kind_width(self.games)
         need = max(len(g.players_text) for g in self.games)
         if sw and pw < need:  # narrow: the teams in full rather than the seeds (the replay
             sw, pw = 0, players_width(self.games, width, seeds=False)  # shows the seed)
+        fixed = SAVED_FIXED + kw + 2 + (gw + 2 if gw else 0)
+        if gw and fixed + pw > width:  # narrower: the game's title gives way (the replay
+            gw, pw = 0, players_width(self.games, width, seeds=False, titles=False)  # says it)
+            fixed = SAVED_FIXED + kw + 2
+        if fixed + pw > width:  # the count never cut: the players are, with an ellipsis
+            pw = max(4, width - fixed)
         for i, g in enumerate(self.games):
-            label = saved_label(g, pw, gw, sw)
-            label.truncate(width, overflow="ellipsis")  # one line, never wrapped
-            ol.replace_option_prompt_at_index(i, label)
+            ol.replace_option_prompt_at_index(i, saved_label(g, pw, gw, sw, kw, width))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Replay the chosen game."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import log
+from core.engine import IllegalAction
 from net.logfiles import HeldHeader, LogFile, PeerLog, game_key, games_dir, new_log, now_text
 
 __all__ = ["HeldHeader", "LogFile", "PeerLog", "SavedGame", "export_file", "games_dir",
@@ -42,11 +43,36 @@ class SavedGame:
     game: str = ""  # the ruleset's title ("Wiz-War")
     sides: list[list[int]] | None = None
     seed: str = ""
+    unreadable: bool = False  # not a log this wizwar reads: ``damage`` says why
+    problem: str = ""  # why a finished log does not verify ("" when it does)
+
+    @property
+    def note(self) -> str:
+        """What is wrong with the log, short, for its row ("" for a whole log):
+        ``unreadable: REASON``, ``damaged at action N`` (the first action not read),
+        ``does not verify``."""
+        if self.unreadable:
+            return f"unreadable: {self.damage}"
+        if self.damage:
+            return f"damaged at action {self.actions + 1}"
+        if self.problem:
+            return "does not verify"
+        return ""
 
     @property
     def players_text(self) -> str:
         """``ann vs bob``; a team game by sides: ``ann+cy vs bob+dee``."""
         return players_text(self.players, self.sides)
+
+
+def actions_text(n: int) -> str:
+    """``1 action``, ``2 actions`` (``0 actions``)."""
+    return f"{n} action{'' if n == 1 else 's'}"
+
+
+def good_text(n: int) -> str:
+    """``1 good action``, ``2 good actions``."""
+    return f"{n} good action{'' if n == 1 else 's'}"
 
 
 def players_text(names: list[str], sides: list[list[int]] | bool | None = None) -> str:
@@ -79,10 +105,44 @@ def seed_text(seed: Any) -> str:
     return str(seed) if isinstance(seed, int) else "LAN"
 
 
-def list_saved(folder: str | None = None) -> list[SavedGame]:
-    """Saved games, newest first, with date, players and result.
+#: finished logs' recomputed results by (path, size, modification time): a list shown
+#: again does not replay every game again
+_RESULTS: dict[tuple[str, int, int], tuple[str, str]] = {}
 
-    Left out: unreadable files; logs with no action (a game left before anyone acted:
+
+def _result_of(path: str, loaded: log.Loaded) -> tuple[str, str]:
+    """The result of a saved game in words and why it does not verify ("" when it does).
+    An end record's result is never trusted: the game is replayed and the rules give the
+    result (``log.replay`` checks the end record's against it: a forged one is shown as
+    the rules' result, with the reason); a log that does not replay is ``unverified``. An unfinished log is ``unfinished`` (nothing to trust)."""
+    if loaded.end is None:
+        return "unfinished", ""
+    try:
+        st = os.stat(path)
+        key: tuple[str, int, int] | None = (path, st.st_size, st.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is not None and key in _RESULTS:
+        return _RESULTS[key]
+    try:
+        got = (log.result_text(loaded.ruleset.result(log.replay(loaded))), "")
+    except log.ResultMismatch as exc:  # the rules' result, and the forgery said
+        got = (log.result_text(exc.outcome), f"does not verify: {exc}")
+    except log.LogError as exc:
+        got = ("unverified", f"does not verify: {exc}")
+    if key is not None:
+        if len(_RESULTS) > 4096:
+            _RESULTS.clear()
+        _RESULTS[key] = got
+    return got
+
+
+def list_saved(folder: str | None = None) -> list[SavedGame]:
+    """Saved games, newest first, with date, players and result (recomputed by replaying
+    the game: :func:`_result_of`; ``problem`` says why a finished log does not verify).
+    An unreadable file is listed as ``unreadable`` with the reason in ``damage``.
+
+    Left out: empty files; logs with no action (a game left before anyone acted:
     nothing to replay); a joined player's log whose actions are all in a later log of the
     same game from the same seat (a rejoin in a new process writes the whole game again:
     the list shows the longer log once, its ``partial`` counting the ones left out)."""
@@ -96,7 +156,9 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
         try:
             with open(path, "rb") as f:
                 loaded = log.read(f.read())
-        except (OSError, log.LogError):
+        except (OSError, log.LogError) as exc:
+            why = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+            out.append(SavedGame(path, "", [], "?", 0, "unreadable", why, unreadable=True))
             continue
         if not loaded.records and loaded.end is None:
             continue
@@ -104,15 +166,13 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
         seats = loaded.ruleset.seats(loaded.options)
         names = list(loaded.names)[:len(seats)]
         names += seats[len(names):]
-        res = loaded.result()
-        result = ("unfinished" if res is None else
-                  f"{'+'.join(res.winners)} won" if res.winners else "no winner")
+        result, problem = _result_of(path, loaded)
         sides = sides_of(loaded.ruleset, loaded.options)
         game = SavedGame(path, str(h.get("started", "")), names, str(h.get("kind", "")),
                          len(loaded.records), result, loaded.damage,
                          team=any(len(side) > 1 for side in sides),
                          game=loaded.ruleset.title, sides=sides,
-                         seed=seed_text(h.get("seed")))
+                         seed=seed_text(h.get("seed")), problem=problem)
         if game.kind == "peer":
             key = game_key(h)
             peers.setdefault(key, []).append((game, [r["action"] for r in loaded.records]))
@@ -128,20 +188,54 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
     return out
 
 
+def _verify_text(data: bytes) -> str:
+    """Verify an export text (``wizwar export``'s): every action line parses and is legal
+    where it stands. Returns the PASS line's words; raises ``log.LogError`` in words (an
+    export holds no hashes: the binary log is the one whose hashes verify)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise log.LogError(f"export text that is not UTF-8 (byte {exc.start})") from None
+    tg = log.parse_text(text)
+    if tg.damage:
+        raise log.LogError(f"export text damaged at {tg.damage} "
+                           f"({good_text(len(tg.actions))} before it)")
+    try:
+        st = tg.start()
+        for i in range(len(tg.actions)):
+            tg.step(st, i)
+    except IllegalAction as exc:
+        raise log.LogError(f"export text: action {i + 1} ({tg.actions[i]}) is illegal "
+                           f"here: {exc.reason}") from None
+    except ValueError as exc:  # (LogError among them: dice missing)
+        raise log.LogError(f"export text: {exc}") from None
+    res = tg.ruleset.result(st)
+    return (f"export text, {actions_text(len(tg.actions))} replay, "
+            f"{log.result_text(res)} (an export holds no hashes: verify the .wwlog for "
+            "those)")
+
+
 def verify_files(paths: list[str], echo: Callable[[str], None] = print) -> int:
-    """``wizwar verify``: replay each log headless, check every stored hash; a line per file
-    and ``N passed, N failed``. Returns the exit status (1 on any failure)."""
+    """``wizwar verify``: replay each log headless, check every stored hash and the end
+    record's result (recomputed); an export text (``wizwar export``'s) is said as such and
+    its actions replayed; a line per file and ``N passed, N failed``. Returns the exit
+    status (1 on any failure)."""
     passed = failed = 0
     for p in paths:
         try:
             with open(p, "rb") as f:
-                loaded = log.read(f.read())
+                data = f.read()
+            if data.lstrip().startswith(f"{log.EXPORT} ".encode()):
+                echo(f"PASS {p}: {_verify_text(data)}")
+                passed += 1
+                continue
+            loaded = log.read(data)
             if loaded.damage:
                 raise log.LogError(f"damaged: {loaded.damage} "
-                                   f"({len(loaded.records)} good actions before it)")
+                                   f"({good_text(len(loaded.records))} before it)")
             st = log.replay(loaded)
             fin = "" if loaded.end else " (unfinished)"
-            echo(f"PASS {p}: {len(loaded.records)} actions, final hash "
+            echo(f"PASS {p}: {actions_text(len(loaded.records))}, final hash "
                  f"{loaded.ruleset.state_hash(st)}{fin}")
             passed += 1
         except (OSError, log.LogError) as exc:
@@ -154,8 +248,10 @@ def verify_files(paths: list[str], echo: Callable[[str], None] = print) -> int:
 def export_file(path: str, echo: Callable[[str], None] = print,
                 warn: Callable[[str], None] | None = None) -> int:
     """``wizwar export``: print the game as plain notation text. Returns the exit status:
-    0 for a whole log; 1 when it cannot be read, and 1 for a damaged log, whose good actions
-    are still printed while ``warn`` (stderr) says where the log breaks."""
+    0 for a whole log; 1 when it cannot be read; 1 for a damaged log, whose good actions
+    are still printed while ``warn`` (stderr) says where the log breaks; 1 for a log that
+    does not verify (a stored hash or the end record's result other than the replay's:
+    ``warn`` says which, as ``wizwar verify`` does)."""
     if warn is None:
         def warn(text: str) -> None:
             print(text, file=sys.stderr)
@@ -167,9 +263,16 @@ def export_file(path: str, echo: Callable[[str], None] = print,
         warn(f"cannot export {path}: {exc}")  # on stderr: never mixed into the text
         return 1
     echo(text.rstrip("\n"))
+    try:  # the text is the rules' replay; a stored hash or result that disagrees is said
+        log.replay(loaded)
+    except log.LogError as exc:
+        warn(f"wizwar export: {path} does not verify: {exc} (`wizwar verify` fails it); "
+             "the text is the game as the rules replay it")
+        return 1
     if loaded.damage:
         echo(f"# the log was damaged: {loaded.damage}")
         warn(f"wizwar export: {path} is damaged: {loaded.damage}; only the "
-             f"{len(loaded.records)} actions before it were exported")
+             f"{actions_text(len(loaded.records))} before it "
+             f"{'was' if len(loaded.records) == 1 else 'were'} exported")
         return 1
     return 0
