@@ -8,13 +8,14 @@ renderer and the rules core load inside the methods.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wizwar_tui.gameui import GameScreenBase, GameUI, QuickStart, Reference
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.screen import Screen
 
     from wizwar_tui.replay import ReplayScreen
 
@@ -58,6 +59,13 @@ class ArcoMageUI(GameUI):
                 "p1_spells": "your own book: 20 different spells, comma-separated "
                              "(slugs, as in S: all spells)"}.get(name, "") \
             or super().option_note(name, values)
+
+    def watch_screen(self) -> Callable[[Any], Screen[None]]:
+        """:class:`wizwar_tui.arcomage.watch.WatchScreen`: the field, the archmages, the stack
+        and the actions of the public view."""
+        from wizwar_tui.arcomage.watch import WatchScreen
+
+        return WatchScreen
 
     def replay_mark(self, state: Any) -> tuple[int, str]:
         """The turn and the active archmage (a replay's turns; rules.md §4)."""

@@ -105,11 +105,11 @@ class ArcoMageGameScreen(GameScreenBase):
     ArcoMageGameScreen #ac-top { height: 1; background: $boost; }
     ArcoMageGameScreen #ac-main { height: 1fr; }
     ArcoMageGameScreen #ac-left { width: auto; max-width: 75%; }
-    ArcoMageGameScreen #ac-field { width: auto; height: auto; }
+    ArcoMageGameScreen #ac-field { width: auto; height: auto; min-height: 16; }
     ArcoMageGameScreen #ac-field:focus { background: $boost; }
     ArcoMageGameScreen #ac-info { height: auto; max-height: 3; }
     ArcoMageGameScreen #ac-stack { height: auto; border: round $warning; display: none; }
-    ArcoMageGameScreen #ac-log { height: 1fr; min-height: 3; border: round $panel; }
+    ArcoMageGameScreen #ac-log { height: 1fr; min-height: 0; border: round $panel; }
     ArcoMageGameScreen #ac-right { width: 1fr; min-width: 28; }
     ArcoMageGameScreen #ac-players { height: auto; max-height: 60%; border: round $panel;
         overflow-y: auto; }
@@ -250,6 +250,7 @@ class ArcoMageGameScreen(GameScreenBase):
         if (geo.cw, geo.ch) != (self.geo.cw, self.geo.ch):
             self.geo = geo
         self.query_one("#ac-left").styles.width = self.geo.width + 1
+        self.query_one(FieldView).styles.height = self.geo.height  # never squeezed
 
     def after_resize(self) -> None:
         """Fit the field to the new size and draw again."""
