@@ -67,6 +67,12 @@ class ArcoMageUI(GameUI):
 
         return WatchScreen
 
+    def run_bench(self, runs: int = 5, quick: bool = False, only: list[str] | None = None) -> int:
+        """:func:`wizwar_tui.arcomage.bench.run`: random and apprentice games per second."""
+        from wizwar_tui.arcomage.bench import run
+
+        return run(runs=runs, quick=quick, only=only or ())
+
     def replay_mark(self, state: Any) -> tuple[int, str]:
         """The turn and the active archmage (a replay's turns; rules.md §4)."""
         return int(state.d["turn"]), str(state.d["active"])
