@@ -330,8 +330,9 @@ def player_panel(v: View, p: str, me: str, compact: bool = False) -> Text:
         t.append("\n" + ", ".join(_cond_text(k) for k in pl["conditions"]), "magenta")
     traps = [tr for tr in v["traps"] if tr["victim"] == p and tr["status"] != "sprung"]
     if traps:
-        t.append(f"\nTraps on his book: {len(traps)} (turn "
-                 f"{', '.join(str(tr['turn']) for tr in traps)})", "yellow")
+        turns = ", ".join(str(tr["turn"]) for tr in traps)
+        t.append(f"\ntraps on him {len(traps)} (turn {turns})" if compact else
+                 f"\nTraps on his book: {len(traps)} (set turn {turns})", "yellow")
     if pl["cast"] and not compact:
         t.append(f"\nCast this turn: {len(pl['cast'])}", "dim")
     return t
@@ -415,6 +416,8 @@ def stack_text(v: View, me: str) -> Text:
         t.append(name)
         if e.get("targets"):
             t.append(" @" + ",".join(e["targets"]))
+            if e.get("secret") and e["caster"] == me:  # the trapper's own trap target
+                t.append(f" (your trap: {e['secret']})", "yellow")
         if e.get("args"):
             t.append(" " + " ".join(f"{k}={x}" for k, x in sorted(e["args"].items())))
         t.append("\n")
