@@ -230,3 +230,36 @@ async def test_stack_prompt_and_spell_reference() -> None:
         await pilot.press("S")
         await pilot.pause()
         assert isinstance(app.screen, SpellsScreen)
+
+
+async def test_book_building_screen() -> None:
+    """The book screen: a starting book is legal; a 21st spell is refused in the rules'
+    words; a legal book of one's own starts a game with it as P1's book."""
+    from wizwar_tui.arcomage.screens import BookScreen
+
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        games.ui("arcomage").open_reference("book", app)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BookScreen)
+        assert screen.problem() == ""
+        first_out = next(i for i, s in enumerate(screen.pool) if s not in screen.book)
+        await pilot.press("home", *["down"] * first_out, "space")
+        await pilot.pause()
+        assert "holds 20 spells, not 21" in screen.problem()
+        await pilot.press("g")
+        await pilot.pause()
+        assert app.screen is screen  # refused
+        await pilot.press("space")  # out again
+        swap_out = screen.book[0]
+        await pilot.press("home", *["down"] * screen.pool.index(swap_out), "space")
+        await pilot.press("home", *["down"] * first_out, "space")
+        await pilot.pause()
+        assert screen.problem() == "" and swap_out not in screen.book
+        await pilot.press("g")
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, ArcoMageGameScreen)
+        assert screen.pool[first_out] in game.session.view()["players"]["P1"]["book"]

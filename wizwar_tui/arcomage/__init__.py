@@ -29,7 +29,8 @@ class ArcoMageUI(GameUI):
     menu_note = "Two archmages, 64 spells in five schools, creatures, a stack of answers."
     quick_starts = (QuickStart("", "Play ArcoMage against a bot (Pale Tower vs Iron Dojo)",
                                {}),)
-    references = (Reference("", "ArcoMage: all 64 spells", "spells", "Spells"),)
+    references = (Reference("", "ArcoMage: all 64 spells", "spells", "Spells"),
+                  Reference("", "ArcoMage: build your own book", "book", "Book"))
 
     def game_screen(self) -> type[GameScreenBase]:
         """:class:`wizwar_tui.arcomage.game.ArcoMageGameScreen`."""
@@ -44,11 +45,13 @@ class ArcoMageUI(GameUI):
         return help_text(ascii_only, menu)
 
     def open_reference(self, ref: str, app: App[Any]) -> None:
-        """``spells``: the reference of all 64 spells."""
-        from wizwar_tui.arcomage.screens import SpellsScreen
+        """``spells``: the reference of all 64 spells; ``book``: building one's own book."""
+        from wizwar_tui.arcomage.screens import BookScreen, SpellsScreen
 
         if ref == "spells":
             app.push_screen(SpellsScreen())
+        elif ref == "book":
+            app.push_screen(BookScreen())
 
     def option_note(self, name: str, values: Mapping[str, Any], refused: str = "") -> str:
         """Short words for the new-game screen (the books, the first player)."""

@@ -191,3 +191,134 @@ class GameOverScreen(Screen[None]):
     async def action_quit(self) -> None:
         """Leave the app."""
         self.app.exit(0)
+
+
+class BookScreen(Screen[None]):
+    """Building one's own book before a game (R25, R26): 20 different spells of the pool,
+    at most 6 of Circle V or higher, at most one alternate win; Unlock and Magic Untrap are
+    in every book besides. Space toggles a spell, ``t`` loads a starting book, ``c`` clears,
+    ``i`` shows a spell's text, ``g`` starts a game with the book (as P1's own, the option
+    ``p1_spells``). The status line says what the rules still refuse, in their words."""
+
+    DEFAULT_CSS = """
+    BookScreen #bk-list { width: 56; border: round $primary; }
+    BookScreen #bk-text { width: 1fr; border: round $panel; padding: 0 1; }
+    BookScreen #bk-status { height: auto; background: $panel; }
+    """
+    BINDINGS = [
+        Binding("space,enter", "toggle", "Add/remove"),
+        Binding("g", "start", "Play with it"),
+        Binding("t", "starting", "A starting book"),
+        Binding("c", "clear", "Clear"),
+        Binding("escape,q", "close", "Back"),
+    ]
+
+    def __init__(self, book: list[str] | None = None) -> None:
+        super().__init__()
+        from core.arcomage.data import BOOKS, RITES
+
+        self.pool = sorted((s for s in SPELLS if s not in RITES),
+                           key=lambda s: (SPELLS[s].circle, SPELLS[s].school, SPELLS[s].name))
+        self.book: list[str] = list(book) if book else list(BOOKS["pale-tower"])
+        self.starts = list(BOOKS)
+        self.start_n = 0
+
+    def compose(self) -> ComposeResult:
+        """The pool, the highlighted spell's text, the status line."""
+        with Horizontal():
+            yield OptionList(*[Option(self.line(s)) for s in self.pool], id="bk-list")
+            yield Static(id="bk-text")
+        yield Static(id="bk-status")
+        yield Footer(show_command_palette=False)
+        yield TooSmall()
+
+    def line(self, slug: str) -> Text:
+        """One spell of the pool, marked when it is in the book."""
+        sp = SPELLS[slug]
+        t = Text(no_wrap=True, overflow="ellipsis")
+        t.append("[x] " if slug in self.book else "[ ] ", "bold green" if slug in self.book
+                 else "dim")
+        t.append(f"{render.ROMAN[sp.circle]:>4} ", "bold")
+        t.append(f"{sp.name:<24} {sp.school[:6]:<6} {sp.cost:>2}")
+        return t
+
+    def on_mount(self) -> None:
+        """The first spell's text and the book's state."""
+        ol = self.query_one("#bk-list", OptionList)
+        ol.highlighted = 0
+        ol.focus()
+        self.redraw()
+
+    def problem(self) -> str:
+        """Why the book is not legal yet (the rules' words), or ``""``."""
+        from core.arcomage.data import check_book
+
+        return check_book(self.book)
+
+    def redraw(self) -> None:
+        """The list's marks, the text, the status."""
+        from core.arcomage.data import ALTERNATE_WINS
+
+        ol = self.query_one("#bk-list", OptionList)
+        keep = ol.highlighted
+        for i, s in enumerate(self.pool):
+            ol.replace_option_prompt_at_index(i, self.line(s))
+        ol.highlighted = keep
+        high = sum(SPELLS[s].circle >= 5 for s in self.book)
+        wins = sum(s in ALTERNATE_WINS for s in self.book)
+        t = Text()
+        t.append(f" {len(self.book)}/20 spells · Circle V or more {high}/6 · alternate wins "
+                 f"{wins}/1 · ", "bold")
+        why = self.problem()
+        t.append(why or "a legal book: g plays it", "bold red" if why else "bold green")
+        self.query_one("#bk-status", Static).update(t)
+        ol.border_title = "Your book (space adds or removes)"
+        if keep is not None:
+            self.query_one("#bk-text", Static).update(render.spell_text(self.pool[keep]))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Follow the highlight."""
+        self.query_one("#bk-text", Static).update(render.spell_text(self.pool[event.option_index]))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter toggles too."""
+        event.stop()
+        self.action_toggle()
+
+    def action_toggle(self) -> None:
+        """Add the highlighted spell, or take it out."""
+        i = self.query_one("#bk-list", OptionList).highlighted
+        if i is None:
+            return
+        s = self.pool[i]
+        if s in self.book:
+            self.book.remove(s)
+        else:
+            self.book.append(s)
+        self.redraw()
+
+    def action_starting(self) -> None:
+        """Load the next starting book (spells.md §2)."""
+        from core.arcomage.data import BOOKS
+
+        self.book = list(BOOKS[self.starts[self.start_n % len(self.starts)]])
+        self.start_n += 1
+        self.redraw()
+
+    def action_clear(self) -> None:
+        """An empty book."""
+        self.book = []
+        self.redraw()
+
+    def action_start(self) -> None:
+        """A game against a bot with this book as P1's own; refused in words until legal."""
+        why = self.problem()
+        if why:
+            self.notify(f"Not a legal book yet: {why}", severity="warning")
+            return
+        self.app.start_game(game="arcomage",  # type: ignore[attr-defined]
+                            options={"p1_spells": ",".join(self.book)})
+
+    def action_close(self) -> None:
+        """Back."""
+        self.app.pop_screen()
