@@ -263,3 +263,34 @@ async def test_book_building_screen() -> None:
         game = app.screen
         assert isinstance(game, ArcoMageGameScreen)
         assert screen.pool[first_out] in game.session.view()["players"]["P1"]["book"]
+
+
+async def test_local_clock_enters_the_timeout() -> None:
+    """With the clock (R110-R112) the app keeps time: 60 ticks of the human's turn budget
+    enter ``P1 timeout`` (a logged action) and the turn passes; without a clock nothing is
+    ever entered. The ticks are called directly (no real time in the test)."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=1, options={"clock": 60})
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        s = screen.session
+        screen.clock_timer.pause()  # the test ticks by itself
+        assert not s.actions
+        screen.turn_key = None  # a fresh budget from the next tick
+        for _ in range(59):
+            screen.clock_tick()
+        assert not s.actions and "⏱ 1s" in screen.top_text(s.view()).plain
+        screen.clock_tick()
+        await pilot.pause()
+        assert s.actions[0] == Action("P1", "timeout")
+        assert s.view()["turn"] >= 2
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=1)
+        await pilot.pause()
+        for _ in range(100):
+            screen.clock_tick()
+        assert not screen.session.actions

@@ -161,6 +161,12 @@ class ArcoMageGameScreen(GameScreenBase):
         self.busy = False
         self.geo = render.FieldGeometry()
         self.list_shown = "book"  # the list shown on a small window
+        opts = dict(getattr(session, "options", None) or {})
+        self.clock = int(opts.get("clock", 0) or 0)  # R110: seconds, 0 for none
+        self.turn_left = self.resp_left = self.clock
+        self.turn_key: Any = None  # the turn whose budget turn_left is (R111)
+        self.clock_timer: Any = None  # the one-second timer of a game with the clock
+        self.resp_key: Any = None  # the decision whose budget resp_left is
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -208,6 +214,7 @@ class ArcoMageGameScreen(GameScreenBase):
             return
         self.start_log()
         self.draw()
+        self.clock_timer = self.set_interval(1.0, self.clock_tick) if self.clock else None
         self.call_after_refresh(self.run_bots)
 
     def start_log(self) -> None:
@@ -406,6 +413,10 @@ class ArcoMageGameScreen(GameScreenBase):
         if v["turn_limit"]:
             t.append(f" (limit {v['turn_limit']})", "dim")
         t.append(f" · you are {self.human}", render.colour(self.human))
+        clock = self.clock_text(v)
+        if clock:
+            t.append(clock, "bold yellow" if "⏱ 1" in clock or "⏱ " + "0" in clock
+                     else "bold")
         return t
 
     def prompt(self, v: Any, legal: list[Action]) -> Text:
@@ -550,6 +561,52 @@ class ArcoMageGameScreen(GameScreenBase):
 
         self.app.push_screen(GameOverScreen(self.session.result(), self.view(), self.human,
                                             self.seed, lan=self.lan_label()))
+
+    # ------------------------------------------------------------------ the clock
+    def budget(self, v: Any) -> str:
+        """Which budget runs now for the human (R111): ``turn`` (his own decisions in his turn
+        with no enemy spell on top of the stack) or ``response``."""
+        top_enemy = bool(v["stack"]) and v["stack"][-1]["caster"] != self.human
+        return "turn" if v["active"] == self.human and not top_enemy else "response"
+
+    def clock_tick(self) -> None:
+        """One second of a local game with the clock (R110-R112): the budget running now
+        loses a second; at 0 the app enters what a timeout means, as a logged action: the
+        turn budget ``timeout``, a response budget the rules' default answer
+        (``default_answer``: a pass, no blocks, the first choice). Called every second."""
+        if not self.clock or self.lan is not None or self.busy or not self.my_turn():
+            return
+        v = self.view()
+        if self.budget(v) == "turn":
+            if self.turn_key != (v["turn"], v["active"]):
+                self.turn_key, self.turn_left = (v["turn"], v["active"]), self.clock
+            self.turn_left -= 1
+            if self.turn_left <= 0:
+                self.say("Your turn's 60 seconds are up: the turn passes (R112)", "bold yellow")
+                self.do(Action(self.human, "timeout"))
+        else:
+            if self.resp_key != v["seq"]:
+                self.resp_key, self.resp_left = v["seq"], self.clock
+            self.resp_left -= 1
+            if self.resp_left <= 0:
+                from core.arcomage.state import State
+
+                answer = self.session.ruleset.default_answer(State(v), self.human)
+                if answer is not None:
+                    self.say(f"Time is up: {answer} (R112)", "bold yellow")
+                    self.do(answer)
+        if self.is_mounted:
+            self.query_one("#ac-top", Static).update(self.top_text(self.view()))
+
+    def clock_text(self, v: Any) -> str:
+        """`` · ⏱ 42s`` of the budget running for the human, or ``""``."""
+        if not self.clock or self.lan is not None or not self.my_turn():
+            return ""
+        if self.budget(v) == "turn":
+            left = self.turn_left if self.turn_key == (v["turn"], v["active"]) else self.clock
+        else:
+            left = self.resp_left if self.resp_key == v["seq"] else self.clock
+        return f" · ⏱ {max(0, left)}s"
 
     # ------------------------------------------------------------------ choosing
     def move_cursor(self, dx: int, dy: int) -> None:
