@@ -45,6 +45,9 @@ class ArcoMageReplayScreen(ReplayScreen):
     def mount_game(self) -> None:
         """Titles."""
         self.query_one("#ar-players").border_title = "Archmages"
+        geo = render.FieldGeometry()
+        self.query_one("#ar-left").styles.width = geo.width + 1
+        self.query_one("#ar-field").styles.height = geo.height
 
     def draw_game(self, st: Any) -> None:
         """The field and panels after action ``n``, as the chosen seat sees them."""

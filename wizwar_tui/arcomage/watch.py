@@ -51,6 +51,9 @@ class WatchScreen(Screen[None]):
     def on_mount(self) -> None:
         """First drawing; redraw on every change of the game."""
         self.query_one("#aw-players").border_title = "Archmages"
+        geo = render.FieldGeometry()
+        self.query_one("#aw-left").styles.width = geo.width + 1
+        self.query_one("#aw-field").styles.height = geo.height
         self.query_one("#aw-log").border_title = "Actions"
         self.query_one("#aw-log", RichLog).can_focus = False
         self.link.listeners.append(self.net_changed)
