@@ -3,8 +3,9 @@
 Two levels, the default first:
 
 - ``apprentice`` (quick): scores each legal action by plain priorities, with no look-ahead:
-  an alternate win when castable, and with one in the book (while Life is above 12) the
-  cast ceiling raised toward its Circle VIII, then the Mana saved for it; harm aimed at the rival (his wizard, his creatures, his
+  an alternate win when castable, and with one in the book (else a Circle VII sorcery such
+  as Meteor; while Life is above 12) the cast ceiling raised toward its Circle, then the
+  Mana saved for it; harm aimed at the rival (his wizard, his creatures, his
   worker buildings) and help aimed at one's own side, never the other way round; summons;
   bigger spells before smaller ones (the cast ceiling and the mana decide what is legal);
   Counterspell only against an enemy spell on top of the stack; attacks with every ready
@@ -83,14 +84,21 @@ def saving_for(g: Dict, me: str) -> str:
 
 
 def goal_win(g: Dict, me: str) -> str:
-    """The alternate win (R114: Army of the Dead, Star Alignment) the player's book holds
-    and may still cast (not locked), or ``""``: a Circle VIII spell, worth raising the cast
-    ceiling to 8 and saving 8 Mana for (R37, R39)."""
+    """The great spell the player works toward, or ``""``: the alternate win (R114: Army of
+    the Dead, Star Alignment) his book holds, else its costliest sorcery of Circle VII or
+    more (Meteor); not locked. Worth raising the cast ceiling to its Circle and saving its
+    Mana for (R37, R39)."""
     pl = g["players"][me]
+    best = ""
     for slug in pl["book"]:
-        if slug in ALTERNATE_WINS and slug not in pl["locked"]:
+        if slug in pl["locked"]:
+            continue
+        if slug in ALTERNATE_WINS:
             return slug
-    return ""
+        sp = SPELLS[slug]
+        if sp.kind == "sorcery" and sp.circle >= 7 and (not best or sp.cost > SPELLS[best].cost):
+            best = slug
+    return best
 
 
 def _raises_ceiling(a: Action) -> bool:
@@ -130,7 +138,7 @@ def score(g: Dict, me: str, a: Action) -> int:
             elif a.arg("at") == "mage-tower" or ">mage-tower" in a.arg("moves"):
                 s += 20
         goal = goal_win(g, me)
-        if goal and a.slug != goal and int(pl["life"]) > 12:  # the alternate win (R114)
+        if goal and a.slug != goal and int(pl["life"]) > 12:  # the great spell
             if ceiling(pl) < SPELLS[goal].circle:
                 if _raises_ceiling(a):
                     s += 50  # the way to Circle VIII
