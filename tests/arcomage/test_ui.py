@@ -294,3 +294,38 @@ async def test_local_clock_enters_the_timeout() -> None:
         for _ in range(100):
             screen.clock_tick()
         assert not screen.session.actions
+
+
+async def test_replay_of_a_saved_game(tmp_path: Any) -> None:
+    """A saved ArcoMage log opens in the replay screen: the field, the archmages and the
+    last action at any step; it seeks to the end."""
+    from core.session import LocalSession
+    from wizwar_tui.arcomage.replay import ArcoMageReplayScreen
+
+    path = tmp_path / "arco.wwlog"
+    out = path.open("ab")
+
+    def write(b: bytes) -> None:
+        out.write(b)
+        out.flush()
+
+    s = LocalSession.start(RS, RS.validate_options({"turn_limit": 40}), 5, human="")
+    s.record_to(write)
+    s.run_bots()
+    out.close()
+    assert s.over
+    app = WizWarApp(bot_delay=0, save_games=False, replay_file=str(path))
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ArcoMageReplayScreen)
+        for _ in range(5):
+            await pilot.press("right")
+        await pilot.pause()
+        assert screen.n == 5
+        field = str(screen.query_one("#ar-field").render())
+        assert "Nexus" in field and "@P1" in field
+        assert str(s.actions[4]) in str(screen.query_one("#info").render())
+        await pilot.press("end")
+        await pilot.pause()
+        assert screen.n == len(s.actions)

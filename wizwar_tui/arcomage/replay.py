@@ -23,6 +23,7 @@ class ArcoMageReplayScreen(ReplayScreen):
     """The replay of an ArcoMage game: the field (the last action's hexes marked), the
     stack and both archmages, beside the shell's log."""
 
+    CSS_PATH = ["../replay.tcss"]  # the shell's sheet (relative to this module)
     DEFAULT_CSS = """
     ArcoMageReplayScreen #ar-left { width: auto; }
     ArcoMageReplayScreen #ar-field { width: auto; height: auto; }
@@ -65,9 +66,9 @@ class ArcoMageReplayScreen(ReplayScreen):
         self.query_one("#ar-field", Static).update(render.render_field(
             v, seat, render.FieldGeometry(), marked=marked, ascii_only=self.ascii_only))
         players = Text()
-        players.append_text(render.player_panel(v, "P1", seat))
+        players.append_text(render.player_panel(v, "P1", ""))  # no "(you)" in a replay
         players.append("\n")
-        players.append_text(render.player_panel(v, "P2", seat))
+        players.append_text(render.player_panel(v, "P2", ""))
         self.query_one("#ar-players", Static).update(players)
         self.query_one("#ar-stack", Static).update(render.stack_text(v, seat))
         self.query_one("#info", Static).update(self.info_text())
