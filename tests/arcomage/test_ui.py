@@ -329,3 +329,22 @@ async def test_replay_of_a_saved_game(tmp_path: Any) -> None:
         await pilot.press("end")
         await pilot.pause()
         assert screen.n == len(s.actions)
+
+
+async def test_narrow_window_shows_field_or_panels() -> None:
+    """Below 80 columns the field and the panels take turns: Tab shows the panels, choosing
+    a spell with field targets brings the field back with the targets marked."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=5)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        assert screen.query_one("#ac-left").display and not screen.query_one("#ac-right").display
+        await pilot.press("tab")
+        await pilot.pause()
+        assert screen.query_one("#ac-right").display and not screen.query_one("#ac-left").display
+        await pick_in_list(pilot, screen, "book", screen.book.index("firebolt"))
+        await pilot.pause()
+        assert screen.query_one("#ac-left").display and screen.choosing
+        assert set(screen.marked(screen.view())) == {"c1", "c6"}

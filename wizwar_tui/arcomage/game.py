@@ -104,7 +104,7 @@ class ArcoMageGameScreen(GameScreenBase):
     DEFAULT_CSS = """
     ArcoMageGameScreen #ac-top { height: 1; background: $boost; }
     ArcoMageGameScreen #ac-main { height: 1fr; }
-    ArcoMageGameScreen #ac-left { width: auto; max-width: 75%; }
+    ArcoMageGameScreen #ac-left { width: auto; }
     ArcoMageGameScreen #ac-field { width: auto; height: auto; min-height: 16; }
     ArcoMageGameScreen #ac-field:focus { background: $boost; }
     ArcoMageGameScreen #ac-info { height: auto; max-height: 3; }
@@ -131,6 +131,7 @@ class ArcoMageGameScreen(GameScreenBase):
         Binding("z", "zoc", "ZoC"),
         Binding("S", "reference", "All spells", show=False),
         Binding("colon", "command", "Notation"),
+        Binding("tab", "panels", "Field/panels", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
     ]
 
@@ -161,6 +162,7 @@ class ArcoMageGameScreen(GameScreenBase):
         self.busy = False
         self.geo = render.FieldGeometry()
         self.list_shown = "book"  # the list shown on a small window
+        self.panels_shown = False  # a narrow window shows the panels instead of the field
         opts = dict(getattr(session, "options", None) or {})
         self.clock = int(opts.get("clock", 0) or 0)  # R110: seconds, 0 for none
         self.turn_left = self.resp_left = self.clock
@@ -258,6 +260,7 @@ class ArcoMageGameScreen(GameScreenBase):
             self.geo = geo
         self.query_one("#ac-left").styles.width = self.geo.width + 1
         self.query_one(FieldView).styles.height = self.geo.height  # never squeezed
+        self.fit_columns()
 
     def after_resize(self) -> None:
         """Fit the field to the new size and draw again."""
@@ -354,6 +357,9 @@ class ArcoMageGameScreen(GameScreenBase):
     def show_list(self, which: str) -> None:
         """Show (on a small window) and focus the spellbook or the action list."""
         self.list_shown = which
+        if self.narrow() and not self.panels_shown:
+            self.panels_shown = True
+            self.fit_columns()
         self.query_one("#ac-book").display = not self.compact() or which == "book"
         self.query_one("#ac-actions").display = not self.compact() or which == "actions"
         self.query_one(f"#ac-{which}", OptionList).focus()
@@ -627,6 +633,9 @@ class ArcoMageGameScreen(GameScreenBase):
         if marked:
             if self.cursor not in marked:
                 self.cursor = marked[0]
+            if self.narrow() and self.panels_shown:
+                self.panels_shown = False
+                self.fit_columns()
             self.query_one(FieldView).focus()
             self.list_shown = "actions"
         else:
@@ -752,6 +761,9 @@ class ArcoMageGameScreen(GameScreenBase):
 
     def action_field(self) -> None:
         """Focus the field."""
+        if self.narrow() and self.panels_shown:
+            self.panels_shown = False
+            self.fit_columns()
         self.query_one(FieldView).focus()
 
     def action_actions(self) -> None:
@@ -825,6 +837,29 @@ class ArcoMageGameScreen(GameScreenBase):
             return
         self.choosing, self.choosing_what, self.message = [], "", None
         self.draw()
+
+    def narrow(self) -> bool:
+        """Below 80 columns the field and the panels take turns (Tab switches)."""
+        return bool(self.app.size.width < 80)
+
+    def action_panels(self) -> None:
+        """Tab: on a narrow window the panels instead of the field, or the field again; else
+        the focus to the next of the field, the spellbook and the action list."""
+        if not self.narrow():
+            self.focus_next()
+            return
+        self.panels_shown = not self.panels_shown
+        self.fit_columns()
+        if self.panels_shown:
+            self.show_list(self.list_shown)
+        else:
+            self.query_one(FieldView).focus()
+
+    def fit_columns(self) -> None:
+        """On a narrow window one column at a time; else both."""
+        narrow = self.narrow()
+        self.query_one("#ac-left").display = not narrow or not self.panels_shown
+        self.query_one("#ac-right").display = not narrow or self.panels_shown
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Letter keys go to the notation line while it is open."""

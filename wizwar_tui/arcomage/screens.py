@@ -24,7 +24,9 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
     return f"""[b]ArcoMage[/b] — a duel of two archmages on a field of 24 hexes
 
 [b]Keys[/b]
-  arrows    move the cursor on the field (Tab: field → spellbook → actions)
+  arrows    move the cursor on the field
+  Tab       the focus: field → spellbook → actions (below 80 columns: the field or the
+            panels, in turn)
   Enter     on the field: choose the hex (a target, where to walk); on your wizard or a
             creature of yours: its walks (green hexes) · in the spellbook: cast the spell ·
             in the action list: play the action
