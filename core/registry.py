@@ -15,13 +15,13 @@ from core.engine import Ruleset, UnknownRuleset
 #: name -> "module:attribute" of the ruleset object. The first is the default game.
 RULESETS: dict[str, str] = {
     "wizwar": "core.wizwar.ruleset:RULESET",
+    "arcomage": "core.arcomage.ruleset:RULESET",
 }
 
 #: Rulesets still being built: found by name (scenario files, logs, the conformance suite, tests)
 #: but not listed by :func:`names`, so the menu, ``wizwar play``'s help and discovery do not
 #: offer them until they are complete.
 BUILDING: dict[str, str] = {
-    "arcomage": "core.arcomage.ruleset:RULESET",
     "wizard-kings": "core.wizardkings.ruleset:RULESET",
 }
 

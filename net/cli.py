@@ -91,11 +91,15 @@ def _dest(o: Option) -> str:
 
 def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = "") -> None:
     """One flag per option of ``ruleset.options`` (``--name``; a bool also ``--no-name``),
-    with its help and default, so no option is ever left off a command."""
+    with its help and default, so no option is ever left off a command. An option whose
+    flag the command already has (ArcoMage's ``clock`` on ``host``, whose ``--clock`` is
+    the LAN answer clock) is ``--game-NAME`` there."""
     g = p.add_argument_group(f"{ruleset.title} options")
     aliases = FLAG_ALIASES.get(cmd, {})
+    taken = p._option_string_actions  # the command's own flags (host's --clock)
     for o in ruleset.options:
-        flags = [o.flag, *aliases.get(o.name, ())]
+        flags = [f for f in (o.flag, *aliases.get(o.name, ())) if f not in taken] \
+            or ["--game-" + o.flag[2:]]  # an option named like a flag of the command
         default = f" (default {'on' if o.default else 'off'})" if o.kind == "bool" else \
             f" (default {o.default})"
         if o.kind == "bool":

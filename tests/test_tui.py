@@ -93,7 +93,8 @@ async def test_menu_shows(size: tuple[int, int]) -> None:
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
-        labels = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        # with several games their lines are grouped (indented) under each game's title
+        labels = [str(o.prompt).strip() for o in app.screen.query_one(OptionList).options]
         assert any(lab.startswith("Play") for lab in labels)
         assert "How to play" in labels and "Quit" in labels
 

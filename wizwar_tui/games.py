@@ -16,6 +16,7 @@ from wizwar_tui.gameui import GameUI
 #: ruleset name -> "module:attribute" of its UI part, in the menu's order (the default first)
 UI_PARTS: dict[str, str] = {
     "wizwar": "wizwar_tui.wizwar:UI",
+    "arcomage": "wizwar_tui.arcomage:UI",
     "wizard-kings": "wizwar_tui.wizardkings:UI",
 }
 

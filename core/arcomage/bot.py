@@ -3,7 +3,9 @@
 Two levels, the default first:
 
 - ``apprentice`` (quick): scores each legal action by plain priorities, with no look-ahead:
-  an alternate win when castable; harm aimed at the rival (his wizard, his creatures, his
+  an alternate win when castable, and with one in the book (else a Circle VII sorcery such
+  as Meteor; while Life is above 12) the cast ceiling raised toward its Circle, then the
+  Mana saved for it; harm aimed at the rival (his wizard, his creatures, his
   worker buildings) and help aimed at one's own side, never the other way round; summons;
   bigger spells before smaller ones (the cast ceiling and the mana decide what is legal);
   Counterspell only against an enemy spell on top of the stack; attacks with every ready
@@ -81,6 +83,30 @@ def saving_for(g: Dict, me: str) -> str:
     return best
 
 
+def goal_win(g: Dict, me: str) -> str:
+    """The great spell the player works toward, or ``""``: the alternate win (R114: Army of
+    the Dead, Star Alignment) his book holds, else its costliest sorcery of Circle VII or
+    more (Meteor); not locked. Worth raising the cast ceiling to its Circle and saving its
+    Mana for (R37, R39)."""
+    pl = g["players"][me]
+    best = ""
+    for slug in pl["book"]:
+        if slug in pl["locked"]:
+            continue
+        if slug in ALTERNATE_WINS:
+            return slug
+        sp = SPELLS[slug]
+        if sp.kind == "sorcery" and sp.circle >= 7 and (not best or sp.cost > SPELLS[best].cost):
+            best = slug
+    return best
+
+
+def _raises_ceiling(a: Action) -> bool:
+    """Study, Cunning, or a worker sent to the Mage Tower (Recruit, Reassign): R39's parts."""
+    return a.slug in ("study", "cunning") or a.arg("at") == "mage-tower" \
+        or ">mage-tower" in a.arg("moves")
+
+
 def score(g: Dict, me: str, a: Action) -> int:
     """The apprentice's priority of action ``a`` in view ``g`` (higher first)."""
     if a.verb == "cast":
@@ -111,6 +137,13 @@ def score(g: Dict, me: str, a: Action) -> int:
                 s += 15
             elif a.arg("at") == "mage-tower" or ">mage-tower" in a.arg("moves"):
                 s += 20
+        goal = goal_win(g, me)
+        if goal and a.slug != goal and int(pl["life"]) > 12:  # the great spell
+            if ceiling(pl) < SPELLS[goal].circle:
+                if _raises_ceiling(a):
+                    s += 50  # the way to Circle VIII
+            elif int(pl["mana"]) < SPELLS[goal].cost and a.slug not in ANSWERS:
+                s -= 60  # the ceiling is there: keep the Mana for the win
         if spell.kind == "form":
             s += -30 if g["players"][me]["form"] else 10  # one Form at a time (R92)
         if a.slug == "magic-trap":  # rig what the rival will cast: his big, used spells

@@ -127,3 +127,30 @@ def test_selfplay_checks_catch_broken_invariants() -> None:
     walk = Action("P1", "move", "", ("a1", "a2", "a3", "a4"))
     assert selfplay.check_action(g, Action("P1", "move", "", ("a1", "a2", "a3")), set()) == ""
     assert "guarded" in selfplay.check_action(g, walk, set())
+
+
+def _goal_game(mana: int, int_: int) -> Any:
+    """P1 with Star Alignment in his own book, at his MAIN of turn 3, with ``mana`` and INT
+    ``int_`` (the ceiling is INT + 1, his Mage Tower worker)."""
+    book = ["star-alignment", "study", "firebolt", "venom", "build-wall", "reassign",
+            "drain-life", "protection", "wither", "summon-ghost", "fireball", "magic-lock",
+            "bone-tithe", "counterspell", "summon-wraith", "raise-skeleton", "magic-trap",
+            "corpse-explosion", "summon-vengeful-spirit", "lich-form"]
+    st = R.new_game(R.validate_options({"p1_spells": ",".join(book)}), 1)
+    st.d["players"]["P1"]["mana"] = mana
+    st.d["players"]["P1"]["int"] = int_
+    return st
+
+
+def test_apprentice_works_toward_its_alternate_win() -> None:
+    """With Star Alignment (Circle VIII, 8 Mana) in his book, the apprentice raises his
+    ceiling while it is short of 8 (Study before Fireball), then keeps his Mana for the win
+    (no cheap spell once the ceiling is there), and casts it when he can (R39, R114)."""
+    st = _goal_game(mana=6, int_=3)
+    a = R.bot_act(st, "P1", "apprentice")
+    assert a.verb == "cast" and (a.slug == "study" or ">mage-tower" in a.arg("moves")), a
+    st = _goal_game(mana=6, int_=7)  # ceiling 8, Mana 6: save
+    a = R.bot_act(st, "P1", "apprentice")
+    assert a.verb != "cast" or a.slug in ("counterspell", "protection"), a
+    st = _goal_game(mana=8, int_=7)
+    assert R.bot_act(st, "P1", "apprentice") == Action("P1", "cast", "star-alignment")
