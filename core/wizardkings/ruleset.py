@@ -84,6 +84,18 @@ class WizardKings(Ruleset):
 
         return legal_actions(state, player)
 
+    def families(self, state: Any, player: str) -> list[str]:
+        """turn.families: group moves, elven-gates, build orders beyond the listing."""
+        from core.wizardkings.turn import families
+
+        return families(state.d, player)
+
+    def expand(self, state: Any, player: str, family: str) -> list[Any]:
+        """turn.expand (every accepted member, sorted by text)."""
+        from core.wizardkings.turn import expand
+
+        return expand(state.d, player, family)
+
     def _action(self, action: Any) -> Any:
         from core.wizardkings.actions import Action, NotationError, parse
 

@@ -31,9 +31,11 @@ SPELLS: dict[str, tuple[str, int, str, int, int]] = {
     "firestorm": ("orcs", 3, "area", 6, 3),
 }
 #: Spells of the army cards not built yet (docs/wizard-kings.md): declaring one is refused.
-NOT_BUILT = {"elven-gate": "elves"}
-#: Movement-phase spells built (units.md §4): slug -> (army, level).
-MOVE_SPELLS = {"heal": ("elves", 1), "forced-march": ("orcs", 2)}
+NOT_BUILT: dict[str, str] = {}
+#: Movement-phase spells (units.md §4): slug -> (army, level).
+MOVE_SPELLS = {"heal": ("elves", 1), "elven-gate": ("elves", 2), "forced-march": ("orcs", 2)}
+#: How far elven-gate sends its target (units.md §4.1: at most 4 hexes, R20).
+GATE_RANGE = 4
 
 
 def to_move(g: Dict) -> list[str]:
@@ -595,10 +597,15 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
     if blk["strength"] <= level:
         raise IllegalAction(f"{slug} costs {level} step(s): the wizard would be left at 0 (R78)")
     tgt = [w for w in a.words[2:] if w.startswith("@")]
-    if len(tgt) != 1 or len(a.words) != 3:
+    kws = [w for w in a.words[2:] if not w.startswith("@")]
+    gate = slug == "elven-gate"
+    if len(tgt) != 1 or (not gate and kws):
         raise IllegalAction(f"{slug} names its target(s) with @ and takes no key")
+    if gate and (len(kws) != 1 or not kws[0].startswith("to=")):
+        raise IllegalAction("elven-gate names its target and its destination: @6 to=1f3")
     names = tgt[0][1:].split(",")
     targets = [t if "." in t else G.bid(a.actor, int(t)) for t in names]
+    dest = kws[0][3:] if gate else ""
     for t in targets:
         x = g["blocks"].get(t)
         if not x or x["state"] != "map" or x["at"] != blk["at"] or G.side(g, x["owner"]) != s:
@@ -610,8 +617,19 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
                                        ("castle", "flyer", "aquatic")):
             raise IllegalAction("forced-march: ground units other than the caster that have "
                                 "not moved, not castles (R84)")
-    if slug == "heal" and len(targets) != 1:
-        raise IllegalAction("heal has one target")
+        if gate:
+            if ut.ability == "castle":
+                raise IllegalAction("no spell may move a castle (R84)")
+            if x["moved"] and t != b:
+                raise IllegalAction(f"{t} has moved this turn: elven-gate is its move")
+            why = G.free_to_leave(g, [t])
+            if why:
+                raise IllegalAction(why)
+            why = gate_why(g, t, blk["at"], dest)
+            if why:
+                raise IllegalAction(why)
+    if slug in ("heal", "elven-gate") and len(targets) != 1:
+        raise IllegalAction(f"{slug} has one target")
     if slug == "forced-march" and len(targets) > 2:
         raise IllegalAction("forced-march has one or two targets")
     blk["strength"] -= level
@@ -621,14 +639,58 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
     order = g["order"]
     i = order.index(a.actor)
     asked = [p for p in order[i + 1:] + order[:i] if G.side(g, p) != s and p not in g["out"]]
-    g["mspell"] = {"caster": b, "slug": slug, "targets": targets, "asked": asked,
-                   "level": level} if g["opts"]["dispel"] else None
+    sp = {"caster": b, "slug": slug, "targets": targets, "asked": asked, "level": level}
+    if dest:
+        sp["to"] = dest
+    g["mspell"] = sp if g["opts"]["dispel"] and asked else None
     if not g["mspell"]:
-        _move_effect(g, {"slug": slug, "targets": targets}, events)
+        _move_effect(g, sp, events)
     return events
 
 
+def gate_why(g: Dict, t: str, at: str, dest: str) -> str:
+    """Why elven-gate may not send block ``t`` from ``at`` to ``dest`` (``""``: it may):
+    at most 4 hexes away (R20), friendly or neutral to it, not a battle hex, a hex it could
+    occupy: land for ground units (a mountain hex only for Mountain Folk or where a road
+    enters), water-capable for Aquatics, not sea for Flyers. Source: units.md §4.1."""
+    b = G.bd(g)
+    hx = b.hexes.get(dest)
+    if hx is None:
+        return f"{dest} is not on this board"
+    if dest == at or b.distance(at, dest) > GATE_RANGE:
+        return f"elven-gate sends a unit 1 to {GATE_RANGE} hexes away, not to {dest}"
+    s = G.side(g, g["blocks"][t]["owner"])
+    if G.status(g, dest, s) not in ("friendly", "neutral"):
+        return f"{dest} is not friendly or neutral: elven-gate cannot attack"
+    ab = G.utype(g, t).ability
+    if ab == "flyer":
+        return f"a Flyer may not be sent to the sea hex {dest}" if hx.water == "sea" else ""
+    if ab == "aquatic":
+        ok = hx.water or hx.coastal or hx.rivers
+        return "" if ok else f"an Aquatic cannot occupy the land hex {dest}"
+    if hx.water:
+        return f"a ground unit cannot occupy the {hx.water} hex {dest}"
+    road = any(sd is not None and sd.road for sd in
+               (b.side_between(dest, n) for n in b.neighbours(dest)))
+    if hx.land == "mountain" and ab != "mountain-folk" and not road:
+        return f"the mountain hex {dest} is impassable"
+    return ""
+
+
 def _move_effect(g: Dict, sp: Dict, events: list[Event]) -> None:
+    if sp["slug"] == "elven-gate":
+        t, dest = sp["targets"][0], sp["to"]
+        x = g["blocks"][t]
+        if x["state"] != "map" or gate_why(g, t, x["at"], dest):
+            return
+        frm = x["at"]
+        x["at"], x["moved"] = dest, True
+        events.append(G.ev("gated", block=t, path=[frm, dest]))
+        p = x["owner"]
+        if G.overstacked(g, dest, G.side(g, p)) != (0, 0):
+            g["settle"] = {"player": p, "hex": dest}
+            events.append(G.ev("overstack", hex=dest, player=p))
+        return
     for t in sp["targets"]:
         x = g["blocks"][t]
         if x["state"] != "map":
@@ -792,7 +854,7 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
             here = [str(g["blocks"][y]["label"]) for y in mine
                     if g["blocks"][y]["at"] == g["blocks"][x]["at"] and y != x]
             for slug, (army, _lv) in MOVE_SPELLS.items():
-                if army != g["armies"][p]:
+                if army != g["armies"][p] or slug == "elven-gate":  # a family (R120)
                     continue
                 sets = [[t] for t in here]
                 if slug == "forced-march":
@@ -805,8 +867,11 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
             if ut.ability == "castle" or g["blocks"][x]["moved"]:
                 continue
             lab = str(g["blocks"][x]["label"])
-            for path in _paths(b, g["blocks"][x]["at"], ut.move + 1):
+            paths = _paths(b, g["blocks"][x]["at"], ut.move + 1) if wide else move_paths(g, x)
+            for path in paths:
                 out.append(Action(p, "move", (lab, "-".join(path))))
+        if wide:
+            out += expand(g, p, "move-group")[:40]
     elif ph == "combat":
         bt = g["battle"]
         if not bt:
@@ -852,6 +917,234 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
                                     for t in friends if g["blocks"][t]["owner"] == p]
                         else:
                             out.append(Action(p, "cast", (s, lab)))
+    return out
+
+
+def move_paths(g: Dict, x: str) -> list[list[str]]:
+    """Every path block ``x`` might move along now, found by a pruned walk: each step
+    passable (R24-R32), no step after an enemy or battle hex or a forced stop (R23, R41;
+    Flyers fly over), no longer than the movement allowance with the road bonus while every
+    step so far is a road (R29) and forced-march (units.md §4.2). A superset of the legal
+    paths: :func:`legal_actions` checks each one (R45)."""
+    b = G.bd(g)
+    blk = g["blocks"][x]
+    ut = G.utype(g, x)
+    s = G.side(g, blk["owner"])
+    extra = 1 if blk.get("march") else 0
+    ground = ut.ability not in ("flyer", "aquatic")
+    out: list[list[str]] = []
+
+    def walk(path: list[str], at: str, road: bool) -> None:
+        for n in b.neighbours(at):
+            if G.crossing(b, ut, at, n):
+                continue
+            sd = b.side_between(at, n)
+            assert sd is not None
+            r2 = road and ground and sd.road
+            if len(path) + 1 > ut.move + (1 if r2 else 0) + extra:
+                continue
+            path.append(n)
+            out.append(list(path))
+            if ut.ability == "flyer" or (G.status(g, n, s) not in ("enemy", "battle")
+                                         and not G.must_stop(b, ut, sd, n, r2)):
+                walk(path, n, r2)
+            path.pop()
+
+    walk([], blk["at"], True)
+    return out
+
+
+#: The action families (R120: too many to list at every step; ``Ruleset.expand``).
+FAMILIES = ("move-group", "cast:elven-gate", "build-items", "build-pairs")
+
+
+def families(g: Dict, p: str) -> list[str]:
+    """The families that may have members for ``p`` now, in :data:`FAMILIES` order."""
+    if p not in to_move(g):
+        return []
+    if g["phase"] == "build":
+        return ["build-items", "build-pairs"]
+    if g["phase"] == "movement" and not g.get("mspell") and not g.get("settle"):
+        out = ["move-group"]
+        if g["armies"][p] == "elves":
+            out.append("cast:elven-gate")
+        return out
+    return []
+
+
+def expand(g: Dict, p: str, family: str) -> list[Action]:
+    """The members of ``family`` for ``p`` now, each accepted, sorted by text, none listed
+    by :func:`legal_actions` (``[]`` for a family not open now):
+
+    - ``move-group``: moves of two or more blocks from one hex along one path (R45);
+    - ``cast:elven-gate``: every elven-gate (units.md §4.1) of an Elf wizard;
+    - ``build-items``: every one-item build order the listing leaves out (``new=``,
+      ``castle=``, ``merge=``, ``step=L:k`` with k of 2 or more);
+    - ``build-pairs``: every order of two items (R89-R100): two one-item orders together.
+    """
+    if family not in families(g, p):
+        return []
+    out: dict[str, Action] = {}
+    if family == "move-group":
+        for a in _group_moves(g, p):
+            out[str(a)] = a
+    elif family == "cast:elven-gate":
+        for a in _gates(g, p):
+            out[str(a)] = a
+    elif family == "build-items":
+        listed = {str(a) for a in candidates(g, p)}
+        for a, _cost in _build_items(g, p):
+            if str(a) not in listed and _build_ok(g, a):
+                out[str(a)] = a
+    else:
+        for a in _build_pairs(g, p):
+            out[str(a)] = a
+    return [out[k] for k in sorted(out)]
+
+
+def _mine_on_map(g: Dict, p: str) -> list[str]:
+    return [x for x in sorted(g["blocks"], key=G.bkey)
+            if g["blocks"][x]["owner"] == p and g["blocks"][x]["state"] == "map"]
+
+
+def _group_moves(g: Dict, p: str) -> list[Action]:
+    """Moves of 2+ of ``p``'s unmoved blocks of one hex along a path every one of them may
+    take alone, checked together (hexside limits, R46)."""
+    out = []
+    by_hex: dict[str, list[str]] = {}
+    for x in _mine_on_map(g, p):
+        if G.utype(g, x).ability != "castle" and not g["blocks"][x]["moved"]:
+            by_hex.setdefault(g["blocks"][x]["at"], []).append(x)
+    for h in sorted(by_hex, key=hex_key):
+        xs = by_hex[h]
+        if len(xs) < 2:
+            continue
+        ok: dict[str, set[str]] = {}
+        for x in xs:
+            good = set()
+            for path in move_paths(g, x):
+                try:
+                    G.check_move(g, p, [x], path)
+                except IllegalAction:
+                    continue
+                good.add("-".join(path))
+            ok[x] = good
+        for k in range(2, len(xs) + 1):
+            for group in itertools.combinations(xs, k):
+                common = set.intersection(*(ok[x] for x in group))
+                for text in sorted(common):
+                    try:
+                        G.check_move(g, p, list(group), text.split("-"))
+                    except IllegalAction:
+                        continue
+                    labs = ",".join(str(g["blocks"][x]["label"]) for x in group)
+                    out.append(Action(p, "move", (labs, text)))
+    return out
+
+
+def _gates(g: Dict, p: str) -> list[Action]:
+    """Every elven-gate ``p``'s wizards may cast now: the checks of the cast (R78, R79,
+    R84, units.md §4.1), made here without a copy."""
+    b = G.bd(g)
+    out = []
+    for w in _mine_on_map(g, p):
+        if not G.utype(g, w).wizard or g["blocks"][w]["moved"] or g["blocks"][w]["cast"] \
+                or g["blocks"][w]["strength"] <= MOVE_SPELLS["elven-gate"][1]:
+            continue
+        at = g["blocks"][w]["at"]
+        if G.status(g, at, G.side(g, p)) == "battle":
+            continue
+        near = sorted((h for h in b.hexes if h != at and b.distance(at, h) <= GATE_RANGE),
+                      key=hex_key)
+        for t in _mine_on_map(g, p):
+            x = g["blocks"][t]
+            if x["at"] != at or G.utype(g, t).ability == "castle" or x["moved"] \
+                    or G.free_to_leave(g, [t]):
+                continue
+            for h in near:
+                if gate_why(g, t, at, h):
+                    continue
+                out.append(Action(p, "cast", ("elven-gate", str(g["blocks"][w]["label"]),
+                                              f"@{x['label']}", f"to={h}")))
+    return out
+
+
+def _build_items(g: Dict, p: str) -> list[tuple[Action, int]]:
+    """One-item build orders of ``p`` worth trying, with their cost in GP (unchecked):
+    every new unit at every original city at every strength, every castle, every merge,
+    every step (1 to the block's maximum), every disband."""
+    army = ARMIES[g["armies"][p]]
+    b = G.bd(g)
+    have = g["treasury"].get(p, 0)
+    out: list[tuple[Action, int]] = []
+    mine = _mine_on_map(g, p)
+    cities = sorted((h.name for h in b.hexes.values()
+                     if h.city and h.map_id in g["owners"].get(p, [])), key=hex_key)
+    for x in mine:
+        blk = g["blocks"][x]
+        ut = G.utype(g, x)
+        per = 1 if ut.wizard and b.hexes[blk["at"]].henge else ut.cost
+        for k in range(1, ut.max - blk["strength"] + 1):
+            if per * k <= have:
+                out.append((Action(p, "build", (f"step={blk['label']}:{k}",)), per * k))
+        out.append((Action(p, "build", (f"disband={blk['label']}",)), 0))
+        for y in mine:
+            by = g["blocks"][y]
+            if y != x and by["type"] == blk["type"] and by["at"] == blk["at"] \
+                    and ut.ability != "castle":
+                for k in range(1, min(blk["strength"], ut.max - by["strength"]) + 1):
+                    out.append((Action(p, "build", (f"merge={blk['label']}>{by['label']}:{k}",)),
+                                0))
+    for t in sorted(army):
+        ut = army[t]
+        if t == "castle" or g["pool"][p].get(t, 0) < 1 or (ut.chaos and not g["opts"]["chaos"]):
+            continue
+        for h in cities:
+            for k in range(1, ut.max + 1):
+                if ut.cost * k <= have:
+                    out.append((Action(p, "build", (f"new={t}@{h}:{k}",)), ut.cost * k))
+    if g["pool"][p].get("castle", 0) and army["castle"].cost <= have:
+        s = G.side(g, p)
+        for h in sorted({g["blocks"][x]["at"] for x in mine} | set(cities), key=hex_key):
+            if G.status(g, h, s) == "friendly":
+                out.append((Action(p, "build", (f"castle={h}",)), army["castle"].cost))
+    return out
+
+
+def _build_ok(g: Dict, a: Action) -> bool:
+    try:
+        G.check_build(g, a.actor, a.words)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _build_pairs(g: Dict, p: str) -> list[Action]:
+    """Every accepted order of two items: two one-item orders (of :func:`_build_items`)
+    joined, within the treasury."""
+    from core.wizardkings.actions import NotationError, parse
+
+    have = g["treasury"].get(p, 0)
+    items = [(a, c) for a, c in _build_items(g, p) if _build_ok(g, a)]
+    out = []
+    for i, (a1, c1) in enumerate(items):
+        k1, _, v1 = a1.words[0].partition("=")
+        for a2, c2 in items[i + 1:]:
+            if c1 + c2 > have:
+                continue
+            k2, _, v2 = a2.words[0].partition("=")
+            if k1 == k2:
+                if k1 in ("step", "disband") and v1.split(":")[0] == v2.split(":")[0]:
+                    continue
+                words = [f"{k1}={v1},{v2}"]
+            else:
+                words = [a1.words[0], a2.words[0]]
+            try:
+                a = parse(" ".join([p, "build", *words]))
+            except NotationError:
+                continue
+            if _build_ok(g, a):
+                out.append(a)
     return out
 
 
