@@ -196,12 +196,31 @@ class Board:
         return self.at.get(self._global(h.map_id, q, r))
 
     def neighbours(self, name: str) -> list[str]:
-        """The hexes adjacent to ``name``, in side order n..nw."""
-        out = []
-        for s in SIDES:
-            n = self.step(name, s)
-            if n is not None:
-                out.append(n)
+        """The hexes adjacent to ``name``, in side order n..nw (a fresh list; computed once
+        per hex)."""
+        cache: dict[str, list[str]] = self.__dict__.setdefault("_nb", {})
+        out = cache.get(name)
+        if out is None:
+            out = []
+            for s in SIDES:
+                n = self.step(name, s)
+                if n is not None:
+                    out.append(n)
+            cache[name] = out
+        return list(out)
+
+    def within(self, name: str, n: int) -> dict[str, int]:
+        """Every hex at most ``n`` steps from ``name`` (R20, terrain ignored), with its
+        distance; ``name`` itself at 0."""
+        out, frontier = {name: 0}, [name]
+        for d in range(1, n + 1):
+            nxt = []
+            for x in frontier:
+                for y in self.neighbours(x):
+                    if y not in out:
+                        out[y] = d
+                        nxt.append(y)
+            frontier = nxt
         return out
 
     def side_between(self, a: str, b: str) -> Side | None:

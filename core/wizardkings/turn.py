@@ -657,7 +657,7 @@ def gate_why(g: Dict, t: str, at: str, dest: str) -> str:
     hx = b.hexes.get(dest)
     if hx is None:
         return f"{dest} is not on this board"
-    if dest == at or b.distance(at, dest) > GATE_RANGE:
+    if dest == at or dest not in b.within(at, GATE_RANGE):
         return f"elven-gate sends a unit 1 to {GATE_RANGE} hexes away, not to {dest}"
     s = G.side(g, g["blocks"][t]["owner"])
     if G.status(g, dest, s) not in ("friendly", "neutral"):
@@ -955,7 +955,8 @@ def move_paths(g: Dict, x: str) -> list[list[str]]:
 
 
 #: The action families (R120: too many to list at every step; ``Ruleset.expand``).
-FAMILIES = ("move-group", "cast:elven-gate", "build-items", "build-pairs")
+FAMILIES = ("move-group", "cast:elven-gate", "build-items", "build-pairs",
+            "build-pairs-removing")
 
 
 def families(g: Dict, p: str) -> list[str]:
@@ -963,7 +964,7 @@ def families(g: Dict, p: str) -> list[str]:
     if p not in to_move(g):
         return []
     if g["phase"] == "build":
-        return ["build-items", "build-pairs"]
+        return ["build-items", "build-pairs", "build-pairs-removing"]
     if g["phase"] == "movement" and not g.get("mspell") and not g.get("settle"):
         out = ["move-group"]
         if g["armies"][p] == "elves":
@@ -980,7 +981,10 @@ def expand(g: Dict, p: str, family: str) -> list[Action]:
     - ``cast:elven-gate``: every elven-gate (units.md §4.1) of an Elf wizard;
     - ``build-items``: every one-item build order the listing leaves out (``new=``,
       ``castle=``, ``merge=``, ``step=L:k`` with k of 2 or more);
-    - ``build-pairs``: every order of two items (R89-R100): two one-item orders together.
+    - ``build-pairs``: every order of two items (R89-R100) that adds (two of ``new=``,
+      ``step=``, ``castle=``);
+    - ``build-pairs-removing``: every order of two items one of which is a ``disband=`` or a
+      ``merge=`` (bots seldom want them: a family of its own keeps ``build-pairs`` small).
     """
     if family not in families(g, p):
         return []
@@ -997,7 +1001,7 @@ def expand(g: Dict, p: str, family: str) -> list[Action]:
             if str(a) not in listed and _build_ok(g, a):
                 out[str(a)] = a
     else:
-        for a in _build_pairs(g, p):
+        for a in _build_pairs(g, p, family == "build-pairs-removing"):
             out[str(a)] = a
     return [out[k] for k in sorted(out)]
 
@@ -1054,8 +1058,7 @@ def _gates(g: Dict, p: str) -> list[Action]:
         at = g["blocks"][w]["at"]
         if G.status(g, at, G.side(g, p)) == "battle":
             continue
-        near = sorted((h for h in b.hexes if h != at and b.distance(at, h) <= GATE_RANGE),
-                      key=hex_key)
+        near = sorted((h for h in b.within(at, GATE_RANGE) if h != at), key=hex_key)
         for t in _mine_on_map(g, p):
             x = g["blocks"][t]
             if x["at"] != at or G.utype(g, t).ability == "castle" or x["moved"] \
@@ -1119,9 +1122,10 @@ def _build_ok(g: Dict, a: Action) -> bool:
     return True
 
 
-def _build_pairs(g: Dict, p: str) -> list[Action]:
+def _build_pairs(g: Dict, p: str, removing: bool) -> list[Action]:
     """Every accepted order of two items: two one-item orders (of :func:`_build_items`)
-    joined, within the treasury."""
+    joined, within the treasury; ``removing``: those with a ``disband=`` or ``merge=``,
+    else those without."""
     from core.wizardkings.actions import NotationError, parse
 
     have = g["treasury"].get(p, 0)
@@ -1133,6 +1137,9 @@ def _build_pairs(g: Dict, p: str) -> list[Action]:
             if c1 + c2 > have:
                 continue
             k2, _, v2 = a2.words[0].partition("=")
+            if removing != bool({k1, k2} & {"disband", "merge"}):
+                continue
+            quick = _independent(a1, a2, g, p)
             if k1 == k2:
                 if k1 in ("step", "disband") and v1.split(":")[0] == v2.split(":")[0]:
                     continue
@@ -1143,9 +1150,31 @@ def _build_pairs(g: Dict, p: str) -> list[Action]:
                 a = parse(" ".join([p, "build", *words]))
             except NotationError:
                 continue
-            if _build_ok(g, a):
+            if quick or _build_ok(g, a):
                 out.append(a)
     return out
+
+
+def _independent(a1: Action, a2: Action, g: Dict, p: str) -> bool:
+    """Whether two one-item orders, each accepted alone and within the treasury together,
+    are accepted together without a new check: steps on two blocks, a step with a new unit
+    or castle, new units or castles in two hexes (of two types, or of one type with two
+    blocks left in the pool). Items in one hex share its per-city count, stacking and
+    wizard limits (R47, R92, R93), so those pairs are checked in full."""
+    k1, _, v1 = a1.words[0].partition("=")
+    k2, _, v2 = a2.words[0].partition("=")
+    if "disband" in (k1, k2) or "merge" in (k1, k2):
+        return False
+    if k1 == "step" or k2 == "step":
+        return not (k1 == k2 == "step" and v1.split(":")[0] == v2.split(":")[0])
+
+    def where(k: str, v: str) -> tuple[str, str]:
+        return ("castle", v) if k == "castle" else (v.split("@")[0], v.split("@")[1][:3])
+
+    (t1, h1), (t2, h2) = where(k1, v1), where(k2, v2)
+    if h1 == h2:
+        return False
+    return t1 != t2 or g["pool"][p].get(t1, 0) >= 2
 
 
 def _retreat_candidates(g: Dict, b: Any, x: str) -> list[Action]:
@@ -1177,24 +1206,37 @@ def _paths(b: Any, start: str, n: int) -> list[list[str]]:
 
 def legal_actions(st: G.State, p: str) -> list[Action]:
     """The candidates :func:`perform` accepts, sorted by text, each once."""
-    import copy
-
     g = st.d
     if p not in to_move(g):
         return []
     out = {}
+    free: dict[str, bool] = {}
+    quiet: dict[str, bool] = {}
+    s = G.side(g, p)
     for a in candidates(g, p):
         if str(a) in out:
             continue
         if a.verb == "move" and not g.get("settle") and g["phase"] == "movement":
-            try:
-                ids = [_own(g, p, x) for x in a.words[0].split(",")]
-                G.check_move(g, p, ids, a.words[1].split("-"))
-            except IllegalAction:
+            # move_paths made the checks of every step (R23-R45); what is left depends on
+            # the block leaving (R48) and on the end hex (R42, R46): in a hex holding no
+            # other side and no water nothing is left, else the whole check runs
+            x = G.bid(p, int(a.words[0]))
+            if x not in free:
+                free[x] = not G.free_to_leave(g, [x])
+            dest = a.words[1].split("-")[-1]
+            if dest not in quiet:
+                quiet[dest] = not G.bd(g).hexes[dest].water and \
+                    all(o == s for o in G.sides_in(g, dest))
+            if not free[x]:
                 continue
+            if not quiet[dest]:
+                try:
+                    G.check_move(g, p, [x], a.words[1].split("-"))
+                except IllegalAction:
+                    continue
             out[str(a)] = a
             continue
-        trial = G.State(copy.deepcopy(g), st.rng.copy())
+        trial = G.State(G.copy_dict(g), st.rng.copy())
         trial.d["forced"] = None if g["forced"] is None else list(g["forced"]) + [6] * 50
         try:
             perform(trial, a)
