@@ -367,13 +367,13 @@ class _Bot:
                         if self.level == "warlord" and self.foes_near(rest.split(":")[0]):
                             sc += 30
                     elif k == "step":
-                        lab, _, n = it.partition(":")
+                        lab, _, ks = it.partition(":")
                         x = v["blocks"][self.bid_of(lab)]
                         ut = army[x["type"]]
                         per = 1 if ut.wizard and self.b.hexes[x["at"]].henge else ut.cost
-                        sc += per * int(n) * 10 + int(n) * 3 + (4 if ut.wizard else 0)
+                        sc += per * int(ks) * 10 + int(ks) * 3 + (4 if ut.wizard else 0)
                         if self.level == "warlord" and self.foes_near(x["at"]):
-                            sc += 8 * int(n)
+                            sc += 8 * int(ks)
                     elif k == "castle":
                         sc += 12
                     elif k == "disband":
