@@ -132,12 +132,13 @@ def resign(st: G.State, p: str) -> list[Event]:
 
 # ---- setup (R11, R12) ------------------------------------------------------------------------
 def v_deploy(st: G.State, a: Action) -> list[Event]:
-    """``deploy standard`` (R12); a custom deploy is not built yet."""
+    """``deploy standard`` (R12) or a custom army ``deploy label=type@hex:strength,...``
+    (R9, R11)."""
     g = st.d
     if g["phase"] != "setup":
         raise IllegalAction("deploy is for the setup")
     if a.words != ("standard",):
-        raise IllegalAction("a custom deploy is not built yet: use 'deploy standard'")
+        return _deploy_custom(st, a)
     p = a.actor
     army = ARMIES[g["armies"][p]]
     b = G.bd(g)
@@ -166,6 +167,70 @@ def v_deploy(st: G.State, a: Action) -> list[Event]:
     labels = list(range(1, len(placed) + 1))
     G.private_rng(g, p).shuffle(labels)
     for (t, k, h), lab in zip(placed, labels, strict=True):
+        g["blocks"][G.bid(p, lab)] = G.new_block(p, lab, t, h, k)
+        g["used"][p].append(lab)
+        g["pool"][p][t] -= 1
+    g["deployed"].append(p)
+    events = [G.ev("deployed", player=p, blocks=sorted(labels))]
+    _maybe_start(st, events)
+    return events
+
+
+def _deploy_custom(st: G.State, a: Action) -> list[Event]:
+    """A custom army (R9, R11): labels 1..N each once (R112); types of the player's army
+    within its block pool (Chaos units only with option ``chaos``); strengths 1 to the
+    maximum (castles too: R93's one step is for the Build Phase); the cost at most the
+    ``budget``; every block in a city of a map the player owns, every such city holding at
+    least one; stacking (R47); Aquatics only in ports. Raises :class:`IllegalAction`."""
+    g = st.d
+    p = a.actor
+    army = ARMIES[g["armies"][p]]
+    b = G.bd(g)
+    items = []
+    for it in a.words[0].split(","):
+        lab, _, rest = it.partition("=")
+        t, _, rest = rest.partition("@")
+        h, _, k = rest.partition(":")
+        items.append((int(lab), t, h, int(k)))
+    labels = [x[0] for x in items]
+    if sorted(labels) != list(range(1, len(items) + 1)):
+        raise IllegalAction(f"a deploy labels its {len(items)} blocks 1..{len(items)}, "
+                            "each once (R112)")
+    cities = sorted((h.name for h in b.hexes.values()
+                     if h.city and h.map_id in g["owners"].get(p, [])), key=hex_key)
+    if not cities:
+        raise IllegalAction(f"{p} owns no city to deploy in")
+    used: dict[str, int] = {}
+    cost = 0
+    units: dict[str, int] = {}
+    wizards: dict[str, int] = {}
+    for lab, t, h, k in items:
+        if t not in army:
+            raise IllegalAction(f"the {g['armies'][p]} have no unit {t!r}")
+        ut = army[t]
+        if ut.chaos and not g["opts"]["chaos"]:
+            raise IllegalAction("Chaos units are not allowed in this game")
+        used[t] = used.get(t, 0) + 1
+        if used[t] > g["pool"][p].get(t, 0):
+            raise IllegalAction(f"{p}'s pool holds {ut.pool} {t} block(s) (units.md §2)")
+        if not 1 <= k <= ut.max:
+            raise IllegalAction(f"block {lab}: a {t} has 1 to {ut.max} steps (R9)")
+        if h not in cities:
+            raise IllegalAction(f"block {lab}: {h} is not a city on a map {p} owns (R11)")
+        if ut.ability == "aquatic" and not b.hexes[h].port:
+            raise IllegalAction(f"block {lab}: Aquatics start only in port cities (R11)")
+        cost += ut.cost * k
+        bucket = wizards if ut.wizard else units
+        bucket[h] = bucket.get(h, 0) + 1
+    if cost > g["opts"]["budget"]:
+        raise IllegalAction(f"the army costs {cost} GP; the budget is {g['opts']['budget']} (R9)")
+    for h in cities:
+        if not units.get(h) and not wizards.get(h):
+            raise IllegalAction(f"every city of {p}'s maps gets at least one unit: {h} has "
+                                "none (R11)")
+        if units.get(h, 0) > g["opts"]["stacking"] or wizards.get(h, 0) > 1:
+            raise IllegalAction(f"{h} would be overstacked (R47)")
+    for lab, t, h, k in sorted(items):
         g["blocks"][G.bid(p, lab)] = G.new_block(p, lab, t, h, k)
         g["used"][p].append(lab)
         g["pool"][p][t] -= 1
