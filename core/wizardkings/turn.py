@@ -186,12 +186,12 @@ def _deploy_custom(st: G.State, a: Action) -> list[Event]:
     p = a.actor
     army = ARMIES[g["armies"][p]]
     b = G.bd(g)
-    items = []
+    items: list[tuple[int, str, str, int]] = []
     for it in a.words[0].split(","):
-        lab, _, rest = it.partition("=")
-        t, _, rest = rest.partition("@")
-        h, _, k = rest.partition(":")
-        items.append((int(lab), t, h, int(k)))
+        lab_s, _, rest = it.partition("=")
+        t_s, _, rest = rest.partition("@")
+        h_s, _, k_s = rest.partition(":")
+        items.append((int(lab_s), t_s, h_s, int(k_s)))
     labels = [x[0] for x in items]
     if sorted(labels) != list(range(1, len(items) + 1)):
         raise IllegalAction(f"a deploy labels its {len(items)} blocks 1..{len(items)}, "
@@ -878,9 +878,72 @@ def _maybe_apply_builds(st: G.State, events: list[Event]) -> None:
     if to_move(g):
         return
     plans = {p: G.check_build(g, p, tuple(g["orders"][p])) for p in G.alive_players(g)}
+    castles: list[str] = []  # hexes outside an original city that got a new castle
+    done: list[str] = []
     for p in G.alive_players(g):
+        if any(G.side(g, q) == G.side(g, p) for q in done):
+            _clashes(g, p, plans[p], castles, events)
+        own = g["owners"].get(p, [])
+        castles += [h for h in plans[p]["castles"] if G.bd(g).hexes[h].map_id not in own
+                    or not G.bd(g).hexes[h].city]
         G.apply_build(g, p, plans[p], events)
+        done.append(p)
     G.end_turn(st, events)
+
+
+def _clashes(g: Dict, p: str, plan: Dict, castles: list[str], events: list[Event]) -> None:
+    """Allies' orders applied in seat order (R98): where ``p``'s plan clashes with what an
+    ally of an earlier seat has just built, ``p`` loses the clashing items, last listed
+    first, with no refund: added steps beyond a unit's maximum, a new castle in a hex outside
+    an original city that already got one this phase, new blocks in a hex that would be
+    overstacked (R47). Changes ``plan`` in place; one ``build_lost`` event names the items."""
+    b = G.bd(g)
+    s = G.side(g, p)
+    lost: list[str] = []
+    steps = []
+    for x, k in plan["steps"]:
+        room = G.utype(g, x).max - g["blocks"][x]["strength"]
+        if room < k:
+            lost.append(f"step={x}:{k - max(0, room)}")
+        if room > 0:
+            steps.append((x, min(k, room)))
+    plan["steps"] = steps
+    own = g["owners"].get(p, [])
+    kept = []
+    for h in plan["castles"]:
+        if (b.hexes[h].map_id not in own or not b.hexes[h].city) and h in castles:
+            lost.append(f"castle={h}")
+        else:
+            kept.append(h)
+    plan["castles"] = kept
+    army = ARMIES[g["armies"][p]]
+    for h in sorted({h for _t, h, _k in plan["new"]} | set(plan["castles"]), key=hex_key):
+        here = [x for x in G.on_map(g, h) if G.side(g, g["blocks"][x]["owner"]) == s
+                and x not in plan["disband"]]
+        units = sum(1 for x in here if not G.utype(g, x).wizard)
+        wiz = len(here) - units
+        while True:
+            news = [i for i, (t, hh, _k) in enumerate(plan["new"]) if hh == h]
+            adds = sum(1 for i in news if not army[plan["new"][i][0]].wizard) + \
+                plan["castles"].count(h)
+            wadds = sum(1 for i in news if army[plan["new"][i][0]].wizard)
+            if wadds and wiz + wadds > 1:
+                i = max(i for i in news if army[plan["new"][i][0]].wizard)
+                t, hh, k = plan["new"].pop(i)
+                lost.append(f"new={t}@{hh}:{k}")
+            elif not adds or units + adds <= g["opts"]["stacking"]:
+                break
+            elif h in plan["castles"]:
+                plan["castles"].reverse()
+                plan["castles"].remove(h)
+                plan["castles"].reverse()
+                lost.append(f"castle={h}")
+            else:
+                i = max(i for i in news if not army[plan["new"][i][0]].wizard)
+                t, hh, k = plan["new"].pop(i)
+                lost.append(f"new={t}@{hh}:{k}")
+    if lost:
+        events.append(G.ev("build_lost", player=p, items=lost))
 
 
 VERB_FNS = {"deploy": v_deploy, "move": v_move, "transport": v_transport,
