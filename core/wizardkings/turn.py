@@ -1062,23 +1062,25 @@ def move_paths(g: Dict, x: str) -> list[list[str]]:
     ground = ut.ability not in ("flyer", "aquatic")
     out: list[list[str]] = []
 
-    def walk(path: list[str], at: str, road: bool) -> None:
+    def walk(path: list[str], at: str, road: bool, all_road: bool) -> None:
+        # all_road: a hex passed so far stops a move that is not a road move (R23, R29),
+        # so only all-road continuations remain legal
         for n in b.neighbours(at):
             if G.crossing(b, ut, at, n):
                 continue
             sd = b.side_between(at, n)
             assert sd is not None
             r2 = road and ground and sd.road
-            if len(path) + 1 > ut.move + (1 if r2 else 0) + extra:
+            if (all_road and not r2) or len(path) + 1 > ut.move + (1 if r2 else 0) + extra:
                 continue
             path.append(n)
             out.append(list(path))
             if ut.ability == "flyer" or (G.status(g, n, s) not in ("enemy", "battle")
                                          and not G.must_stop(b, ut, sd, n, r2)):
-                walk(path, n, r2)
+                walk(path, n, r2, all_road or (r2 and G.must_stop(b, ut, sd, n, False)))
             path.pop()
 
-    walk([], blk["at"], True)
+    walk([], blk["at"], True, False)
     return out
 
 

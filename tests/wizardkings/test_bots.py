@@ -57,11 +57,11 @@ def _states(seed: int, n: int) -> list[object]:
 
 @pytest.mark.parametrize("level", ["captain", "warlord"])
 def test_a_bot_reads_only_its_view(level: str) -> None:
-    """At every step of a game's first 120 actions the bot acting chooses the same action
+    """At every step of a game's first 80 actions the bot acting chooses the same action
     when every block it may not see is given another strength (``redeal_hidden``: its view
     and listing are the same), and the same again when asked twice (deterministic)."""
     moved = 0
-    for k, st in enumerate(_states(3, 120)):
+    for k, st in enumerate(_states(3, 80)):
         who = R.to_move(st)
         if not who:
             continue

@@ -85,3 +85,52 @@ def test_build_orders_of_one_and_two_items_are_families() -> None:
     assert quick > 10
     R.apply(st, pairs[-1])
     assert p in st.d["orders"]
+
+
+def test_the_quick_move_listing_is_exact() -> None:
+    """The listing finds moves by a pruned walk and skips the full check where the end hex
+    holds no other side and no water (turn.legal_actions); on every Movement Phase state of
+    a game's first 100 actions, a single-block move is listed exactly when the full check
+    (R23-R48, game.check_move) accepts it, over every path up to the allowance with road and
+    forced-march bonuses."""
+    from core.engine import IllegalAction
+
+    st = R.new_game(R.validate_options({}), 2)
+    seen = 0
+    for _ in range(100):
+        p = R.to_move(st)[0]
+        g = st.d
+        if g["phase"] == "movement" and not g.get("settle") and not g.get("mspell"):
+            listed = {str(a) for a in R.legal_actions(st, p) if a.verb == "move"}
+            for x in sorted(g["blocks"], key=G.bkey):
+                blk = g["blocks"][x]
+                if blk["owner"] != p or blk["state"] != "map" or blk["moved"] or \
+                        G.utype(g, x).ability == "castle":
+                    continue
+                for path in T._paths(G.bd(g), blk["at"], G.utype(g, x).move + 1):
+                    try:
+                        G.check_move(g, p, [x], path)
+                        ok = True
+                    except IllegalAction:
+                        ok = False
+                    text = f"{p} move {blk['label']} {'-'.join(path)}"
+                    assert ok == (text in listed), (text, ok)
+                    seen += ok
+        R.apply(st, R.bot_act(st, p, "captain"))
+    assert seen > 500
+
+
+def test_a_road_hex_that_stops_other_moves_ends_a_move_leaving_the_road() -> None:
+    """An Ogre on the road at 3c4 may follow it into the forest hex 3d4 and stop there, but
+    may not go on off the road (3d4-3d3): only a move that is all road ignores the forest's
+    stop (R23, R29). The listing (a pruned walk) agrees with the full check."""
+    from core.wizardkings.scenario import load
+
+    st = load({"game": {"maps": [3, 4], "owners": {"P1": [3], "P2": [4]}, "order": ["P2", "P1"],
+                        "active": "P2"},
+               "block": [{"id": "P2.1", "type": "ogre", "at": "3c4"},
+                         {"id": "P1.1", "type": "glader", "at": "3g6"}]})
+    listed = {str(a) for a in R.legal_actions(st, "P2")}
+    assert "P2 move 1 3d4" in listed
+    assert "is forest: the move must stop there" in R.why_illegal(st, "P2 move 1 3d4-3d3")
+    assert "P2 move 1 3d4-3d3" not in listed
