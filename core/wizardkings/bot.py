@@ -311,6 +311,11 @@ class _Bot:
                     t = a.words[2][1:]
                     k = v["blocks"][t]["strength"] if t in v["blocks"] else 0
                     x += 5 * k if slug == "terror" else k
+                    if slug == "entangle" and t in v["blocks"] and v["blocks"][t]["type"]:
+                        tx = v["blocks"][t]
+                        letter = ARMIES[v["armies"][tx["owner"]]][tx["type"]].letter
+                        # bind a strong A or B shooter before it fires
+                        x += 10 + 4 * k if letter in ("A", "B") and t not in bt["acted"] else 0
                 return x
             best = max(casts, key=lambda a: (val(a), str(a)))
             if val(best) > 0:
