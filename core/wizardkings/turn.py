@@ -1366,6 +1366,11 @@ def legal_actions(st: G.State, p: str) -> list[Action]:
                     continue
             out[str(a)] = a
             continue
+        if a.verb == "build" and g["phase"] == "build":
+            # v_build only checks the orders against the start of the phase (R89)
+            if _build_ok(g, a):
+                out[str(a)] = a
+            continue
         trial = G.State(G.copy_dict(g), st.rng.copy())
         trial.d["forced"] = None if g["forced"] is None else list(g["forced"]) + [6] * 50
         try:
