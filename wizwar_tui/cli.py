@@ -151,8 +151,9 @@ def build_parser(games: dict[str, Ruleset],
         for act in p_self._actions:
             if act.dest == "opt_players" and act.help:
                 act.help = act.help.rsplit(" (default", 1)[0] + f" (default {selfplay_players})"
-    p_self.add_argument("--bots", default="apprentice",
-                        help="bot level for every seat, or one per seat: archmage,apprentice")
+    p_self.add_argument("--bots", default="",
+                        help="bot level for every seat, or one per seat: archmage,apprentice "
+                             "(default: the game's first level)")
     p_self.add_argument("--seed", type=seed_arg, default=0, help="seed of the first game")
     p_self.add_argument("--logs", default="selfplay-logs",
                         help="folder for the logs of failed games (default selfplay-logs)")
@@ -318,7 +319,8 @@ def _selfplay(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         with contextlib.suppress(OptionError):
             given = rs.validate_options({**given, "players": selfplay.DEFAULT_PLAYERS})
 
-    levels = tuple(x.strip() for x in args.bots.split(",") if x.strip())
+    levels = tuple(x.strip() for x in args.bots.split(",") if x.strip()) or \
+        tuple(rs.bot_levels[:1]) or ("apprentice",)
     started = time.monotonic()
 
     def save(name: str, data: bytes) -> str:

@@ -9,7 +9,6 @@ refusal (:class:`IllegalAction`) leaves the state untouched. Dice come only from
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from core.codec import pack
@@ -41,7 +40,17 @@ class State:
     @classmethod
     def from_wire(cls, data: Any) -> State:
         """From :meth:`to_wire` (a deep copy)."""
-        return cls(copy.deepcopy(data["g"]), Rng.from_wire(copy.deepcopy(data["rng"])))
+        return cls(copy_dict(data["g"]), Rng.from_wire(copy_dict(data["rng"])))
+
+
+def copy_dict(o: Any) -> Any:
+    """A deep copy of a plain state value (dicts, lists, scalars): the state dict holds
+    nothing else, and this is several times quicker than ``copy.deepcopy``."""
+    if type(o) is dict:
+        return {k: copy_dict(v) for k, v in o.items()}
+    if type(o) is list:
+        return [copy_dict(v) for v in o]
+    return o
 
 
 # ---- small helpers -----------------------------------------------------------------------
@@ -1026,7 +1035,7 @@ def view(st: State, player: str) -> Dict:
     strength only for his own and his allies' blocks and for blocks revealed in the battle being
     fought; pools as counts for others; no seed, no forced dice."""
     g = st.d
-    v = copy.deepcopy({k: x for k, x in g.items() if k not in ("seed", "forced", "blocks", "pool",
+    v = copy_dict({k: x for k, x in g.items() if k not in ("seed", "forced", "blocks", "pool",
                                                                  "orders")})
     me = side(g, player) if player in g["players"] else ""
     fight = set(on_map(g, g["battle"]["hex"])) if g["battle"] else set()

@@ -196,12 +196,31 @@ class Board:
         return self.at.get(self._global(h.map_id, q, r))
 
     def neighbours(self, name: str) -> list[str]:
-        """The hexes adjacent to ``name``, in side order n..nw."""
-        out = []
-        for s in SIDES:
-            n = self.step(name, s)
-            if n is not None:
-                out.append(n)
+        """The hexes adjacent to ``name``, in side order n..nw (a fresh list; computed once
+        per hex)."""
+        cache: dict[str, list[str]] = self.__dict__.setdefault("_nb", {})
+        out = cache.get(name)
+        if out is None:
+            out = []
+            for s in SIDES:
+                n = self.step(name, s)
+                if n is not None:
+                    out.append(n)
+            cache[name] = out
+        return list(out)
+
+    def within(self, name: str, n: int) -> dict[str, int]:
+        """Every hex at most ``n`` steps from ``name`` (R20, terrain ignored), with its
+        distance; ``name`` itself at 0."""
+        out, frontier = {name: 0}, [name]
+        for d in range(1, n + 1):
+            nxt = []
+            for x in frontier:
+                for y in self.neighbours(x):
+                    if y not in out:
+                        out[y] = d
+                        nxt.append(y)
+            frontier = nxt
         return out
 
     def side_between(self, a: str, b: str) -> Side | None:
@@ -252,6 +271,18 @@ class Board:
                     sd.bridge = True
                 for x in rv.get("waterfalls", []):
                     self.parse_side(x, m).waterfall = True
+                lower = [self._k(self.parse_side(x, m))
+                         for x in doc.get("hexsides", {}).get("water", [])]
+                line = {self._k(self.parse_side(x, m)) for x in rv.get("banks", [])} | \
+                    {k for k in lower if k & set(c)}
+                if not self._unbroken(line):
+                    raise MapError(f"map {m}: river {rv['name']}'s banks do not form one "
+                                   "unbroken line of hexsides (FORMAT.md §5.4)")
+            roads = {x for rd in doc.get("road", []) for x in rd["path"]}
+            for end in ("a4", "h4"):
+                if end not in roads:
+                    raise MapError(f"map {m}: no road passes through {end} (the seam road, "
+                                   "FORMAT.md §4)")
             hs = doc.get("hexsides", {})
             for x in hs.get("water", []):
                 water.add(self._k(self.parse_side(x, m)))
@@ -303,6 +334,29 @@ class Board:
     @staticmethod
     def _k(sd: Side) -> frozenset[str]:
         return frozenset((sd.a, sd.b))
+
+    def _corners(self, k: frozenset[str]) -> list[frozenset[str]]:
+        """The corners of hexside ``k`` on the board: the three hexes meeting there."""
+        a, b = sorted(k, key=hex_key)
+        common = set(self.neighbours(a)) & set(self.neighbours(b))
+        return [frozenset((a, b, x)) for x in sorted(common, key=hex_key)]
+
+    def _unbroken(self, line: set[frozenset[str]]) -> bool:
+        """Whether the hexsides ``line`` are one chain, each sharing a corner with another
+        (FORMAT.md §5.4); an empty line or a single hexside is unbroken."""
+        if len(line) <= 1:
+            return True
+        todo = sorted(line, key=lambda k: sorted(hex_key(x) for x in k))
+        seen = {todo[0]}
+        frontier = [todo[0]]
+        while frontier:
+            k = frontier.pop()
+            mine = set(self._corners(k))
+            for o in todo:
+                if o not in seen and mine & set(self._corners(o)):
+                    seen.add(o)
+                    frontier.append(o)
+        return len(seen) == len(line)
 
     # -- validation (FORMAT.md §5) --
     def validate(self) -> None:

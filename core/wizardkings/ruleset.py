@@ -5,7 +5,6 @@ R120 (the interface), R109 (options); coverage in docs/wizard-kings.md.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -46,6 +45,8 @@ class WizardKings(Ruleset):
     title = "Wizard Kings"
     version = RULES_VERSION
     options = OPTIONS
+    bot_levels = ("captain", "warlord")
+    tools = {"selfplay": "core.wizardkings.selfplay"}
     secrets = (Secret("block", "owner",
                       "each block's type and strength: its owner (and allies) know them; "
                       "others see label, owner and hex until a battle reveals it (R111)"),)
@@ -84,6 +85,27 @@ class WizardKings(Ruleset):
 
         return legal_actions(state, player)
 
+    def bot_choose(self, view: Any, player: str, legal: list[Any], level: str = "", *,
+                   expand: Any = None) -> Any:
+        """bot.choose from ``view``, ``legal`` and the families only (levels ``captain``,
+        the quick default, and ``warlord``, which searches). Raises ``ValueError`` for an
+        unknown level."""
+        from core.wizardkings import bot
+
+        return bot.choose(view, player, legal, level or "captain", expand)
+
+    def families(self, state: Any, player: str) -> list[str]:
+        """turn.families: group moves, elven-gates, build orders beyond the listing."""
+        from core.wizardkings.turn import families
+
+        return families(state.d, player)
+
+    def expand(self, state: Any, player: str, family: str) -> list[Any]:
+        """turn.expand (every accepted member, sorted by text)."""
+        from core.wizardkings.turn import expand
+
+        return expand(state.d, player, family)
+
     def _action(self, action: Any) -> Any:
         from core.wizardkings.actions import Action, NotationError, parse
 
@@ -100,7 +122,7 @@ class WizardKings(Ruleset):
         from core.wizardkings.turn import perform
 
         a = self._action(action)
-        trial = G.State(copy.deepcopy(state.d), state.rng.copy())
+        trial = G.State(G.copy_dict(state.d), state.rng.copy())
         events = perform(trial, a)
         state.d, state.rng = trial.d, trial.rng
         return events
@@ -112,7 +134,7 @@ class WizardKings(Ruleset):
 
         try:
             a = self._action(action)
-            trial = G.State(copy.deepcopy(state.d), state.rng.copy())
+            trial = G.State(G.copy_dict(state.d), state.rng.copy())
             perform(trial, a)
         except IllegalAction as exc:
             return exc.reason
@@ -159,7 +181,9 @@ class WizardKings(Ruleset):
 
     def state_to_wire(self, state: Any) -> Any:
         """The whole state (every block's secrets included: a local engine's copy)."""
-        return copy.deepcopy(state.to_wire())
+        from core.wizardkings.game import copy_dict
+
+        return copy_dict(state.to_wire())
 
     def state_from_wire(self, data: Any) -> Any:
         """A state from its wire form."""

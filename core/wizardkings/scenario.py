@@ -107,6 +107,9 @@ def load(doc: dict[str, Any]) -> G.State:
     st = G.State(g, Rng.from_seed(doc.get("seed", 0)))
     g["forced"] = [int(d) for d in doc.get("dice", [])]
     events: list[Event] = []
+    if phase == "setup":  # nobody has deployed yet (R11): the steps deploy
+        g["phase"], g["deployed"], g["order"] = "setup", [], []
+        return st
     if phase == "initiative":
         G.start_turn(st, events)
         return st

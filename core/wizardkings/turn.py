@@ -31,9 +31,11 @@ SPELLS: dict[str, tuple[str, int, str, int, int]] = {
     "firestorm": ("orcs", 3, "area", 6, 3),
 }
 #: Spells of the army cards not built yet (docs/wizard-kings.md): declaring one is refused.
-NOT_BUILT = {"elven-gate": "elves"}
-#: Movement-phase spells built (units.md §4): slug -> (army, level).
-MOVE_SPELLS = {"heal": ("elves", 1), "forced-march": ("orcs", 2)}
+NOT_BUILT: dict[str, str] = {}
+#: Movement-phase spells (units.md §4): slug -> (army, level).
+MOVE_SPELLS = {"heal": ("elves", 1), "elven-gate": ("elves", 2), "forced-march": ("orcs", 2)}
+#: How far elven-gate sends its target (units.md §4.1: at most 4 hexes, R20).
+GATE_RANGE = 4
 
 
 def to_move(g: Dict) -> list[str]:
@@ -130,12 +132,13 @@ def resign(st: G.State, p: str) -> list[Event]:
 
 # ---- setup (R11, R12) ------------------------------------------------------------------------
 def v_deploy(st: G.State, a: Action) -> list[Event]:
-    """``deploy standard`` (R12); a custom deploy is not built yet."""
+    """``deploy standard`` (R12) or a custom army ``deploy label=type@hex:strength,...``
+    (R9, R11)."""
     g = st.d
     if g["phase"] != "setup":
         raise IllegalAction("deploy is for the setup")
     if a.words != ("standard",):
-        raise IllegalAction("a custom deploy is not built yet: use 'deploy standard'")
+        return _deploy_custom(st, a)
     p = a.actor
     army = ARMIES[g["armies"][p]]
     b = G.bd(g)
@@ -164,6 +167,70 @@ def v_deploy(st: G.State, a: Action) -> list[Event]:
     labels = list(range(1, len(placed) + 1))
     G.private_rng(g, p).shuffle(labels)
     for (t, k, h), lab in zip(placed, labels, strict=True):
+        g["blocks"][G.bid(p, lab)] = G.new_block(p, lab, t, h, k)
+        g["used"][p].append(lab)
+        g["pool"][p][t] -= 1
+    g["deployed"].append(p)
+    events = [G.ev("deployed", player=p, blocks=sorted(labels))]
+    _maybe_start(st, events)
+    return events
+
+
+def _deploy_custom(st: G.State, a: Action) -> list[Event]:
+    """A custom army (R9, R11): labels 1..N each once (R112); types of the player's army
+    within its block pool (Chaos units only with option ``chaos``); strengths 1 to the
+    maximum (castles too: R93's one step is for the Build Phase); the cost at most the
+    ``budget``; every block in a city of a map the player owns, every such city holding at
+    least one; stacking (R47); Aquatics only in ports. Raises :class:`IllegalAction`."""
+    g = st.d
+    p = a.actor
+    army = ARMIES[g["armies"][p]]
+    b = G.bd(g)
+    items: list[tuple[int, str, str, int]] = []
+    for it in a.words[0].split(","):
+        lab_s, _, rest = it.partition("=")
+        t_s, _, rest = rest.partition("@")
+        h_s, _, k_s = rest.partition(":")
+        items.append((int(lab_s), t_s, h_s, int(k_s)))
+    labels = [x[0] for x in items]
+    if sorted(labels) != list(range(1, len(items) + 1)):
+        raise IllegalAction(f"a deploy labels its {len(items)} blocks 1..{len(items)}, "
+                            "each once (R112)")
+    cities = sorted((h.name for h in b.hexes.values()
+                     if h.city and h.map_id in g["owners"].get(p, [])), key=hex_key)
+    if not cities:
+        raise IllegalAction(f"{p} owns no city to deploy in")
+    used: dict[str, int] = {}
+    cost = 0
+    units: dict[str, int] = {}
+    wizards: dict[str, int] = {}
+    for lab, t, h, k in items:
+        if t not in army:
+            raise IllegalAction(f"the {g['armies'][p]} have no unit {t!r}")
+        ut = army[t]
+        if ut.chaos and not g["opts"]["chaos"]:
+            raise IllegalAction("Chaos units are not allowed in this game")
+        used[t] = used.get(t, 0) + 1
+        if used[t] > g["pool"][p].get(t, 0):
+            raise IllegalAction(f"{p}'s pool holds {ut.pool} {t} block(s) (units.md §2)")
+        if not 1 <= k <= ut.max:
+            raise IllegalAction(f"block {lab}: a {t} has 1 to {ut.max} steps (R9)")
+        if h not in cities:
+            raise IllegalAction(f"block {lab}: {h} is not a city on a map {p} owns (R11)")
+        if ut.ability == "aquatic" and not b.hexes[h].port:
+            raise IllegalAction(f"block {lab}: Aquatics start only in port cities (R11)")
+        cost += ut.cost * k
+        bucket = wizards if ut.wizard else units
+        bucket[h] = bucket.get(h, 0) + 1
+    if cost > g["opts"]["budget"]:
+        raise IllegalAction(f"the army costs {cost} GP; the budget is {g['opts']['budget']} (R9)")
+    for h in cities:
+        if not units.get(h) and not wizards.get(h):
+            raise IllegalAction(f"every city of {p}'s maps gets at least one unit: {h} has "
+                                "none (R11)")
+        if units.get(h, 0) > g["opts"]["stacking"] or wizards.get(h, 0) > 1:
+            raise IllegalAction(f"{h} would be overstacked (R47)")
+    for lab, t, h, k in sorted(items):
         g["blocks"][G.bid(p, lab)] = G.new_block(p, lab, t, h, k)
         g["used"][p].append(lab)
         g["pool"][p][t] -= 1
@@ -595,10 +662,15 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
     if blk["strength"] <= level:
         raise IllegalAction(f"{slug} costs {level} step(s): the wizard would be left at 0 (R78)")
     tgt = [w for w in a.words[2:] if w.startswith("@")]
-    if len(tgt) != 1 or len(a.words) != 3:
+    kws = [w for w in a.words[2:] if not w.startswith("@")]
+    gate = slug == "elven-gate"
+    if len(tgt) != 1 or (not gate and kws):
         raise IllegalAction(f"{slug} names its target(s) with @ and takes no key")
+    if gate and (len(kws) != 1 or not kws[0].startswith("to=")):
+        raise IllegalAction("elven-gate names its target and its destination: @6 to=1f3")
     names = tgt[0][1:].split(",")
     targets = [t if "." in t else G.bid(a.actor, int(t)) for t in names]
+    dest = kws[0][3:] if gate else ""
     for t in targets:
         x = g["blocks"].get(t)
         if not x or x["state"] != "map" or x["at"] != blk["at"] or G.side(g, x["owner"]) != s:
@@ -610,8 +682,19 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
                                        ("castle", "flyer", "aquatic")):
             raise IllegalAction("forced-march: ground units other than the caster that have "
                                 "not moved, not castles (R84)")
-    if slug == "heal" and len(targets) != 1:
-        raise IllegalAction("heal has one target")
+        if gate:
+            if ut.ability == "castle":
+                raise IllegalAction("no spell may move a castle (R84)")
+            if x["moved"] and t != b:
+                raise IllegalAction(f"{t} has moved this turn: elven-gate is its move")
+            why = G.free_to_leave(g, [t])
+            if why:
+                raise IllegalAction(why)
+            why = gate_why(g, t, blk["at"], dest)
+            if why:
+                raise IllegalAction(why)
+    if slug in ("heal", "elven-gate") and len(targets) != 1:
+        raise IllegalAction(f"{slug} has one target")
     if slug == "forced-march" and len(targets) > 2:
         raise IllegalAction("forced-march has one or two targets")
     blk["strength"] -= level
@@ -621,14 +704,58 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
     order = g["order"]
     i = order.index(a.actor)
     asked = [p for p in order[i + 1:] + order[:i] if G.side(g, p) != s and p not in g["out"]]
-    g["mspell"] = {"caster": b, "slug": slug, "targets": targets, "asked": asked,
-                   "level": level} if g["opts"]["dispel"] else None
+    sp = {"caster": b, "slug": slug, "targets": targets, "asked": asked, "level": level}
+    if dest:
+        sp["to"] = dest
+    g["mspell"] = sp if g["opts"]["dispel"] and asked else None
     if not g["mspell"]:
-        _move_effect(g, {"slug": slug, "targets": targets}, events)
+        _move_effect(g, sp, events)
     return events
 
 
+def gate_why(g: Dict, t: str, at: str, dest: str) -> str:
+    """Why elven-gate may not send block ``t`` from ``at`` to ``dest`` (``""``: it may):
+    at most 4 hexes away (R20), friendly or neutral to it, not a battle hex, a hex it could
+    occupy: land for ground units (a mountain hex only for Mountain Folk or where a road
+    enters), water-capable for Aquatics, not sea for Flyers. Source: units.md §4.1."""
+    b = G.bd(g)
+    hx = b.hexes.get(dest)
+    if hx is None:
+        return f"{dest} is not on this board"
+    if dest == at or dest not in b.within(at, GATE_RANGE):
+        return f"elven-gate sends a unit 1 to {GATE_RANGE} hexes away, not to {dest}"
+    s = G.side(g, g["blocks"][t]["owner"])
+    if G.status(g, dest, s) not in ("friendly", "neutral"):
+        return f"{dest} is not friendly or neutral: elven-gate cannot attack"
+    ab = G.utype(g, t).ability
+    if ab == "flyer":
+        return f"a Flyer may not be sent to the sea hex {dest}" if hx.water == "sea" else ""
+    if ab == "aquatic":
+        ok = hx.water or hx.coastal or hx.rivers
+        return "" if ok else f"an Aquatic cannot occupy the land hex {dest}"
+    if hx.water:
+        return f"a ground unit cannot occupy the {hx.water} hex {dest}"
+    road = any(sd is not None and sd.road for sd in
+               (b.side_between(dest, n) for n in b.neighbours(dest)))
+    if hx.land == "mountain" and ab != "mountain-folk" and not road:
+        return f"the mountain hex {dest} is impassable"
+    return ""
+
+
 def _move_effect(g: Dict, sp: Dict, events: list[Event]) -> None:
+    if sp["slug"] == "elven-gate":
+        t, dest = sp["targets"][0], sp["to"]
+        x = g["blocks"][t]
+        if x["state"] != "map" or gate_why(g, t, x["at"], dest):
+            return
+        frm = x["at"]
+        x["at"], x["moved"] = dest, True
+        events.append(G.ev("gated", block=t, path=[frm, dest]))
+        p = x["owner"]
+        if G.overstacked(g, dest, G.side(g, p)) != (0, 0):
+            g["settle"] = {"player": p, "hex": dest}
+            events.append(G.ev("overstack", hex=dest, player=p))
+        return
     for t in sp["targets"]:
         x = g["blocks"][t]
         if x["state"] != "map":
@@ -751,9 +878,72 @@ def _maybe_apply_builds(st: G.State, events: list[Event]) -> None:
     if to_move(g):
         return
     plans = {p: G.check_build(g, p, tuple(g["orders"][p])) for p in G.alive_players(g)}
+    castles: list[str] = []  # hexes outside an original city that got a new castle
+    done: list[str] = []
     for p in G.alive_players(g):
+        if any(G.side(g, q) == G.side(g, p) for q in done):
+            _clashes(g, p, plans[p], castles, events)
+        own = g["owners"].get(p, [])
+        castles += [h for h in plans[p]["castles"] if G.bd(g).hexes[h].map_id not in own
+                    or not G.bd(g).hexes[h].city]
         G.apply_build(g, p, plans[p], events)
+        done.append(p)
     G.end_turn(st, events)
+
+
+def _clashes(g: Dict, p: str, plan: Dict, castles: list[str], events: list[Event]) -> None:
+    """Allies' orders applied in seat order (R98): where ``p``'s plan clashes with what an
+    ally of an earlier seat has just built, ``p`` loses the clashing items, last listed
+    first, with no refund: added steps beyond a unit's maximum, a new castle in a hex outside
+    an original city that already got one this phase, new blocks in a hex that would be
+    overstacked (R47). Changes ``plan`` in place; one ``build_lost`` event names the items."""
+    b = G.bd(g)
+    s = G.side(g, p)
+    lost: list[str] = []
+    steps = []
+    for x, k in plan["steps"]:
+        room = G.utype(g, x).max - g["blocks"][x]["strength"]
+        if room < k:
+            lost.append(f"step={x}:{k - max(0, room)}")
+        if room > 0:
+            steps.append((x, min(k, room)))
+    plan["steps"] = steps
+    own = g["owners"].get(p, [])
+    kept = []
+    for h in plan["castles"]:
+        if (b.hexes[h].map_id not in own or not b.hexes[h].city) and h in castles:
+            lost.append(f"castle={h}")
+        else:
+            kept.append(h)
+    plan["castles"] = kept
+    army = ARMIES[g["armies"][p]]
+    for h in sorted({h for _t, h, _k in plan["new"]} | set(plan["castles"]), key=hex_key):
+        here = [x for x in G.on_map(g, h) if G.side(g, g["blocks"][x]["owner"]) == s
+                and x not in plan["disband"]]
+        units = sum(1 for x in here if not G.utype(g, x).wizard)
+        wiz = len(here) - units
+        while True:
+            news = [i for i, (t, hh, _k) in enumerate(plan["new"]) if hh == h]
+            adds = sum(1 for i in news if not army[plan["new"][i][0]].wizard) + \
+                plan["castles"].count(h)
+            wadds = sum(1 for i in news if army[plan["new"][i][0]].wizard)
+            if wadds and wiz + wadds > 1:
+                i = max(i for i in news if army[plan["new"][i][0]].wizard)
+                t, hh, k = plan["new"].pop(i)
+                lost.append(f"new={t}@{hh}:{k}")
+            elif not adds or units + adds <= g["opts"]["stacking"]:
+                break
+            elif h in plan["castles"]:
+                plan["castles"].reverse()
+                plan["castles"].remove(h)
+                plan["castles"].reverse()
+                lost.append(f"castle={h}")
+            else:
+                i = max(i for i in news if not army[plan["new"][i][0]].wizard)
+                t, hh, k = plan["new"].pop(i)
+                lost.append(f"new={t}@{hh}:{k}")
+    if lost:
+        events.append(G.ev("build_lost", player=p, items=lost))
 
 
 VERB_FNS = {"deploy": v_deploy, "move": v_move, "transport": v_transport,
@@ -792,7 +982,7 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
             here = [str(g["blocks"][y]["label"]) for y in mine
                     if g["blocks"][y]["at"] == g["blocks"][x]["at"] and y != x]
             for slug, (army, _lv) in MOVE_SPELLS.items():
-                if army != g["armies"][p]:
+                if army != g["armies"][p] or slug == "elven-gate":  # a family (R120)
                     continue
                 sets = [[t] for t in here]
                 if slug == "forced-march":
@@ -805,8 +995,11 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
             if ut.ability == "castle" or g["blocks"][x]["moved"]:
                 continue
             lab = str(g["blocks"][x]["label"])
-            for path in _paths(b, g["blocks"][x]["at"], ut.move + 1):
+            paths = _paths(b, g["blocks"][x]["at"], ut.move + 1) if wide else move_paths(g, x)
+            for path in paths:
                 out.append(Action(p, "move", (lab, "-".join(path))))
+        if wide:
+            out += expand(g, p, "move-group")[:40]
     elif ph == "combat":
         bt = g["battle"]
         if not bt:
@@ -855,6 +1048,265 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
     return out
 
 
+def move_paths(g: Dict, x: str) -> list[list[str]]:
+    """Every path block ``x`` might move along now, found by a pruned walk: each step
+    passable (R24-R32), no step after an enemy or battle hex or a forced stop (R23, R41;
+    Flyers fly over), no longer than the movement allowance with the road bonus while every
+    step so far is a road (R29) and forced-march (units.md §4.2). A superset of the legal
+    paths: :func:`legal_actions` checks each one (R45)."""
+    b = G.bd(g)
+    blk = g["blocks"][x]
+    ut = G.utype(g, x)
+    s = G.side(g, blk["owner"])
+    extra = 1 if blk.get("march") else 0
+    ground = ut.ability not in ("flyer", "aquatic")
+    out: list[list[str]] = []
+
+    def walk(path: list[str], at: str, road: bool, all_road: bool) -> None:
+        # all_road: a hex passed so far stops a move that is not a road move (R23, R29),
+        # so only all-road continuations remain legal
+        for n in b.neighbours(at):
+            if G.crossing(b, ut, at, n):
+                continue
+            sd = b.side_between(at, n)
+            assert sd is not None
+            r2 = road and ground and sd.road
+            if (all_road and not r2) or len(path) + 1 > ut.move + (1 if r2 else 0) + extra:
+                continue
+            path.append(n)
+            out.append(list(path))
+            if ut.ability == "flyer" or (G.status(g, n, s) not in ("enemy", "battle")
+                                         and not G.must_stop(b, ut, sd, n, r2)):
+                walk(path, n, r2, all_road or (r2 and G.must_stop(b, ut, sd, n, False)))
+            path.pop()
+
+    walk([], blk["at"], True, False)
+    return out
+
+
+#: The action families (R120: too many to list at every step; ``Ruleset.expand``).
+FAMILIES = ("move-group", "cast:elven-gate", "build-items", "build-pairs",
+            "build-pairs-removing")
+
+
+def families(g: Dict, p: str) -> list[str]:
+    """The families that may have members for ``p`` now, in :data:`FAMILIES` order."""
+    if p not in to_move(g):
+        return []
+    if g["phase"] == "build":
+        return ["build-items", "build-pairs", "build-pairs-removing"]
+    if g["phase"] == "movement" and not g.get("mspell") and not g.get("settle"):
+        out = ["move-group"]
+        if g["armies"][p] == "elves":
+            out.append("cast:elven-gate")
+        return out
+    return []
+
+
+def expand(g: Dict, p: str, family: str) -> list[Action]:
+    """The members of ``family`` for ``p`` now, each accepted, sorted by text, none listed
+    by :func:`legal_actions` (``[]`` for a family not open now):
+
+    - ``move-group``: moves of two or more blocks from one hex along one path (R45);
+    - ``cast:elven-gate``: every elven-gate (units.md §4.1) of an Elf wizard;
+    - ``build-items``: every one-item build order the listing leaves out (``new=``,
+      ``castle=``, ``merge=``, ``step=L:k`` with k of 2 or more);
+    - ``build-pairs``: every order of two items (R89-R100) that adds (two of ``new=``,
+      ``step=``, ``castle=``);
+    - ``build-pairs-removing``: every order of two items one of which is a ``disband=`` or a
+      ``merge=`` (bots seldom want them: a family of its own keeps ``build-pairs`` small).
+    """
+    if family not in families(g, p):
+        return []
+    out: dict[str, Action] = {}
+    if family == "move-group":
+        for a in _group_moves(g, p):
+            out[str(a)] = a
+    elif family == "cast:elven-gate":
+        for a in _gates(g, p):
+            out[str(a)] = a
+    elif family == "build-items":
+        listed = {str(a) for a in candidates(g, p)}
+        for a, _cost in _build_items(g, p):
+            if str(a) not in listed and _build_ok(g, a):
+                out[str(a)] = a
+    else:
+        for a in _build_pairs(g, p, family == "build-pairs-removing"):
+            out[str(a)] = a
+    return [out[k] for k in sorted(out)]
+
+
+def _mine_on_map(g: Dict, p: str) -> list[str]:
+    return [x for x in sorted(g["blocks"], key=G.bkey)
+            if g["blocks"][x]["owner"] == p and g["blocks"][x]["state"] == "map"]
+
+
+def _group_moves(g: Dict, p: str) -> list[Action]:
+    """Moves of 2+ of ``p``'s unmoved blocks of one hex along a path every one of them may
+    take alone, checked together (hexside limits, R46)."""
+    out = []
+    by_hex: dict[str, list[str]] = {}
+    for x in _mine_on_map(g, p):
+        if G.utype(g, x).ability != "castle" and not g["blocks"][x]["moved"]:
+            by_hex.setdefault(g["blocks"][x]["at"], []).append(x)
+    for h in sorted(by_hex, key=hex_key):
+        xs = by_hex[h]
+        if len(xs) < 2:
+            continue
+        ok: dict[str, set[str]] = {}
+        for x in xs:
+            good = set()
+            for path in move_paths(g, x):
+                try:
+                    G.check_move(g, p, [x], path)
+                except IllegalAction:
+                    continue
+                good.add("-".join(path))
+            ok[x] = good
+        for k in range(2, len(xs) + 1):
+            for group in itertools.combinations(xs, k):
+                common = set.intersection(*(ok[x] for x in group))
+                for text in sorted(common):
+                    try:
+                        G.check_move(g, p, list(group), text.split("-"))
+                    except IllegalAction:
+                        continue
+                    labs = ",".join(str(g["blocks"][x]["label"]) for x in group)
+                    out.append(Action(p, "move", (labs, text)))
+    return out
+
+
+def _gates(g: Dict, p: str) -> list[Action]:
+    """Every elven-gate ``p``'s wizards may cast now: the checks of the cast (R78, R79,
+    R84, units.md §4.1), made here without a copy."""
+    b = G.bd(g)
+    out = []
+    for w in _mine_on_map(g, p):
+        if not G.utype(g, w).wizard or g["blocks"][w]["moved"] or g["blocks"][w]["cast"] \
+                or g["blocks"][w]["strength"] <= MOVE_SPELLS["elven-gate"][1]:
+            continue
+        at = g["blocks"][w]["at"]
+        if G.status(g, at, G.side(g, p)) == "battle":
+            continue
+        near = sorted((h for h in b.within(at, GATE_RANGE) if h != at), key=hex_key)
+        for t in _mine_on_map(g, p):
+            x = g["blocks"][t]
+            if x["at"] != at or G.utype(g, t).ability == "castle" or x["moved"] \
+                    or G.free_to_leave(g, [t]):
+                continue
+            for h in near:
+                if gate_why(g, t, at, h):
+                    continue
+                out.append(Action(p, "cast", ("elven-gate", str(g["blocks"][w]["label"]),
+                                              f"@{x['label']}", f"to={h}")))
+    return out
+
+
+def _build_items(g: Dict, p: str) -> list[tuple[Action, int]]:
+    """One-item build orders of ``p`` worth trying, with their cost in GP (unchecked):
+    every new unit at every original city at every strength, every castle, every merge,
+    every step (1 to the block's maximum), every disband."""
+    army = ARMIES[g["armies"][p]]
+    b = G.bd(g)
+    have = g["treasury"].get(p, 0)
+    out: list[tuple[Action, int]] = []
+    mine = _mine_on_map(g, p)
+    cities = sorted((h.name for h in b.hexes.values()
+                     if h.city and h.map_id in g["owners"].get(p, [])), key=hex_key)
+    for x in mine:
+        blk = g["blocks"][x]
+        ut = G.utype(g, x)
+        per = 1 if ut.wizard and b.hexes[blk["at"]].henge else ut.cost
+        for k in range(1, ut.max - blk["strength"] + 1):
+            if per * k <= have:
+                out.append((Action(p, "build", (f"step={blk['label']}:{k}",)), per * k))
+        out.append((Action(p, "build", (f"disband={blk['label']}",)), 0))
+        for y in mine:
+            by = g["blocks"][y]
+            if y != x and by["type"] == blk["type"] and by["at"] == blk["at"] \
+                    and ut.ability != "castle":
+                for k in range(1, min(blk["strength"], ut.max - by["strength"]) + 1):
+                    out.append((Action(p, "build", (f"merge={blk['label']}>{by['label']}:{k}",)),
+                                0))
+    for t in sorted(army):
+        ut = army[t]
+        if t == "castle" or g["pool"][p].get(t, 0) < 1 or (ut.chaos and not g["opts"]["chaos"]):
+            continue
+        for h in cities:
+            for k in range(1, ut.max + 1):
+                if ut.cost * k <= have:
+                    out.append((Action(p, "build", (f"new={t}@{h}:{k}",)), ut.cost * k))
+    if g["pool"][p].get("castle", 0) and army["castle"].cost <= have:
+        s = G.side(g, p)
+        for h in sorted({g["blocks"][x]["at"] for x in mine} | set(cities), key=hex_key):
+            if G.status(g, h, s) == "friendly":
+                out.append((Action(p, "build", (f"castle={h}",)), army["castle"].cost))
+    return out
+
+
+def _build_ok(g: Dict, a: Action) -> bool:
+    try:
+        G.check_build(g, a.actor, a.words)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _build_pairs(g: Dict, p: str, removing: bool) -> list[Action]:
+    """Every accepted order of two items: two one-item orders (of :func:`_build_items`)
+    joined, within the treasury; ``removing``: those with a ``disband=`` or ``merge=``,
+    else those without."""
+    from core.wizardkings.actions import NotationError, parse
+
+    have = g["treasury"].get(p, 0)
+    items = [(a, c) for a, c in _build_items(g, p) if _build_ok(g, a)]
+    out = []
+    for i, (a1, c1) in enumerate(items):
+        k1, _, v1 = a1.words[0].partition("=")
+        for a2, c2 in items[i + 1:]:
+            if c1 + c2 > have:
+                continue
+            k2, _, v2 = a2.words[0].partition("=")
+            if removing != bool({k1, k2} & {"disband", "merge"}):
+                continue
+            quick = _independent(a1, a2, g, p)
+            if k1 == k2:
+                if k1 in ("step", "disband") and v1.split(":")[0] == v2.split(":")[0]:
+                    continue
+                words = [f"{k1}={v1},{v2}"]
+            else:
+                words = [a1.words[0], a2.words[0]]
+            try:
+                a = parse(" ".join([p, "build", *words]))
+            except NotationError:
+                continue
+            if quick or _build_ok(g, a):
+                out.append(a)
+    return out
+
+
+def _independent(a1: Action, a2: Action, g: Dict, p: str) -> bool:
+    """Whether two one-item orders, each accepted alone and within the treasury together,
+    are accepted together without a new check: steps on two blocks, a step with a new unit
+    or castle, new units or castles in two hexes (of two types, or of one type with two
+    blocks left in the pool). Items in one hex share its per-city count, stacking and
+    wizard limits (R47, R92, R93), so those pairs are checked in full."""
+    k1, _, v1 = a1.words[0].partition("=")
+    k2, _, v2 = a2.words[0].partition("=")
+    if "disband" in (k1, k2) or "merge" in (k1, k2):
+        return False
+    if k1 == "step" or k2 == "step":
+        return not (k1 == k2 == "step" and v1.split(":")[0] == v2.split(":")[0])
+
+    def where(k: str, v: str) -> tuple[str, str]:
+        return ("castle", v) if k == "castle" else (v.split("@")[0], v.split("@")[1][:3])
+
+    (t1, h1), (t2, h2) = where(k1, v1), where(k2, v2)
+    if h1 == h2:
+        return False
+    return t1 != t2 or g["pool"][p].get(t1, 0) >= 2
+
+
 def _retreat_candidates(g: Dict, b: Any, x: str) -> list[Action]:
     """Retreats of block ``x``: every adjacent hex; for a Flyer also every path up to its move
     (R70)."""
@@ -884,24 +1336,42 @@ def _paths(b: Any, start: str, n: int) -> list[list[str]]:
 
 def legal_actions(st: G.State, p: str) -> list[Action]:
     """The candidates :func:`perform` accepts, sorted by text, each once."""
-    import copy
-
     g = st.d
     if p not in to_move(g):
         return []
     out = {}
+    free: dict[str, bool] = {}
+    quiet: dict[str, bool] = {}
+    s = G.side(g, p)
     for a in candidates(g, p):
         if str(a) in out:
             continue
         if a.verb == "move" and not g.get("settle") and g["phase"] == "movement":
-            try:
-                ids = [_own(g, p, x) for x in a.words[0].split(",")]
-                G.check_move(g, p, ids, a.words[1].split("-"))
-            except IllegalAction:
+            # move_paths made the checks of every step (R23-R45); what is left depends on
+            # the block leaving (R48) and on the end hex (R42, R46): in a hex holding no
+            # other side and no water nothing is left, else the whole check runs
+            x = G.bid(p, int(a.words[0]))
+            if x not in free:
+                free[x] = not G.free_to_leave(g, [x])
+            dest = a.words[1].split("-")[-1]
+            if dest not in quiet:
+                quiet[dest] = not G.bd(g).hexes[dest].water and \
+                    all(o == s for o in G.sides_in(g, dest))
+            if not free[x]:
                 continue
+            if not quiet[dest]:
+                try:
+                    G.check_move(g, p, [x], a.words[1].split("-"))
+                except IllegalAction:
+                    continue
             out[str(a)] = a
             continue
-        trial = G.State(copy.deepcopy(g), st.rng.copy())
+        if a.verb == "build" and g["phase"] == "build":
+            # v_build only checks the orders against the start of the phase (R89)
+            if _build_ok(g, a):
+                out[str(a)] = a
+            continue
+        trial = G.State(G.copy_dict(g), st.rng.copy())
         trial.d["forced"] = None if g["forced"] is None else list(g["forced"]) + [6] * 50
         try:
             perform(trial, a)

@@ -181,3 +181,26 @@ def test_a_map_that_breaks_the_format_is_refused(tmp_path: object,
     (d / "map1.toml").write_text(src.replace('"d6", "d7"]', '"d6"]'))
     with pytest.raises(MapError, match="coastal"):
         Board("1-map", [1])
+
+
+def test_broken_river_banks_and_a_missing_seam_road_are_refused(
+        tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FORMAT.md §5.4: a river's banks form one unbroken line of hexsides (a gap would let
+    ground units walk round the river); §4: a road passes through a4 and through h4."""
+    from pathlib import Path
+
+    from core.wizardkings import maps
+
+    src = (maps.DATA / "map1.toml").read_text()
+    d = Path(str(tmp_path))
+    for i in (2, 3, 4):
+        (d / f"map{i}.toml").write_text((maps.DATA / f"map{i}.toml").read_text())
+    monkeypatch.setattr(maps, "DATA", d)
+    (d / "map1.toml").write_text(src)
+    Board("1-map", [1])
+    (d / "map1.toml").write_text(src.replace('"d5:ne", "d5:se", ', '', 1))
+    with pytest.raises(MapError, match="Silverrun's banks do not form one unbroken line"):
+        Board("1-map", [1])
+    (d / "map1.toml").write_text(src.replace('path = ["a4", "b4",', 'path = ["b4",', 1))
+    with pytest.raises(MapError, match="no road passes through a4"):
+        Board("1-map", [1])
