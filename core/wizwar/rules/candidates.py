@@ -34,7 +34,8 @@ def legal_actions(state: State, seat: str) -> list[Action]:
     # the candidates are only checked (dry runs change nothing), so the lines of sight
     # they ask have the answers kept for what blocks now (from earlier calls too)
     with fixed_sight(state):
-        return [a for a in _candidates(state, seat) if is_legal(state, a)]
+        return [a for a in (Action(*r) for r in _candidate_rows(state, seat, listing=True))
+                if is_legal(state, a)]
 
 
 def sample_legal_action(state: State, seat: str, below: Callable[[int], int],
@@ -89,10 +90,11 @@ def _candidates(state: State, seat: str) -> list[Action]:
     return [Action(*r) for r in _candidate_rows(state, seat)]
 
 
-def _candidate_rows(state: State, seat: str) -> list[Row]:
+def _candidate_rows(state: State, seat: str, listing: bool = False) -> list[Row]:
     """The candidates near the caster (:func:`_near_rows`), then the far targets of
-    :mod:`core.wizwar.rules.reach`, duplicates removed (the first kept)."""
-    rows = _near_rows(state, seat)
+    :mod:`core.wizwar.rules.reach`, duplicates removed (the first kept). ``listing``: for
+    :func:`legal_actions` (``Near.listing``: rows sure to be refused may be left out)."""
+    rows = _near_rows(state, seat, listing)
     hand = sorted(set(state.hand_slugs(seat)), key=_slug_order)
     numbers = sorted({int(s) for s in hand if C.is_number(s)})
     if state.windows:
@@ -102,7 +104,7 @@ def _candidate_rows(state: State, seat: str) -> list[Row]:
     return list(dict.fromkeys(rows))
 
 
-def _near_rows(state: State, seat: str) -> list[Row]:
+def _near_rows(state: State, seat: str, listing: bool = False) -> list[Row]:
     w = state.wizard(seat)
     out: list[Row] = []
     hand = sorted(set(state.hand_slugs(seat)), key=_slug_order)
@@ -151,7 +153,7 @@ def _near_rows(state: State, seat: str) -> list[Row]:
             out.append(_row(seat, "pickup", targets=(state.face(c),)))
     if w.carrying:
         out.append(_row(seat, "drop", targets=(w.carrying,)))
-    near = Near(seat, w, at, others, numbers, [None, *numbers])
+    near = Near(seat, w, at, others, numbers, [None, *numbers], listing)
     for s in hand:  # each card's own candidates, then discarding it
         candidates = card_rules(s).candidates
         if candidates is not None:
