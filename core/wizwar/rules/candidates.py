@@ -100,7 +100,7 @@ def _candidate_rows(state: State, seat: str, listing: bool = False) -> list[Row]
     if state.windows:
         rows += reach.answer_rows(state, seat, hand, numbers)
     elif not (state.retreats or state.choice or state.discarding):
-        rows += reach.own_turn_rows(state, seat, hand, numbers)
+        rows += reach.own_turn_rows(state, seat, hand, numbers, listing)
     return list(dict.fromkeys(rows))
 
 

@@ -18,6 +18,7 @@ from core.wizwar.rules._common import (
     _discard_cards,
     _displayed,
     _edge,
+    _may_attack,
     _number,
     _seat_order_from,
     _square,
@@ -494,15 +495,6 @@ def _point_rows(state: State, n: Near, s: str) -> list[Row]:
             out.append(_row(n.seat, "play", s, (square_name(sq),), None))
     return out
 
-
-def _may_attack(state: State, w: Wizard) -> bool:
-    """``_check_attack(state, w, None)`` passes: an attack is allowed now at all (not in the
-    first round, not a second one this turn). Source: RB Combat; FAQ errata."""
-    try:
-        _check_attack(state, w, None)
-    except IllegalAction:
-        return False
-    return True
 
 
 def _blade_rows(state: State, n: Near, s: str) -> list[Row]:

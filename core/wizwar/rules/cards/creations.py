@@ -10,7 +10,6 @@ FAQ; DG §10.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 from typing import cast
 
 from core.engine import IllegalAction
@@ -399,29 +398,13 @@ def _illusion_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
     _illusion_rolls(state, o)
 
 
-_KIND = attrgetter("kind")
-
-
 def _illusion_rolls(state: State, o: Out) -> None:
     """Everyone who sees an illusion wall for the first time rolls for belief, in seat order
     from its caster (DG §12: belief rolled per player at first sight)."""
-    # the illusion walls found at C speed (the settle asks after every action; a board has
-    # 60-200 edges and rarely more than two illusion walls)
-    kinds = list(map(_KIND, state.edges.values()))
-    n = kinds.count("illusion-wall")
-    if not n:
-        return
-    keys = list(state.edges)
-    walls: list[Edge] = []
-    i = -1
-    for _ in range(n):
-        i = kinds.index("illusion-wall", i + 1)
-        es = state.edges[keys[i]]
-        if not all(x.seat in es.rolled or x.at is None or not x.in_game
-                   for x in state.wizards):  # (somebody left to see it for the first time)
-            walls.append(keys[i])
+    walls = sorted(e for e, es in state.edges.items() if es.kind == "illusion-wall" and not
+                   all(x.seat in es.rolled or x.at is None or not x.in_game
+                       for x in state.wizards))  # (nobody left to see it for the first time)
     if walls:
-        walls.sort()
         with fixed_sight(state):  # rolls put up nothing: one check of what blocks for the scan
             _roll_for(state, walls, o)
 
