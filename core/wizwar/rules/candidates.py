@@ -2,7 +2,10 @@
 worth a dry run for a seat now, in a fixed order (what is legal among them is decided by the
 dry run of ``apply``). The verbs that need no card are listed here; each card in hand brings
 its own rows (``CardRules.candidates`` and ``answers``, declared with the card), then its
-discard; the far targets come from :mod:`core.wizwar.rules.reach`.
+discard; the far targets come from :mod:`core.wizwar.rules.reach`. For ``legal_actions``
+(``listing``) a hook may leave out rows its dry run is sure to refuse, found by the dry run's
+own checks on the same state (``Near.listing``; issue 14: the point attacks' rows at walls
+out of sight); the sampler's rows leave out only those refused by a check shared by all.
 
 Sources: notation.md (actions); cards.md §1.2 (targets).
 """
