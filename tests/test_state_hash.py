@@ -110,10 +110,13 @@ def test_networked_state_hash_as_before() -> None:
     st.commits = [commitment(f, f"{i:032x}") for i, f in enumerate(st.faces)]
     rng = Rng.from_seed("net")
     for _ in range(40):
-        # what P1's peer holds: the other hands and the draw pile unknown
+        # what P1's peer holds: the other hands and the draw pile unknown, but for the
+        # public cards among them (a displayed stone stays in its holder's hand)
         peer = State.from_wire(st.to_wire())
+        public = peer.public_cards()
         for c in [*peer.deck, *peer.wizards[1].hand, *peer.wizards[2].hand]:
-            peer.faces[c] = ""
+            if c not in public:
+                peer.faces[c] = ""
         _same(peer)
         assert state_hash(peer) == state_hash(st)  # hidden faces are not in the hash
         seat = to_move(st)[0]
@@ -160,3 +163,22 @@ def test_float_in_the_free_form_parts_is_refused() -> None:
         public_wire_bytes(st)
     with pytest.raises(CodecError):
         pack(st.to_wire(public=True))
+
+
+def test_faces_changed_in_place_between_hashes_are_seen() -> None:
+    """The packed public faces are reused only while the faces and the public cards are the
+    same: a public face changed in place, a card made public and a hidden face changed give
+    the reference bytes each time (a hidden face changes nothing)."""
+    st = new_game(GameConfig(players=2), 43)
+    first = state_hash(st)
+    assert state_hash(st) == first  # (the reuse path)
+    hidden = st.deck[0]
+    st.faces[hidden] = "fireball" if st.faces[hidden] != "fireball" else "dagger"
+    _same(st)
+    assert state_hash(st) == first  # not public: not in the hash
+    st.discard.append(st.deck.pop(0))  # now public
+    _same(st)
+    shown = state_hash(st)
+    st.faces[hidden] = "teleport"
+    _same(st)
+    assert state_hash(st) != shown

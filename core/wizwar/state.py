@@ -596,28 +596,38 @@ def state_hash(state: State) -> str:
 
 
 _EDGE_ROW = attrgetter("kind", "hp", "created", "caster", "rolled", "believe")
+_EDGE_FIELDS = tuple(attrgetter(f) for f in ("kind", "hp", "created", "caster"))
+_EDGE_LISTS = tuple(attrgetter(f) for f in ("rolled", "believe"))
 _EMPTY_SCRIPT = (None, None, None)
 #: The top-level map of ``to_wire`` has 25 keys: a map16 header. Its keys before "edges"
-#: (7: a fixmap of one header byte) and after (17: a map16 of three) are packed as two maps
-#: whose headers are replaced by this one, the edges' bytes spliced between them.
+#: (7: a fixmap of one header byte), "edges", "eliminated" (a fixmap of one), "faces" and
+#: the 15 keys after "faces" (a fixmap of one header byte) are packed as maps whose headers
+#: are replaced by this one, the edges' and the faces' bytes spliced between them.
 _TOP_HEADER = b"\xde\x00\x19"
 _EDGES_KEY = _packb("edges")
+_FACES_KEY = _packb("faces")
 #: By the edge keys standing (in the dict's order): their names in sorted order with the
-#: positions they come from, and the last packed edges map with the packed rows it was made
-#: from. The walls and doors standing rarely change (a hit reuses the order), their rows
-#: less often than not (a hit on the packed rows reuses the map). Bounded (cleared when
+#: positions they come from, and the last packed edges map with a snapshot of the rows it
+#: was made from (each edge's fields, with *copies* of its ``rolled`` and ``believe`` lists:
+#: a list changed in place later no longer equals its copy, so the snapshot never matches a
+#: changed edge). The walls and doors standing rarely change (a hit reuses the order), their
+#: rows less often than not (a hit on the snapshot reuses the map). Bounded (cleared when
 #: full); entries are replaced whole (safe to read from several threads).
-_EDGE_BYTES: dict[tuple[Edge, ...], tuple[list[str], list[int], bytes, bytes]] = {}
+_EDGE_BYTES: dict[tuple[Edge, ...], tuple[list[str], list[int], list[Any], bytes]] = {}
 _EDGE_BYTES_SIZE = 256
+#: The last packed public faces list per thread: ``(faces copied, shown, bytes)``.
+_FACES_BYTES = threading.local()
 
 
 def _edges_bytes(edges: dict[Edge, EdgeState]) -> bytes:
-    """The packed canonical edges map of ``to_wire`` (names sorted; rows as lists)."""
+    """The packed canonical edges map of ``to_wire`` (names sorted; rows as lists), reused
+    while every edge's row compares equal to the snapshot it was made from (one C-speed
+    pass making the rows and one comparing them)."""
     from core.wizwar.board import edge_name
 
     keys = tuple(edges)
-    rows = list(map(_EDGE_ROW, edges.values()))
-    packed_rows = _packb(rows, use_bin_type=True)
+    vals = edges.values()
+    rows = list(map(_EDGE_ROW, vals))
     got = _EDGE_BYTES.get(keys)
     if got is None:
         names = list(map(edge_name, keys))
@@ -625,25 +635,40 @@ def _edges_bytes(edges: dict[Edge, EdgeState]) -> bytes:
         names = [names[k] for k in order]
     else:
         names, order, before, data = got
-        if before == packed_rows:
+        if before == rows:
             return data
     data = _packb(dict(zip(names, map(rows.__getitem__, order), strict=True)),
                   use_bin_type=True)
+    snapshot = list(zip(*(map(f, vals) for f in _EDGE_FIELDS),
+                        *(map(list, map(f, vals)) for f in _EDGE_LISTS), strict=True))
     if len(_EDGE_BYTES) >= _EDGE_BYTES_SIZE:
         _EDGE_BYTES.clear()
-    _EDGE_BYTES[keys] = (names, order, packed_rows, data)
+    _EDGE_BYTES[keys] = (names, order, snapshot, data)
+    return data
+
+
+def _faces_bytes(state: State) -> bytes:
+    """The packed public faces list of ``to_wire`` (a face not public is ""), reused while
+    the faces and the set of public cards are those it was made from (per thread)."""
+    faces, shown = state.faces, state.public_cards()
+    got = getattr(_FACES_BYTES, "last", None)
+    if got is not None and got[1] == shown and got[0] == faces:
+        return got[2]
+    data = _packb([f if i in shown else "" for i, f in enumerate(faces)], use_bin_type=True)
+    _FACES_BYTES.last = (list(faces), shown, data)
     return data
 
 
 def public_wire_bytes(state: State) -> bytes:
-    """``pack(state.to_wire(public=True))``, the same bytes, built faster (issue 6).
+    """``pack(state.to_wire(public=True))``, the same bytes, built faster (issues 6, 14).
 
     Every map is built with its keys already in sorted order (the top level literally; the
     edges, bushes and treasures by sorting their names once) and handed to msgpack whole;
     tuples stand for lists (msgpack writes both as arrays). The packed edges map is reused
-    while the walls and doors standing are unchanged (checked field by field). Only the small
-    free-form parts (the board spec, options, script, forced retreats, waiting modifiers) go
-    through the generic canonical walk, which raises ``CodecError`` as ``pack`` would.
+    while the walls and doors standing are unchanged (checked field by field), the packed
+    faces list while the faces and the public cards are. Only the small free-form parts (the
+    board spec, options, script, forced retreats, waiting modifiers) go through the generic
+    canonical walk, which raises ``CodecError`` as ``pack`` would.
 
     Only values of the types the state holds are written (int, bool, str, bytes, None):
     ``pack`` would refuse a float anywhere, this writer only in the free-form parts.
@@ -670,8 +695,6 @@ def public_wire_bytes(state: State) -> bytes:
         "discarding": state.discarding,
     }
     after = {
-        "eliminated": state.eliminated,
-        "faces": state._faces_wire(True),
         "first": state.first,
         "floor": [(sn(s), c) for s, c in state.floor],
         "layout": _canon(state.layout_spec),
@@ -694,7 +717,9 @@ def public_wire_bytes(state: State) -> bytes:
         "wizards": wizards,
     }
     return b"".join((_TOP_HEADER, _packb(before, use_bin_type=True)[1:], _EDGES_KEY,
-                     _edges_bytes(state.edges), _packb(after, use_bin_type=True)[3:]))
+                     _edges_bytes(state.edges),
+                     _packb({"eliminated": state.eliminated}, use_bin_type=True)[1:],
+                     _FACES_KEY, _faces_bytes(state), _packb(after, use_bin_type=True)[1:]))
 
 
 def commitment(face: str, salt: str) -> str:

@@ -195,6 +195,18 @@ def _check_attack(state: State, w: Wizard, target: Wizard | None, card: str = ""
             raise IllegalAction(why)  # (Buddy)
 
 
+def _may_attack(state: State, w: Wizard) -> bool:
+    """``_check_attack(state, w, None)`` passes: an attack is allowed now at all (not in the
+    first round, not a second one this turn). Candidate rows of attacks at walls, doors and
+    bushes are left out when it fails (their dry run would refuse them by that very check).
+    Source: RB Combat; FAQ errata."""
+    try:
+        _check_attack(state, w, None)
+    except IllegalAction:
+        return False
+    return True
+
+
 def _roll(state: State) -> int:
     """One d4 roll: from the scenario's forced dice, else the game RNG."""
     if state.script.dice is not None:

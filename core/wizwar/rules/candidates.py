@@ -2,7 +2,10 @@
 worth a dry run for a seat now, in a fixed order (what is legal among them is decided by the
 dry run of ``apply``). The verbs that need no card are listed here; each card in hand brings
 its own rows (``CardRules.candidates`` and ``answers``, declared with the card), then its
-discard; the far targets come from :mod:`core.wizwar.rules.reach`.
+discard; the far targets come from :mod:`core.wizwar.rules.reach`. For ``legal_actions``
+(``listing``) a hook may leave out rows its dry run is sure to refuse, found by the dry run's
+own checks on the same state (``Near.listing``; issue 14: the point attacks' rows at walls
+out of sight); the sampler's rows leave out only those refused by a check shared by all.
 
 Sources: notation.md (actions); cards.md §1.2 (targets).
 """
@@ -34,7 +37,8 @@ def legal_actions(state: State, seat: str) -> list[Action]:
     # the candidates are only checked (dry runs change nothing), so the lines of sight
     # they ask have the answers kept for what blocks now (from earlier calls too)
     with fixed_sight(state):
-        return [a for a in _candidates(state, seat) if is_legal(state, a)]
+        return [a for a in (Action(*r) for r in _candidate_rows(state, seat, listing=True))
+                if is_legal(state, a)]
 
 
 def sample_legal_action(state: State, seat: str, below: Callable[[int], int],
@@ -89,20 +93,21 @@ def _candidates(state: State, seat: str) -> list[Action]:
     return [Action(*r) for r in _candidate_rows(state, seat)]
 
 
-def _candidate_rows(state: State, seat: str) -> list[Row]:
+def _candidate_rows(state: State, seat: str, listing: bool = False) -> list[Row]:
     """The candidates near the caster (:func:`_near_rows`), then the far targets of
-    :mod:`core.wizwar.rules.reach`, duplicates removed (the first kept)."""
-    rows = _near_rows(state, seat)
+    :mod:`core.wizwar.rules.reach`, duplicates removed (the first kept). ``listing``: for
+    :func:`legal_actions` (``Near.listing``: rows sure to be refused may be left out)."""
+    rows = _near_rows(state, seat, listing)
     hand = sorted(set(state.hand_slugs(seat)), key=_slug_order)
     numbers = sorted({int(s) for s in hand if C.is_number(s)})
     if state.windows:
         rows += reach.answer_rows(state, seat, hand, numbers)
     elif not (state.retreats or state.choice or state.discarding):
-        rows += reach.own_turn_rows(state, seat, hand, numbers)
+        rows += reach.own_turn_rows(state, seat, hand, numbers, listing)
     return list(dict.fromkeys(rows))
 
 
-def _near_rows(state: State, seat: str) -> list[Row]:
+def _near_rows(state: State, seat: str, listing: bool = False) -> list[Row]:
     w = state.wizard(seat)
     out: list[Row] = []
     hand = sorted(set(state.hand_slugs(seat)), key=_slug_order)
@@ -151,7 +156,7 @@ def _near_rows(state: State, seat: str) -> list[Row]:
             out.append(_row(seat, "pickup", targets=(state.face(c),)))
     if w.carrying:
         out.append(_row(seat, "drop", targets=(w.carrying,)))
-    near = Near(seat, w, at, others, numbers, [None, *numbers])
+    near = Near(seat, w, at, others, numbers, [None, *numbers], listing)
     for s in hand:  # each card's own candidates, then discarding it
         candidates = card_rules(s).candidates
         if candidates is not None:

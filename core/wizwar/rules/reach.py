@@ -22,6 +22,9 @@ from __future__ import annotations
 
 from core.wizwar import cards as C
 from core.wizwar.board import edge_name, sightlines, square_name
+from core.wizwar.rules._common import _may_attack
+from core.wizwar.rules.cards.creations import _attackable_edge
+from core.wizwar.rules.sight import _sees
 from core.wizwar.rules.stack import _other_side
 from core.wizwar.state import State
 
@@ -84,9 +87,15 @@ def answer_rows(state: State, seat: str, hand: list[str], numbers: list[int]) ->
     return out
 
 
-def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) -> list[Row]:
+def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int],
+                  listing: bool = False) -> list[Row]:
     """In ``seat``'s own turn (nothing on the stack, no retreat, choice or discard pending):
-    the far targets of the cards in ``hand`` (distinct slugs) and ``end draw 0|1``."""
+    the far targets of the cards in ``hand`` (distinct slugs) and ``end draw 0|1``.
+
+    The point attacks' rows at walls, doors and bushes (with each number) only while an
+    attack is allowed (``_may_attack``); ``listing`` (for ``legal_actions``, which dry-runs
+    every row): only at those the caster may attack and sees, by the checks of
+    ``_point_attack`` itself (``Near.listing``)."""
     out: list[Row] = [_row(seat, "end", number=0), _row(seat, "end", number=1)]
     w = state.wizard(seat)
     if state.turn.picked_up or w.at is None:
@@ -96,11 +105,19 @@ def own_turn_rows(state: State, seat: str, hand: list[str], numbers: list[int]) 
     squares, edges = _names(state)
     others = [x for x in state.wizards if x.in_game and x.seat != seat]
     nums: list[int | None] = [None, *numbers]
+    at = w.at
+    if any(s in _POINT for s in hand) and numbers and _may_attack(state, w):
+        aimed = [e for e in state.edges if _attackable_edge(state, e, seat)
+                 and _sees(state, w, at, e)] if listing else list(state.edges)
+        bushy = [sq for sq in state.bushes if _sees(state, w, at, sq)] if listing \
+            else list(state.bushes)
+    else:
+        aimed, bushy = [], []
     for s in hand:
         if s in _POINT:
-            for e in state.edges:
+            for e in aimed:
                 out += [_row(seat, "play", s, (edge_name(e),), n) for n in numbers]
-            for sq in state.bushes:
+            for sq in bushy:
                 out += [_row(seat, "play", s, (square_name(sq),), n) for n in numbers]
         elif s == "teleport-opponent":
             out += [_row(seat, "play", s, (x.seat,), args=(("to", q),))

@@ -39,6 +39,10 @@ class Near:
         others: the other wizards in the game, in seat order.
         numbers: the number cards in his hand, ascending, distinct.
         nums: ``None`` (no number card) then ``numbers``.
+        listing: the rows are for ``legal_actions``, which dry-runs every one: a hook may
+            leave out a row that the dry run is sure to refuse, found by the very check the
+            dry run makes, on the same state (issue 14: a point attack's rows at every wall
+            of the board, most of them out of sight). The sampler lists every row.
     """
 
     seat: str
@@ -47,6 +51,7 @@ class Near:
     others: list[Wizard]
     numbers: list[int]
     nums: list[int | None]
+    listing: bool = False
 
 
 def _near(state: State, at: Square, r: int) -> list[Square]:

@@ -18,6 +18,7 @@ from core.wizwar.rules._common import (
     _discard_cards,
     _displayed,
     _edge,
+    _may_attack,
     _number,
     _seat_order_from,
     _square,
@@ -477,12 +478,23 @@ def _point_rows(state: State, n: Near, s: str) -> list[Row]:
     for x in n.others:
         for k in (n.nums if s != "sudden-death" else [None]):
             out.append(_row(n.seat, "play", s, (x.seat,), k))
-    if s not in ("waterbolt", "power-drain"):
+    if s not in ("waterbolt", "power-drain") and _may_attack(state, n.w):
+        # (no attack allowed now, by round or one a turn: every wall, door and bush row is
+        # refused by the same check in _point_attack)
+        listing, w, at = n.listing, n.w, n.at
         for e in state.edges:
+            # listing: a row at a wall the caster may not attack or does not see is refused
+            # by _point_attack's own checks (the same functions on the same state)
+            if listing and not (_attackable_edge(state, e, n.seat) and at is not None
+                                and _sees(state, w, at, e)):
+                continue
             out.append(_row(n.seat, "play", s, (edge_name(e),), None))
         for sq in state.bushes:
+            if listing and not (at is not None and _sees(state, w, at, sq)):
+                continue
             out.append(_row(n.seat, "play", s, (square_name(sq),), None))
     return out
+
 
 
 def _blade_rows(state: State, n: Near, s: str) -> list[Row]:
