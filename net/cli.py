@@ -106,6 +106,10 @@ async def host_headless(args: argparse.Namespace) -> int:
     game = HostGame(ruleset=rs, options=args.options, name=args.name, bind=args.bind,
                     port=args.port, bots=args.bots, local_bot=True, clock=args.clock, log=_err,
                     writer=save.write, started=now_text(), seed=args.seed)
+    from net.hosting import resumed
+
+    if not await resumed(args, game, save):
+        return 1
     try:
         port = await game.start()
     except OSError as exc:
@@ -401,6 +405,12 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                    help="do not announce the game on the LAN (join by address)")
     p.add_argument("--headless", action="store_true", help="no app (needs --bot)")
     p.add_argument("--bot", action="store_true", help="the bot plays your seat (P1)")
+    p.add_argument("--resume", default="", metavar="LOG",
+                   help="play on a LAN game that stopped before its end, from the host's "
+                        "log (the saved games' folder: `wizwar` > Saved games shows where): "
+                        "its game, options and bots are the log's; each player takes its "
+                        "seat back by joining under the name it had (with --headless --bot, "
+                        "--ssh or --web; docs/protocol.md, Resuming a game)")
     p.add_argument("--ssh", metavar="[HOST:]PORT", default=None,
                    help="serve the game over SSH on this port: players `ssh -p PORT "
                         "NAME@HOST` (headless; every seat joins: docs/ssh.md). It listens "
@@ -450,7 +460,18 @@ def prepare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         except UnknownRuleset as exc:
             parser.error(str(exc))
         args.ruleset = registry.get(args.game)
-    if args.cmd == "host":
+    if args.cmd == "host" and getattr(args, "resume", ""):
+        from net.resume import ResumeError, load
+
+        try:
+            args.saved = load(args.resume)
+        except ResumeError as exc:
+            parser.error(f"--resume: {exc}")
+        args.ruleset = args.saved.ruleset
+        args.options = args.saved.options
+        args.seats = len(args.ruleset.seats(args.options))
+        args.bots = args.saved.bots
+    elif args.cmd == "host":
         args.ruleset = registry.get(args.game)
         args.options = options_from_args(parser, args.ruleset, args)
         args.seats = len(args.ruleset.seats(args.options))
@@ -495,6 +516,10 @@ def run(args: argparse.Namespace) -> int | None:
                 _err("stopped: the game is closed")
                 return 130
     if not args.headless:
+        if args.cmd == "host" and getattr(args, "resume", ""):
+            _err("--resume hosts with --headless --bot, --ssh or --web (the app's host "
+                 "screen cannot resume a game yet)")
+            return 2
         return None
     if not args.bot:
         _err("--headless needs --bot (someone has to play the seat)")

@@ -1,0 +1,183 @@
+"""Resuming a hosted LAN game from the host's log (``wizwar host --resume LOG``;
+net/resume.py; docs/protocol.md, Resuming a game). Everything on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_lan import Watcher  # tests/test_lan.py
+
+from core import log
+from net.lan import HostGame, PeerGame
+from net.resume import ResumeError, load, restore
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def _interrupted(tmp_path: Path, stop_at: int, seed: int = 11) -> Path:
+    """A 3-seat Wiz-War game (P1 the host's bot, P2 ann, P3 bob) stopped once the host has
+    sequenced ``stop_at`` actions, as a host killed mid-game: its log is returned."""
+    data: list[bytes] = []
+    host = HostGame(players=3, seed=seed, writer=data.append)
+    reached = asyncio.Event()
+    host.on_change = lambda: (host.state is not None and host.state.seq >= stop_at
+                              and reached.set())
+    port = await host.start()
+    peers = [PeerGame("127.0.0.1", port, name=n) for n in ("ann", "bob")]
+    tasks = [asyncio.ensure_future(x) for x in (host.run(), *[p.run() for p in peers])]
+    try:
+        async with asyncio.timeout(120):
+            await reached.wait()
+    finally:
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        for p in peers:
+            if p.conn is not None:
+                await p.conn.close()
+        await host.close()
+    path = tmp_path / "host.wwlog"
+    path.write_bytes(b"".join(data))
+    return path
+
+
+async def test_a_resumed_game_plays_on_to_its_end_with_hands_still_hidden(
+        tmp_path: Path) -> None:
+    """A host log of a game stopped at action 40 resumes: the logged actions are the new
+    game's first 40, ann and bob take their seats back by name from new processes (in the
+    other order), the game ends on one hash everywhere, every peer's audit of the resumed
+    deal passes, no peer ever knew a card it may not know, and the resumed host's log is
+    the whole game and replays."""
+    path = await _interrupted(tmp_path, 40)
+    saved = load(str(path))
+    assert saved.actions >= 40 and saved.bots == 0
+    data: list[bytes] = []
+    host = HostGame(players=3, seed=5, writer=data.append)
+    await restore(host, saved)
+    assert host.seat_status() == {"P1": "host", "P2": "disconnected", "P3": "disconnected"}
+    assert host.free_seats == 0
+    port = await host.start()
+    bob = PeerGame("127.0.0.1", port, name="bob")
+    ann = PeerGame("127.0.0.1", port, name="ann")
+    watchers = [Watcher(bob), Watcher(ann)]
+    try:
+        async with asyncio.timeout(240):
+            res = await asyncio.gather(host.run(), bob.run(), ann.run())
+    finally:
+        await host.close()
+    assert (bob.seat, ann.seat) == ("P3", "P2")
+    assert res[0] and len(set(res)) == 1
+    assert host.audit == "" and ann.audited and bob.audited
+    for w in watchers:
+        assert w.checks > 5 and not w.leaks, w.leaks[:3]
+    new = log.read(b"".join(data))
+    assert new.end is not None and len(new.records) > saved.actions
+    assert [r["action"] for r in new.records[:saved.actions]] == \
+        [r["action"] for r in saved.loaded.records]
+    log.replay(new)  # every stored hash, the end and the audit of sealed actions
+
+
+async def test_a_stranger_gets_no_seat_of_a_resumed_game(tmp_path: Path) -> None:
+    """Only the names the log holds take its seats: a stranger is refused (the game is
+    full), and a seat once taken back needs its token, not just its name."""
+    saved = load(str(await _interrupted(tmp_path, 12)))
+    host = HostGame(players=3, seed=5)
+    await restore(host, saved)
+    port = await host.start()
+    try:
+        eve = PeerGame("127.0.0.1", port, name="eve")
+        with pytest.raises(Exception, match="full"):
+            async with asyncio.timeout(30):
+                await eve.run()
+        ann = PeerGame("127.0.0.1", port, name="ann")
+        run = asyncio.ensure_future(ann.run())
+        async with asyncio.timeout(30):
+            while host.seat_status()["P2"] != "connected":
+                await asyncio.sleep(0.02)
+        again = PeerGame("127.0.0.1", port, name="ann")
+        with pytest.raises(Exception, match="full"):
+            async with asyncio.timeout(30):
+                await again.run()
+        run.cancel()
+        with contextlib.suppress(BaseException):
+            await run
+    finally:
+        await host.close()
+
+
+async def test_what_cannot_be_resumed_is_refused_in_words(tmp_path: Path) -> None:
+    """No file, not a log, a player's log, a finished game, a log without actions: each
+    refused with its reason."""
+    with pytest.raises(ResumeError, match="cannot read"):
+        load(str(tmp_path / "nothing.wwlog"))
+    junk = tmp_path / "junk.wwlog"
+    junk.write_bytes(b"not a log")
+    with pytest.raises(ResumeError, match="not a game log"):
+        load(str(junk))
+    path = await _interrupted(tmp_path, 5)
+    loaded = log.read(path.read_bytes())
+    peer = tmp_path / "peer.wwlog"
+    peer.write_bytes(b"".join(log.encode(x) for x in [
+        {**loaded.header, "kind": "peer", "viewer": "P2"}, *loaded.records]))
+    with pytest.raises(ResumeError, match="only the host's own log"):
+        load(str(peer))
+    empty = tmp_path / "empty.wwlog"
+    empty.write_bytes(log.encode(loaded.header))
+    with pytest.raises(ResumeError, match="no action was played"):
+        load(str(empty))
+    over = tmp_path / "over.wwlog"
+    st = log.replay(loaded)
+    over.write_bytes(path.read_bytes() + log.encode(log.end_record(loaded.ruleset, st)))
+    with pytest.raises(ResumeError, match="is over"):
+        load(str(over))
+
+
+def test_the_command_resumes_headless_and_refuses_in_words(tmp_path: Path) -> None:
+    """``wizwar host --resume LOG --headless --bot`` plays on (here with its players joined
+    by ``wizwar join --headless --bot`` under their names) to one final hash; a bad LOG is
+    an argparse error in words, and the app's host screen says it cannot resume."""
+    path = asyncio.run(_interrupted(tmp_path, 20))
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)}
+    bad = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
+                          str(tmp_path / "none.wwlog"), "--headless", "--bot"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert bad.returncode == 2 and "--resume: cannot read" in bad.stderr
+    app = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
+                          str(path)], capture_output=True, text=True, env=env, timeout=60)
+    assert app.returncode == 2 and "cannot resume a game yet" in app.stderr
+    host = subprocess.Popen([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
+                             str(path), "--headless", "--bot", "--bind", "127.0.0.1",
+                             "--port", "0", "--seed", "3"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    joins: list[subprocess.Popen[str]] = []
+    try:
+        assert host.stdout is not None
+        line = host.stdout.readline()
+        assert line.startswith("listening on 127.0.0.1:"), line
+        port = line.strip().rpartition(":")[2]
+        joins = [subprocess.Popen([sys.executable, "-m", "wizwar_tui.cli", "join",
+                                   f"127.0.0.1:{port}", "--name", n, "--headless", "--bot"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env=env) for n in ("bob", "ann")]
+        outs = [j.communicate(timeout=300) for j in joins]
+        hout, herr = host.communicate(timeout=60)
+    finally:
+        for p in (host, *joins):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    assert host.returncode == 0, herr
+    assert "resumed" in herr and "at action" in herr
+    finals = {ln for out, _ in outs for ln in out.splitlines() if ln.startswith("final hash")}
+    finals |= {ln for ln in hout.splitlines() if ln.startswith("final hash")}
+    assert len(finals) == 1, (finals, [e for _, e in outs])
+    assert {ln for out, _ in outs for ln in out.splitlines() if ln.startswith("seat")} == \
+        {"seat P2", "seat P3"}
