@@ -118,10 +118,11 @@ def load(path: str) -> SavedGame:
         log.replay(loaded, upto=len(loaded.records))
     except log.LogError as exc:
         raise ResumeError(f"{path} does not replay: {exc}") from None
-    extra = h.get("extra") if isinstance(h.get("extra"), dict) else {}
+    extra = h.get("extra")
+    extra = extra if isinstance(extra, dict) else {}
+    dice = extra.get("beacon")
     nonces = extra.get("nonces")
-    chains = (extra.get("beacon") or {}).get("chains") if isinstance(
-        extra.get("beacon"), dict) else None
+    chains = dice.get("chains") if isinstance(dice, dict) else None
     seats = list(rs.seats(loaded.options))
     if not (isinstance(nonces, dict) and isinstance(chains, dict)
             and all(isinstance(nonces.get(s), str) and isinstance(chains.get(s), str)
