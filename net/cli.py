@@ -426,6 +426,10 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                         "joins: docs/web.md)")
     p.add_argument("--web-password", default="", metavar="PW",
                    help="web players give this password (or $WIZWAR_WEB_PASSWORD)")
+    p.add_argument("--web-no-key", action="store_true",
+                   help="serve the page without the game's key: by default the link it "
+                        "prints holds a key made for this game, and the page opens only "
+                        "with it")
     p.add_argument("--web-url", default="", metavar="URL",
                    help="the address players open when a TLS proxy serves the page "
                         "(https://game.example.org)")

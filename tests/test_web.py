@@ -410,6 +410,48 @@ async def test_only_the_game_is_reachable() -> None:
     assert not server.tabs
 
 
+async def test_the_games_link_key_opens_it_and_nothing_else_does() -> None:
+    """With a key, only the link that holds it opens the name form, and only a form that
+    sends it back gets a ticket; a missing or wrong key is refused in words (403) and starts
+    no app; the key is never in the server's log, but is in the tab's way back."""
+    logged: list[str] = []
+    seen: list[tuple[str, str]] = []
+
+    def command(name: str, watch: bool, rejoin: str) -> list[str]:
+        seen.append((name, rejoin))
+        return standin(name, watch, rejoin)
+
+    server = wweb.GameWebServer("127.0.0.1", 9, command=command, key="k3y-of-the-game",
+                                log=logged.append)
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    assert server.link(url) == url + "?key=k3y-of-the-game"
+    try:
+        async with aiohttp.ClientSession() as s:
+            for bad in ("", "?key=", "?key=k3y-of-the-gamf", "?key=k3y"):
+                async with s.get(url + bad) as r:
+                    page = await r.text()
+                    assert r.status == 403 and "opens with its link only" in page, bad
+                    assert "name='name'" not in page
+            async with s.get(server.link(url)) as r:
+                page = await r.text()
+                assert r.status == 200 and "name='key' value='k3y-of-the-game'" in page
+            for bad in ({"name": "ann"}, {"name": "ann", "key": "nope"}):
+                async with s.post(url + "play", data=bad) as r:
+                    assert r.status == 403 and "opens with its link only" in await r.text()
+            assert not server.tickets and not seen
+            async with s.post(url + "play", data={"name": "ann", "key": "k3y-of-the-game"}) as r:
+                page = await r.text()
+                assert r.status == 200 and 'href="/?key=k3y-of-the-game"' in page
+            ws_path = re.search(r'websocket-url="ws://[^/]+(/ws/[^"]+)"', page).group(1)
+            async with s.ws_connect(url + ws_path[1:]) as ws:
+                await _read_ws(ws, "hello ann play")
+            assert seen == [("ann", f"http://127.0.0.1:{port}/?key=k3y-of-the-game")]
+    finally:
+        await server.close()
+    assert logged and not any("k3y" in line for line in logged), logged
+
+
 async def test_behind_a_tls_proxy_the_page_uses_the_public_url() -> None:
     """With ``public_url`` (``--web-url``), a page from there is the server's own (its
     ``Origin`` and ``Host``) and opens its websocket there with ``wss:``."""
@@ -503,17 +545,23 @@ def test_wizwar_host_web_command(tmp_path: Path) -> None:
         assert m, line
         port = int(m.group(1))
         assert "(for the web tabs only)" in proc.stdout.readline()
+        link = proc.stdout.readline().strip()
+        m = re.fullmatch(rf"players open:  (http://127\.0\.0\.1:{port}/\?key=([\w-]{{20,}}))",
+                         link)
+        assert m, link  # the link holds the game's key
 
-        async def page() -> str:
-            async with aiohttp.ClientSession() as s, \
-                    s.get(f"http://127.0.0.1:{port}/") as r:
-                return await r.text()
+        async def page(url: str) -> tuple[int, str]:
+            async with aiohttp.ClientSession() as s, s.get(url) as r:
+                return r.status, await r.text()
 
-        assert "<title>Wiz-War: Friday game</title>" in asyncio.run(page())
+        status, text = asyncio.run(page(m.group(1)))
+        assert status == 200 and "<title>Wiz-War: Friday game</title>" in text
+        status, text = asyncio.run(page(f"http://127.0.0.1:{port}/"))
+        assert status == 403 and "opens with its link only" in text
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(LONG) == 130
         err = proc.stderr.read() if proc.stderr else ""
-        assert f"players open:  http://127.0.0.1:{port}/" in err, err
+        assert "web: log in: the game's link" in err and m.group(2) not in err, err
     finally:
         if proc.poll() is None:
             proc.kill()
