@@ -8,12 +8,14 @@ import contextlib
 import os
 import subprocess
 import sys
+from hashlib import blake2b
 from pathlib import Path
 
 import pytest
 from test_lan import Watcher  # tests/test_lan.py
 
 from core import log
+from core.beacon import Chain
 from net.lan import HostGame, PeerGame
 from net.resume import ResumeError, load, restore
 
@@ -46,6 +48,35 @@ async def _interrupted(tmp_path: Path, stop_at: int, seed: int = 11) -> Path:
         await host.close()
     path = tmp_path / "host.wwlog"
     path.write_bytes(b"".join(data))
+    return path
+
+
+async def played_log(seed: int, names: tuple[str, ...] = ("ann", "bob")) -> log.Loaded:
+    """A whole 2-seat Wiz-War LAN game, every seat a joined bot player (``names``), as the
+    host logged it. The host's seed and the players' nonces and dice chains are fixed, so
+    the game is the same every time (seed 1: 134 actions, P1 wins; the last three are
+    ``P2 end``, ``P1 play powerthrust @P2``, ``P2 pass``, none rolling)."""
+    data: list[bytes] = []
+    host = HostGame(players=len(names), local_seat=False, seed=seed, writer=data.append)
+    port = await host.start()
+    peers = []
+    for n in names:
+        p = PeerGame("127.0.0.1", port, name=n)
+        p._nonce = blake2b(f"nonce:{seed}:{n}".encode(), digest_size=32).hexdigest()
+        p.chain = Chain(blake2b(f"chain:{seed}:{n}".encode(), digest_size=32).digest())
+        peers.append(p)
+    try:
+        async with asyncio.timeout(300):
+            await asyncio.gather(host.run(), *[p.run() for p in peers])
+    finally:
+        await host.close()
+    return log.read(b"".join(data))
+
+
+def cut(loaded: log.Loaded, left: int, path: Path) -> Path:
+    """``loaded`` as a host stopped ``left`` actions before the end would have left it."""
+    path.write_bytes(b"".join(log.encode(x) for x in [loaded.header,
+                                                       *loaded.records[:-left]]))
     return path
 
 
