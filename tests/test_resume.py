@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import subprocess
 import sys
 from hashlib import blake2b
@@ -171,11 +172,10 @@ async def test_what_cannot_be_resumed_is_refused_in_words(tmp_path: Path) -> Non
         load(str(over))
 
 
-def test_the_command_resumes_headless_and_refuses_in_words(tmp_path: Path) -> None:
-    """``wizwar host --resume LOG --headless --bot`` plays on (here with its players joined
-    by ``wizwar join --headless --bot`` under their names) to one final hash; a bad LOG is
-    an argparse error in words, and the app's host screen says it cannot resume."""
-    path = asyncio.run(_interrupted(tmp_path, 20))
+def test_the_command_refuses_in_words(tmp_path: Path) -> None:
+    """A bad LOG is an argparse error in words (exit 2), and the app's host screen says it
+    cannot resume."""
+    path = asyncio.run(_interrupted(tmp_path, 6))
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)}
     bad = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
                           str(tmp_path / "none.wwlog"), "--headless", "--bot"],
@@ -184,31 +184,46 @@ def test_the_command_resumes_headless_and_refuses_in_words(tmp_path: Path) -> No
     app = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
                           str(path)], capture_output=True, text=True, env=env, timeout=60)
     assert app.returncode == 2 and "cannot resume a game yet" in app.stderr
+
+
+@pytest.mark.parametrize("front", [["--headless", "--bot"], ["--ssh", "127.0.0.1:0", "--bot"],
+                                   ["--web", "0", "--bot"]], ids=["headless", "ssh", "web"])
+def test_every_hosting_path_resumes(tmp_path: Path, front: list[str]) -> None:
+    """``wizwar host --resume LOG`` with ``--headless --bot``, ``--ssh`` or ``--web`` plays
+    on: its players, joined by ``wizwar join --headless --bot`` on the game port under the
+    names they had (in the other order), get their seats back and every process ends on one
+    final hash (the host exits 0). P1 was the host's bot, so ``--bot`` keeps it so."""
+    path = asyncio.run(_interrupted(tmp_path, 20))
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(ROOT),
+           "PYTHONUNBUFFERED": "1"}
     host = subprocess.Popen([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
-                             str(path), "--headless", "--bot", "--bind", "127.0.0.1",
-                             "--port", "0", "--seed", "3"],
+                             str(path), *front, "--bind", "127.0.0.1", "--port", "0",
+                             "--seed", "3", "--no-advertise"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     joins: list[subprocess.Popen[str]] = []
     try:
         assert host.stdout is not None
         line = host.stdout.readline()
-        assert line.startswith("listening on 127.0.0.1:"), line
-        port = line.strip().rpartition(":")[2]
+        if front[0] != "--headless":
+            line = host.stdout.readline()  # after the front's own port: the game port
+        m = re.search(r"(?:listening on|game port) 127\.0\.0\.1:(\d+)", line)
+        assert m, line
         joins = [subprocess.Popen([sys.executable, "-m", "wizwar_tui.cli", "join",
-                                   f"127.0.0.1:{port}", "--name", n, "--headless", "--bot"],
+                                   f"127.0.0.1:{m.group(1)}", "--name", n, "--headless",
+                                   "--bot"],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                   env=env) for n in ("bob", "ann")]
         outs = [j.communicate(timeout=300) for j in joins]
-        hout, herr = host.communicate(timeout=60)
+        hout, herr = host.communicate(timeout=120)
     finally:
         for p in (host, *joins):
             if p.poll() is None:
                 p.kill()
                 p.wait()
     assert host.returncode == 0, herr
-    assert "resumed" in herr and "at action" in herr
+    assert "resumed" in herr and "at action" in herr, herr
     finals = {ln for out, _ in outs for ln in out.splitlines() if ln.startswith("final hash")}
     finals |= {ln for ln in hout.splitlines() if ln.startswith("final hash")}
     assert len(finals) == 1, (finals, [e for _, e in outs])
-    assert {ln for out, _ in outs for ln in out.splitlines() if ln.startswith("seat")} == \
-        {"seat P2", "seat P3"}
+    assert [ln for ln in outs[0][0].splitlines() if ln.startswith("seat")] == ["seat P3"]
+    assert [ln for ln in outs[1][0].splitlines() if ln.startswith("seat")] == ["seat P2"]
