@@ -409,8 +409,8 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                    help="play on a LAN game that stopped before its end, from the host's "
                         "log (the saved games' folder: `wizwar` > Saved games shows where): "
                         "its game, options and bots are the log's; each player takes its "
-                        "seat back by joining under the name it had (with --headless --bot, "
-                        "--ssh or --web; docs/protocol.md, Resuming a game)")
+                        "seat back by joining under the name it had (in the app, or with "
+                        "--headless --bot, --ssh or --web; docs/protocol.md, Resuming a game)")
     p.add_argument("--ssh", metavar="[HOST:]PORT", default=None,
                    help="serve the game over SSH on this port: players `ssh -p PORT "
                         "NAME@HOST` (headless; every seat joins: docs/ssh.md). It listens "
@@ -472,6 +472,7 @@ def prepare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         except ResumeError as exc:
             parser.error(f"--resume: {exc}")
         args.ruleset = args.saved.ruleset
+        args.game = args.ruleset.name
         args.options = args.saved.options
         args.seats = len(args.ruleset.seats(args.options))
         args.bots = args.saved.bots
@@ -520,10 +521,6 @@ def run(args: argparse.Namespace) -> int | None:
                 _err("stopped: the game is closed")
                 return 130
     if not args.headless:
-        if args.cmd == "host" and getattr(args, "resume", ""):
-            _err("--resume hosts with --headless --bot, --ssh or --web (the app's host "
-                 "screen cannot resume a game yet)")
-            return 2
         return None
     if not args.bot:
         _err("--headless needs --bot (someone has to play the seat)")

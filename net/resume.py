@@ -1,5 +1,5 @@
-"""Resuming a hosted game from its host's log: ``wizwar host --resume LOG`` (with
-``--headless --bot``, ``--ssh`` or ``--web``).
+"""Resuming a hosted game from its host's log: ``wizwar host --resume LOG`` (in the app,
+or with ``--headless --bot``, ``--ssh`` or ``--web``).
 
 A LAN game that stopped before its end (the host's machine went down, the host was stopped)
 plays on from its last action. What it takes (docs/protocol.md, Resuming a game):

@@ -172,18 +172,73 @@ async def test_what_cannot_be_resumed_is_refused_in_words(tmp_path: Path) -> Non
         load(str(over))
 
 
+async def test_the_apps_host_screen_resumes(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``wizwar host --resume LOG`` in the app: the game screen comes at once at the log's
+    last action with the app's player on P1 (the host's own seat in the log); ann and bob
+    take their seats back by name, the game plays on (the app's player types a move that is
+    committed) and the players' cores follow."""
+    import argparse
+
+    from test_tui_lan import type_action, until
+
+    from core.wizwar import bot
+    from wizwar_tui.app import WizWarApp
+    from wizwar_tui.wizwar.game import GameScreen
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    saved = load(str(await _interrupted(tmp_path, 15)))
+    args = argparse.Namespace(cmd="host", name="resumed", port=0, bind="127.0.0.1",
+                              seats=3, bots=saved.bots, clock=None, advertise=False,
+                              options=saved.options, game=saved.ruleset.name, saved=saved)
+    app = WizWarApp(lan_args=args, discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameScreen), 30, "the game screen")
+        game = app.screen
+        assert isinstance(game, GameScreen) and game.human == "P1"
+        s = game.session
+        assert len(s.actions) == saved.actions
+        link = app.lan
+        assert link is not None
+        host = link.game
+        assert isinstance(host, HostGame)
+        peers = [PeerGame("127.0.0.1", host.port, name=n, bot_play=True)
+                 for n in ("bob", "ann")]
+        tasks = [asyncio.ensure_future(p.run()) for p in peers]
+        try:
+            await until(pilot, lambda: all(p.seat for p in peers), 30, "the seats taken")
+            assert [p.seat for p in peers] == ["P3", "P2"]
+            await until(pilot, lambda: game.human_to_act() or host.over, 60, "P1's turn")
+            if not host.over:
+                n = len(s.actions)
+                action = bot.choose(s.view(), s.human, s.legal_actions())
+                await type_action(pilot, app, str(action).split(" ", 1)[1])
+                await until(pilot, lambda: len(s.actions) > n, 30, "the commit")
+                assert s.actions[n] == str(action)
+                await until(pilot, lambda: all(p.actions[:n + 1] == s.actions[:n + 1]
+                                               for p in peers), 30, "the players to follow")
+            assert not host.desync
+        finally:
+            for t in tasks:
+                t.cancel()
+            for t in tasks:
+                with contextlib.suppress(BaseException):
+                    await t
+
+
 def test_the_command_refuses_in_words(tmp_path: Path) -> None:
-    """A bad LOG is an argparse error in words (exit 2), and the app's host screen says it
-    cannot resume."""
-    path = asyncio.run(_interrupted(tmp_path, 6))
+    """A bad LOG is an argparse error in words (exit 2)."""
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)}
     bad = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
                           str(tmp_path / "none.wwlog"), "--headless", "--bot"],
                          capture_output=True, text=True, env=env, timeout=60)
     assert bad.returncode == 2 and "--resume: cannot read" in bad.stderr
-    app = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
-                          str(path)], capture_output=True, text=True, env=env, timeout=60)
-    assert app.returncode == 2 and "cannot resume a game yet" in app.stderr
+    junk = tmp_path / "junk.wwlog"
+    junk.write_bytes(b"\x00")
+    bad = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
+                          str(junk), "--web", "0"], capture_output=True, text=True, env=env,
+                         timeout=60)
+    assert bad.returncode == 2 and "is not a game log" in bad.stderr
 
 
 @pytest.mark.parametrize("front", [["--headless", "--bot"], ["--ssh", "127.0.0.1:0", "--bot"],
