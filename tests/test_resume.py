@@ -117,6 +117,51 @@ async def test_a_resumed_game_plays_on_to_its_end_with_hands_still_hidden(
     log.replay(new)  # every stored hash, the end and the audit of sealed actions
 
 
+async def test_a_game_of_sealed_stages_resumes(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another game of the engine: "Pick a number" (sealed simultaneous stages, no dealt
+    secret) stopped after its first round plays on to its end with its players back by
+    name, on one hash everywhere."""
+    import pick_ruleset
+
+    rs = pick_ruleset.register(monkeypatch)
+    data: list[bytes] = []
+    host = HostGame(ruleset=rs, options={"rounds": 3}, bots=1, writer=data.append, seed=2)
+    reached = asyncio.Event()
+    host.on_change = lambda: (host.state is not None and rs.seq(host.state) >= 3
+                              and reached.set())
+    port = await host.start()
+    peer = PeerGame("127.0.0.1", port, name="ann", ruleset=rs)
+    tasks = [asyncio.ensure_future(x) for x in (host.run(), peer.run())]
+    try:
+        async with asyncio.timeout(60):
+            await reached.wait()
+    finally:
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        if peer.conn is not None:
+            await peer.conn.close()
+        await host.close()
+    path = tmp_path / "pick.wwlog"
+    path.write_bytes(b"".join(data))
+    saved = load(str(path))
+    assert saved.actions == 3 and saved.bots == 1
+    again = HostGame(ruleset=rs, options=saved.options, bots=saved.bots)
+    await restore(again, saved)
+    port = await again.start()
+    ann = PeerGame("127.0.0.1", port, name="ann", ruleset=rs)
+    try:
+        async with asyncio.timeout(60):
+            res = await asyncio.gather(again.run(), ann.run())
+    finally:
+        await again.close()
+    assert ann.seat == "P2" and res[0] and len(set(res)) == 1
+    assert rs.result(again.state).over and again.audit == ""
+
+
 async def test_a_stranger_gets_no_seat_of_a_resumed_game(tmp_path: Path) -> None:
     """Only the names the log holds take its seats: a stranger is refused (the game is
     full), and a seat once taken back needs its token, not just its name."""
