@@ -497,6 +497,11 @@ class GameWebServer:
                 f"</label>{pw}<button type='submit' id='play'>Play</button></form>"
                 "<p class='hint'>A free seat is yours; when the game is full or dealt you "
                 "watch. The same name takes its seat back.</p>")
+        waiting = [s.name for s in self.game.seats if s.by_name] if self.game else []
+        if waiting:  # a resumed game (net/resume.py): its seats wait for their names
+            body += ("<p class='hint' id='resumed'>This game was resumed: take your seat "
+                     "back under the name you had (" + html.escape(", ".join(waiting))
+                     + ").</p>")
         return self._page(body, status)
 
     def _no_key(self) -> web.Response:

@@ -797,6 +797,9 @@ async def test_a_resumed_wizwar_game_is_played_to_its_end_in_two_tabs(
         for name in ("bob", "ann"):
             tab = await off(browser.open, h.url)
             assert await off(tab.title) == "Wiz-War: resumed"
+            await until_page(tab, lambda t, name=name: "This game was resumed: take your seat "
+                             "back under the name you had" in t and name in t,
+                             "the form naming the seats that wait")
             await off(tab.join, name)
             tabs[name] = tab
         await until(lambda: all(s.connected for s in game.seats), "both seats taken back")
