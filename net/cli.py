@@ -146,6 +146,10 @@ async def host_headless(args: argparse.Namespace) -> int:
     game = HostGame(ruleset=rs, options=args.options, name=args.name, bind=args.bind,
                     port=args.port, bots=args.bots, local_bot=True, clock=args.clock, log=_err,
                     writer=save.write, started=now_text(), seed=args.seed)
+    from net.hosting import resumed
+
+    if not await resumed(args, game, save):
+        return 1
     try:
         port = await game.start()
     except OSError as exc:
@@ -453,6 +457,12 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                    help="do not announce the game on the LAN (join by address)")
     p.add_argument("--headless", action="store_true", help="no app (needs --bot)")
     p.add_argument("--bot", action="store_true", help="the bot plays your seat (P1)")
+    p.add_argument("--resume", default="", metavar="LOG",
+                   help="play on a LAN game that stopped before its end, from the host's "
+                        "log (the saved games' folder: `wizwar` > Saved games shows where): "
+                        "its game, options and bots are the log's; each player takes its "
+                        "seat back by joining under the name it had (in the app, or with "
+                        "--headless --bot, --ssh or --web; docs/protocol.md, Resuming a game)")
     p.add_argument("--ssh", metavar="[HOST:]PORT", default=None,
                    help="serve the game over SSH on this port: players `ssh -p PORT "
                         "NAME@HOST` (headless; every seat joins: docs/ssh.md). It listens "
@@ -468,6 +478,10 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                         "joins: docs/web.md)")
     p.add_argument("--web-password", default="", metavar="PW",
                    help="web players give this password (or $WIZWAR_WEB_PASSWORD)")
+    p.add_argument("--web-no-key", action="store_true",
+                   help="serve the page without the game's key: by default the link it "
+                        "prints holds a key made for this game, and the page opens only "
+                        "with it")
     p.add_argument("--web-url", default="", metavar="URL",
                    help="the address players open when a TLS proxy serves the page "
                         "(https://game.example.org)")
@@ -505,7 +519,19 @@ def prepare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
                 parser.error(str(exc))
         args.ruleset = registry.get(args.game or registry.DEFAULT)  # a first guess: None
         # follows the host's game (the handshake says which)
-    if args.cmd == "host":
+    if args.cmd == "host" and getattr(args, "resume", ""):
+        from net.resume import ResumeError, load
+
+        try:
+            args.saved = load(args.resume)
+        except ResumeError as exc:
+            parser.error(f"--resume: {exc}")
+        args.ruleset = args.saved.ruleset
+        args.game = args.ruleset.name
+        args.options = args.saved.options
+        args.seats = len(args.ruleset.seats(args.options))
+        args.bots = args.saved.bots
+    elif args.cmd == "host":
         args.ruleset = registry.get(args.game)
         args.options = options_from_args(parser, args.ruleset, args)
         args.seats = len(args.ruleset.seats(args.options))

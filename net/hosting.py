@@ -48,6 +48,8 @@ async def start_game(args: argparse.Namespace) -> tuple[HostGame, LogFile, int, 
                     bind=args.bind, port=args.port, bots=args.bots, local_bot=True,
                     local_seat=bool(args.bot), clock=args.clock, log=err, writer=save.write,
                     started=now_text(), seed=args.seed)
+    if not await resumed(args, game, save):
+        return 1
     try:
         lan_port = await game.start()
     except OSError as exc:
@@ -56,6 +58,24 @@ async def start_game(args: argparse.Namespace) -> tuple[HostGame, LogFile, int, 
         return 1
     lan_host = "127.0.0.1" if args.bind in ("0.0.0.0", "", "localhost") else args.bind
     return game, save, lan_port, lan_host
+
+
+async def resumed(args: argparse.Namespace, game: HostGame, save: LogFile) -> bool:
+    """``--resume LOG`` (``args.saved``, read by ``net.cli.prepare``): set ``game`` at the
+    log's last action (``net.resume.restore``); False, said on stderr and the new log
+    closed, when the game does not fit the log. True at once without ``--resume``."""
+    saved = getattr(args, "saved", None)
+    if saved is None:
+        return True
+    from net.resume import ResumeError, restore
+
+    try:
+        await restore(game, saved, say=err)
+    except ResumeError as exc:
+        err(f"--resume: {exc}")
+        save.close()
+        return False
+    return True
 
 
 def say_game_port(args: argparse.Namespace, lan_host: str, lan_port: int, only: str) -> None:

@@ -232,6 +232,7 @@ class Seat:
     new_tip: str = ""  # a rejoin from a new process: its chain, taken at the next safe point
     recommit: bool = False  # the lobby reopened after its nonce was sent: it owes a new one
     sealed: tuple[Any, str] | None = None  # its last proposal's (public wire, commitment)
+    by_name: bool = False  # a resumed game's seat: the first hello under its name takes it
 
     @property
     def connected(self) -> bool:
@@ -565,6 +566,12 @@ class HostGame:
                     elif msg["chain"] != s.chain_tip:  # a new process: a new dice chain
                         s.new_tip = msg["chain"]
                     return s
+        for s in self.seats:  # a resumed game's seat, taken back under its player's name
+            if s.kind == "remote" and s.by_name and s.name == clean_name(msg["name"]):
+                s.by_name = False
+                if msg["chain"] != s.chain_tip:  # a new process: a new dice chain
+                    s.new_tip = msg["chain"]
+                return s
         if self.deal_msg:  # the game has begun: only rejoins
             return None
         for s in self.seats:
@@ -593,7 +600,8 @@ class HostGame:
                     "is lost, join it anew")
         token = msg["token"]
         if token and self.deal_msg and not any(
-                s.kind == "remote" and s.token == token for s in self.seats):
+                s.kind == "remote" and (s.token == token or (
+                    s.by_name and s.name == clean_name(msg["name"]))) for s in self.seats):
             return ("no seat of this game holds your seat token (a host restarted since, or "
                     "a seat freed): join it anew")
         return ""
@@ -821,9 +829,12 @@ class HostGame:
 
     # ---- the game ---------------------------------------------------------------------
     async def run(self) -> str:
-        """Wait for the seats, deal, play to the end; returns the final state hash."""
+        """Wait for the seats, deal, play to the end; returns the final state hash. A game
+        already started (resumed from its log: ``net.resume.restore``) plays on at once."""
         if self._server is None:
             await self.start()
+        if self.start_msg:
+            return await self._play()
         while True:  # the lobby, the deal and the seed phase (again if the lobby reopens)
             await self._deal()
             if not any(s.kind == "remote" for s in self.seats):
@@ -857,6 +868,14 @@ class HostGame:
         asyncio.get_running_loop().call_soon(self._make_spare)
         self.log(f"game started, first to act {', '.join(rs.to_move(st))}")
         self._changed()
+        return await self._play()
+
+    async def _play(self) -> str:
+        """From the start (or a resumed game's last action) to the end: each stage's
+        actions sequenced, then the owners' openings, the audit and ``end``; returns the
+        final state hash ("" on a desync)."""
+        rs = self.ruleset
+        assert self.dealer is not None
         while not rs.result(self.state).over and not self.desync:
             st = self.state  # a new object after each action (the probe's: :meth:`commit`)
             stage = rs.stage(st)

@@ -277,6 +277,9 @@ class GameWebServer:
         bind, port: where the web server listens (port 0: a free one; see :attr:`port` after
             :meth:`start`).
         password: if set, the name form asks for it (compared in constant time).
+        key: if set, the game's link key: only the link ``/?key=KEY`` (:meth:`link`) opens
+            the name form, and the form sends it back (compared in constant time); a page
+            without it, or with another, is refused in words. Never logged.
         game: the hosted game, to decide play or watch and to spot names seated from the LAN
             (None: always play).
         title: the page's title (default: the game's ruleset title and name).
@@ -291,13 +294,15 @@ class GameWebServer:
     """
 
     def __init__(self, lan_host: str, lan_port: int, *, bind: str = "127.0.0.1",
-                 port: int = 0, password: str = "", game: HostGame | None = None,
+                 port: int = 0, password: str = "", key: str = "",
+                 game: HostGame | None = None,
                  title: str = "", command: Callable[[str, bool, str], Sequence[str]] | None = None,
                  max_tabs: int = MAX_TABS, idle_timeout: float = IDLE_TIMEOUT,
                  public_url: str = "", log: Log = _quiet) -> None:
         self.lan_host, self.lan_port = lan_host, lan_port
         self.bind, self.port = bind, port
         self.password = password
+        self.key = key
         self.game = game
         game_name = game.ruleset.name if game is not None else ""
         if not title and game is not None:
@@ -350,8 +355,14 @@ class GameWebServer:
         sockets = getattr(server, "sockets", None) or []
         self.port = sockets[0].getsockname()[1] if sockets else self.port
         self._idle_task = asyncio.ensure_future(self._close_idle_tabs())
-        self.log(f"web: log in: {'password' if self.password else 'none'}")
+        how = [w for w, on in (("the game's link", self.key), ("password", self.password))
+               if on]
+        self.log(f"web: log in: {' and '.join(how) or 'none'}")
         return self.port
+
+    def link(self, base: str) -> str:
+        """The address players open: ``base`` (``http://HOST:PORT/``) with the game's key."""
+        return base + (f"?key={self.key}" if self.key else "")
 
     def stop_listening(self) -> None:
         """Take no new tabs (live tabs go on): the form says the game is closed."""
@@ -432,6 +443,10 @@ class GameWebServer:
             return "watch"
         return "play"
 
+    def key_ok(self, given: str) -> bool:
+        """The game's link key (constant time); True when the game has none."""
+        return not self.key or hmac.compare_digest(given.encode(), self.key.encode())
+
     def password_ok(self, given: str) -> bool:
         """The game's password (constant time); True when none is set."""
         return not self.password or hmac.compare_digest(given.encode(), self.password.encode())
@@ -474,18 +489,35 @@ class GameWebServer:
         pw = ("<label>Password <input type='password' name='password' "
               "autocomplete='current-password' required></label>") if self.password else ""
         err = f"<p class='problem' id='problem'>{html.escape(problem)}</p>" if problem else ""
-        body = (f"{err}<form method='post' action='/play' id='join'>"
+        key = (f"<input type='hidden' name='key' value='{html.escape(self.key)}'>"
+               if self.key else "")
+        body = (f"{err}<form method='post' action='/play' id='join'>{key}"
                 f"<label>Your name <input name='name' id='name' value='{html.escape(name)}' "
                 "maxlength='20' autofocus required pattern='[A-Za-z0-9][A-Za-z0-9_.\\-]*'>"
                 f"</label>{pw}<button type='submit' id='play'>Play</button></form>"
                 "<p class='hint'>A free seat is yours; when the game is full or dealt you "
                 "watch. The same name takes its seat back.</p>")
+        waiting = [s.name for s in self.game.seats if s.by_name] if self.game else []
+        if waiting:  # a resumed game (net/resume.py): its seats wait for their names
+            body += ("<p class='hint' id='resumed'>This game was resumed: take your seat "
+                     "back under the name you had (" + html.escape(", ".join(waiting))
+                     + ").</p>")
         return self._page(body, status)
 
+    def _no_key(self) -> web.Response:
+        return self._page("<p class='problem' id='problem'>This game opens with its link "
+                          "only: ask the host for the whole address (it ends in "
+                          "<code>?key=</code> and the game's key).</p>", 403)
+
     async def handle_index(self, request: web.Request) -> web.Response:
-        """The name form (and the password field when the game has one)."""
+        """The name form (and the password field when the game has one); with a key, only
+        for the link that holds it (403 in words otherwise)."""
         if not self.host_ok(request):
             return self._page("<p>Open the game from its own address.</p>", 403)
+        if not self.key_ok(request.query.get("key", "")):
+            self.log("web: refused a page without the game's link"
+                     if "key" not in request.query else "web: refused a page with a wrong key")
+            return self._no_key()
         return self._form()
 
     async def handle_play(self, request: web.Request) -> web.Response:
@@ -498,6 +530,9 @@ class GameWebServer:
             return self._form()
         form = await request.post()
         name = str(form.get("name", "")).strip()
+        if not self.key_ok(str(form.get("key", ""))):
+            self.log(f"web: refused {name[:20]!r}: not the game's link")
+            return self._no_key()
         if not self.password_ok(str(form.get("password", ""))):
             self.log(f"web: refused {name[:20]!r}: wrong password")
             return self._form("Wrong password.", name, 403)
@@ -519,8 +554,9 @@ class GameWebServer:
         else:
             ws_url = f"ws://{request.host}/ws/{ticket}"
         title = html.escape(self.title)
+        again = html.escape(self.link("/"), quote=True)
         text = GAME_PAGE.format(title=title, ws_url=html.escape(ws_url, quote=True),
-                                name=html.escape(name))
+                                name=html.escape(name), again=again)
         return web.Response(text=text, content_type="text/html")
 
     async def handle_static(self, request: web.Request) -> web.StreamResponse:
@@ -558,7 +594,7 @@ class GameWebServer:
             self.web_names.add(name)
         width = _size(request.query.get("width"), 80)
         height = _size(request.query.get("height"), 24)
-        rejoin = f"{self.public_url or 'http://' + request.host}/"
+        rejoin = self.link(f"{self.public_url or 'http://' + request.host}/")
         self.log(f"web: {name} connected ({'watching' if mode == 'watch' else 'to play'}, "
                  f"{width}x{height})")
         try:
@@ -652,7 +688,7 @@ GAME_PAGE = """<!DOCTYPE html>
   </head>
   <body>
     <div class="closed-dialog" id="closed"><div><p>{name}: the game's tab has ended.</p>
-      <p><a href="/">Open the game again</a> (the same name takes its seat back).</p></div>
+      <p><a href="{again}">Open the game again</a> (the same name takes its seat back).</p></div>
     </div>
     <div id="terminal" class="textual-terminal" data-session-websocket-url="{ws_url}"
          data-font-size="16"></div>
@@ -690,6 +726,7 @@ async def host_web(args: argparse.Namespace) -> int:
         _err(f"--web: {exc}")
         return 2
     password = getattr(args, "web_password", "") or os.environ.get(PASSWORD_ENV, "")
+    key = "" if getattr(args, "web_no_key", False) else secrets.token_urlsafe(16)
     public_url = str(getattr(args, "web_url", "") or "").rstrip("/")
     if public_url and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", public_url):
         _err(f"--web-url: {public_url!r} is not http(s)://HOST[:PORT] (no path)")
@@ -699,7 +736,8 @@ async def host_web(args: argparse.Namespace) -> int:
         return started
     game, save, lan_port, lan_host = started
     server = GameWebServer(lan_host, lan_port, bind=web_bind, port=web_port,
-                           password=password, game=game, public_url=public_url, log=_err)
+                           password=password, key=key, game=game, public_url=public_url,
+                           log=_err)
     try:
         port = await server.start()
     except OSError as exc:
@@ -710,8 +748,9 @@ async def host_web(args: argparse.Namespace) -> int:
     print(f"web listening on {web_bind}:{port}", flush=True)
     say_game_port(args, lan_host, lan_port, "the web tabs")
     for url in [public_url + "/"] if public_url else page_addresses(web_bind, port):
-        _err(f"players open:  {url}")
-    if not password and not (web_bind.startswith("127.") or web_bind == "::1"):
-        _err("web: no --web-password: anyone who can reach this port may play")
+        print(f"players open:  {server.link(url)}", flush=True)  # stdout: never a log
+    if not key and not password and not (web_bind.startswith("127.") or web_bind == "::1"):
+        _err("web: no link key and no --web-password: anyone who can reach this port "
+             "may play")
     return await serve(args, game, save, lan_port, server,
                        lambda: server.wait_tabs(END_WAIT), "close their tabs")

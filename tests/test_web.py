@@ -17,6 +17,7 @@ What a tab shows is read from the bytes its page received (a wrapper of the page
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -32,8 +33,9 @@ from typing import Any
 import aiohttp
 import pytest
 
+from core import log
 from net import web as wweb
-from net.lan import HostGame
+from net.lan import HostGame, PeerGame
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -161,10 +163,18 @@ class Tab:
         return str(self._here().title)
 
     def body_text(self) -> str:
-        """The page's own HTML text (the name form, refusals)."""
+        """The page's own HTML text (the name form, refusals); "" while a page is loading
+        (no body yet, or the one just read went away with its page)."""
+        from selenium.common.exceptions import (
+            NoSuchElementException,
+            StaleElementReferenceException,
+        )
         from selenium.webdriver.common.by import By
 
-        return str(self._here().find_element(By.TAG_NAME, "body").text)
+        try:
+            return str(self._here().find_element(By.TAG_NAME, "body").text)
+        except (NoSuchElementException, StaleElementReferenceException):
+            return ""
 
     def keys(self, *keys: str) -> None:
         """Type into the terminal (xterm.js's input element): each key as Selenium names
@@ -177,10 +187,18 @@ class Tab:
 
     def join(self, name: str, password: str | None = None) -> None:
         """Fill the name form (and the password) and press Play."""
+        from selenium.common.exceptions import (
+            NoSuchElementException,
+            StaleElementReferenceException,
+        )
         from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
 
         d = self._here()
-        box = d.find_element(By.ID, "name")
+        # the form of a page that is still loading (a refusal just posted) is waited for
+        box = WebDriverWait(d, LONG, ignored_exceptions=(
+            NoSuchElementException, StaleElementReferenceException)).until(
+            lambda drv: drv.find_element(By.ID, "name"))
         box.clear()
         box.send_keys(name)
         if password is not None:
@@ -257,6 +275,20 @@ async def until_tab(tab: Tab, cond: Callable[[str], bool], what: str,
             return scr
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {what}; the screen:\n{scr}")
+        await asyncio.sleep(0.2)
+
+
+async def until_page(tab: Tab, cond: Callable[[str], bool], what: str,
+                     timeout: float = LONG) -> str:
+    """Wait until ``cond(the page's own text)`` holds for ``tab`` (a page still loading
+    reads as ""); returns that text."""
+    end = time.monotonic() + timeout
+    while True:
+        text = await off(tab.body_text)
+        if cond(text):
+            return text
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}; the page:\n{text}")
         await asyncio.sleep(0.2)
 
 
@@ -410,6 +442,48 @@ async def test_only_the_game_is_reachable() -> None:
     assert not server.tabs
 
 
+async def test_the_games_link_key_opens_it_and_nothing_else_does() -> None:
+    """With a key, only the link that holds it opens the name form, and only a form that
+    sends it back gets a ticket; a missing or wrong key is refused in words (403) and starts
+    no app; the key is never in the server's log, but is in the tab's way back."""
+    logged: list[str] = []
+    seen: list[tuple[str, str]] = []
+
+    def command(name: str, watch: bool, rejoin: str) -> list[str]:
+        seen.append((name, rejoin))
+        return standin(name, watch, rejoin)
+
+    server = wweb.GameWebServer("127.0.0.1", 9, command=command, key="k3y-of-the-game",
+                                log=logged.append)
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    assert server.link(url) == url + "?key=k3y-of-the-game"
+    try:
+        async with aiohttp.ClientSession() as s:
+            for bad in ("", "?key=", "?key=k3y-of-the-gamf", "?key=k3y"):
+                async with s.get(url + bad) as r:
+                    page = await r.text()
+                    assert r.status == 403 and "opens with its link only" in page, bad
+                    assert "name='name'" not in page
+            async with s.get(server.link(url)) as r:
+                page = await r.text()
+                assert r.status == 200 and "name='key' value='k3y-of-the-game'" in page
+            for bad in ({"name": "ann"}, {"name": "ann", "key": "nope"}):
+                async with s.post(url + "play", data=bad) as r:
+                    assert r.status == 403 and "opens with its link only" in await r.text()
+            assert not server.tickets and not seen
+            async with s.post(url + "play", data={"name": "ann", "key": "k3y-of-the-game"}) as r:
+                page = await r.text()
+                assert r.status == 200 and 'href="/?key=k3y-of-the-game"' in page
+            ws_path = re.search(r'websocket-url="ws://[^/]+(/ws/[^"]+)"', page).group(1)
+            async with s.ws_connect(url + ws_path[1:]) as ws:
+                await _read_ws(ws, "hello ann play")
+            assert seen == [("ann", f"http://127.0.0.1:{port}/?key=k3y-of-the-game")]
+    finally:
+        await server.close()
+    assert logged and not any("k3y" in line for line in logged), logged
+
+
 async def test_behind_a_tls_proxy_the_page_uses_the_public_url() -> None:
     """With ``public_url`` (``--web-url``), a page from there is the server's own (its
     ``Origin`` and ``Host``) and opens its websocket there with ``wss:``."""
@@ -505,17 +579,23 @@ def test_wizwar_host_web_command(tmp_path: Path) -> None:
         assert m, line
         port = int(m.group(1))
         assert "(for the web tabs only)" in proc.stdout.readline()
+        link = proc.stdout.readline().strip()
+        m = re.fullmatch(rf"players open:  (http://127\.0\.0\.1:{port}/\?key=([\w-]{{20,}}))",
+                         link)
+        assert m, link  # the link holds the game's key
 
-        async def page() -> str:
-            async with aiohttp.ClientSession() as s, \
-                    s.get(f"http://127.0.0.1:{port}/") as r:
-                return await r.text()
+        async def page(url: str) -> tuple[int, str]:
+            async with aiohttp.ClientSession() as s, s.get(url) as r:
+                return r.status, await r.text()
 
-        assert "<title>Wiz-War: Friday game</title>" in asyncio.run(page())
+        status, text = asyncio.run(page(m.group(1)))
+        assert status == 200 and "<title>Wiz-War: Friday game</title>" in text
+        status, text = asyncio.run(page(f"http://127.0.0.1:{port}/"))
+        assert status == 403 and "opens with its link only" in text
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(LONG) == 130
         err = proc.stderr.read() if proc.stderr else ""
-        assert f"players open:  http://127.0.0.1:{port}/" in err, err
+        assert "web: log in: the game's link" in err and m.group(2) not in err, err
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -679,14 +759,104 @@ async def test_a_refused_password_gets_no_app(browser: Browser) -> None:
     try:
         tab = await off(browser.open, h.url)
         await off(tab.join, "ann", "open up")
-        end = time.monotonic() + LONG
-        while "Wrong password." not in await off(tab.body_text):
-            assert time.monotonic() < end, "no refusal on the page"
-            await asyncio.sleep(0.2)
+        await until_page(tab, lambda t: "Wrong password." in t, "the refusal on the page")
         assert not started and not server.tabs and not server.tickets
         assert not await off(tab.screen)  # no websocket, no screen
         await off(tab.join, "ann", "sesame")
         await until_tab(tab, lambda s: "You are P1" in s, "ann seated with the password")
         assert started == ["ann"]
+    finally:
+        await h.close()
+
+
+@NEED_BROWSER
+async def test_a_resumed_wizwar_game_is_played_to_its_end_in_two_tabs(
+        browser: Browser, tmp_path: Path) -> None:
+    """Two tabs play a Wiz-War game to its end: a recorded game (fixed seeds: 134
+    actions) is hosted from its host's log three actions before its end (``--resume``:
+    net/resume.py); ann and bob take P1 and P2 back by their names, each tab shows the
+    board and only its own hand, and the three last actions are typed in the tab of the
+    player who makes them (``P2 end``, ``P1 play powerthrust @P2``, ``P2 pass``: an attack
+    and its answer) until the game is over on both."""
+    from selenium.webdriver.common.keys import Keys
+    from test_resume import cut, played_log
+
+    from net.resume import load, restore
+    from wizwar_tui.wizwar.render import card_title
+
+    full = await played_log(1)
+    left = 3
+    rs = full.ruleset
+    last = [rs.action_from_wire(r["action"]) for r in full.records[-left:]]
+    assert not any(log.dice_of(r) for r in full.records[-left:])  # the same in any deal
+    saved = load(str(cut(full, left, tmp_path / "host.wwlog")))
+    game = HostGame(ruleset=saved.ruleset, options=saved.options, local_seat=False,
+                    name="resumed", log=print)
+    await restore(game, saved)
+    h = await hosted(game)
+    try:
+        tabs: dict[str, Tab] = {}
+        for name in ("bob", "ann"):
+            tab = await off(browser.open, h.url)
+            assert await off(tab.title) == "Wiz-War: resumed"
+            await until_page(tab, lambda t, name=name: "This game was resumed: take your seat "
+                             "back under the name you had" in t and name in t,
+                             "the form naming the seats that wait")
+            await off(tab.join, name)
+            tabs[name] = tab
+        await until(lambda: all(s.connected for s in game.seats), "both seats taken back")
+        assert {s.name: s.seat for s in game.seats} == {"ann": "P1", "bob": "P2"}
+        st = game.state
+        by_seat = {"P1": tabs["ann"], "P2": tabs["bob"]}
+        hands = {seat: {card_title(c) for c in st.hand_slugs(seat)} for seat in by_seat}
+        seq = rs.seq(st)
+        await until(lambda: set(game.acks.get(seq, {})) == {"P1", "P2"},
+                    f"both tabs' apps caught up to action {seq}")
+        # what everyone knows (a watcher's faces: a card once shown and taken back, an
+        # object picked up) is no secret; every other card of the other hand is
+        watcher = PeerGame("127.0.0.1", game.port, name="look", watch=True)
+        looking = asyncio.ensure_future(watcher.run())
+        await until(lambda: watcher.state is not None and rs.seq(watcher.state) == seq,
+                    "a watcher caught up")
+        looking.cancel()
+        with contextlib.suppress(BaseException):
+            await looking
+        if watcher.conn is not None:
+            await watcher.conn.close()
+        public = {c for c, f in enumerate(watcher.state.faces) if f}
+        secret = {seat: {card_title(st.face(c)) for c in st.wizard(seat).hand
+                         if c not in public} for seat in by_seat}
+        for seat, tab in by_seat.items():
+            own = hands[seat]
+            theirs = secret["P2" if seat == "P1" else "P1"] - hands[seat]
+            assert own and theirs, hands
+            await until_tab(tab, lambda s, own=own: "┌" in s and all(n in s for n in own),
+                            f"{seat}'s board and its own hand {sorted(own)}")
+            text = tab.term.text()
+            for n in theirs:
+                for o in own:  # "Reflection" inside our own "Full Reflection"
+                    if n in o and o != n:
+                        text = text.replace(o, "")
+                assert not re.search(rf"\b{re.escape(n)}\b", text), (seat, n, text)
+        for action in last:
+            tab = by_seat[action.actor]
+            done = len(game.actions)
+            idle = await off(tab.screen)
+            await off(tab.keys, ":")
+            await until_tab(tab, lambda s, idle=idle: s != idle, "the command line open")
+            await off(tab.keys, str(action), Keys.ENTER)
+            try:
+                await until(lambda done=done: len(game.actions) > done,
+                            f"the host commits {action}")
+            except AssertionError:
+                raise AssertionError(f"{action} not committed:\n{await off(tab.screen)}"
+                                     ) from None
+            assert game.actions[done] == str(action)
+        final = await asyncio.wait_for(asyncio.shield(h.run), LONG)
+        assert final and rs.result(game.state).over and not game.desync
+        assert rs.result(game.state).winners == tuple(full.end["winner"].split("+"))
+        assert game.audit == ""
+        for seat, tab in by_seat.items():
+            await until_tab(tab, lambda s: "win" in s.lower(), f"the game over in {seat}'s tab")
     finally:
         await h.close()

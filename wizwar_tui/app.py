@@ -362,6 +362,15 @@ class WizWarApp(App[int]):
         """Listen (or explain on the form why not), show the lobby, advertise, play."""
         from wizwar_tui.lobby import LobbyScreen
 
+        saved = getattr(self.lan_args, "saved", None) if form is None else None
+        if saved is not None:  # ``wizwar host --resume LOG``: play on from the host's log
+            from net.resume import ResumeError, restore
+
+            try:
+                await restore(link.game, saved)  # type: ignore[arg-type]
+            except ResumeError as exc:
+                self.open_host_form(error=f"Cannot resume: {exc}", **fields)  # type: ignore[arg-type]
+                return
         try:
             await link.game.start()  # type: ignore[union-attr]
         except (OSError, ValueError) as exc:
