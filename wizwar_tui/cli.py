@@ -50,13 +50,27 @@ def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace,
     return dict(zip(bots, given, strict=True))
 
 
-def refuse_building(parser: argparse.ArgumentParser, game: str) -> None:
-    """Refuse to play a game still being built (``registry.BUILDING``: its rules exist for
-    scenarios, logs and self-play, but it is not offered yet) with a usage error in words
-    (status 2), never its unfinished screens."""
-    if game in registry.BUILDING and game not in registry.RULESETS:
-        parser.error(f"{registry.get(game).title} ({game}) is still being built and cannot "
-                     f"be played yet: this wizwar plays {', '.join(registry.names())}")
+def refuse_building(parser: argparse.ArgumentParser, game: str | None, cmd: str) -> None:
+    """Refuse a game still being built (``registry.BUILDING``: its rules exist for scenarios,
+    logs and self-play, but it is not offered yet) with a usage error in words (status 2).
+    One whose screens exist may be tried locally (``cmd`` "play"; a note on stderr says what
+    is missing); it is never hosted or joined, since its secrets are not yet kept on the
+    LAN (a joiner would receive what its player may not see)."""
+    if not game or game not in registry.BUILDING or game in registry.RULESETS:
+        return
+    from wizwar_tui import games
+
+    title = registry.get(game).title
+    if cmd == "play" and game in games.UI_PARTS:
+        print(f"{title} is still being built: it plays locally against bots, not yet on a "
+              "LAN, over SSH or in a browser", file=sys.stderr)
+        return
+    if cmd == "play":
+        parser.error(f"{title} ({game}) is still being built and cannot be played yet: "
+                     f"this wizwar plays {', '.join(registry.names())}")
+    parser.error(f"{title} ({game}) is still being built and cannot be hosted or joined yet "
+                 f"(its hidden information is not yet kept on the LAN); try it locally with "
+                 f"`wizwar play {game}`")
 
 
 def _version() -> str:
@@ -245,6 +259,7 @@ def _main(argv: list[str] | None) -> int:
     parser, args = parse(argv)
     parser = getattr(args, "sub_parser", None) or parser
     if args.cmd in ("host", "join"):
+        refuse_building(parser, getattr(args, "game", None), args.cmd)
         prepare(parser, args)
     if args.cmd == "verify":
         from wizwar_tui.saves import verify_files
@@ -280,7 +295,7 @@ def _main(argv: list[str] | None) -> int:
         return run(replay=args.file, ascii_only=True if args.ascii else None,
                    replay_delay=args.delay)
     if args.cmd == "play":
-        refuse_building(parser, args.game)
+        refuse_building(parser, args.game, "play")
         rs = registry.get(args.game)
         options = options_from_args(parser, rs, args)
         levels = play_levels(parser, args, rs, options)
