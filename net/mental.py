@@ -1,0 +1,518 @@
+"""Mental-poker dealing: no process, the host's included, knows a card it may not see
+(issue 15; docs/protocol.md, "Mental-poker dealing").
+
+Commutative masking on a prime-order group: the prime-order subgroup of Edwards25519
+(libsodium through PyNaCl's bindings: ``crypto_scalarmult_ed25519_noclamp`` and the
+``crypto_core_ed25519_*`` scalar arithmetic; PyNaCl 1.6 binds no Ristretto255, and every
+point taken from the network is checked to lie in the subgroup,
+``crypto_core_ed25519_is_valid_point``). A card's face ``f`` is the public point ``M(f)``
+(Elligator 2 over a BLAKE2b digest, cofactor cleared: ``crypto_core_ed25519_from_uniform``),
+so nobody knows its discrete logarithm. A deal
+(an *epoch*: the whole deck at the start, a reshuffled discard pile later) runs in two
+passes, every seat in seat order, each step published to everyone:
+
+1. **Shuffle.** Seat ``i`` multiplies every point by its secret shuffle key ``g_i`` and
+   permutes the list in secret.
+2. **Lock.** Seat ``i`` strips ``g_i`` again from every position ``j`` and puts its secret
+   per-card key ``k_ij`` on instead; it publishes the new points and, for every position,
+   ``K_ij = k_ij * B`` (``B`` the group's base point), its commitment to that key.
+
+Position ``j`` of the result (slot ``slots[j]`` of the epoch) is ``(prod_i k_ij) * M(f)`` for
+a face ``f`` nobody can tell: every seat's permutation is secret, and under the decisional
+Diffie-Hellman assumption the points say nothing of the faces. To **open** a slot to a seat,
+every other seat sends it its key ``k_ij`` (its *partial unmasking*), sealed to that seat's
+box key (``nacl.public.SealedBox``), so a host relaying the frames learns nothing; the
+receiver checks each key against its commitment at once (a wrong one names its sender), strips
+them all and its own, and finds the face. A slot opened to everyone has its keys sent in the
+clear. At the end every seat reveals every key it used (``reveal``); every process then
+**audits** the whole deal (:meth:`Ledger.audit`): each shuffle step is its input masked and
+permuted, each lock step strips and locks as committed, every share sent during the game was
+the committed key, and each epoch holds exactly its declared faces. A cheat is named in words
+with its seat (:class:`MentalError`).
+
+* :class:`Ledger`: the public record every process keeps identically (the epochs, every
+  published step, the shares each process took), and the audit.
+* :class:`Hand`: one seat's secrets (its keys), held in the process that plays the seat
+  (a bot's in the process that runs the bot).
+* :class:`MentalDealer`: one process's side: its ledger, the seats it plays, its box key,
+  what it knows; it makes and takes the protocol's messages (msgpack-able maps of strings,
+  ints and lists).
+
+This module is generic: slots are numbers and faces are text, as in ``net/dealer.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from hashlib import blake2b
+from typing import Any
+
+from nacl import bindings as nb
+from nacl.exceptions import CryptoError
+from nacl.public import PrivateKey, PublicKey, SealedBox
+
+from net.dealer import DealError
+
+#: the two kinds of step of a deal, in the order they run
+SHUFFLE, LOCK = "shuffle", "lock"
+
+
+class MentalError(DealError):
+    """A step, a share or a revealed key of the mental-poker deal does not check out.
+    ``seat`` names the seat found cheating ("" when the check cannot tell who yet: the
+    end's audit, :meth:`Ledger.audit`, names it)."""
+
+    def __init__(self, message: str, seat: str = "") -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+# ---- the group ---------------------------------------------------------------------
+def face_point(face: str, copy: int = 0) -> bytes:
+    """``M(face, copy)``: the public point of the ``copy``-th card of that face in a deal
+    (every card of a deal has its own point: were two copies one point, the steps would
+    show which slots hold the same face), in the prime-order subgroup (Elligator 2 over
+    BLAKE2b-256 of a domain tag, the copy and the face, cofactor cleared)."""
+    h = blake2b(f"wizwar-mental-card|{copy}|{face}".encode(), digest_size=32).digest()
+    return bytes(nb.crypto_core_ed25519_from_uniform(h))
+
+
+def random_scalar(rand: Any) -> bytes:
+    """A uniform non-zero scalar from 64 bytes of ``rand`` (``getrandbits``), reduced."""
+    while True:
+        s = bytes(nb.crypto_core_ed25519_scalar_reduce(
+            rand.getrandbits(512).to_bytes(64, "little")))
+        if any(s):
+            return s
+
+
+def mul(scalar: bytes, point: bytes) -> bytes:
+    """``scalar * point``. Raises :class:`MentalError` for a point off the group."""
+    try:
+        return bytes(nb.crypto_scalarmult_ed25519_noclamp(scalar, point))
+    except (CryptoError, ValueError, TypeError) as exc:
+        raise MentalError(f"not a point of the group ({exc})") from None
+
+
+def base(scalar: bytes) -> bytes:
+    """``scalar * B``: a key's public commitment."""
+    return bytes(nb.crypto_scalarmult_ed25519_base_noclamp(scalar))
+
+
+def invert(scalar: bytes) -> bytes:
+    """The scalar's inverse modulo the group order."""
+    return bytes(nb.crypto_core_ed25519_scalar_invert(scalar))
+
+
+def times(a: bytes, b: bytes) -> bytes:
+    """The product of two scalars modulo the group order."""
+    return bytes(nb.crypto_core_ed25519_scalar_mul(a, b))
+
+
+def _point(text: Any, what: str, seat: str) -> bytes:
+    """A point from its hex form; a malformed one is ``seat``'s cheat."""
+    try:
+        p = bytes.fromhex(text) if isinstance(text, str) else b""
+    except ValueError:
+        p = b""
+    if len(p) != 32 or not nb.crypto_core_ed25519_is_valid_point(p):
+        raise MentalError(f"{seat} sent {what} that is not a point of the group", seat)
+    return p
+
+
+def _scalar(text: Any, what: str, seat: str) -> bytes:
+    try:
+        s = bytes.fromhex(text) if isinstance(text, str) else b""
+    except ValueError:
+        s = b""
+    if len(s) != 32 or not any(s):
+        raise MentalError(f"{seat} sent {what} that is not a key", seat)
+    return s
+
+
+# ---- the public record -------------------------------------------------------------
+@dataclass
+class Epoch:
+    """One deal: ``slots`` (in position order) hold ``faces`` (public, in the order the
+    deal was declared: the deck list, or the reshuffled pile's faces); ``steps`` are the
+    published steps ``(seat, kind, points, keys)`` so far."""
+
+    number: int
+    slots: list[int]
+    faces: list[str]
+    steps: list[tuple[str, str, list[bytes], list[bytes]]] = field(default_factory=list)
+
+    def points(self) -> list[bytes]:
+        """The current points (the input, before any step: every face's point)."""
+        return list(self.steps[-1][2]) if self.steps else list(self.table())
+
+    def table(self) -> dict[bytes, str]:
+        """Every card's input point -> its face, in declaration order (copies numbered)."""
+        seen: Counter[str] = Counter()
+        out: dict[bytes, str] = {}
+        for f in self.faces:
+            out[face_point(f, seen[f])] = f
+            seen[f] += 1
+        return out
+
+    def commitment(self, seat: str, j: int) -> bytes:
+        """``seat``'s committed key for position ``j`` (its lock step)."""
+        return next(k for s, kind, _p, k in self.steps if s == seat and kind == LOCK)[j]
+
+
+@dataclass
+class Ledger:
+    """What every process knows alike: the seats (seat order), every epoch and its steps,
+    where each slot is (its epoch and position), and the shares each process took during
+    the game (``shares``: ``(epoch, position, seat) -> key``, checked again by the audit)."""
+
+    seats: list[str]
+    epochs: list[Epoch] = field(default_factory=list)
+    where: dict[int, tuple[int, int]] = field(default_factory=dict)
+    shares: dict[tuple[int, int, str], bytes] = field(default_factory=dict)
+
+    def begin(self, slots: list[int], faces: list[str]) -> Epoch:
+        """Open a new epoch over ``slots`` holding ``faces`` (same length)."""
+        if len(slots) != len(faces) or len(set(slots)) != len(slots):
+            raise ValueError("a deal needs one face per slot, each slot once")
+        if self.epochs and not self.done(self.epochs[-1]):
+            raise ValueError("a deal is still under way")
+        e = Epoch(len(self.epochs), list(slots), list(faces))
+        self.epochs.append(e)
+        return e
+
+    def next_step(self) -> tuple[str, str] | None:
+        """``(seat, kind)`` of the step the current epoch awaits; None when it is done."""
+        if not self.epochs:
+            return None
+        e = self.epochs[-1]
+        n = len(e.steps)
+        if n >= 2 * len(self.seats):
+            return None
+        return self.seats[n % len(self.seats)], SHUFFLE if n < len(self.seats) else LOCK
+
+    def done(self, e: Epoch) -> bool:
+        """True once every seat shuffled and locked epoch ``e``."""
+        return len(e.steps) == 2 * len(self.seats)
+
+    def add_step(self, msg: Mapping[str, Any]) -> None:
+        """Take a published step (``{"epoch", "seat", "kind", "points", "keys"}``). Raises
+        :class:`MentalError` naming the seat for a step out of turn or malformed."""
+        seat = str(msg.get("seat", ""))[:8]
+        want = self.next_step()
+        if want is None or msg.get("epoch") != len(self.epochs) - 1 or \
+                (seat, msg.get("kind")) != want:
+            raise MentalError(f"{seat or 'a seat'} sent a deal step out of turn", seat)
+        e = self.epochs[-1]
+        raw, keys = msg.get("points"), msg.get("keys", [])
+        if not isinstance(raw, list) or len(raw) != len(e.slots) or not isinstance(keys, list):
+            raise MentalError(f"{seat}'s {want[1]} step of deal {e.number} has not "
+                              f"{len(e.slots)} cards", seat)
+        points = [_point(p, "a card", seat) for p in raw]
+        commits: list[bytes] = []
+        if want[1] == LOCK:
+            if len(keys) != len(e.slots):
+                raise MentalError(f"{seat}'s lock step of deal {e.number} commits to "
+                                  "another number of keys", seat)
+            commits = [_point(k, "a key commitment", seat) for k in keys]
+        if len(set(points)) != len(points):
+            raise MentalError(f"{seat}'s {want[1]} step of deal {e.number} repeats a card",
+                              seat)
+        e.steps.append((seat, want[1], points, commits))
+        if self.done(e):
+            for j, c in enumerate(e.slots):
+                self.where[c] = (e.number, j)
+
+    def check_share(self, slot: int, seat: str, key: bytes) -> None:
+        """``key`` is ``seat``'s committed key for ``slot`` now. Raises
+        :class:`MentalError` naming ``seat`` (a wrong partial unmasking)."""
+        n, j = self.where[slot]
+        if base(key) != self.epochs[n].commitment(seat, j):
+            raise MentalError(f"{seat} sent a wrong partial unmasking of card {slot} (deal "
+                              f"{n}): its key is not the one it committed to", seat)
+        self.shares[(n, j, seat)] = key
+
+    def unmask(self, slot: int, keys: Mapping[str, bytes]) -> str:
+        """The face of ``slot`` from every seat's key for it (each already checked). Raises
+        :class:`MentalError` when it opens to no face of its deal (a tampered step: the
+        audit names who)."""
+        n, j = self.where[slot]
+        e = self.epochs[n]
+        total = b""
+        for s in self.seats:
+            total = keys[s] if not total else times(total, keys[s])
+        m = mul(invert(total), e.points()[j])
+        face = e.table().get(m)
+        if face is not None:
+            return face
+        raise MentalError(f"card {slot} of deal {n} opens to no card of that deal: a "
+                          "shuffle or a lock was tampered with")
+
+    def audit(self, revealed: Mapping[str, Mapping[str, Any]]) -> dict[int, str]:
+        """Check the whole deal with every seat's revealed keys (``seat -> {"shuffle":
+        [hex per epoch], "cards": [[hex per position] per epoch]}``): every step, every
+        commitment, every share taken, and that each epoch holds its declared faces.
+        Returns every slot's face in its latest epoch. Raises :class:`MentalError` naming
+        the first cheat found, seat order within each epoch. Source: the issue, "every
+        step is checkable"."""
+        keys: dict[str, tuple[list[bytes], list[list[bytes]]]] = {}
+        for s in self.seats:
+            got = revealed.get(s)
+            if not isinstance(got, Mapping) or not isinstance(got.get("shuffle"), list) or \
+                    not isinstance(got.get("cards"), list) or \
+                    len(got["shuffle"]) != len(self.epochs) or \
+                    len(got["cards"]) != len(self.epochs):
+                raise MentalError(f"{s} did not reveal its keys for every deal", s)
+            g = [_scalar(x, "a shuffle key", s) for x in got["shuffle"]]
+            ks = []
+            for e, row in zip(self.epochs, got["cards"], strict=True):
+                if not isinstance(row, list) or len(row) != len(e.slots):
+                    raise MentalError(f"{s} did not reveal a key per card of deal {e.number}",
+                                      s)
+                ks.append([_scalar(x, "a card key", s) for x in row])
+            keys[s] = (g, ks)
+        faces: dict[int, str] = {}
+        for e in self.epochs:
+            if not self.done(e):
+                raise MentalError(f"deal {e.number} was never finished")
+            table = e.table()
+            pts = list(table)
+            for s, kind, out, commits in e.steps:
+                g, ks = keys[s][0][e.number], keys[s][1][e.number]
+                if kind == SHUFFLE:
+                    if sorted(mul(g, p) for p in pts) != sorted(out):
+                        raise MentalError(f"{s} tampered with its shuffle of deal {e.number}: "
+                                          "its cards are not the ones it was given, masked "
+                                          "with its revealed key", s)
+                else:
+                    gi = invert(g)
+                    for j, (p, o, k, com) in enumerate(zip(pts, out, ks, commits,
+                                                           strict=True)):
+                        if base(k) != com:
+                            raise MentalError(f"{s}'s revealed key for position {j} of deal "
+                                              f"{e.number} is not the one it committed to", s)
+                        if mul(times(k, gi), p) != o:
+                            raise MentalError(f"{s} tampered with its lock of deal {e.number}"
+                                              f" (position {j})", s)
+                pts = out
+            for (n, j, s), k in self.shares.items():
+                if n == e.number and keys[s][1][n][j] != k:
+                    raise MentalError(f"{s} sent a partial unmasking of card {e.slots[j]} "
+                                      f"(deal {n}) that is not its revealed key", s)
+            opened = []
+            for j, c in enumerate(e.slots):
+                total = b""
+                for s in self.seats:
+                    k = keys[s][1][e.number][j]
+                    total = k if not total else times(total, k)
+                opened.append(mul(invert(total), pts[j]))
+            got_faces = [table.get(m, "") for m in opened]
+            if sorted(opened) != sorted(table):
+                raise MentalError(f"deal {e.number} does not hold the faces it was declared "
+                                  "with")
+            for c, f in zip(e.slots, got_faces, strict=True):
+                faces[c] = f
+        return faces
+
+
+# ---- one seat's secrets ------------------------------------------------------------
+@dataclass
+class Hand:
+    """One seat's keys, held only by the process that plays the seat: per epoch its
+    shuffle key and its per-position card keys. ``rand`` draws keys and permutations
+    (system randomness; a seeded ``random.Random`` only for tests and demonstrations)."""
+
+    seat: str
+    rand: Any = field(default_factory=secrets.SystemRandom)
+    shuffle_keys: list[bytes] = field(default_factory=list)
+    card_keys: list[list[bytes]] = field(default_factory=list)
+
+    def shuffle(self, e: Epoch) -> dict[str, Any]:
+        """This seat's shuffle step of ``e``: every point masked with a fresh key, then
+        permuted in secret."""
+        g = random_scalar(self.rand)
+        self.shuffle_keys.append(g)
+        out = [mul(g, p) for p in e.points()]
+        self.rand.shuffle(out)
+        return {"type": "mask", "epoch": e.number, "seat": self.seat, "kind": SHUFFLE,
+                "points": [p.hex() for p in out], "keys": []}
+
+    def lock(self, e: Epoch) -> dict[str, Any]:
+        """This seat's lock step of ``e``: its shuffle key stripped, a fresh key per
+        position put on, and their commitments."""
+        gi = invert(self.shuffle_keys[e.number])
+        ks = [random_scalar(self.rand) for _ in e.slots]
+        self.card_keys.append(ks)
+        out = [mul(times(k, gi), p) for k, p in zip(ks, e.points(), strict=True)]
+        return {"type": "mask", "epoch": e.number, "seat": self.seat, "kind": LOCK,
+                "points": [p.hex() for p in out], "keys": [base(k).hex() for k in ks]}
+
+    def key(self, ledger: Ledger, slot: int) -> bytes:
+        """This seat's key for ``slot`` in its current epoch."""
+        n, j = ledger.where[slot]
+        return self.card_keys[n][j]
+
+    def reveal(self) -> dict[str, Any]:
+        """Every key this seat used, for the end's audit."""
+        return {"shuffle": [g.hex() for g in self.shuffle_keys],
+                "cards": [[k.hex() for k in row] for row in self.card_keys]}
+
+
+# ---- one process -------------------------------------------------------------------
+@dataclass
+class MentalDealer:
+    """One process's side of the mental-poker deal.
+
+    ``seats``: every seat, seat order; ``mine``: the seats this process plays (a peer's
+    player, the host's player and its bots); ``boxes``: every seat's public box key
+    (``box_key`` of the process that plays it), to seal the partial unmaskings sent to it.
+    ``known``: slot -> face, what this process has learnt (its seats' cards, public ones).
+    ``seed`` (tests and demonstrations): keys and permutations from a generator seeded with
+    it; whoever knows it knows this process's keys."""
+
+    seats: list[str]
+    mine: list[str]
+    seed: str | None = None
+    ledger: Ledger = field(init=False)
+    hands: dict[str, Hand] = field(init=False)
+    box: PrivateKey = field(init=False)
+    boxes: dict[str, bytes] = field(default_factory=dict)
+    known: dict[int, str] = field(default_factory=dict)
+    _got: dict[int, dict[str, bytes]] = field(default_factory=dict)  # slot -> seat -> key
+
+    def __post_init__(self) -> None:
+        if any(s not in self.seats for s in self.mine):
+            raise ValueError("a process plays only seats of the game")
+        self.ledger = Ledger(list(self.seats))
+        self.hands = {}
+        for s in self.mine:
+            rand: Any = secrets.SystemRandom() if self.seed is None else \
+                random.Random(f"wizwar-mental:{self.seed}:{s}")  # noqa: S311 - tests only
+            self.hands[s] = Hand(s, rand)
+        if self.seed is None:
+            self.box = PrivateKey.generate()
+        else:
+            self.box = PrivateKey(blake2b(f"wizwar-mental-box:{self.seed}".encode(),
+                                          digest_size=32).digest())
+        for s in self.mine:
+            self.boxes[s] = bytes(self.box.public_key)
+
+    def box_key(self) -> str:
+        """This process's public box key (hex), announced for every seat it plays."""
+        return bytes(self.box.public_key).hex()
+
+    def learn_boxes(self, boxes: Mapping[str, str]) -> None:
+        """Every seat's public box key (seat -> hex), from the lobby."""
+        for s in self.seats:
+            try:
+                self.boxes[s] = bytes.fromhex(boxes[s])
+            except (KeyError, ValueError):
+                raise MentalError(f"no box key for {s}", s) from None
+
+    # -- a deal -----------------------------------------------------------------------
+    def begin(self, slots: list[int], faces: list[str]) -> None:
+        """Every process opens the same epoch: ``slots`` holding ``faces`` (the deck list
+        at the start; a reshuffle's pile and its public faces)."""
+        self.ledger.begin(slots, faces)
+        for c in slots:
+            self.known.pop(c, None)
+            self._got.pop(c, None)
+
+    def step(self) -> dict[str, Any] | None:
+        """This process's next step of the deal under way (a ``mask`` message to publish),
+        or None when the next step is another process's or the deal is done."""
+        want = self.ledger.next_step()
+        if want is None or want[0] not in self.hands:
+            return None
+        hand, e = self.hands[want[0]], self.ledger.epochs[-1]
+        return hand.shuffle(e) if want[1] == SHUFFLE else hand.lock(e)
+
+    def take_step(self, msg: Mapping[str, Any]) -> None:
+        """A published step (this process's own too). Raises :class:`MentalError`."""
+        self.ledger.add_step(msg)
+
+    # -- opening ----------------------------------------------------------------------
+    def shares(self, slots: Iterable[int], to: str = "") -> dict[str, Any]:
+        """The partial unmaskings of ``slots`` for seat ``to`` (``""``: everyone) from every
+        seat this process plays: an ``unmask`` message. To one seat each key is sealed to
+        that seat's box key (only its process can read it); to everyone they go in the
+        clear. A process sends nothing for a seat it plays itself (it holds those keys)."""
+        out: list[list[Any]] = []
+        if to not in self.hands:
+            for c in slots:
+                for s, hand in self.hands.items():
+                    k = hand.key(self.ledger, c)
+                    if to:
+                        ct = SealedBox(PublicKey(self.boxes[to])).encrypt(
+                            c.to_bytes(2, "big") + k)
+                        out.append([c, s, bytes(ct).hex()])
+                    else:
+                        out.append([c, s, k.hex()])
+        return {"type": "unmask", "to": to, "shares": out}
+
+    def _try(self, c: int) -> bool:
+        """Learn slot ``c``'s face if every seat's key for it is here (the others' shares
+        and this process's own keys)."""
+        if c in self.known:
+            return False
+        got = {**{s: h.key(self.ledger, c) for s, h in self.hands.items()},
+               **self._got.get(c, {})}
+        if not all(s in got for s in self.seats):
+            return False
+        self.known[c] = self.ledger.unmask(c, got)
+        return True
+
+    def open_own(self, slots: Iterable[int]) -> list[int]:
+        """Slots opened to a seat this process plays whose other seats are all its own too
+        (no share to wait for): learn them now. Returns those learnt."""
+        return [c for c in slots if self._try(c)]
+
+    def take_shares(self, msg: Mapping[str, Any]) -> list[int]:
+        """Partial unmaskings sent to everyone or to a seat this process plays: each key is
+        checked against its commitment at once (a wrong one is its sender's cheat, named);
+        returns the slots whose face this process learnt now (once every seat's key is
+        in). Shares sealed to a seat of another process are not for it: ignored (it could
+        not read them). Raises :class:`MentalError`."""
+        to = str(msg.get("to", ""))
+        if to and to not in self.hands:
+            return []
+        touched: list[int] = []
+        for item in msg.get("shares", []):
+            if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)
+                    and isinstance(item[1], str) and isinstance(item[2], str)):
+                raise MentalError("a malformed partial unmasking")
+            c, s, text = item
+            if s not in self.seats or c not in self.ledger.where:
+                raise MentalError(f"a partial unmasking of an unknown card {c} or seat {s}")
+            if to:
+                try:
+                    plain = SealedBox(self.box).decrypt(bytes.fromhex(text))
+                except (CryptoError, ValueError):
+                    raise MentalError(f"{s} sent a partial unmasking of card {c} that is "
+                                      "not sealed to its receiver", s) from None
+                if len(plain) != 34 or int.from_bytes(plain[:2], "big") != c:
+                    raise MentalError(f"{s} sent a partial unmasking for another card than "
+                                      f"{c}", s)
+                key = plain[2:]
+            else:
+                key = _scalar(text, f"a partial unmasking of card {c}", s)
+            self.ledger.check_share(c, s, key)
+            self._got.setdefault(c, {})[s] = key
+            if c not in touched:
+                touched.append(c)
+        return [c for c in touched if self._try(c)]
+
+    # -- the end ----------------------------------------------------------------------
+    def reveal(self) -> dict[str, Any]:
+        """Every key of every seat this process plays: a ``keys`` message for the end."""
+        return {"type": "keys", "keys": {s: h.reveal() for s, h in self.hands.items()}}
+
+    def audit(self, revealed: Mapping[str, Mapping[str, Any]]) -> dict[int, str]:
+        """The end's audit (:meth:`Ledger.audit`) with every seat's revealed keys (seat ->
+        its ``reveal``). Returns every slot's face in its latest epoch. Raises
+        :class:`MentalError` naming the cheat."""
+        return self.ledger.audit(revealed)

@@ -1,0 +1,413 @@
+"""The mental-poker dealer (net/mental.py; issue 15): deals, openings, reshuffles, the end's
+audit, and cheats caught and named.
+
+A :class:`Table` stands for the LAN between the processes of one game: each process is a
+:class:`~net.mental.MentalDealer` for the seats it plays (the host's player and its bot in
+one, each joiner in its own), and every message any of them sends is delivered to every
+process (the worst case: a host relaying everything sees it all) and kept as the frames that
+process received. What a process could decode from its frames, with its own keys and box,
+is checked against what it may know.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from nacl.exceptions import CryptoError
+from nacl.public import SealedBox
+
+from core import registry
+from net.dealer import HostDealer
+from net.mental import (
+    LOCK,
+    SHUFFLE,
+    Epoch,
+    MentalDealer,
+    MentalError,
+    base,
+    face_point,
+    invert,
+    mul,
+    random_scalar,
+    times,
+)
+
+SEATS = ["P1", "P2", "P3", "P4"]
+#: three processes: the host (its player P1 and a bot P4), two joiners
+GROUPS = [["P1", "P4"], ["P2"], ["P3"]]
+
+
+class Table:
+    """Every process of one game, the messages between them, and what each may know."""
+
+    def __init__(self, seats: list[str], groups: list[list[str]], seed: str,
+                 tamper: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.seats = seats
+        self.procs = [MentalDealer(seats, g, seed=f"{seed}:{i}") for i, g in enumerate(groups)]
+        boxes = {s: p.box_key() for p in self.procs for s in p.mine}
+        for p in self.procs:
+            p.learn_boxes(boxes)
+        self.frames: list[list[dict[str, Any]]] = [[] for _ in self.procs]
+        self.may: list[set[int]] = [set() for _ in self.procs]  # what each may know now
+        self.tamper = tamper  # changes a message before it is sent (a cheat)
+
+    def proc(self, seat: str) -> MentalDealer:
+        return next(p for p in self.procs if seat in p.mine)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.tamper is not None:
+            self.tamper(msg)
+        for i, p in enumerate(self.procs):
+            self.frames[i].append(msg)
+            if msg["type"] == "mask":
+                p.take_step(msg)
+            else:
+                p.take_shares(msg)
+
+    def deal(self, slots: list[int], faces: list[str]) -> None:
+        for p in self.procs:
+            p.begin(slots, faces)
+        for m in self.may:
+            m.difference_update(slots)
+        while True:
+            msg = next((m for p in self.procs if (m := p.step()) is not None), None)
+            if msg is None:
+                break
+            self.send(msg)
+
+    def open(self, slots: list[int], to: str = "") -> None:
+        if not slots:
+            return
+        for p in self.procs:
+            msg = p.shares(slots, to)
+            if msg["shares"]:
+                self.send(msg)
+        if to:
+            self.proc(to).open_own(slots)
+        for i, p in enumerate(self.procs):
+            if to == "" or to in p.mine:
+                self.may[i].update(slots)
+
+    def public(self, c: int) -> bool:
+        return all(c in m for m in self.may)
+
+    def god(self) -> dict[int, str]:
+        """Every slot's face, from every seat's keys (only a test can see them all)."""
+        keys: dict[str, Any] = {}
+        for p in self.procs:
+            keys.update(p.reveal()["keys"])
+        return self.procs[0].ledger.audit(keys)
+
+    def decodable(self, i: int) -> set[int]:
+        """The slots process ``i`` could open from the frames it received, its own keys
+        and its box: its shares in the clear, those sealed to it, and its own seats'."""
+        p = self.procs[i]
+        led = p.ledger
+        got: dict[tuple[int, int], set[str]] = {}
+        for msg in self.frames[i]:
+            if msg["type"] != "unmask":
+                continue
+            for c, s, text in msg["shares"]:
+                if c not in led.where:
+                    continue
+                if msg["to"]:
+                    try:
+                        plain = SealedBox(p.box).decrypt(bytes.fromhex(text))
+                    except CryptoError:
+                        continue  # sealed to another process's seat: unreadable
+                    key = plain[2:]
+                else:
+                    key = bytes.fromhex(text)
+                n, j = led.where[c]
+                if base(key) == led.epochs[n].commitment(s, j):  # a key of this very deal
+                    got.setdefault((n, j), set()).add(s)
+        out = set()
+        for c, (n, j) in led.where.items():
+            if got.get((n, j), set()) | set(p.mine) >= set(self.seats):
+                out.add(c)
+        return out
+
+    def check(self, where: str) -> None:
+        for i, p in enumerate(self.procs):
+            assert set(p.known) == self.may[i], (where, p.mine)
+            assert self.decodable(i) == self.may[i], (where, p.mine)
+
+
+def _table(n: int = 20, seed: str = "t", **kw: Any) -> tuple[Table, list[str]]:
+    faces = [f"card{i % 7}" for i in range(n)]
+    t = Table(SEATS, GROUPS, seed, **kw)
+    t.deal(list(range(n)), faces)
+    return t, faces
+
+
+def test_a_card_opened_to_a_seat_is_known_to_its_process_only() -> None:
+    """Opening cards to P2 (a draw) lets P2's process learn them and no other process,
+    though every process received every share (sealed to P2's box key)."""
+    t, faces = _table()
+    t.open([0, 1, 2], "P2")
+    t.open([3], "P4")  # the host's bot: its process holds P1 and P4
+    t.check("hands")
+    god = t.god()
+    assert {c: god[c] for c in (0, 1, 2)} == t.proc("P2").known
+    assert t.proc("P1").known == {3: god[3]}
+    assert not t.proc("P3").known
+    assert sorted(god.values()) == sorted(faces)
+
+
+def test_a_card_opened_to_everyone_is_known_alike() -> None:
+    """A card played is opened to everyone: every process learns the same face."""
+    t, _ = _table()
+    t.open([5], "P3")
+    t.open([5])
+    t.check("public")
+    assert len({p.known[5] for p in t.procs}) == 1
+
+
+def test_a_reshuffle_deals_the_pile_again_behind_new_masks() -> None:
+    """A reshuffle re-deals public cards: what anyone knew of those slots is forgotten, the
+    slots get new points, and a card then drawn is one of the pile's faces."""
+    t, _ = _table()
+    t.open([4, 5, 6, 7])
+    pile = {c: t.procs[0].known[c] for c in (4, 5, 6, 7)}
+    old = [t.procs[0].ledger.epochs[0].points()[c] for c in pile]
+    t.deal(list(pile), list(pile.values()))
+    t.check("after the reshuffle")
+    assert all(c not in p.known for p in t.procs for c in pile)
+    led = t.procs[0].ledger
+    assert led.where[4][0] == 1 and not set(old) & set(led.epochs[1].points())
+    t.open([4], "P3")
+    assert t.proc("P3").known[4] in pile.values()
+    faces = t.god()
+    assert sorted(faces[c] for c in pile) == sorted(pile.values())
+
+
+def test_the_points_of_a_deal_say_nothing_of_which_cards_match() -> None:
+    """Copies of one face get their own points, so no step shows two slots holding the same
+    card (were they equal points, opening one would tell the others)."""
+    t, _ = _table()
+    for step in t.procs[0].ledger.epochs[0].steps:
+        assert len(set(step[2])) == 20, step[:2]
+    assert face_point("card1", 0) != face_point("card1", 1)
+
+
+def test_an_honest_deal_passes_the_audit() -> None:
+    """Every process audits the whole deal with every seat's revealed keys; the faces it
+    opens are the ones each process learnt during the game."""
+    t, _ = _table()
+    t.open([0, 1], "P2")
+    t.open([2])
+    t.deal([2], [t.procs[0].known[2]])
+    t.open([2], "P1")
+    keys: dict[str, Any] = {}
+    for p in t.procs:
+        keys.update(p.reveal()["keys"])
+    for p in t.procs:
+        faces = p.audit(keys)
+        assert all(faces[c] == f for c, f in p.known.items())
+
+
+def test_a_wrong_partial_unmasking_is_caught_at_once_and_named() -> None:
+    """P3 sends P2 a key for card 0 that is not the one it committed to: P2's process finds
+    it as it takes the share and names P3."""
+    def cheat(msg: dict[str, Any]) -> None:
+        if msg["type"] == "unmask" and msg["to"] == "P2":
+            for item in msg["shares"]:
+                if item[1] == "P3":
+                    wrong = random_scalar(random.Random(5))
+                    p2 = next(p for p in t.procs if "P2" in p.mine)
+                    item[2] = bytes(SealedBox(p2.box.public_key).encrypt(
+                        item[0].to_bytes(2, "big") + wrong)).hex()
+
+    t, _ = _table(tamper=cheat)
+    with pytest.raises(MentalError) as err:
+        t.open([0], "P2")
+    assert err.value.seat == "P3"
+    assert "P3 sent a wrong partial unmasking of card 0" in str(err.value)
+
+
+def test_a_wrong_public_unmasking_is_named() -> None:
+    """The same cheat on a card opened to everyone (a card played): named by everyone."""
+    def cheat(msg: dict[str, Any]) -> None:
+        if msg["type"] == "unmask" and not msg["to"]:
+            for item in msg["shares"]:
+                if item[1] == "P4":
+                    item[2] = random_scalar(random.Random(6)).hex()
+
+    t, _ = _table(tamper=cheat)
+    with pytest.raises(MentalError) as err:
+        t.open([3])
+    assert err.value.seat == "P4"
+
+
+def _reveal_all(t: Table) -> dict[str, Any]:
+    keys: dict[str, Any] = {}
+    for p in t.procs:
+        keys.update(p.reveal()["keys"])
+    return keys
+
+
+def test_a_tampered_shuffle_is_named_by_the_audit() -> None:
+    """P3 swaps one card of its shuffle for a second copy of another (masked like the rest,
+    so the step looks fine and no opening fails): the end's audit names P3."""
+    def cheat(msg: dict[str, Any]) -> None:
+        if msg["type"] == "mask" and msg["seat"] == "P3" and msg["kind"] == SHUFFLE:
+            # P3 learns nothing more by it; it only wants a card the deck does not hold
+            pts = [bytes.fromhex(p) for p in msg["points"]]
+            k = random_scalar(random.Random(7))
+            msg["points"][0] = mul(k, pts[1]).hex()
+
+    t, _ = _table(tamper=cheat)
+    with pytest.raises(MentalError) as err:
+        t.procs[1].audit(_reveal_all(t))
+    assert err.value.seat == "P3"
+    assert "P3 tampered with its shuffle of deal 0" in str(err.value)
+
+
+def test_a_tampered_lock_is_found_when_the_card_opens_and_named_by_the_audit() -> None:
+    """P2 locks position 0 with another key than the one it commits to: the card opens to
+    no face (found at once, who is not known yet), and the audit names P2."""
+    def cheat(msg: dict[str, Any]) -> None:
+        if msg["type"] == "mask" and msg["seat"] == "P2" and msg["kind"] == LOCK:
+            p = bytes.fromhex(msg["points"][0])
+            msg["points"][0] = mul(random_scalar(random.Random(8)), p).hex()
+
+    t, _ = _table(tamper=cheat)
+    with pytest.raises(MentalError) as err:
+        t.open([0], "P1")
+    assert "opens to no card" in str(err.value) and err.value.seat == ""
+    with pytest.raises(MentalError) as err:
+        t.procs[2].audit(_reveal_all(t))
+    assert err.value.seat == "P2" and "P2 tampered with its lock of deal 0" in str(err.value)
+
+
+def test_a_key_revealed_at_the_end_must_be_the_one_used() -> None:
+    """A seat that reveals another key at the end than a share it sent is named; one that
+    reveals nothing is named too."""
+    t, _ = _table()
+    t.open([0], "P2")
+    keys = _reveal_all(t)
+    keys["P3"]["cards"][0][0] = random_scalar(random.Random(9)).hex()
+    with pytest.raises(MentalError) as err:
+        t.procs[0].audit(keys)
+    assert err.value.seat == "P3"
+    keys = _reveal_all(t)
+    del keys["P4"]
+    with pytest.raises(MentalError) as err:
+        t.procs[0].audit(keys)
+    assert err.value.seat == "P4" and "did not reveal" in str(err.value)
+
+
+def test_a_step_out_of_turn_or_off_the_group_is_refused_in_words() -> None:
+    """A step by the wrong seat, or with a point that is not in the group, is refused and
+    names its sender."""
+    t = Table(SEATS, GROUPS, "o")
+    for p in t.procs:
+        p.begin([0, 1], ["a", "b"])
+    msg = t.proc("P2").hands["P2"].shuffle(t.procs[0].ledger.epochs[-1])
+    with pytest.raises(MentalError) as err:
+        t.procs[0].take_step(msg)
+    assert err.value.seat == "P2" and "out of turn" in str(err.value)
+    msg = t.proc("P1").step()
+    assert msg is not None
+    msg["points"][1] = "00" * 32  # not a point of the prime-order group
+    with pytest.raises(MentalError) as err:
+        t.procs[1].take_step(msg)
+    assert err.value.seat == "P1" and "not a point of the group" in str(err.value)
+
+
+def test_the_group_arithmetic_commutes() -> None:
+    """Masks commute and strip: the property the whole scheme rests on."""
+    rand = random.Random(3)
+    a, b = random_scalar(rand), random_scalar(rand)
+    m = face_point("fireball")
+    assert mul(a, mul(b, m)) == mul(b, mul(a, m)) == mul(times(a, b), m)
+    assert mul(invert(a), mul(a, m)) == m
+    e = Epoch(0, [0, 1], ["x", "x"])
+    assert len(e.table()) == 2
+
+
+# ---- a whole Wiz-War game ----------------------------------------------------------
+class MentalBacked(HostDealer):
+    """The trusted dealer of a local 4-seat game whose faces come from the mental-poker
+    deal of a :class:`Table` (only a test can read them all): it decides, as the host does
+    today, what each seat must learn; the table opens exactly that by mental poker."""
+
+    table: Table
+
+    def reblind(self, state: Any, slots: list[int]) -> None:
+        """A reshuffle: the pile is public first (by mental poker too), then dealt again."""
+        t = self.table
+        for c in slots:
+            self._old.setdefault(c, (self.values[c], self.salts[c]))
+        t.open([c for c in slots if not t.public(c)])
+        faces = [t.procs[0].known[c] for c in slots]
+        assert faces == [self.values[c] for c in slots]
+        t.deal(list(slots), faces)
+        god = t.god()
+        epoch = 1 + max(h[3] for h in self.history)
+        for c in slots:
+            self.values[c] = god[c]
+            self.salts[c] = f"{epoch:08x}{c:024x}"
+            from core.engine import commitment
+            com = commitment(self.values[c], self.salts[c])
+            self.hooks.set_slot(state, c, self.values[c], com)
+            self.history.append([c, self.values[c], self.salts[c], epoch])
+        from core.engine import commitment
+        self._reblinds.append({"cids": list(slots), "commits": [
+            commitment(self.values[c], self.salts[c]) for c in slots]})
+
+
+def _open_reveals(t: Table, rev: dict[str, Any], again: set[int]) -> None:
+    t.open([c for c, _f, _s in rev["pre"] if c not in again and not t.public(c)])
+    for rb in rev["reblind"]:
+        t.open([c for c, _f, _s in rb["public"] if not t.public(c)])
+    for seat, got in rev["private"].items():
+        i = next(i for i, p in enumerate(t.procs) if seat in p.mine)
+        t.open([c for c, _f, _s in got if c not in t.may[i]], seat)
+
+
+def test_a_whole_four_seat_game_dealt_by_mental_poker_tells_each_process_only_its_share(
+        ) -> None:
+    """A whole 4-seat Wiz-War game (the host's player and bot, two joiners), every card
+    dealt, drawn, shown and reshuffled by mental poker: after every action each process
+    knows exactly, and could decode from every frame it received exactly, the cards the
+    trusted dealer would reveal to its seats; at the end every process's audit opens the
+    deal the game was played with."""
+    rs = registry.get("wizwar")
+    opts = rs.validate_options({"players": 4})
+    hooks = rs.dealing()
+    values = hooks.values(opts)
+    t = Table(rs.seats(opts), GROUPS, "game")
+    t.deal(list(range(len(values))), values)
+    god = t.god()
+    dealer = MentalBacked(hooks, [god[c] for c in range(len(values))],
+                          [f"{c:032x}" for c in range(len(values))])
+    dealer.table = t
+    dealer.history = [[c, dealer.values[c], dealer.salts[c], 0] for c in range(len(values))]
+    st = rs.new_game(opts, b"mental-poker-game", deal=dealer.game_deal())
+    dealer.attach(st)
+    pre, private = dealer.start_reveals(st)
+    _open_reveals(t, {"pre": pre, "reblind": [], "private": private}, set())
+    t.check("the start")
+    reshuffles = actions = 0
+    while not rs.result(st).over and actions < 1500:
+        seat = rs.to_move(st)[0]
+        action = rs.bot_act(st, seat)
+        before = dealer.begin(st, action)
+        rs.apply(st, action)
+        rev = dealer.finish(st, before)
+        again = {c for rb in rev["reblind"] for c in rb["cids"]}
+        reshuffles += len(rev["reblind"])
+        _open_reveals(t, rev, again)
+        actions += 1
+        t.check(f"action {actions} {action}")
+        for p in t.procs:
+            assert all(dealer.values[c] == f for c, f in p.known.items())
+    assert rs.result(st).over and reshuffles >= 1, (actions, reshuffles)
+    keys = _reveal_all(t)
+    for p in t.procs:
+        faces = p.audit(keys)
+        assert [faces[c] for c in range(len(values))] == dealer.values
