@@ -267,14 +267,14 @@ class Ledger:
                     len(got["shuffle"]) != len(self.epochs) or \
                     len(got["cards"]) != len(self.epochs):
                 raise MentalError(f"{s} did not reveal its keys for every deal", s)
-            g = [_scalar(x, "a shuffle key", s) for x in got["shuffle"]]
-            ks = []
+            shuffle_keys = [_scalar(x, "a shuffle key", s) for x in got["shuffle"]]
+            ks: list[list[bytes]] = []
             for e, row in zip(self.epochs, got["cards"], strict=True):
                 if not isinstance(row, list) or len(row) != len(e.slots):
                     raise MentalError(f"{s} did not reveal a key per card of deal {e.number}",
                                       s)
                 ks.append([_scalar(x, "a card key", s) for x in row])
-            keys[s] = (g, ks)
+            keys[s] = (shuffle_keys, ks)
         faces: dict[int, str] = {}
         for e in self.epochs:
             if not self.done(e):
@@ -282,7 +282,7 @@ class Ledger:
             table = e.table()
             pts = list(table)
             for s, kind, out, commits in e.steps:
-                g, ks = keys[s][0][e.number], keys[s][1][e.number]
+                g, row_keys = keys[s][0][e.number], keys[s][1][e.number]
                 if kind == SHUFFLE:
                     if sorted(mul(g, p) for p in pts) != sorted(out):
                         raise MentalError(f"{s} tampered with its shuffle of deal {e.number}: "
@@ -290,7 +290,7 @@ class Ledger:
                                           "with its revealed key", s)
                 else:
                     gi = invert(g)
-                    for j, (p, o, k, com) in enumerate(zip(pts, out, ks, commits,
+                    for j, (p, o, k, com) in enumerate(zip(pts, out, row_keys, commits,
                                                            strict=True)):
                         if base(k) != com:
                             raise MentalError(f"{s}'s revealed key for position {j} of deal "
@@ -299,16 +299,16 @@ class Ledger:
                             raise MentalError(f"{s} tampered with its lock of deal {e.number}"
                                               f" (position {j})", s)
                 pts = out
-            for (n, j, s), k in self.shares.items():
-                if n == e.number and keys[s][1][n][j] != k:
+            for (n, j, s), share in self.shares.items():
+                if n == e.number and keys[s][1][n][j] != share:
                     raise MentalError(f"{s} sent a partial unmasking of card {e.slots[j]} "
                                       f"(deal {n}) that is not its revealed key", s)
             opened = []
-            for j, c in enumerate(e.slots):
+            for j in range(len(e.slots)):
                 total = b""
                 for s in self.seats:
-                    k = keys[s][1][e.number][j]
-                    total = k if not total else times(total, k)
+                    card_key = keys[s][1][e.number][j]
+                    total = card_key if not total else times(total, card_key)
                 opened.append(mul(invert(total), pts[j]))
             got_faces = [table.get(m, "") for m in opened]
             if sorted(opened) != sorted(table):

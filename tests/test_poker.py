@@ -53,6 +53,8 @@ class Table:
         self.frames: list[list[dict[str, Any]]] = [[] for _ in self.procs]
         self.may: list[set[int]] = [set() for _ in self.procs]  # what each may know now
         self.tamper = tamper  # changes a message before it is sent (a cheat)
+        self._read: dict[int, int] = {}
+        self._keys: dict[int, dict[tuple[int, int], set[str]]] = {}
 
     def proc(self, seat: str) -> MentalDealer:
         return next(p for p in self.procs if seat in p.mine)
@@ -103,27 +105,27 @@ class Table:
 
     def decodable(self, i: int) -> set[int]:
         """The slots process ``i`` could open from the frames it received, its own keys
-        and its box: its shares in the clear, those sealed to it, and its own seats'."""
+        and its box: its shares in the clear, those sealed to it, and its own seats'.
+        (The frames are read once each: ``_read`` and ``_keys`` keep how far.)"""
         p = self.procs[i]
         led = p.ledger
-        got: dict[tuple[int, int], set[str]] = {}
-        for msg in self.frames[i]:
+        got = self._keys.setdefault(i, {})
+        frames = self.frames[i]
+        for msg in frames[self._read.get(i, 0):]:
             if msg["type"] != "unmask":
                 continue
             for c, s, text in msg["shares"]:
-                if c not in led.where:
-                    continue
-                if msg["to"]:
-                    try:
-                        plain = SealedBox(p.box).decrypt(bytes.fromhex(text))
-                    except CryptoError:
-                        continue  # sealed to another process's seat: unreadable
-                    key = plain[2:]
-                else:
-                    key = bytes.fromhex(text)
+                raw = bytes.fromhex(text)
+                tries = [raw] if len(raw) == 32 else []  # a key in the clear
+                try:
+                    tries.append(SealedBox(p.box).decrypt(raw)[2:])
+                except CryptoError:
+                    pass  # sealed to another process's seat: unreadable
                 n, j = led.where[c]
-                if base(key) == led.epochs[n].commitment(s, j):  # a key of this very deal
-                    got.setdefault((n, j), set()).add(s)
+                for key in tries:
+                    if base(key) == led.epochs[n].commitment(s, j):  # a key of this deal
+                        got.setdefault((n, j), set()).add(s)
+        self._read[i] = len(frames)
         out = set()
         for c, (n, j) in led.where.items():
             if got.get((n, j), set()) | set(p.mine) >= set(self.seats):
@@ -145,15 +147,19 @@ def _table(n: int = 20, seed: str = "t", **kw: Any) -> tuple[Table, list[str]]:
 
 def test_a_card_opened_to_a_seat_is_known_to_its_process_only() -> None:
     """Opening cards to P2 (a draw) lets P2's process learn them and no other process,
-    though every process received every share (sealed to P2's box key)."""
+    though every process received every share; a card then shown to P3 too (Telepath)
+    carries P2's own key, sealed to P3's box key, so the host, which relays it, still
+    cannot open it."""
     t, faces = _table()
     t.open([0, 1, 2], "P2")
     t.open([3], "P4")  # the host's bot: its process holds P1 and P4
     t.check("hands")
+    t.open([0], "P3")  # Telepath: P2's card shown to P3 too, P2's key now sent
+    t.check("a hand shown to another seat")
     god = t.god()
     assert {c: god[c] for c in (0, 1, 2)} == t.proc("P2").known
     assert t.proc("P1").known == {3: god[3]}
-    assert not t.proc("P3").known
+    assert t.proc("P3").known == {0: god[0]}
     assert sorted(god.values()) == sorted(faces)
 
 
@@ -387,7 +393,8 @@ def test_a_whole_four_seat_game_dealt_by_mental_poker_tells_each_process_only_it
                           [f"{c:032x}" for c in range(len(values))])
     dealer.table = t
     dealer.history = [[c, dealer.values[c], dealer.salts[c], 0] for c in range(len(values))]
-    st = rs.new_game(opts, b"mental-poker-game", deal=dealer.game_deal())
+    # a seed whose game reshuffles and plays Stone Dead (stones shown to everyone)
+    st = rs.new_game(opts, b"mental-poker-game-10", deal=dealer.game_deal())
     dealer.attach(st)
     pre, private = dealer.start_reveals(st)
     _open_reveals(t, {"pre": pre, "reblind": [], "private": private}, set())
