@@ -113,13 +113,15 @@ def times(a: bytes, b: bytes) -> bytes:
     return bytes(nb.crypto_core_ed25519_scalar_mul(a, b))
 
 
-def _point(text: Any, what: str, seat: str) -> bytes:
-    """A point from its hex form; a malformed one is ``seat``'s cheat."""
+def _point(text: Any, what: str, seat: str, check: bool = False) -> bytes:
+    """A point from its hex form; a malformed one is ``seat``'s cheat. ``check``: also
+    that it lies in the prime-order subgroup (costly; otherwise the next multiplication
+    checks it, :func:`mul`, and the step's author is named there)."""
     try:
         p = bytes.fromhex(text) if isinstance(text, str) else b""
     except ValueError:
         p = b""
-    if len(p) != 32 or not nb.crypto_core_ed25519_is_valid_point(p):
+    if len(p) != 32 or (check and not nb.crypto_core_ed25519_is_valid_point(p)):
         raise MentalError(f"{seat} sent {what} that is not a point of the group", seat)
     return p
 
@@ -145,6 +147,7 @@ class Epoch:
     slots: list[int]
     faces: list[str]
     steps: list[tuple[str, str, list[bytes], list[bytes]]] = field(default_factory=list)
+    _table: dict[bytes, str] = field(default_factory=dict, repr=False)
 
     def points(self) -> list[bytes]:
         """The current points (the input, before any step: every face's point)."""
@@ -152,12 +155,22 @@ class Epoch:
 
     def table(self) -> dict[bytes, str]:
         """Every card's input point -> its face, in declaration order (copies numbered)."""
-        seen: Counter[str] = Counter()
-        out: dict[bytes, str] = {}
-        for f in self.faces:
-            out[face_point(f, seen[f])] = f
-            seen[f] += 1
-        return out
+        if not self._table:
+            seen: Counter[str] = Counter()
+            for f in self.faces:
+                self._table[face_point(f, seen[f])] = f
+                seen[f] += 1
+        return self._table
+
+    def checked(self, points: list[bytes]) -> list[bytes]:
+        """``points`` (the current ones), refusing one off the prime-order subgroup: the
+        last step's author is named (its points are checked by the next to use them)."""
+        for p in points:
+            if not nb.crypto_core_ed25519_is_valid_point(p):
+                seat = self.steps[-1][0] if self.steps else ""
+                raise MentalError(f"{seat} sent a card that is not a point of the group",
+                                  seat)
+        return points
 
     def commitment(self, seat: str, j: int) -> bytes:
         """``seat``'s committed key for position ``j`` (its lock step)."""
@@ -245,7 +258,7 @@ class Ledger:
         total = b""
         for s in self.seats:
             total = keys[s] if not total else times(total, keys[s])
-        m = mul(invert(total), e.points()[j])
+        m = mul(invert(total), e.checked([e.points()[j]])[0])
         face = e.table().get(m)
         if face is not None:
             return face
@@ -336,7 +349,7 @@ class Hand:
         permuted in secret."""
         g = random_scalar(self.rand)
         self.shuffle_keys.append(g)
-        out = [mul(g, p) for p in e.points()]
+        out = [mul(g, p) for p in e.checked(e.points())]
         self.rand.shuffle(out)
         return {"type": "mask", "epoch": e.number, "seat": self.seat, "kind": SHUFFLE,
                 "points": [p.hex() for p in out], "keys": []}
@@ -347,7 +360,7 @@ class Hand:
         gi = invert(self.shuffle_keys[e.number])
         ks = [random_scalar(self.rand) for _ in e.slots]
         self.card_keys.append(ks)
-        out = [mul(times(k, gi), p) for k, p in zip(ks, e.points(), strict=True)]
+        out = [mul(times(k, gi), p) for k, p in zip(ks, e.checked(e.points()), strict=True)]
         return {"type": "mask", "epoch": e.number, "seat": self.seat, "kind": LOCK,
                 "points": [p.hex() for p in out], "keys": [base(k).hex() for k in ks]}
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from nacl import bindings as nb
 from nacl.exceptions import CryptoError
 from nacl.public import SealedBox
 
@@ -36,6 +37,8 @@ from net.mental import (
 )
 
 SEATS = ["P1", "P2", "P3", "P4"]
+#: a point of order 8 of Edwards25519
+SMALL_ORDER = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
 #: three processes: the host (its player P1 and a bot P4), two joiners
 GROUPS = [["P1", "P4"], ["P2"], ["P3"]]
 
@@ -318,10 +321,17 @@ def test_a_step_out_of_turn_or_off_the_group_is_refused_in_words() -> None:
     assert err.value.seat == "P2" and "out of turn" in str(err.value)
     msg = t.proc("P1").step()
     assert msg is not None
-    msg["points"][1] = "00" * 32  # not a point of the prime-order group
+    # a point with a small-order part: multiplying it would leak the key modulo 8
+    bad = nb.crypto_core_ed25519_add(bytes.fromhex(msg["points"][1]), SMALL_ORDER)
+    msg["points"][1] = bad.hex()
+    for p in t.procs:
+        p.take_step(msg)  # taken (checking every point on every process costs too much)
     with pytest.raises(MentalError) as err:
-        t.procs[1].take_step(msg)
+        t.proc("P2").step()  # the next seat to multiply it refuses, naming its sender
     assert err.value.seat == "P1" and "not a point of the group" in str(err.value)
+    with pytest.raises(MentalError) as err:
+        t.procs[0].take_step({**msg, "seat": "P2", "points": ["00"]})
+    assert err.value.seat == "P2" and "has not 2 cards" in str(err.value)
 
 
 def test_the_group_arithmetic_commutes() -> None:
