@@ -240,6 +240,17 @@ class Ledger:
             for j, c in enumerate(e.slots):
                 self.where[c] = (e.number, j)
 
+    def digest(self) -> str:
+        """BLAKE2b-128 over every epoch's slots, faces and published steps (hex): equal in
+        every process that took the same deal, so the lockstep can compare it like a state
+        hash (a process fed another step, or other faces for a reshuffle, differs)."""
+        h = blake2b(digest_size=16)
+        for e in self.epochs:
+            h.update(f"epoch {e.number}|{e.slots}|{e.faces}|".encode())
+            for seat, kind, points, keys in e.steps:
+                h.update(f"{seat}|{kind}|".encode() + b"".join(points) + b"|" + b"".join(keys))
+        return h.hexdigest()
+
     def check_share(self, slot: int, seat: str, key: bytes) -> None:
         """``key`` is ``seat``'s committed key for ``slot`` now. Raises
         :class:`MentalError` naming ``seat`` (a wrong partial unmasking)."""

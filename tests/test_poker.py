@@ -202,6 +202,36 @@ def test_the_points_of_a_deal_say_nothing_of_which_cards_match() -> None:
     assert face_point("card1", 0) != face_point("card1", 1)
 
 
+def test_every_process_keeps_the_same_public_record() -> None:
+    """The ledger's digest is the same in every process after a deal and a reshuffle, and
+    differs in one that declared other faces for the reshuffle."""
+    t, _ = _table()
+    t.open([4, 5])
+    assert len({p.ledger.digest() for p in t.procs}) == 1
+    before = t.procs[0].ledger.digest()
+    t.deal([4, 5], [t.procs[0].known[4], t.procs[0].known[5]])
+    assert len({p.ledger.digest() for p in t.procs}) == 1 != before
+    other = MentalDealer(SEATS, ["P2"], seed="x")
+    other.ledger.epochs = t.procs[0].ledger.epochs[:1]
+    other.ledger.epochs.append(Epoch(1, [4, 5], ["card0", "card0"],
+                                     list(t.procs[0].ledger.epochs[1].steps)))
+    assert other.ledger.digest() != t.procs[0].ledger.digest()
+
+
+def test_wizwar_bench_prints_the_mental_poker_costs(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``wizwar bench --only poker`` prints the deal, draw, show, reshuffle and audit costs
+    of a 4-seat Wiz-War deal."""
+    from wizwar_tui.cli import main
+
+    assert main(["bench", "--only", "poker", "--runs", "1"]) == 0
+    out = capsys.readouterr().out
+    for what in ("deal 125 cards, 4 seats", "the deal's critical path", "draw",
+                 "a card shown to everyone",
+                 "reshuffle of 30 cards", "the end's audit"):
+        assert f"mental poker: {what}" in out, what
+
+
 def test_an_honest_deal_passes_the_audit() -> None:
     """Every process audits the whole deal with every seat's revealed keys; the faces it
     opens are the ones each process learnt during the game."""

@@ -109,7 +109,7 @@ def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
                          help="fewer games and runs: a smoke test, not for the record")
     p_bench.add_argument("--only", action="append", default=[], metavar="PART",
                          help="measure only these parts (repeat or comma-separate): games, "
-                              "apply, legal, los, hash, verify, echo, start, render, lan")
+                              "apply, legal, los, hash, verify, echo, start, render, lan, poker")
     p_self = sub.add_parser("selfplay", help="bots play headless games, every action checked")
     add_game_argument(p_self)
     p_self.add_argument("--games", type=_positive, default=10, help="how many games (default 10)")
