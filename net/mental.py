@@ -540,3 +540,105 @@ class MentalDealer:
         its ``reveal``). Returns every slot's face in its latest epoch. Raises
         :class:`MentalError` naming the cheat."""
         return self.ledger.audit(revealed)
+
+
+# ---- what an action must open, found without a full state ---------------------------
+class NeedReshuffle(Exception):  # noqa: N818 - a signal, like core.rng.ChanceNeeded
+    """A trial reached a re-deal of ``slots`` (a reshuffle) that is not dealt yet."""
+
+    def __init__(self, slots: list[int]) -> None:
+        super().__init__(f"a reshuffle of {len(slots)} cards")
+        self.slots = list(slots)
+
+
+@dataclass
+class Prepared:
+    """A re-deal dealt by mental poker ahead of the action that makes it: its ``slots``
+    (in the rules' order), the faces this process knows of them (``""`` unknown) and their
+    new public commitments."""
+
+    slots: list[int]
+    faces: list[str]
+    commits: list[str]
+
+
+@dataclass
+class TrialDealer:
+    """The dealer a process attaches to its own partial state (or a copy of it) while an
+    action is applied: it records what the rules show (``show``) and serves the re-deals
+    from those already dealt by mental poker (``prepared``, in order); one not dealt yet
+    stops the trial (:class:`NeedReshuffle`)."""
+
+    hooks: Any
+    prepared: list[Prepared]
+    to_all: list[int] = field(default_factory=list)
+    to_seat: dict[str, list[int]] = field(default_factory=dict)
+    used: int = 0
+
+    def show(self, state: Any, slots: list[int], to: str = "") -> None:
+        """The rules show ``slots`` to ``to`` (``""``: everyone): noted."""
+        if to:
+            self.to_seat.setdefault(to, []).extend(slots)
+        else:
+            self.to_all.extend(c for c in slots if c not in self.to_all)
+
+    def reblind(self, state: Any, slots: list[int]) -> None:
+        """The rules deal ``slots`` again: the next prepared re-deal, which must be of
+        these very slots; none left raises :class:`NeedReshuffle`."""
+        if self.used >= len(self.prepared):
+            raise NeedReshuffle(slots)
+        p = self.prepared[self.used]
+        if p.slots != list(slots):
+            raise MentalError("the re-deal dealt ahead is not the one the rules make")
+        self.used += 1
+        for c, f, com in zip(p.slots, p.faces, p.commits, strict=True):
+            self.hooks.set_slot(state, c, f, com)
+
+
+@dataclass
+class Trial:
+    """What one process's trial of an action found (on a copy of its partial state):
+    ``ok`` (False: the rules refused the action there, its faces too few to play it);
+    ``to_all``: the slots the rules showed to everyone or that became public; ``to_seat``:
+    per seat, the slots shown to it; ``entering``: per seat, the slots that entered its
+    hand and stayed private; ``reshuffle``: the slots of a re-deal the trial reached that
+    is not dealt yet (None: none); ``state``: the copy after it (None when refused)."""
+
+    ok: bool
+    to_all: list[int] = field(default_factory=list)
+    to_seat: dict[str, list[int]] = field(default_factory=dict)
+    entering: dict[str, list[int]] = field(default_factory=dict)
+    reshuffle: list[int] | None = None
+    state: Any = None
+
+
+def trial(ruleset: Any, state: Any, action: Any, prepared: list[Prepared]) -> Trial:
+    """Apply ``action`` to a copy of this process's partial ``state`` with a
+    :class:`TrialDealer`: what the rules show and deal, as far as this process's faces let
+    them. The caller trusts a claim about a slot only from a process that knows that slot
+    (a trial reads ``""`` for the rest, "not that card"). ``IllegalAction`` from the rules
+    is a refused trial, not an error."""
+    from core.engine import IllegalAction
+
+    hooks = ruleset.dealing()
+    st = ruleset.clone(state)
+    rec = TrialDealer(hooks, prepared)
+    hooks.attach(st, rec)
+    pub0, hands0 = hooks.public(st), hooks.holders(st)
+    reshuffle = None
+    try:
+        ruleset.apply(st, action)
+    except IllegalAction:
+        return Trial(False)
+    except NeedReshuffle as need:
+        reshuffle = need.slots
+    pub1 = hooks.public(st)
+    entering = {}
+    if reshuffle is None:
+        for seat, held in hooks.holders(st).items():
+            new = sorted(held - hands0.get(seat, set()) - pub1)
+            if new:
+                entering[seat] = new
+    to_all = list(rec.to_all) + sorted(pub1 - pub0 - set(rec.to_all))
+    return Trial(True, to_all, {s: sorted(set(v)) for s, v in rec.to_seat.items()}, entering,
+                 reshuffle, st if reshuffle is None else None)
