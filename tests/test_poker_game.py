@@ -78,13 +78,12 @@ class MentalGame:
         self.redeals: list[int] = []  # the ledger epochs of every re-deal, in order
         self.pending: list[int] = []  # those dealt for the action being settled
         self.applied = [1 for _ in self.procs]  # epochs each process's state has taken
-        self.rounds = self.trap_claims = 0
+        self.rounds = self.trap_claims = self.shown_to_seat = 0
+        self.seed = seed
         self.deal(list(range(len(values))), values)
         e0 = self.ledger.epochs[0]
-        coms = [commit_of(e0, j) for j in range(len(values))]
-        self.states = [rs.new_game(self.opts, seed, deal=self.hooks.deal([""] * len(values),
-                                                                          coms))
-                       for _ in self.procs]
+        coms = self.coms = [commit_of(e0, j) for j in range(len(values))]
+        self.states: list[Any] = []
         faces = self.god()
         ref = Reference(self.hooks, [faces[c] for c in range(len(values))],
                         [f"{c:032x}" for c in range(len(values))])
@@ -93,6 +92,50 @@ class MentalGame:
         self.ref = ref
         self.full = rs.new_game(self.opts, seed, deal=ref.game_deal())
         ref.attach(self.full)
+
+    def start(self) -> None:
+        """The start, settled like an action: every process sets the game up with the faces
+        it knows (``new_game``); the first card dealt (in the deal's order) that its holder
+        does not know is opened to it, a card the holder's set-up then makes public (a Trap!
+        dealt goes off) to everyone, and so on until nothing more opens (opening a whole
+        hand at once would be wrong: a Trap! set aside moves every later card to another
+        seat). Then every process
+        sets up its own partial state, and the reference says what it would reveal."""
+        rs, n = self.rs, len(self.coms)
+        blind = rs.new_game(self.opts, self.seed, deal=self.hooks.deal([""] * n, self.coms))
+        # the deal's order: the hands in seat order, then the draw pile (Wiz-War deals 7
+        # cards to each seat in turn; nothing known, nothing is set aside)
+        order = {c: k for k, c in enumerate(
+            [c for w in blind.wizards for c in w.hand] + list(blind.deck))}
+        for _ in range(200):
+            trials = [rs.new_game(self.opts, self.seed, deal=self.hooks.deal(
+                [p.known.get(c, "") for c in range(n)], self.coms)) for p in self.procs]
+            to_all = sorted({c for i, st in enumerate(trials) for c in self.hooks.public(st)
+                             if c in self.procs[i].known and not self.public(c)})
+            if to_all:
+                self.open(to_all)
+                continue
+            hands = sorted({(order[c], c, s) for st in trials
+                            for s, cs in self.hooks.holders(st).items()
+                            for c in cs if c not in self.procs[self.at(s)].known})
+            if not hands:
+                break
+            _k, c, s = hands[0]  # the first card dealt that its holder does not know
+            self.open([c], s)
+        else:
+            raise AssertionError("the start never settled")
+        self.states = [rs.new_game(self.opts, self.seed, deal=self.hooks.deal(
+            [p.known.get(c, "") for c in range(n)], self.coms)) for p in self.procs]
+        pre, private = self.ref.start_reveals(self.full)
+        for c, _f, _s in pre:
+            for exp in self.expected:
+                exp.add(c)
+        for seat, got in private.items():
+            self.expected[self.at(seat)].update(c for c, _f, _s in got)
+        h = rs.state_hash(self.full)
+        for i, st in enumerate(self.states):
+            assert rs.state_hash(st) == h, ("the start", GROUPS[i])
+            assert set(self.procs[i].known) == self.expected[i], ("the start", GROUPS[i])
 
     @property
     def ledger(self) -> Any:
@@ -137,6 +180,8 @@ class MentalGame:
         """Each process's state takes the faces it learnt, for slots its state already
         holds in that deal (a re-deal dealt ahead takes them when it is applied)."""
         for i, p in enumerate(self.procs):
+            if not self.states:
+                return
             for c, f in p.known.items():
                 if self.ledger.where[c][0] < self.applied[i] and \
                         self.states[i].faces[c] != f:
@@ -157,10 +202,16 @@ class MentalGame:
         everywhere, checked against the reference."""
         rs = self.rs
         deck = {c: k for k, c in enumerate(self.states[0].deck)}  # draw order, before
+        held = {c: seat for seat, cs in self.hooks.holders(self.states[0]).items() for c in cs}
         self.pending = []
+        # an action with sealed fields (Telepath's choose): a process playing no seat that
+        # may know it whole applies its public form, as a peer does today
+        sealed = rs.seal(self.states[self.at(action.actor)], action)
+        forms = [action if sealed is None or set(p.mine) & set(sealed.knows)
+                 else sealed.public for p in self.procs]
         for _ in range(100):
             self.rounds += 1
-            trials = [trial(rs, st, action, self.prepared(i))
+            trials = [trial(rs, st, forms[i], self.prepared(i))
                       for i, st in enumerate(self.states)]
             assert trials[self.at(action.actor)].ok, f"the actor's trial refused {action}"
             to_all: list[int] = []
@@ -168,11 +219,17 @@ class MentalGame:
             for i, t in enumerate(trials):
                 if not t.ok:
                     continue
-                knows = self.procs[i].known
-                to_all += [c for c in t.to_all if c in knows and not self.public(c)
+                p = self.procs[i]
+
+                def may_claim(c: int, p: MentalDealer = p) -> bool:
+                    # the holder's process (it knows its whole hand, so which of its cards
+                    # the rules pick), else, for a card in no hand, a process that knows it
+                    return held[c] in p.mine if c in held else c in p.known
+
+                to_all += [c for c in t.to_all if may_claim(c) and not self.public(c)
                            and c not in to_all]
                 to_seat += [(c, s) for s, cs in t.to_seat.items() for c in cs
-                            if c in knows and c not in self.procs[self.at(s)].known
+                            if may_claim(c) and c not in self.procs[self.at(s)].known
                             and (c, s) not in to_seat]
             if to_all or to_seat:
                 self.trap_claims += any(c in deck for c in to_all)
@@ -181,6 +238,7 @@ class MentalGame:
                 for c, s in to_seat:
                     if not self.public(c):
                         self.open([c], s)
+                        self.shown_to_seat += 1
                 continue
             needs = [t.reshuffle for t in trials if t.ok and t.reshuffle is not None]
             if needs:
@@ -211,7 +269,7 @@ class MentalGame:
         for i, st in enumerate(self.states):
             dealer = TrialDealer(self.hooks, self.prepared(i))
             self.hooks.attach(st, dealer)
-            rs.apply(st, action)
+            rs.apply(st, forms[i])
             assert dealer.used == len(self.pending)
             self.applied[i] += len(self.pending)
         self.sync()
@@ -245,31 +303,34 @@ class MentalGame:
                 assert ref.values[c] == f
 
 
-def test_a_whole_game_with_no_full_state_anywhere() -> None:
-    """A whole 4-seat game, every action settled by mental poker between processes that
-    each hold only their own cards: the same game as the trusted dealer's, every process
-    knowing exactly what that dealer would tell its seats; at the end every process's audit
-    opens the deal played."""
-    g = MentalGame(b"mental-poker-game-10")  # a game that reshuffles and plays Stone Dead
-    rs = g.rs
-    start = g.ref.start_reveals(g.full)
-    for c, _f, _s in start[0]:
-        for exp in g.expected:
-            exp.add(c)
-    for seat, got in start[1].items():
-        g.expected[g.at(seat)].update(c for c, _f, _s in got)
-        g.open([c for c, _f, _s in got], seat)
-    g.open([c for c, _f, _s in start[0]])
-    actions = 0
-    while not rs.result(g.full).over and actions < 1500:
-        seat = rs.to_move(g.full)[0]
-        action = rs.bot_act(g.states[g.at(seat)], seat)  # chosen on its own partial state
-        g.settle(action)
-        actions += 1
-    assert rs.result(g.full).over and g.redeals, (actions, g.redeals)
-    keys: dict[str, Any] = {}
-    for p in g.procs:
-        keys.update(p.reveal()["keys"])
-    for p in g.procs:
-        faces = p.audit(keys)
-        assert [faces[c] for c in range(len(g.ref.values))] == g.ref.values
+def test_whole_games_with_no_full_state_anywhere() -> None:
+    """Whole 4-seat games, every action settled by mental poker between processes that
+    each hold only their own cards: the same games as the trusted dealer's, every process
+    knowing exactly what that dealer would tell its seats after the start and after every
+    action; at the end every process's audit opens the deal played. Between them the games
+    deal a Trap! at the start, draw one later, reshuffle, and show a hand to another seat
+    (Telepath)."""
+    rounds = traps = shown = redeals = 0
+    for seed in (b"mental-poker-game-9", b"mental-poker-game-23"):
+        g = MentalGame(seed)
+        rs = g.rs
+        g.start()
+        traps += len(g.full.discard)  # a Trap! dealt is set aside at the start
+        actions = 0
+        while not rs.result(g.full).over and actions < 1500:
+            seat = rs.to_move(g.full)[0]
+            action = rs.bot_act(g.states[g.at(seat)], seat)  # chosen on its own state
+            g.settle(action)
+            actions += 1
+        assert rs.result(g.full).over
+        rounds += g.rounds
+        traps += g.trap_claims
+        shown += g.shown_to_seat
+        redeals += len(g.redeals)
+        keys: dict[str, Any] = {}
+        for p in g.procs:
+            keys.update(p.reveal()["keys"])
+        for p in g.procs:
+            faces = p.audit(keys)
+            assert [faces[c] for c in range(len(g.ref.values))] == g.ref.values
+    assert traps >= 2 and shown >= 1 and redeals >= 2, (traps, shown, redeals, rounds)
