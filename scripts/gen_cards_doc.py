@@ -27,7 +27,8 @@ def render() -> str:
         f"{len(CARDS)} names, {total} cards. Implemented: {len(done)} names "
         f"({sum(c.count for c in done)} cards); games are dealt from those until all are.",
         "Rules of each card: `../shared/cards.md` (the reference this project follows; rows",
-        "marked *decided* there are our reading where the printed text is unknown).",
+        "marked *decided* there are our reading where the printed text is unknown, shown below",
+        "as \"this game's reading\").",
         "Regenerate with `python scripts/gen_cards_doc.py`.",
         "",
     ]

@@ -721,10 +721,34 @@ async def test_a_game_left_before_anyone_acted_leaves_no_file(data_home: Path) -
         assert game is not None and game.logfile is not None
         assert not game.session.actions  # the human moves first: nobody has acted
         path = game.logfile.path
-        assert os.path.exists(path)  # (the header is written as the game starts)
+        # nothing on disk until someone acts: a kill now (SIGTERM, SIGHUP) leaves no file
+        assert not os.path.exists(path) and not os.path.exists(path + ".part")
+        assert not [f for f in os.listdir(data_home / "wizwar" / "games")]
         await pilot.press("q")
         await pilot.pause()
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
         assert not os.path.exists(path) and not os.path.exists(path + ".part")
+
+
+async def test_the_log_file_appears_with_the_first_action(data_home: Path) -> None:
+    """A local game's log is held back until someone acts; then the file appears with the
+    header and that action, each later action appended (issue 12: a game killed before
+    anyone acted left a header-only file)."""
+    app = WizWarApp(players=2, seed=SHORT_GAME_SEED, start_game=True, bot_delay=0,
+                    discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert game is not None and game.logfile is not None
+        path = game.logfile.path
+        assert not os.path.exists(path)
+        s = game.session
+        assert game.do(s.legal_actions()[0])
+        await pilot.pause()
+        loaded = log.read(Path(path).read_bytes())
+        assert loaded.header["seed"] == SHORT_GAME_SEED and len(loaded.records) == 1
+        assert game.do(s.legal_actions()[0])
+        await pilot.pause()
+        assert len(log.read(Path(path).read_bytes()).records) == 2

@@ -355,10 +355,13 @@ async def test_board_coordinates(size: tuple[int, int], ascii_only: bool) -> Non
         game = game_of(app)
         v = game.session.view()
         ruler = game.query_one("#board-cols")
-        cols = str(ruler.render())
         lines = game.board.plain().split("\n")
         left = render.row_label_width(v)
-        assert ruler.region.x == game.board.region.x  # same left edge on screen
+        rim = game.has_class("-rim")  # the board only just fits: the letters in its top rim
+        assert rim == (size == (80, 24))
+        cols = lines[0] if rim else str(ruler.render())
+        if not rim:
+            assert ruler.region.x == game.board.region.x  # same left edge on screen
         for c in range(v.layout.width):
             assert cols[left + 4 * c + 2] == render.square_name((c, 0))[0]
         for r in range(v.layout.height):
@@ -378,9 +381,10 @@ async def test_board_coordinates(size: tuple[int, int], ascii_only: bool) -> Non
         scroll = game.query_one("#board-scroll")
         cursor_y = game.board.region.y + 2 * 9 + 1
         assert scroll.region.y <= cursor_y < scroll.region.bottom
-        assert ruler.region.y == ruler_y and ruler.display
-        if size == (80, 24):
-            assert scroll.scroll_y > 0
+        if rim:  # the whole board in sight: nothing to scroll (issue 12)
+            assert scroll.max_scroll_y == 0 and scroll.scroll_y == 0
+        else:
+            assert ruler.region.y == ruler_y and ruler.display
         assert game.query_one("#left").region.right <= game.query_one("#right").region.x
 
 
@@ -677,7 +681,8 @@ def test_card_sources_are_told_in_words() -> None:
     from core.wizwar.cards import CARDS, source_words
     from wizwar_tui.wizwar.screens import card_text
 
-    short = re.compile(r"\b(RB|JDB|AF|DG|FAQ|LOS)\b|\bdigest\b|cards\.md|[a-z]+-[a-z]+-?")
+    short = re.compile(r"\b(RB|JDB|AF|DG|FAQ|LOS)\b|\bdigest\b|cards\.md|[a-z]+-[a-z]+-?"
+                       r"|\bdecided\b|(?:^|; )§")
     for c in CARDS:
         line = next(ln for ln in card_text(c.slug).plain.splitlines()
                     if ln.startswith("source: "))
@@ -690,12 +695,21 @@ def test_card_sources_are_told_in_words() -> None:
                                        "Tom Jolly")
     assert source_words("cards.md lock-in-place") == "card reference: Lock In Place"
     assert source_words("FAQ (corner)") == "designer's FAQ (corner)"
+    # the project's own readings (cards.md "decided" rows) and a bare section (issue 12)
+    assert source_words("cards.md blind (decided)") == ("card reference: Blind "
+                                                        "(this game's reading)")
+    assert source_words("RB Setup; cards.md trap (decided d4)") == (
+        "rulebook, Setup; card reference: Trap! (this game's reading: d4)")
+    assert source_words("cards.md wall-of-fire (decided: permanent, 4)") == (
+        "card reference: Wall Of Fire (this game's reading: permanent, 4)")
+    assert source_words("cards.md waterbolt; §1.8 push") == (
+        "card reference: Waterbolt; card reference §1.8 push")
     doc = (Path(__file__).resolve().parents[1] / "docs" / "cards.md").read_text()
     rows = [ln for ln in doc.splitlines() if ln.startswith("| ") and "`" in ln]
     assert len(rows) == len(CARDS)
     for row in rows:
         cell = row.rsplit("|", 2)[1].replace("rules digest", "")
-        assert not re.search(r"\b(RB|JDB|AF)\b|\bdigest\b", cell), row
+        assert not re.search(r"\b(RB|JDB|AF)\b|\bdigest\b|\bdecided\b", cell), row
 
 
 async def test_the_log_wraps_again_after_a_resize() -> None:
@@ -1497,11 +1511,29 @@ async def test_ascii_key_hints_use_words_not_arrow_lookalikes() -> None:
         assert "arrows to choose" in title and "v to choose" not in title
 
 
-def test_event_words_plural_turns() -> None:
-    """Issue 12: "vanishes for 1 turn(s)" reads "for 1 turn"; 2 reads "for 2 turns"."""
-    assert render.event_words("P2 vanishes for 1 turn(s)") == "P2 vanishes for 1 turn"
-    assert render.event_words("P1 shrinks for 2 turn(s)") == "P1 shrinks for 2 turns"
-    assert render.event_words("P1 ends the turn") == "P1 ends the turn"
+def test_event_texts_count_in_words() -> None:
+    """Issue 12: the core's event texts pluralise themselves ("for 1 turn", "for 3 turns",
+    "takes P2's 1 card"), so the game log, the replay screen and exports all read them right:
+    no "turn(s)" in any event of the recorded games, and both forms occur."""
+    import json
+    from pathlib import Path
+
+    from core import registry
+    from core.wizwar.cards import counted
+
+    assert (counted(1, "turn"), counted(3, "turn"), counted(0, "card")) == (
+        "1 turn", "3 turns", "0 cards")
+    rs = registry.get("wizwar")
+    games = json.loads((Path(__file__).resolve().parent / "data" / "golden_games.json")
+                       .read_text())
+    texts: set[str] = set()
+    for g in games[:6]:
+        st = rs.new_game(rs.validate_options(g["options"]), g["seed"])
+        for a in g["actions"]:
+            texts.update(e.text for e in rs.apply(st, rs.parse_action(a)))
+    assert not [t for t in texts if "(s)" in t]
+    assert any(t.endswith(" for 1 turn") for t in texts)
+    assert any(t.endswith(" turns") and " for " in t for t in texts)
 
 
 async def test_refusals_say_no_rulebook_codes() -> None:
@@ -1519,3 +1551,120 @@ async def test_refusals_say_no_rulebook_codes() -> None:
         game.say("Not possible: no attacks in the first round (RB Combat; FAQ errata)")
         status = str(game.query_one("#status").render())
         assert "first round" in status and "RB" not in status and "FAQ" not in status
+
+
+async def test_a_big_terminal_draws_the_board_at_a_larger_scale() -> None:
+    """Issue 12: at 200x50 the board stayed 44 columns while the log took the room. From
+    about 170x45 it is drawn at the larger scale (6x3 per square, 64x31), whole, beside
+    the panels and a log column of at least 40; back at 120x40 it is the usual size."""
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        board = game.board
+        v = game.session.view()
+        assert board.scale == render.LARGE
+        assert (board.size.width, board.size.height) == render.board_size(v, render.LARGE) \
+            == (64, 31)
+        scroll = game.query_one("#board-scroll")
+        assert scroll.max_scroll_y == 0 and scroll.max_scroll_x == 0  # all of it in sight
+        assert game.query_one("#log").size.width >= 40
+        lines = board.plain().splitlines()
+        left = render.row_label_width(v)
+        me = v.player("P1")
+        assert me.at is not None
+        col, row = me.at
+        inside = lines[3 * row + 1][left + 6 * col + 1:left + 6 * col + 6]
+        assert "1" in inside  # P1's digit inside his square's first line
+        ruler = str(game.query_one("#board-cols").render())
+        assert ruler.index("c") - ruler.index("a") == 12  # the letters over the centres
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert board.scale == render.SMALL and board.size.width == 44
+
+
+async def test_the_whole_board_fits_at_80x24() -> None:
+    """Issue 12: at 80x24 the board's bottom rim scrolled one line. Where it only just
+    fits, the column letters are in the board's top rim and the header line in the right
+    column: every board line shows, even with a two-line status line."""
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        scroll = game.query_one("#board-scroll")
+        assert scroll.max_scroll_y == 0 and scroll.max_scroll_x == 0
+        assert game.has_class("-rim") and not game.query_one("#board-cols").display
+        top = game.board.plain().splitlines()[0]
+        assert all(ch in top for ch in "abcdefghij")  # the letters in the top rim
+        assert "your turn" in str(game.query_one("#top-side").render())
+        game.say("x " * 60)  # a message long enough for two status lines
+        await pilot.pause()
+        assert game.query_one("#status").size.height == 2
+        assert scroll.max_scroll_y == 0
+        bottom = game.board.plain().splitlines()[-1]
+        assert bottom.strip().startswith("└") and bottom.rstrip().endswith("┘")
+        await pilot.resize_terminal(100, 30)  # room for the ruler again
+        await pilot.pause()
+        assert not game.has_class("-rim") and game.query_one("#board-cols").display
+
+
+@pytest.mark.parametrize("size", [(60, 20), (48, 16), (80, 24)])
+async def test_the_footer_shows_every_key_at_any_width(size: tuple[int, int]) -> None:
+    """Issue 12: at 60 columns the footer cut its later keys (e End turn, i Card text, C
+    Cards). The footer takes as many lines as its keys need: every key it offers lies
+    wholly inside the window; at 80 columns they still fit on one line."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(3):  # the footer composes its keys again as the bindings settle
+            await pilot.pause()
+        game = game_of(app)
+        footer = game.query_one(Footer)
+        keys = list(footer.query(FooterKey))
+        shown = {b.action for _, b, _, _ in game.active_bindings.values() if b.show}
+        assert {k.action for k in keys} == shown and {"end", "cards", "card_text"} <= shown
+        for k in keys:
+            r = k.region
+            assert r.width > 0 and r.x >= 0 and r.right <= size[0], (k.description, r)
+            assert footer.region.y <= r.y < footer.region.bottom
+        assert footer.region.bottom == size[1]
+        if size[0] >= 80:
+            assert footer.size.height == 1
+
+
+async def test_hand_lines_fit_the_panel_without_a_cut() -> None:
+    """Issue 12: at 80x24 hand lines were cut ("Lightning Blast · attack #po…"). Each line
+    says what fits (name, kind, the number use) and never ends cut; wider, all of it."""
+    from wizwar_tui.wizwar.widgets import HandPanel
+
+    app = WizWarApp(players=4, seed=7, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        panel = game.query_one(HandPanel)
+        width = panel.content_region.width
+        lines = str(panel.render()).splitlines()
+        hand = game.session.view().hand
+        assert "lightning-blast" in hand and len(lines) == len(hand)
+        for line, slug in zip(lines, hand, strict=True):
+            assert len(line) <= width and "…" not in line, line
+            assert render.card_name(slug) in line
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert render.card_summary("lightning-blast") in str(panel.render())
+
+
+async def test_space_with_nothing_to_answer_says_so_in_words() -> None:
+    """Found in the issue 12 hunt: space on one's own turn said "Not possible: 'pass' is
+    not possible now"; it says there is nothing to answer."""
+    app = game_app(seed=seed_where(lambda st: st.turn.active == "P1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = game_of(app)
+        await pilot.press("space")
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "nothing to answer" in status and "'pass'" not in status, status

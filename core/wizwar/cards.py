@@ -307,13 +307,20 @@ SOURCE_WORDS: tuple[tuple[str, str], ...] = (
 _SOURCE_RE = re.compile(r"(?<![\w.-])(" + "|".join(re.escape(k) for k, _ in SOURCE_WORDS)
                         + r")(?![\w-])")
 _CARDS_MD_RE = re.compile(r"cards\.md(?: ([a-z0-9]+(?:-[a-z0-9]+)*))?")
+#: ``(decided)``, ``(decided d4)``, ``(decided: permanent, 4)``: where the sources are silent
+#: and the project chose (``../shared/cards.md`` marks those rows "decided").
+_DECIDED_RE = re.compile(r"\(decided(?::?\s*([^()]*))?\)")
+#: A part that is only a section sign belongs to the reference named before it.
+_BARE_SECTION_RE = re.compile(r"(?<=; )§")
 
 
 def source_words(source: str) -> str:
     """A card's rule source as a player reads it, the data's shorthand spelled out:
     ``RB; digest §12`` -> ``rulebook; rules digest §12``, ``RB Objects`` -> ``rulebook,
     Objects``, ``cards.md lock-in-place`` -> ``card reference: Lock In Place``, ``AF`` ->
-    ``AlanFrew's Wiz-War program``."""
+    ``AlanFrew's Wiz-War program``, ``cards.md trap (decided d4)`` -> ``card reference:
+    Trap! (this game's reading: d4)``, ``cards.md waterbolt; §1.8 push`` -> ``card
+    reference: Waterbolt; card reference §1.8 push`` (issue 12: no codes on screen)."""
     words = dict(SOURCE_WORDS)
 
     def cards_md(m: re.Match[str]) -> str:
@@ -329,7 +336,14 @@ def source_words(source: str) -> str:
         sep = "," if after[:1] == " " and (after[1:].isupper() or after[1:] == "l") else ""
         return words[m.group(1)] + sep
 
-    source_text = _CARDS_MD_RE.sub(cards_md, source)
+    def decided(m: re.Match[str]) -> str:
+        what = (m.group(1) or "").strip()
+        return f"(this game's reading: {what})" if what else "(this game's reading)"
+
+    source_text = _DECIDED_RE.sub(decided, source)
+    if source_text.startswith("cards.md"):
+        source_text = _BARE_SECTION_RE.sub("cards.md §", source_text)
+    source_text = _CARDS_MD_RE.sub(cards_md, source_text)
     return _SOURCE_RE.sub(short, source_text)
 
 
@@ -340,6 +354,12 @@ def shown_name(slug: str) -> str:
     if cd is None:
         return slug
     return f"Number {cd.name}" if cd.kind == NUMBER else cd.name
+
+
+def counted(n: int, word: str) -> str:
+    """A count and its noun as a player reads it, for the event texts: ``1 turn``,
+    ``3 turns``, ``0 cards``; ``word`` is the singular, the plural adds ``s``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def not_held(text: str) -> str:

@@ -18,7 +18,7 @@ from textual import _time, events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical
-from textual.widgets import Footer, Input, RichLog, Static
+from textual.widgets import Input, RichLog, Static
 
 from core.engine import Event, IllegalAction
 from core.session import LocalSession
@@ -31,7 +31,14 @@ from wizwar_tui.saves import LogFile, new_log, now_text
 from wizwar_tui.screens import ChoiceScreen, HelpScreen, TooSmall
 from wizwar_tui.wizwar import render
 from wizwar_tui.wizwar.screens import CardScreen, CardsScreen
-from wizwar_tui.wizwar.widgets import Board, BoardRuler, HandPanel, PlayersPanel, StackPanel
+from wizwar_tui.wizwar.widgets import (
+    Board,
+    BoardRuler,
+    HandPanel,
+    KeysFooter,
+    PlayersPanel,
+    StackPanel,
+)
 
 if TYPE_CHECKING:
     from wizwar_tui.lobby import LanLink
@@ -137,6 +144,32 @@ class GameBoard(Board):
         self.move_cursor(dx, dy)
 
 
+
+class HeldHeader:
+    """A log writer that keeps the first record (the header) in memory and writes it with
+    the next one (the first action) in a single :meth:`LogFile.write`, which creates the
+    file atomically: until someone acts there is no file to leave behind.
+
+    ``write`` raises ``OSError`` as ``LogFile.write`` does."""
+
+    def __init__(self, file: LogFile) -> None:
+        self.file = file
+        self.held: bytes | None = None
+        self.records = 0
+
+    def write(self, data: bytes) -> None:
+        """One encoded record: the first is held, the second goes out with it."""
+        self.records += 1
+        if self.records == 1:
+            self.held = data
+            return
+        if self.held is not None:
+            self.file.write(self.held + data)
+            self.held = None
+            return
+        self.file.write(data)
+
+
 class GameScreen(GameScreenBase):
     """One game: the human against bots (a ``LocalSession``), or a LAN game (a
     ``NetSession`` with its ``LanLink``; the human's actions go to the host, which commits
@@ -230,13 +263,14 @@ class GameScreen(GameScreenBase):
                 yield StackPanel(id="stack")
             with Vertical(id="right", classes="game-right"):
                 with Vertical(id="side"):
+                    yield Static(id="top-side")  # the header line where the board just fits
                     yield Static(id="info-side")  # the square's lines on short windows
                     yield PlayersPanel(id="players")
                     yield HandPanel(id="hand")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static(id="status")
         yield Input(placeholder="notation, e.g. play fireball @P2 +4 · Esc closes", id="cmd")
-        yield Footer(show_command_palette=False)
+        yield KeysFooter(show_command_palette=False)
         yield TooSmall()
 
     def on_mount(self) -> None:
@@ -299,22 +333,24 @@ class GameScreen(GameScreenBase):
         return "".join(f" · {o}" for o in out)
 
     def start_log(self) -> None:
-        """Autosave a local game: its log file is written as it is played (the header and
-        the actions so far now, then a flushed record per action)."""
+        """Autosave a local game: its log file is written as it is played, a flushed record
+        per action. The header is held back until the first action: the file appears (one
+        atomic write, :class:`HeldHeader`) with the header and that action in it, so a game
+        killed before anyone acted (SIGTERM, SIGHUP, ``kill -9``) leaves no file (issue 12)."""
         if not self.save_log or self.logfile is not None \
                 or not isinstance(self.session, LocalSession):
             return
         try:
             self.logfile = new_log("local", f"seed{self.seed}")
-            self.session.record_to(self.logfile.write, started=now_text())
+            self.session.record_to(HeldHeader(self.logfile).write, started=now_text())
         except OSError as exc:
             self.logfile = None
             self.session.writer = None
             self.notify(f"This game is not saved: {exc}", severity="warning", timeout=8)
 
     def on_unmount(self) -> None:
-        """Stop listening to a LAN game; close a local game's log (removed when nobody
-        acted: such a game is not kept)."""
+        """Stop listening to a LAN game; close a local game's log (there is none on disk
+        when nobody acted: such a game is not kept; :meth:`LogFile.discard` makes sure)."""
         if self.lan is not None and self.net_changed in self.lan.listeners:
             self.lan.listeners.remove(self.net_changed)
         if self.logfile is not None:
@@ -531,22 +567,58 @@ class GameScreen(GameScreenBase):
         # walls all round: none; issue 12, hints that lie)
         reach = render.reachable(v) if any(a.verb == "move" for a in legal) else {}
         targets = self._target_squares(v) if self.targeting else set()
+        self.fit_board(v)
         self.board.set_view(v, reach, targets)
-        self.query_one(BoardRuler).show(v)
+        self.query_one(BoardRuler).show(v, self.board.scale)
         status = self.session.seat_status() if isinstance(self.session, NetSession) else None
         self.query_one(PlayersPanel).show(v, self.seed, status, team=self.team)
         playable = {a.card for a in legal if a.verb == "play"}
         self.query_one(HandPanel).show(v, playable)
         self.query_one(StackPanel).show(v, playable)
         self.update_info()
-        self.query_one("#topbar", Static).update(self.top_text(v))
+        self.update_top(v)
         self.update_status(v)
         self.refresh_bindings()  # the footer's e follows can_end
 
-    def top_text(self, v: View) -> Text:
-        """The header line, shortened to fit the window's width (never wrapped): the turn
-        text is kept; "you are", the seed or LAN address and the title go first."""
-        width = self.app.size.width
+    def fit_board(self, v: View) -> None:
+        """Choose how the board is drawn for the window (issue 12): at :data:`render.LARGE`
+        when the window has room for it beside the panels and a log column of 50 (from
+        about 170x45: at 200x50 the board had stayed small while the log took the room);
+        where the board only just fits (80x24: its bottom rim scrolled one line), the
+        column letters go into the board's top rim and the header line into the right
+        column (``-rim``), so the whole board shows with a two-line status line."""
+        w, h = self.app.size
+        narrow = self.app.has_class("-narrow")
+        wide = self.app.has_class("-wide")
+        lw, lh = render.board_size(v, render.LARGE)
+        large = not narrow and w >= lw + 6 + 50 + 50 and h >= lh + 14  # side and log 50 each
+        scale = render.LARGE if large else render.SMALL
+        bw, bh = render.board_size(v, scale)
+        margins = 2 if wide else 0  # the ruler's and the board's margins (game.tcss)
+        below = 0 if self.app.has_class("-short") else 2  # the square's lines (#info)
+        needed = 1 + 1 + margins + bh + below + 2 + 1  # header, ruler, board, status, footer
+        rim = not narrow and not large and h < needed and h >= bh + 3
+        self.set_class(rim, "-rim")
+        self.board.set_scale(scale, rim_labels=rim)
+        left = self.query_one("#left")
+        left.styles.width = bw + 6 if large else None  # (None: the width of game.tcss)
+
+    def update_top(self, v: View) -> None:
+        """The header line: at the top, or (``-rim``) at the top of the right column, where
+        it may take two lines."""
+        self.query_one("#topbar", Static).update(self.top_text(v))
+        side = self.query_one("#top-side", Static)
+        if self.has_class("-rim"):
+            width = side.content_region.width or max(20, self.app.size.width - 46)
+            text = self.top_text(v, 2 * width)
+            text.no_wrap, text.overflow = False, "fold"
+            side.update(text)
+
+    def top_text(self, v: View, width: int | None = None) -> Text:
+        """The header line, shortened to fit ``width`` (default: the window's; never
+        wrapped): the turn text is kept; "you are", the seed or LAN address and the title
+        go first."""
+        width = width or self.app.size.width
         turn = render.turn_text(v, self.walk_note)
         if self.lan is not None and not v.winner and self.lan.phase in ("lost", "failed",
                                                                         "desync", "refused"):
@@ -580,7 +652,10 @@ class GameScreen(GameScreenBase):
         if self.board.view is None:
             return
         self.refresh_bindings()
-        self.query_one("#topbar", Static).update(self.top_text(self.board.view))
+        self.fit_board(self.board.view)
+        self.query_one(BoardRuler).show(self.board.view, self.board.scale)
+        self.update_top(self.board.view)
+        self.update_info()
         self.board.watch_cursor(self.board.cursor, self.board.cursor)
         if self.focused is None and self.board.display and self.app.screen is self \
                 and not self.query_one("#cmd", Input).display:
@@ -725,7 +800,7 @@ class GameScreen(GameScreenBase):
             style = render.player_colour(seat) if seat else ""
             if ev.kind in ("win", "death", "out"):
                 style = f"bold {style}".strip()
-            self.log_line(Text(render.event_words(ev.text), style))
+            self.log_line(Text(ev.text, style))
 
     # ------------------------------------------------------------------ acting
     def do(self, action: Action) -> bool:

@@ -78,6 +78,32 @@ REACH_BG = "on #1c3d24"
 TARGET_BG = "on #4a2a00"
 LABEL_STYLE = "dim"
 
+Scale = tuple[int, int]
+SMALL: Scale = (3, 1)
+"""A square's inside in characters (width, rows) at the usual scale: 4x2 per square with
+its grid lines, a 10x10 board 44x21."""
+LARGE: Scale = (5, 2)
+"""The larger scale of big terminals (issue 12: at 200x50 the board stayed small): 6x3 per
+square, a 10x10 board 64x31; each square shows up to ten marks on two lines."""
+SCALES: tuple[Scale, ...] = (LARGE, SMALL)
+"""The scales, largest first (the game screen takes the largest that fits)."""
+
+
+def board_size(view: View, scale: Scale = SMALL) -> tuple[int, int]:
+    """(width, height) in characters of the board drawn by :func:`render_board` at
+    ``scale``, with its row numbers and without the column letters."""
+    iw, ih = scale
+    lay = view.layout
+    return row_label_width(view) + (iw + 1) * lay.width + 1, (ih + 1) * lay.height + 1
+
+
+def _widen(glyph: str, iw: int) -> str:
+    """A 3-character segment glyph drawn ``iw`` wide: ``═╪═`` -> ``══╪══``."""
+    if len(glyph) == iw:
+        return glyph
+    k = (iw - 1) // 2
+    return glyph[0] * k + glyph[1] + glyph[2] * (iw - 1 - k)
+
 
 def board_glyphs(ascii_only: bool = False) -> dict:  # type: ignore[type-arg]
     """The board's glyph table of the Unicode (or ASCII-only) mode; see ``_GLYPHS``."""
@@ -300,6 +326,55 @@ def _fit_groups(groups: list[list[tuple[str, str]]], brackets: str) -> list[tupl
     return shown
 
 
+def _cell_rows(view: View, sq: Square, ascii_only: bool, reach: bool, target: bool,
+               scale: Scale) -> list[list[tuple[str, str]]]:
+    """The inside of one square at ``scale``: ``ih`` rows of ``iw`` (char, style). At
+    :data:`SMALL` the three cells of :func:`_cell`; larger, the same mark groups (a wizard
+    with what he carries) on up to ``ih`` centred lines, a space between groups, a target in
+    brackets on the first line, :data:`MORE` when some still do not fit."""
+    iw, ih = scale
+    if scale == SMALL:
+        return [_cell(view, sq, ascii_only, reach, target)]
+    g = _GLYPHS[ascii_only]
+    marks = square_marks(view, sq, ascii_only)
+    if len(marks) == 1 and marks[0][0] == g["stone"] and not target:
+        ch, style = marks[0][0][0], marks[0][1]
+        return [[(ch, style)] * iw for _ in range(ih)]
+    groups: list[list[tuple[str, str]]] = []
+    for text, style in marks:
+        if reach and text == g["floor"]:
+            text, style = g["reach"], "bold #87d787"
+        chars = [(ch, style) for ch in text]
+        if text == g["wizard_treasure"] and style.startswith("bold ") and groups \
+                and len(groups[-1]) == 1 and groups[-1][0][0].isdigit():
+            groups[-1].extend(chars)
+        else:
+            groups.append(chars)
+    widths = [iw - 2 if target and i == 0 else iw for i in range(ih)]
+    rows: list[list[tuple[str, str]]] = [[] for _ in range(ih)]
+    pending = list(groups)
+    for i, w in enumerate(widths):
+        last = i == ih - 1
+        while pending:
+            need = len(pending[0]) + (1 if rows[i] else 0)
+            room = w - (1 if last and len(pending) > 1 else 0)  # keep a cell for MORE
+            if len(rows[i]) + need > room:
+                break
+            if rows[i]:
+                rows[i].append((" ", ""))
+            rows[i].extend(pending.pop(0))
+        if last and pending:
+            rows[i] = rows[i][:w - 1] + [(MORE, "bold reverse")]
+    out = []
+    for i, (row, w) in enumerate(zip(rows, widths, strict=True)):
+        pad = (w - len(row)) // 2
+        line = [(" ", "")] * pad + row + [(" ", "")] * (w - len(row) - pad)
+        if target and i == 0:
+            line = [(g["target"][0], "bold"), *line, (g["target"][1], "bold")]
+        out.append(line)
+    return out
+
+
 def column_name(col: int) -> str:
     """The letters of column ``col`` in square names: ``0 -> "a"``, ``26 -> "aa"``."""
     return square_name((col, 0))[:-1]
@@ -310,14 +385,15 @@ def row_label_width(view: View) -> int:
     return len(str(view.layout.height)) + 1
 
 
-def column_labels(view: View) -> Text:
+def column_labels(view: View, scale: Scale = SMALL) -> Text:
     """The column letters, each above the centre of its squares (for a board drawn with
-    row numbers, see :func:`render_board`)."""
+    row numbers at ``scale``, see :func:`render_board`)."""
     lay = view.layout
-    chars = [" "] * (row_label_width(view) + 4 * lay.width + 1)
+    iw = scale[0]
+    chars = [" "] * board_size(view, scale)[0]
     for c in range(lay.width):
         name = column_name(c)
-        start = row_label_width(view) + 4 * c + 2 - (len(name) - 1) // 2
+        start = row_label_width(view) + (iw + 1) * c + 1 + iw // 2 - (len(name) - 1) // 2
         for i, ch in enumerate(name):
             if start + i < len(chars):
                 chars[start + i] = ch
@@ -332,32 +408,44 @@ def render_board(
     ascii_only: bool = False,
     coords: bool = True,
     header: bool = True,
+    scale: Scale = SMALL,
+    rim_labels: bool = False,
 ) -> Text:
-    """The board as Rich text: 4 columns x 2 rows per square plus the grid lines.
+    """The board as Rich text: at ``scale`` (width, rows) inside each square plus the grid
+    lines (4 columns x 2 rows per square at :data:`SMALL`, 6 x 3 at :data:`LARGE`).
 
     ``cursor`` is drawn reversed; ``reach`` squares get a green background and ``targets``
     (squares holding a legal target of the card being played) an amber one. With
     ``coords`` the row numbers are drawn on the left (dim, level with the square centres)
     and, with ``header`` too, the column letters on a first line (the app draws those in a
-    separate ruler so they stay visible while the board scrolls).
+    separate ruler so they stay visible while the board scrolls). ``rim_labels`` puts the
+    column letters in the board's top rim instead (a line saved where the board just fits:
+    80x24, issue 12).
     """
     lay = view.layout
     g = _GLYPHS[ascii_only]
+    iw, ih = scale
     reach = reach or {}
     targets = targets or set()
     out = Text(no_wrap=True, overflow="crop")
     if coords and header:
-        out.append_text(column_labels(view))
+        out.append_text(column_labels(view, scale))
         out.append("\n")
     width = row_label_width(view)
-    for y in range(2 * lay.height + 1):
+    letters = {}
+    if rim_labels:
+        for c in range(lay.width):
+            name = column_name(c)
+            at = iw // 2 - (len(name) - 1) // 2
+            letters[c] = (at, name)
+    for y in range((ih + 1) * lay.height + 1):
         if y:
             out.append("\n")
-        r = y // 2
+        r, k = divmod(y, ih + 1)
         if coords:
-            label = str(r + 1) if y % 2 else ""
+            label = str(r + 1) if k == 1 else ""
             out.append(f"{label:>{width - 1}} ", LABEL_STYLE)
-        if y % 2 == 0:  # a line of horizontal segments and junctions
+        if k == 0:  # a line of horizontal segments and junctions
             for c in range(lay.width + 1):
                 up = _vseg(view, c, r - 1) if r > 0 else ""
                 down = _vseg(view, c, r) if r < lay.height else ""
@@ -371,7 +459,14 @@ def render_board(
                 out.append(ch, WALL_STYLE)
                 if c < lay.width:
                     st = _hseg(view, c, r)
-                    out.append(g["h"].get(st, "   ") if st else "   ", _seg_style(st))
+                    seg = _widen(g["h"].get(st, "   ") if st else "   ", iw)
+                    if y == 0 and c in letters:
+                        at, name = letters[c]
+                        out.append(seg[:at], _seg_style(st))
+                        out.append(name, f"bold {LABEL_STYLE}")
+                        out.append(seg[at + len(name):], _seg_style(st))
+                    else:
+                        out.append(seg, _seg_style(st))
         else:
             for c in range(lay.width + 1):
                 st = _vseg(view, c, r)
@@ -379,15 +474,15 @@ def render_board(
                 if c < lay.width:
                     sq = (c, r)
                     if not lay.has_square(sq):
-                        out.append("   ")
+                        out.append(" " * iw)
                         continue
                     bg = ""
                     if sq in targets:
                         bg = TARGET_BG
                     elif sq in reach:
                         bg = REACH_BG
-                    for ch, style in _cell(view, sq, ascii_only, sq in reach,
-                                           sq in targets):
+                    rows = _cell_rows(view, sq, ascii_only, sq in reach, sq in targets, scale)
+                    for ch, style in rows[k - 1]:
                         s = f"{style} {bg}".strip()
                         if sq == cursor:
                             s = f"{s} {CURSOR_STYLE}".strip()
@@ -673,16 +768,6 @@ def turn_text(view: View, cannot_walk: str = "") -> str:
     return f"{turn} · {actor} is acting"
 
 
-_TURNS = re.compile(r"\b(\d+) turn\(s\)")
-
-
-def event_words(text: str) -> str:
-    """An event's text as a player reads it: ``for 1 turn(s)`` becomes ``for 1 turn``,
-    ``for 3 turn(s)`` ``for 3 turns`` (issue 12: the rules' texts are kept byte for byte,
-    the recorded games replay them)."""
-    return _TURNS.sub(lambda m: f"{m.group(1)} turn{'' if m.group(1) == '1' else 's'}", text)
-
-
 _SOURCE_NOTE = re.compile(r"\s*\((?:RB|FAQ|DG|digest|cards\.md)\b[^()]*\)")
 
 
@@ -759,9 +844,11 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
     return t
 
 
-def card_summary(slug: str) -> str:
+def card_summary(slug: str, width: int = 0) -> str:
     """``Fireball · attack #power`` for the hand panel: the name, the kind, and what a
-    number card sets for it (``?`` for a face not known)."""
+    number card sets for it (``?`` for a face not known). With ``width`` the longest of
+    ``Name · kind #use``, ``Name · kind``, ``Name`` that fits (issue 12: a cut line read
+    "attack #po…"); the name is never shortened here."""
     if not slug:
         return "? (not known)"
     cd = BY_SLUG.get(slug)
@@ -771,4 +858,7 @@ def card_summary(slug: str) -> str:
         return f"Number {cd.name}"
     kind = cd.kind.replace("counteraction", "counter")
     use = f" #{cd.number}" if cd.uses_number else ""  # what its number card sets
-    return f"{cd.name} · {kind}{use}"
+    for text in (f"{cd.name} · {kind}{use}", f"{cd.name} · {kind}"):
+        if not width or len(text) <= width:
+            return text
+    return cd.name

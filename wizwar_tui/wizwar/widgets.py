@@ -4,9 +4,11 @@ draws it; none of them changes game state."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Footer, Static
+from textual.widgets._footer import FooterKey
 
 from core.wizwar.view import View
 from wizwar_tui.wizwar import render
@@ -26,6 +28,17 @@ class Board(Widget):
         self.view: View | None = None
         self.reach: dict[Square, tuple[Square, ...]] = {}
         self.targets: set[Square] = set()
+        self.scale: render.Scale = render.SMALL  # the game screen picks it (set_scale)
+        self.rim_labels = False  # the column letters in the top rim (no ruler line)
+
+    def set_scale(self, scale: render.Scale, rim_labels: bool = False) -> None:
+        """Draw at ``scale`` (:data:`render.SMALL` or :data:`render.LARGE`), with the
+        column letters in the top rim when ``rim_labels``."""
+        if (scale, rim_labels) == (self.scale, self.rim_labels):
+            return
+        self.scale, self.rim_labels = scale, rim_labels
+        if self.view is not None:
+            self.set_view(self.view, self.reach, self.targets)
 
     def set_view(self, view: View, reach: dict[Square, tuple[Square, ...]],
                  targets: set[Square] | None = None) -> None:
@@ -33,9 +46,7 @@ class Board(Widget):
         self.view = view
         self.reach = reach
         self.targets = targets or set()
-        lay = view.layout
-        self.styles.width = render.row_label_width(view) + 4 * lay.width + 1
-        self.styles.height = 2 * lay.height + 1
+        self.styles.width, self.styles.height = render.board_size(view, self.scale)
         self.refresh()
 
     def move_cursor(self, dx: int, dy: int) -> None:
@@ -59,7 +70,8 @@ class Board(Widget):
         if self.parent is not None and hasattr(self.parent, "scroll_to_region"):
             col, row = self.cursor
             left = render.row_label_width(self.view) if self.view is not None else 0
-            region = Region(left + 4 * col, 2 * row, 5, 3)
+            iw, ih = self.scale
+            region = Region(left + (iw + 1) * col, (ih + 1) * row, iw + 2, ih + 2)
             self.parent.scroll_to_region(region, animate=False)  # type: ignore[union-attr]
 
     def render(self) -> Text:
@@ -67,7 +79,8 @@ class Board(Widget):
         if self.view is None:
             return Text("")
         return render.render_board(self.view, self.cursor, self.reach, self.targets,
-                                   self.ascii_only, header=False)
+                                   self.ascii_only, header=False, scale=self.scale,
+                                   rim_labels=self.rim_labels)
 
     def plain(self) -> str:
         """The board as plain text (for tests and screen readers)."""
@@ -78,9 +91,9 @@ class BoardRuler(Static):
     """The column letters above the board; outside the board's scroll area, so they stay
     in sight when a small terminal scrolls the board."""
 
-    def show(self, view: View) -> None:
-        """Draw the letters of ``view``'s columns."""
-        self.update(render.column_labels(view))
+    def show(self, view: View, scale: render.Scale = render.SMALL) -> None:
+        """Draw the letters of ``view``'s columns for a board at ``scale``."""
+        self.update(render.column_labels(view, scale))
 
 
 class PlayersPanel(Static):
@@ -125,9 +138,18 @@ class HandPanel(Static):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.hand: tuple[str, ...] = ()
         self.index = 0
+        self.last: tuple[View, set[str]] | None = None
+
+    def on_resize(self) -> None:
+        """Draw the hand again for the new width (what each line says depends on it)."""
+        if self.last is not None:
+            self.show(*self.last)
 
     def show(self, view: View, playable: set[str]) -> None:
-        """Draw the hand; ``playable`` cards (some legal play exists) are bright."""
+        """Draw the hand; ``playable`` cards (some legal play exists) are bright. Each line
+        says as much as the panel's width holds (:func:`render.card_summary`)."""
+        self.last = (view, playable)
+        width = self.content_region.width
         self.hand = view.hand
         if self.index >= len(self.hand):
             self.index = max(0, len(self.hand) - 1)
@@ -143,11 +165,14 @@ class HandPanel(Static):
             style = "bold" if slug in playable else "dim"
             if i == self.index:
                 style += " reverse"
-            t.append(f"{mark}{i + 1:>2} " if wide else f"{mark}{i + 1} ", "bold")
-            t.append(render.card_summary(slug), style)
-            if slug in shown:
+            head = f"{mark}{i + 1:>2} " if wide else f"{mark}{i + 1} "
+            t.append(head, "bold")
+            note = " (displayed)" if slug in shown else ""
+            room = width - len(head) - len(note) if width else 0
+            t.append(render.card_summary(slug, max(room, 1) if width else 0), style)
+            if note:
                 shown.remove(slug)
-                t.append(" (displayed)", "bold cyan")
+                t.append(note, "bold cyan")
         self.update(t)
         keys = f"1-{len(self.hand)}" if wide else "1-9"
         self.border_subtitle = f"{keys} play · ,/. select · i text"
@@ -238,3 +263,49 @@ class StackPanel(Static):
         self.update(t)
         mine = bool(view.stack) and view.stack[0].to_answer == view.viewer
         self.set_class(mine, "-urgent")
+
+
+class KeysFooter(Footer):
+    """The key footer on as many lines as its keys need, in columns (issue 12: at 60
+    columns the later keys were cut off, so a player lost them to the width). On one line
+    when they fit, as Textual's footer."""
+
+    DEFAULT_CSS = """
+    KeysFooter {
+        layout: grid;
+        grid-columns: auto;
+        grid-gutter: 0 0;
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, then the columns set for the width."""
+        self._keys = list(super().compose())
+        self.fit_keys(self.size.width or self.app.size.width)
+        yield from self._keys
+
+    @staticmethod
+    def key_width(key: Widget) -> int:
+        """Columns one key takes (``" ? Help "``: the key padded, then its words)."""
+        if isinstance(key, FooterKey):
+            return len(key.key_display) + 2 + (len(key.description) + 1 if key.description
+                                                else 0)
+        return key.size.width or 1
+
+    def fit_keys(self, width: int) -> None:
+        """The most columns whose widest keys fit in ``width``, and a line per row."""
+        keys = getattr(self, "_keys", [])
+        widths = [self.key_width(k) for k in keys]
+        cols = max(1, len(widths))
+        while cols > 1:
+            colw = [max(widths[i::cols]) for i in range(cols)]
+            if sum(colw) <= width:
+                break
+            cols -= 1
+        rows = max(1, -(-len(widths) // cols))
+        self.styles.grid_size_columns = cols
+        self.styles.height = rows
+
+    def on_resize(self) -> None:
+        """Lay the keys out again for the new width."""
+        self.fit_keys(self.size.width)

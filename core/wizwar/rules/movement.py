@@ -48,10 +48,10 @@ def _move(state: State, w: Wizard, a: Action, dry: bool, o: Out) -> None:
     left = max(0, allowance(state, w) - t.moves_used)
     extra = max(0, len(a.targets) - left)
     if extra and not t.power_run:
-        raise IllegalAction(f"you have {left} square(s) of movement left this turn")
+        raise IllegalAction(f"you have {C.counted(left, 'square')} of movement left this turn")
     if extra and w.life - extra < 1:
         raise IllegalAction("Power Run: you cannot pay your last life point "
-                            f"({extra} extra square(s) cost {extra} life)")
+                            f"({C.counted(extra, 'extra square')} cost {extra} life)")
     cur = w.at
     assert cur is not None
     used_doors: list[Edge] = []

@@ -192,6 +192,9 @@ def _dispatch(state: State, a: Action, dry: bool, out: Out | None = None) -> Non
         "drop": _drop, "discard": _discard, "end": _end,
     }.get(a.verb)
     if handler is None:
+        if a.verb == "pass":
+            raise IllegalAction("there is nothing to answer: a pass lets an attack or an "
+                                "answer stand")
         raise IllegalAction(f"'{a.verb}' is not possible now")
     handler(state, w, a, dry, o)
     if not dry and not (a.verb == "play" and a.card in MODIFIERS):

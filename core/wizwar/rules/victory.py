@@ -6,6 +6,7 @@ Sources: RB Winning; RB Combat (death and spoils); FAQ (second-hand kills); DG Â
 
 from __future__ import annotations
 
+from core.wizwar import cards as C
 from core.wizwar.board import Square
 from core.wizwar.rules._common import Out, _seat_order_from
 from core.wizwar.state import State, Wizard
@@ -69,7 +70,7 @@ def _kill(state: State, w: Wizard, credit: str, o: Out) -> None:
             killer = None
     if killer is not None:
         killer.hand.extend(cards_)
-        o("spoils", f"{killer.seat} takes {w.seat}'s {len(cards_)} cards", seat=killer.seat)
+        o("spoils", f"{killer.seat} takes {w.seat}'s {C.counted(len(cards_), 'card')}", seat=killer.seat)
     else:
         state.discard.extend(cards_)
     state.windows = [x for x in state.windows if x.defender != w.seat or x.kind != "indirect"]

@@ -89,7 +89,8 @@ def _curse(state: State, win: Window, victim: Wizard, value: int, dmg: int, cred
     (RB Number cards; FAQ; cards.md §1.6)."""
     if victim.in_game:
         _add_condition(victim, Condition(win.source, credit, value))
-        o("condition", f"{victim.seat} is under {C.card(win.source).name} for {value} turn(s)",
+        o("condition", f"{victim.seat} is under {C.card(win.source).name} for "
+          f"{C.counted(value, 'turn')}",
           seat=victim.seat, condition=win.source)
 
 
@@ -147,7 +148,7 @@ def _steal(state: State, win: Window, victim: Wizard, value: int, dmg: int, cred
         victim.hand.remove(c)
         thief.hand.append(c)
         taken += 1
-    o("steal", f"{credit} takes {taken} card(s) from {victim.seat}", seat=credit)
+    o("steal", f"{credit} takes {C.counted(taken, 'card')} from {victim.seat}", seat=credit)
 
 
 def _erase(state: State, win: Window, victim: Wizard, value: int, dmg: int, credit: str,

@@ -68,7 +68,7 @@ def _invisible(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) 
         return
     _discard_cards(state, [cid, ncid])
     _add_condition(w, Condition("invisible", w.seat, value))
-    o("condition", f"{w.seat} turns invisible for {value} turn(s)", seat=w.seat)
+    o("condition", f"{w.seat} turns invisible for {C.counted(value, 'turn')}", seat=w.seat)
 
 
 def _speed(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
@@ -107,7 +107,7 @@ def _shrink(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> 
         return
     _discard_cards(state, [cid, ncid])
     _add_condition(w, Condition("shrink", w.seat, value))
-    o("condition", f"{w.seat} shrinks for {value} turn(s)", seat=w.seat)
+    o("condition", f"{w.seat} shrinks for {C.counted(value, 'turn')}", seat=w.seat)
 
 
 def _buddy(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
@@ -185,7 +185,8 @@ def _self_duration(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
         return
     _discard_cards(state, [cid, ncid])
     _add_condition(w, Condition(a.card, w.seat, value))
-    o("condition", f"{w.seat} casts {C.card(a.card).name} for {value} turn(s)", seat=w.seat)
+    o("condition", f"{w.seat} casts {C.card(a.card).name} for {C.counted(value, 'turn')}",
+      seat=w.seat)
 
 
 def _reuse(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
@@ -259,7 +260,7 @@ def _vanish(state: State, c: Counter, o: Out) -> None:
     invisible)."""
     w = state.wizard(c.player)
     _add_condition(w, Condition("invisible", c.player, c.value))
-    o("condition", f"{c.player} vanishes for {c.value} turn(s)", seat=c.player)
+    o("condition", f"{c.player} vanishes for {C.counted(c.value, 'turn')}", seat=c.player)
 
 
 
