@@ -37,6 +37,9 @@ with its seat (:class:`MentalError`).
 * :class:`MentalDealer`: one process's side: its ledger, the seats it plays, its box key,
   what it knows; it makes and takes the protocol's messages (msgpack-able maps of strings,
   ints and lists).
+* :func:`trial` and :func:`next_steps`: what an action opens when no process holds the full
+  state: every process tries the action on a copy of its own partial state, and the round's
+  openings are decided from their claims (docs/protocol.md, "What an action opens").
 
 This module is generic: slots are numbers and faces are text, as in ``net/dealer.py``.
 """
@@ -46,7 +49,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
@@ -642,3 +645,76 @@ def trial(ruleset: Any, state: Any, action: Any, prepared: list[Prepared]) -> Tr
     to_all = list(rec.to_all) + sorted(pub1 - pub0 - set(rec.to_all))
     return Trial(True, to_all, {s: sorted(set(v)) for s, v in rec.to_seat.items()}, entering,
                  reshuffle, st if reshuffle is None else None)
+
+
+@dataclass(frozen=True)
+class Next:
+    """One step of settling an action's openings (:func:`next_steps`): ``open`` (``slots``
+    to seat ``to``, ``""`` everyone), ``redeal`` (deal ``slots`` again now, their faces
+    public) or ``apply`` (nothing more opens: every process applies the action)."""
+
+    kind: str
+    slots: tuple[int, ...] = ()
+    to: str = ""
+
+
+def next_steps(trials: Mapping[int, Trial], plays: Mapping[int, Iterable[str]],
+               knows: Mapping[int, Iterable[int]], held: Mapping[int, str],
+               order: Callable[[int], Any]) -> list[Next]:
+    """What this round of an action's settling opens, from every process's trial
+    (``trials``: process -> :class:`Trial`; ``plays``: process -> the seats it plays;
+    ``knows``: process -> the slots it knows now; ``held``: slot -> the seat holding it
+    before the action; ``order``: a slot's place in the draw order). In order of priority:
+
+    1. claims that a slot is shown to everyone or to a seat, each taken only from the
+       process that plays the slot's holder (it knows its whole hand, so which of its cards
+       the rules pick), or for a slot in no hand from a process that knows it;
+    2. a re-deal the trials reached (every trial that reached one must name the same
+       slots): ``redeal``, after opening to everyone the slots of it not yet public;
+    3. the first slot in draw order that enters a hand unknown to its holder, opened to the
+       holder (one at a time: a Trap! before it may change who draws what);
+    4. else ``apply``.
+
+    Raises :class:`MentalError` when the trials disagree on a re-deal. Source: the issue
+    ("a card is unmasked for the peers who may see it ... and for no one else");
+    docs/protocol.md, What an action opens."""
+    plays = {p: set(s) for p, s in plays.items()}
+    knows = {p: set(k) for p, k in knows.items()}
+    seat_at = {s: p for p, ss in plays.items() for s in ss}
+
+    def public(c: int) -> bool:
+        return all(c in k for k in knows.values())
+
+    to_all: list[int] = []
+    to_seat: dict[str, list[int]] = {}
+    for p, t in sorted(trials.items()):
+        if not t.ok:
+            continue
+
+        def may_claim(c: int, p: int = p) -> bool:
+            return held[c] in plays[p] if c in held else c in knows[p]
+
+        to_all += [c for c in t.to_all if may_claim(c) and not public(c) and c not in to_all]
+        for s, cs in sorted(t.to_seat.items()):
+            got = to_seat.setdefault(s, [])
+            got += [c for c in cs if may_claim(c) and c not in knows[seat_at[s]]
+                    and c not in got and c not in to_all]
+    claims = [Next("open", tuple(to_all))] if to_all else []
+    claims += [Next("open", tuple(cs), s) for s, cs in to_seat.items() if cs]
+    if claims:
+        return claims
+    needs = [t.reshuffle for _p, t in sorted(trials.items())
+             if t.ok and t.reshuffle is not None]
+    if needs:
+        if any(n != needs[0] for n in needs):
+            raise MentalError("the processes' trials reach different reshuffles")
+        pile = needs[0]
+        hidden = tuple(c for c in pile if not public(c))
+        return ([Next("open", hidden)] if hidden else []) + [Next("redeal", tuple(pile))]
+    cands = sorted((order(c), c, s) for _p, t in sorted(trials.items()) if t.ok
+                   for s, cs in t.entering.items() for c in cs
+                   if c not in knows[seat_at[s]])
+    if cands:
+        _key, c, s = cands[0]
+        return [Next("open", (c,), s)]
+    return [Next("apply")]

@@ -28,10 +28,13 @@ from net.mental import (
     Epoch,
     MentalDealer,
     MentalError,
+    Next,
+    Trial,
     base,
     face_point,
     invert,
     mul,
+    next_steps,
     random_scalar,
     times,
 )
@@ -458,3 +461,60 @@ def test_a_whole_four_seat_game_dealt_by_mental_poker_tells_each_process_only_it
     for p in t.procs:
         faces = p.audit(keys)
         assert [faces[c] for c in range(len(values))] == dealer.values
+
+
+# ---- settling an action's openings (next_steps) ------------------------------------
+PLAYS = {0: ["P1", "P4"], 1: ["P2"], 2: ["P3"]}
+
+
+def test_only_the_holder_says_which_of_its_cards_the_rules_show() -> None:
+    """P2 discards a 3 and holds two: the host's process, which saw one of them earlier
+    (Telepath), finds that one; P2's process knows its whole hand and finds the other. Only
+    P2's claim is taken (found in a whole game: the first rule was "any process that knows
+    the card", and it opened the wrong 3 to everyone)."""
+    trials = {0: Trial(True, to_all=[105]), 1: Trial(True, to_all=[71]), 2: Trial(False)}
+    knows = {0: {105}, 1: {105, 71}, 2: set()}
+    held = {105: "P2", 71: "P2"}
+    assert next_steps(trials, PLAYS, knows, held, int) == [Next("open", (71,))]
+
+
+def test_a_card_in_no_hand_is_claimed_by_a_process_that_knows_it() -> None:
+    """A Trap! just drawn (opened to its drawer first) is claimed public by the drawer's
+    process; a process that does not know a card cannot claim it."""
+    trials = {0: Trial(True, to_all=[8]), 1: Trial(True, to_all=[9]), 2: Trial(True)}
+    knows = {0: set(), 1: {9}, 2: set()}
+    assert next_steps(trials, PLAYS, knows, {}, int) == [Next("open", (9,))]
+
+
+def test_a_hand_shown_to_a_seat_is_claimed_by_its_holder() -> None:
+    """Telepath: the victim's process claims its hand shown to the caster; the caster's
+    process (which cannot know it) is not believed for another slot."""
+    trials = {0: Trial(True, to_seat={"P3": [1, 2]}), 1: Trial(True, to_seat={"P3": [4]}),
+              2: Trial(True, to_seat={"P3": [1, 2, 7]})}
+    knows = {0: {1, 2}, 1: set(), 2: set()}
+    held = {1: "P1", 2: "P1", 4: "P3", 7: "P4"}
+    assert next_steps(trials, PLAYS, knows, held, int) == [Next("open", (1, 2), "P3")]
+
+
+def test_a_reshuffle_is_dealt_before_the_draws_after_it() -> None:
+    """A re-deal the trials reach comes before any draw; its cards not yet public are
+    opened to everyone first; trials that disagree on it are an error in words."""
+    knows = {0: {5, 6}, 1: {5, 6}, 2: {5}}
+    trials = {i: Trial(True, reshuffle=[5, 6]) for i in range(3)}
+    assert next_steps(trials, PLAYS, knows, {}, int) == [Next("open", (6,)),
+                                                          Next("redeal", (5, 6))]
+    trials[2] = Trial(True, reshuffle=[5])
+    with pytest.raises(MentalError, match="different reshuffles"):
+        next_steps(trials, PLAYS, knows, {}, int)
+
+
+def test_draws_are_opened_one_at_a_time_in_draw_order() -> None:
+    """Two cards enter hands unknown to their holders: only the first in draw order is
+    opened (to its holder); with nothing left to open, the action is applied."""
+    trials = {0: Trial(True, entering={"P2": [30, 12]}), 1: Trial(True), 2: Trial(True)}
+    knows: dict[int, set[int]] = {0: set(), 1: set(), 2: set()}
+    draw = {12: 1, 30: 0}
+    assert next_steps(trials, PLAYS, knows, {}, draw.__getitem__) == [
+        Next("open", (30,), "P2")]
+    knows[1] = {30, 12}
+    assert next_steps(trials, PLAYS, knows, {}, draw.__getitem__) == [Next("apply")]

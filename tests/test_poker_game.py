@@ -23,7 +23,7 @@ from typing import Any
 
 from core import registry
 from net.dealer import HostDealer
-from net.mental import Epoch, MentalDealer, Prepared, TrialDealer, trial
+from net.mental import Epoch, MentalDealer, Prepared, Trial, TrialDealer, next_steps, trial
 
 GROUPS = [["P1", "P4"], ["P2"], ["P3"]]
 
@@ -108,20 +108,16 @@ class MentalGame:
         order = {c: k for k, c in enumerate(
             [c for w in blind.wizards for c in w.hand] + list(blind.deck))}
         for _ in range(200):
-            trials = [rs.new_game(self.opts, self.seed, deal=self.hooks.deal(
+            setups = [rs.new_game(self.opts, self.seed, deal=self.hooks.deal(
                 [p.known.get(c, "") for c in range(n)], self.coms)) for p in self.procs]
-            to_all = sorted({c for i, st in enumerate(trials) for c in self.hooks.public(st)
-                             if c in self.procs[i].known and not self.public(c)})
-            if to_all:
-                self.open(to_all)
-                continue
-            hands = sorted({(order[c], c, s) for st in trials
-                            for s, cs in self.hooks.holders(st).items()
-                            for c in cs if c not in self.procs[self.at(s)].known})
-            if not hands:
+            trials = {i: Trial(True, sorted(self.hooks.public(st)), {},
+                               {s: sorted(cs) for s, cs in self.hooks.holders(st).items()})
+                      for i, st in enumerate(setups)}
+            steps = next_steps(trials, self.plays(), self.knows(), {}, order.__getitem__)
+            for step in steps:
+                self.open(list(step.slots), step.to)
+            if steps[-1].kind == "apply":
                 break
-            _k, c, s = hands[0]  # the first card dealt that its holder does not know
-            self.open([c], s)
         else:
             raise AssertionError("the start never settled")
         self.states = [rs.new_game(self.opts, self.seed, deal=self.hooks.deal(
@@ -187,6 +183,12 @@ class MentalGame:
                         self.states[i].faces[c] != f:
                     self.hooks.set_slot(self.states[i], c, f, self.states[i].commits[c])
 
+    def plays(self) -> dict[int, list[str]]:
+        return {i: list(p.mine) for i, p in enumerate(self.procs)}
+
+    def knows(self) -> dict[int, set[int]]:
+        return {i: set(p.known) for i, p in enumerate(self.procs)}
+
     def prepared(self, i: int) -> list[Prepared]:
         out = []
         for n in self.pending:
@@ -209,61 +211,33 @@ class MentalGame:
         sealed = rs.seal(self.states[self.at(action.actor)], action)
         forms = [action if sealed is None or set(p.mine) & set(sealed.knows)
                  else sealed.public for p in self.procs]
+
+        def order(c: int) -> tuple[int, int]:
+            n = self.ledger.where[c][0]
+            if n in self.pending:
+                return 1 + self.pending.index(n), self.ledger.epochs[n].slots.index(c)
+            return (0, deck[c]) if c in deck else (99, c)
+
         for _ in range(100):
             self.rounds += 1
             trials = [trial(rs, st, forms[i], self.prepared(i))
                       for i, st in enumerate(self.states)]
             assert trials[self.at(action.actor)].ok, f"the actor's trial refused {action}"
-            to_all: list[int] = []
-            to_seat: list[tuple[int, str]] = []
-            for i, t in enumerate(trials):
-                if not t.ok:
-                    continue
-                p = self.procs[i]
-
-                def may_claim(c: int, p: MentalDealer = p) -> bool:
-                    # the holder's process (it knows its whole hand, so which of its cards
-                    # the rules pick), else, for a card in no hand, a process that knows it
-                    return held[c] in p.mine if c in held else c in p.known
-
-                to_all += [c for c in t.to_all if may_claim(c) and not self.public(c)
-                           and c not in to_all]
-                to_seat += [(c, s) for s, cs in t.to_seat.items() for c in cs
-                            if may_claim(c) and c not in self.procs[self.at(s)].known
-                            and (c, s) not in to_seat]
-            if to_all or to_seat:
-                self.trap_claims += any(c in deck for c in to_all)
-                if to_all:
-                    self.open(to_all)
-                for c, s in to_seat:
-                    if not self.public(c):
-                        self.open([c], s)
-                        self.shown_to_seat += 1
-                continue
-            needs = [t.reshuffle for t in trials if t.ok and t.reshuffle is not None]
-            if needs:
-                assert all(n == needs[0] for n in needs), "the trials disagree on a reshuffle"
-                pile = needs[0]
-                self.open([c for c in pile if not self.public(c)])  # public a moment
-                self.deal(pile, [self.procs[0].known[c] for c in pile])
-                self.pending.append(len(self.ledger.epochs) - 1)
-                self.redeals.append(len(self.ledger.epochs) - 1)
-                continue
-
-            def order(c: int) -> tuple[int, int]:
-                n = self.ledger.where[c][0]
-                if n in self.pending:
-                    return 1 + self.pending.index(n), self.ledger.epochs[n].slots.index(c)
-                return (0, deck[c]) if c in deck else (99, c)
-
-            cands = sorted((order(c), c, s) for t in trials if t.ok
-                           for s, cs in t.entering.items() for c in cs
-                           if c not in self.procs[self.at(s)].known)
-            if cands:
-                _key, c, s = cands[0]
-                self.open([c], s)
-                continue
-            break
+            steps = next_steps(dict(enumerate(trials)), self.plays(), self.knows(), held,
+                               order)
+            for step in steps:
+                if step.kind == "open":
+                    self.trap_claims += not step.to and any(c in deck for c in step.slots)
+                    self.shown_to_seat += sum(1 for c in step.slots
+                                              if step.to and held.get(c, step.to) != step.to)
+                    self.open(list(step.slots), step.to)
+                elif step.kind == "redeal":
+                    pile = list(step.slots)
+                    self.deal(pile, [self.procs[0].known[c] for c in pile])
+                    self.pending.append(len(self.ledger.epochs) - 1)
+                    self.redeals.append(len(self.ledger.epochs) - 1)
+            if steps[-1].kind == "apply":
+                break
         else:
             raise AssertionError(f"the openings for {action} never settled")
         for i, st in enumerate(self.states):
