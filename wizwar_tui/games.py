@@ -16,6 +16,7 @@ from wizwar_tui.gameui import GameUI
 #: ruleset name -> "module:attribute" of its UI part, in the menu's order (the default first)
 UI_PARTS: dict[str, str] = {
     "wizwar": "wizwar_tui.wizwar:UI",
+    "wizard-kings": "wizwar_tui.wizardkings:UI",
 }
 
 DEFAULT = "wizwar"
@@ -25,10 +26,13 @@ _loaded: dict[str, GameUI] = {}
 
 def names() -> list[str]:
     """The games the app can show, the default first: those with a UI part, then every other
-    registered ruleset (played on the shell's plain screens, :mod:`wizwar_tui.plain`)."""
+    registered ruleset (played on the shell's plain screens, :mod:`wizwar_tui.plain`). A UI
+    part of a ruleset still being built (``registry.BUILDING``) is not listed (:func:`ui`
+    finds it by name: ``wizwar play GAME``)."""
     from core import registry
 
-    return [*UI_PARTS, *(n for n in registry.names() if n not in UI_PARTS)]
+    listed = registry.names()
+    return [*(n for n in UI_PARTS if n in listed), *(n for n in listed if n not in UI_PARTS)]
 
 
 def ui(name: str = "") -> GameUI:

@@ -1,0 +1,78 @@
+"""Wizard Kings' UI part (:class:`~wizwar_tui.gameui.GameUI`): the map and its standing
+blocks, the game screen, the help and reference text, the game-over box and the replay.
+
+This module stays light (the menu imports it before its first paint): the screens and the
+rules core load inside the methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from wizwar_tui.gameui import GameScreenBase, GameUI, QuickStart, Reference
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.screen import Screen
+
+    from wizwar_tui.replay import ReplayScreen
+
+
+class WizardKingsUI(GameUI):
+    """Wizard Kings' screens for the shell (see :mod:`wizwar_tui.gameui`)."""
+
+    name = "wizard-kings"
+    title = "Wizard Kings"
+    menu_note = "Block wargame: hidden armies on hex maps (issue 18, being built)."
+    quick_starts = (QuickStart("", "Play Wizard Kings against 1 bot (2 players)", {}),)
+    references = (Reference("", "Wizard Kings: keys, terms, units and spells", "reference",
+                            ""),)
+
+    def game_screen(self) -> type[GameScreenBase]:
+        """:class:`wizwar_tui.wizardkings.game.WizardKingsScreen`."""
+        from wizwar_tui.wizardkings.game import WizardKingsScreen
+
+        return WizardKingsScreen
+
+    def help_text(self, ascii_only: bool = False, menu: bool = True) -> str:
+        """Keys, the map's legend, the terms, units and spells."""
+        from wizwar_tui.wizardkings.screens import help_text
+
+        return help_text(ascii_only, menu)
+
+    def open_reference(self, ref: str, app: App[Any]) -> None:
+        """``reference``: the help frame with the keys, terms, units and spells."""
+        from wizwar_tui.screens import HelpScreen
+
+        if ref == "reference":
+            app.push_screen(HelpScreen(getattr(app, "ascii_only", False), self.name))
+
+    def option_note(self, name: str, values: Mapping[str, Any], refused: str = "") -> str:
+        """Short words for the new-game screen."""
+        if not refused and name == "layout":
+            return {"2-map": "maps 1 and 2 side by side",
+                    "2-map-strait": "map 3 turned below map 1, a strait between"}.get(
+                str(values.get("layout")), "")
+        return super().option_note(name, values, refused)
+
+    def watch_screen(self) -> Callable[[Any], Screen[None]]:
+        """:class:`wizwar_tui.wizardkings.watch.WatchScreen`: the map, players and actions
+        of the public view."""
+        from wizwar_tui.wizardkings.watch import WatchScreen
+
+        return WatchScreen
+
+    def replay_mark(self, state: Any) -> tuple[int, str]:
+        """The turn and the player acting (a replay's turns)."""
+        moving = self.ruleset().to_move(state)
+        return int(state.d["turn"]), moving[0] if moving else ""
+
+    def replay_screen(self) -> type[ReplayScreen]:
+        """:class:`wizwar_tui.wizardkings.replay.WizardKingsReplayScreen`."""
+        from wizwar_tui.wizardkings.replay import WizardKingsReplayScreen
+
+        return WizardKingsReplayScreen
+
+
+UI = WizardKingsUI()

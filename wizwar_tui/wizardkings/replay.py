@@ -1,0 +1,124 @@
+"""Wizard Kings' part of the replay: the map and panels at action *n*
+(:class:`WizardKingsReplayScreen`; the timeline, its keys and "seen as" are the shell's
+:mod:`wizwar_tui.replay`).
+
+The map shows ``view(state, seat)`` of the replayed state: a seat's own view (its blocks' faces,
+the others' colours and labels), or every block's face ("everyone") once the game is over,
+when the rules have revealed them all (rules.md R119's final audit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rich.text import Text
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.geometry import Region
+from textual.widget import Widget
+from textual.widgets import RichLog, Static
+
+from wizwar_tui.replay import EVERYONE, ReplayScreen
+from wizwar_tui.wizardkings import render
+
+
+class ReplayMapScroll(ScrollableContainer, can_focus=False, inherit_bindings=False):
+    """The replay's map window."""
+
+
+class WizardKingsReplayScreen(ReplayScreen):
+    """The replay of a Wizard Kings game: the map (the last action's hexes lit), the players
+    and the battle, the last action's hex in full, beside the shell's log."""
+
+    CSS_PATH = ["../replay.tcss"]  # the shell's (paths are relative to this module)
+    DEFAULT_CSS = """
+    WizardKingsReplayScreen #wkr-main { height: 1fr; }
+    WizardKingsReplayScreen #wkr-mapbox { width: 1fr; border: round #5f87af; }
+    WizardKingsReplayScreen #wkr-side { width: 40; }
+    WizardKingsReplayScreen #wkr-status { height: auto; border: round #444444; }
+    WizardKingsReplayScreen #wkr-info { height: auto; }
+    WizardKingsReplayScreen #log { height: 1fr; border: round #444444; }
+    WizardKingsReplayScreen #wkr-map { width: auto; height: auto; }
+    """
+
+    def compose_game(self) -> Iterator[Widget]:
+        """The map column and the side panels."""
+        with Horizontal(id="wkr-main"):
+            with Vertical(id="wkr-left"):
+                with ReplayMapScroll(id="wkr-mapbox"):
+                    yield Static(id="wkr-map")
+                yield Static(id="wkr-info")
+            with Vertical(id="wkr-side"):
+                yield Static(id="wkr-status")
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True,
+                              min_width=20, max_lines=2000)
+
+    def mount_game(self) -> None:
+        """The panels' titles."""
+        self.query_one("#wkr-mapbox").border_title = "Map"
+        self.query_one("#wkr-status").border_title = "Players"
+
+    def seen_view(self, st: Any) -> dict[str, Any]:
+        """The view drawn: the seat's, or every block's face for "everyone"."""
+        rs = self.replay.ruleset
+        if self.seat == EVERYONE:
+            return render.reveal_all(rs.state_to_wire(st)["g"], "")
+        return dict(rs.view(st, self.seat))
+
+    def draw_game(self, st: Any) -> None:
+        """The map and panels after action ``n`` as the seat seen as sees them."""
+        v = self.seen_view(st)
+        last = self.replay.actions[self.n - 1] if self.n else None
+        hexes = action_hexes(last)
+        b = render.board_of(v)
+        lit = {h for h in hexes if h in b.hexes}
+        cursor = sorted(lit)[-1] if lit else None
+        self.query_one("#wkr-map", Static).update(render.render_map(
+            v, cursor, ascii_only=self.ascii_only, reach=lit))
+        t = Text()
+        t.append(f"turn {v['turn']} · {v['phase']}\n", "bold")
+        if v.get("order"):
+            t.append("initiative " + " ".join(v["order"]) + "\n")
+        for p in v["players"]:
+            on = sum(1 for x in v["blocks"].values() if x["owner"] == p and x["state"] == "map")
+            t.append(f"{p} ", f"bold {render.OWNER.get(p, '')}")
+            t.append(f"{v['armies'][p]} · {on} blocks\n")
+        bt = v.get("battle")
+        if bt:
+            t.append(f"battle in {bt['hex']}, round {bt['round']}\n", "bold #ff8787")
+        if cursor:
+            for line in render.hex_lines(v, cursor, ascii_only=self.ascii_only):
+                t.append_text(line)
+                t.append("\n")
+        self.query_one("#wkr-status", Static).update(t)
+        self.query_one("#wkr-info", Static).update(self.info_text())
+        if cursor:
+            h = b.hexes[cursor]
+            x, y = render.origin(h)
+            self.call_after_refresh(lambda: self.query_one(ReplayMapScroll).scroll_to_region(
+                Region(x, y, 9, 5), animate=False))
+
+    def write_action(self, panel: RichLog, n: int) -> None:
+        """Action ``n`` and its events in words (as the game's log says them)."""
+        from wizwar_tui.wizardkings.game import event_words
+
+        panel.write(self.action_line(n))
+        for ev in self.replay.events[n - 1]:
+            panel.write(Text(event_words(ev)))
+
+    def scroll_board(self, lines: int) -> None:
+        """↑↓: scroll the map."""
+        self.query_one(ReplayMapScroll).scroll_relative(y=lines, animate=False)
+
+
+def action_hexes(action: Any) -> list[str]:
+    """The hexes an action names (a path's hexes, a battle's, a new unit's city)."""
+    if action is None:
+        return []
+    out: list[str] = []
+    for w in getattr(action, "words", ()):
+        for part in w.replace("=", ",").replace("@", ",").replace(":", ",").split(","):
+            for h in part.split("-"):
+                if len(h) == 3 and h[0] in "1234" and h[1] in "abcdefgh" and h[2].isdigit():
+                    out.append(h)
+    return out
