@@ -20,8 +20,9 @@ passes, every seat in seat order, each step published to everyone:
 Position ``j`` of the result (slot ``slots[j]`` of the epoch) is ``(prod_i k_ij) * M(f)`` for
 a face ``f`` nobody can tell: every seat's permutation is secret, and under the decisional
 Diffie-Hellman assumption the points say nothing of the faces. To **open** a slot to a seat,
-every other seat sends it its key ``k_ij`` (its *partial unmasking*), sealed to that seat's
-box key (``nacl.public.SealedBox``), so a host relaying the frames learns nothing; the
+every other seat sends it its key ``k_ij`` (its *partial unmasking*), boxed from its process's
+box key to the receiver's (``nacl.public.Box``: encrypted and authenticated), so a host
+relaying the frames learns nothing and cannot forge a share in another seat's name; the
 receiver checks each key against its commitment at once (a wrong one names its sender), strips
 them all and its own, and finds the face. A slot opened to everyone has its keys sent in the
 clear. At the end every seat reveals every key it used (``reveal``); every process then
@@ -56,7 +57,7 @@ from typing import Any
 
 from nacl import bindings as nb
 from nacl.exceptions import CryptoError
-from nacl.public import PrivateKey, PublicKey, SealedBox
+from nacl.public import Box, PrivateKey, PublicKey
 
 from net.dealer import DealError
 
@@ -465,16 +466,16 @@ class MentalDealer:
     # -- opening ----------------------------------------------------------------------
     def shares(self, slots: Iterable[int], to: str = "") -> dict[str, Any]:
         """The partial unmaskings of ``slots`` for seat ``to`` (``""``: everyone) from every
-        seat this process plays: an ``unmask`` message. To one seat each key is sealed to
-        that seat's box key (only its process can read it); to everyone they go in the
-        clear. A process sends nothing for a seat it plays itself (it holds those keys)."""
+        seat this process plays: an ``unmask`` message. To one seat each key is boxed from
+        this process's box key for that seat's (``nacl.public.Box``: only its process can
+        read it, and it knows who sent it); to everyone they go in the clear. A process sends nothing for a seat it plays itself (it holds those keys)."""
         out: list[list[Any]] = []
         if to not in self.hands:
             for c in slots:
                 for s, hand in self.hands.items():
                     k = hand.key(self.ledger, c)
                     if to:
-                        ct = SealedBox(PublicKey(self.boxes[to])).encrypt(
+                        ct = Box(self.box, PublicKey(self.boxes[to])).encrypt(
                             c.to_bytes(2, "big") + k)
                         out.append([c, s, bytes(ct).hex()])
                     else:
@@ -502,7 +503,7 @@ class MentalDealer:
         """Partial unmaskings sent to everyone or to a seat this process plays: each key is
         checked against its commitment at once (a wrong one is its sender's cheat, named);
         returns the slots whose face this process learnt now (once every seat's key is
-        in). Shares sealed to a seat of another process are not for it: ignored (it could
+        in). Shares boxed for a seat of another process are not for it: ignored (it could
         not read them). Raises :class:`MentalError`."""
         to = str(msg.get("to", ""))
         if to and to not in self.hands:
@@ -517,10 +518,12 @@ class MentalDealer:
                 raise MentalError(f"a partial unmasking of an unknown card {c} or seat {s}")
             if to:
                 try:
-                    plain = SealedBox(self.box).decrypt(bytes.fromhex(text))
+                    plain = Box(self.box, PublicKey(self.boxes[s])).decrypt(
+                        bytes.fromhex(text))
                 except (CryptoError, ValueError):
-                    raise MentalError(f"{s} sent a partial unmasking of card {c} that is "
-                                      "not sealed to its receiver", s) from None
+                    raise MentalError(f"a partial unmasking of card {c} said to be {s}'s was "
+                                      f"not boxed by {s}'s process for this one: forged or "
+                                      "damaged on the way") from None
                 if len(plain) != 34 or int.from_bytes(plain[:2], "big") != c:
                     raise MentalError(f"{s} sent a partial unmasking for another card than "
                                       f"{c}", s)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from nacl import bindings as nb
 from nacl.exceptions import CryptoError
-from nacl.public import SealedBox
+from nacl.public import Box, PublicKey
 
 from core import registry
 from net.dealer import HostDealer
@@ -111,7 +111,7 @@ class Table:
 
     def decodable(self, i: int) -> set[int]:
         """The slots process ``i`` could open from the frames it received, its own keys
-        and its box: its shares in the clear, those sealed to it, and its own seats'.
+        and its box: its shares in the clear, those boxed for it, and its own seats'.
         (The frames are read once each: ``_read`` and ``_keys`` keep how far.)"""
         p = self.procs[i]
         led = p.ledger
@@ -124,9 +124,9 @@ class Table:
                 raw = bytes.fromhex(text)
                 tries = [raw] if len(raw) == 32 else []  # a key in the clear
                 try:
-                    tries.append(SealedBox(p.box).decrypt(raw)[2:])
+                    tries.append(Box(p.box, PublicKey(p.boxes[s])).decrypt(raw)[2:])
                 except CryptoError:
-                    pass  # sealed to another process's seat: unreadable
+                    pass  # boxed for another process's seat: unreadable
                 n, j = led.where[c]
                 for key in tries:
                     if base(key) == led.epochs[n].commitment(s, j):  # a key of this deal
@@ -154,7 +154,7 @@ def _table(n: int = 20, seed: str = "t", **kw: Any) -> tuple[Table, list[str]]:
 def test_a_card_opened_to_a_seat_is_known_to_its_process_only() -> None:
     """Opening cards to P2 (a draw) lets P2's process learn them and no other process,
     though every process received every share; a card then shown to P3 too (Telepath)
-    carries P2's own key, sealed to P3's box key, so the host, which relays it, still
+    carries P2's own key, boxed for P3's box key, so the host, which relays it, still
     cannot open it."""
     t, faces = _table()
     t.open([0, 1, 2], "P2")
@@ -260,7 +260,8 @@ def test_a_wrong_partial_unmasking_is_caught_at_once_and_named() -> None:
                 if item[1] == "P3":
                     wrong = random_scalar(random.Random(5))
                     p2 = next(p for p in t.procs if "P2" in p.mine)
-                    item[2] = bytes(SealedBox(p2.box.public_key).encrypt(
+                    p3 = next(p for p in t.procs if "P3" in p.mine)
+                    item[2] = bytes(Box(p3.box, p2.box.public_key).encrypt(
                         item[0].to_bytes(2, "big") + wrong)).hex()
 
     t, _ = _table(tamper=cheat)
@@ -268,6 +269,26 @@ def test_a_wrong_partial_unmasking_is_caught_at_once_and_named() -> None:
         t.open([0], "P2")
     assert err.value.seat == "P3"
     assert "P3 sent a wrong partial unmasking of card 0" in str(err.value)
+
+
+def test_a_relay_cannot_forge_a_share_in_another_seats_name() -> None:
+    """The host's process, relaying P3's share for P2, puts a wrong key of its own making in
+    P3's name: P2's process finds it was not boxed by P3's process and says so, blaming
+    nobody (P3 did nothing wrong)."""
+    def forge(msg: dict[str, Any]) -> None:
+        if msg["type"] == "unmask" and msg["to"] == "P2":
+            for item in msg["shares"]:
+                if item[1] == "P3":
+                    host = next(p for p in t.procs if "P1" in p.mine)
+                    p2 = next(p for p in t.procs if "P2" in p.mine)
+                    item[2] = bytes(Box(host.box, p2.box.public_key).encrypt(
+                        item[0].to_bytes(2, "big") + random_scalar(random.Random(4)))).hex()
+
+    t, _ = _table(tamper=forge)
+    with pytest.raises(MentalError) as err:
+        t.open([0], "P2")
+    assert err.value.seat == "" and "said to be P3's was not boxed by P3's process" in \
+        str(err.value)
 
 
 def test_a_wrong_public_unmasking_is_named() -> None:
