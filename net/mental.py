@@ -58,7 +58,9 @@ from typing import Any
 from nacl import bindings as nb
 from nacl.exceptions import CryptoError
 from nacl.public import Box, PrivateKey, PublicKey
+from nacl.signing import SigningKey, VerifyKey
 
+from core.codec import pack
 from net.dealer import DealError
 
 #: the two kinds of step of a deal, in the order they run
@@ -396,8 +398,10 @@ class MentalDealer:
     """One process's side of the mental-poker deal.
 
     ``seats``: every seat, seat order; ``mine``: the seats this process plays (a peer's
-    player, the host's player and its bots); ``boxes``: every seat's public box key
-    (``box_key`` of the process that plays it), to seal the partial unmaskings sent to it.
+    player, the host's player and its bots); ``boxes`` and ``verifies``: every seat's public
+    box key and signature key (:meth:`box_key` of the process that plays it): the partial
+    unmaskings sent to a seat are boxed for it, and every message a process sends is signed
+    (``sig``), so a relaying host can put nothing in another seat's name.
     ``known``: slot -> face, what this process has learnt (its seats' cards, public ones).
     ``seed`` (tests and demonstrations): keys and permutations from a generator seeded with
     it; whoever knows it knows this process's keys."""
@@ -408,7 +412,9 @@ class MentalDealer:
     ledger: Ledger = field(init=False)
     hands: dict[str, Hand] = field(init=False)
     box: PrivateKey = field(init=False)
+    signer: SigningKey = field(init=False)
     boxes: dict[str, bytes] = field(default_factory=dict)
+    verifies: dict[str, bytes] = field(default_factory=dict)
     known: dict[int, str] = field(default_factory=dict)
     _got: dict[int, dict[str, bytes]] = field(default_factory=dict)  # slot -> seat -> key
 
@@ -422,24 +428,48 @@ class MentalDealer:
                 random.Random(f"wizwar-mental:{self.seed}:{s}")  # noqa: S311 - tests only
             self.hands[s] = Hand(s, rand)
         if self.seed is None:
-            self.box = PrivateKey.generate()
+            self.box, self.signer = PrivateKey.generate(), SigningKey.generate()
         else:
             self.box = PrivateKey(blake2b(f"wizwar-mental-box:{self.seed}".encode(),
                                           digest_size=32).digest())
+            self.signer = SigningKey(blake2b(f"wizwar-mental-sign:{self.seed}".encode(),
+                                             digest_size=32).digest())
         for s in self.mine:
             self.boxes[s] = bytes(self.box.public_key)
+            self.verifies[s] = bytes(self.signer.verify_key)
 
     def box_key(self) -> str:
-        """This process's public box key (hex), announced for every seat it plays."""
-        return bytes(self.box.public_key).hex()
+        """This process's public keys (hex: its box key, then its signature key), announced
+        for every seat it plays."""
+        return (bytes(self.box.public_key) + bytes(self.signer.verify_key)).hex()
 
     def learn_boxes(self, boxes: Mapping[str, str]) -> None:
-        """Every seat's public box key (seat -> hex), from the lobby."""
+        """Every seat's public keys (seat -> :meth:`box_key` of its process), from the
+        lobby. Raises :class:`MentalError` for a missing or malformed one."""
         for s in self.seats:
             try:
-                self.boxes[s] = bytes.fromhex(boxes[s])
-            except (KeyError, ValueError):
-                raise MentalError(f"no box key for {s}", s) from None
+                raw = bytes.fromhex(boxes[s])
+            except (KeyError, ValueError, TypeError):
+                raw = b""
+            if len(raw) != 64:
+                raise MentalError(f"no public keys for {s}", s)
+            self.boxes[s], self.verifies[s] = raw[:32], raw[32:]
+
+    def sign(self, msg: Mapping[str, Any]) -> dict[str, Any]:
+        """``msg`` signed by this process (``sig``: an Ed25519 signature, hex, over the
+        canonical msgpack of the rest)."""
+        body = {k: v for k, v in msg.items() if k != "sig"}
+        return {**body, "sig": bytes(self.signer.sign(pack(body)).signature).hex()}
+
+    def _check_signed(self, msg: Mapping[str, Any], seat: str, what: str) -> None:
+        """``msg`` is signed by the process that plays ``seat``; else :class:`MentalError`
+        blaming nobody (a message forged or damaged on the way is not that seat's)."""
+        body = {k: v for k, v in msg.items() if k != "sig"}
+        try:
+            VerifyKey(self.verifies[seat]).verify(pack(body), bytes.fromhex(msg["sig"]))
+        except (KeyError, ValueError, TypeError, CryptoError):
+            raise MentalError(f"{what} said to be {seat}'s is not signed by {seat}'s process: "
+                              "forged or damaged on the way") from None
 
     # -- a deal -----------------------------------------------------------------------
     def begin(self, slots: list[int], faces: list[str]) -> None:
@@ -457,10 +487,15 @@ class MentalDealer:
         if want is None or want[0] not in self.hands:
             return None
         hand, e = self.hands[want[0]], self.ledger.epochs[-1]
-        return hand.shuffle(e) if want[1] == SHUFFLE else hand.lock(e)
+        return self.sign(hand.shuffle(e) if want[1] == SHUFFLE else hand.lock(e))
 
     def take_step(self, msg: Mapping[str, Any]) -> None:
-        """A published step (this process's own too). Raises :class:`MentalError`."""
+        """A published step (this process's own too), signed by its seat's process. Raises
+        :class:`MentalError`."""
+        seat = str(msg.get("seat", ""))[:8]
+        if seat not in self.seats:
+            raise MentalError(f"a deal step of no seat of the game ({seat!r})")
+        self._check_signed(msg, seat, "a deal step")
         self.ledger.add_step(msg)
 
     # -- opening ----------------------------------------------------------------------
@@ -480,7 +515,7 @@ class MentalDealer:
                         out.append([c, s, bytes(ct).hex()])
                     else:
                         out.append([c, s, k.hex()])
-        return {"type": "unmask", "to": to, "shares": out}
+        return self.sign({"type": "unmask", "to": to, "shares": out})
 
     def _try(self, c: int) -> bool:
         """Learn slot ``c``'s face if every seat's key for it is here (the others' shares
@@ -508,8 +543,19 @@ class MentalDealer:
         to = str(msg.get("to", ""))
         if to and to not in self.hands:
             return []
+        items = msg.get("shares")
+        if not isinstance(items, list):
+            raise MentalError("a malformed partial unmasking")
+        if not items:
+            return []
+        senders = {str(x[1]) if isinstance(x, list) and len(x) == 3 else "" for x in items}
+        first = min(senders)
+        if first not in self.seats or \
+                len({self.verifies.get(s, b"") for s in senders}) != 1:
+            raise MentalError("one unmask message holds the shares of several processes")
+        self._check_signed(msg, first, "a partial unmasking")
         touched: list[int] = []
-        for item in msg.get("shares", []):
+        for item in items:
             if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)
                     and isinstance(item[1], str) and isinstance(item[2], str)):
                 raise MentalError("a malformed partial unmasking")

@@ -59,6 +59,7 @@ class Table:
         self.frames: list[list[dict[str, Any]]] = [[] for _ in self.procs]
         self.may: list[set[int]] = [set() for _ in self.procs]  # what each may know now
         self.tamper = tamper  # changes a message before it is sent (a cheat)
+        self.resign = True  # the cheat is its sender's (False: a relay's, which cannot sign)
         self._read: dict[int, int] = {}
         self._keys: dict[int, dict[tuple[int, int], set[str]]] = {}
 
@@ -66,8 +67,11 @@ class Table:
         return next(p for p in self.procs if seat in p.mine)
 
     def send(self, msg: dict[str, Any]) -> None:
-        if self.tamper is not None:
+        if self.tamper is not None:  # a cheating process signs what it changed
             self.tamper(msg)
+            if self.resign:
+                seat = msg["seat"] if msg["type"] == "mask" else msg["shares"][0][1]
+                msg = self.proc(seat).sign(msg)
         for i, p in enumerate(self.procs):
             self.frames[i].append(msg)
             if msg["type"] == "mask":
@@ -285,9 +289,30 @@ def test_a_relay_cannot_forge_a_share_in_another_seats_name() -> None:
                         item[0].to_bytes(2, "big") + random_scalar(random.Random(4)))).hex()
 
     t, _ = _table(tamper=forge)
+    t.resign = False  # the relay cannot sign in P3's name
     with pytest.raises(MentalError) as err:
         t.open([0], "P2")
+    assert err.value.seat == "" and \
+        "a partial unmasking said to be P3's is not signed by P3's process" in str(err.value)
+    t.resign = True  # nor box in its name, were the message signed
+    with pytest.raises(MentalError) as err:
+        t.open([1], "P2")
     assert err.value.seat == "" and "said to be P3's was not boxed by P3's process" in \
+        str(err.value)
+
+
+def test_a_relay_cannot_put_a_deal_step_in_another_seats_name() -> None:
+    """A deal step changed on the way (by the host relaying it) no longer carries its
+    author's signature: refused, blaming nobody."""
+    t = Table(SEATS, GROUPS, "s")
+    for p in t.procs:
+        p.begin([0, 1], ["a", "b"])
+    msg = t.proc("P1").step()
+    assert msg is not None
+    msg["points"] = list(reversed(msg["points"]))
+    with pytest.raises(MentalError) as err:
+        t.procs[1].take_step(msg)
+    assert err.value.seat == "" and "a deal step said to be P1's is not signed" in \
         str(err.value)
 
 
@@ -369,7 +394,7 @@ def test_a_step_out_of_turn_or_off_the_group_is_refused_in_words() -> None:
     t = Table(SEATS, GROUPS, "o")
     for p in t.procs:
         p.begin([0, 1], ["a", "b"])
-    msg = t.proc("P2").hands["P2"].shuffle(t.procs[0].ledger.epochs[-1])
+    msg = t.proc("P2").sign(t.proc("P2").hands["P2"].shuffle(t.procs[0].ledger.epochs[-1]))
     with pytest.raises(MentalError) as err:
         t.procs[0].take_step(msg)
     assert err.value.seat == "P2" and "out of turn" in str(err.value)
@@ -378,13 +403,14 @@ def test_a_step_out_of_turn_or_off_the_group_is_refused_in_words() -> None:
     # a point with a small-order part: multiplying it would leak the key modulo 8
     bad = nb.crypto_core_ed25519_add(bytes.fromhex(msg["points"][1]), SMALL_ORDER)
     msg["points"][1] = bad.hex()
+    msg = t.proc("P1").sign(msg)
     for p in t.procs:
         p.take_step(msg)  # taken (checking every point on every process costs too much)
     with pytest.raises(MentalError) as err:
         t.proc("P2").step()  # the next seat to multiply it refuses, naming its sender
     assert err.value.seat == "P1" and "not a point of the group" in str(err.value)
     with pytest.raises(MentalError) as err:
-        t.procs[0].take_step({**msg, "seat": "P2", "points": ["00"]})
+        t.procs[0].take_step(t.proc("P2").sign({**msg, "seat": "P2", "points": ["00"]}))
     assert err.value.seat == "P2" and "has not 2 cards" in str(err.value)
 
 
