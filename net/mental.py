@@ -582,6 +582,38 @@ class MentalDealer:
                 touched.append(c)
         return [c for c in touched if self._try(c)]
 
+    # -- keeping the keys -------------------------------------------------------------
+    def secrets_wire(self) -> dict[str, Any]:
+        """This process's secrets (its box and signature keys, every key of every seat it
+        plays), as hex, for its data folder: a restarted process that reads them back
+        (:meth:`restore`) can open its cards and answer the end's key reveal. Whoever reads
+        them knows those seats' cards: keep them like the seat token, in the user's data
+        folder only."""
+        return {"box": bytes(self.box).hex(), "sign": bytes(self.signer).hex(),
+                "hands": {s: h.reveal() for s, h in self.hands.items()}}
+
+    def restore(self, wire: Mapping[str, Any]) -> None:
+        """Take back :meth:`secrets_wire` (the public ledger is rebuilt from the game's
+        record, as a rejoining peer catches up). Raises :class:`MentalError` for secrets
+        of other seats or malformed ones."""
+        try:
+            box, sign = PrivateKey(bytes.fromhex(wire["box"])), \
+                SigningKey(bytes.fromhex(wire["sign"]))
+            hands = wire["hands"]
+            if sorted(hands) != sorted(self.hands):
+                raise MentalError("the kept keys are another process's seats")
+            for s, got in hands.items():
+                h = self.hands[s]
+                h.shuffle_keys = [_scalar(x, "a kept shuffle key", s) for x in got["shuffle"]]
+                h.card_keys = [[_scalar(x, "a kept card key", s) for x in row]
+                               for row in got["cards"]]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise MentalError(f"the kept keys are unreadable ({exc!r:.60})") from None
+        self.box, self.signer = box, sign
+        for s in self.mine:
+            self.boxes[s] = bytes(box.public_key)
+            self.verifies[s] = bytes(sign.verify_key)
+
     # -- the end ----------------------------------------------------------------------
     def reveal(self) -> dict[str, Any]:
         """Every key of every seat this process plays: a ``keys`` message for the end."""

@@ -255,6 +255,31 @@ def test_an_honest_deal_passes_the_audit() -> None:
         assert all(faces[c] == f for c, f in p.known.items())
 
 
+def test_a_restarted_process_takes_its_keys_back() -> None:
+    """P2's process keeps its secrets (its data folder); a new process for P2, with the
+    public record caught up, reads them back, opens the cards dealt to it and answers the
+    end's audit; unreadable or another process's kept keys are refused in words."""
+    t, _ = _table()
+    t.open([0, 1], "P2")
+    old = t.proc("P2")
+    kept = old.secrets_wire()
+    new = MentalDealer(SEATS, ["P2"])  # fresh keys: it could open nothing
+    new.ledger = old.ledger  # caught up from the game's record (public)
+    new.restore(kept)
+    assert new.box_key() == old.box_key()
+    new.learn_boxes({s: t.proc(s).box_key() for s in SEATS})  # from the record too
+    for i, p in enumerate(t.procs):
+        if p is old:
+            t.procs[i] = new
+    t.open([2], "P2")
+    assert set(new.known) == {2} and new.known[2] == t.god()[2]
+    t.procs[0].audit(_reveal_all(t))
+    with pytest.raises(MentalError, match="another process's seats"):
+        MentalDealer(SEATS, ["P3"]).restore(kept)
+    with pytest.raises(MentalError, match="unreadable"):
+        MentalDealer(SEATS, ["P2"]).restore({"box": "zz"})
+
+
 def test_a_wrong_partial_unmasking_is_caught_at_once_and_named() -> None:
     """P3 sends P2 a key for card 0 that is not the one it committed to: P2's process finds
     it as it takes the share and names P3."""
