@@ -3,11 +3,11 @@
 
 Commutative masking on a prime-order group: the prime-order subgroup of Edwards25519
 (libsodium through PyNaCl's bindings: ``crypto_scalarmult_ed25519_noclamp`` and the
-``crypto_core_ed25519_*`` scalar arithmetic; PyNaCl 1.6 binds no Ristretto255, and every
-point taken from the network is checked to lie in the subgroup,
-``crypto_core_ed25519_is_valid_point``). A card's face ``f`` is the public point ``M(f)``
-(Elligator 2 over a BLAKE2b digest, cofactor cleared: ``crypto_core_ed25519_from_uniform``),
-so nobody knows its discrete logarithm. A deal
+``crypto_core_ed25519_*`` scalar arithmetic; PyNaCl 1.6 binds no Ristretto255, so every
+point taken from the network is checked to lie in the subgroup before it is multiplied,
+``crypto_core_ed25519_is_valid_point``). The ``copy``-th card of face ``f`` in a deal is the
+public point ``M(f, copy)`` (Elligator 2 over a BLAKE2b digest, cofactor cleared:
+``crypto_core_ed25519_from_uniform``), so nobody knows its discrete logarithm. A deal
 (an *epoch*: the whole deck at the start, a reshuffled discard pile later) runs in two
 passes, every seat in seat order, each step published to everyone:
 
@@ -29,7 +29,8 @@ clear. At the end every seat reveals every key it used (``reveal``); every proce
 **audits** the whole deal (:meth:`Ledger.audit`): each shuffle step is its input masked and
 permuted, each lock step strips and locks as committed, every share sent during the game was
 the committed key, and each epoch holds exactly its declared faces. A cheat is named in words
-with its seat (:class:`MentalError`).
+with its seat (:class:`MentalError`). Every message a process sends is signed by it (Ed25519),
+so nobody can put a step or a share in another seat's name.
 
 * :class:`Ledger`: the public record every process keeps identically (the epochs, every
   published step, the shares each process took), and the audit.
