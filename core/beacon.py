@@ -238,6 +238,36 @@ def needs_chance(ruleset: Ruleset, state: Any, action: Any, probe: Any = None) -
     return False
 
 
+#: The stand-in beacon value :func:`why_illegal` feeds a copy: legality never reads the dice.
+_STAND_IN = bytes(32)
+
+
+def why_illegal(ruleset: Ruleset, state: Any, action: Any) -> str:
+    """``ruleset.why_illegal(state, action)`` on a state whose dice may be beaconed (a
+    networked game): ``""`` when legal, else the reason. A ruleset that judges an action by
+    trying it (Wizard Kings) meets the action's roll, and no beacon value is there yet (it
+    comes once the action is fixed, :func:`needs_chance`): such an action is then judged by
+    ``apply`` on a copy whose generator took a stand-in value (the dice decide what an
+    action does, never whether it may be taken). ``state`` is untouched. Raises nothing
+    :meth:`~core.engine.Ruleset.why_illegal` would not."""
+    try:
+        return ruleset.why_illegal(state, action)
+    except ChanceNeeded:
+        pass
+    trial = ruleset.clone(state)
+    rng = ruleset.chance(trial)
+    if rng is None or not rng.beaconed:  # pragma: no cover - ChanceNeeded needs a beacon
+        raise RuntimeError(f"{ruleset.title}: a roll wanted a beacon in a game without one")
+    rng.absorb(_STAND_IN)
+    try:
+        ruleset.apply(trial, action)
+    except IllegalAction as exc:
+        return exc.reason
+    except ChanceNeeded:  # the ruleset's own copy lost the value: it got as far as rolling
+        return ""
+    return ""
+
+
 def roll_index(ruleset: Ruleset, state: Any) -> int:
     """The index of the next roll (how many beacon values the state absorbed)."""
     rng = ruleset.chance(state)
@@ -279,4 +309,4 @@ def apply_with(ruleset: Ruleset, state: Any, action: Any,
 
 __all__ = ["CHAIN_LENGTH", "BeaconError", "Chain", "ChanceNeeded", "LocalBeacon", "Tracker",
            "apply_with", "beaconize", "combine", "generator", "h", "is_beaconed",
-           "local_reveal", "needs_chance", "roll_index", "step_ok", "value_for"]
+           "local_reveal", "needs_chance", "roll_index", "step_ok", "value_for", "why_illegal"]

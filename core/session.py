@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from core import beacon
 from core.engine import Event, IllegalAction, Outcome, Ruleset, Stage
 
 
@@ -171,8 +172,9 @@ class LocalSession:
         return self.ruleset.expand(self.state, self.human if seat is None else seat, family)
 
     def why(self, action: Any) -> str:
-        """Why ``action`` would be refused ("" if legal)."""
-        return self.ruleset.why_illegal(self.state, action)
+        """Why ``action`` would be refused ("" if legal); an action that rolls is judged
+        without its dice (:func:`core.beacon.why_illegal`)."""
+        return beacon.why_illegal(self.ruleset, self.state, action)
 
     def submit(self, action: Any) -> list[Event]:
         """Apply an action (a value or its notation). Raises ``IllegalAction`` with the

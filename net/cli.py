@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
+from collections.abc import Collection
 from typing import Any
 
 from core import registry
@@ -28,20 +30,51 @@ def _err(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+def say_log(path: str) -> None:
+    """``game log: PATH`` on stderr, if the game wrote that file (a game stopped before
+    its deal wrote none: no line for a file that does not exist)."""
+    if path and os.path.exists(path):
+        _err(f"game log: {path}")
+
+
 # ---- the game and its options on a command line ---------------------------------------
-def game_in_argv(argv: list[str], cmd: str) -> str:
+def game_in_argv(argv: list[str], cmd: str,
+                 value_flags: Collection[str] = ()) -> str:
     """The GAME named after ``cmd`` in ``argv`` (``wizwar play arcomage ...``): the first
-    word after the command that is a registered ruleset or alias; the default otherwise. The
-    options flags are built for it before argparse runs (:func:`parse_game_args` checks)."""
+    word after the command that is a registered ruleset or alias, and not the value of a
+    flag in ``value_flags`` (the command's flags that take one: ``wizwar host --name
+    ArcoMage`` hosts the default game, named ArcoMage); the default otherwise. The options
+    flags are built for it before argparse runs (``wizwar_tui.cli.parse`` checks)."""
     if cmd not in argv:
         return registry.DEFAULT
-    for word in argv[argv.index(cmd) + 1:]:
-        if not word.startswith("-"):
-            try:
-                return registry.canonical(word)
-            except UnknownRuleset:
-                continue
+    words = argv[argv.index(cmd) + 1:]
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word == "--":
+            continue
+        if word.startswith("-"):
+            skip = "=" not in word and word in value_flags
+            continue
+        try:
+            return registry.canonical(word)
+        except UnknownRuleset:
+            continue
     return registry.DEFAULT
+
+
+def value_flags(parser: argparse.ArgumentParser, cmd: str) -> set[str]:
+    """The flags of sub-command ``cmd`` of ``parser`` that take a value (``--name``,
+    ``--port``...), for :func:`game_in_argv`; empty for an unknown command."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            sp = action.choices.get(cmd)
+            if sp is None:
+                return set()
+            return {flag for a in sp._actions if a.nargs != 0 for flag in a.option_strings}
+    return set()
 
 
 def add_game_argument(p: argparse.ArgumentParser) -> None:
@@ -103,6 +136,7 @@ async def host_headless(args: argparse.Namespace) -> int:
 
     rs: Ruleset = args.ruleset
     save = new_log("host", args.name)
+    args.log_path = save.path  # said if the game is stopped (Ctrl+C)
     game = HostGame(ruleset=rs, options=args.options, name=args.name, bind=args.bind,
                     port=args.port, bots=args.bots, local_bot=True, clock=args.clock, log=_err,
                     writer=save.write, started=now_text(), seed=args.seed)
@@ -122,7 +156,7 @@ async def host_headless(args: argparse.Namespace) -> int:
             await adv.stop()
         await game.close()
         save.close()
-    _err(f"game log: {save.path}")
+    say_log(save.path)
     if not final:
         _err(f"the game stopped: desync, report in {game.desync}")
         return 2
@@ -195,16 +229,23 @@ async def join_headless(args: argparse.Namespace) -> int:
         _err(str(exc))
         return 1
     from net.dealer import DealError
-    from net.lan import HostClosed, JoinRefused, PeerGame
+    from net.lan import HostClosed, JoinRefused, OtherGame, PeerGame
     from net.logfiles import new_log, now_text
 
+    asked = getattr(args, "game", None)  # --game, or None: whatever the host plays
     try:
-        rs = registry.get(found or args.game)
+        rs = registry.get(found or asked or registry.DEFAULT)
     except UnknownRuleset as exc:
         _err(f"cannot join: {exc}")
         return 1
+    if found and asked and registry.get(asked).name != rs.name:
+        _err(f"cannot join: {args.target!r} plays {rs.title}, not {registry.get(asked).title}"
+             f" (--game {asked}): join without --game, or with --game {rs.name}")
+        return 1
     save = new_log("peer", args.name)
+    args.log_path = save.path  # said if the game is stopped (Ctrl+C)
     peer = PeerGame(host, port, name=args.name, log=_err, ruleset=rs,
+                    follow_host=not (found or asked),
                     token=load_token(host, port, args.name), writer=save.write,
                     started=now_text())
     for attempt in range(args.retries + 1):
@@ -216,7 +257,12 @@ async def join_headless(args: argparse.Namespace) -> int:
         except HostClosed as exc:
             _err(str(exc))
             return 1
+        except OtherGame as exc:
+            save.close()
+            _err(f"refused: {exc}: join without --game, or with --game {exc.ruleset}")
+            return 1
         except JoinRefused as exc:
+            save.close()
             _err(f"refused: {exc}")
             return 1
         except DealError as exc:  # the peer wrote its report and told the host
@@ -234,7 +280,7 @@ async def join_headless(args: argparse.Namespace) -> int:
             peer.conn = None
             await asyncio.sleep(0.5)
     save.close()
-    _err(f"game log: {save.path}")
+    say_log(save.path)
     if not final:
         _err(f"the game stopped: desync, report in {peer.desync}")
         return 2
@@ -428,9 +474,10 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
     j.add_argument("target", nargs="?", default="", metavar="TARGET",
                    help="the game's name as `wizwar list` shows it, or HOST:PORT")
     j.add_argument("--name", default="guest", help="your player name (default guest)")
-    j.add_argument("--game", default=registry.DEFAULT, metavar="GAME",
-                   help="the game a HOST:PORT plays (a found game says which it is): "
-                        f"{', '.join(registry.names())} (default {registry.DEFAULT})")
+    j.add_argument("--game", default=None, metavar="GAME",
+                   help="the game you mean to join: "
+                        f"{', '.join(registry.names())} (default: whatever the host plays;"
+                        " a host of another game is refused)")
     j.add_argument("--timeout", type=float, default=3.0, help="seconds to look for games")
     j.add_argument("--retries", type=int, default=20, help="rejoins after a lost connection")
     j.add_argument("--headless", action="store_true", help="no app (needs --bot)")
@@ -445,11 +492,13 @@ def prepare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     validated options of its flags. Exits with an argparse error (status 2) naming a refused
     option or an unknown game."""
     if args.cmd == "join":
-        try:
-            args.game = registry.canonical(args.game)
-        except UnknownRuleset as exc:
-            parser.error(str(exc))
-        args.ruleset = registry.get(args.game)
+        if args.game is not None:
+            try:
+                args.game = registry.canonical(args.game)
+            except UnknownRuleset as exc:
+                parser.error(str(exc))
+        args.ruleset = registry.get(args.game or registry.DEFAULT)  # a first guess: None
+        # follows the host's game (the handshake says which)
     if args.cmd == "host":
         args.ruleset = registry.get(args.game)
         args.options = options_from_args(parser, args.ruleset, args)
@@ -470,11 +519,55 @@ def host_defaults(args: argparse.Namespace) -> str | None:
     return ssh
 
 
+def _blank(text: str) -> bool:
+    """True for a name with nothing to show (empty, spaces, control characters only)."""
+    return not "".join(ch for ch in text if ch.isprintable()).strip()
+
+
+def refusal(args: argparse.Namespace) -> str:
+    """Why a parsed ``host``/``join`` (checked by :func:`prepare`) cannot run, in words
+    ("" when it can): a blank ``--name``; ``--bot``/``--bots`` (and so ``--headless``) for
+    a game without bots (``ruleset.bot_levels`` empty); the SSH or web flags without
+    ``--ssh`` or ``--web``."""
+    rs: Ruleset = args.ruleset
+    if args.cmd == "join" and _blank(args.name):
+        return "--name: your player name cannot be empty (the other players see it)"
+    if args.cmd == "host" and _blank(args.name):
+        return "--name: the game's name cannot be empty (it is shown on the LAN)"
+    if not rs.bot_levels:
+        if args.bot or (args.cmd == "host" and args.bots):
+            flag = "--bot" if args.bot else "--bots"
+            return (f"{flag}: {rs.title} has no bots yet, so no seat can be played by one"
+                    + (" (--headless needs --bot)" if args.headless else ""))
+        if args.headless:
+            return f"--headless needs --bot, and {rs.title} has no bots yet"
+    if args.cmd == "host":
+        for flag, needs in (("ssh_password", "ssh"), ("ssh_keys", "ssh"),
+                            ("web_password", "web"), ("web_url", "web")):
+            if getattr(args, flag, "") and not getattr(args, needs, None):
+                return (f"--{flag.replace('_', '-')} needs --{needs} (it is for the "
+                        f"{'SSH' if needs == 'ssh' else 'web'} players; without --{needs} "
+                        "nobody would be asked for it)")
+    return ""
+
+
+def _stopped(path: str = "") -> int:
+    """Ctrl+C on a headless host or join: one line, the log if there is one, status 130."""
+    _err("stopped: the game is closed")
+    say_log(path)
+    return 130
+
+
 def run(args: argparse.Namespace) -> int | None:
     """Run a headless host/join/list (``args`` checked by :func:`prepare`); None when the
-    app should handle it."""
+    app should handle it. A :func:`refusal` is said on stderr (status 2); Ctrl+C stops
+    with one line and status 130."""
     if args.cmd == "list":
         return asyncio.run(list_games(args.timeout))
+    problem = refusal(args)
+    if problem:
+        _err(f"wizwar {args.cmd}: {problem}")
+        return 2
     if args.cmd == "host":
         ssh = host_defaults(args)
         if ssh:
@@ -503,5 +596,7 @@ def run(args: argparse.Namespace) -> int | None:
         if not 0 <= args.bots < args.seats:
             _err("--bots must leave your own seat free")
             return 2
-        return asyncio.run(host_headless(args))
-    return asyncio.run(join_headless(args))
+    try:
+        return asyncio.run(host_headless(args) if args.cmd == "host" else join_headless(args))
+    except KeyboardInterrupt:
+        return _stopped(getattr(args, "log_path", ""))

@@ -115,7 +115,9 @@ async def serve(args: argparse.Namespace, game: HostGame, save: LogFile, lan_por
         await server.close("the host stopped the game" if stop.is_set() and not final
                            else "the server is shutting down")
         save.close()
-    err(f"game log: {save.path}")
+    from net.cli import say_log
+
+    say_log(save.path)  # none for a game stopped before its deal: it wrote no file
     if not final and stop.is_set():
         return 130
     if not final:

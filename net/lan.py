@@ -22,7 +22,7 @@ from typing import Any
 
 from core import beacon, log, registry
 from core.beacon import BeaconError, Chain, Tracker
-from core.engine import Event, IllegalAction, OptionError, Ruleset
+from core.engine import Event, IllegalAction, OptionError, Ruleset, UnknownRuleset
 from core.rng import ChanceNeeded
 from net.dealer import REVEAL_KEYS, DealError, HostDealer, PeerDealer
 from net.protocol import (
@@ -445,8 +445,9 @@ class HostGame:
             if msg["type"] != "hello":
                 raise ProtocolError("the first message must be hello")
             problem = version_problem(self.ruleset, msg)
-            if problem:
-                await conn.send({"type": "refuse", "reason": problem})
+            if problem:  # naming the game played here: a joiner that named none follows it
+                await conn.send({"type": "refuse", "reason": problem,
+                                 "ruleset": self.ruleset.name})
                 return
             if msg.get("watch") is True:
                 await self._watch(conn)
@@ -882,7 +883,7 @@ class HostGame:
                 action = await self._next_from(seat)
                 if action is None:
                     continue
-            reason = rs.why_illegal(st, action)
+            reason = beacon.why_illegal(rs, st, action)
             if reason:
                 if seat.kind == "remote" and seat.conn is not None:
                     await seat.conn.send({"type": "reject", "reason": reason,
@@ -1061,7 +1062,7 @@ class HostGame:
             if seat.kind != "remote":
                 while True:
                     action = await self._host_choice(seat)
-                    reason = rs.why_illegal(st, action) if action.actor == s else \
+                    reason = beacon.why_illegal(rs, st, action) if action.actor == s else \
                         f"you play {s}, not {action.actor}"
                     if not reason:
                         break
@@ -1105,7 +1106,7 @@ class HostGame:
                 elif action_commitment(msg["action"], msg["salt"]) != commits[who]:
                     reason = "your opening does not match your sealed commitment"
                 else:
-                    reason = rs.why_illegal(st, action)
+                    reason = beacon.why_illegal(rs, st, action)
             if reason:
                 commits.pop(who)  # it must seal again
                 if conn is not None:
@@ -1119,7 +1120,7 @@ class HostGame:
         await self._broadcast({"type": "opened", "window": w, "openings": openings})
         for s in players:  # seat order, whatever the arrival order
             action = rs.action_from_wire(openings[s][0])
-            reason = rs.why_illegal(self.state, action)
+            reason = beacon.why_illegal(rs, self.state, action)
             if reason:  # an earlier one of the same window changed what is legal
                 self.log(f"{s}'s sealed action is no longer legal: {reason}")
                 continue
@@ -1313,6 +1314,15 @@ class HostClosed(JoinRefused):
     """The host closed the game (no point in rejoining)."""
 
 
+class OtherGame(JoinRefused):
+    """The host refused us for it plays another game: ``ruleset`` names it (registry name,
+    as the host sent it)."""
+
+    def __init__(self, reason: str, ruleset: str) -> None:
+        super().__init__(reason)
+        self.ruleset = ruleset
+
+
 class Dropped(ConnectionError):
     """The host dropped this seat: its state was found at odd with the host's and the
     others' (``drop``). Joining again catches up from the host's record."""
@@ -1324,7 +1334,10 @@ class PeerGame:
 
     With ``watch`` it is a watcher: no seat, no hand, nothing to propose; it follows the
     game from the public reveals only (its core never holds a face from anyone's hand).
-    ``ruleset`` is the game it asks to join (the host refuses another in words);
+    ``ruleset`` is the game it asks to join (the host refuses another in words); with
+    ``follow_host`` it is only a first guess: a host of another game (its refusal names the
+    game) is joined again as that game, if this wizwar knows it (``wizwar join ADDR`` with
+    no ``--game``);
     ``options`` and ``names`` are the host's, from its ``deal`` message. ``game_id`` is
     the id of the deal it is in (``net.protocol.game_id``), named in a rejoin's hello;
     ``notices`` what the host told everyone (a lobby reopened, a peer's report).
@@ -1340,6 +1353,7 @@ class PeerGame:
     report_dir: str | None = None
     seat: str = ""
     ruleset: Ruleset = field(default_factory=registry.get)
+    follow_host: bool = False
     bot_level: str = ""
     state: Any = None
     dealer: PeerDealer = field(default_factory=PeerDealer)
@@ -1412,7 +1426,31 @@ class PeerGame:
 
     async def run(self) -> str:
         """Play until the end; returns the final state hash (raises ``JoinRefused``,
-        ``DealError`` or ``ConnectionError``)."""
+        ``DealError`` or ``ConnectionError``). With :attr:`follow_host`, a host of another
+        game is joined again as that game (once; ``JoinRefused`` in words for a game this
+        wizwar does not know)."""
+        while True:
+            try:
+                return await self._run()
+            except OtherGame as exc:
+                if not self.follow_host or exc.ruleset == self.ruleset.name:
+                    raise
+                self.follow_host = False  # once: the host's game is known now
+                try:
+                    self.ruleset = registry.get(exc.ruleset)
+                except UnknownRuleset:
+                    raise JoinRefused(
+                        f"the host plays {safe_text(exc.ruleset, 40)!r}, a game this wizwar "
+                        "does not know: install the host's wizwar version") from None
+                if self.bot_play and not self.watch and not self.ruleset.bot_levels:
+                    raise JoinRefused(f"the host plays {self.ruleset.title}, which has no "
+                                      "bots yet: a bot cannot play your seat") from None
+                self.log(f"the host plays {self.ruleset.title}: joining that game")
+                if self.conn is not None:
+                    await self.conn.close()
+                self.conn = None
+
+    async def _run(self) -> str:
         if self.conn is None:
             await self.connect()
         assert self.conn is not None
@@ -1484,7 +1522,11 @@ class PeerGame:
         t = msg["type"]
         assert self.conn is not None
         if t == "refuse":
-            raise JoinRefused(safe_text(msg["reason"], REASON_LIMIT) or "(no reason given)")
+            reason = safe_text(msg["reason"], REASON_LIMIT) or "(no reason given)"
+            other = msg.get("ruleset")
+            if isinstance(other, str) and other and other != self.ruleset.name:
+                raise OtherGame(reason, other)
+            raise JoinRefused(reason)
         if t == "welcome":
             if msg["ruleset"] != self.ruleset.name:
                 raise JoinRefused(f"the host plays {safe_text(msg['ruleset'])!r}, not "

@@ -283,7 +283,7 @@ def version_problem(ruleset: Ruleset, msg: dict[str, Any]) -> str:
                 f"for {theirs!r}, a game the host does not know")
     if known.name != ruleset.name:
         return (f"this host plays {ruleset.title} ({ruleset.name}), not {known.title} "
-                f"({known.name}): join with `wizwar join` of {ruleset.name}")
+                f"({known.name})")
     if msg["rules_version"] != ruleset.version:
         return (f"rules {theirs}/{msg['rules_version']} do not match the host's "
                 f"{ruleset.name}/{ruleset.version}: install the same wizwar version")

@@ -12,6 +12,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+from core import beacon
 from core.engine import Event, IllegalAction, Outcome, Ruleset, Stage
 from net.lan import HostGame, PeerGame
 
@@ -106,7 +107,7 @@ class NetSession:
         st = self.game.state
         if st is None:
             return "the game has not started"
-        return self.ruleset.why_illegal(st, action)
+        return beacon.why_illegal(self.ruleset, st, action)  # a roll: judged without its dice
 
     def submit(self, action: Any) -> list[Event]:
         """Hand the action to the host (checked here first: an illegal one raises

@@ -451,6 +451,8 @@ async def test_tabs_are_limited_and_an_idle_tab_is_closed() -> None:
                 async with s.ws_connect(url + again[1:]) as ws2:
                     await _read_ws(ws2, "hello ann")
                     msg = await ws.receive(timeout=LONG)  # the first tab was closed
+                    while msg.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+                        msg = await ws.receive(timeout=LONG)  # screen bytes still on the way
                     assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
                     assert pid is not None and not _alive(pid)
                     pid2 = server.tabs["ann"].app.pid  # type: ignore[union-attr]

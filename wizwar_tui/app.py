@@ -225,7 +225,7 @@ class WizWarApp(App[int]):
                           game=getattr(args, "game", "") or "")
         elif args is not None and getattr(args, "cmd", "") == "join":
             self.open_join(name=args.name, target=args.target or "",
-                           retries=args.retries)
+                           retries=args.retries, game=getattr(args, "game", None) or "")
 
     async def on_unmount(self) -> None:
         """Close a LAN game still open (stop listening, drop the connections)."""
@@ -315,8 +315,10 @@ class WizWarApp(App[int]):
         self.push_screen(form)
         return form
 
-    def open_join(self, name: str = "guest", target: str = "", retries: int = 5) -> None:
-        """The join flow: the found-games screen; with ``HOST:PORT`` join it at once."""
+    def open_join(self, name: str = "guest", target: str = "", retries: int = 5,
+                  game: str = "") -> None:
+        """The join flow: the found-games screen; with ``HOST:PORT`` join it at once, to
+        play ``game`` (``wizwar join --game``; "": whatever the host plays)."""
         from wizwar_tui.lobby import JoinScreen, parse_address
 
         addr = parse_address(target) if ":" in target else None  # one word: a game's name
@@ -328,7 +330,7 @@ class WizWarApp(App[int]):
         self.push_screen(JoinScreen(name=name, target=target, retries=retries,
                                     discover=self.discovery and addr is None))
         if addr is not None:
-            self.join_lan(addr[0], addr[1], name, retries=retries)
+            self.join_lan(addr[0], addr[1], name, retries=retries, game=game)
 
     def host_lan(self, name: str, seats: int, bots: int, port: int, bind: str,
                  clock: float | None = None, advertise: bool = True,
@@ -370,12 +372,15 @@ class WizWarApp(App[int]):
                             exit_on_error=False)
         await link.run_host()
 
-    def join_lan(self, host: str, port: int, name: str, retries: int = 5) -> None:
-        """Join the game at ``host:port`` and show the waiting screen until the deal."""
+    def join_lan(self, host: str, port: int, name: str, retries: int = 5,
+                 game: str = "") -> None:
+        """Join the game at ``host:port`` (of ``game``; "": whatever the host plays) and show
+        the waiting screen until the deal."""
         from wizwar_tui.lobby import LobbyScreen, new_peer
 
         self.leave_lan()
-        link = new_peer(self, host, port, name, retries=retries, save=self.save_games)
+        link = new_peer(self, host, port, name, retries=retries, save=self.save_games,
+                        game=game)
         self.lan = link
         link.listeners.append(lambda: self._join_failed(link))
         self.push_screen(LobbyScreen(link))
@@ -404,7 +409,7 @@ class WizWarApp(App[int]):
         """The game is dealt: the game screen over the lobby."""
         while isinstance(self.screen, GameScreenBase):  # a stale one (never expected)
             self.pop_screen()
-        game = self.game_screen_class()(session=link.session, lan=link,
+        game = self.game_screen_class(link.game.ruleset.name)(session=link.session, lan=link,
                                         ascii_only=self.ascii_only, bot_delay=0)
         self.push_screen(game)
         return game

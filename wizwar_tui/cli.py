@@ -14,6 +14,7 @@ net/cli.py); ``wizwar bench`` prints performance figures (docs/performance.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from typing import Any
 
@@ -135,10 +136,13 @@ def build_parser(games: dict[str, Ruleset]) -> argparse.ArgumentParser:
 def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     """Parse ``argv`` (default ``sys.argv[1:]``): the options flags of ``play``/``host`` are
     those of the GAME named (an unknown GAME is a one-line usage error, status 2)."""
-    from net.cli import game_in_argv
+    from net.cli import game_in_argv, value_flags
 
     words = list(sys.argv[1:] if argv is None else argv)
-    games = {c: registry.get(game_in_argv(words, c)) for c in ("play", "host", "selfplay")}
+    plain = build_parser(dict.fromkeys(("play", "host", "selfplay"), registry.get()))
+    # an option's value is never taken for GAME: `wizwar host --name ArcoMage` is Wiz-War's
+    games = {c: registry.get(game_in_argv(words, c, value_flags(plain, c)))
+             for c in ("play", "host", "selfplay")}
     parser = build_parser(games)
     args = _parse(parser, words)
     if getattr(args, "game", None) is not None:
@@ -167,7 +171,22 @@ def _parse(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namesp
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script. Returns the process exit status."""
+    """Entry point of the console script. Returns the process exit status. Output cut
+    short by its reader (``wizwar export FILE | head``) ends quietly: status 141, no
+    traceback."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        import os
+
+        with contextlib.suppress(OSError):  # nothing more reaches the closed pipe, even
+            devnull = os.open(os.devnull, os.O_WRONLY)  # the flush at exit
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell reports a command cut off by `head`
+
+
+def _main(argv: list[str] | None) -> int:
+    """:func:`main` itself."""
     from net.cli import options_from_args, prepare
     from net.cli import run as run_net
 
@@ -229,7 +248,6 @@ def main(argv: list[str] | None = None) -> int:
 def _selfplay(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """``wizwar selfplay [GAME]``: play, show a progress bar on stderr, save logs, print the
     report. Returns 1 when any game crashed or failed a check."""
-    import contextlib
     import importlib
     import os
     import time

@@ -24,7 +24,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, RichLog, S
 from textual.widgets.option_list import Option
 
 from net.cli import DEFAULT_PORT, advertise_wanted, load_token, parse_target, save_token
-from net.lan import HostClosed, HostGame, JoinRefused, PeerGame
+from net.lan import HostClosed, HostGame, JoinRefused, OtherGame, PeerGame
 from net.session import NetSession
 from wizwar_tui.saves import LogFile, PeerLog, new_log, now_text
 from wizwar_tui.screens import TooSmall
@@ -155,8 +155,11 @@ class LanLink:
         return [f"{ip}:{port}" for ip in ips]
 
     def rejoin_hint(self) -> str:
-        """The command that takes this seat back."""
-        return f"wizwar join {self.address}"
+        """The command that takes this seat back: the seat token is kept under the player's
+        name, so the command names it (``wizwar join 192.168.1.20:7654 --name bob``)."""
+        import shlex
+
+        return f"wizwar join {self.address} --name {shlex.quote(self.game.name)}"
 
     def seats(self) -> list[tuple[str, str, str]]:
         """(seat, who, status) for every seat; ``who`` is the name of who sits there (on a
@@ -269,6 +272,10 @@ class LanLink:
             except HostClosed as exc:
                 over = "the game is over" if self.game_shown else "no game was dealt"
                 self.phase, self.problem = "lost", f"{exc} — {over}"
+            except OtherGame as exc:  # a game named (--game): not the host's
+                self.phase, self.problem = "refused", (
+                    f"the host refused: {exc}: join without --game, or with --game "
+                    f"{exc.ruleset}")
             except JoinRefused as exc:
                 self.phase, self.problem = "refused", f"the host refused: {exc}"
             except (ConnectionError, OSError, asyncio.IncompleteReadError) as exc:
@@ -374,10 +381,16 @@ def new_host(app: Any, name: str, seats: int, bots: int, port: int, bind: str,
 
 
 def new_peer(app: Any, host: str, port: int, name: str, retries: int = 5,
-             save: bool = True) -> LanLink:
-    """A ``LanLink`` joining ``host:port`` as ``name`` (with the seat token saved last time)."""
-    game = PeerGame(host, port, name=name, bot_play=False, token=load_token(host, port, name))
-    return LanLink(app, game, f"{host}:{port}", retries=retries, save=save)
+             save: bool = True, game: str = "") -> LanLink:
+    """A ``LanLink`` joining ``host:port`` as ``name`` (with the seat token saved last time)
+    to play ``game`` (a registry name; a host of another game refuses it in words), or with
+    ``game`` "" whatever the host plays (the handshake says which: ``PeerGame.follow_host``).
+    """
+    from core import registry
+
+    peer = PeerGame(host, port, name=name, bot_play=False, token=load_token(host, port, name),
+                    ruleset=registry.get(game or registry.DEFAULT), follow_host=not game)
+    return LanLink(app, peer, f"{host}:{port}", retries=retries, save=save)
 
 
 def options_text(link: LanLink) -> str:
@@ -588,7 +601,9 @@ class HostFormScreen(Screen[None]):
             return
         name = self.value("name") or "wizwar game"
         bind = self.value("bind") or "0.0.0.0"
-        if not 0 <= bots < seats:
+        if bots and not self.ruleset.bot_levels:
+            err(f"Bots: {self.ruleset.title} has no bots yet (0: every seat is a player's).")
+        elif not 0 <= bots < seats:
             err(f"Bots: 0 to {seats - 1} (your own seat stays yours).")
         elif not 0 <= port < 65536:
             err("Port: 1 to 65535 (0 picks a free one).")
