@@ -242,6 +242,80 @@ def measure(runs: int = 3, game: str = "", players: int = 3) -> dict[str, list[f
     return res
 
 
+def mental_costs(runs: int = 3, players: int = 4, pile: int = 30,
+                 game: str = "wizwar") -> dict[str, list[float]]:
+    """The mental-poker dealer's costs (``net.mental``; docs/protocol.md, Mental-poker
+    dealing), in CPU seconds of this process, per run: ``deal`` the whole deck of ``game`` among ``players``
+    seats, each its own :class:`~net.mental.MentalDealer` in this one process (every
+    step made once and checked by every process: the loopback figure on one core), and
+    ``deal_path`` its critical path on a LAN with one machine per seat (each step made,
+    then checked by one receiver, the others checking at the same time; network time not
+    included: add ``2 * players`` one-way trips); ``draw`` one card opened to one seat (every
+    other seat's sealed share made, then taken and checked by the receiver); ``show`` one
+    card opened to everyone; ``reshuffle`` a ``pile``-card discard pile dealt again (all
+    processes, one core); ``audit`` one process's end audit of all that. Keys also
+    ``cards`` (the deck's size)."""
+    from net.mental import MentalDealer
+
+    cpu = time.process_time  # this process's CPU time: a busy machine's wall time is waiting
+
+    rs = registry.get(game)
+    opts = rs.validate_options({"players": players} if "players" in rs.options.names()
+                               else {})
+    seats = rs.seats(opts)
+    values = rs.dealing().values(opts)
+    keys = ("deal", "deal_path", "draw", "show", "reshuffle", "audit", "cards")
+    res: dict[str, list[float]] = {k: [] for k in keys}
+    for run in range(runs):
+        procs = [MentalDealer(seats, [s], seed=f"bench:{run}:{s}") for s in seats]
+        boxes = {s: p.box_key() for p in procs for s in p.mine}
+        for p in procs:
+            p.learn_boxes(boxes)
+        slots = list(range(len(values)))
+        t0 = cpu()
+        path = 0.0
+        for p in procs:
+            p.begin(slots, values)
+        while True:
+            t1 = cpu()
+            msg = next((m for p in procs if (m := p.step()) is not None), None)
+            if msg is None:
+                break
+            for i, p in enumerate(procs):
+                p.take_step(msg)
+                if i == 0:
+                    path += cpu() - t1  # made, and checked by one receiver
+        deal = cpu() - t0
+        t0 = cpu()
+        for p in procs[1:]:
+            procs[0].take_shares(p.shares([0], seats[0]))
+        draw = cpu() - t0
+        t0 = cpu()
+        shown = [p.shares([1]) for p in procs]
+        for p in procs:
+            for m in shown:
+                p.take_shares(m)
+        show = cpu() - t0
+        n = min(pile, len(values) - 2)
+        t0 = cpu()
+        for p in procs:
+            p.begin(list(range(2, 2 + n)), values[2:2 + n])
+        while (msg := next((m for p in procs if (m := p.step()) is not None), None)):
+            for p in procs:
+                p.take_step(msg)
+        reshuffle = cpu() - t0
+        revealed: dict[str, Any] = {}
+        for p in procs:
+            revealed.update(p.reveal()["keys"])
+        t0 = cpu()
+        procs[0].audit(revealed)
+        audit = cpu() - t0
+        for k, v in zip(keys, (deal, path, draw, show, reshuffle, audit, float(len(values))),
+                        strict=True):
+            res[k].append(v)
+    return res
+
+
 def main(argv: list[str]) -> int:
     """The child processes: ``join HOST PORT GAME NAME`` or ``echo``; with no argument,
     print the figures of :func:`measure`."""

@@ -24,7 +24,7 @@ from core.engine import Ruleset, UnknownRuleset
 #: Wiz-War's bench parts, for ``bench --help`` (wizwar_tui/wizwar/bench.py's ``PARTS``; a
 #: test keeps them the same: importing the bench here would slow every command)
 BENCH_PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render",
-               "replay", "selfplay", "archmage", "lan")
+               "replay", "selfplay", "archmage", "lan", "poker")
 
 
 def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace,

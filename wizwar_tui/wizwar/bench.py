@@ -798,7 +798,31 @@ def bench_render(runs: int, reps: int = 20) -> Figure:
 
 # ---- the command -------------------------------------------------------------------------
 PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render",
-         "replay", "selfplay", "archmage", "lan")
+         "replay", "selfplay", "archmage", "lan", "poker")
+
+
+def bench_poker(runs: int) -> tuple[Figure, ...]:
+    """The mental-poker dealer's costs (``net.bench.mental_costs``; docs/protocol.md,
+    Mental-poker dealing): a 4-seat Wiz-War deal, a draw, a card shown to everyone, a
+    30-card reshuffle and the end's audit. CPU in one process (loopback); the deal's
+    critical path as on a LAN with one machine per seat, network time left out."""
+    from net.bench import mental_costs
+
+    res = mental_costs(runs)
+    n = int(res["cards"][0])
+    return (Figure(f"mental poker: deal {n} cards, 4 seats, one process", "ms", higher=False,
+                   samples=[1e3 * x for x in res["deal"]]),
+            Figure("mental poker: the deal's critical path (LAN)", "ms", higher=False,
+                   samples=[1e3 * x for x in res["deal_path"]],
+                   note="each step made and checked once; add 8 one-way trips"),
+            Figure("mental poker: draw (a card opened to its drawer)", "ms", higher=False,
+                   samples=[1e3 * x for x in res["draw"]]),
+            Figure("mental poker: a card shown to everyone", "ms", higher=False,
+                   samples=[1e3 * x for x in res["show"]]),
+            Figure("mental poker: reshuffle of 30 cards, one process", "ms", higher=False,
+                   samples=[1e3 * x for x in res["reshuffle"]]),
+            Figure("mental poker: the end's audit, one process", "ms", higher=False,
+                   samples=[1e3 * x for x in res["audit"]]))
 
 
 def bench_lan(runs: int) -> tuple[Figure, ...]:
@@ -925,6 +949,8 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
         show(bench_render(runs))
     if "lan" in want:
         show(*bench_lan(runs))
+    if "poker" in want:
+        show(*bench_poker(runs))
     echo_fig = next((f for f in figs if f.name.startswith("baseline: msgpack")), None)
     if echo_fig is not None and echo_fig.median:
         echo("per 1,000 msgpack TCP echo round trips (a machine-independent scale):")
