@@ -1016,3 +1016,20 @@ def test_ssh_follows_bind_and_the_help_says_the_game_port_is_local(
         parser.parse_args(["host", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "Any user of this machine can reach the game port directly" in text
+
+
+def test_a_session_app_ends_when_its_server_is_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An SSH session's (and a browser tab's) app whose server was killed with ``kill -9``
+    (the process re-parented) exits instead of living on orphaned (trial 2, item 1)."""
+    from wizwar_tui.ssh import SSHPlayerApp
+    from wizwar_tui.web import WebPlayerApp
+
+    for cls in (SSHPlayerApp, WebPlayerApp):
+        app = cls("127.0.0.1", 9, "ann")
+        codes: list[int | None] = []
+        monkeypatch.setattr(app, "exit", lambda return_code=0, codes=codes, **_:
+                            codes.append(return_code))
+        app._server_gone(os.getppid())  # the server is still its parent
+        assert codes == []
+        app._server_gone(os.getppid() + 1)  # started by a process that is gone
+        assert codes == [1]

@@ -12,6 +12,7 @@ players, the stack, the discards and the actions, never a hand.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -104,8 +105,12 @@ class SSHPlayerApp(WizWarApp):
         self.sub_title = f"{name} over SSH"
 
     def on_mount(self, event: events.Mount) -> None:
-        """Straight into the game (the base app's menu is never shown)."""
+        """Straight into the game (the base app's menu is never shown). The app ends when
+        the server that started it is gone (killed with ``kill -9``: nothing would ever
+        reach this session again, and the process would live on orphaned)."""
         event.prevent_default()
+        parent = os.getppid()
+        self.set_interval(2.0, lambda: self._server_gone(parent))
         self.push_screen(NoticeScreen("Wiz-War", "Connecting to the game…"))
         from core import registry
 
@@ -138,6 +143,11 @@ class SSHPlayerApp(WizWarApp):
         """The game's screen with ``q`` labelled Leave (:func:`ssh_game_screen`: there is no
         menu)."""
         return ssh_game_screen(super().game_screen_class(game or self.game_name))
+
+    def _server_gone(self, parent: int) -> None:
+        """Exit when the process that started this session is no longer its parent."""
+        if os.getppid() != parent:
+            self.exit(return_code=1)
 
     def _join_failed(self, link: LanLink) -> None:
         """Never got in (refused, or no host): say why on a screen of its own."""
