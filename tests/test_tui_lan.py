@@ -149,7 +149,7 @@ async def test_host_form_from_menu_refuses_bad_fields() -> None:
     app = WizWarApp(discovery=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        labels = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        labels = [str(o.prompt).strip() for o in app.screen.query_one(OptionList).options]
         assert "Host a LAN game" in labels and "Join a LAN game" in labels
         app.screen.query_one(OptionList).highlighted = labels.index("Host a LAN game")
         await pilot.press("enter")
