@@ -50,6 +50,8 @@ from core.arcomage.turn import cost_of
 from core.codec import pack, unpack
 from core.engine import IllegalAction
 from core.rng import Rng
+from core.selfplay import GameResult, tenths
+from core.selfplay import RunReport as _RunReport
 
 #: Default cap on a game's length, in actions (a capped game counts as a draw).
 MAX_ACTIONS = 3000
@@ -62,58 +64,10 @@ _NONNEG = ("mana", "int", "corpses", "moat", "wall", "tower", "quarry", "mage-to
 
 
 @dataclass
-class GameResult:
-    """One self-play game.
-
-    Attributes:
-        seed: the game seed. players: seats (2). levels: bot level per seat.
-        options: the options played (the books). winner: the winning seat, ``-`` for a
-        draw, ``""`` for a capped or failed game. actions: actions applied. rounds: the turn
-        reached. capped: stopped at the cap. failure: ``""`` or ``"crash: ..."`` /
-        ``"invariant: ..."``. bad_action: the first bad action and its number. log: the
-        game's log bytes when it failed. moves: the actions applied.
-    """
-
-    seed: int
-    players: int
-    levels: tuple[str, ...]
-    options: dict[str, Any] = field(default_factory=dict)
-    winner: str = ""
-    actions: int = 0
-    rounds: int = 0
-    capped: bool = False
-    failure: str = ""
-    bad_action: str = ""
-    log: bytes = b""
-    moves: list[Action] = field(default_factory=list, repr=False)
-
-
-@dataclass
-class RunReport:
+class RunReport(_RunReport):
     """The totals of a self-play run; ``casts`` counts casts per spell slug."""
 
-    players: int
-    levels: tuple[str, ...]
-    games: list[GameResult] = field(default_factory=list)
     casts: Counter = field(default_factory=Counter)
-
-    @property
-    def crashes(self) -> int:
-        """Games stopped by an exception."""
-        return sum(1 for g in self.games if g.failure.startswith("crash"))
-
-    @property
-    def invariant_failures(self) -> int:
-        """Games stopped by a failed check."""
-        return sum(1 for g in self.games if g.failure.startswith("invariant"))
-
-    def wins(self) -> dict[str, int]:
-        """Wins per seat."""
-        out = {"P1": 0, "P2": 0}
-        for g in self.games:
-            if g.winner in out and not g.failure:
-                out[g.winner] += 1
-        return out
 
 
 # ---- the checks --------------------------------------------------------------------------
@@ -417,7 +371,7 @@ def format_report(rep: RunReport) -> str:
     if n:
         tot = sum(g.actions for g in rep.games)
         turns = sum(g.rounds for g in rep.games)
-        lines.append(f"mean length: {_tenths(tot, n)} actions, {_tenths(turns, n)} turns")
+        lines.append(f"mean length: {tenths(tot, n)} actions, {tenths(turns, n)} turns")
     lines.append(f"crashes: {rep.crashes}, invariant failures: {rep.invariant_failures}")
     for g in rep.games:
         if g.failure:
@@ -436,10 +390,3 @@ def format_report(rep: RunReport) -> str:
         lines.append("  " + ", ".join(row))
     lines.append("never cast: " + (", ".join(never) if never else "none"))
     return "\n".join(lines)
-
-
-def _tenths(total: int, n: int) -> str:
-    t = (total * 10 + n // 2) // n
-    return f"{t // 10}.{t % 10}"
-
-

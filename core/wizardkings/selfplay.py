@@ -43,6 +43,8 @@ from core import log
 from core.codec import pack, unpack
 from core.engine import IllegalAction
 from core.rng import Rng
+from core.selfplay import GameResult, tenths
+from core.selfplay import RunReport as _RunReport
 from core.wizardkings import bot
 from core.wizardkings import game as G
 from core.wizardkings.actions import Action
@@ -69,54 +71,11 @@ def spells() -> list[str]:
 
 
 @dataclass
-class GameResult:
-    """One self-play game: ``seed``, ``players``, ``levels`` per seat, ``options`` played,
-    ``winner`` (a side, ``-`` for a draw, ``""`` capped or failed), ``actions``, ``rounds``
-    (the turn reached), ``capped``, ``failure`` (``""``, ``"crash: ..."`` or
-    ``"invariant: ..."``), ``bad_action``, ``log`` (bytes, for a failed game), ``moves``."""
+class RunReport(_RunReport):
+    """The totals of a run: uses per unit type (``army:type``), casts per spell."""
 
-    seed: int
-    players: int
-    levels: tuple[str, ...]
-    options: dict[str, Any] = field(default_factory=dict)
-    winner: str = ""
-    actions: int = 0
-    rounds: int = 0
-    capped: bool = False
-    failure: str = ""
-    bad_action: str = ""
-    log: bytes = b""
-    moves: list[Action] = field(default_factory=list, repr=False)
-
-
-@dataclass
-class RunReport:
-    """The totals of a run: the games, uses per unit type (``army:type``), casts per
-    spell."""
-
-    players: int
-    levels: tuple[str, ...]
-    games: list[GameResult] = field(default_factory=list)
     units: Counter = field(default_factory=Counter)
     casts: Counter = field(default_factory=Counter)
-
-    @property
-    def crashes(self) -> int:
-        """Games stopped by an exception."""
-        return sum(1 for g in self.games if g.failure.startswith("crash"))
-
-    @property
-    def invariant_failures(self) -> int:
-        """Games stopped by a failed check."""
-        return sum(1 for g in self.games if g.failure.startswith("invariant"))
-
-    def wins(self) -> dict[str, int]:
-        """Wins per seat (a side's first seat)."""
-        out = {f"P{i + 1}": 0 for i in range(self.players)}
-        for g in self.games:
-            if g.winner in out and not g.failure:
-                out[g.winner] += 1
-        return out
 
 
 # ---- the checks --------------------------------------------------------------------------
@@ -384,7 +343,7 @@ def format_report(rep: RunReport) -> str:
     if n:
         tot = sum(g.actions for g in rep.games)
         turns = sum(g.rounds for g in rep.games)
-        lines.append(f"mean length: {_tenths(tot, n)} actions, {_tenths(turns, n)} turns")
+        lines.append(f"mean length: {tenths(tot, n)} actions, {tenths(turns, n)} turns")
     lines.append(f"crashes: {rep.crashes}, invariant failures: {rep.invariant_failures}")
     for g in rep.games:
         if g.failure:
@@ -402,8 +361,3 @@ def format_report(rep: RunReport) -> str:
     lines += _rows(sp, rep.casts)
     lines.append("never cast: " + (", ".join(never_s) if never_s else "none"))
     return "\n".join(lines)
-
-
-def _tenths(total: int, n: int) -> str:
-    t = (total * 10 + n // 2) // n
-    return f"{t // 10}.{t % 10}"

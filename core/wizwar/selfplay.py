@@ -35,6 +35,8 @@ from core import log
 from core.codec import pack, unpack
 from core.engine import Event, IllegalAction
 from core.rng import Rng
+from core.selfplay import GameResult, tenths
+from core.selfplay import RunReport as _RunReport
 from core.wizwar import bot
 from core.wizwar import cards as C
 from core.wizwar.actions import Action, parse
@@ -51,59 +53,10 @@ DEFAULT_PLAYERS = 4  # ``wizwar selfplay`` without --players: the busiest table
 
 
 @dataclass
-class GameResult:
-    """One self-play game.
+class RunReport(_RunReport):
+    """The totals of a self-play run; ``plays`` counts the cards played per kind."""
 
-    Attributes:
-        seed: the game seed. players: seats. levels: bot level per seat.
-        winner: the winning seat ("" for a capped game, "-" when nobody is left).
-        actions: actions applied. rounds: the round reached. capped: stopped at the cap.
-        failure: "" or ``"crash: ..."`` / ``"invariant: ..."``.
-        bad_action: the first bad action (notation) and its number, when failing.
-        log: the game's log bytes when it failed (else b"").
-        moves: the actions applied, in order.
-    """
-
-    seed: int
-    players: int
-    levels: tuple[str, ...]
-    winner: str = ""
-    actions: int = 0
-    rounds: int = 0
-    capped: bool = False
-    failure: str = ""
-    bad_action: str = ""
-    log: bytes = b""
-    moves: list[Action] = field(default_factory=list, repr=False)
-
-
-@dataclass
-class RunReport:
-    """The totals of a self-play run."""
-
-    players: int
-    levels: tuple[str, ...]
-    games: list[GameResult] = field(default_factory=list)
     plays: Counter = field(default_factory=Counter)
-
-    @property
-    def crashes(self) -> int:
-        """Games stopped by an exception."""
-        return sum(1 for g in self.games if g.failure.startswith("crash"))
-
-    @property
-    def invariant_failures(self) -> int:
-        """Games stopped by a failed check."""
-        return sum(1 for g in self.games if g.failure.startswith("invariant"))
-
-    def wins(self) -> dict[str, int]:
-        """Wins per seat (every seat listed)."""
-        out = {f"P{i + 1}": 0 for i in range(self.players)}
-        for g in self.games:
-            for s in g.winner.split("+"):  # a team's win ("P1+P3") counts for both seats
-                if s in out and not g.failure:
-                    out[s] += 1
-        return out
 
 
 # ---- the checks -------------------------------------------------------------------------
@@ -441,7 +394,7 @@ def format_report(rep: RunReport) -> str:
     if n:
         tot = sum(g.actions for g in rep.games)
         rounds = sum(g.rounds for g in rep.games)
-        lines.append(f"mean length: {_tenths(tot, n)} actions, {_tenths(rounds, n)} rounds")
+        lines.append(f"mean length: {tenths(tot, n)} actions, {tenths(rounds, n)} rounds")
     lines.append(f"crashes: {rep.crashes}, invariant failures: {rep.invariant_failures}")
     for g in rep.games:
         if g.failure:
@@ -461,11 +414,6 @@ def format_report(rep: RunReport) -> str:
         lines.append("  " + ", ".join(row))
     lines.append("never played: " + (", ".join(never) if never else "none"))
     return "\n".join(lines)
-
-
-def _tenths(total: int, n: int) -> str:
-    t = (total * 10 + n // 2) // n
-    return f"{t // 10}.{t % 10}"
 
 
 __all__ = ["GameResult", "MAX_ACTIONS", "RunReport", "card_kinds", "check_actions",
