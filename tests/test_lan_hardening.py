@@ -547,7 +547,8 @@ async def test_a_cancel_that_comes_as_a_proposal_arrives_still_stops_the_host(
         st = host.state
         assert st is not None
         await until(lambda: host.seat(to_move(st)[0]).connected, "the seat to act is here")
-        await asyncio.sleep(0.05)  # the host is waiting on its inbox, its clock running
+        # the host is waiting on its inbox, its clock running (a getter is parked on it)
+        await until(lambda: bool(host._inbox._getters), "the host waiting on its inbox")  # type: ignore[attr-defined]
         host._inbox.put_nowait(("", None, 0, 0))  # a wake-up, as a dropped peer sends
         tasks[0].cancel()
         done, _ = await asyncio.wait([tasks[0]], timeout=5)
