@@ -313,6 +313,14 @@ class HostGame:
         self._openings_in = asyncio.Event()
         self._conns: set[Conn] = set()  # every open connection (closed with the game)
         self._spare: tuple[Any, int, Any] | None = None  # (state, seq, a copy of it)
+        # the action applied to the spare, to be committed: (state, action, after, events,
+        # the dealer's note of what was known before)
+        self._probed: tuple[Any, Any, Any, list[Event], dict[str, Any]] | None = None
+        # the last commit's work that its frame does not need (:meth:`_settle`): its
+        # message, action, reveals, the record's sealed part, and the state object it
+        # replaced (checked unchanged) or None
+        self._unsettled: tuple[dict[str, Any], Any, dict[str, Any], list[str],
+                               Any] | None = None
         opts = dict(self.options)
         if self.players and "players" in self.ruleset.options.names():
             opts["players"] = self.players
@@ -402,6 +410,8 @@ class HostGame:
         unless it ended normally)."""
         if self._server is not None:
             self._server.close()
+        if not self.desync:
+            await self._settle()  # the last action's record is written
         over = self.over
         for s in self.seats:
             if s.conn is not None:
@@ -616,6 +626,7 @@ class HostGame:
         """A rejoining peer gets everything it was sent so far, in order, written in one go
         (nothing can come between: no broadcast reaches it before its catch-up)."""
         assert seat.conn is not None
+        await self._settle()  # every commit in the backlog carries its hash
         backlog: list[dict[str, Any]] = []
         if self.deal_msg:
             backlog.append(self.deal_msg)
@@ -691,6 +702,8 @@ class HostGame:
         elif t == "openings":
             self._take_openings(seat, msg["openings"])
         elif t == "ack":
+            if self._unsettled is not None and self._unsettled[0]["seq"] == msg["seq"]:
+                await self._settle()  # the first ack: a peer is done, the host's hash now
             mine = self.hashes.get(msg["seq"])
             if mine is None:
                 return  # no such action (yet): nothing to compare
@@ -758,6 +771,9 @@ class HostGame:
         dropped (it may rejoin and catch up from the record), everyone is told, and the game
         goes on. Raises ``ConnectionError`` to end the dropped peer's connection."""
         rs = self.ruleset
+        await self._settle()
+        if self.desync:
+            return  # the host's own check stopped the game meanwhile
         mine = self.hashes.get(seq, "")
         if theirs and seq in self.hashes:  # a claim about that action, like an ack
             self.acks.setdefault(seq, {})[seat.seat] = theirs
@@ -773,15 +789,7 @@ class HostGame:
                 seq, mine, theirs, self.actions, self.report_dir, rs,
                 note=f"a host fault: {fault} ({seat.seat}: {reason})")
             self.log(f"DESYNC at {seq}: {fault}; report {self.desync}")
-            stop = {"type": "desync", "seq": seq, "reason": f"the host is at fault: {fault}"}
-            for s in self.seats:
-                if s.conn is not None:
-                    await s.conn.send(stop)
-            for w in list(self.watchers):
-                await w.send(stop)
-            await self._inbox.put(("", None, 0, 0))  # wake the sequencer, wherever it waits
-            await self._sealed_box.put(("", {}))
-            self._reveals_done.set()
+            await self._stop_all(seq, fault)
             return
         why = (f"{seat.seat} is the odd one out at action {seq} ({reason}): the host's record "
                "replays to its own hashes"
@@ -912,6 +920,7 @@ class HostGame:
                     self.log(f"refused: {reason}")
                 continue
             await self._sequence(action)
+        await self._settle()
         if self.desync:
             return ""
         st = self.state
@@ -1194,15 +1203,48 @@ class HostGame:
 
     async def _sequence(self, action: Any) -> None:
         """Commit a checked action; one that rolls gets its dice first (:meth:`_roll`).
-        Nothing is committed when the game stopped meanwhile (a desync). Whether it rolls
-        is probed on a copy of the state made while the host waited (:meth:`_make_spare`),
-        not on the way from the proposal to its commit."""
+        Nothing is committed when the game stopped meanwhile (a desync). In a beaconed game
+        the action is applied once, to a copy of the state made while the host waited
+        (:meth:`_make_spare`), on a generator that refuses every draw: when it drew nothing
+        that copy is committed as the host's state (:meth:`_probe`); when it rolls, the
+        dice are taken and the action is applied to the state itself."""
+        await self._settle()
+        if self.desync:
+            return
         reveals = None
-        if beacon.needs_chance(self.ruleset, self.state, action, self._take_spare()):
+        if beacon.is_beaconed(self.ruleset, self.state) and not self._probe(action):
             reveals = await self._roll(action)
             if reveals is None:
                 return
         await self.commit(action, reveals)
+
+    def _probe(self, action: Any) -> bool:
+        """Apply ``action`` to the spare copy of the state (made now if there is none) with
+        every draw refused (``beacon.apply_unless_rolling``), the dealer attached to it.
+        True: it drew nothing, and :meth:`commit` takes the copy as the host's state; False:
+        it rolls (or is illegal: :meth:`commit` then raises as before). Raises
+        ``RuntimeError`` for a ruleset that re-dealt secret values before its first draw
+        (the dealer's values would have moved under a discarded copy)."""
+        rs, st, dealer = self.ruleset, self.state, self.dealer
+        assert st is not None and dealer is not None
+        self._probed = None
+        spare = self._take_spare()
+        if spare is None:
+            spare = rs.clone(st)
+        before = dealer.begin(st, action)
+        deals = len(dealer.history)
+        dealer.attach(spare)
+        try:
+            events = beacon.apply_unless_rolling(rs, spare, action)
+        except IllegalAction:
+            events = None
+        if events is None:
+            if len(dealer.history) != deals:
+                raise RuntimeError(f"{rs.title}: an action re-dealt secret values before it "
+                                   "rolled; the LAN host cannot probe it")
+            return False
+        self._probed = (st, action, spare, events, before)
+        return True
 
     def _take_spare(self) -> Any:
         """The copy of the current state made while the host waited (:meth:`_make_spare`),
@@ -1273,19 +1315,29 @@ class HostGame:
 
     async def commit(self, action: Any, reveals: list[list[str]] | None = None) -> None:
         """Apply a checked action on the host's full state and send it, with the reveals
-        each peer may have (and the dice reveals of an action that rolls), to everyone."""
+        each peer may have (and the dice reveals of an action that rolls), to everyone.
+        An action :meth:`_probe` applied already to the spare copy is not applied again:
+        the copy becomes the host's state. Only what the ``commit`` frame needs is done
+        before it is sent; the host's state hash, its log record and the next spare follow
+        (:meth:`_settle`: at the first ack, or before anything else needs them)."""
         st, dealer, rs = self.state, self.dealer, self.ruleset
         assert st is not None and dealer is not None
+        await self._settle()
+        probed, self._probed = self._probed, None
         sealed = rs.seal(st, action)  # fields secret to all but ``sealed.knows``
-        before = dealer.begin(st, action)
-        self.events.extend(beacon.apply_with(rs, st, action, reveals))
+        replaced = None
+        if probed is not None and probed[0] is st and probed[1] is action and not reveals:
+            _st, _action, after, events, before = probed
+            replaced, st = st, after
+            self.state = st
+            self.events.extend(events)
+        else:
+            before = dealer.begin(st, action)
+            self.events.extend(beacon.apply_with(rs, st, action, reveals))
         rev = dealer.finish(st, before)
-        h = rs.state_hash(st)
         seq = rs.seq(st)
-        self.hashes[seq] = h
-        self.actions.append(str(action))
         msg = {"type": "commit", "seq": seq, "action": action.to_wire(), "pre": rev["pre"],
-               "reblind": rev["reblind"], "private": rev["private"], "hash": h,
+               "reblind": rev["reblind"], "private": rev["private"],
                "beacon": reveals or []}
         kept: list[str] = []
         owner = next((x for x in self.seats if x.seat == action.actor), None)
@@ -1306,19 +1358,73 @@ class HostGame:
             self.openings.append([seq, action.to_wire(), salt])
             kept = [com, salt]
         self.sent.append(msg)
-        # the host's own log: every value is known; re-deals carry their new values
-        rec = log.record(rs, seq, action, st, force_hash=self.over,
-                         reveals={**dealer.log_reveals(rev), "beacon": reveals or []},
-                         sealed=kept)
-        self._record.append(rec)
-        if self.writer is not None:
-            self.writer(log.encode(rec))
+        self._unsettled = (msg, action, rev, kept, replaced)
         await self._broadcast(msg)
         for s in self.seats:
             if s.new_tip:
                 await self._recommit(s)
         self._changed()
-        asyncio.get_running_loop().call_soon(self._make_spare)
+        if not any(s.kind == "remote" and s.connected for s in self.seats):
+            asyncio.get_running_loop().call_soon(self._settle_soon)  # no ack will come
+
+    def _settle_soon(self) -> None:
+        """:meth:`_settle` from a callback (nothing else waits for it)."""
+        if self._unsettled is not None:
+            task = asyncio.ensure_future(self._settle())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _settle(self) -> None:
+        """The last commit's work that its frame did not need, done once a peer has acked
+        it (so it does not compete for a core with the peers' applies) or when anything
+        needs it sooner (the next action, a judgement, a catch-up, the end): the host's state
+        hash (kept in :attr:`hashes`, put in the kept commit for catch-ups and sent to every
+        peer in a ``hash`` frame), the action's text, the log record and the next spare copy
+        of the state. A state object the commit replaced (:meth:`_probe`) must still hash to
+        what the host sent for it: if it changed outside the rules since, that is a host
+        fault, and the game stops for everyone with a report (as :meth:`_judge`)."""
+        work, self._unsettled = self._unsettled, None
+        if work is None:
+            return
+        msg, action, rev, kept, replaced = work
+        rs, st, dealer = self.ruleset, self.state, self.dealer
+        assert st is not None and dealer is not None
+        seq = msg["seq"]
+        h = rs.state_hash(st)
+        self.hashes[seq] = h
+        msg["hash"] = h
+        self.actions.append(str(action))
+        # the host's own log: every value is known; re-deals carry their new values
+        rec = log.record(rs, seq, action, st, force_hash=self.over,
+                         reveals={**dealer.log_reveals(rev), "beacon": msg["beacon"]},
+                         sealed=kept)
+        self._record.append(rec)
+        if self.writer is not None:
+            self.writer(log.encode(rec))
+        await self._broadcast({"type": "hash", "seq": seq, "hash": h})
+        if replaced is not None and rs.state_hash(replaced) != self.hashes.get(seq - 1):
+            fault = (f"the host's state changed outside the rules before action {seq} "
+                     "(it no longer has the hash the host sent for it)")
+            self.desync = write_desync_report(seq - 1, self.hashes.get(seq - 1, ""), "",
+                                              self.actions, self.report_dir, rs,
+                                              note=f"a host fault: {fault}")
+            self.log(f"DESYNC at {seq - 1}: {fault}; report {self.desync}")
+            await self._stop_all(seq - 1, fault)
+            return
+        self._make_spare()
+
+    async def _stop_all(self, seq: int, fault: str) -> None:
+        """A host fault: tell every seat and watcher the game stopped, and wake the
+        sequencer wherever it waits."""
+        stop = {"type": "desync", "seq": seq, "reason": f"the host is at fault: {fault}"}
+        for s in self.seats:
+            if s.conn is not None:
+                await s.conn.send(stop)
+        for w in list(self.watchers):
+            await w.send(stop)
+        await self._inbox.put(("", None, 0, 0))
+        await self._sealed_box.put(("", {}))
+        self._reveals_done.set()
 
     def view(self, seat: str = "P1") -> Any:
         """The host player's view (for the app)."""
@@ -1420,6 +1526,9 @@ class PeerGame:
     #: is kept so an id reused by a later object never takes an old stamp
     _stamps: dict[int, tuple[Any, tuple[int, int]]] = field(default_factory=dict)
     _told: bool = False  # the host was told of this peer's desync or cheat report
+    #: the last action applied and this peer's state hash after it, until the host's
+    #: ``hash`` of it comes (docs/protocol.md, Lockstep); the ack names it too
+    _mine: tuple[int, str] | None = None
 
     async def connect(self) -> None:
         """Open the connection and say hello: the seed nonce's commitment (kept on a
@@ -1629,9 +1738,20 @@ class PeerGame:
                 return ""
             assert self.state is not None
             if not self.watch:
-                await self.conn.send({"type": "ack", "seq": msg["seq"],
-                                      "hash": self.ruleset.state_hash(self.state)})
+                own = self._mine[1] if self._mine is not None and \
+                    self._mine[0] == msg["seq"] else self.ruleset.state_hash(self.state)
+                await self.conn.send({"type": "ack", "seq": msg["seq"], "hash": own})
                 await self._open_own()
+        elif t == "hash":  # the host's hash of the action just applied, after its commit
+            seq, theirs = msg["seq"], msg["hash"]
+            if self._mine is not None and self._mine[0] == seq:
+                own, self._mine = self._mine[1], None
+                if own != theirs:
+                    self._desync(seq, theirs)
+                    return ""
+            elif self.state is None or seq > self.ruleset.seq(self.state):
+                raise ProtocolError(f"a hash of action {seq}, which was not committed")
+            # else: an action checked already (a catch-up's commit carries its hash)
         elif t == "roll":
             self.rolling = [str(x) for x in msg["waiting"]][:8]
             await self._reveal(msg)
@@ -1762,7 +1882,7 @@ class PeerGame:
         opened = self._opened.pop(action.actor, None)
         if opened is not None and opened != msg["action"]:
             self.log(f"the host committed {action}, not {action.actor}'s sealed action")
-            self._desync(msg["seq"], msg["hash"])
+            self._desync(msg["seq"], str(msg.get("hash", "")))
             return
         reveals = msg.get("beacon") or []
         if reveals:  # an action that rolls: every seat's next chain value, seat order
@@ -1780,11 +1900,11 @@ class PeerGame:
             self.events.extend(beacon.apply_with(rs, st, action, reveals))
         except IllegalAction as exc:
             self.log(f"the host sent an illegal action {action}: {exc.reason}")
-            self._desync(msg["seq"], msg["hash"])
+            self._desync(msg["seq"], str(msg.get("hash", "")))
             return
         except ChanceNeeded:
             self.log(f"the host sent {action}, which rolls, without its dice reveals")
-            self._desync(msg["seq"], msg["hash"])
+            self._desync(msg["seq"], str(msg.get("hash", "")))
             return
         self.dealer.after(st, msg)
         self._applied(msg["seq"])
@@ -1797,8 +1917,15 @@ class PeerGame:
         if self.writer is not None and msg["seq"] > self._written >= 0:
             self.writer(log.encode(rec))
             self._written = msg["seq"]
-        if rs.state_hash(st) != msg["hash"]:
-            self._desync(msg["seq"], msg["hash"])
+        mine = rs.state_hash(st)
+        theirs = msg.get("hash")  # a catch-up's commit carries it; a live one is followed
+        # by its ``hash`` frame (protocol 5)
+        if isinstance(theirs, str):
+            self._mine = None
+            if mine != theirs:
+                self._desync(msg["seq"], theirs)
+        else:
+            self._mine = (msg["seq"], mine)
         self._wake()
 
     def _sealed_of(self, msg: dict[str, Any], action: Any) -> tuple[Any, list[str]]:

@@ -18,11 +18,12 @@ from core.codec import CodecError, pack
 from core.engine import Ruleset, UnknownRuleset
 from net.safe import safe_text
 
-PROTOCOL_VERSION = 4  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
+PROTOCOL_VERSION = 5  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
 # options and names from the ruleset's schema instead of Wiz-War's config); 3: the dice
 # beacon (hello's chain, deal's chains, roll/beacon/chain, commit's beacon); 4: a hostile
 # peer cannot stall or trick the lockstep (deal's game id and hello's ``game``, propose's
-# seq and window, reopen/recommit, report, drop)
+# seq and window, reopen/recommit, report, drop); 5: the host's state hash follows its
+# commit (``hash``) instead of holding it back (a commit kept for a catch-up still has it)
 MAX_FRAME = 1 << 20  # bytes: no honest message is near this
 
 #: Each message type and the keys (with types) it must carry.
@@ -45,7 +46,10 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     # the actions it sealed itself, for the audit
     "openings": {"openings": list},
     "commit": {"seq": int, "action": list, "pre": list, "reblind": list, "private": list,
-               "hash": str, "last": int},
+               "last": int},
+    # the host's state hash after action ``seq``, sent once the commit is out (a commit
+    # sent again in a catch-up carries it as its own ``hash``)
+    "hash": {"seq": int, "hash": str},
     "reject": {"reason": str, "action": list},
     "ack": {"seq": int, "hash": str},
     "peers": {"seats": dict},
