@@ -150,6 +150,35 @@ def keepalive(writer: asyncio.StreamWriter) -> None:
                 sock.setsockopt(socket.IPPROTO_TCP, opt, value)
 
 
+def swap_contents(a: Any, b: Any) -> bool:
+    """Exchange the contents of two objects of one type (every slot and the instance
+    ``__dict__``), so that ``a`` keeps its identity and holds what ``b`` held, and the other
+    way round: the LAN host's state object stays the one everyone holds while it takes the
+    contents of the copy an action was applied to (:meth:`HostGame._probe`). False (nothing
+    changed) for objects of different types or with a slot unset."""
+    if type(a) is not type(b):
+        return False
+    slots: list[str] = []
+    for k in type(a).__mro__:
+        names = getattr(k, "__slots__", ())
+        slots.extend([names] if isinstance(names, str) else
+                     [n for n in names if n not in ("__dict__", "__weakref__")])
+    if any(not hasattr(a, n) or not hasattr(b, n) for n in slots):
+        return False
+    for n in slots:
+        va = getattr(a, n)
+        setattr(a, n, getattr(b, n))
+        setattr(b, n, va)
+    da, db = getattr(a, "__dict__", None), getattr(b, "__dict__", None)
+    if da is not None and db is not None:
+        keep = dict(da)
+        da.clear()
+        da.update(db)
+        db.clear()
+        db.update(keep)
+    return True
+
+
 def describe(exc: BaseException) -> str:
     """Why a connection was dropped, in words, never empty (``TimeoutError()`` has no
     message: "no answer in time")."""
@@ -481,6 +510,7 @@ class HostGame:
             # From here to the end of the catch-up nothing waits (sends only queue), so no
             # broadcast reaches the new connection before its catch-up: a commit ahead of
             # the start it follows dropped a rejoining peer ("a commit before the start").
+            await self._settle()  # its hash frame goes to the others; the catch-up has it
             old, seat.conn = seat.conn, conn
             await conn.send({"type": "welcome", "seat": seat.seat, "token": seat.token,
                              "players": self.players, "game": self.name[:80],
@@ -624,9 +654,10 @@ class HostGame:
 
     async def _catch_up(self, seat: Seat) -> None:
         """A rejoining peer gets everything it was sent so far, in order, written in one go
-        (nothing can come between: no broadcast reaches it before its catch-up)."""
+        (nothing can come between: no broadcast reaches it before its catch-up). The last
+        commit was settled before the seat took the connection, so every commit in the
+        backlog carries its hash."""
         assert seat.conn is not None
-        await self._settle()  # every commit in the backlog carries its hash
         backlog: list[dict[str, Any]] = []
         if self.deal_msg:
             backlog.append(self.deal_msg)
@@ -702,8 +733,6 @@ class HostGame:
         elif t == "openings":
             self._take_openings(seat, msg["openings"])
         elif t == "ack":
-            if self._unsettled is not None and self._unsettled[0]["seq"] == msg["seq"]:
-                await self._settle()  # the first ack: a peer is done, the host's hash now
             mine = self.hashes.get(msg["seq"])
             if mine is None:
                 return  # no such action (yet): nothing to compare
@@ -1326,10 +1355,9 @@ class HostGame:
         probed, self._probed = self._probed, None
         sealed = rs.seal(st, action)  # fields secret to all but ``sealed.knows``
         replaced = None
-        if probed is not None and probed[0] is st and probed[1] is action and not reveals:
-            _st, _action, after, events, before = probed
-            replaced, st = st, after
-            self.state = st
+        if probed is not None and probed[0] is st and probed[1] is action and not reveals \
+                and swap_contents(st, probed[2]):
+            _st, _action, replaced, events, before = probed  # the old contents, now
             self.events.extend(events)
         else:
             before = dealer.begin(st, action)
@@ -1364,8 +1392,8 @@ class HostGame:
             if s.new_tip:
                 await self._recommit(s)
         self._changed()
-        if not any(s.kind == "remote" and s.connected for s in self.seats):
-            asyncio.get_running_loop().call_soon(self._settle_soon)  # no ack will come
+        # right after this task yields: the peers wait for the hash to ack
+        asyncio.get_running_loop().call_soon(self._settle_soon)
 
     def _settle_soon(self) -> None:
         """:meth:`_settle` from a callback (nothing else waits for it)."""
@@ -1375,9 +1403,9 @@ class HostGame:
             task.add_done_callback(self._tasks.discard)
 
     async def _settle(self) -> None:
-        """The last commit's work that its frame did not need, done once a peer has acked
-        it (so it does not compete for a core with the peers' applies) or when anything
-        needs it sooner (the next action, a judgement, a catch-up, the end): the host's state
+        """The last commit's work that its frame did not need, done as soon as the commit
+        is out (a callback :meth:`commit` schedules), or sooner when anything needs it (the
+        next action, a judgement, a rejoin's catch-up, the end, closing): the host's state
         hash (kept in :attr:`hashes`, put in the kept commit for catch-ups and sent to every
         peer in a ``hash`` frame), the action's text, the log record and the next spare copy
         of the state. A state object the commit replaced (:meth:`_probe`) must still hash to
@@ -1529,6 +1557,7 @@ class PeerGame:
     #: the last action applied and this peer's state hash after it, until the host's
     #: ``hash`` of it comes (docs/protocol.md, Lockstep); the ack names it too
     _mine: tuple[int, str] | None = None
+    _acked: tuple[int, str] | None = None  # the last action applied and our hash after it
 
     async def connect(self) -> None:
         """Open the connection and say hello: the seed nonce's commitment (kept on a
@@ -1737,11 +1766,8 @@ class PeerGame:
             if self.desync:
                 return ""
             assert self.state is not None
-            if not self.watch:
-                own = self._mine[1] if self._mine is not None and \
-                    self._mine[0] == msg["seq"] else self.ruleset.state_hash(self.state)
-                await self.conn.send({"type": "ack", "seq": msg["seq"], "hash": own})
-                await self._open_own()
+            if self._mine is None:  # checked already: a catch-up's commit held its hash
+                await self._ack(msg["seq"])
         elif t == "hash":  # the host's hash of the action just applied, after its commit
             seq, theirs = msg["seq"], msg["hash"]
             if self._mine is not None and self._mine[0] == seq:
@@ -1749,8 +1775,8 @@ class PeerGame:
                 if own != theirs:
                     self._desync(seq, theirs)
                     return ""
-            elif self.state is None or seq > self.ruleset.seq(self.state):
-                raise ProtocolError(f"a hash of action {seq}, which was not committed")
+                self._checked(seq)
+                await self._ack(seq)
             # else: an action checked already (a catch-up's commit carries its hash)
         elif t == "roll":
             self.rolling = [str(x) for x in msg["waiting"]][:8]
@@ -1918,12 +1944,15 @@ class PeerGame:
             self.writer(log.encode(rec))
             self._written = msg["seq"]
         mine = rs.state_hash(st)
+        self._acked = (msg["seq"], mine)
         theirs = msg.get("hash")  # a catch-up's commit carries it; a live one is followed
-        # by its ``hash`` frame (protocol 5)
+        # by its ``hash`` frame (protocol 5), and acked once that matched
         if isinstance(theirs, str):
             self._mine = None
             if mine != theirs:
                 self._desync(msg["seq"], theirs)
+            else:
+                self._checked(msg["seq"])
         else:
             self._mine = (msg["seq"], mine)
         self._wake()
@@ -2004,6 +2033,21 @@ class PeerGame:
     def _applied(self, seq: int) -> None:
         """Action ``seq`` is in this peer's state (its hash check follows): a hook for
         measurements (``net.bench``); nothing here."""
+
+    def _checked(self, seq: int) -> None:
+        """This peer's state hash after action ``seq`` matched the host's: a hook for
+        measurements (``net.bench``); nothing here."""
+
+    async def _ack(self, seq: int) -> None:
+        """Ack action ``seq`` (applied, its hash the host's) with this peer's hash of it,
+        computed once (:meth:`_commit`); then, once the game is over, open our own sealed
+        actions. A watcher acks nothing."""
+        if self.watch or self.conn is None:
+            return
+        own = self._acked[1] if self._acked is not None and self._acked[0] == seq else \
+            self.ruleset.state_hash(self.state)
+        await self.conn.send({"type": "ack", "seq": seq, "hash": own})
+        await self._open_own()
 
     def dice_waiting(self) -> list[str]:
         """The seats whose dice reveal the host was waiting for when it announced the roll
