@@ -154,8 +154,10 @@ def swap_contents(a: Any, b: Any) -> bool:
     """Exchange the contents of two objects of one type (every slot and the instance
     ``__dict__``), so that ``a`` keeps its identity and holds what ``b`` held, and the other
     way round: the LAN host's state object stays the one everyone holds while it takes the
-    contents of the copy an action was applied to (:meth:`HostGame._probe`). False (nothing
-    changed) for objects of different types or with a slot unset."""
+    contents of the copy an action was applied to (:meth:`HostGame._probe`). A ``dict``
+    swaps its items. False (nothing changed) for objects of different types, with a slot
+    unset, or with neither slots nor a ``__dict__`` (the caller then applies the action to
+    its own object instead)."""
     if type(a) is not type(b):
         return False
     slots: list[str] = []
@@ -170,6 +172,10 @@ def swap_contents(a: Any, b: Any) -> bool:
         setattr(a, n, getattr(b, n))
         setattr(b, n, va)
     da, db = getattr(a, "__dict__", None), getattr(b, "__dict__", None)
+    if isinstance(a, dict):  # a state that is a plain map: its items are its contents
+        da, db = a, b
+    elif da is None and not slots:
+        return False  # contents this cannot reach (a tuple, a C object)
     if da is not None and db is not None:
         keep = dict(da)
         da.clear()
@@ -1557,7 +1563,6 @@ class PeerGame:
     #: the last action applied and this peer's state hash after it, until the host's
     #: ``hash`` of it comes (docs/protocol.md, Lockstep); the ack names it too
     _mine: tuple[int, str] | None = None
-    _acked: tuple[int, str] | None = None  # the last action applied and our hash after it
 
     async def connect(self) -> None:
         """Open the connection and say hello: the seed nonce's commitment (kept on a
@@ -1944,7 +1949,6 @@ class PeerGame:
             self.writer(log.encode(rec))
             self._written = msg["seq"]
         mine = rs.state_hash(st)
-        self._acked = (msg["seq"], mine)
         theirs = msg.get("hash")  # a catch-up's commit carries it; a live one is followed
         # by its ``hash`` frame (protocol 5), and acked once that matched
         if isinstance(theirs, str):
@@ -2039,14 +2043,14 @@ class PeerGame:
         measurements (``net.bench``); nothing here."""
 
     async def _ack(self, seq: int) -> None:
-        """Ack action ``seq`` (applied, its hash the host's) with this peer's hash of it,
-        computed once (:meth:`_commit`); then, once the game is over, open our own sealed
-        actions. A watcher acks nothing."""
+        """Ack action ``seq`` (applied, its hash the host's) with the hash of this peer's
+        state as it is now (computed again: a state changed since the check is caught at
+        this very action); then, once the game is over, open our own sealed actions. A
+        watcher acks nothing."""
         if self.watch or self.conn is None:
             return
-        own = self._acked[1] if self._acked is not None and self._acked[0] == seq else \
-            self.ruleset.state_hash(self.state)
-        await self.conn.send({"type": "ack", "seq": seq, "hash": own})
+        await self.conn.send({"type": "ack", "seq": seq,
+                              "hash": self.ruleset.state_hash(self.state)})
         await self._open_own()
 
     def dice_waiting(self) -> list[str]:
