@@ -1397,7 +1397,6 @@ class HostGame:
         for s in self.seats:
             if s.new_tip:
                 await self._recommit(s)
-        self._changed()
         # right after this task yields: the peers wait for the hash to ack
         asyncio.get_running_loop().call_soon(self._settle_soon)
 
@@ -1413,8 +1412,8 @@ class HostGame:
         is out (a callback :meth:`commit` schedules), or sooner when anything needs it (the
         next action, a judgement, a rejoin's catch-up, the end, closing): the host's state
         hash (kept in :attr:`hashes`, put in the kept commit for catch-ups and sent to every
-        peer in a ``hash`` frame), the action's text, the log record and the next spare copy
-        of the state. A state object the commit replaced (:meth:`_probe`) must still hash to
+        peer in a ``hash`` frame), the action's text, the log record, the host's screen
+        (``on_change``) and the next spare copy of the state. A state object the commit replaced (:meth:`_probe`) must still hash to
         what the host sent for it: if it changed outside the rules since, that is a host
         fault, and the game stops for everyone with a report (as :meth:`_judge`)."""
         work, self._unsettled = self._unsettled, None
@@ -1436,6 +1435,7 @@ class HostGame:
         if self.writer is not None:
             self.writer(log.encode(rec))
         await self._broadcast({"type": "hash", "seq": seq, "hash": h})
+        self._changed()  # the seats' lists and the host's screen
         if replaced is not None and rs.state_hash(replaced) != self.hashes.get(seq - 1):
             fault = (f"the host's state changed outside the rules before action {seq} "
                      "(it no longer has the hash the host sent for it)")
