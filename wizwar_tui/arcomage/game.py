@@ -436,6 +436,9 @@ class ArcoMageGameScreen(GameScreenBase):
             return Text(str(getattr(self.lan, "problem", "")) or "the LAN game stopped",
                         "bold red")
         if self.busy or not self.my_turn():
+            waiting = self.net_notices.waiting() if self.net_notices is not None else ""
+            if waiting:  # a player waiting to rejoin (gameui.NetNotices)
+                return Text(waiting, "bold yellow")
             moving = ", ".join(s.to_move()) or "nobody"
             return Text(f"{moving} is thinking…", "dim")
         if self.choosing:
