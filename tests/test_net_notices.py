@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from core import registry
-from net.lan import HostGame, PeerGame
+from net.lan import PeerGame
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.gameui import GameScreenBase, NetNotices
 
@@ -106,7 +106,7 @@ async def test_host_screen_shows_a_report_and_a_seat_waiting_to_rejoin() -> None
                 acts = [str(a) for a in s.legal_actions()]
                 pick = next((a for a in acts if a.endswith((" pass", " end"))), acts[0])
                 game.do(s.ruleset.parse_action(pick))
-                await until(pilot, lambda: len(s.actions) > n or bool(link.game.reports),
+                await until(pilot, lambda n=n: len(s.actions) > n or bool(link.game.reports),
                             what="the commit")
             await until(pilot, lambda: any("found at odds" in t for t in toasts(app)),
                         what="the report on the game screen")
