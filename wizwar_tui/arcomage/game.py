@@ -213,6 +213,8 @@ class ArcoMageGameScreen(GameScreenBase):
         if self.lan is not None:
             self.lan.listeners.append(self.net_changed)
             self.net_changed()
+            if self.clock:  # shown only: the host keeps the time (count_down)
+                self.clock_timer = self.set_interval(1.0, self.clock_tick)
             return
         self.start_log()
         self.draw()
@@ -583,9 +585,12 @@ class ArcoMageGameScreen(GameScreenBase):
         loses a second; at 0 the app enters what a timeout means, as a logged action: the
         turn budget ``timeout``, a response budget the rules' default answer
         (``default_answer``: a pass, no blocks, the first choice). Called every second."""
-        if not self.clock or self.lan is not None or self.busy or not self.my_turn():
+        if not self.clock or self.busy or not self.my_turn():
             return
         v = self.view()
+        if self.lan is not None:  # the host keeps the time and enters the timeout (R112):
+            self.count_down(v)    # here the budget is only shown
+            return
         if self.budget(v) == "turn":
             if self.turn_key != (v["turn"], v["active"]):
                 self.turn_key, self.turn_left = (v["turn"], v["active"]), self.clock
@@ -607,9 +612,25 @@ class ArcoMageGameScreen(GameScreenBase):
         if self.is_mounted:
             self.query_one("#ac-top", Static).update(self.top_text(self.view()))
 
+    def count_down(self, v: Any) -> None:
+        """A LAN game's second: the budget shown loses a second, and nothing is entered
+        (the host's clock decides, ``Ruleset.budget``; it may differ from this count by the
+        time the network takes)."""
+        if self.budget(v) == "turn":
+            if self.turn_key != (v["turn"], v["active"]):
+                self.turn_key, self.turn_left = (v["turn"], v["active"]), self.clock
+            self.turn_left = max(0, self.turn_left - 1)
+        else:
+            if self.resp_key != v["seq"]:
+                self.resp_key, self.resp_left = v["seq"], self.clock
+            self.resp_left = max(0, self.resp_left - 1)
+        if self.is_mounted:
+            self.query_one("#ac-top", Static).update(self.top_text(v))
+
     def clock_text(self, v: Any) -> str:
-        """`` · ⏱ 42s`` of the budget running for the human, or ``""``."""
-        if not self.clock or self.lan is not None or not self.my_turn():
+        """`` · ⏱ 42s`` of the budget running for the human, or ``""`` (on a LAN the
+        count of this screen; the host's clock decides, :meth:`count_down`)."""
+        if not self.clock or not self.my_turn():
             return ""
         if self.budget(v) == "turn":
             left = self.turn_left if self.turn_key == (v["turn"], v["active"]) else self.clock
