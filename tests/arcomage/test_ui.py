@@ -225,8 +225,13 @@ async def test_stack_prompt_and_spell_reference() -> None:
             await pilot.pause()
         v = s.view()
         if v["stack"] and v["prio"] == s.human:
-            prompt = screen.prompt(v, screen.legal()).plain
-            assert "RESPOND" in prompt and "PASS" in prompt
+            legal = screen.legal()
+            prompt = screen.prompt(v, legal).plain
+            assert "PASS" in prompt
+            # RESPOND only when some instant can answer; else the prompt says nothing can
+            assert ("RESPOND" in prompt) == any(a.verb == "cast" for a in legal), prompt
+            passes = [a for a in legal if a.verb == "pass"]
+            assert "nothing in your spellbook can answer it" in screen.prompt(v, passes).plain
         await pilot.press("S")
         await pilot.pause()
         assert isinstance(app.screen, SpellsScreen)

@@ -452,9 +452,15 @@ class ArcoMageGameScreen(GameScreenBase):
             name = SPELLS[top["slug"]].name if top["slug"] in SPELLS else top["slug"]
             tgt = f" @{','.join(top['targets'])}" if top.get("targets") else ""
             who = "You" if top["caster"] == self.human else top["caster"]
+            if not any(a.verb == "cast" for a in legal):  # say so: no RESPOND to look for
+                return Text(f"{who} cast {name}{tgt}: nothing in your spellbook can answer it "
+                            "now: PASS (p)", "bold yellow")
             return Text(f"{who} cast {name}{tgt}: RESPOND (an instant from your spellbook, s) "
                         "or PASS (p)", "bold yellow")
         if step == "combat":
+            if not any(a.verb == "cast" for a in legal):
+                return Text("Combat window: no instant you can cast now: PASS (p)",
+                            "bold yellow")
             return Text("Combat window: cast an instant (s) or PASS (p)", "bold yellow")
         if step == "attack":
             return Text("Declare your attacks: a lists every declaration (\"attack\" alone: none)",
