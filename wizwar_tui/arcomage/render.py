@@ -438,5 +438,9 @@ def target_hex(v: View, ref: str) -> str:
 
 
 def describe(a: Any) -> str:
-    """An action for the action list: its notation."""
-    return str(a)
+    """An action for the action list: its notation without the actor (every listed action
+    is the player's own), as it is typed on the ``:`` line (``cast raise-skeleton @a1``);
+    the actor's ``P1 `` would push a target off a narrow panel (80x24)."""
+    text = str(a)
+    actor = getattr(a, "actor", "")
+    return text[len(actor) + 1:] if actor and text.startswith(f"{actor} ") else text

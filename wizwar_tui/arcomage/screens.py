@@ -149,9 +149,12 @@ class GameOverScreen(Screen[None]):
             t.append("A draw.\n", "bold")
         elif self.human in r.winners:
             t.append("You win!\n", "bold green")
+        elif self.human in ("P1", "P2"):
+            t.append("You lose.\n", "bold red")
+        if r.text:  # "P2 wins: the rival's Life is gone." names the winner itself
+            t.append(f"{r.text}\n\n")
         else:
-            t.append(f"{', '.join(r.winners)} wins.\n", "bold red")
-        t.append(f"{r.text}\n\n")
+            t.append(f"{', '.join(r.winners)} wins.\n\n", "bold")
         for p in ("P1", "P2"):
             pl = self.final["players"][p]
             t.append(f"  {p}{' (you)' if p == self.human else ''}", render.colour(p) + " bold")
