@@ -353,3 +353,15 @@ async def test_narrow_window_shows_field_or_panels() -> None:
         await pilot.pause()
         assert screen.query_one("#ac-left").display and screen.choosing
         assert set(screen.marked(screen.view())) == {"c1", "c6"}
+
+
+def test_help_lines_fit_the_help_frame_at_80_columns() -> None:
+    """The help's lines (markup left out) fit in 72 columns, so the help frame of an 80x24
+    terminal shows them unwrapped (a wrapped line lost its indent: trial at 80x24)."""
+    import re
+
+    from wizwar_tui.arcomage.screens import help_text
+
+    for menu in (True, False):
+        for line in help_text(menu=menu).splitlines():
+            assert len(re.sub(r"\[/?[bi]\]", "", line)) <= 72, line
