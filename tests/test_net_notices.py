@@ -41,7 +41,7 @@ def test_net_notices_tell_what_is_new_once() -> None:
     assert got == [("LAN: a peer was found at odds with the host and dropped; report "
                     "/tmp/r.txt", "warning"),
                    ("LAN: P2 lost the connection: the game waits for P2 to rejoin", "warning")]
-    assert n.waiting() == "P2 disconnected: waiting for it to rejoin"
+    assert n.waiting() == "P2 disconnected: the game waits for P2 to rejoin"
     assert n.take(game, {"P1": "host", "P2": "disconnected"}) == []
     assert n.take(game, {"P1": "host", "P2": "connected"}) == [("LAN: P2 is back",
                                                                  "information")]
@@ -115,7 +115,7 @@ async def test_host_screen_shows_a_report_and_a_seat_waiting_to_rejoin() -> None
                         what="the lost seat on the game screen")
             assert app.screen is game
             if "P2" in s.to_move():
-                await until(pilot, lambda: "waiting for it to rejoin" in str(
+                await until(pilot, lambda: "the game waits for P2 to rejoin" in str(
                     game.query_one("#ac-status").render()), what="the waiting line")
         finally:
             task.cancel()

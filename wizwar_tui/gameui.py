@@ -113,13 +113,10 @@ class NetNotices:
         return out
 
     def waiting(self) -> str:
-        """One line while seats are disconnected ("P2 disconnected: waiting for them to
-        rejoin"), else ""."""
-        gone = [s for s, st in self.status.items() if st == "disconnected"]
-        if not gone:
-            return ""
-        return f"{', '.join(gone)} disconnected: waiting for {'them' if len(gone) > 1 else 'it'} " \
-               "to rejoin"
+        """One line while seats are disconnected ("P2 disconnected: the game waits for P2
+        to rejoin"), else ""."""
+        gone = ", ".join(s for s, st in self.status.items() if st == "disconnected")
+        return f"{gone} disconnected: the game waits for {gone} to rejoin" if gone else ""
 
 
 class GameScreenBase(Screen[None]):

@@ -415,16 +415,17 @@ class ArcoMageGameScreen(GameScreenBase):
     def top_text(self, v: Any) -> Text:
         """ArcoMage, where (seed or LAN), the turn, the step and who acts."""
         t = Text(no_wrap=True, overflow="ellipsis")
+        # what matters most first: a narrow window cuts the end (the where, the limit)
         t.append(" ArcoMage ", "bold reverse")
-        t.append(f" {self.lan_label() if self.lan is not None else f'seed {self.seed}'} · ")
-        t.append(f"turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
-        if v["turn_limit"]:
-            t.append(f" (limit {v['turn_limit']})", "dim")
+        t.append(f" turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
         t.append(f" · you are {self.human}", render.colour(self.human))
         clock = self.clock_text(v)
         if clock:
             t.append(clock, "bold yellow" if "⏱ 1" in clock or "⏱ " + "0" in clock
                      else "bold")
+        t.append(f" · {self.lan_label() if self.lan is not None else f'seed {self.seed}'}")
+        if v["turn_limit"]:
+            t.append(f" (limit {v['turn_limit']})", "dim")
         return t
 
     def prompt(self, v: Any, legal: list[Action]) -> Text:
