@@ -365,3 +365,18 @@ def test_help_lines_fit_the_help_frame_at_80_columns() -> None:
     for menu in (True, False):
         for line in help_text(menu=menu).splitlines():
             assert len(re.sub(r"\[/?[bi]\]", "", line)) <= 72, line
+
+
+def test_a_spell_text_says_what_its_conditions_do() -> None:
+    """Every condition of the rules has its words (spells.md §7), and a spell that gives one
+    says what it does: Strength's card names +2/+0 and 3 turns, Venom's the Life loss."""
+    from core.arcomage.data import CONDITIONS, SPELLS
+    from wizwar_tui.arcomage.render import spell_text
+    from wizwar_tui.arcomage.texts import CONDITION_TEXT
+
+    assert set(CONDITION_TEXT) == set(CONDITIONS)
+    assert all(g in SPELLS or g in ("searing",) for v in CONDITION_TEXT.values() for g in v[3])
+    strength = spell_text("strength").plain
+    assert "strength (3 turns): on a creature: +2/+0" in strength
+    assert "loses 1 Life at each of its upkeeps" in spell_text("venom").plain
+    assert "\n\n" not in spell_text("study").plain.split("permanently.")[1]
