@@ -18,6 +18,7 @@ import pytest
 from core import log
 from core.arcomage.ruleset import RULESET as R
 from core.arcomage.ruleset import ArcoMage
+from core.engine import IllegalAction
 from net.lan import HostGame, PeerGame
 from net.session import NetSession
 
@@ -52,6 +53,7 @@ def test_budgets_follow_r111() -> None:
         "P2 pass"
     assert R.budget(R.new_game(R.validate_options({}), 3), "P1") is None
     assert "never proposed" in R.keeper_only(R.parse_action("P2 timeout"))
+    assert "never proposed" in R.keeper_only("P2 timeout")
     assert R.keeper_only(R.parse_action("P2 pass")) == ""
 
 
@@ -137,5 +139,8 @@ async def test_the_host_enters_the_timeout_when_the_turn_budget_runs_out() -> No
     # each answer of P2's had a fresh response budget of its own
     responses = [key for key, _ in spent if key.startswith("response ")]
     assert responses and len(set(responses)) == len(responses), spent
+    # through the Session protocol a player's own timeout is refused before it is sent
+    with pytest.raises(IllegalAction, match="never proposed"):
+        NetSession(peer).submit("P2 timeout")
     rec = log.read(bufs[0].getvalue())
     assert any(r["action"][:2] == ["P2", "timeout"] for r in rec.records)
