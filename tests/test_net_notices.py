@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from core import registry
-from net.lan import PeerGame
+from net.lan import HostGame, PeerGame
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.gameui import GameScreenBase, NetNotices
 
@@ -121,3 +121,60 @@ async def test_host_screen_shows_a_report_and_a_seat_waiting_to_rejoin() -> None
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
+
+
+class WizTamperer(PeerGame):
+    """A Wiz-War peer whose state is corrupted after action 3 (a bug or a cheat)."""
+
+    def _commit(self, msg: dict[str, Any]) -> None:
+        super()._commit(msg)
+        if msg["seq"] == 3 and self.state is not None:
+            self.state.wizard(self.seat).life += 3
+
+
+async def test_a_joined_players_screen_shows_the_hosts_report() -> None:
+    """Wiz-War, three seats: the host's bot (P1), the app joined (P2) and a peer whose state
+    goes wrong (P3). The host finds P3 at odds and tells the others (``report``): the joined
+    player's game screen (Wiz-War's) shows it, and that P3 lost the connection."""
+    from core.wizwar import bot
+
+    host = HostGame(players=3, local_bot=True, bind="127.0.0.1", port=0)
+    port = await host.start()
+    host_task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False)
+    odd: PeerGame | None = None
+    odd_task: asyncio.Task[Any] | None = None
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.join_lan("127.0.0.1", port, "dora", retries=0)
+            await until(pilot, lambda: any(s.seat == "P2" and s.connected for s in host.seats),
+                        what="P2 taken")
+            odd = WizTamperer("127.0.0.1", port, name="odd", bot_play=True)
+            odd_task = asyncio.create_task(odd.run())
+            await until(pilot, lambda: isinstance(app.screen, GameScreenBase), what="the game")
+            game = app.screen
+            assert type(game).__module__ == "wizwar_tui.wizwar.game"
+            s = game.session
+            end = time.monotonic() + 120
+            while not any("at action" in t for t in toasts(app)):
+                assert time.monotonic() < end, "no report on the joined player's screen"
+                if s.human in s.to_move() and not s.over:
+                    n = len(s.actions)
+                    with contextlib.suppress(Exception):
+                        s.submit(bot.choose(s.view(), s.human, s.legal_actions()))
+                    await until(pilot, lambda n=n: len(s.actions) > n or any(
+                        "at action" in t for t in toasts(app)), what="the commit")
+                await pilot.pause(0.05)
+            assert any(t.startswith("LAN: P3 at action ") for t in toasts(app)), toasts(app)
+            await until(pilot, lambda: any("P3 lost the connection" in t for t in toasts(app)),
+                        what="P3 lost on the game screen")
+    finally:
+        if odd_task is not None:
+            odd_task.cancel()
+            with contextlib.suppress(BaseException):
+                await odd_task
+        host_task.cancel()
+        with contextlib.suppress(BaseException):
+            await host_task
+        await host.close()
