@@ -542,7 +542,7 @@ class GameScreen(GameScreenBase):
             and not v.stack and not v.discarding else ""
         # the squares to walk to: only when the rules list a step (Lock In Place, a pick-up,
         # walls all round: none; issue 12, hints that lie)
-        reach = render.reachable(v) if any(a.verb == "move" for a in legal) else {}
+        reach = self.walk_reach(v, legal)
         targets = self._target_squares(v) if self.targeting else set()
         self.fit_board(v)
         self.board.set_view(v, reach, targets)
@@ -960,6 +960,12 @@ class GameScreen(GameScreenBase):
         pick-up is not told to walk but why he cannot (issue 12, hints that lie)."""
         legal = self.session.legal_actions()
         verbs = {a.verb for a in legal}
+        retreat = render.retreat_now(v)
+        if retreat is not None and retreat[0] == self.human:
+            return self._retreat_hint(v, retreat, legal)
+        if v.choice and v.choice[0] == self.human:
+            return (f"Telepath: choose a card of {v.choice[-1]}'s hand to play as your own"
+                    " · a choose")
         parts = ["Your turn"]
         if "move" in verbs:
             parts += [render.moves_text(v.moves_left), "m walk"]
@@ -974,6 +980,35 @@ class GameScreen(GameScreenBase):
                          "e end: nothing else this turn")
         parts.append("a actions")
         return " · ".join(parts)
+
+    def _retreat_hint(self, v: View, retreat: tuple[str, str, int, str],
+                      legal: list[Action]) -> str:
+        """The status line of a forced retreat (Go Away, Ugly), in anyone's turn: who forced
+        it, how many squares, from where, and how to walk it (the squares it may end on are
+        marked on the board: :meth:`walk_reach`). Source: cards.md §1.8 (forced retreat)."""
+        _seat, forcer, n, frm = retreat
+        who = "you" if forcer == self.human else forcer
+        longest = max((len(a.targets) for a in legal if a.verb == "move"), default=0)
+        can = f" ({longest} possible)" if 0 < longest < n else ""
+        return (f"{who} forces you to retreat {render.squares_text(n)}{can} away from {frm}:"
+                " every step farther · cursor on a marked square, m walk · a actions")
+
+    def walk_reach(self, v: View, legal: list[Action]) -> dict[Square, tuple[Square, ...]]:
+        """The squares the human may walk to now, each with a path: the squares a forced
+        retreat may end on (its legal paths: out of turn too), or this turn's walk; {} when
+        the rules list no step (Lock In Place, a pick-up, walls all round: issue 12)."""
+        moves = [a for a in legal if a.verb == "move"]
+        if not moves:
+            return {}
+        retreat = render.retreat_now(v)
+        if retreat is not None and retreat[0] == self.human:
+            out: dict[Square, tuple[Square, ...]] = {}
+            for a in moves:
+                path = tuple(parse_square(t) for t in a.targets)
+                if path:
+                    out.setdefault(path[-1], path)
+            return out
+        return render.reachable(v)
 
     def legal(self) -> list[Action]:
         """The human's legal actions now ([] while bots act), with the members of the large
@@ -1312,7 +1347,8 @@ class GameScreen(GameScreenBase):
         if me.at == sq:
             self.say("You are already there")
             return
-        reach = render.reachable(v) if self.human_to_act(v) else {}
+        reach = self.walk_reach(v, self.session.legal_actions()) if self.human_to_act(v) \
+            else {}
         path = reach.get(sq)
         if not path:
             target = render.square_name(sq)

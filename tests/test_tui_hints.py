@@ -1,0 +1,80 @@
+"""The game screen's status lines in states outside one's own plain turn (issue 12, round
+four: "hints that lie"): a forced retreat in another player's turn, Telepath's choice, being
+out of the game, watching. Each test checks the words the player reads and the marks."""
+
+from __future__ import annotations
+
+from core.session import LocalSession
+from core.wizwar.actions import Action
+from core.wizwar.ruleset import RULESET
+from core.wizwar.scenario import build_state
+from core.wizwar.state import Script
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.wizwar import render
+from wizwar_tui.wizwar.game import GameScreen
+
+
+def session_of(doc: dict, human: str = "P1") -> LocalSession:  # type: ignore[type-arg]
+    """A session on a scenario-style state; the other seats are bots."""
+    st = build_state(doc)
+    st.script = Script()
+    bots = tuple(w.seat for w in st.wizards if w.seat != human)
+    return LocalSession(RULESET, st, human=human, bots=bots)
+
+
+async def open_game(pilot, app: WizWarApp, session: LocalSession) -> GameScreen:  # type: ignore[no-untyped-def]
+    """Push a game screen on ``session`` and let it draw."""
+    game = GameScreen(session=session, bot_delay=0)
+    app.push_screen(game)
+    await pilot.pause()
+    await pilot.pause()
+    return game
+
+
+#: P2 (a bot) shows his Ugly face down column c: P1 at c3 sees him and must retreat 3.
+UGLY = {"board": {"size": "5x5"},
+        "players": [{"at": "c3", "hand": ["3", "fireball"]},
+                    {"at": "c1", "hand": ["ugly", "2"]}],
+        "turn": {"active": "P2"}}
+
+
+def ugly_session() -> LocalSession:
+    """P2 has shown his face: P1 (the human) must walk a forced retreat in P2's turn."""
+    s = session_of(UGLY)
+    s.submit(Action("P2", "play", "ugly"))
+    v = s.view()
+    assert v.active == "P2" and v.to_move == ("P1",) and v.retreats == (("P1", "c1", 3),)
+    return s
+
+
+async def test_a_forced_retreat_in_anothers_turn_is_named_and_marked() -> None:
+    """Not "Your turn · 0 moves": the status line names who forced the retreat and how many
+    squares; the header says so; the board marks exactly the squares the retreat may end on
+    (the rules' paths), and walking to one of them is the retreat."""
+    s = ugly_session()
+    ends = {a.targets[-1] for a in s.legal_actions() if a.verb == "move"}
+    assert ends
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, s)
+        status = str(game.query_one("#status").render())
+        assert "Your turn" not in status and "moves" not in status
+        assert "P2 forces you to retreat 3 squares away from c1" in status
+        top = str(game.query_one("#topbar").render())
+        assert "P2's turn · retreat 3 squares: P2 forced it" in top
+        assert "moves left" not in top
+        assert {render.square_name(sq) for sq in game.board.reach} == ends
+        assert "•" in game.board.plain() or "*" in game.board.plain()
+        end = sorted(ends)[0]
+        game.walk_to(game.board.reach and next(sq for sq in game.board.reach
+                                               if render.square_name(sq) == end))
+        await pilot.pause()
+        v = s.view()
+        assert not v.retreats and render.square_name(v.player("P1").at) == end  # type: ignore[arg-type]
+
+
+def test_the_header_of_a_retreat_seen_by_others() -> None:
+    """The forcer and the others read who is retreating, not "P2 is acting"."""
+    s = ugly_session()
+    assert render.turn_text(s.view("P2")) == "your turn · P1 is retreating 3 squares from you"
+    assert render.turn_text(s.view("")) == "P2's turn · P1 is retreating 3 squares from P2"
