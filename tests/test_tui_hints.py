@@ -78,3 +78,83 @@ def test_the_header_of_a_retreat_seen_by_others() -> None:
     s = ugly_session()
     assert render.turn_text(s.view("P2")) == "your turn · P1 is retreating 3 squares from you"
     assert render.turn_text(s.view("")) == "P2's turn · P1 is retreating 3 squares from P2"
+
+
+#: P1 (the human) reads P2's mind with Telepath.
+TELEPATH = {"board": {"size": "5x5"},
+            "players": [{"at": "c3", "hand": ["telepath", "3"]},
+                        {"at": "a1", "hand": ["fireball", "2"]}],
+            "turn": {"active": "P1"}}
+
+
+async def test_telepaths_choice_is_named_not_a_walk() -> None:
+    """While the human must take a card of the hand Telepath showed, the status line says so
+    (not "Your turn · 3 moves · m walk"), the header too, and no square is marked."""
+    s = session_of(TELEPATH)
+    s.submit(Action("P1", "play", "telepath", ("P2",)))
+    s.submit(Action("P2", "pass"))
+    v = s.view()
+    assert v.choice == ("P1", "P2") and v.to_move == ("P1",)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, s)
+        status = str(game.query_one("#status").render())
+        assert "Telepath: take one card of P2's hand" in status
+        assert "walk" not in status and "moves" not in status
+        top = str(game.query_one("#topbar").render())
+        assert "your turn · Telepath: take a card of P2's hand" in top
+        assert game.board.reach == {}
+    assert render.turn_text(s.view("P2")) == \
+        "P1's turn · P1 is taking a card of P2's hand (Telepath)"
+
+
+async def test_a_lost_turn_is_said_where_the_player_looks() -> None:
+    """A turn the human loses passes in a blink while the bots play: the status line says
+    so before the prompt, until he acts (not a bare "Your turn" as if nothing happened)."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": ["3"], "lost_turns": 1},
+                       {"at": "a1", "hand": []}],
+           "turn": {"active": "P2"}}
+    s = session_of(doc)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, s)
+        game.run_bots()
+        await pilot.pause()
+        assert any(e.kind == "lost" and "P1" in e.text for e in s.events)
+        assert s.view().to_move == ("P1",)
+        status = str(game.query_one("#status").render())
+        assert status.startswith("You lost a turn") and "Your turn" in status
+        game.do(Action("P1", "end"))
+        await pilot.pause()
+        assert "lost" not in str(game.query_one("#status").render())
+
+
+async def test_a_dead_player_reads_who_plays_on() -> None:
+    """Out of the game: the status line names who plays on (not "the bots", which is false
+    on a LAN) and whose turn it is."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": []}, {"at": "a1", "hand": []},
+                       {"at": "e5", "hand": []}],
+           "turn": {"active": "P2"}}
+    s = session_of(doc)
+    s.state.wizards[0].alive = False  # type: ignore[attr-defined]
+    s.state.wizards[0].at = None  # type: ignore[attr-defined]
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = GameScreen(session=s, bot_delay=10)  # the bots wait: P2's turn stays
+        app.push_screen(game)
+        await pilot.pause()
+        game.busy = False  # between two bot steps
+        status = game.prompt(s.view()).plain
+        assert "bots" not in status
+        assert "You are out of the game (dead); P2, P3 play on · P2's turn" in status
+
+
+def test_nobody_wins_is_said_in_words() -> None:
+    """No wizard left: the header says nobody wins, not "- wins"."""
+    s = session_of({"board": {"size": "5x5"},
+                    "players": [{"at": "c3", "hand": []}, {"at": "a1", "hand": []}],
+                    "turn": {"active": "P1"}})
+    s.state.winner = "-"  # type: ignore[attr-defined]
+    assert render.turn_text(s.view("P1")) == "game over · nobody wins"

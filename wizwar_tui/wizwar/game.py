@@ -208,6 +208,7 @@ class GameScreen(GameScreenBase):
         self.logged_problem = ""
         self.busy = False
         self.message: Text | None = None
+        self.lost_note = ""  # "You lost your turn": shown before the prompt until he acts
         self.targeting: list[Action] = []
         self.target_card = ""
         self.over_shown = False
@@ -659,6 +660,8 @@ class GameScreen(GameScreenBase):
     def prompt(self, v: View) -> Text:
         """What the human should do now."""
         t = Text()
+        if self.lost_note and not self.session.over:
+            t.append(f"{self.lost_note} · ", "bold yellow")
         if self.session.over:
             t.append("Game over.", "bold")
         elif self.pending is not None:
@@ -686,7 +689,11 @@ class GameScreen(GameScreenBase):
         else:
             me = v.player(self.human)
             if not me.alive or me.out:
-                t.append("You are out of the game; the bots play on.", "italic")
+                on = [p.seat for p in v.players if p.alive and not p.out
+                      and p.seat != self.human]  # not "the bots" in a LAN game
+                t.append(f"You are out of the game ({'dead' if not me.alive else 'out'}); "
+                         f"{', '.join(on) or 'nobody'} play{'s' if len(on) == 1 else ''} on"
+                         f" · {v.active}'s turn", "italic")
             elif isinstance(self.session, NetSession):
                 status = self.session.seat_status()
                 movers = list(v.to_move) or [v.active]
@@ -783,6 +790,10 @@ class GameScreen(GameScreenBase):
         for ev in events:
             seat = str(ev.data.get("seat", "")) if ev.data else ""
             style = render.player_colour(seat) if seat else ""
+            if ev.kind == "lost" and seat == self.human and "this turn" in ev.text:
+                # a skipped turn passes in a blink with bots: say it where he looks
+                self.lost_note = ("You lost the rest of your turn" if "rest" in ev.text
+                                  else "You lost a turn (it was owed)")
             if ev.kind in ("win", "death", "out"):
                 style = f"bold {style}".strip()
             self.log_line(Text(ev.text, style))
@@ -796,6 +807,7 @@ class GameScreen(GameScreenBase):
         if queued is not None:
             return queued
         self.message = None
+        self.lost_note = ""
         reason = self.session.why(action)
         if reason:
             self.say(f"Not allowed: {reason}")
@@ -964,8 +976,7 @@ class GameScreen(GameScreenBase):
         if retreat is not None and retreat[0] == self.human:
             return self._retreat_hint(v, retreat, legal)
         if v.choice and v.choice[0] == self.human:
-            return (f"Telepath: choose a card of {v.choice[-1]}'s hand to play as your own"
-                    " · a choose")
+            return f"Telepath: take one card of {v.choice[-1]}'s hand · a choose it"
         parts = ["Your turn"]
         if "move" in verbs:
             parts += [render.moves_text(v.moves_left), "m walk"]

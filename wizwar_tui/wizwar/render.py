@@ -770,10 +770,12 @@ def turn_text(view: View, cannot_walk: str = "") -> str:
     screen passes ``cannot_walk``, the rules' reason, when no step is legal);
     ``discard down to 7 (hand 9)``; ``P2's turn · P2 is acting``; ``P2's turn · answer
     Fireball (4)``; ``P1's turn · P2 is discarding``; ``P2's turn · retreat 3 squares: P2
-    forced it``; ``P1's turn · Telepath: choose a card of P2's hand``...
+    forced it``; ``P1's turn · Telepath: take a card of P2's hand``...
     """
     me = view.viewer
     if view.winner:
+        if view.winner == "-":  # no wizard left (victory.py)
+            return "game over · nobody wins"
         return "game over · " + ("you win" if me in view.winner.split("+") else f"{view.winner} wins")
     turn = "your turn" if view.active == me else f"{view.active}'s turn"
     if view.stack:  # who acts, in the rules' order (to_move): the stack, Telepath's
@@ -786,8 +788,8 @@ def turn_text(view: View, cannot_walk: str = "") -> str:
     if view.choice:
         chooser, target = view.choice[0], view.choice[-1]
         if chooser == me:
-            return f"{turn} · Telepath: choose a card of {target}'s hand"
-        return f"{turn} · {chooser} is choosing a card of {target}'s hand (Telepath)"
+            return f"{turn} · Telepath: take a card of {target}'s hand"
+        return f"{turn} · {chooser} is taking a card of {target}'s hand (Telepath)"
     retreat = retreat_now(view)
     if retreat is not None:
         seat, forcer, n, _frm = retreat
