@@ -158,3 +158,71 @@ def test_nobody_wins_is_said_in_words() -> None:
                     "turn": {"active": "P1"}})
     s.state.winner = "-"  # type: ignore[attr-defined]
     assert render.turn_text(s.view("P1")) == "game over · nobody wins"
+
+
+# ---------------------------------------------------------------- the stack's place
+async def attacked_at(size: tuple[int, int], check) -> None:  # type: ignore[no-untyped-def]
+    """A 4-player game (the 10x10 board) at ``size``, the human played by the bot policy
+    until he must answer an attack; then ``await check(pilot, game)``."""
+    from core.wizwar import bot
+
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert isinstance(game, GameScreen)
+        for _ in range(200):
+            v = game.session.view()
+            if v.stack and v.stack[0].to_answer == game.human:
+                break
+            s = game.session
+            game.do(bot.choose(v, s.human, s.legal_actions()))
+            await pilot.pause()
+        await pilot.pause()
+        await pilot.pause()
+        assert game.session.view().stack
+        await check(pilot, game)
+
+
+def shown_lines(widget) -> int:  # type: ignore[no-untyped-def]
+    """How many content lines of ``widget`` are inside its region (not clipped)."""
+    return min(len(str(widget.render()).splitlines()), widget.content_region.height)
+
+
+async def test_the_stack_covers_no_board_row_at_80x24() -> None:
+    """Issue 12: at 80x24 the Stack panel under the board covered its last two rows during
+    an attack. The stack goes to the right column: the whole board shows, and so do the
+    stack and every card of the hand (to choose the answer from)."""
+    async def check(pilot, game: GameScreen) -> None:  # type: ignore[no-untyped-def]
+        assert game.query_one("#board-scroll").max_scroll_y == 0
+        bottom = game.board.plain().splitlines()[-1]
+        assert bottom.strip().startswith("└")
+        side = game.query_one("#stack-side")
+        assert side.display and not game.query_one("#stack").display
+        assert "waiting for: you" in str(side.render())
+        assert side.region.bottom <= game.query_one("#hand").region.y
+        hand = game.query_one("#hand")
+        assert shown_lines(hand) == len(game.session.view().hand)
+        assert hand.region.bottom <= game.query_one("#status").region.y
+        await pilot.resize_terminal(120, 40)  # room under the board again
+        await pilot.pause()
+        await pilot.pause()
+        assert game.query_one("#stack").display and not side.display
+    await attacked_at((80, 24), check)
+
+
+async def test_the_hand_shows_while_answering_at_60x20() -> None:
+    """Issue 12: at 60x20 an attack showed the stack but not the hand to answer from. While
+    the human must answer, the panels show (the stack and the whole hand); Tab shows the
+    board again."""
+    async def check(pilot, game: GameScreen) -> None:  # type: ignore[no-untyped-def]
+        assert game.has_class("-panels")
+        hand = game.query_one("#hand")
+        assert hand.region.height > 0
+        assert shown_lines(hand) == len(game.session.view().hand)
+        side = game.query_one("#stack-side")
+        assert side.display and side.region.height > 0
+        await pilot.press("tab")
+        await pilot.pause()
+        assert not game.has_class("-panels") and game.query_one("#stack").display
+    await attacked_at((60, 20), check)

@@ -209,6 +209,7 @@ class GameScreen(GameScreenBase):
         self.busy = False
         self.message: Text | None = None
         self.lost_note = ""  # "You lost your turn": shown before the prompt until he acts
+        self.auto_panels = False  # a narrow window shows the panels while he answers
         self.targeting: list[Action] = []
         self.target_card = ""
         self.over_shown = False
@@ -234,6 +235,7 @@ class GameScreen(GameScreenBase):
                 with Vertical(id="side"):
                     yield Static(id="top-side")  # the header line where the board just fits
                     yield Static(id="info-side")  # the square's lines on short windows
+                    yield StackPanel(id="stack-side")  # the stack where the board has no room
                     yield PlayersPanel(id="players")
                     yield HandPanel(id="hand")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
@@ -246,12 +248,15 @@ class GameScreen(GameScreenBase):
         """Titles, the first drawing, then let the bots act if they move first."""
         self.query_one("#players").border_title = "Players"
         self.query_one("#hand").border_title = "Hand"
-        self.query_one("#stack").border_title = "Stack"
+        for stack in self.query(StackPanel):
+            stack.border_title = "Stack"
         self.query_one("#log").border_title = "Log"
         self.query_one("#log", RichLog).can_focus = False
         self.query_one("#cmd").display = False
-        for panel in (PlayersPanel, HandPanel, StackPanel):
+        for panel in (PlayersPanel, HandPanel):
             self.query_one(panel).ascii_only = self.ascii_only
+        for stack in self.query(StackPanel):
+            stack.ascii_only = self.ascii_only
         board = self.query_one(GameBoard)
         board.focus()
         self.watch(board, "cursor", lambda _sq: self.update_info(), init=False)
@@ -552,11 +557,40 @@ class GameScreen(GameScreenBase):
         self.query_one(PlayersPanel).show(v, self.seed, status, team=self.team)
         playable = {a.card for a in legal if a.verb == "play"}
         self.query_one(HandPanel).show(v, playable)
-        self.query_one(StackPanel).show(v, playable)
+        self.place_stack(v, playable)
         self.update_info()
         self.update_top(v)
         self.update_status(v)
         self.refresh_bindings()  # the footer's e follows can_end
+
+    def place_stack(self, v: View, playable: set[str]) -> None:
+        """Draw the stack where it hides nothing (issue 12: at 80x24 the Stack panel under
+        the board covered its last two rows; at 60x20 the hand was hidden while answering).
+        Where the board column has no room to spare (``-rim``, short or narrow windows) the
+        stack goes at the top of the right column (``-stack-side``: the players panel gives
+        up rows, the log gives way unless it has a column of its own); a narrow window shows
+        the panels (stack and hand) while the human must answer, and the board again after
+        (Tab switches as ever)."""
+        below = self.query_one("#stack", StackPanel)
+        side = self.query_one("#stack-side", StackPanel)
+        below.show(v, playable)
+        side.show(v, playable)
+        narrow = self.app.has_class("-narrow")
+        tight = self.has_class("-rim") or self.app.has_class("-short") or narrow
+        side_mode = bool(v.stack) and tight
+        below.display = bool(v.stack) and (narrow or not side_mode)
+        side.display = side_mode
+        self.set_class(side_mode, "-stack-side")
+        answering = (narrow and bool(v.stack) and v.stack[0].to_answer == self.human
+                     and not self.targeting and not self.session.over)
+        if answering and not self.auto_panels:
+            self.auto_panels = True  # once per answer: Tab may show the board again
+            self.set_class(True, "-panels")
+        elif not answering and self.auto_panels:
+            self.auto_panels = False
+            if not self.targeting:
+                self.set_class(False, "-panels")
+                self.board.focus()
 
     def fit_board(self, v: View) -> None:
         """Choose how the board is drawn for the window (issue 12): at :data:`render.LARGE`
@@ -637,6 +671,8 @@ class GameScreen(GameScreenBase):
             return
         self.refresh_bindings()
         self.fit_board(self.board.view)
+        last = self.query_one(HandPanel).last
+        self.place_stack(self.board.view, last[1] if last is not None else set())
         self.query_one(BoardRuler).show(self.board.view, self.board.scale)
         self.update_top(self.board.view)
         self.update_info()
