@@ -226,3 +226,54 @@ async def test_the_hand_shows_while_answering_at_60x20() -> None:
         await pilot.pause()
         assert not game.has_class("-panels") and game.query_one("#stack").display
     await attacked_at((60, 20), check)
+
+
+# ---------------------------------------------------------------- the replay at 80x24
+def test_replay_hand_lines_say_what_fits() -> None:
+    """Issue 12: the 80x24 replay cut hand lines ("attack #po…"). Each line says what fits
+    (name, kind, the number's use), as the game's hand panel does."""
+    from wizwar_tui.wizwar.widgets import HandsPanel
+
+    panel = HandsPanel()
+    panel.hands = [("P1", ("lightning-blast", "fireball", "3"))]
+    for width in (20, 30, 60):
+        lines = panel.hands_text(width).plain.splitlines()
+        assert len(lines) == 3
+        for line in lines:
+            assert len(line) <= width and "…" not in line, (width, line)
+        assert "Lightning Blast" in lines[0]
+    assert render.card_summary("lightning-blast") in panel.hands_text(60).plain
+
+
+async def test_replay_at_80x24_shows_the_last_log_line_and_every_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 12: the 80x24 replay cut the second key line (the palette mark covered "v
+    Seen as") and the last log line (the footer's second line shrank the log after it was
+    written). At the end of the log the last action's events are the last lines shown."""
+    from pathlib import Path
+
+    from textual.widgets import Footer, RichLog
+    from textual.widgets._footer import FooterKey
+
+    path = Path(tmp_path) / "g.wwlog"
+    s = LocalSession.start(RULESET, {"players": 2}, 5, human="")
+    with open(path, "wb") as f:
+        s.record_to(f.write, started="2025-01-02T10:11:12Z")
+        for _ in range(40):
+            s.step_bot()
+    app = WizWarApp(replay_file=str(path), save_games=False, discovery=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("end")
+        for _ in range(3):
+            await pilot.pause()
+        log = app.screen.query_one("#log", RichLog)
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        assert str(log.lines[-1].text).strip() == s.events[-1].text
+        footer = app.screen.query_one(Footer)
+        keys = list(footer.query(FooterKey))
+        assert "seen_as" in {k.action for k in keys}
+        assert not any(k.action == "command_palette" for k in keys)
+        for k in keys:
+            assert k.region.right <= 80 and footer.region.y <= k.region.y < 24
+        marks = [w for w in footer.children if not isinstance(w, FooterKey)]
+        assert not any(m.display and m.region.area for m in marks), marks  # no palette mark

@@ -447,7 +447,9 @@ class ReplayScreen(Screen[None]):
         yield Static(id="status")
         yield Input(placeholder="jump: 12 = turn 12 · a57 = action 57 · r3 = round 3 · "
                                 "Esc closes", id="jump", disabled=True)
-        yield KeysFooter()  # every key in sight at any width (issue 12)
+        # every key in sight at any width (issue 12); no palette mark: at 80 columns it
+        # covered the second line's last key ("v See▏^p palette")
+        yield KeysFooter(show_command_palette=False)
         yield TooSmall()
 
     def on_screen_suspend(self) -> None:
@@ -475,6 +477,7 @@ class ReplayScreen(Screen[None]):
         """The keys line fits the new width."""
         if self.message is None and self.state is not None:
             self.query_one("#status", Static).update(self.keys_text())
+        self.call_after_refresh(self.log_to_end)
 
     # ------------------------------------------------------------------ drawing
     @property
@@ -502,8 +505,8 @@ class ReplayScreen(Screen[None]):
     # -- the game's part (see the class docstring)
     def compose_game(self) -> Iterator[Widget]:
         """The game's board and panels (with a ``RichLog`` with id ``log``)."""
-        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20,
-                      max_lines=2000)
+        yield ReplayLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20,
+                        max_lines=2000)
 
     def mount_game(self) -> None:
         """Set up the game's widgets once mounted (titles...)."""
@@ -610,6 +613,7 @@ class ReplayScreen(Screen[None]):
         if self.log_n is not None and n == self.log_n + 1:
             self.write_action(panel, n)
             self.log_n = n
+            self.call_after_refresh(self.log_to_end)
             return
         panel.clear()
         first = max(1, n - LOG_ACTIONS + 1)
@@ -621,6 +625,12 @@ class ReplayScreen(Screen[None]):
         for k in range(first, n + 1):
             self.write_action(panel, k)
         self.log_n = n
+        self.call_after_refresh(self.log_to_end)
+
+    def log_to_end(self) -> None:
+        """Scroll the log panel to its last line (after the layout settles: the footer
+        taking a second line shrank the panel and left its last line below, issue 12)."""
+        self.query_one("#log", RichLog).scroll_end(animate=False, immediate=True)
 
     def write_action(self, panel: RichLog, n: int) -> None:
         """Action ``n`` and its events into the log panel."""
@@ -940,6 +950,16 @@ def players_width(games: list[Any], row_width: int, seeds: bool = True,
     sw = seed_width(games) if seeds else 0
     return max(12, min(need, row_width - SAVED_FIXED - kind_width(games) - 2
                        - (gw + 2 if gw else 0) - (sw + 7 if sw else 0)))
+
+
+class ReplayLog(RichLog):
+    """The replay's log panel: kept at its last line when its size changes (the footer
+    taking a second line at 80x24 shrank it after it was written, and its last line stayed
+    below: issue 12)."""
+
+    def on_resize(self) -> None:
+        """Back to the last line once the new size is laid out."""
+        self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
 
 
 class SavedGamesScreen(Screen[None]):
