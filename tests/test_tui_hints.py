@@ -277,3 +277,25 @@ async def test_replay_at_80x24_shows_the_last_log_line_and_every_key(tmp_path) -
             assert k.region.right <= 80 and footer.region.y <= k.region.y < 24
         marks = [w for w in footer.children if not isinstance(w, FooterKey)]
         assert not any(m.display and m.region.area for m in marks), marks  # no palette mark
+
+
+async def test_the_hand_shows_while_discarding_at_60x20() -> None:
+    """Of the same kind: at 60x20 the discard prompt ("select one and discard it") left the
+    hand behind Tab. The panels show while the human must discard, the board after."""
+    app = WizWarApp(players=2, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert isinstance(game, GameScreen) and not game.has_class("-panels")
+        await pilot.press("e")  # seed 3: the first turn's end draws 2 (9 in hand)
+        await pilot.pause()
+        v = game.session.view()
+        assert v.discarding and v.discarding[0] == "P1"
+        assert game.has_class("-panels")
+        hand = game.query_one("#hand")
+        assert hand.region.height > 0 and shown_lines(hand) >= 7
+        await pilot.press("x", "x")
+        await pilot.pause()
+        await pilot.pause()
+        assert not game.session.view().discarding or game.session.view().discarding[0] != "P1"
+        assert not game.has_class("-panels")

@@ -569,20 +569,22 @@ class GameScreen(GameScreenBase):
         Where the board column has no room to spare (``-rim``, short or narrow windows) the
         stack goes at the top of the right column (``-stack-side``: the players panel gives
         up rows, the log gives way unless it has a column of its own); a narrow window shows
-        the panels (stack and hand) while the human must answer, and the board again after
-        (Tab switches as ever)."""
+        the panels (stack and hand) while the human must answer or discard, and the board
+        again after (Tab switches as ever)."""
         below = self.query_one("#stack", StackPanel)
         side = self.query_one("#stack-side", StackPanel)
         below.show(v, playable)
         side.show(v, playable)
         narrow = self.app.has_class("-narrow")
-        tight = self.has_class("-rim") or self.app.has_class("-short") or narrow
-        side_mode = bool(v.stack) and tight
+        side_mode = bool(v.stack) and (narrow or self.has_class("-rim")
+                                       or not self.stack_fits_below(v, playable))
         below.display = bool(v.stack) and (narrow or not side_mode)
         side.display = side_mode
         self.set_class(side_mode, "-stack-side")
-        answering = (narrow and bool(v.stack) and v.stack[0].to_answer == self.human
-                     and not self.targeting and not self.session.over)
+        answering = bool(v.stack) and v.stack[0].to_answer == self.human
+        discarding = not v.stack and bool(v.discarding) and v.discarding[0] == self.human
+        answering = (narrow and (answering or discarding) and not self.targeting
+                     and not self.session.over)  # the hand is what he chooses from
         if answering and not self.auto_panels:
             self.auto_panels = True  # once per answer: Tab may show the board again
             self.set_class(True, "-panels")
@@ -591,6 +593,21 @@ class GameScreen(GameScreenBase):
             if not self.targeting:
                 self.set_class(False, "-panels")
                 self.board.focus()
+
+    def stack_fits_below(self, v: View, playable: set[str]) -> bool:
+        """True when the Stack panel under the board leaves every board row in sight: the
+        header, the ruler, the board, the stack's lines (wrapped to the column), the status
+        line's two rows and the footer within the window's height."""
+        _w, h = self.app.size
+        _bw, bh = render.board_size(v, self.board.scale)
+        margins = 2 if self.app.has_class("-wide") else 0
+        width = max(10, (self.query_one("#left").size.width or 46) - 2)
+        lines = render.stack_lines(v, self.ascii_only)
+        keys = render.answer_keys(v, playable)
+        texts = [*lines, *([keys] if keys is not None else [])]
+        stack = 1 + sum(max(1, -(-t.cell_len // width)) for t in texts)
+        below = 0 if self.app.has_class("-short") else 2  # the square's lines (#info)
+        return 1 + 1 + margins + bh + below + stack + 2 + 1 <= h
 
     def fit_board(self, v: View) -> None:
         """Choose how the board is drawn for the window (issue 12): at :data:`render.LARGE`
