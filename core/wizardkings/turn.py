@@ -103,14 +103,15 @@ def perform(st: G.State, a: Action) -> list[Event]:
 
 
 def resign(st: G.State, p: str) -> list[Event]:
-    """R104: his blocks leave the map and he is out."""
+    """R104: at any time he is asked to act (or in a simultaneous phase) his blocks leave the
+    map and he is out; one side left wins at once. What waited on him or on his blocks goes
+    on without them (:func:`_after_resign`). Raises :class:`IllegalAction` when he is out
+    already or not asked to act. Source: rules.md R104."""
     g = st.d
     if p in g["out"]:
         raise IllegalAction(f"{p} is already out")
     if p not in to_move(g) and g["phase"] not in ("setup", "build"):
         raise IllegalAction(f"{p} may resign only when he is asked to act")
-    if g["phase"] == "combat" or g.get("settle"):
-        raise IllegalAction("resigning in the Combat Phase is not built yet")
     g["seq"] += 1
     events: list[Event] = []
     for b in sorted(g["blocks"], key=G.bkey):
@@ -121,13 +122,78 @@ def resign(st: G.State, p: str) -> list[Event]:
     if len(left) == 1:
         G.finish(g, left[0], "resigned", events)
         return events
-    if g["phase"] == "movement" and g["active"] == p:
-        G.end_movement_turn(st, events)
+    _after_resign(st, p, events)
+    return events
+
+
+def _after_resign(st: G.State, p: str, events: list[Event]) -> None:
+    """Play goes on after ``p`` resigned and his blocks left the map (R104), several sides
+    being left: a settlement of his overstack is void; a spell he cast is gone with its caster
+    and he is asked for no Dispel (R86); in the Combat Phase the battle he fought in ends when
+    one side is left there (R64, then the victor's regroups, R72), else it goes on (hits
+    waiting on a tie among his blocks fall on the strongest left, R61; his ally leads the
+    side, R107); the battles left and their attacker or defender are chosen again among the
+    players still there (R51, R54)."""
+    g = st.d
+    if g.get("settle") and g["settle"]["player"] == p:
+        g["settle"] = None
+    sp = g.get("mspell")
+    if sp:
+        if g["blocks"][sp["caster"]]["owner"] == p:
+            g["mspell"] = None
+        elif p in sp["asked"]:
+            sp["asked"].remove(p)
+            if not sp["asked"]:
+                g["mspell"] = None
+                if not sp.get("dispelled"):
+                    _move_effect(g, sp, events)
+    for h, c in g["contacts"].items():
+        for role, sk in (("attacker", "aside"), ("defender", "dside")):
+            if c[role] == p:
+                c[role] = G.first_player_of(g, h, c[sk])
+    if g["phase"] == "movement":
+        if g["active"] == p and not g.get("mspell") and not g.get("settle"):
+            G.end_movement_turn(st, events)
     elif g["phase"] == "build":
         _maybe_apply_builds(st, events)
     elif g["phase"] == "setup":
         _maybe_start(st, events)
-    return events
+    elif g["phase"] == "combat":
+        _resign_in_battle(st, p, events)
+
+
+def _resign_in_battle(st: G.State, p: str, events: list[Event]) -> None:
+    """The Combat Phase part of :func:`_after_resign`."""
+    g = st.d
+    bt = g["battle"]
+    if not bt:
+        G.next_battle(st, events)
+        return
+    if bt["victor"]:
+        if p in bt["regroup"]:
+            bt["regroup"].remove(p)
+        G.next_regrouper(st, events)
+        return
+    for role, sk in (("attacker", "aside"), ("defender", "dside")):
+        if bt[role] == p:
+            bt[role] = G.first_player_of(g, bt["hex"], bt[sk])
+    alive = set(G.on_map(g, bt["hex"]))
+    sp = bt.get("spell")
+    if sp and sp["caster"] not in alive:
+        bt["spell"] = None
+    elif sp and p in sp["asked"]:
+        sp["asked"].remove(p)
+        if not sp["asked"]:
+            _after_windows(st, events)
+            return
+    if bt.get("terror") and bt["terror"] not in alive:
+        bt["terror"] = None
+    bt["queue"] = [b for b in bt["queue"] if b in alive]
+    if bt["hits"]:
+        n = bt["hits"]["n"]
+        bt["hits"] = None
+        G.apply_hits(st, n, events)
+    G.run_queue(st, events)
 
 
 # ---- setup (R11, R12) ------------------------------------------------------------------------
