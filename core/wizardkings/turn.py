@@ -206,6 +206,24 @@ def v_deploy(st: G.State, a: Action) -> list[Event]:
     if a.words != ("standard",):
         return _deploy_custom(st, a)
     p = a.actor
+    placed = standard_placement(g, p)
+    labels = list(range(1, len(placed) + 1))
+    G.private_rng(g, p).shuffle(labels)
+    for (t, k, h), lab in zip(placed, labels, strict=True):
+        g["blocks"][G.bid(p, lab)] = G.new_block(p, lab, t, h, k)
+        g["used"][p].append(lab)
+        g["pool"][p][t] -= 1
+    g["deployed"].append(p)
+    events = [G.ev("deployed", player=p, blocks=sorted(labels))]
+    _maybe_start(st, events)
+    return events
+
+
+def standard_placement(g: Dict, p: str) -> list[tuple[str, int, str]]:
+    """Where ``deploy standard`` puts ``p``'s standard army (R10, R12): ``(type, strength,
+    hex)`` in placement order (castles, wizards, then the dearest units first), each block in
+    the next city (by GP) with room, Aquatics only in ports. Raises :class:`IllegalAction`
+    when he owns no city or the army does not fit (R11)."""
     army = ARMIES[g["armies"][p]]
     b = G.bd(g)
     cities = sorted((h for h in b.hexes.values() if h.city and h.map_id in g["owners"].get(p, [])),
@@ -230,16 +248,7 @@ def v_deploy(st: G.State, a: Action) -> list[Event]:
                 break
         else:
             raise IllegalAction(f"{p}'s army does not fit in his cities (R11)")
-    labels = list(range(1, len(placed) + 1))
-    G.private_rng(g, p).shuffle(labels)
-    for (t, k, h), lab in zip(placed, labels, strict=True):
-        g["blocks"][G.bid(p, lab)] = G.new_block(p, lab, t, h, k)
-        g["used"][p].append(lab)
-        g["pool"][p][t] -= 1
-    g["deployed"].append(p)
-    events = [G.ev("deployed", player=p, blocks=sorted(labels))]
-    _maybe_start(st, events)
-    return events
+    return placed
 
 
 def _deploy_custom(st: G.State, a: Action) -> list[Event]:
@@ -1151,16 +1160,21 @@ def move_paths(g: Dict, x: str) -> list[list[str]]:
 
 
 #: The action families (R120: too many to list at every step; ``Ruleset.expand``).
-FAMILIES = ("move-group", "cast:elven-gate", "build-items", "build-pairs",
-            "build-pairs-removing")
+FAMILIES = ("deploy-custom", "move-group", "cast:elven-gate", "build-items", "build-pairs",
+            "build-pairs-removing", "build-triples")
+#: At most this many members of ``build-triples`` (spread evenly over the orders within the
+#: treasury, in the order of :func:`_build_items`): a bounded family, every member accepted.
+TRIPLES_MAX = 200
 
 
 def families(g: Dict, p: str) -> list[str]:
     """The families that may have members for ``p`` now, in :data:`FAMILIES` order."""
     if p not in to_move(g):
         return []
+    if g["phase"] == "setup":
+        return ["deploy-custom"]
     if g["phase"] == "build":
-        return ["build-items", "build-pairs", "build-pairs-removing"]
+        return ["build-items", "build-pairs", "build-pairs-removing", "build-triples"]
     if g["phase"] == "movement" and not g.get("mspell") and not g.get("settle"):
         out = ["move-group"]
         if g["armies"][p] == "elves":
@@ -1180,12 +1194,24 @@ def expand(g: Dict, p: str, family: str) -> list[Action]:
     - ``build-pairs``: every order of two items (R89-R100) that adds (two of ``new=``,
       ``step=``, ``castle=``);
     - ``build-pairs-removing``: every order of two items one of which is a ``disband=`` or a
-      ``merge=`` (bots seldom want them: a family of its own keeps ``build-pairs`` small).
+      ``merge=`` (bots seldom want them: a family of its own keeps ``build-pairs`` small);
+    - ``build-triples``: orders of three adding items (``new=``, ``step=``, ``castle=``), each
+      pair of them an accepted order, the whole checked; at most :data:`TRIPLES_MAX`, taken
+      at an even stride;
+    - ``deploy-custom``: custom deploys (R9, R11) of the standard army at full strength: the
+      standard placement written out, then each block moved alone to another of the
+      player's cities.
     """
     if family not in families(g, p):
         return []
     out: dict[str, Action] = {}
-    if family == "move-group":
+    if family == "deploy-custom":
+        for a in _custom_deploys(g, p):
+            out[str(a)] = a
+    elif family == "build-triples":
+        for a in _build_triples(g, p):
+            out[str(a)] = a
+    elif family == "move-group":
         for a in _group_moves(g, p):
             out[str(a)] = a
     elif family == "cast:elven-gate":
@@ -1348,6 +1374,94 @@ def _build_pairs(g: Dict, p: str, removing: bool) -> list[Action]:
                 continue
             if quick or _build_ok(g, a):
                 out.append(a)
+    return out
+
+
+def _order_of(p: str, items: list[str]) -> Action | None:
+    """The build order of these ``key=value`` items in its canonical form (None when the
+    notation refuses it: two steps on one block)."""
+    from core.wizardkings.actions import NotationError, parse
+
+    keys: dict[str, list[str]] = {}
+    for it in items:
+        k, _, v = it.partition("=")
+        keys.setdefault(k, []).append(v)
+    if any(len({v.split(":")[0] for v in vs}) < len(vs) for k, vs in keys.items()
+           if k == "step"):
+        return None
+    try:
+        return parse(" ".join([p, "build", *(f"{k}={','.join(vs)}" for k, vs in keys.items())]))
+    except NotationError:
+        return None
+
+
+def _build_triples(g: Dict, p: str) -> list[Action]:
+    """Orders of three adding items (``new=``, ``step=``, ``castle=``, R89-R100) within the
+    treasury whose every pair is an accepted order, each checked in full; at most
+    :data:`TRIPLES_MAX`: the orders within the treasury are taken at an even stride (every
+    n-th, in the order of :func:`_build_items`), so the family spans every kind of item."""
+    have = g["treasury"].get(p, 0)
+    items = [(a, c) for a, c in _build_items(g, p)
+             if a.words[0].split("=")[0] in ("new", "step", "castle") and _build_ok(g, a)]
+    ok_pair: dict[tuple[int, int], bool] = {}
+
+    def pair_ok(i: int, j: int) -> bool:
+        if (i, j) not in ok_pair:
+            a = _order_of(p, [items[i][0].words[0], items[j][0].words[0]])
+            ok_pair[(i, j)] = a is not None and (
+                _independent(items[i][0], items[j][0], g, p) or _build_ok(g, a))
+        return ok_pair[(i, j)]
+
+    within = [c for c in itertools.combinations(range(len(items)), 3)
+              if items[c[0]][1] + items[c[1]][1] + items[c[2]][1] <= have]
+    stride = max(1, len(within) // TRIPLES_MAX)
+    out: list[Action] = []
+    for i, j, k in within[::stride]:
+        if not (pair_ok(i, j) and pair_ok(i, k) and pair_ok(j, k)):
+            continue
+        a = _order_of(p, [items[x][0].words[0] for x in (i, j, k)])
+        if a is not None and _build_ok(g, a):
+            out.append(a)
+            if len(out) >= TRIPLES_MAX:
+                break
+    return out
+
+
+def _custom_deploys(g: Dict, p: str) -> list[Action]:
+    """Custom deploys (R9, R11) of ``p``'s standard army at full strength: the standard
+    placement (:func:`standard_placement`) written out with labels in placement order, then
+    every placement with one block moved to another of his cities; only those accepted."""
+    from core.rng import Rng
+    from core.wizardkings.actions import NotationError, parse
+
+    try:
+        placed = standard_placement(g, p)
+    except IllegalAction:
+        return []
+    b = G.bd(g)
+    cities = sorted((h.name for h in b.hexes.values()
+                     if h.city and h.map_id in g["owners"].get(p, [])), key=hex_key)
+    variants = [list(placed)]
+    for i, (t, k, h) in enumerate(placed):
+        for c in cities:
+            if c != h:
+                v = list(placed)
+                v[i] = (t, k, c)
+                variants.append(v)
+    out: list[Action] = []
+    for v in variants:
+        text = ",".join(f"{n}={t}@{h}:{k}" for n, (t, k, h) in enumerate(v, 1))
+        try:
+            a = parse(f"{p} deploy {text}")
+        except NotationError:
+            continue
+        trial = G.State(G.copy_dict(g), Rng.from_seed("deploy-custom"))
+        trial.d["forced"] = None  # the last deploy rolls initiative: no forced dice run out
+        try:
+            _deploy_custom(trial, a)
+        except IllegalAction:
+            continue
+        out.append(a)
     return out
 
 
