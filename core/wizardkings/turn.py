@@ -1160,7 +1160,7 @@ def move_paths(g: Dict, x: str) -> list[list[str]]:
 
 
 #: The action families (R120: too many to list at every step; ``Ruleset.expand``).
-FAMILIES = ("deploy-custom", "move-group", "cast:elven-gate", "build-items", "build-pairs",
+FAMILIES = ("deploy-custom", "move-group", "transport", "cast:elven-gate", "build-items", "build-pairs",
             "build-pairs-removing", "build-triples")
 #: At most this many members of ``build-triples`` (spread evenly over the orders within the
 #: treasury, in the order of :func:`_build_items`): a bounded family, every member accepted.
@@ -1176,7 +1176,7 @@ def families(g: Dict, p: str) -> list[str]:
     if g["phase"] == "build":
         return ["build-items", "build-pairs", "build-pairs-removing", "build-triples"]
     if g["phase"] == "movement" and not g.get("mspell") and not g.get("settle"):
-        out = ["move-group"]
+        out = ["move-group", "transport"]
         if g["armies"][p] == "elves":
             out.append("cast:elven-gate")
         return out
@@ -1198,6 +1198,9 @@ def expand(g: Dict, p: str, family: str) -> list[Action]:
     - ``build-triples``: orders of three adding items (``new=``, ``step=``, ``castle=``), each
       pair of them an accepted order, the whole checked; at most :data:`TRIPLES_MAX`, taken
       at an even stride;
+    - ``transport``: Sea Transport (R50) of each unmoved block of a friendly port alone and
+      of all of them together, to every friendly port it reaches, along the first shortest
+      sea route (neighbours in the board's order);
     - ``deploy-custom``: custom deploys (R9, R11) of the standard army at full strength: the
       standard placement written out, then each block moved alone to another of the
       player's cities.
@@ -1210,6 +1213,9 @@ def expand(g: Dict, p: str, family: str) -> list[Action]:
             out[str(a)] = a
     elif family == "build-triples":
         for a in _build_triples(g, p):
+            out[str(a)] = a
+    elif family == "transport":
+        for a in _transports(g, p):
             out[str(a)] = a
     elif family == "move-group":
         for a in _group_moves(g, p):
@@ -1265,6 +1271,58 @@ def _group_moves(g: Dict, p: str) -> list[Action]:
                         continue
                     labs = ",".join(str(g["blocks"][x]["label"]) for x in group)
                     out.append(Action(p, "move", (labs, text)))
+    return out
+
+
+def _transports(g: Dict, p: str) -> list[Action]:
+    """Sea Transport (R50) for ``p`` now: from each friendly port holding his unmoved blocks
+    that may use it (not Aquatics or castles, free to leave: R48), each such block alone and
+    all of them together, to every friendly port 1 to 4 hexes away by sea (all-water or coast
+    hexsides, no shoal, no river course; sea or coastal hexes that hold no enemy and no
+    battle), along the first shortest route; each checked on a copy."""
+    from core.rng import Rng
+
+    b = G.bd(g)
+    s = G.side(g, p)
+    by_hex: dict[str, list[str]] = {}
+    for x in _mine_on_map(g, p):
+        if G.utype(g, x).ability not in ("aquatic", "castle") and not g["blocks"][x]["moved"]:
+            by_hex.setdefault(g["blocks"][x]["at"], []).append(x)
+    out: list[Action] = []
+    for h in sorted(by_hex, key=hex_key):
+        if not b.hexes[h].port or G.status(g, h, s) != "friendly":
+            continue
+        route: dict[str, list[str]] = {h: []}
+        frontier = [h]
+        for _ in range(4):
+            nxt = []
+            for x in frontier:
+                for y in b.neighbours(x):
+                    if y in route:
+                        continue
+                    sd = b.side_between(x, y)
+                    hy = b.hexes[y]
+                    if sd is None or sd.water not in ("all", "coast") or sd.shoal or sd.course \
+                            or hy.shoal or not (hy.water or hy.coastal) \
+                            or G.status(g, y, s) in ("enemy", "battle"):
+                        continue
+                    route[y] = route[x] + [y]
+                    nxt.append(y)
+            frontier = nxt
+        ends = [y for y in route if y != h and b.hexes[y].port
+                and G.status(g, y, s) == "friendly"]
+        xs = [x for x in by_hex[h] if not G.free_to_leave(g, [x])]
+        groups = [[x] for x in xs] + ([xs] if len(xs) > 1 else [])
+        for grp in groups:
+            labs = ",".join(str(g["blocks"][x]["label"]) for x in grp)
+            for y in sorted(ends, key=hex_key):
+                a = Action(p, "transport", (labs, "-".join(route[y])))
+                trial = G.State(G.copy_dict(g), Rng.from_seed("transport"))
+                try:
+                    v_transport(trial, a)
+                except IllegalAction:
+                    continue
+                out.append(a)
     return out
 
 
