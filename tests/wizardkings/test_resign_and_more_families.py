@@ -4,10 +4,9 @@ build orders, Sea Transport."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
-
-import tomllib
 
 from core.wizardkings import game as G
 from core.wizardkings import scenario as S
