@@ -1552,7 +1552,17 @@ def _retreat_candidates(g: Dict, b: Any, x: str) -> list[Action]:
     h = g["blocks"][x]["at"]
     ut = G.utype(g, x)
     paths = _paths(b, h, ut.move) if ut.ability == "flyer" else [[n] for n in b.neighbours(h)]
-    return [Action(p, "retreat", (lab, "-".join(path))) for path in paths]
+    out = [Action(p, "retreat", (lab, "-".join(path))) for path in paths]
+    # a retreat into a hex of his own that it overstacks names the block eliminated (R121)
+    s = G.side(g, p)
+    for path in paths:
+        ours = [y for y in G.on_map(g, path[-1]) if G.side(g, g["blocks"][y]["owner"]) == s]
+        there = [str(g["blocks"][y]["label"]) for y in ours if g["blocks"][y]["owner"] == p]
+        wiz = sum(1 for y in ours if G.utype(g, y).wizard)
+        if there and (len(ours) - wiz >= g["opts"]["stacking"] or (ut.wizard and wiz)):
+            out += [Action(p, "retreat", (lab, "-".join(path), f"eliminate={y}"))
+                    for y in [*there, lab]]
+    return out
 
 
 def _paths(b: Any, start: str, n: int) -> list[list[str]]:

@@ -107,3 +107,14 @@ def test_a_player_asked_for_a_movement_dispel_may_resign() -> None:
     assert R.to_move(st) == ["P2"]
     R.apply(st, R.parse_action("P2 move 2 2g3-2h3-2h4"))
     assert st.d["blocks"]["P2.2"]["at"] == "2h4"
+
+
+def test_a_retreat_that_overstacks_is_listed_with_its_elimination() -> None:
+    """R65, R121: in the pursuit round the attacker's only retreat is into a hex of his own
+    already full: the retreat naming a block there (or itself) to eliminate is listed, so a
+    player (or bot) is never left with no legal action."""
+    st = S.load(_doc("retreat-overstack.toml"))
+    R.apply(st, R.parse_action("P2 pass 1"))
+    listed = [str(a) for a in R.legal_actions(st, "P1")]
+    assert listed and all(a.startswith("P1 retreat 1 2a4 eliminate=") for a in listed)
+    assert "P1 retreat 1 2a4 eliminate=4" in listed and "P1 retreat 1 2a4" not in listed
