@@ -66,6 +66,13 @@ class WizardKingsUI(GameUI):
 
         return WatchScreen
 
+    def run_bench(self, runs: int = 5, quick: bool = False, only: list[str] | None = None) -> int:
+        """:func:`wizwar_tui.wizardkings.bench.run`: random and captain-bot games per
+        second."""
+        from wizwar_tui.wizardkings.bench import run
+
+        return run(runs=runs, quick=quick, only=only or ())
+
     def replay_mark(self, state: Any) -> tuple[int, str]:
         """The game turn (R13: initiative, movement, combat, build) and ``""``: a replay's
         turns are the rules' turns (its "turn 3" is the game's turn 3, not the third change of
