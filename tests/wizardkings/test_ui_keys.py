@@ -174,3 +174,31 @@ def test_the_replay_counts_the_games_turns(tmp_path: Any) -> None:
             assert isinstance(rp.head_text(rp.state), Text)
 
     asyncio.run(run())
+
+
+def test_a_route_into_a_full_port_warns_of_the_elimination() -> None:
+    """R47: tracing a Sea Transport into a port already holding four of your units says the
+    port will be overstacked (a block there eliminated) before Enter; after it the prompt
+    says to eliminate with x, not how to move."""
+    doc = _doc("sea-transport.toml")
+    doc["block"] += [{"id": f"P1.{i}", "type": "glader", "at": "1g8"} for i in range(2, 6)]
+    st = S.load(doc)
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await pilot.pause()
+            scr.cursor = "1e7"
+            await pilot.press("t")
+            route = next(a.words[1] for a in scr.mode_actions() if a.words[1].endswith("1g8"))
+            scr.trail, scr.cursor = route.split("-"), "1g8"
+            note = scr.path_note()
+            assert note is not None and "1g8 is overstacked" in note.plain
+            await pilot.press("enter")
+            await pilot.pause()
+            assert scr.session.state.d["settle"] == {"player": "P1", "hex": "1g8"}
+            assert "x lists the blocks" in scr.hint()
+
+    asyncio.run(run())

@@ -617,6 +617,11 @@ class WizardKingsScreen(GameScreenBase):
                     "Enter confirms, Esc cancels.")
         legal = self.legal()
         verbs = sorted({a.verb for a in legal})
+        if v.get("settle"):
+            return (f"{v['settle']['hex']} is overstacked (R47): x lists the blocks you may "
+                    "eliminate there; Enter on one.")
+        if v.get("mspell") or (v.get("battle") or {}).get("spell"):
+            return "A spell waits for your answer: d lists your Dispels (R85), p passes."
         if ph == "movement":
             return ("Movement: Enter selects your blocks in the cursor hex, then arrows and "
                     "Enter move them (t: by sea); e ends your turn." + (
@@ -671,8 +676,33 @@ class WizardKingsScreen(GameScreenBase):
         why = self.session.why(Action(self.human, self.mode, (",".join(self.chosen), path)))
         if why:
             return Text(f"{path}: {why}", "yellow")
-        return Text(f"{path}: Enter {'sails' if self.mode == 'transport' else 'moves'} here",
-                    "green")
+        return Text(f"{path}: Enter {'sails' if self.mode == 'transport' else 'moves'} here"
+                    + self.overstack_note(self.trail[-1]), "green")
+
+    def overstack_note(self, dest: str) -> str:
+        """`` (then 1e7 is overstacked: you eliminate a block there, R47)`` when the chosen
+        blocks arriving in ``dest`` would pass the stacking limit of your side (units, or a
+        second wizard), else ``""``."""
+        from core.wizardkings.units import ARMIES
+
+        v = self.view()
+        sides = v.get("sides", {})
+        mine = sides.get(self.human, self.human)
+        here = [x for x in render.blocks_at(v).get(dest, [])
+                if sides.get(x["owner"], x["owner"]) == mine
+                and str(x["label"]) not in self.chosen]
+        coming = [v["blocks"][f"{self.human}.{lab}"] for lab in self.chosen
+                  if f"{self.human}.{lab}" in v["blocks"]]
+
+        def wizard(x: dict[str, Any]) -> bool:
+            ut = ARMIES[v["armies"][x["owner"]]].get(x.get("type") or "")
+            return bool(ut and ut.wizard)
+
+        units = sum(1 for x in here + coming if not wizard(x))
+        wizards = sum(1 for x in here + coming if wizard(x))
+        if units > v["opts"]["stacking"] or wizards > 1:
+            return f" (then {dest} is overstacked: you eliminate a block there, R47)"
+        return ""
 
     def action_enter(self) -> None:
         """Select blocks, confirm a path, deploy."""
@@ -925,7 +955,7 @@ class WizardKingsScreen(GameScreenBase):
                 "sea hexes away (R50)." if port else f"{h} is not a port (R50)."))
             return
         self.message = Text(f"Sea Transport {labs}: the lit ports are in reach; arrows trace "
-                            "the route, Enter sails, Esc cancels.", "green")
+                            "the route (or just the port), Enter sails, Esc cancels.", "green")
         self.cursor = self.sel_hex
         self.draw()
 
