@@ -466,8 +466,9 @@ class WizardKingsScreen(GameScreenBase):
         if self.human:
             t.append(f" you {self.human}", f"bold {render.OWNER.get(self.human, '')}")
             t.append(" ·")
-        t.append(f" turn {v['turn']} · " + ("game over" if v["phase"] == "over" else
-                                              f"{v['phase'].capitalize()} Phase"))
+        t.append(f" turn {v['turn']} · " + (
+            "game over" if v["phase"] == "over" else "deployment (R11)"
+            if v["phase"] == "setup" else f"{v['phase'].capitalize()} Phase"))
         if v.get("order"):
             t.append(" · initiative ")
             for i, p in enumerate(v["order"]):
