@@ -27,8 +27,8 @@ def _check(o: dict[str, Any]) -> None:
     R21). Raises :class:`OptionError`."""
     four = o["layout"] == "4-map"
     if (o["players"] == 4) != four:
-        raise OptionError("4 players play on the 4-map layout (each owns a map) and 2 players "
-                          "on a 2-map layout" + (": --layout 4-map" if o["players"] == 4 else ""))
+        raise OptionError("4 players play on the 4-map layout (each owns a map), 2 players on "
+                          "a 2-map layout (R8, R21)")
 
 
 OPTIONS = OptionsSchema((
