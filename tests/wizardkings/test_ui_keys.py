@@ -202,3 +202,22 @@ def test_a_route_into_a_full_port_warns_of_the_elimination() -> None:
             assert "x lists the blocks" in scr.hint()
 
     asyncio.run(run())
+
+
+def test_the_prompt_names_the_spell_waiting_for_a_dispel() -> None:
+    """R86: asked whether to Dispel the Orcs' forced-march, the prompt says who casts what
+    where and which keys answer."""
+    st = S.load(_doc("movement-spells.toml"))
+    RS.apply(st, RS.parse_action("P2 cast forced-march 1 @2,3"))
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await pilot.pause()
+            assert scr.my_turn()
+            hint = scr.hint()
+            assert "P2.1 in 2f2 casts forced-march (level 2)" in hint and "d lists" in hint
+
+    asyncio.run(run())

@@ -621,8 +621,16 @@ class WizardKingsScreen(GameScreenBase):
         if v.get("settle"):
             return (f"{v['settle']['hex']} is overstacked (R47): x lists the blocks you may "
                     "eliminate there; Enter on one.")
-        if v.get("mspell") or (v.get("battle") or {}).get("spell"):
-            return "A spell waits for your answer: d lists your Dispels (R85), p passes."
+        sp = v.get("mspell") or (v.get("battle") or {}).get("spell")
+        if sp:
+            caster = v["blocks"].get(sp.get("caster", ""), {})
+            where = f" in {caster['at']}" if caster.get("at") else ""
+            from core.wizardkings.turn import SPELLS
+
+            slug = str(sp.get("slug", "a spell"))
+            level = sp.get("level") or (SPELLS[slug][1] if slug in SPELLS else "?")
+            return (f"{sp.get('caster', 'a wizard')}{where} casts {slug} (level {level}): "
+                    "d lists your Dispels (R85), p lets it work.")
         if ph == "movement":
             return ("Movement: Enter selects your blocks in the cursor hex, then arrows and "
                     "Enter move them (t: by sea); e ends your turn." + (
@@ -849,6 +857,9 @@ class WizardKingsScreen(GameScreenBase):
         acts = self.verb_actions("end")
         if acts:
             self.play(acts[0])
+        elif self.my_turn() and self.view()["phase"] == "build":
+            self.say("The Build Phase ends when every order is in: o sends yours "
+                     f"({self.order_words() or 'none: build nothing'}).")
         else:
             self.say("Nothing to end now" + ("." if self.my_turn() else ": not your turn."))
 
