@@ -206,24 +206,6 @@ def v_deploy(st: G.State, a: Action) -> list[Event]:
     if a.words != ("standard",):
         return _deploy_custom(st, a)
     p = a.actor
-    placed = standard_placement(g, p)
-    labels = list(range(1, len(placed) + 1))
-    G.private_rng(g, p).shuffle(labels)
-    for (t, k, h), lab in zip(placed, labels, strict=True):
-        g["blocks"][G.bid(p, lab)] = G.new_block(p, lab, t, h, k)
-        g["used"][p].append(lab)
-        g["pool"][p][t] -= 1
-    g["deployed"].append(p)
-    events = [G.ev("deployed", player=p, blocks=sorted(labels))]
-    _maybe_start(st, events)
-    return events
-
-
-def standard_placement(g: Dict, p: str) -> list[tuple[str, int, str]]:
-    """Where ``deploy standard`` puts ``p``'s standard army (R10, R12): ``(type, strength,
-    hex)`` in placement order (castles, wizards, then the dearest units first), each block in
-    the next city (by GP) with room, Aquatics only in ports. Raises :class:`IllegalAction`
-    when he owns no city or the army does not fit (R11)."""
     army = ARMIES[g["armies"][p]]
     b = G.bd(g)
     cities = sorted((h for h in b.hexes.values() if h.city and h.map_id in g["owners"].get(p, [])),
@@ -248,7 +230,16 @@ def standard_placement(g: Dict, p: str) -> list[tuple[str, int, str]]:
                 break
         else:
             raise IllegalAction(f"{p}'s army does not fit in his cities (R11)")
-    return placed
+    labels = list(range(1, len(placed) + 1))
+    G.private_rng(g, p).shuffle(labels)
+    for (t, k, h), lab in zip(placed, labels, strict=True):
+        g["blocks"][G.bid(p, lab)] = G.new_block(p, lab, t, h, k)
+        g["used"][p].append(lab)
+        g["pool"][p][t] -= 1
+    g["deployed"].append(p)
+    events = [G.ev("deployed", player=p, blocks=sorted(labels))]
+    _maybe_start(st, events)
+    return events
 
 
 def _deploy_custom(st: G.State, a: Action) -> list[Event]:
@@ -1486,16 +1477,25 @@ def _build_triples(g: Dict, p: str) -> list[Action]:
 
 
 def _custom_deploys(g: Dict, p: str) -> list[Action]:
-    """Custom deploys (R9, R11) of ``p``'s standard army at full strength: the standard
-    placement (:func:`standard_placement`) written out with labels in placement order, then
-    every placement with one block moved to another of his cities; only those accepted."""
+    """Custom deploys (R9, R11) of ``p``'s standard army at full strength: the army as
+    ``deploy standard`` would place and label it (played on a copy) written out, then every
+    placement with one block moved to another of his cities; only those accepted."""
     from core.rng import Rng
     from core.wizardkings.actions import NotationError, parse
 
+    def trial() -> G.State:
+        t = G.State(G.copy_dict(g), Rng.from_seed("deploy-custom"))
+        t.d["forced"] = None  # the last deploy rolls initiative: no forced dice run out
+        return t
+
+    std = trial()
     try:
-        placed = standard_placement(g, p)
+        v_deploy(std, Action(p, "deploy", ("standard",)))
     except IllegalAction:
         return []
+    placed = [(x["type"], x["strength"], x["at"]) for b, x in
+              sorted(std.d["blocks"].items(), key=lambda kv: G.bkey(kv[0]))
+              if x["owner"] == p and x["state"] == "map"]
     b = G.bd(g)
     cities = sorted((h.name for h in b.hexes.values()
                      if h.city and h.map_id in g["owners"].get(p, [])), key=hex_key)
@@ -1513,10 +1513,8 @@ def _custom_deploys(g: Dict, p: str) -> list[Action]:
             a = parse(f"{p} deploy {text}")
         except NotationError:
             continue
-        trial = G.State(G.copy_dict(g), Rng.from_seed("deploy-custom"))
-        trial.d["forced"] = None  # the last deploy rolls initiative: no forced dice run out
         try:
-            _deploy_custom(trial, a)
+            _deploy_custom(trial(), a)
         except IllegalAction:
             continue
         out.append(a)
