@@ -74,6 +74,8 @@ def test_the_menus_four_player_quick_start_plays_against_three_bots() -> None:
             assert list(s.ruleset.seats(s.options)) == ["P1", "P2", "P3", "P4"]
             assert scr.human == "P1" and set(s.bots) == {"P2", "P3", "P4"}
             assert scr.view()["layout"] == "4-map"
+            top = scr.top_text(scr.view()).plain
+            assert top.index("your turn") < 80  # said before the (long) initiative order
             await pilot.press("enter")  # deploy the standard army; the bots deploy too
             await pilot.pause()
             assert s.state.d["phase"] != "setup"

@@ -469,20 +469,21 @@ class WizardKingsScreen(GameScreenBase):
         t.append(f" turn {v['turn']} · " + (
             "game over" if v["phase"] == "over" else "deployment (R11)"
             if v["phase"] == "setup" else f"{v['phase'].capitalize()} Phase"))
-        if v.get("order"):
-            t.append(" · initiative ")
-            for i, p in enumerate(v["order"]):
-                t.append((" " if i else "") + p, f"bold {render.OWNER.get(p, '')}")
+        # who acts before the initiative order: a narrow window cuts the end of the line
         res = self.session.result()
         if res.over:
             t.append(f" · {res.text or 'the game is over'}", "bold green")
         else:
             who = self.session.to_move()
-            t.append(" · ")
             if self.human in who:
+                t.append(" · ")
                 t.append("your turn", "bold reverse")
             elif who:
-                t.append(f"{', '.join(who)} to act")
+                t.append(f" · {', '.join(who)} to act")
+        if v.get("order"):
+            t.append(" · initiative ")
+            for i, p in enumerate(v["order"]):
+                t.append((" " if i else "") + p, f"bold {render.OWNER.get(p, '')}")
         return t
 
     def status_text(self, v: dict[str, Any]) -> Text:
