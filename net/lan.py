@@ -1446,6 +1446,7 @@ class HostGame:
             self.openings.append([seq, action.to_wire(), salt])
             kept = [com, salt]
         self.sent.append(msg)
+        self.actions.append(str(action))  # the app's list of actions: at once, as before
         self._unsettled = (msg, action, rev, kept, replaced)
         await self._broadcast(msg)
         for s in self.seats:
@@ -1466,7 +1467,7 @@ class HostGame:
         is out (a callback :meth:`commit` schedules), or sooner when anything needs it (the
         next action, a judgement, a rejoin's catch-up, the end, closing): the host's state
         hash (kept in :attr:`hashes`, put in the kept commit for catch-ups and sent to every
-        peer in a ``hash`` frame), the action's text, the log record, the host's screen
+        peer in a ``hash`` frame), the log record, the host's screen
         (``on_change``) and the next spare copy of the state. A state object the commit replaced (:meth:`_probe`) must still hash to
         what the host sent for it: if it changed outside the rules since, that is a host
         fault, and the game stops for everyone with a report (as :meth:`_judge`)."""
@@ -1480,7 +1481,6 @@ class HostGame:
         h = rs.state_hash(st)
         self.hashes[seq] = h
         msg["hash"] = h
-        self.actions.append(str(action))
         # the host's own log: every value is known; re-deals carry their new values
         rec = log.record(rs, seq, action, st, force_hash=self.over,
                          reveals={**dealer.log_reveals(rev), "beacon": msg["beacon"]},
