@@ -433,6 +433,14 @@ class Dealing:
         """Per seat (seat order), the slots it holds and so may see (a hand)."""
         return {}
 
+    def draw_order(self, state: Any, start: bool = False) -> list[int]:
+        """The slots in the order the rules deal them next (Wiz-War: the draw pile, top
+        first); with ``start``, on a state just set up, the order its set-up dealt them
+        (Wiz-War: each hand in seat order, then the draw pile). A dealer that opens a card
+        to its holder only once the rules show who holds it (the mental-poker dealer,
+        ``net/mental.py`` ``next_steps``) opens them in this order. Default: none."""
+        return []
+
 
 # ---- the ruleset -----------------------------------------------------------------------
 

@@ -439,6 +439,14 @@ class MentalDealer:
             self.boxes[s] = bytes(self.box.public_key)
             self.verifies[s] = bytes(self.signer.verify_key)
 
+    def adopt(self, box: PrivateKey, signer: SigningKey) -> None:
+        """Use ``box`` and ``signer`` as this process's keys (made before the table was
+        known, so its ``hello`` could announce them)."""
+        self.box, self.signer = box, signer
+        for s in self.mine:
+            self.boxes[s] = bytes(box.public_key)
+            self.verifies[s] = bytes(signer.verify_key)
+
     def box_key(self) -> str:
         """This process's public keys (hex: its box key, then its signature key), announced
         for every seat it plays."""

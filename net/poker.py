@@ -1,0 +1,936 @@
+"""LAN games dealt by mental poker: no process, the host's included, holds a card it may
+not see (issue 15; docs/protocol.md, "Mental-poker dealing on the LAN").
+
+Generic over rulesets with dealer-held secrets (:class:`~core.engine.Dealing`); the cards
+are the ruleset's slots. Every process (the host's and each joiner's) is a :class:`Player`:
+it plays its seats (a person's and the bots seated with it, whose keys stay in that
+process), keeps its own partial state (only the faces it may know) and its
+:class:`~net.mental.MentalDealer`. The host adds a :class:`PokerHost`: it seats the
+processes, relays their frames and numbers the actions, but computes nothing the others
+must trust: every frame a process sends is signed by it, every partial unmasking sent to one
+seat is boxed for that seat's process (the host routes it to that process only, and could
+not read it anyway), and every process decides for itself, from everyone's claims, what an
+action opens (:func:`net.mental.next_steps`).
+
+One game, in frames (``mp_`` types, and mental.py's ``mask``/``unmask``):
+
+1. ``hello`` (with ``dealer: "poker"``, the process's public ``keys`` and how many
+   ``bots`` it seats) -> ``mp_table`` (every seat's keys, which process plays which seat,
+   every seed-nonce commitment) -> ``mp_nonce`` each -> ``mp_seed`` (all nonces: the joint
+   seed, :func:`net.lan.joint_seed`).
+2. The deal: every seat's shuffle pass then every seat's lock pass (``mask``), seat order.
+3. The opening rounds (the set-up, then each action): every process sends its ``mp_claim``
+   (what the action shows or deals as far as its faces tell: :func:`net.mental.trial`);
+   the host sends all of them back (``mp_claims``); every process works out the same next
+   steps: partial unmaskings (``unmask``) to whom the rules show a card, a reshuffle of the
+   discard (a new deal of those slots), or ``apply``. Then each applies the action and
+   acknowledges its state hash (``mp_ack``); the host compares them.
+4. The end: every process reveals its keys (``mp_keys``), the host sends them all
+   (``mp_allkeys``), every process audits the whole deal (:meth:`Ledger.audit`) and says
+   its verdict (``mp_verdict``); the host sends them all (``mp_end``).
+
+A wrong partial unmasking (or any step that fails its check) is named by the process that
+finds it (``mp_cheat``): the host writes a desync report naming the cheater
+(:func:`net.lan.write_desync_report`), tells everyone (``mp_stop``) and drops it.
+
+Each process keeps its keys in its data folder (``keys_dir``, a file per game id) after
+every deal, and at the end writes its game's log (the whole deal, opened by the audit), which
+:func:`core.log.replay` verifies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from hashlib import blake2b
+from typing import Any
+
+from nacl.exceptions import CryptoError
+from nacl.public import Box, PrivateKey, PublicKey
+from nacl.signing import SigningKey
+
+from core import log, registry
+from core.codec import pack
+from core.engine import Ruleset
+from net.lan import joint_seed, nonce_commit, write_desync_report
+from net.mental import (
+    MentalDealer,
+    MentalError,
+    Next,
+    Prepared,
+    Trial,
+    TrialDealer,
+    next_steps,
+    trial,
+)
+from net.protocol import FrameReader, ProtocolError, encode, hello, version_problem
+
+Msg = dict[str, Any]
+Log = Callable[[str], None]
+
+#: how long (seconds) any one wait for a peer's frame may last before the game gives up
+WAIT = 120.0
+
+
+def _quiet(_msg: str) -> None:
+    pass
+
+
+def commit_of(points: list[bytes], j: int) -> str:
+    """The public commitment of position ``j`` of a mental-poker deal (its final point,
+    BLAKE2b-128): what the ruleset's state holds for the card, so every process's state
+    hash agrees without any of them knowing the face."""
+    return blake2b(points[j], digest_size=16).hexdigest()
+
+
+def claim_wire(t: Trial, known: list[int]) -> Msg:
+    """A :class:`~net.mental.Trial` (and the slots the process knows) as a frame's map."""
+    return {"ok": t.ok, "to_all": list(t.to_all),
+            "to_seat": {s: list(v) for s, v in t.to_seat.items()},
+            "entering": {s: list(v) for s, v in t.entering.items()},
+            "reshuffle": list(t.reshuffle) if t.reshuffle is not None else None,
+            "knows": sorted(known)}
+
+
+def _ints(v: Any, what: str) -> list[int]:
+    if not isinstance(v, list) or not all(isinstance(c, int) and not isinstance(c, bool)
+                                          for c in v):
+        raise MentalError(f"a malformed claim ({what})")
+    return list(v)
+
+
+def claim_from(d: Any) -> tuple[Trial, list[int]]:
+    """A claim map back to a :class:`~net.mental.Trial` and the known slots. Raises
+    :class:`MentalError` for a malformed one."""
+    if not isinstance(d, dict) or not isinstance(d.get("ok"), bool):
+        raise MentalError("a malformed claim")
+    seats = {}
+    for k in ("to_seat", "entering"):
+        got = d.get(k)
+        if not isinstance(got, dict):
+            raise MentalError(f"a malformed claim ({k})")
+        seats[k] = {str(s): _ints(v, k) for s, v in got.items()}
+    re = d.get("reshuffle")
+    t = Trial(d["ok"], _ints(d.get("to_all"), "to_all"), seats["to_seat"], seats["entering"],
+              None if re is None else _ints(re, "reshuffle"))
+    return t, _ints(d.get("knows"), "knows")
+
+
+class Stopped(RuntimeError):
+    """The game stopped before its end: ``seat`` the cheater named ("" none), ``reason``."""
+
+    def __init__(self, reason: str, seat: str = "") -> None:
+        super().__init__(reason)
+        self.seat = seat
+
+
+# ---- one process --------------------------------------------------------------------
+Chooser = Callable[[Any, str], Any]
+
+
+@dataclass
+class Player:
+    """One process's side of a poker game: the seats it plays, its mental dealer, its
+    partial state, the frames it received (``received``, every one in order: the frames
+    test decodes them with this process's keys only).
+
+    ``send``/``recv``: its link to the host (``recv`` returns None when it closed).
+    ``choose(state, seat)``: the action of a seat it plays that is not a bot (a person's
+    screen, a test's script); its ``bots`` play by ``ruleset.bot_act``. ``keys_dir``: where
+    it keeps its keys (its data folder; None: nowhere). ``log_dir``: where it writes the
+    game's log at the end. ``seed``: keys from a generator (tests only)."""
+
+    ruleset: Ruleset
+    send: Callable[[Msg], Awaitable[None]]
+    recv: Callable[[], Awaitable[Msg | None]]
+    choose: Chooser | None = None
+    bots: list[str] = field(default_factory=list)
+    bot_level: str = ""
+    keys_dir: str | None = None
+    log_dir: str | None = None
+    seed: str | None = None
+    log: Log = _quiet
+    received: list[Msg] = field(default_factory=list)
+    # set once the table is known
+    proc: int = -1
+    mine: list[str] = field(default_factory=list)
+    seats: list[str] = field(default_factory=list)
+    plays: dict[int, list[str]] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)
+    game: str = ""
+    dealer: MentalDealer | None = None
+    state: Any = None
+    seq: int = 0
+    verdict: str = ""  # the end's audit: "" passed, else the cheat found
+    log_path: str = ""
+    records: list[Msg] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.hooks = self.ruleset.dealing()
+        self._nonce = secrets.token_hex(16) if self.seed is None else \
+            blake2b(f"wizwar-nonce:{self.seed}".encode(), digest_size=16).hexdigest()
+        self._stepping = False
+        self._applied = 0  # how many epochs the state has taken
+        self._synced: dict[int, tuple[int, str]] = {}
+        self._whole: Any = None  # the whole form of this process's sealed proposal
+        if self.seed is None:
+            self._box, self._signer = PrivateKey.generate(), SigningKey.generate()
+        else:
+            self._box = PrivateKey(blake2b(f"wizwar-mental-box:{self.seed}".encode(),
+                                           digest_size=32).digest())
+            self._signer = SigningKey(blake2b(f"wizwar-mental-sign:{self.seed}".encode(),
+                                              digest_size=32).digest())
+
+    def announce_keys(self) -> str:
+        """This process's public keys for its ``hello`` (hex: box key, signature key)."""
+        return (bytes(self._box.public_key) + bytes(self._signer.verify_key)).hex()
+
+    # -- frames -----------------------------------------------------------------------
+    def hello_extra(self) -> Msg:
+        """What a joiner's ``hello`` adds for a poker game (its nonce's commitment is the
+        hello's own)."""
+        return {"dealer": "poker", "bots": len(self.bots)}
+
+    @property
+    def nonce_commit(self) -> str:
+        """This process's seed nonce's commitment."""
+        return nonce_commit(self._nonce)
+
+    async def _pump(self) -> Msg:
+        """The next frame that is not a deal step or a partial unmasking (those are taken
+        as they come). Raises :class:`Stopped` (``mp_stop``, or the link closed)."""
+        while True:
+            msg = await self._one()
+            if msg is not None:
+                return msg
+
+    async def _until(self, done: Callable[[], bool], what: str) -> None:
+        """Take deal steps and partial unmaskings until ``done()``; any other frame then is
+        out of place (:class:`Stopped`)."""
+        while not done():
+            msg = await self._one()
+            if msg is not None:
+                raise Stopped(f"the host sent {msg.get('type')!r} {what}")
+
+    async def _one(self) -> Msg | None:
+        """One frame: a deal step or partial unmasking is taken (None), another returned."""
+        try:
+            async with asyncio.timeout(WAIT):
+                msg = await self.recv()
+        except TimeoutError:
+            raise Stopped(f"no frame from the host within {WAIT:g} s") from None
+        if msg is None:
+            raise Stopped("the host closed the game")
+        self.received.append(msg)
+        t = msg.get("type")
+        if t == "mp_stop":
+            raise Stopped(str(msg.get("reason", "")), str(msg.get("seat", "")))
+        if t not in ("mask", "unmask"):
+            return msg
+        assert self.dealer is not None
+        try:
+            if t == "mask":
+                self.dealer.take_step(msg)
+                if msg.get("seat") in self.mine:
+                    self._stepping = False
+            else:
+                self.dealer.take_shares(msg)
+        except MentalError as exc:
+            await self._cheat(exc)
+        return None
+
+    async def _cheat(self, exc: MentalError) -> None:
+        """Tell the host who cheated (or that a check failed), then stop."""
+        self.log(f"cheat found: {exc}")
+        await self.send({"type": "mp_cheat", "seat": exc.seat, "reason": str(exc)})
+        raise Stopped(str(exc), exc.seat)
+
+    async def _expect(self, kind: str) -> Msg:
+        msg = await self._pump()
+        if msg.get("type") != kind:
+            raise Stopped(f"the host sent {msg.get('type')!r} where {kind!r} was due")
+        return msg
+
+    # -- the game ---------------------------------------------------------------------
+    async def run(self) -> str:
+        """Play the game to its end; returns the final state hash. Raises
+        :class:`Stopped` when it stops (a cheat named, the host gone)."""
+        rs = self.ruleset
+        t = await self._expect("mp_table")
+        self.proc = int(t["proc"])
+        self.seats = list(t["seats"])
+        self.plays = {int(p): list(ss) for p, ss in t["plays"].items()}
+        self.mine = self.plays[self.proc]
+        self.options = rs.validate_options(rs.options.from_wire(t["options"]))
+        self.names = list(t["names"])
+        self.game = str(t["game"])
+        self.dealer = MentalDealer(self.seats, self.mine, seed=self.seed)
+        self.dealer.adopt(self._box, self._signer)
+        self.dealer.learn_boxes(t["keys"])
+        commits = dict(t["nonce_commits"])
+        await self.send({"type": "mp_nonce", "nonce": self._nonce})
+        s = await self._expect("mp_seed")
+        nonces = dict(s["nonces"])
+        for seat in self.seats:
+            if nonce_commit(str(nonces.get(seat, ""))) != commits.get(seat):
+                raise Stopped(f"{seat}'s seed nonce does not match its commitment", seat)
+        self.seed_bytes = joint_seed(nonces, self.seats)
+        faces = self.hooks.values(self.options)
+        self.dealer.begin(list(range(len(faces))), faces)
+        await self._run_deal()
+        await self._settle(None)
+        self.state = rs.new_game(self.options, self.seed_bytes, names=self.names,
+                                 deal=self.hooks.deal(self._faces(), self._commits()))
+        self._applied = 1
+        self._sync()
+        await self.send({"type": "mp_ack", "n": 0, "hash": rs.state_hash(self.state)})
+        while not rs.result(self.state).over:
+            await self._one_action()
+        return await self._end()
+
+    def _faces(self) -> list[str]:
+        assert self.dealer is not None
+        n = len(self.dealer.ledger.epochs[0].slots)
+        return [self.dealer.known.get(c, "") for c in range(n)]
+
+    def _commits(self) -> list[str]:
+        assert self.dealer is not None
+        e = self.dealer.ledger.epochs[0]
+        pts = e.points()
+        return [commit_of(pts, j) for j in range(len(e.slots))]
+
+    async def _run_deal(self) -> None:
+        """Take part in the deal under way until every seat shuffled and locked it."""
+        assert self.dealer is not None
+        led = self.dealer.ledger
+        e = led.epochs[-1]
+        while not led.done(e):
+            want = led.next_step()
+            if want is not None and want[0] in self.mine and not self._stepping:
+                step = self.dealer.step()
+                assert step is not None
+                self._stepping = True
+                await self.send(step)
+                continue
+            n = len(e.steps)
+            await self._until(lambda n=n: len(e.steps) > n, "during a deal")  # type: ignore[misc]
+        self._keep()
+
+    async def _wait_known(self, slots: list[int]) -> None:
+        assert self.dealer is not None
+        known = self.dealer.known
+        await self._until(lambda: all(c in known for c in slots), "while cards were opening")
+
+    def _prepared(self, pending: list[int]) -> list[Prepared]:
+        assert self.dealer is not None
+        out = []
+        for n in pending:
+            e = self.dealer.ledger.epochs[n]
+            pts = e.points()
+            out.append(Prepared(list(e.slots), [self.dealer.known.get(c, "") for c in e.slots],
+                                [commit_of(pts, j) for j in range(len(e.slots))]))
+        return out
+
+    def _sync(self) -> None:
+        """The state takes the faces learnt for slots it already holds in that deal."""
+        assert self.dealer is not None
+        led = self.dealer.ledger
+        for c, f in sorted(self.dealer.known.items()):
+            n, j = led.where[c]
+            if n < self._applied and self._synced.get(c) != (n, f):
+                self.hooks.set_slot(self.state, c, f, commit_of(led.epochs[n].points(), j))
+                self._synced[c] = (n, f)
+
+    def _start_trial(self) -> Trial:
+        rs = self.ruleset
+        st = rs.new_game(self.options, self.seed_bytes, names=self.names,
+                         deal=self.hooks.deal(self._faces(), self._commits()))
+        return Trial(True, sorted(self.hooks.public(st)), {},
+                     {s: sorted(cs) for s, cs in self.hooks.holders(st).items()})
+
+    async def _settle(self, form: Any, actor_proc: int = -1) -> tuple[bool, list[int]]:
+        """The opening rounds of the set-up (``form`` None) or of an action: returns
+        whether the actor's trial found it legal and the re-deals dealt for it (epochs)."""
+        assert self.dealer is not None
+        rs, d = self.ruleset, self.dealer
+        pending: list[int] = []
+        if form is None:
+            blind = rs.new_game(self.options, self.seed_bytes, names=self.names,
+                                deal=self.hooks.deal([""] * len(self._faces()),
+                                                     self._commits()))
+            pos = {c: k for k, c in enumerate(self.hooks.draw_order(blind, start=True))}
+            held: dict[int, str] = {}
+
+            def order(c: int) -> Any:
+                return pos.get(c, len(pos) + c)
+        else:
+            pile = {c: k for k, c in enumerate(self.hooks.draw_order(self.state))}
+            held = {c: s for s, cs in self.hooks.holders(self.state).items() for c in cs}
+
+            def order(c: int) -> Any:
+                n = d.ledger.where[c][0]
+                if n in pending:
+                    return 1 + pending.index(n), d.ledger.epochs[n].slots.index(c)
+                return (0, pile[c]) if c in pile else (99, c)
+        for rnd in range(400):
+            t = self._start_trial() if form is None else \
+                trial(rs, self.state, form, self._prepared(pending))
+            await self.send({"type": "mp_claim", "round": rnd,
+                             "claim": claim_wire(t, list(d.known))})
+            got = await self._expect("mp_claims")
+            trials: dict[int, Trial] = {}
+            knows: dict[int, list[int]] = {}
+            try:
+                for p in self.plays:
+                    trials[p], knows[p] = claim_from(got["claims"].get(str(p)))
+            except MentalError as exc:
+                raise Stopped(f"a claim of the opening round is malformed: {exc}") from None
+            if form is not None and not trials[actor_proc].ok:
+                return False, pending
+            try:
+                steps = next_steps(trials, self.plays, knows, held, order)
+            except MentalError as exc:
+                await self._cheat(exc)
+            for step in steps:
+                await self._do(step, pending)
+            if steps[-1].kind == "apply":
+                return True, pending
+        raise Stopped("the openings never settled")
+
+    async def _do(self, step: Next, pending: list[int]) -> None:
+        assert self.dealer is not None
+        d = self.dealer
+        slots = list(step.slots)
+        if step.kind == "open":
+            msg = d.shares(slots, step.to)
+            if msg["shares"]:
+                await self.send(msg)
+            if step.to in self.mine:
+                d.open_own(slots)
+            if not step.to or step.to in self.mine:
+                await self._wait_known(slots)
+            self._sync()
+        elif step.kind == "redeal":
+            faces = [d.known[c] for c in slots]
+            d.begin(slots, faces)
+            await self._run_deal()
+            pending.append(len(d.ledger.epochs) - 1)
+
+    async def _one_action(self) -> None:
+        rs = self.ruleset
+        assert self.dealer is not None
+        actor = rs.to_move(self.state)[0]
+        if actor in self.mine:
+            if actor in self.bots or self.choose is None:
+                action = rs.bot_act(self.state, actor, self.bot_level)
+            else:
+                action = self.choose(self.state, actor)
+            await self.send(self._proposal(action))
+        msg = await self._expect("mp_action")
+        n = int(msg["n"])
+        actor_proc = next(p for p, ss in self.plays.items() if actor in ss)
+        if msg.get("from") != actor_proc:
+            raise Stopped(f"an action for {actor} came from another process")
+        form = self._form(msg, actor_proc)
+        if form.actor != actor:
+            raise Stopped(f"{actor}'s process sent an action of {form.actor}", actor)
+        ok, pending = await self._settle(form, actor_proc)
+        if not ok:
+            await self.send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state),
+                             "refused": True})
+            return
+        dealer = TrialDealer(self.hooks, self._prepared(pending))
+        self.hooks.attach(self.state, dealer)
+        rs.apply(self.state, form)
+        self._applied += len(pending)
+        self._sync()
+        self.seq += 1
+        reblind = []
+        for e in (self.dealer.ledger.epochs[k] for k in pending):
+            pts = e.points()
+            reblind.append({"cids": list(e.slots),
+                            "commits": [commit_of(pts, j) for j in range(len(e.slots))]})
+        self.records.append({"seq": self.seq, "action": form, "reblind": reblind,
+                             "epochs": list(pending), "hash": rs.state_hash(self.state)})
+        await self.send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state)})
+
+    def _proposal(self, action: Any) -> Msg:
+        """An action of a seat this process plays: its public form for everyone and, when
+        the rules seal it, the whole action boxed for each process that may know it."""
+        assert self.dealer is not None
+        sealed = self.ruleset.seal(self.state, action)
+        if sealed is None:
+            return {"type": "mp_propose", "action": action.to_wire(), "whole": {}}
+        whole: dict[str, str] = {}
+        for p, ss in self.plays.items():
+            if p != self.proc and set(ss) & set(sealed.knows):
+                box = Box(self.dealer.box, PublicKey(self.dealer.boxes[ss[0]]))
+                whole[str(p)] = bytes(box.encrypt(encode_wire(action.to_wire()))).hex()
+        self._whole = action
+        return {"type": "mp_propose", "action": sealed.public.to_wire(), "whole": whole}
+
+    def _form(self, msg: Msg, actor_proc: int) -> Any:
+        """The form of the action this process applies: the whole one when it may know it
+        (its own, or boxed for it by the actor's process), else the public form."""
+        rs = self.ruleset
+        assert self.dealer is not None
+        if actor_proc == self.proc and self._whole is not None:
+            whole, self._whole = self._whole, None
+            return whole
+        boxed = msg.get("whole")
+        if isinstance(boxed, str) and boxed:
+            actor_seat = self.plays[actor_proc][0]
+            try:
+                plain = Box(self.dealer.box, PublicKey(self.dealer.boxes[actor_seat])).decrypt(
+                    bytes.fromhex(boxed))
+            except (CryptoError, ValueError):
+                raise Stopped("a sealed action was not boxed by its actor's process") from None
+            return rs.action_from_wire(json.loads(plain))
+        return rs.action_from_wire(msg["action"])
+
+    # -- keys kept ----------------------------------------------------------------------
+    def _keys_path(self) -> str | None:
+        if self.keys_dir is None or not self.game:
+            return None
+        return os.path.join(self.keys_dir, f"poker-{self.game}-{'-'.join(self.mine)}.json")
+
+    def _keep(self) -> None:
+        """Write this process's keys to its data folder (after every deal)."""
+        path = self._keys_path()
+        if path is None or self.dealer is None:
+            return
+        os.makedirs(self.keys_dir or ".", exist_ok=True)
+        tmp = path + ".tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(self.dealer.secrets_wire(), f)
+        os.replace(tmp, path)
+
+    # -- the end ------------------------------------------------------------------------
+    async def _end(self) -> str:
+        rs = self.ruleset
+        assert self.dealer is not None
+        await self.send(self.dealer.sign({**self.dealer.reveal(), "type": "mp_keys"}))
+        got = await self._expect("mp_allkeys")
+        revealed: dict[str, Any] = {}
+        faces_by_epoch: list[dict[int, str]] = []
+        try:
+            for p, msg in sorted((int(k), v) for k, v in got["keys"].items()):
+                seat = self.plays[p][0]
+                self.dealer._check_signed(msg, seat, "a key reveal")
+                for s in self.plays[p]:
+                    revealed[s] = msg["keys"][s]
+            self.dealer.audit(revealed)
+            faces_by_epoch = epoch_faces(self.dealer, revealed)
+        except (MentalError, KeyError, TypeError) as exc:
+            self.verdict = str(exc) or "the keys revealed are malformed"
+            self.log(f"AUDIT FAILED: {self.verdict}")
+        await self.send({"type": "mp_verdict", "ok": not self.verdict,
+                         "reason": self.verdict,
+                         "seat": getattr(locals().get("exc"), "seat", "")})
+        await self._expect("mp_end")
+        if not self.verdict and self.log_dir is not None:
+            self.log_path = self._write_log(faces_by_epoch)
+        return rs.state_hash(self.state)
+
+    def _write_log(self, faces: list[dict[int, str]]) -> str:
+        """The game's log with the whole deal (opened by the audit): the header's deal is
+        the first deal's faces, each reshuffle record carries its new faces; the verdict
+        and the dealer in the header. Replays with :func:`core.log.replay`."""
+        rs = self.ruleset
+        n = len(faces[0])
+        head = log.header(rs, self.options, self.seed_bytes, kind="host",
+                          viewer=self.mine[0], names=self.names,
+                          deal=self.hooks.deal([faces[0][c] for c in range(n)],
+                                               self._commits()),
+                          extra={"dealer": "poker", "audit": "passed", "game": self.game})
+        out = [log.encode(head)]
+        st = rs.new_game(self.options, self.seed_bytes, names=self.names,
+                         deal=self.hooks.deal([faces[0][c] for c in range(n)],
+                                              self._commits()))
+        for r in self.records:
+            reblind = [dict(rb, faces=[faces[k][c] for c in rb["cids"]])
+                       for rb, k in zip(r["reblind"], r["epochs"], strict=True)]
+            rec = log.record(rs, r["seq"], r["action"], None, reveals={"reblind": reblind})
+            rec["hash"] = r["hash"]
+            out.append(log.encode(rec))
+        del st
+        end = log.end_record(rs, self.state)
+        out.append(log.encode(end))
+        os.makedirs(self.log_dir or ".", exist_ok=True)
+        path = os.path.join(self.log_dir or ".", f"poker-{self.game}-{self.mine[0]}.wzlog")
+        with open(path, "wb") as f:
+            f.write(b"".join(out))
+        return path
+
+
+def encode_wire(wire: Any) -> bytes:
+    """An action's wire form as bytes to box (JSON: lists, text and numbers only)."""
+    return json.dumps(wire, separators=(",", ":")).encode()
+
+
+def epoch_faces(dealer: MentalDealer, revealed: dict[str, Any]) -> list[dict[int, str]]:
+    """Every deal's faces (slot -> face), each deal opened with the revealed keys (the
+    audit checked them)."""
+    led = dealer.ledger
+    out = []
+    from net.mental import invert, mul, times
+
+    for e in led.epochs:
+        pts = e.points()
+        table = e.table()
+        got: dict[int, str] = {}
+        for j, c in enumerate(e.slots):
+            total = b""
+            for s in led.seats:
+                k = bytes.fromhex(revealed[s]["cards"][e.number][j])
+                total = k if not total else times(total, k)
+            got[c] = table[mul(invert(total), pts[j])]
+        out.append(got)
+    return out
+
+
+# ---- the host -------------------------------------------------------------------------
+@dataclass
+class Proc:
+    """A process at the host's table: its number, seats, name, public keys, link."""
+
+    proc: int
+    seats: list[str]
+    name: str
+    keys: str
+    nonce_commit: str
+    put: Callable[[Msg], None]  # queue a frame to it
+    close: Callable[[], Awaitable[None]] | None = None
+    nonce: str = ""
+    gone: bool = False
+
+
+@dataclass
+class PokerHost:
+    """The hosting process of a poker game: seats the processes (its own :class:`Player`
+    first, with the host's bots), relays and routes their frames, numbers the actions and
+    compares the acknowledged hashes. It holds no key but its own seats'.
+
+    ``players``: the table's size; ``bots``: how many of the last seats the host's process
+    plays by bot. ``report_dir``: where a cheat's report is written (None: the data
+    folder). ``frames``: every frame the host routed, as it routed it (the frames test)."""
+
+    ruleset: Ruleset = field(default_factory=registry.get)
+    players: int = 2
+    bots: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    bind: str = "127.0.0.1"
+    port: int = 0
+    name: str = "host"
+    choose: Chooser | None = None
+    keys_dir: str | None = None
+    log_dir: str | None = None
+    report_dir: str | None = None
+    seed: str | None = None
+    log: Log = _quiet
+    frames: list[tuple[int, Msg]] = field(default_factory=list)
+    report: str = ""
+    stopped: str = ""
+    cheater: str = ""
+    verdicts: dict[int, Msg] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        opts = dict(self.options)
+        if "players" in self.ruleset.options.names():
+            opts["players"] = self.players
+        self.options = self.ruleset.validate_options(opts)
+        self.seat_ids = self.ruleset.seats(self.options)
+        if not 0 <= self.bots < len(self.seat_ids):
+            raise ValueError("bots must leave the host's own seat")
+        self.inbox: asyncio.Queue[tuple[int, Msg | None]] = asyncio.Queue()
+        self.procs: list[Proc] = []
+        self._to_local: asyncio.Queue[Msg | None] = asyncio.Queue()
+        host_seats = [self.seat_ids[0]] + self.seat_ids[len(self.seat_ids) - self.bots:]
+        self.player = Player(self.ruleset, self._local_send, self._to_local.get,
+                             choose=self.choose, bots=host_seats[1:] if self.choose else
+                             list(host_seats), keys_dir=self.keys_dir, log_dir=self.log_dir,
+                             seed=None if self.seed is None else f"{self.seed}:host",
+                             log=self.log)
+        self.procs.append(Proc(0, host_seats, self.name, self.player.announce_keys(),
+                               self.player.nonce_commit,
+                               self._to_local.put_nowait))
+        self._joined = asyncio.Event()
+        self._server: asyncio.base_events.Server | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def _local_send(self, msg: Msg) -> None:
+        await self.inbox.put((0, msg))
+
+    def free(self) -> list[str]:
+        """The seats no process plays yet."""
+        taken = {s for p in self.procs for s in p.seats}
+        return [s for s in self.seat_ids if s not in taken]
+
+    def lobby_line(self) -> str:
+        """The lobby's dealer line: which dealer, and whose machine holds each bot's cards."""
+        bots = []
+        for p in self.procs:
+            for s in p.seats[1:]:
+                bots.append(f"{s} (bot) on {p.seats[0]}'s machine")
+        held = ("; " + ", ".join(bots)) if bots else ""
+        return ("dealer: mental poker (each hand readable only on its owner's machine)"
+                + held)
+
+    async def start(self) -> int:
+        """Listen (127.0.0.1 by default); returns the port."""
+        self._server = await asyncio.start_server(self._serve, self.bind, self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        frames = FrameReader(reader)
+        proc: Proc | None = None
+
+        def put(msg: Msg) -> None:
+            if not writer.is_closing():
+                writer.write(encode(msg))
+
+        async def close() -> None:
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+        try:
+            async with asyncio.timeout(10):
+                msg = await frames.read()
+            if msg is None:
+                return
+            problem = "" if msg.get("type") == "hello" else "the first message must be hello"
+            problem = problem or version_problem(self.ruleset, msg)
+            if not problem and msg.get("dealer") != "poker":
+                problem = "this game is dealt by mental poker: join with a wizwar that deals it"
+            want = 1 + int(msg.get("bots", 0)) if isinstance(msg.get("bots", 0), int) else 0
+            free = self.free()
+            if not problem and not 1 <= want <= len(free) - self.bots:
+                problem = "the game is full"
+            keys = msg.get("keys")
+            if not problem and not (isinstance(keys, str) and len(keys) == 128):
+                problem = "a poker hello must carry its process's public keys"
+            if problem:
+                writer.write(encode({"type": "refuse", "reason": problem}))
+                await close()
+                return
+            proc = Proc(len(self.procs), free[:want], str(msg.get("name", ""))[:40],
+                        str(keys), str(msg["nonce_commit"]), put, close)
+            self.procs.append(proc)
+            self.log(f"{', '.join(proc.seats)} joined ({proc.name})")
+            if not self.free()[:len(self.free()) - self.bots]:
+                self._joined.set()
+            while True:
+                msg = await frames.read()
+                await self.inbox.put((proc.proc, msg))
+                if msg is None:
+                    return
+        except (ProtocolError, TimeoutError, ConnectionError, ValueError) as exc:
+            if proc is not None:
+                await self.inbox.put((proc.proc, None))
+            self.log(f"a connection ended: {exc}")
+        finally:
+            if proc is None:
+                await close()
+
+    def _send(self, p: Proc, msg: Msg) -> None:
+        if not p.gone:
+            self.frames.append((p.proc, msg))
+            p.put(msg)
+
+    def _all(self, msg: Msg, but: int = -1) -> None:
+        for p in self.procs:
+            if p.proc != but:
+                self._send(p, msg)
+
+    async def run(self) -> str:
+        """Seat every process, then relay the game to its end. Returns the host process's
+        final state hash ("" when the game stopped: :attr:`stopped` says why, and
+        :attr:`cheater` names a cheat)."""
+        if self._server is None:
+            await self.start()
+        task = asyncio.ensure_future(self._player())
+        try:
+            if len(self.seat_ids) - self.bots > 1:
+                async with asyncio.timeout(WAIT):
+                    await self._joined.wait()
+            for p in self.procs[1:]:
+                p.seats = list(p.seats)
+            await self._relay()
+        except (TimeoutError, ProtocolError, KeyError, TypeError, ValueError) as exc:
+            self._stop(f"the host could not go on: {exc!r:.200}")
+        finally:
+            if self._server is not None:
+                self._server.close()
+        try:
+            async with asyncio.timeout(WAIT):
+                return await task
+        except Stopped as exc:
+            self.stopped = self.stopped or str(exc)
+            return ""
+
+    async def _player(self) -> str:
+        return await self.player.run()
+
+    async def close(self) -> None:
+        """Stop listening and close every link."""
+        if self._server is not None:
+            self._server.close()
+        for p in self.procs[1:]:
+            if p.close is not None:
+                await p.close()
+
+    def _stop(self, reason: str, seat: str = "") -> None:
+        self.stopped, self.cheater = reason, seat
+        self.log(f"the game stopped: {reason}")
+        self._all({"type": "mp_stop", "reason": reason, "seat": seat})
+
+    async def _relay(self) -> None:
+        """Route every frame until the end (``mp_end``) or a stop."""
+        rs = self.ruleset
+        keys = {s: p.keys for p in self.procs for s in p.seats}
+        commits = {s: p.nonce_commit for p in self.procs for s in p.seats}
+        self.game = blake2b(pack(["wizwar-poker-game", keys, commits]),
+                            digest_size=16).hexdigest()
+        plays = {str(p.proc): p.seats for p in self.procs}
+        for p in self.procs:
+            self._send(p, {"type": "mp_table", "proc": p.proc, "seats": self.seat_ids,
+                           "plays": plays, "keys": keys, "nonce_commits": commits,
+                           "options": rs.options.to_wire(self.options),
+                           "names": [self._name(s) for s in self.seat_ids],
+                           "game": self.game, "dealer": "poker"})
+        nonces: dict[int, str] = {}
+        claims: dict[int, Msg] = {}
+        acks: dict[int, str] = {}
+        acked_n = -1
+        proposals: list[tuple[int, Msg]] = []
+        n = 0
+        revealed: dict[int, Msg] = {}
+        actions: list[str] = []
+        while True:
+            async with asyncio.timeout(WAIT):
+                who, msg = await self.inbox.get()
+            src = self.procs[who]
+            if msg is None:
+                if src.gone:
+                    continue
+                src.gone = True
+                self._stop(f"{', '.join(src.seats)} left the game: its keys are needed to "
+                           "go on")
+                return
+            t = msg.get("type")
+            if t == "mask":
+                self._all(msg)
+            elif t == "unmask":
+                to = str(msg.get("to", ""))
+                if not to:
+                    self._all(msg, but=who)
+                else:  # only the process that plays the seat the cards are opened to
+                    for p in self.procs:
+                        if to in p.seats:
+                            self._send(p, msg)
+            elif t == "mp_nonce":
+                nonces[who] = str(msg.get("nonce", ""))
+                if len(nonces) == len(self.procs):
+                    self._all({"type": "mp_seed", "nonces": {
+                        s: nonces[p.proc] for p in self.procs for s in p.seats}})
+            elif t == "mp_claim":
+                claims[who] = msg.get("claim", {})
+                if len(claims) == len(self.procs):
+                    self._all({"type": "mp_claims",
+                               "claims": {str(p): c for p, c in sorted(claims.items())}})
+                    claims = {}
+            elif t == "mp_propose":
+                proposals.append((who, msg))
+            elif t == "mp_ack":
+                acks[who] = str(msg.get("hash", ""))
+                if len(acks) == len(self.procs):
+                    if len(set(acks.values())) != 1:
+                        self.report = write_desync_report(
+                            n, acks[0], next(h for h in acks.values() if h != acks[0]),
+                            actions, self.report_dir, rs,
+                            note=f"the processes' hashes differ: {acks}")
+                        self._stop(f"the processes' states differ at action {n}")
+                        return
+                    acks, acked_n = {}, n
+            elif t == "mp_cheat":
+                seat = str(msg.get("seat", ""))[:8]
+                reason = str(msg.get("reason", ""))[:500]
+                blamed = f"{seat} cheated" if seat else "a check of the deal failed"
+                self.report = write_desync_report(
+                    n, "", "", actions, self.report_dir, rs,
+                    note=f"{blamed}: {reason} (found by {', '.join(src.seats)})")
+                self._stop(f"{reason} (found by {', '.join(src.seats)})", seat)
+                for p in self.procs:
+                    if seat and seat in p.seats and p.close is not None:
+                        p.gone = True
+                        await p.close()
+                return
+            elif t == "mp_keys":
+                revealed[who] = msg
+                if len(revealed) == len(self.procs):
+                    self._all({"type": "mp_allkeys",
+                               "keys": {str(p): m for p, m in sorted(revealed.items())}})
+            elif t == "mp_verdict":
+                self.verdicts[who] = msg
+                if len(self.verdicts) == len(self.procs):
+                    self._all({"type": "mp_end", "verdicts": {
+                        str(p): m for p, m in sorted(self.verdicts.items())}})
+                    return
+            else:
+                self._stop(f"{', '.join(src.seats)} sent an unknown frame {t!r:.30}")
+                return
+            if proposals and acked_n == n:  # the last action applied everywhere
+                who_p, prop = proposals.pop(0)
+                n += 1
+                actions.append(str(prop.get("action")))
+                whole = prop.get("whole") if isinstance(prop.get("whole"), dict) else {}
+                for p in self.procs:
+                    self._send(p, {"type": "mp_action", "n": n, "from": who_p,
+                                   "action": prop.get("action"),
+                                   "whole": whole.get(str(p.proc), "")})
+
+    def _name(self, seat: str) -> str:
+        for p in self.procs:
+            if seat in p.seats:
+                return p.name if p.seats[0] == seat else f"bot {seat}"
+        return seat
+
+
+# ---- a joiner --------------------------------------------------------------------------
+async def join(player: Player, host: str, port: int, name: str = "guest") -> str:
+    """Join a poker game at ``host:port`` as ``player`` and play it to its end; returns the
+    final state hash. Raises :class:`Stopped`, or ``ConnectionError`` for a refusal."""
+    reader, writer = await asyncio.open_connection(host, port)
+    frames = FrameReader(reader)
+    assert player.dealer is None
+
+    async def send(msg: Msg) -> None:
+        writer.write(encode(msg))
+        await writer.drain()
+
+    async def recv() -> Msg | None:
+        try:
+            return await frames.read()
+        except (ProtocolError, ConnectionError):
+            return None
+
+    player.send, player.recv = send, recv
+    keys = player.announce_keys()
+    h = hello(player.ruleset, name, "", player.nonce_commit)
+    h.update(player.hello_extra(), keys=keys)
+    await send(h)
+    try:
+        return await player.run()
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
