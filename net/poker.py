@@ -141,7 +141,8 @@ class Player:
 
     ``send``/``recv``: its link to the host (``recv`` returns None when it closed).
     ``choose(state, seat)``: the action of a seat it plays that is not a bot (a person's
-    screen, a test's script); its ``bots`` play by ``ruleset.bot_act``. ``keys_dir``: where
+    screen, a test's script); the ``bots`` seats it holds after its first (or all of them
+    with no ``choose``) play by ``ruleset.bot_act``, their keys in this process. ``keys_dir``: where
     it keeps its keys (its data folder; None: nowhere). ``log_dir``: where it writes the
     game's log at the end. ``seed``: keys from a generator (tests only)."""
 
@@ -149,7 +150,7 @@ class Player:
     send: Callable[[Msg], Awaitable[None]]
     recv: Callable[[], Awaitable[Msg | None]]
     choose: Chooser | None = None
-    bots: list[str] = field(default_factory=list)
+    bots: int = 0
     bot_level: str = ""
     keys_dir: str | None = None
     log_dir: str | None = None
@@ -195,7 +196,7 @@ class Player:
     def hello_extra(self) -> Msg:
         """What a joiner's ``hello`` adds for a poker game (its nonce's commitment is the
         hello's own)."""
-        return {"dealer": "poker", "bots": len(self.bots)}
+        return {"dealer": "poker", "bots": self.bots}
 
     @property
     def nonce_commit(self) -> str:
@@ -427,7 +428,7 @@ class Player:
         assert self.dealer is not None
         actor = rs.to_move(self.state)[0]
         if actor in self.mine:
-            if actor in self.bots or self.choose is None:
+            if actor != self.mine[0] or self.choose is None:
                 action = rs.bot_act(self.state, actor, self.bot_level)
             else:
                 action = self.choose(self.state, actor)
@@ -620,7 +621,8 @@ class PokerHost:
 
     ``players``: the table's size; ``bots``: how many of the last seats the host's process
     plays by bot. ``report_dir``: where a cheat's report is written (None: the data
-    folder). ``frames``: every frame the host routed, as it routed it (the frames test)."""
+    folder). ``frames``: every frame the host routed, to whom (the frames test);
+    ``inbound``: every frame any process sent it, in order."""
 
     ruleset: Ruleset = field(default_factory=registry.get)
     players: int = 2
@@ -636,6 +638,7 @@ class PokerHost:
     seed: str | None = None
     log: Log = _quiet
     frames: list[tuple[int, Msg]] = field(default_factory=list)
+    inbound: list[tuple[int, Msg | None]] = field(default_factory=list)
     report: str = ""
     stopped: str = ""
     cheater: str = ""
@@ -654,8 +657,8 @@ class PokerHost:
         self._to_local: asyncio.Queue[Msg | None] = asyncio.Queue()
         host_seats = [self.seat_ids[0]] + self.seat_ids[len(self.seat_ids) - self.bots:]
         self.player = Player(self.ruleset, self._local_send, self._to_local.get,
-                             choose=self.choose, bots=host_seats[1:] if self.choose else
-                             list(host_seats), keys_dir=self.keys_dir, log_dir=self.log_dir,
+                             choose=self.choose, bots=self.bots, keys_dir=self.keys_dir,
+                             log_dir=self.log_dir,
                              seed=None if self.seed is None else f"{self.seed}:host",
                              log=self.log)
         self.procs.append(Proc(0, host_seats, self.name, self.player.announce_keys(),
@@ -819,6 +822,7 @@ class PokerHost:
             async with asyncio.timeout(WAIT):
                 who, msg = await self.inbox.get()
             src = self.procs[who]
+            self.inbound.append((who, msg))
             if msg is None:
                 if src.gone:
                     continue

@@ -7,28 +7,37 @@ import asyncio
 from typing import Any
 
 import pytest
+from nacl.public import Box, PublicKey
 
 import net.poker
 
 from core import log, registry
+from core.wizwar.rules.turn import _shown_as_played
+from net.mental import MentalDealer
 from net.poker import Player, PokerHost, Stopped, join
+from tests.knowledge import Entitled
 
 
-def _player(rs: Any, seed: str, tmp: Any, bots: list[str] | None = None) -> Player:
+def scripted(st: Any, seat: str) -> Any:
+    """A scripted person: the bot's choice on the player's own partial state."""
+    return registry.get("wizwar").bot_act(st, seat)
+
+
+def _player(rs: Any, seed: str, tmp: Any, bots: int = 0) -> Player:
     async def nothing(_m: Any) -> None:
         raise AssertionError("not joined")
 
     async def none() -> None:
         return None
 
-    return Player(rs, nothing, none, bots=bots or [], keys_dir=str(tmp / "keys"),
+    return Player(rs, nothing, none, choose=scripted, bots=bots, keys_dir=str(tmp / "keys"),
                   log_dir=str(tmp / "logs"), seed=seed)
 
 
 async def _game(players: int, bots: int, joiners: list[Player], tmp: Any,
                 seed: str) -> tuple[PokerHost, list[Any]]:
     rs = registry.get("wizwar")
-    host = PokerHost(rs, players=players, bots=bots, keys_dir=str(tmp / "hkeys"),
+    host = PokerHost(rs, players=players, bots=bots, choose=scripted, keys_dir=str(tmp / "hkeys"),
                      log_dir=str(tmp / "logs"), report_dir=str(tmp / "reports"), seed=seed)
     port = await host.start()
     async with asyncio.timeout(500):
@@ -59,3 +68,100 @@ def test_two_seat_game_dealt_by_poker_plays_to_its_end(tmp_path: Any) -> None:
         loaded = log.read(open(path, "rb").read())
         st = log.replay(loaded)
         assert rs.state_hash(st) == got[0]
+
+
+def _decoded(frames: list[dict[str, Any]], real: MentalDealer) -> set[tuple[int, int]]:
+    """Every (deal, card) whose face these frames open with only ``real``'s keys: a fresh
+    dealer with those keys takes every frame; a share boxed for another process must not
+    open with them."""
+    d = MentalDealer(real.seats, list(real.mine))
+    d.restore(real.secrets_wire())
+    d.learn_boxes({s: (real.boxes[s] + real.verifies[s]).hex() for s in real.seats})
+    learnt: set[tuple[int, int]] = set()
+    for m in frames:
+        if m.get("type") == "mask":
+            if m["epoch"] == len(d.ledger.epochs):
+                e = real.ledger.epochs[m["epoch"]]
+                d.begin(list(e.slots), list(e.faces))
+            d.take_step(m)
+        elif m.get("type") == "unmask":
+            if m["to"] and m["to"] not in d.hands:  # boxed for another process
+                for c, s, text in m["shares"]:
+                    with pytest.raises(Exception):  # noqa: B017 - any failure to open
+                        Box(d.box, PublicKey(d.boxes[s])).decrypt(bytes.fromhex(text))
+                continue
+            for c in d.take_shares(m):
+                learnt.add((d.ledger.where[c][0], c))
+            if m["to"] in d.hands:
+                for c in d.open_own([c for c, _s, _t in m["shares"]]):
+                    learnt.add((d.ledger.where[c][0], c))
+    # the cards of seats this process plays that no other process had to open
+    return learnt
+
+
+def _entitled(path: str, seats: list[str]) -> set[tuple[int, int]]:
+    """Every (deal, card) the seats may know (tests/knowledge.py's model), over the whole
+    game replayed from a log that holds every face."""
+    loaded = log.read(open(path, "rb").read())
+    rp = log.begin(loaded)
+    epoch = {c: 0 for c in range(len(rp.state.faces))}
+    redeals = [0]
+    real_reblind = rp.dealer.reblind
+
+    def reblind(state: Any, cids: list[int]) -> None:
+        real_reblind(state, cids)
+        redeals[0] += 1
+        for c in cids:
+            epoch[c] = redeals[0]
+
+    rp.dealer.reblind = reblind
+    ent = Entitled.__new__(Entitled)
+    ent.known, ent.shown, ent._stone_dead_open = set(), set(), False
+    out: set[tuple[int, int]] = set()
+
+    def take(st: Any) -> None:
+        for s in seats:
+            ent.update(st, s)
+        out.update((epoch[c], c) for c in ent.known)
+        ent.known, ent.shown = set(), set()
+
+    take(rp.state)
+    for r in loaded.records:
+        action = rp.ruleset.action_from_wire(r["action"])
+        try:
+            ent.shown |= _shown_as_played(rp.state, action)
+        except Exception:  # noqa: BLE001 - an action whose cards are not readable yet
+            pass
+        rp.step(r)
+        take(rp.state)
+    return out
+
+
+def test_four_seats_three_people_and_a_bot_every_hand_read_only_by_its_owner(
+        tmp_path: Any) -> None:
+    """The issue's game: the host's player, two joiners (the second seats the bot, whose
+    cards its machine holds), dealt by mental poker, plays to its end on one hash; every
+    log verifies; and every frame each process received (the host: every frame it relayed),
+    decoded with only that process's keys, opens no face its seats may not know."""
+    rs = registry.get("wizwar")
+    guests = [_player(rs, "four:1", tmp_path), _player(rs, "four:2", tmp_path, bots=1)]
+    host, got = asyncio.run(_game(4, 0, guests, tmp_path, "four"))
+    assert host.stopped == "", host.stopped
+    assert got[0] and got == [got[0]] * 3, got
+    assert [p.seats for p in host.procs] == [["P1"], ["P2"], ["P3", "P4"]]
+    assert "P4 (bot) on P3's machine" in host.lobby_line()
+    procs = [host.player, *guests]
+    for p in procs:
+        st = log.replay(log.read(open(p.log_path, "rb").read()))
+        assert rs.state_hash(st) == got[0]
+        assert not p.verdict
+    relayed = [m for _by, m in host.inbound if m is not None]
+    # what each process's frames open
+    redeals = len(host.player.dealer.ledger.epochs) - 1
+    for i, p in enumerate(procs):
+        frames = relayed if i == 0 else p.received
+        opened = _decoded(frames, p.dealer)
+        may = _entitled(p.log_path, p.mine)
+        assert opened, p.mine
+        assert opened <= may, (p.mine, sorted(opened - may)[:5])
+    assert redeals >= 0
