@@ -122,11 +122,14 @@ def claim_from(d: Any) -> tuple[Trial, list[int]]:
 
 
 class Stopped(RuntimeError):
-    """The game stopped before its end: ``seat`` the cheater named ("" none), ``reason``."""
+    """The game stopped before its end: ``seat`` the cheater named ("" none), ``reason``;
+    ``audit``: a check failed that names nobody yet, so every process reveals its keys now
+    and the audit names who tampered."""
 
-    def __init__(self, reason: str, seat: str = "") -> None:
+    def __init__(self, reason: str, seat: str = "", audit: bool = False) -> None:
         super().__init__(reason)
         self.seat = seat
+        self.audit = audit
 
 
 # ---- one process --------------------------------------------------------------------
@@ -231,7 +234,8 @@ class Player:
         self.received.append(msg)
         t = msg.get("type")
         if t == "mp_stop":
-            raise Stopped(str(msg.get("reason", "")), str(msg.get("seat", "")))
+            raise Stopped(str(msg.get("reason", "")), str(msg.get("seat", "")),
+                          msg.get("audit") is True)
         if t not in ("mask", "unmask"):
             return msg
         assert self.dealer is not None
@@ -250,7 +254,7 @@ class Player:
         """Tell the host who cheated (or that a check failed), then stop."""
         self.log(f"cheat found: {exc}")
         await self.send({"type": "mp_cheat", "seat": exc.seat, "reason": str(exc)})
-        raise Stopped(str(exc), exc.seat)
+        raise Stopped(str(exc), exc.seat, audit=not exc.seat)
 
     async def _expect(self, kind: str) -> Msg:
         msg = await self._pump()
@@ -261,7 +265,19 @@ class Player:
     # -- the game ---------------------------------------------------------------------
     async def run(self) -> str:
         """Play the game to its end; returns the final state hash. Raises
-        :class:`Stopped` when it stops (a cheat named, the host gone)."""
+        :class:`Stopped` when it stops (a cheat named, the host gone); a check that named
+        nobody is followed by every process's key reveal and audit, which names the
+        tamperer (the :class:`Stopped` raised then carries its seat)."""
+        try:
+            return await self._run()
+        except Stopped as stop:
+            if not stop.audit:
+                raise
+            verdict, seat, _faces = await self._audit_exchange()
+            raise Stopped(f"{stop}; the audit found: {verdict or 'nothing wrong'}",
+                          seat) from None
+
+    async def _run(self) -> str:
         rs = self.ruleset
         t = await self._expect("mp_table")
         self.proc = int(t["proc"])
@@ -413,7 +429,10 @@ class Player:
             if msg["shares"]:
                 await self.send(msg)
             if step.to in self.mine:
-                d.open_own(slots)
+                try:
+                    d.open_own(slots)
+                except MentalError as exc:
+                    await self._cheat(exc)
             if not step.to or step.to in self.mine:
                 await self._wait_known(slots)
             self._sync()
@@ -515,12 +534,27 @@ class Player:
 
     # -- the end ------------------------------------------------------------------------
     async def _end(self) -> str:
-        rs = self.ruleset
+        verdict, _seat, faces_by_epoch = await self._audit_exchange()
+        if not verdict and self.log_dir is not None:
+            self.log_path = self._write_log(faces_by_epoch)
+        return self.ruleset.state_hash(self.state)
+
+    async def _audit_exchange(self) -> tuple[str, str, list[dict[int, str]]]:
+        """Reveal this process's keys, take everyone's, audit the whole deal, say the
+        verdict: returns it ("" passed), the seat it names and every deal's faces."""
         assert self.dealer is not None
         await self.send(self.dealer.sign({**self.dealer.reveal(), "type": "mp_keys"}))
-        got = await self._expect("mp_allkeys")
+        got: Msg = {}
+        while got.get("type") != "mp_allkeys":  # a stop or late shares may come first
+            async with asyncio.timeout(WAIT):
+                m = await self.recv()
+            if m is None:
+                raise Stopped("the host closed the game before the audit")
+            self.received.append(m)
+            got = m
         revealed: dict[str, Any] = {}
         faces_by_epoch: list[dict[int, str]] = []
+        blamed = ""
         try:
             for p, msg in sorted((int(k), v) for k, v in got["keys"].items()):
                 seat = self.plays[p][0]
@@ -531,14 +565,19 @@ class Player:
             faces_by_epoch = epoch_faces(self.dealer, revealed)
         except (MentalError, KeyError, TypeError) as exc:
             self.verdict = str(exc) or "the keys revealed are malformed"
+            blamed = exc.seat if isinstance(exc, MentalError) else ""
             self.log(f"AUDIT FAILED: {self.verdict}")
         await self.send({"type": "mp_verdict", "ok": not self.verdict,
-                         "reason": self.verdict,
-                         "seat": getattr(locals().get("exc"), "seat", "")})
-        await self._expect("mp_end")
-        if not self.verdict and self.log_dir is not None:
-            self.log_path = self._write_log(faces_by_epoch)
-        return rs.state_hash(self.state)
+                         "reason": self.verdict, "seat": blamed})
+        end: Msg = {}
+        while end.get("type") != "mp_end":
+            async with asyncio.timeout(WAIT):
+                m = await self.recv()
+            if m is None:
+                raise Stopped("the host closed the game during the audit")
+            self.received.append(m)
+            end = m
+        return self.verdict, blamed, faces_by_epoch
 
     def _write_log(self, faces: list[dict[int, str]]) -> str:
         """The game's log with the whole deal (opened by the audit): the header's deal is
@@ -818,6 +857,7 @@ class PokerHost:
         n = 0
         revealed: dict[int, Msg] = {}
         actions: list[str] = []
+        auditing = False
         while True:
             async with asyncio.timeout(WAIT):
                 who, msg = await self.inbox.get()
@@ -865,6 +905,17 @@ class PokerHost:
                         self._stop(f"the processes' states differ at action {n}")
                         return
                     acks, acked_n = {}, n
+            elif auditing and t not in ("mp_keys", "mp_verdict"):
+                continue  # the game stopped: only the keys and the verdicts count now
+            elif t == "mp_cheat" and not str(msg.get("seat", "")):
+                # a check that names nobody (a card opened to no face): every process
+                # reveals its keys now, and the audit names who tampered
+                auditing = True
+                reason = str(msg.get("reason", ""))[:500]
+                self.stopped = f"{reason} (found by {', '.join(src.seats)})"
+                self.log(f"the game stopped for an audit: {self.stopped}")
+                self._all({"type": "mp_stop", "reason": self.stopped, "seat": "",
+                           "audit": True})
             elif t == "mp_cheat":
                 seat = str(msg.get("seat", ""))[:8]
                 reason = str(msg.get("reason", ""))[:500]
@@ -886,13 +937,26 @@ class PokerHost:
             elif t == "mp_verdict":
                 self.verdicts[who] = msg
                 if len(self.verdicts) == len(self.procs):
+                    named = sorted({str(v.get("seat", ""))[:8] for v in self.verdicts.values()
+                                    if not v.get("ok")})
+                    if named:
+                        why = "; ".join(sorted({str(v.get("reason", ""))[:300]
+                                                for v in self.verdicts.values()
+                                                if not v.get("ok")}))
+                        self.cheater = next((s for s in named if s), "")
+                        self.stopped = self.stopped or f"the audit failed: {why}"
+                        self.report = write_desync_report(
+                            n, "", "", actions, self.report_dir, rs,
+                            note=f"the end's audit: {why}"
+                                 + (f" ({self.cheater} cheated)" if self.cheater else ""))
+                        self.log(f"AUDIT FAILED: {why}")
                     self._all({"type": "mp_end", "verdicts": {
                         str(p): m for p, m in sorted(self.verdicts.items())}})
                     return
             else:
                 self._stop(f"{', '.join(src.seats)} sent an unknown frame {t!r:.30}")
                 return
-            if proposals and acked_n == n:  # the last action applied everywhere
+            if proposals and acked_n == n and not auditing:  # the last action applied everywhere
                 who_p, prop = proposals.pop(0)
                 n += 1
                 actions.append(str(prop.get("action")))

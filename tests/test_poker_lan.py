@@ -4,6 +4,7 @@ every process holds only its own keys and its partial state (net/poker.py; issue
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ import net.poker
 
 from core import log, registry
 from core.wizwar.rules.turn import _shown_as_played
-from net.mental import MentalDealer
+from net.mental import MentalDealer, mul, random_scalar
 from net.poker import Player, PokerHost, Stopped, join
 from tests.knowledge import Entitled
 
@@ -165,3 +166,75 @@ def test_four_seats_three_people_and_a_bot_every_hand_read_only_by_its_owner(
         assert opened, p.mine
         assert opened <= may, (p.mine, sorted(opened - may)[:5])
     assert redeals >= 0
+
+
+class WrongShare(Player):
+    """A joiner whose process sends another seat a wrong partial unmasking (once)."""
+
+    cheated: bool = False
+
+    async def _do(self, step: Any, pending: list[int]) -> None:
+        if step.kind == "open" and step.to and step.to not in self.mine and not self.cheated:
+            self.cheated = True
+            assert self.dealer is not None
+            hand = next(iter(self.dealer.hands.values()))
+            hand.key = lambda _ledger, _slot: random_scalar(  # type: ignore[method-assign]
+                random.Random(5))
+            try:
+                return await super()._do(step, pending)
+            finally:
+                del hand.key
+        return await super()._do(step, pending)
+
+
+def test_a_wrong_partial_unmasking_is_caught_and_its_sender_named(tmp_path: Any) -> None:
+    """P2's process boxes a wrong key for another seat's card: the receiver checks it
+    against P2's commitment at once, names P2 over the wire; the host writes the report
+    naming P2, tells everyone and drops P2's process."""
+    rs = registry.get("wizwar")
+    cheat = WrongShare(rs, _player(rs, "x", tmp_path).send, _player(rs, "x", tmp_path).recv,
+                       choose=scripted, seed="cheat:1")
+    honest = _player(rs, "cheat:2", tmp_path)
+    host, got = asyncio.run(_game(3, 0, [cheat, honest], tmp_path, "cheat"))
+    assert cheat.cheated
+    assert host.cheater == "P2", host.stopped
+    assert "P2 sent a wrong partial unmasking" in host.stopped
+    report = open(host.report).read()
+    assert "P2 cheated" in report and "wrong partial unmasking" in report
+    stops = [g for g in got if isinstance(g, Stopped)]
+    assert got[0] == "" and stops and all(s.seat == "P2" for s in stops), got
+    assert host.procs[1].gone
+
+
+class TamperedShuffle(Player):
+    """A joiner whose process swaps one card of its shuffle of the first deal for another
+    point of the group (not a card of the deal masked)."""
+
+    async def _run_deal(self) -> None:
+        assert self.dealer is not None
+        hand = next(iter(self.dealer.hands.values()))
+        if not hand.shuffle_keys:
+            real = hand.shuffle
+
+            def shuffle(e: Any) -> dict[str, Any]:
+                msg = real(e)
+                p = bytes.fromhex(msg["points"][0])
+                msg["points"][0] = mul(random_scalar(random.Random(9)), p).hex()
+                return msg
+
+            hand.shuffle = shuffle  # type: ignore[method-assign]
+        await super()._run_deal()
+
+
+def test_a_tampered_shuffle_is_caught_and_its_author_named(tmp_path: Any) -> None:
+    """P3's process tampers with its shuffle: the card opens to no face of the deal (when
+    it is opened, or at the latest in the end's audit), every process reveals its keys and
+    the audit names P3; the host's report names it."""
+    rs = registry.get("wizwar")
+    honest = _player(rs, "tamper:1", tmp_path)
+    cheat = TamperedShuffle(rs, honest.send, honest.recv, choose=scripted, seed="tamper:2")
+    host, got = asyncio.run(_game(3, 0, [honest, cheat], tmp_path, "tamper"))
+    assert host.cheater == "P3", (host.stopped, host.verdicts)
+    assert "P3 tampered with its shuffle" in open(host.report).read()
+    assert got[0] == ""
+    assert all(isinstance(g, Stopped) and g.seat == "P3" for g in got[1:]), got
