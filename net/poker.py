@@ -893,7 +893,12 @@ class PokerHost:
                                "claims": {str(p): c for p, c in sorted(claims.items())}})
                     claims = {}
             elif t == "mp_propose":
-                proposals.append((who, msg))
+                st = self.player.state
+                if st is not None and rs.to_move(st) and \
+                        rs.to_move(st)[0] not in src.seats and acked_n == n:
+                    self.log(f"{', '.join(src.seats)} proposed out of turn: ignored")
+                else:
+                    proposals.append((who, msg))
             elif t == "mp_ack":
                 acks[who] = str(msg.get("hash", ""))
                 if len(acks) == len(self.procs):
@@ -960,7 +965,8 @@ class PokerHost:
                 who_p, prop = proposals.pop(0)
                 n += 1
                 actions.append(str(prop.get("action")))
-                whole = prop.get("whole") if isinstance(prop.get("whole"), dict) else {}
+                raw = prop.get("whole")
+                whole: dict[str, Any] = raw if isinstance(raw, dict) else {}
                 for p in self.procs:
                     self._send(p, {"type": "mp_action", "n": n, "from": who_p,
                                    "action": prop.get("action"),

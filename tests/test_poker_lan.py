@@ -11,7 +11,6 @@ import pytest
 from nacl.public import Box, PublicKey
 
 import net.poker
-
 from core import log, registry
 from core.wizwar.rules.turn import _shown_as_played
 from net.mental import MentalDealer, mul, random_scalar
@@ -87,7 +86,7 @@ def _decoded(frames: list[dict[str, Any]], real: MentalDealer) -> set[tuple[int,
             d.take_step(m)
         elif m.get("type") == "unmask":
             if m["to"] and m["to"] not in d.hands:  # boxed for another process
-                for c, s, text in m["shares"]:
+                for _c, s, text in m["shares"]:
                     with pytest.raises(Exception):  # noqa: B017 - any failure to open
                         Box(d.box, PublicKey(d.boxes[s])).decrypt(bytes.fromhex(text))
                 continue
