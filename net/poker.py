@@ -45,6 +45,7 @@ import contextlib
 import json
 import os
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from hashlib import blake2b
@@ -174,6 +175,10 @@ class Player:
     verdict: str = ""  # the end's audit: "" passed, else the cheat found
     log_path: str = ""
     records: list[Msg] = field(default_factory=list)
+    #: wall seconds of this process's part of each ``deal`` (the first), ``reshuffle``,
+    #: ``draw`` (a card opened to a seat it plays, until its face is known) and ``show`` (a
+    #: card opened to everyone): measured for ``wizwar bench``, deciding nothing
+    timings: dict[str, list[float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.hooks = self.ruleset.dealing()
@@ -299,8 +304,10 @@ class Player:
                 raise Stopped(f"{seat}'s seed nonce does not match its commitment", seat)
         self.seed_bytes = joint_seed(nonces, self.seats)
         faces = self.hooks.values(self.options)
+        t0 = time.perf_counter()
         self.dealer.begin(list(range(len(faces))), faces)
         await self._run_deal()
+        self.timings["deal"] = [time.perf_counter() - t0]
         await self._settle(None)
         self.state = rs.new_game(self.options, self.seed_bytes, names=self.names,
                                  deal=self.hooks.deal(self._faces(), self._commits()))
@@ -424,6 +431,7 @@ class Player:
         assert self.dealer is not None
         d = self.dealer
         slots = list(step.slots)
+        t0 = time.perf_counter()
         if step.kind == "open":
             msg = d.shares(slots, step.to)
             if msg["shares"]:
@@ -435,12 +443,15 @@ class Player:
                     await self._cheat(exc)
             if not step.to or step.to in self.mine:
                 await self._wait_known(slots)
+                kind = "show" if not step.to else "draw"
+                self.timings.setdefault(kind, []).append(time.perf_counter() - t0)
             self._sync()
         elif step.kind == "redeal":
             faces = [d.known[c] for c in slots]
             d.begin(slots, faces)
             await self._run_deal()
             pending.append(len(d.ledger.epochs) - 1)
+            self.timings.setdefault("reshuffle", []).append(time.perf_counter() - t0)
 
     async def _one_action(self) -> None:
         rs = self.ruleset
@@ -604,7 +615,7 @@ class Player:
         end = log.end_record(rs, self.state)
         out.append(log.encode(end))
         os.makedirs(self.log_dir or ".", exist_ok=True)
-        path = os.path.join(self.log_dir or ".", f"poker-{self.game}-{self.mine[0]}.wzlog")
+        path = os.path.join(self.log_dir or ".", f"poker-{self.game}-{self.mine[0]}.wwlog")
         with open(path, "wb") as f:
             f.write(b"".join(out))
         return path
@@ -1008,3 +1019,59 @@ async def join(player: Player, host: str, port: int, name: str = "guest") -> str
         writer.close()
         with contextlib.suppress(Exception):
             await writer.wait_closed()
+
+
+# ---- the bench ---------------------------------------------------------------------------
+async def loopback_game(rs: Ruleset, players: int, seed: str | None,
+                        log_dir: str | None = None) -> tuple[PokerHost, list[Player]]:
+    """One whole game over 127.0.0.1, the host's process and ``players - 1`` joiners in
+    this one event loop, every seat played by its bot (``seed``: every process's keys and
+    nonce from it, so the game is the same each time; None: fresh); returns the host and
+    every process's player. Raises ``RuntimeError`` when it does not end on one hash."""
+    host = PokerHost(rs, players=players, seed=seed, log_dir=log_dir)
+    port = await host.start()
+    joiners = []
+    for i in range(players - 1):
+        joiners.append(Player(rs, host._local_send, host._to_local.get, log_dir=log_dir,
+                              seed=None if seed is None else f"{seed}:{i}"))
+    try:
+        async with asyncio.timeout(600):
+            run = asyncio.ensure_future(host.run())
+            tasks = []
+            for i, p in enumerate(joiners):
+                tasks.append(asyncio.ensure_future(join(p, "127.0.0.1", port, f"bench {i}")))
+                while len(host.procs) < 2 + i:
+                    await asyncio.sleep(0.005)
+            hashes = await asyncio.gather(run, *tasks)
+    finally:
+        await host.close()
+    if not hashes[0] or len(set(hashes)) != 1:
+        raise RuntimeError(f"the bench's poker game did not end on one hash: {host.stopped}")
+    return host, [host.player, *joiners]
+
+
+def loopback_costs(runs: int = 1, players: int = 4, game: str = "wizwar",
+                   seeds: list[str] | None = None) -> dict[str, list[float]]:
+    """Mental poker over real sockets (127.0.0.1, one event loop on one core: every
+    process's work adds up): per run one whole game, every seat its bot's; wall seconds of
+    the ``deal`` (the slowest process's), the median ``draw`` (a card opened to its seat, at
+    the receiver), ``show`` (a card opened to everyone) and ``reshuffle`` (a discard pile
+    dealt again; 0 when the game had none); ``cards``: the deck's size. ``seeds``: one
+    game per seed (the games are the same each time), else ``runs`` games."""
+    rs = registry.get(game)
+    keys = ("deal", "draw", "show", "reshuffle", "cards", "reshuffles")
+    res: dict[str, list[float]] = {k: [] for k in keys}
+
+    def median(xs: list[float]) -> float:
+        xs = sorted(xs)
+        return xs[len(xs) // 2] if xs else 0.0
+
+    for seed in seeds or [f"bench-poker:{run}" for run in range(runs)]:
+        _host, procs = asyncio.run(loopback_game(rs, players, seed))
+        res["deal"].append(max(p.timings["deal"][0] for p in procs))
+        for k in ("draw", "show", "reshuffle"):
+            res[k].append(median([t for p in procs for t in p.timings.get(k, [])]))
+        res["reshuffles"].append(float(len(procs[0].timings.get("reshuffle", []))))
+        assert procs[0].dealer is not None
+        res["cards"].append(float(len(procs[0].dealer.ledger.epochs[0].slots)))
+    return res

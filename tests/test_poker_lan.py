@@ -14,7 +14,7 @@ import net.poker
 from core import log, registry
 from core.wizwar.rules.turn import _shown_as_played
 from net.mental import MentalDealer, mul, random_scalar
-from net.poker import Player, PokerHost, Stopped, join
+from net.poker import Player, PokerHost, Stopped, join, loopback_game
 from tests.knowledge import Entitled
 
 
@@ -155,16 +155,7 @@ def test_four_seats_three_people_and_a_bot_every_hand_read_only_by_its_owner(
         st = log.replay(log.read(open(p.log_path, "rb").read()))
         assert rs.state_hash(st) == got[0]
         assert not p.verdict
-    relayed = [m for _by, m in host.inbound if m is not None]
-    # what each process's frames open
-    redeals = len(host.player.dealer.ledger.epochs) - 1
-    for i, p in enumerate(procs):
-        frames = relayed if i == 0 else p.received
-        opened = _decoded(frames, p.dealer)
-        may = _entitled(p.log_path, p.mine)
-        assert opened, p.mine
-        assert opened <= may, (p.mine, sorted(opened - may)[:5])
-    assert redeals >= 0
+    _frames_check(host, procs)
 
 
 class WrongShare(Player):
@@ -237,3 +228,31 @@ def test_a_tampered_shuffle_is_caught_and_its_author_named(tmp_path: Any) -> Non
     assert "P3 tampered with its shuffle" in open(host.report).read()
     assert got[0] == ""
     assert all(isinstance(g, Stopped) and g.seat == "P3" for g in got[1:]), got
+
+
+def _frames_check(host: PokerHost, procs: list[Player]) -> None:
+    """Every frame each process received (the host: every frame any process sent it),
+    decoded with only that process's keys, opens no face its seats may not know; each
+    opens some."""
+    relayed = [m for _by, m in host.inbound if m is not None]
+    for i, p in enumerate(procs):
+        assert p.dealer is not None
+        opened = _decoded(relayed if i == 0 else p.received, p.dealer)
+        may = _entitled(p.log_path, p.mine)
+        assert opened, p.mine
+        assert opened <= may, (p.mine, sorted(opened - may)[:5])
+
+
+def test_reshuffles_of_the_discard_dealt_by_poker_open_only_what_they_may(
+        tmp_path: Any) -> None:
+    """A 2-seat game whose discard pile is dealt again twice (each a new deal: every seat
+    shuffles and locks it, its faces public, their new order hidden): one hash, the logs
+    verify, and the frames open no face they may not (the new pile's order included)."""
+    rs = registry.get("wizwar")
+    host, procs = asyncio.run(loopback_game(rs, 2, "rs:2", log_dir=str(tmp_path)))
+    assert len(procs[0].timings.get("reshuffle", [])) == 2
+    assert len(host.player.dealer.ledger.epochs) == 3
+    for p in procs:
+        st = log.replay(log.read(open(p.log_path, "rb").read()))
+        assert rs.state_hash(st) == rs.state_hash(p.state)
+    _frames_check(host, procs)
