@@ -128,10 +128,7 @@ def _entitled(path: str, seats: list[str]) -> set[tuple[int, int]]:
     take(rp.state)
     for r in loaded.records:
         action = rp.ruleset.action_from_wire(r["action"])
-        try:
-            ent.shown |= _shown_as_played(rp.state, action)
-        except Exception:  # noqa: BLE001 - an action whose cards are not readable yet
-            pass
+        ent.shown |= set(_shown_as_played(rp.state, action))
         rp.step(r)
         take(rp.state)
     return out
@@ -252,6 +249,28 @@ def test_reshuffles_of_the_discard_dealt_by_poker_open_only_what_they_may(
     host, procs = asyncio.run(loopback_game(rs, 2, "rs:2", log_dir=str(tmp_path)))
     assert len(procs[0].timings.get("reshuffle", [])) == 2
     assert len(host.player.dealer.ledger.epochs) == 3
+    for p in procs:
+        st = log.replay(log.read(open(p.log_path, "rb").read()))
+        assert rs.state_hash(st) == rs.state_hash(p.state)
+    _frames_check(host, procs)
+
+
+def test_a_sealed_action_goes_whole_only_to_whom_may_know_it(tmp_path: Any) -> None:
+    """Telepath's choice over the wire: the actor's process boxes the whole action for
+    the processes whose seats may know it; the host passes every other process the public
+    form only (and could not read the box). One hash, and the frames test holds."""
+    rs = registry.get("wizwar")
+    host, procs = asyncio.run(loopback_game(rs, 3, "tp:2", log_dir=str(tmp_path)))
+    sealed = [(m, by) for by, m in host.inbound
+              if m is not None and m.get("type") == "mp_propose" and m["whole"]]
+    assert len(sealed) == 1
+    prop, by = sealed[0]
+    knowers = {int(p) for p in prop["whole"]}
+    assert by not in knowers and knowers
+    sent = [(to, m) for to, m in host.frames
+            if m["type"] == "mp_action" and m["action"] == prop["action"] and m["from"] == by]
+    assert {to for to, m in sent if m["whole"]} == knowers
+    assert all(not m["whole"] for to, m in sent if to not in knowers)
     for p in procs:
         st = log.replay(log.read(open(p.log_path, "rb").read()))
         assert rs.state_hash(st) == rs.state_hash(p.state)
