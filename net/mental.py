@@ -364,9 +364,13 @@ class Hand:
 
     def shuffle(self, e: Epoch) -> dict[str, Any]:
         """This seat's shuffle step of ``e``: every point masked with a fresh key, then
-        permuted in secret."""
-        g = random_scalar(self.rand)
-        self.shuffle_keys.append(g)
+        permuted in secret. A key kept for this deal (a restarted process, :meth:`MentalDealer.restore`)
+        is used again, not drawn anew (the step it made may be on the wire already)."""
+        if len(self.shuffle_keys) > e.number:
+            g = self.shuffle_keys[e.number]
+        else:
+            g = random_scalar(self.rand)
+            self.shuffle_keys.append(g)
         out = [mul(g, p) for p in e.checked(e.points())]
         self.rand.shuffle(out)
         return {"type": "mask", "epoch": e.number, "seat": self.seat, "kind": SHUFFLE,
@@ -376,8 +380,11 @@ class Hand:
         """This seat's lock step of ``e``: its shuffle key stripped, a fresh key per
         position put on, and their commitments."""
         gi = invert(self.shuffle_keys[e.number])
-        ks = [random_scalar(self.rand) for _ in e.slots]
-        self.card_keys.append(ks)
+        if len(self.card_keys) > e.number:  # kept (see :meth:`shuffle`)
+            ks = self.card_keys[e.number]
+        else:
+            ks = [random_scalar(self.rand) for _ in e.slots]
+            self.card_keys.append(ks)
         out = [mul(times(k, gi), p) for k, p in zip(ks, e.checked(e.points()), strict=True)]
         return {"type": "mask", "epoch": e.number, "seat": self.seat, "kind": LOCK,
                 "points": [p.hex() for p in out], "keys": [base(k).hex() for k in ks]}

@@ -53,7 +53,7 @@ from typing import Any
 
 from nacl.exceptions import CryptoError
 from nacl.public import Box, PrivateKey, PublicKey
-from nacl.signing import SigningKey
+from nacl.signing import SigningKey, VerifyKey
 
 from core import log, registry
 from core.codec import pack
@@ -179,6 +179,8 @@ class Player:
     #: ``draw`` (a card opened to a seat it plays, until its face is known) and ``show`` (a
     #: card opened to everyone): measured for ``wizwar bench``, deciding nothing
     timings: dict[str, list[float]] = field(default_factory=dict)
+    #: a rejoin: the path of the keys this process kept for the game (its data folder)
+    rejoin_from: str = ""
 
     def __post_init__(self) -> None:
         self.hooks = self.ruleset.dealing()
@@ -188,13 +190,38 @@ class Player:
         self._applied = 0  # how many epochs the state has taken
         self._synced: dict[int, tuple[int, str]] = {}
         self._whole: Any = None  # the whole form of this process's sealed proposal
-        if self.seed is None:
+        self._kept: Msg = {}
+        self._suppress = 0  # a rejoin: sends its former process made already
+        self._real_send = self.send
+        if self.rejoin_from:
+            with open(self.rejoin_from, encoding="utf-8") as f:
+                self._kept = json.load(f)
+            d = self._kept["dealer"]
+            self._box = PrivateKey(bytes.fromhex(d["box"]))
+            self._signer = SigningKey(bytes.fromhex(d["sign"]))
+            self._nonce = str(self._kept["nonce"])
+            self.game = str(self._kept["game"])
+        elif self.seed is None:
             self._box, self._signer = PrivateKey.generate(), SigningKey.generate()
         else:
             self._box = PrivateKey(blake2b(f"wizwar-mental-box:{self.seed}".encode(),
                                            digest_size=32).digest())
             self._signer = SigningKey(blake2b(f"wizwar-mental-sign:{self.seed}".encode(),
                                               digest_size=32).digest())
+
+    async def _send(self, msg: Msg) -> None:
+        """Send ``msg`` to the host; a rejoined process's first sends are the ones its
+        former process made already (the host said how many): dropped."""
+        if self._suppress > 0:
+            self._suppress -= 1
+            return
+        await self._real_send(msg)
+
+    def rejoin_proof(self) -> str:
+        """A rejoin's proof that this process holds the seat's signature key: its signature
+        over the game id (hex)."""
+        return bytes(self._signer.sign(pack(["wizwar-poker-rejoin", self.game]))
+                     .signature).hex()
 
     def announce_keys(self) -> str:
         """This process's public keys for its ``hello`` (hex: box key, signature key)."""
@@ -238,6 +265,8 @@ class Player:
             raise Stopped("the host closed the game")
         self.received.append(msg)
         t = msg.get("type")
+        if t == "refuse":
+            raise Stopped(f"refused: {msg.get('reason', '')}")
         if t == "mp_stop":
             raise Stopped(str(msg.get("reason", "")), str(msg.get("seat", "")),
                           msg.get("audit") is True)
@@ -258,7 +287,7 @@ class Player:
     async def _cheat(self, exc: MentalError) -> None:
         """Tell the host who cheated (or that a check failed), then stop."""
         self.log(f"cheat found: {exc}")
-        await self.send({"type": "mp_cheat", "seat": exc.seat, "reason": str(exc)})
+        await self._send({"type": "mp_cheat", "seat": exc.seat, "reason": str(exc)})
         raise Stopped(str(exc), exc.seat, audit=not exc.seat)
 
     async def _expect(self, kind: str) -> Msg:
@@ -284,7 +313,14 @@ class Player:
 
     async def _run(self) -> str:
         rs = self.ruleset
-        t = await self._expect("mp_table")
+        first = await self._pump()
+        if first.get("type") == "mp_rejoined":
+            self._suppress = int(first.get("sent", 0))
+            self.log(f"rejoined: catching up ({self._suppress} frames sent before)")
+            first = await self._pump()
+        if first.get("type") != "mp_table":
+            raise Stopped(f"the host sent {first.get('type')!r} where 'mp_table' was due")
+        t = first
         self.proc = int(t["proc"])
         self.seats = list(t["seats"])
         self.plays = {int(p): list(ss) for p, ss in t["plays"].items()}
@@ -294,9 +330,11 @@ class Player:
         self.game = str(t["game"])
         self.dealer = MentalDealer(self.seats, self.mine, seed=self.seed)
         self.dealer.adopt(self._box, self._signer)
+        if self._kept:  # a rejoin: the keys of every deal so far, from the data folder
+            self.dealer.restore(self._kept["dealer"])
         self.dealer.learn_boxes(t["keys"])
         commits = dict(t["nonce_commits"])
-        await self.send({"type": "mp_nonce", "nonce": self._nonce})
+        await self._send({"type": "mp_nonce", "nonce": self._nonce})
         s = await self._expect("mp_seed")
         nonces = dict(s["nonces"])
         for seat in self.seats:
@@ -313,7 +351,7 @@ class Player:
                                  deal=self.hooks.deal(self._faces(), self._commits()))
         self._applied = 1
         self._sync()
-        await self.send({"type": "mp_ack", "n": 0, "hash": rs.state_hash(self.state)})
+        await self._send({"type": "mp_ack", "n": 0, "hash": rs.state_hash(self.state)})
         while not rs.result(self.state).over:
             await self._one_action()
         return await self._end()
@@ -339,8 +377,9 @@ class Player:
             if want is not None and want[0] in self.mine and not self._stepping:
                 step = self.dealer.step()
                 assert step is not None
+                self._keep()  # its keys kept before the step is on the wire
                 self._stepping = True
-                await self.send(step)
+                await self._send(step)
                 continue
             n = len(e.steps)
             await self._until(lambda n=n: len(e.steps) > n, "during a deal")  # type: ignore[misc]
@@ -405,7 +444,7 @@ class Player:
         for rnd in range(400):
             t = self._start_trial() if form is None else \
                 trial(rs, self.state, form, self._prepared(pending))
-            await self.send({"type": "mp_claim", "round": rnd,
+            await self._send({"type": "mp_claim", "round": rnd,
                              "claim": claim_wire(t, list(d.known))})
             got = await self._expect("mp_claims")
             trials: dict[int, Trial] = {}
@@ -435,7 +474,7 @@ class Player:
         if step.kind == "open":
             msg = d.shares(slots, step.to)
             if msg["shares"]:
-                await self.send(msg)
+                await self._send(msg)
             if step.to in self.mine:
                 try:
                     d.open_own(slots)
@@ -462,7 +501,7 @@ class Player:
                 action = rs.bot_act(self.state, actor, self.bot_level)
             else:
                 action = self.choose(self.state, actor)
-            await self.send(self._proposal(action))
+            await self._send(self._proposal(action))
         msg = await self._expect("mp_action")
         n = int(msg["n"])
         actor_proc = next(p for p, ss in self.plays.items() if actor in ss)
@@ -473,7 +512,7 @@ class Player:
             raise Stopped(f"{actor}'s process sent an action of {form.actor}", actor)
         ok, pending = await self._settle(form, actor_proc)
         if not ok:
-            await self.send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state),
+            await self._send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state),
                              "refused": True})
             return
         dealer = TrialDealer(self.hooks, self._prepared(pending))
@@ -489,7 +528,7 @@ class Player:
                             "commits": [commit_of(pts, j) for j in range(len(e.slots))]})
         self.records.append({"seq": self.seq, "action": form, "reblind": reblind,
                              "epochs": list(pending), "hash": rs.state_hash(self.state)})
-        await self.send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state)})
+        await self._send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state)})
 
     def _proposal(self, action: Any) -> Msg:
         """An action of a seat this process plays: its public form for everyone and, when
@@ -531,8 +570,16 @@ class Player:
             return None
         return os.path.join(self.keys_dir, f"poker-{self.game}-{'-'.join(self.mine)}.json")
 
+    @property
+    def keys_path(self) -> str | None:
+        """Where this process keeps its keys for the game (None: nowhere)."""
+        return self._keys_path()
+
     def _keep(self) -> None:
-        """Write this process's keys to its data folder (after every deal)."""
+        """Write this process's keys (its box and signature keys, every key of every seat
+        it plays, its seed nonce) to its data folder, readable by its user only: before each
+        step of a deal goes on the wire, and after each deal. A restarted process rejoins
+        with them (``rejoin_from``)."""
         path = self._keys_path()
         if path is None or self.dealer is None:
             return
@@ -540,7 +587,8 @@ class Player:
         tmp = path + ".tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(self.dealer.secrets_wire(), f)
+            json.dump({"dealer": self.dealer.secrets_wire(), "nonce": self._nonce,
+                       "game": self.game, "seats": self.mine}, f)
         os.replace(tmp, path)
 
     # -- the end ------------------------------------------------------------------------
@@ -554,7 +602,7 @@ class Player:
         """Reveal this process's keys, take everyone's, audit the whole deal, say the
         verdict: returns it ("" passed), the seat it names and every deal's faces."""
         assert self.dealer is not None
-        await self.send(self.dealer.sign({**self.dealer.reveal(), "type": "mp_keys"}))
+        await self._send(self.dealer.sign({**self.dealer.reveal(), "type": "mp_keys"}))
         got: Msg = {}
         while got.get("type") != "mp_allkeys":  # a stop or late shares may come first
             async with asyncio.timeout(WAIT):
@@ -578,7 +626,7 @@ class Player:
             self.verdict = str(exc) or "the keys revealed are malformed"
             blamed = exc.seat if isinstance(exc, MentalError) else ""
             self.log(f"AUDIT FAILED: {self.verdict}")
-        await self.send({"type": "mp_verdict", "ok": not self.verdict,
+        await self._send({"type": "mp_verdict", "ok": not self.verdict,
                          "reason": self.verdict, "seat": blamed})
         end: Msg = {}
         while end.get("type") != "mp_end":
@@ -764,6 +812,17 @@ class PokerHost:
             problem = problem or version_problem(self.ruleset, msg)
             if not problem and msg.get("dealer") != "poker":
                 problem = "this game is dealt by mental poker: join with a wizwar that deals it"
+            if not problem and msg.get("rejoin"):
+                proc = self._rejoin(msg, put, close)
+                if proc is None:
+                    problem = ("no seat of this game is away with those keys (or the proof "
+                               "of them is wrong)")
+                else:
+                    while True:
+                        msg = await frames.read()
+                        await self.inbox.put((proc.proc, msg))
+                        if msg is None:
+                            return
             want = 1 + int(msg.get("bots", 0)) if isinstance(msg.get("bots", 0), int) else 0
             free = self.free()
             if not problem and not 1 <= want <= len(free) - self.bots:
@@ -794,9 +853,40 @@ class PokerHost:
             if proc is None:
                 await close()
 
+    def _rejoin(self, msg: Msg, put: Callable[[Msg], None],
+                close: Callable[[], Awaitable[None]]) -> Proc | None:
+        """A process back after its link dropped (``hello.rejoin``: the game id, ``proof``:
+        its signature over it with the seat's signature key): its new link takes the seat's
+        place, then it is told how many frames its former process sent (``mp_rejoined``)
+        and sent again every frame the seat was sent, in order, so it catches up with its
+        kept keys; nothing waits in between, so no live frame comes before them. None when
+        no away process has those keys or the proof fails."""
+        from nacl.exceptions import BadSignatureError
+
+        for p in self.procs[1:]:
+            if p.keys != msg.get("keys") or not p.gone or msg.get("rejoin") != \
+                    getattr(self, "game", None):
+                continue
+            try:
+                VerifyKey(bytes.fromhex(p.keys)[32:]).verify(
+                    pack(["wizwar-poker-rejoin", self.game]),
+                    bytes.fromhex(str(msg.get("proof", ""))))
+            except (BadSignatureError, ValueError, TypeError):
+                return None
+            p.put, p.close, p.gone = put, close, False
+            sent = sum(1 for who, m in self.inbound if who == p.proc and m is not None)
+            put({"type": "mp_rejoined", "sent": sent})
+            for to, m in self.frames:
+                if to == p.proc:
+                    put(m)
+            self.log(f"{', '.join(p.seats)} rejoined: catching up")
+            return p
+        return None
+
     def _send(self, p: Proc, msg: Msg) -> None:
+        """Route ``msg`` to ``p`` (kept for it while it is away: a rejoin gets it)."""
+        self.frames.append((p.proc, msg))
         if not p.gone:
-            self.frames.append((p.proc, msg))
             p.put(msg)
 
     def _all(self, msg: Msg, but: int = -1) -> None:
@@ -878,9 +968,9 @@ class PokerHost:
                 if src.gone:
                     continue
                 src.gone = True
-                self._stop(f"{', '.join(src.seats)} left the game: its keys are needed to "
-                           "go on")
-                return
+                self.log(f"{', '.join(src.seats)} is away: the game waits for it (its keys "
+                         f"are needed to go on) at most {WAIT:g} s")
+                continue
             t = msg.get("type")
             if t == "mask":
                 self._all(msg)
@@ -1009,9 +1099,12 @@ async def join(player: Player, host: str, port: int, name: str = "guest") -> str
             return None
 
     player.send, player.recv = send, recv
+    player._real_send = send
     keys = player.announce_keys()
     h = hello(player.ruleset, name, "", player.nonce_commit)
     h.update(player.hello_extra(), keys=keys)
+    if player.rejoin_from:
+        h.update(rejoin=player.game, proof=player.rejoin_proof())
     await send(h)
     try:
         return await player.run()

@@ -88,6 +88,7 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "mp_allkeys": {"keys": dict},
     "mp_verdict": {"ok": bool, "reason": str, "seat": str},
     "mp_end": {"verdicts": dict},
+    "mp_rejoined": {"sent": int},
 }
 
 

@@ -4,6 +4,7 @@ every process holds only its own keys and its partial state (net/poker.py; issue
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from typing import Any
 
@@ -275,3 +276,54 @@ def test_a_sealed_action_goes_whole_only_to_whom_may_know_it(tmp_path: Any) -> N
         st = log.replay(log.read(open(p.log_path, "rb").read()))
         assert rs.state_hash(st) == rs.state_hash(p.state)
     _frames_check(host, procs)
+
+
+def test_a_peer_that_drops_mid_game_rejoins_with_its_kept_keys(tmp_path: Any) -> None:
+    """P2's process is gone mid-game (its link closed, the process state lost); the game
+    waits for it; a new process starts from the keys the old one kept in its data folder,
+    proves them (a signature over the game id), is sent every frame the seat was sent and
+    catches up, sending nothing its former process had sent. The game ends on one hash,
+    every log verifies, and the audit passes."""
+    rs = registry.get("wizwar")
+    said: list[str] = []
+
+    async def go() -> tuple[PokerHost, list[Any], Player, Player]:
+        host = PokerHost(rs, players=3, keys_dir=str(tmp_path / "hkeys"),
+                         log_dir=str(tmp_path / "logs"), seed="rejoin", log=said.append)
+        port = await host.start()
+        first = _player(rs, "rejoin:1", tmp_path)
+        first.choose = None  # the bot plays: the new process replays the same choices
+        other = _player(rs, "rejoin:2", tmp_path)
+        other.choose = None
+        async with asyncio.timeout(400):
+            hosting = asyncio.ensure_future(host.run())
+            a = asyncio.ensure_future(join(first, "127.0.0.1", port, "ann"))
+            while len(host.procs) < 2:
+                await asyncio.sleep(0.01)
+            b = asyncio.ensure_future(join(other, "127.0.0.1", port, "bob"))
+            while first.seq < 40:
+                await asyncio.sleep(0.01)
+            a.cancel()  # the process is gone: its link closes, its memory is lost
+            with pytest.raises(asyncio.CancelledError):
+                await a
+            while not host.procs[1].gone:
+                await asyncio.sleep(0.01)
+            assert first.keys_path is not None
+            again = Player(rs, first.send, first.recv, keys_dir=str(tmp_path / "keys"),
+                           log_dir=str(tmp_path / "logs"), rejoin_from=first.keys_path)
+            c = asyncio.ensure_future(join(again, "127.0.0.1", port, "ann"))
+            got = await asyncio.gather(hosting, c, b, return_exceptions=True)
+        await host.close()
+        return host, got, first, again
+
+    host, got, first, again = asyncio.run(go())
+    assert host.stopped == "", host.stopped
+    assert got[0] and got == [got[0]] * 3, got
+    assert again.mine == ["P2"] and again.seq > first.seq
+    assert again._suppress == 0
+    assert any("P2 is away: the game waits for it" in x for x in said), said
+    assert any("P2 rejoined" in x for x in said), said
+    assert os.stat(first.keys_path or "").st_mode & 0o077 == 0  # the user's only
+    for p in (host.player, again):
+        st = log.replay(log.read(open(p.log_path, "rb").read()))
+        assert rs.state_hash(st) == got[0] and not p.verdict
