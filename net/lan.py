@@ -859,7 +859,8 @@ class HostGame:
                           "hash": rs.state_hash(st)}
         head = log.header(rs, self.options, seed, kind="host", viewer="P1", names=names,
                           deal=deal, started=self.started,
-                          extra={"nonces": nonces, "beacon": {"chains": tips}})
+                          extra={"nonces": nonces, "beacon": {"chains": tips},
+                                 "dealer": "host"})
         self._record = [head]  # kept for the host's own check (_self_check)
         if self.writer is not None:
             self.writer(log.encode(head))
@@ -1737,7 +1738,8 @@ class PeerGame:
         tips = {s: b.hex() for s, b in self.tracker.last.items()}
         head = log.header(rs, self.options, seed, kind="peer", viewer=self.seat,
                           names=self.names, deal=deal, started=self.started,
-                          extra={"nonces": nonces, "beacon": {"chains": tips}})
+                          extra={"nonces": nonces, "beacon": {"chains": tips},
+                                 "dealer": "host"})
         self._record = [head]  # this peer's log in memory, for the end's audit
         if self.writer is not None and self._written < 0:
             self.writer(log.encode(head))
