@@ -960,8 +960,18 @@ class PokerHost:
         actions: list[str] = []
         auditing = False
         while True:
-            async with asyncio.timeout(WAIT):
-                who, msg = await self.inbox.get()
+            try:
+                async with asyncio.timeout(WAIT):
+                    who, msg = await self.inbox.get()
+            except TimeoutError:
+                waits = [d for d in (nonces, claims, acks, revealed, self.verdicts)
+                         if d and len(d) < len(self.procs)]
+                late = [p for p in self.procs
+                        if p.gone or (waits and p.proc not in waits[0])]
+                whom = ", ".join(s for p in late for s in p.seats) or "a process"
+                self._stop(f"waited {WAIT:g} s for {whom}: the game cannot go on without "
+                           "its keys")
+                return
             src = self.procs[who]
             self.inbound.append((who, msg))
             if msg is None:

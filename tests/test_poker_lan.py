@@ -327,3 +327,24 @@ def test_a_peer_that_drops_mid_game_rejoins_with_its_kept_keys(tmp_path: Any) ->
     for p in (host.player, again):
         st = log.replay(log.read(open(p.log_path, "rb").read()))
         assert rs.state_hash(st) == got[0] and not p.verdict
+
+
+class Silent(Player):
+    """A joiner whose process stops sending (its link stays open) after a few actions."""
+
+    async def _send(self, msg: dict[str, Any]) -> None:
+        if self.seq < 5:
+            await super()._send(msg)
+
+
+def test_a_silent_peer_stalls_the_game_and_is_named(tmp_path: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that stops answering holds the game (its keys are needed); after the
+    bounded wait the host stops it and says whom it waited for."""
+    monkeypatch.setattr(net.poker, "WAIT", 8.0)
+    rs = registry.get("wizwar")
+    quiet = _player(rs, "silent:2", tmp_path)
+    mute = Silent(rs, quiet.send, quiet.recv, seed="silent:1")
+    host, got = asyncio.run(_game(3, 0, [mute, quiet], tmp_path, "silent"))
+    assert "for P2" in host.stopped and "without its keys" in host.stopped, host.stopped
+    assert got[0] == ""
