@@ -348,3 +348,74 @@ def test_a_silent_peer_stalls_the_game_and_is_named(tmp_path: Any,
     host, got = asyncio.run(_game(3, 0, [mute, quiet], tmp_path, "silent"))
     assert "for P2" in host.stopped and "without its keys" in host.stopped, host.stopped
     assert got[0] == ""
+
+
+def test_the_dealer_choice_and_the_lobby_line() -> None:
+    """``wizwar host``: poker whenever two or more people play, unless ``--dealer`` says
+    otherwise; the lobby line says which dealer, and whose machine holds each bot."""
+    import argparse
+
+    from net.cli import dealer_choice, dealer_line
+
+    rs = registry.get("wizwar")
+
+    def args(seats: int, bots: int, bot: bool, dealer: str | None = None) -> Any:
+        return argparse.Namespace(ruleset=rs, options=rs.validate_options({"players": seats}),
+                                  seats=seats, bots=bots, bot=bot, dealer=dealer)
+
+    assert dealer_choice(args(4, 1, False)) == "poker"  # the host's player and two joiners
+    assert dealer_choice(args(3, 0, True)) == "poker"  # two joiners
+    assert dealer_choice(args(3, 1, True)) == "host"  # one person
+    assert dealer_choice(args(2, 0, False)) == "poker"
+    assert dealer_choice(args(4, 0, False, "host")) == "host"
+    assert dealer_choice(args(3, 1, True, "poker")) == "poker"
+    line = dealer_line("poker", 1, ["P1", "P2", "P3", "P4"])
+    assert line.startswith("dealer: mental poker") and "P4 (bot) on the host's machine" in line
+    assert "can read every hand" in dealer_line("host", 0, ["P1", "P2"])
+
+
+def test_headless_host_and_joins_play_a_poker_game(tmp_path: Any,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """``wizwar host --headless --bot`` with two joiners deals by poker (the default); a
+    headless ``wizwar join`` is refused by the poker host as a host-dealer peer and joins it
+    as a poker process; all three end on one hash with the audit passed."""
+    import argparse
+    import socket
+
+    from net.cli import host_headless, join_headless
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    rs = registry.get("wizwar")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    host_args = argparse.Namespace(ruleset=rs, options=rs.validate_options({"players": 3}),
+                                   seats=3, bots=0, bot=True, dealer=None, bind="127.0.0.1",
+                                   port=port, seed=None, name="poker test")
+
+    def join_args(name: str) -> Any:
+        return argparse.Namespace(target=f"127.0.0.1:{port}", timeout=1.0, game=None,
+                                  name=name, retries=0)
+
+    async def go() -> list[Any]:
+        async with asyncio.timeout(400):
+            h = asyncio.ensure_future(host_headless(host_args))
+            while True:  # until the host listens (a probe that says nothing is let go)
+                try:
+                    _r, w = await asyncio.open_connection("127.0.0.1", port)
+                except OSError:
+                    await asyncio.sleep(0.05)
+                    continue
+                w.close()
+                break
+            a = asyncio.ensure_future(join_headless(join_args("ann")))
+            b = asyncio.ensure_future(join_headless(join_args("bob")))
+            return list(await asyncio.gather(h, a, b))
+
+    assert asyncio.run(go()) == [0, 0, 0]
+    out = capsys.readouterr().out
+    assert "dealer: mental poker" in out
+    assert out.count("audit passed") == 3
+    finals = {line for line in out.splitlines() if line.startswith("final hash")}
+    assert len(finals) == 1
