@@ -982,6 +982,16 @@ class PokerHost:
                          f"are needed to go on) at most {WAIT:g} s")
                 continue
             t = msg.get("type")
+            if t in ("mask", "unmask") and not auditing:
+                authors = {str(msg.get("seat", ""))} if t == "mask" else {
+                    str(x[1]) for x in msg.get("shares", []) if isinstance(x, list)
+                    and len(x) == 3}
+                if not authors <= set(src.seats):
+                    # a step or a share in another process's seat's name: never honest
+                    await self._drop_cheat(src, f"{src.seats[0]}'s process sent a {t} in "
+                                           f"the name of {', '.join(sorted(authors))}",
+                                           n, actions)
+                    return
             if t == "mask":
                 self._all(msg)
             elif t == "unmask":
@@ -1082,6 +1092,17 @@ class PokerHost:
                     self._send(p, {"type": "mp_action", "n": n, "from": who_p,
                                    "action": prop.get("action"),
                                    "whole": whole.get(str(p.proc), "")})
+
+    async def _drop_cheat(self, p: Proc, reason: str, n: int, actions: list[str]) -> None:
+        """Stop the game for ``p``'s cheat: the report names it, everyone is told, its link
+        is dropped."""
+        seat = p.seats[0]
+        self.report = write_desync_report(n, "", "", actions, self.report_dir, self.ruleset,
+                                          note=f"{seat} cheated: {reason} (found by the host)")
+        self._stop(f"{reason} (found by the host)", seat)
+        p.gone = True
+        if p.close is not None:
+            await p.close()
 
     def _name(self, seat: str) -> str:
         for p in self.procs:

@@ -419,3 +419,25 @@ def test_headless_host_and_joins_play_a_poker_game(tmp_path: Any,
     assert out.count("audit passed") == 3
     finals = {line for line in out.splitlines() if line.startswith("final hash")}
     assert len(finals) == 1
+
+
+class Impostor(Player):
+    """A joiner whose process sends a deal step in another seat's name."""
+
+    async def _send(self, msg: dict[str, Any]) -> None:
+        if msg.get("type") == "mask":
+            msg = {**msg, "seat": "P3"}
+        await super()._send(msg)
+
+
+def test_a_step_in_another_seats_name_is_named_by_the_host(tmp_path: Any) -> None:
+    """P2's process sends its shuffle as P3's: the host, which knows who plays which seat,
+    names P2, reports it and drops it before any other process takes the step."""
+    rs = registry.get("wizwar")
+    honest = _player(rs, "impostor:2", tmp_path)
+    cheat = Impostor(rs, honest.send, honest.recv, seed="impostor:1")
+    host, got = asyncio.run(_game(3, 0, [cheat, honest], tmp_path, "impostor"))
+    assert host.cheater == "P2", host.stopped
+    assert "in the name of P3" in host.stopped
+    assert "P2 cheated" in open(host.report).read()
+    assert host.procs[1].gone and got[0] == ""
