@@ -76,6 +76,8 @@ Log = Callable[[str], None]
 
 #: how long (seconds) any one wait for a peer's frame may last before the game gives up
 WAIT = 120.0
+#: how long (seconds) the game waits for a person: the lobby to fill, a seat's next action
+THINK = 3600.0
 
 
 def _quiet(_msg: str) -> None:
@@ -238,11 +240,12 @@ class Player:
         """This process's seed nonce's commitment."""
         return nonce_commit(self._nonce)
 
-    async def _pump(self) -> Msg:
+    async def _pump(self, wait: float | None = None) -> Msg:
         """The next frame that is not a deal step or a partial unmasking (those are taken
-        as they come). Raises :class:`Stopped` (``mp_stop``, or the link closed)."""
+        as they come), within ``wait`` seconds of each other (default :data:`WAIT`). Raises
+        :class:`Stopped` (``mp_stop``, the link closed, nothing in time)."""
         while True:
-            msg = await self._one()
+            msg = await self._one(wait)
             if msg is not None:
                 return msg
 
@@ -254,13 +257,14 @@ class Player:
             if msg is not None:
                 raise Stopped(f"the host sent {msg.get('type')!r} {what}")
 
-    async def _one(self) -> Msg | None:
+    async def _one(self, wait: float | None = None) -> Msg | None:
         """One frame: a deal step or partial unmasking is taken (None), another returned."""
+        wait = WAIT if wait is None else wait
         try:
-            async with asyncio.timeout(WAIT):
+            async with asyncio.timeout(wait):
                 msg = await self.recv()
         except TimeoutError:
-            raise Stopped(f"no frame from the host within {WAIT:g} s") from None
+            raise Stopped(f"no frame from the host within {wait:g} s") from None
         if msg is None:
             raise Stopped("the host closed the game")
         self.received.append(msg)
@@ -290,8 +294,8 @@ class Player:
         await self._send({"type": "mp_cheat", "seat": exc.seat, "reason": str(exc)})
         raise Stopped(str(exc), exc.seat, audit=not exc.seat)
 
-    async def _expect(self, kind: str) -> Msg:
-        msg = await self._pump()
+    async def _expect(self, kind: str, wait: float | None = None) -> Msg:
+        msg = await self._pump(wait)
         if msg.get("type") != kind:
             raise Stopped(f"the host sent {msg.get('type')!r} where {kind!r} was due")
         return msg
@@ -502,7 +506,7 @@ class Player:
             else:
                 action = self.choose(self.state, actor)
             await self._send(self._proposal(action))
-        msg = await self._expect("mp_action")
+        msg = await self._expect("mp_action", THINK)  # a person may think
         n = int(msg["n"])
         actor_proc = next(p for p, ss in self.plays.items() if actor in ss)
         if msg.get("from") != actor_proc:
@@ -903,7 +907,7 @@ class PokerHost:
         task = asyncio.ensure_future(self._player())
         try:
             if len(self.seat_ids) - self.bots > 1:
-                async with asyncio.timeout(WAIT):
+                async with asyncio.timeout(THINK):
                     await self._joined.wait()
             for p in self.procs[1:]:
                 p.seats = list(p.seats)
@@ -960,8 +964,11 @@ class PokerHost:
         actions: list[str] = []
         auditing = False
         while True:
+            # a proposal is a person's move: it may take long; every other frame may not
+            thinking = acked_n == n and not proposals and not auditing and \
+                not claims and len(nonces) == len(self.procs)
             try:
-                async with asyncio.timeout(WAIT):
+                async with asyncio.timeout(THINK if thinking else WAIT):
                     who, msg = await self.inbox.get()
             except TimeoutError:
                 waits = [d for d in (nonces, claims, acks, revealed, self.verdicts)

@@ -57,6 +57,7 @@ async def _game(players: int, bots: int, joiners: list[Player], tmp: Any,
 @pytest.fixture(autouse=True)
 def _short_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(net.poker, "WAIT", 60.0)
+    monkeypatch.setattr(net.poker, "THINK", 60.0)
 
 
 def test_two_seat_game_dealt_by_poker_plays_to_its_end(tmp_path: Any) -> None:
@@ -342,6 +343,7 @@ def test_a_silent_peer_stalls_the_game_and_is_named(tmp_path: Any,
     """A process that stops answering holds the game (its keys are needed); after the
     bounded wait the host stops it and says whom it waited for."""
     monkeypatch.setattr(net.poker, "WAIT", 8.0)
+    monkeypatch.setattr(net.poker, "THINK", 8.0)
     rs = registry.get("wizwar")
     quiet = _player(rs, "silent:2", tmp_path)
     mute = Silent(rs, quiet.send, quiet.recv, seed="silent:1")
