@@ -55,7 +55,8 @@ from nacl.exceptions import CryptoError
 from nacl.public import Box, PrivateKey, PublicKey
 from nacl.signing import SigningKey, VerifyKey
 
-from core import log, registry
+from core import beacon, log, registry
+from core.beacon import BeaconError, Chain, Tracker
 from core.codec import pack
 from core.engine import Ruleset
 from net.lan import joint_seed, nonce_commit, write_desync_report
@@ -97,7 +98,7 @@ def claim_wire(t: Trial, known: list[int]) -> Msg:
             "to_seat": {s: list(v) for s, v in t.to_seat.items()},
             "entering": {s: list(v) for s, v in t.entering.items()},
             "reshuffle": list(t.reshuffle) if t.reshuffle is not None else None,
-            "knows": sorted(known)}
+            "rolls": t.rolls, "knows": sorted(known)}
 
 
 def _ints(v: Any, what: str) -> list[int]:
@@ -120,7 +121,7 @@ def claim_from(d: Any) -> tuple[Trial, list[int]]:
         seats[k] = {str(s): _ints(v, k) for s, v in got.items()}
     re = d.get("reshuffle")
     t = Trial(d["ok"], _ints(d.get("to_all"), "to_all"), seats["to_seat"], seats["entering"],
-              None if re is None else _ints(re, "reshuffle"))
+              None if re is None else _ints(re, "reshuffle"), rolls=d.get("rolls") is True)
     return t, _ints(d.get("knows"), "knows")
 
 
@@ -203,13 +204,22 @@ class Player:
             self._signer = SigningKey(bytes.fromhex(d["sign"]))
             self._nonce = str(self._kept["nonce"])
             self.game = str(self._kept["game"])
+            self._chain_secrets = [bytes.fromhex(x) for x in self._kept["chains"]]
         elif self.seed is None:
             self._box, self._signer = PrivateKey.generate(), SigningKey.generate()
+            self._chain_secrets = [secrets.token_bytes(32) for _ in range(1 + self.bots)]
         else:
             self._box = PrivateKey(blake2b(f"wizwar-mental-box:{self.seed}".encode(),
                                            digest_size=32).digest())
             self._signer = SigningKey(blake2b(f"wizwar-mental-sign:{self.seed}".encode(),
                                               digest_size=32).digest())
+            self._chain_secrets = [
+                blake2b(f"wizwar-poker-chain:{self.seed}:{i}".encode(), digest_size=32).digest()
+                for i in range(1 + self.bots)]
+        self._chain_list: list[Chain] = []
+        self._chains: dict[str, Chain] = {}
+        self.tracker = Tracker()
+        self._dice: list[list[str]] | None = None  # the action's dice reveals, once out
 
     async def _send(self, msg: Msg) -> None:
         """Send ``msg`` to the host; a rejoined process's first sends are the ones its
@@ -230,10 +240,17 @@ class Player:
         return (bytes(self._box.public_key) + bytes(self._signer.verify_key)).hex()
 
     # -- frames -----------------------------------------------------------------------
+    def chain_tips(self) -> list[str]:
+        """The tips of this process's dice chains (core/beacon.py), one per seat it takes
+        (its own first, then its bots'), hex: committed in its ``hello``."""
+        if not self._chain_list:
+            self._chain_list = [Chain(x) for x in self._chain_secrets]
+        return [c.tip.hex() for c in self._chain_list]
+
     def hello_extra(self) -> Msg:
         """What a joiner's ``hello`` adds for a poker game (its nonce's commitment is the
-        hello's own)."""
-        return {"dealer": "poker", "bots": self.bots}
+        hello's own): the dealer, its bots and its dice chains' tips."""
+        return {"dealer": "poker", "bots": self.bots, "chains": self.chain_tips()}
 
     @property
     def nonce_commit(self) -> str:
@@ -329,6 +346,10 @@ class Player:
         self.seats = list(t["seats"])
         self.plays = {int(p): list(ss) for p, ss in t["plays"].items()}
         self.mine = self.plays[self.proc]
+        self.chain_tips()
+        self._chains = dict(zip(self.mine, self._chain_list, strict=True))
+        self.tips = {str(k): str(v) for k, v in t["chains"].items()}
+        self.tracker = Tracker.from_tips(self.tips)
         self.options = rs.validate_options(rs.options.from_wire(t["options"]))
         self.names = list(t["names"])
         self.game = str(t["game"])
@@ -353,6 +374,7 @@ class Player:
         await self._settle(None)
         self.state = rs.new_game(self.options, self.seed_bytes, names=self.names,
                                  deal=self.hooks.deal(self._faces(), self._commits()))
+        beacon.beaconize(rs, self.state)  # every roll from now on: the seats' chains
         self._applied = 1
         self._sync()
         await self._send({"type": "mp_ack", "n": 0, "hash": rs.state_hash(self.state)})
@@ -427,6 +449,7 @@ class Player:
         assert self.dealer is not None
         rs, d = self.ruleset, self.dealer
         pending: list[int] = []
+        self._dice = None
         if form is None:
             blind = rs.new_game(self.options, self.seed_bytes, names=self.names,
                                 deal=self.hooks.deal([""] * len(self._faces()),
@@ -447,7 +470,7 @@ class Player:
                 return (0, pile[c]) if c in pile else (99, c)
         for rnd in range(400):
             t = self._start_trial() if form is None else \
-                trial(rs, self.state, form, self._prepared(pending))
+                trial(rs, self.state, form, self._prepared(pending), self._dice)
             await self._send({"type": "mp_claim", "round": rnd,
                              "claim": claim_wire(t, list(d.known))})
             got = await self._expect("mp_claims")
@@ -489,12 +512,36 @@ class Player:
                 kind = "show" if not step.to else "draw"
                 self.timings.setdefault(kind, []).append(time.perf_counter() - t0)
             self._sync()
+        elif step.kind == "dice":
+            await self._roll()
         elif step.kind == "redeal":
             faces = [d.known[c] for c in slots]
             d.begin(slots, faces)
             await self._run_deal()
             pending.append(len(d.ledger.epochs) - 1)
             self.timings.setdefault("reshuffle", []).append(time.perf_counter() - t0)
+
+    async def _roll(self) -> None:
+        """The action rolls: every process reveals the next value of each of its seats'
+        dice chains (``mp_dice``); the host sends them all (``mp_rolled``); each is checked
+        against its chain (a wrong one names its seat). Source: core/beacon.py."""
+        mine = [[s, self._chains[s].reveal(self.tracker.used.get(s, 0)).hex()]
+                for s in self.mine]
+        await self._send({"type": "mp_dice", "values": mine})
+        got = await self._expect("mp_rolled")
+        reveals = got.get("reveals")
+        if not isinstance(reveals, list) or sorted(str(r[0]) for r in reveals
+                                                   if isinstance(r, list) and r) != \
+                sorted(self.seats):
+            raise Stopped("the host sent a roll without every seat's dice reveal")
+        for seat, value in reveals:
+            try:
+                self.tracker.check(str(seat), str(value))
+            except BeaconError as exc:
+                await self._cheat(MentalError(str(exc), str(seat)))
+        self.tracker.accept_all(reveals)
+        order = {s: i for i, s in enumerate(self.seats)}
+        self._dice = sorted(([str(a), str(b)] for a, b in reveals), key=lambda r: order[r[0]])
 
     async def _one_action(self) -> None:
         rs = self.ruleset
@@ -521,7 +568,7 @@ class Player:
             return
         dealer = TrialDealer(self.hooks, self._prepared(pending))
         self.hooks.attach(self.state, dealer)
-        rs.apply(self.state, form)
+        beacon.apply_with(rs, self.state, form, self._dice)
         self._applied += len(pending)
         self._sync()
         self.seq += 1
@@ -531,7 +578,8 @@ class Player:
             reblind.append({"cids": list(e.slots),
                             "commits": [commit_of(pts, j) for j in range(len(e.slots))]})
         self.records.append({"seq": self.seq, "action": form, "reblind": reblind,
-                             "epochs": list(pending), "hash": rs.state_hash(self.state)})
+                             "epochs": list(pending), "hash": rs.state_hash(self.state),
+                             "dice": self._dice})
         await self._send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state)})
 
     def _proposal(self, action: Any) -> Msg:
@@ -592,6 +640,7 @@ class Player:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump({"dealer": self.dealer.secrets_wire(), "nonce": self._nonce,
+                       "chains": [x.hex() for x in self._chain_secrets],
                        "game": self.game, "seats": self.mine}, f)
         os.replace(tmp, path)
 
@@ -652,7 +701,8 @@ class Player:
                           viewer=self.mine[0], names=self.names,
                           deal=self.hooks.deal([faces[0][c] for c in range(n)],
                                                self._commits()),
-                          extra={"dealer": "poker", "audit": "passed", "game": self.game})
+                          extra={"dealer": "poker", "audit": "passed", "game": self.game,
+                                 "beacon": {"chains": self.tips}})
         out = [log.encode(head)]
         st = rs.new_game(self.options, self.seed_bytes, names=self.names,
                          deal=self.hooks.deal([faces[0][c] for c in range(n)],
@@ -660,7 +710,8 @@ class Player:
         for r in self.records:
             reblind = [dict(rb, faces=[faces[k][c] for c in rb["cids"]])
                        for rb, k in zip(r["reblind"], r["epochs"], strict=True)]
-            rec = log.record(rs, r["seq"], r["action"], None, reveals={"reblind": reblind})
+            rec = log.record(rs, r["seq"], r["action"], None,
+                             reveals={"reblind": reblind, "beacon": r["dice"] or []})
             rec["hash"] = r["hash"]
             out.append(log.encode(rec))
         del st
@@ -709,6 +760,7 @@ class Proc:
     name: str
     keys: str
     nonce_commit: str
+    chains: list[str]  # its seats' dice chain tips, seat by seat
     put: Callable[[Msg], None]  # queue a frame to it
     close: Callable[[], Awaitable[None]] | None = None
     nonce: str = ""
@@ -764,7 +816,7 @@ class PokerHost:
                              seed=None if self.seed is None else f"{self.seed}:host",
                              log=self.log)
         self.procs.append(Proc(0, host_seats, self.name, self.player.announce_keys(),
-                               self.player.nonce_commit,
+                               self.player.nonce_commit, self.player.chain_tips(),
                                self._to_local.put_nowait))
         self._joined = asyncio.Event()
         self._server: asyncio.base_events.Server | None = None
@@ -834,12 +886,17 @@ class PokerHost:
             keys = msg.get("keys")
             if not problem and not (isinstance(keys, str) and len(keys) == 128):
                 problem = "a poker hello must carry its process's public keys"
+            tips = msg.get("chains")
+            if not problem and not (isinstance(tips, list) and len(tips) == want and all(
+                    isinstance(x, str) and len(x) == 64 for x in tips)):
+                problem = "a poker hello must commit a dice chain per seat it takes"
             if problem:
                 writer.write(encode({"type": "refuse", "reason": problem}))
                 await close()
                 return
             proc = Proc(len(self.procs), free[:want], str(msg.get("name", ""))[:40],
-                        str(keys), str(msg["nonce_commit"]), put, close)
+                        str(keys), str(msg["nonce_commit"]), [str(x) for x in tips or []],
+                        put, close)
             self.procs.append(proc)
             self.log(f"{', '.join(proc.seats)} joined ({proc.name})")
             if not self.free()[:len(self.free()) - self.bots]:
@@ -953,9 +1010,12 @@ class PokerHost:
                            "plays": plays, "keys": keys, "nonce_commits": commits,
                            "options": rs.options.to_wire(self.options),
                            "names": [self._name(s) for s in self.seat_ids],
-                           "game": self.game, "dealer": "poker"})
+                           "game": self.game, "dealer": "poker", "chains": {
+                               s: tip for q in self.procs
+                               for s, tip in zip(q.seats, q.chains, strict=True)}})
         nonces: dict[int, str] = {}
         claims: dict[int, Msg] = {}
+        dice: dict[int, list[Any]] = {}
         acks: dict[int, str] = {}
         acked_n = -1
         proposals: list[tuple[int, Msg]] = []
@@ -966,12 +1026,12 @@ class PokerHost:
         while True:
             # a proposal is a person's move: it may take long; every other frame may not
             thinking = acked_n == n and not proposals and not auditing and \
-                not claims and len(nonces) == len(self.procs)
+                not claims and not dice and len(nonces) == len(self.procs)
             try:
                 async with asyncio.timeout(THINK if thinking else WAIT):
                     who, msg = await self.inbox.get()
             except TimeoutError:
-                waits = [d for d in (nonces, claims, acks, revealed, self.verdicts)
+                waits = [d for d in (nonces, claims, dice, acks, revealed, self.verdicts)
                          if d and len(d) < len(self.procs)]
                 late = [p for p in self.procs
                         if p.gone or (waits and p.proc not in waits[0])]
@@ -1014,6 +1074,21 @@ class PokerHost:
                 if len(nonces) == len(self.procs):
                     self._all({"type": "mp_seed", "nonces": {
                         s: nonces[p.proc] for p in self.procs for s in p.seats}})
+            elif t == "mp_dice":
+                vals = msg.get("values")
+                if not isinstance(vals, list) or {str(v[0]) for v in vals if isinstance(
+                        v, list) and len(v) == 2} != set(src.seats) or len(vals) != len(
+                        src.seats):
+                    await self._drop_cheat(src, f"{src.seats[0]}'s process sent dice reveals "
+                                           "not of its own seats", n, actions)
+                    return
+                dice[who] = vals
+                if len(dice) == len(self.procs):
+                    order = {s: i for i, s in enumerate(self.seat_ids)}
+                    out = sorted((list(v) for vs in dice.values() for v in vs),
+                                 key=lambda v: order.get(str(v[0]), 99))
+                    self._all({"type": "mp_rolled", "reveals": out})
+                    dice = {}
             elif t == "mp_claim":
                 claims[who] = msg.get("claim", {})
                 if len(claims) == len(self.procs):

@@ -71,7 +71,8 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     # the LAN"): the deal's passes, the partial unmaskings (boxed for one seat, or public),
     # the opening rounds' claims, the actions, the end's key reveal and audit
     "mp_table": {"proc": int, "seats": list, "plays": dict, "keys": dict,
-                 "nonce_commits": dict, "options": dict, "names": list, "game": str},
+                 "nonce_commits": dict, "options": dict, "names": list, "game": str,
+                 "chains": dict},
     "mp_nonce": {"nonce": str},
     "mp_seed": {"nonces": dict},
     "mask": {"epoch": int, "seat": str, "kind": str, "points": list, "keys": list,
@@ -89,6 +90,8 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "mp_verdict": {"ok": bool, "reason": str, "seat": str},
     "mp_end": {"verdicts": dict},
     "mp_rejoined": {"sent": int},
+    "mp_dice": {"values": list},
+    "mp_rolled": {"reveals": list},
 }
 
 

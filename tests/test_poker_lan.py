@@ -248,9 +248,10 @@ def test_reshuffles_of_the_discard_dealt_by_poker_open_only_what_they_may(
     shuffles and locks it, its faces public, their new order hidden): one hash, the logs
     verify, and the frames open no face they may not (the new pile's order included)."""
     rs = registry.get("wizwar")
-    host, procs = asyncio.run(loopback_game(rs, 2, "rs:2", log_dir=str(tmp_path)))
+    host, procs = asyncio.run(loopback_game(rs, 2, "tp:6", log_dir=str(tmp_path)))
     assert len(procs[0].timings.get("reshuffle", [])) == 2
     assert len(host.player.dealer.ledger.epochs) == 3
+    assert any(m["type"] == "mp_rolled" for _to, m in host.frames)  # beaconed dice too
     for p in procs:
         st = log.replay(log.read(open(p.log_path, "rb").read()))
         assert rs.state_hash(st) == rs.state_hash(p.state)
@@ -441,5 +442,28 @@ def test_a_step_in_another_seats_name_is_named_by_the_host(tmp_path: Any) -> Non
     host, got = asyncio.run(_game(3, 0, [cheat, honest], tmp_path, "impostor"))
     assert host.cheater == "P2", host.stopped
     assert "in the name of P3" in host.stopped
+    assert "P2 cheated" in open(host.report).read()
+    assert host.procs[1].gone and got[0] == ""
+
+
+class WrongDice(Player):
+    """A joiner whose process reveals a dice value that is not its chain's next."""
+
+    async def _send(self, msg: dict[str, Any]) -> None:
+        if msg.get("type") == "mp_dice":
+            msg = {**msg, "values": [[s, "00" * 32] for s, _v in msg["values"]]}
+        await super()._send(msg)
+
+
+def test_a_dice_reveal_off_its_chain_is_named(tmp_path: Any) -> None:
+    """Poker games roll beaconed dice: every seat reveals its chain's next value for each
+    roll; P2's process sends one that does not open its committed chain: named, reported,
+    dropped."""
+    rs = registry.get("wizwar")
+    honest = _player(rs, "dice:2", tmp_path)
+    cheat = WrongDice(rs, honest.send, honest.recv, seed="dice:1")
+    host, got = asyncio.run(_game(3, 0, [cheat, honest], tmp_path, "dice"))
+    assert host.cheater == "P2", host.stopped
+    assert "P2's dice reveal does not open its committed chain" in host.stopped
     assert "P2 cheated" in open(host.report).read()
     assert host.procs[1].gone and got[0] == ""
