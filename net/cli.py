@@ -139,9 +139,11 @@ def dealer_choice(args: argparse.Namespace) -> str:
     """The dealer ``wizwar host`` uses: ``--dealer`` when given, else mental poker whenever
     two or more people play (the seats neither the host's bots nor the host's own bot
     play), else the host's dealer. A game with no dealer-held secret has no dealer to
-    choose: "host" (the trusted dealer deals nothing)."""
-    if not args.ruleset.dealing().values(args.options):
-        return "host"
+    choose: "host" (the trusted dealer deals nothing); a resumed game (``--resume``) keeps
+    the host's dealer that dealt it (a poker game cannot be resumed yet)."""
+    resuming = bool(getattr(args, "resume", None))
+    if resuming or not args.ruleset.dealing().values(args.options):
+        return "host"  # no secret to deal; or a resumed game, which the host's dealer dealt
     if getattr(args, "dealer", None):
         return str(args.dealer)
     people = args.seats - args.bots - (1 if args.bot else 0)
@@ -721,6 +723,10 @@ def run(args: argparse.Namespace) -> int | None:
             except KeyboardInterrupt:
                 _err("stopped: the game is closed")
                 return 130
+    if args.cmd == "host" and getattr(args, "dealer", None) == "poker" and \
+            getattr(args, "resume", ""):
+        _err("--dealer poker: a resumed game keeps the host's dealer that dealt it")
+        return 2
     if not args.headless:
         if args.cmd == "host" and getattr(args, "dealer", None) == "poker":
             _err("--dealer poker: the app does not host a game dealt by mental poker yet; "
