@@ -4,6 +4,8 @@ out of the game, watching. Each test checks the words the player reads and the m
 
 from __future__ import annotations
 
+import pytest
+
 from core.session import LocalSession
 from core.wizwar.actions import Action
 from core.wizwar.ruleset import RULESET
@@ -245,20 +247,25 @@ def test_replay_hand_lines_say_what_fits() -> None:
     assert render.card_summary("lightning-blast") in panel.hands_text(60).plain
 
 
-async def test_replay_at_80x24_shows_the_last_log_line_and_every_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("players,team,seed,actions",
+                         [(2, False, 5, 40), (4, True, 18446744073709551615, 30)])
+async def test_replay_at_80x24_shows_the_last_log_line_and_every_key(
+        tmp_path, players: int, team: bool, seed: int, actions: int) -> None:  # type: ignore[no-untyped-def]
     """Issue 12: the 80x24 replay cut the second key line (the palette mark covered "v
     Seen as") and the last log line (the footer's second line shrank the log after it was
-    written). At the end of the log the last action's events are the last lines shown."""
+    written; with four players the log reached below the window, under the status line).
+    At the end of the log the last action's events are the last lines, inside the window."""
     from pathlib import Path
 
     from textual.widgets import Footer, RichLog
     from textual.widgets._footer import FooterKey
 
     path = Path(tmp_path) / "g.wwlog"
-    s = LocalSession.start(RULESET, {"players": 2}, 5, human="")
+    opts: dict[str, object] = {"players": players, **({"team": True} if team else {})}
+    s = LocalSession.start(RULESET, opts, seed, human="")
     with open(path, "wb") as f:
         s.record_to(f.write, started="2025-01-02T10:11:12Z")
-        for _ in range(40):
+        for _ in range(actions):
             s.step_bot()
     app = WizWarApp(replay_file=str(path), save_games=False, discovery=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -268,7 +275,9 @@ async def test_replay_at_80x24_shows_the_last_log_line_and_every_key(tmp_path) -
             await pilot.pause()
         log = app.screen.query_one("#log", RichLog)
         assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
-        assert str(log.lines[-1].text).strip() == s.events[-1].text
+        assert s.events[-1].text.endswith(str(log.lines[-1].text).strip())
+        assert log.region.height >= 2  # the title and at least the last line
+        assert log.region.bottom <= app.screen.query_one("#status").region.y
         footer = app.screen.query_one(Footer)
         keys = list(footer.query(FooterKey))
         assert "seen_as" in {k.action for k in keys}
