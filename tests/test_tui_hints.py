@@ -308,3 +308,35 @@ async def test_the_hand_shows_while_discarding_at_60x20() -> None:
         await pilot.pause()
         assert not game.session.view().discarding or game.session.view().discarding[0] != "P1"
         assert not game.has_class("-panels")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_hand_is_never_below_the_window(size: tuple[int, int]) -> None:
+    """Issue 12's hunt, of the kind "the hand is hidden": at 80x24 a 4-player game's player
+    lines wrapped over three rows each and pushed the hand's last cards and the whole log
+    below the status line; at 60x20 a 9-card hand to discard from did not fit. Through 30
+    actions of a real game every panel shown ends above the status line."""
+    from core.wizwar import bot
+
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert isinstance(game, GameScreen)
+        checked = 0
+        for _ in range(30):
+            if game.session.over:
+                break
+            v = game.session.view()
+            status = game.query_one("#status").region.y
+            for wid in ("#hand", "#log", "#players", "#stack-side"):
+                w = game.query_one(wid)
+                if w.display and w.region.height:
+                    assert w.region.bottom <= status, (wid, w.region, status, len(v.hand))
+                    checked += 1
+            hand = game.query_one("#hand")
+            if hand.region.height:
+                assert shown_lines(hand) == max(1, len(v.hand))
+            game.do(bot.choose(v, game.session.human, game.session.legal_actions()))
+            await pilot.pause()
+        assert checked > 20
