@@ -620,8 +620,9 @@ class ReplayScreen(Screen[None]):
         if first > 1:
             panel.write(Text(f"… {first - 1} earlier actions", "dim italic"))
         else:
-            panel.write(Text(f"Game start · {self.replay.players_text()} · "
-                             f"{self.replay.marks[0][1]} goes first", "bold"))
+            lead = self.replay.marks[0][1]  # "" for a game whose turns have no first seat
+            panel.write(Text(f"Game start · {self.replay.players_text()}"
+                             + (f" · {lead} goes first" if lead else ""), "bold"))
         for k in range(first, n + 1):
             self.write_action(panel, k)
         self.log_n = n
