@@ -631,7 +631,7 @@ class ReplayScreen(Screen[None]):
     def log_to_end(self) -> None:
         """Scroll the log panel to its last line (after the layout settles: the footer
         taking a second line shrank the panel and left its last line below, issue 12)."""
-        self.query_one("#log", RichLog).scroll_end(animate=False, immediate=True)
+        self.query_one("#log", RichLog).scroll_end(animate=False)
 
     def write_action(self, panel: RichLog, n: int) -> None:
         """Action ``n`` and its events into the log panel."""
@@ -960,7 +960,7 @@ class ReplayLog(RichLog):
 
     def on_resize(self) -> None:
         """Back to the last line once the new size is laid out."""
-        self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
+        self.call_after_refresh(self.scroll_end, animate=False)
 
 
 class SavedGamesScreen(Screen[None]):
