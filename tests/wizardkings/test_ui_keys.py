@@ -223,3 +223,35 @@ def test_the_prompt_names_the_spell_waiting_for_a_dispel() -> None:
             assert "P2.1 in 2f2 casts forced-march (level 2)" in hint and "d lists" in hint
 
     asyncio.run(run())
+
+
+def test_c_lists_the_elven_gates_and_tab_the_sea_transports() -> None:
+    """units.md §4.1, R50: the elven-gates (a family) are in the list c opens, and the Sea
+    Transports (a family) in the action list, so both are played by keys."""
+    st = S.load(_doc("elven-gate.toml"))
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await pilot.pause()
+            await pilot.press("c")
+            gates = [a for a in scr.shown if a.words[:1] == ("elven-gate",)]
+            assert gates and all(scr.session.why(a) == "" for a in gates[:5])
+            await pilot.press("enter")
+            await pilot.pause()
+            assert gates[0] in scr.session.actions  # (then the bot P2 answers the Dispel window)
+
+    asyncio.run(run())
+    st = S.load(_doc("sea-transport.toml"))
+
+    async def run2() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await pilot.pause()
+            assert any(a.verb == "transport" for a in scr.shown)
+
+    asyncio.run(run2())
