@@ -70,10 +70,33 @@ def bkey(b: str) -> tuple[int, int]:
     return (int(p[1:]), int(lab))
 
 
+#: The stand-in type of a block whose type this process does not know (a networked game,
+#: R115): every check that depends on the type passes for it (the public check), and the
+#: owner's peer, which knows the type, made the real check before sending (R110).
+HIDDEN = UnitType("", 3, "hidden", "?", 0, 0, 4, 0)
+
+
+def net(g: Dict) -> bool:
+    """Whether ``g`` is a networked game's state, in which this process knows only its own
+    seats' blocks (and what the rules revealed): Part M, R110-R118."""
+    return bool(g.get("net"))
+
+
 def utype(g: Dict, b: str) -> UnitType:
-    """The unit type of block ``b``."""
+    """The unit type of block ``b`` as this process knows it (:data:`HIDDEN` when not)."""
     blk = g["blocks"][b]
+    if not blk["type"]:
+        return HIDDEN
     return ARMIES[g["armies"][blk["owner"]]][blk["type"]]
+
+
+def ptype(g: Dict, b: str) -> UnitType:
+    """The unit type of block ``b`` as every peer knows it: in a networked game the real one
+    only while the block is revealed (``shown``, R111), else :data:`HIDDEN`. Rules that
+    change the public state branch on this, never on a value one peer lacks (R110)."""
+    if net(g) and not g["blocks"][b].get("shown"):
+        return HIDDEN
+    return utype(g, b)
 
 
 def side(g: Dict, p: str) -> str:
@@ -174,7 +197,7 @@ def crossing(b: Board, ut: UnitType, a: str, c: str) -> str:
         return f"{c} is not next to {a}"
     hc = b.hexes[c]
     ab = ut.ability
-    if ab == "flyer":
+    if ab in ("flyer", "hidden"):  # hidden: some type of the army could (R115)
         return ""
     if ab == "aquatic":
         if not (hc.water or hc.coastal or hc.rivers):
@@ -204,7 +227,7 @@ def crossing(b: Board, ut: UnitType, a: str, c: str) -> str:
 
 def must_stop(b: Board, ut: UnitType, sd: Side, c: str, road_move: bool) -> bool:
     """Whether a ground unit entering ``c`` across ``sd`` must stop for terrain (R23)."""
-    if ut.ability in ("flyer", "aquatic") or road_move:
+    if ut.ability in ("flyer", "aquatic", "hidden") or road_move:
         return False
     if ut.ability == "amphibian" and sd.course:
         return False
@@ -215,7 +238,7 @@ def must_stop(b: Board, ut: UnitType, sd: Side, c: str, road_move: bool) -> bool
 def side_limit(ut: UnitType, sd: Side) -> int:
     """The hexside limit an entry (or retreat) of ``ut`` across ``sd`` uses (R46, R69);
     0 for Flyers (no limit)."""
-    if ut.ability == "flyer":
+    if ut.ability in ("flyer", "hidden"):
         return 0
     if ut.ability == "aquatic":
         return 2 if sd.water == "all" else 1
@@ -244,8 +267,9 @@ def record_entry(g: Dict, b: str, frm: str, dest: str, events: list[Event]) -> N
     blk = g["blocks"][b]
     s = side(g, blk["owner"])
     ut = utype(g, b)
-    flyer = ut.ability == "flyer"
-    g["entries"].setdefault(dest, []).append([s, b, frm, int(flyer)])
+    flyer = ut.ability in ("flyer", "hidden")
+    # the entry's Flyer flag is public (R68's holders): a hidden block's is fixed at its reveal
+    g["entries"].setdefault(dest, []).append([s, b, frm, int(ptype(g, b).ability == "flyer")])
     hostile = [x for x in on_map(g, dest) if x != b and side(g, g["blocks"][x]["owner"]) != s]
     if not hostile:
         return
@@ -302,6 +326,22 @@ def free_to_leave(g: Dict, movers: list[str]) -> str:
     if len(stay) < need:
         return f"{need} engaged defender(s) must stay pinned in {h}"
     return ""
+
+
+def net_stacking(g: Dict, h: str, s: str) -> None:
+    """In a networked game an overstack is never left to be settled (R121 would branch the
+    public state on hidden types): a move, retreat or regroup that overstacks ``h`` for side
+    ``s`` is refused. Checked exactly where this process knows every block of ``s`` there
+    (the owner's peer, and the final audit); skipped where one is hidden (R115). Raises
+    :class:`IllegalAction`."""
+    if not net(g):
+        return
+    mine = [b for b in on_map(g, h) if side(g, g["blocks"][b]["owner"]) == s]
+    if any(not g["blocks"][b]["type"] for b in mine):
+        return
+    if overstacked(g, h, s) != (0, 0):
+        raise IllegalAction(f"{h} would be overstacked (R47): on a LAN an overstack is "
+                            "refused, not settled (R121)")
 
 
 def overstacked(g: Dict, h: str, s: str) -> tuple[int, int]:
@@ -391,6 +431,9 @@ def do_move(g: Dict, p: str, ids: list[str], path: list[str]) -> list[Event]:
         g["blocks"][x]["moved"] = True
         events.append(ev("moved", block=x, path=path))
         record_entry(g, x, frm, dest, events)
+    net_stacking(g, dest, side(g, p))
+    if net(g):
+        return events
     units, wiz = overstacked(g, dest, side(g, p))
     if units or wiz:
         g["settle"] = {"player": p, "hex": dest}
@@ -403,10 +446,11 @@ def eliminate(g: Dict, b: str, cause: str, events: list[Event]) -> None:
     pool."""
     blk = g["blocks"][b]
     ut = utype(g, b)
-    blk["state"] = "gone" if ut.wizard else "pool"
+    blk["state"] = "gone" if ut.wizard else "pool"  # the public state hash: both are "off"
     blk["at"] = ""
     blk["strength"] = 0
-    if not ut.wizard:
+    blk.pop("shown", None)
+    if not ut.wizard and blk["type"]:
         g["pool"][blk["owner"]][blk["type"]] += 1
     events.append(ev("eliminated", block=b, type=blk["type"], cause=cause))
 
@@ -504,10 +548,57 @@ def start_battle(st: State, h: str, events: list[Event]) -> None:
                    "defender": c["defender"], "aside": c["aside"], "dside": c["dside"],
                    "acted": [], "rcount": {}, "hits": None, "queue": [], "regroup": [],
                    "regrouped": [], "victor": "", "spent": []}
-    for b in on_map(g, h):
-        g["blocks"][b]["seen"] = [g["blocks"][b]["type"], g["blocks"][b]["strength"]]
     events.append(ev("battle_started", hex=h, attacker=c["attacker"], defender=c["defender"],
                      blocks=on_map(g, h)))
+    if net(g):  # R114: every owner reveals his blocks of the hex first, in seat order
+        owners = {g["blocks"][b]["owner"] for b in on_map(g, h)}
+        g["reveal"] = {"hex": h, "owners": [p for p in g["players"] if p in owners]}
+        return
+    for b in on_map(g, h):
+        g["blocks"][b]["seen"] = [g["blocks"][b]["type"], g["blocks"][b]["strength"]]
+    advance(st, events)
+
+
+def revealed(st: State, p: str, faces: dict[int, tuple[str, int]], events: list[Event]) -> None:
+    """``p``'s reveal of his blocks in the hex of the battle starting (R114, R55): ``faces``
+    maps every label of his there to (type, strength). Each must be a type of his army at a
+    strength it may have, and agree with what this process knows of the block (its owner's
+    peer knows it all; another knows a type once revealed, and a strength until that
+    player's next Build Phase). Once every owner revealed, the battle begins. Raises
+    :class:`IllegalAction`."""
+    g = st.d
+    rv = g.get("reveal")
+    if not rv or rv["owners"][:1] != [p]:
+        raise IllegalAction(f"no reveal of {p}'s is awaited")
+    h = rv["hex"]
+    mine = [b for b in on_map(g, h) if g["blocks"][b]["owner"] == p]
+    if sorted(faces) != sorted(g["blocks"][b]["label"] for b in mine):
+        raise IllegalAction(f"{p} must reveal exactly his blocks in {h}: "
+                            + ",".join(str(g["blocks"][b]["label"]) for b in mine))
+    army = ARMIES[g["armies"][p]]
+    for b in mine:
+        blk = g["blocks"][b]
+        t, k = faces[blk["label"]]
+        if t not in army or not 1 <= k <= army[t].max:
+            raise IllegalAction(f"block {blk['label']}: no {t} of strength {k} in {p}'s army")
+        if (blk["type"] and blk["type"] != t) or (blk["strength"] and blk["strength"] != k):
+            raise IllegalAction(f"{p}'s reveal of block {blk['label']} ({t}:{k}) contradicts "
+                                "what is known of it")
+    for b in mine:
+        blk = g["blocks"][b]
+        blk["type"], blk["strength"] = faces[blk["label"]]
+        blk["shown"] = True
+    events.append(ev("revealed", player=p, blocks=[[b, g["blocks"][b]["type"],
+                                                    g["blocks"][b]["strength"]] for b in mine]))
+    rv["owners"].pop(0)
+    if rv["owners"]:
+        return
+    g["reveal"] = None
+    for e in g["entries"].get(h, []):  # R68's holders: the Flyer flags are known now
+        if g["blocks"][e[1]].get("shown"):
+            e[3] = int(utype(g, e[1]).ability == "flyer")
+    for b in on_map(g, h):
+        g["blocks"][b]["seen"] = [g["blocks"][b]["type"], g["blocks"][b]["strength"]]
     advance(st, events)
 
 
@@ -730,14 +821,14 @@ def may_regroup(g: Dict, p: str) -> bool:
     h = bt["hex"]
     for b in on_map(g, h):
         if g["blocks"][b]["owner"] == p and b not in bt["regrouped"] and \
-                utype(g, b).ability != "castle" and \
+                ptype(g, b).ability != "castle" and \
                 any(not retreat_why(g, b, [n], limits=False) for n in bd(g).neighbours(h)):
             return True
     for n in bd(g).neighbours(h):
         if len(sides_in(g, n)) < 2:
             for b in on_map(g, n):
                 if g["blocks"][b]["owner"] == p and b not in bt["regrouped"] and \
-                        utype(g, b).ability != "castle":
+                        ptype(g, b).ability != "castle":
                     return True
     return False
 
@@ -753,8 +844,10 @@ def next_regrouper(st: State, events: list[Event]) -> None:
     h = bt["hex"]
     if bd(g).hexes[h].water:
         for b in on_map(g, h):
-            if utype(g, b).ability == "flyer":
+            if ptype(g, b).ability == "flyer":
                 eliminate(g, b, "at sea", events)
+    for b in on_map(g, h):  # the survivors stand up again (R111): their values are `seen`
+        g["blocks"][b].pop("shown", None)
     g["battle"] = None
     next_battle(st, events)
 
