@@ -149,13 +149,11 @@ def _reveal(rest: list[str]) -> str:
 
 def is_public_form(a: Action) -> bool:
     """Whether ``a`` is the public part of sealed orders (R116): a deploy of
-    ``label@hex`` items, or a build of ``new=hex,...`` and ``removed=labels`` only."""
+    ``label@hex`` items, or ``build sealed`` with ``new=hex,...`` and ``removed=labels``
+    only (``sealed`` tells it from an empty order in full)."""
     if a.verb == "deploy":
         return bool(a.words) and "=" not in a.words[0] and a.words != ("standard",)
-    if a.verb == "build":
-        return bool(a.words) and all(w.startswith("removed=") or (
-            w.startswith("new=") and "@" not in w) for w in a.words)
-    return False
+    return a.verb == "build" and a.words[:1] == ("sealed",)
 
 
 def _orders(verb: str, rest: list[str]) -> list[str]:
@@ -170,16 +168,19 @@ def _orders(verb: str, rest: list[str]) -> list[str]:
         if not (all(pat.match(i) for i in items) or all(public.match(i) for i in items)):
             raise NotationError(f"bad deploy items {rest[0]!r}")
         return [",".join(sorted(items, key=lambda i: int(re.split("[=@]", i)[0])))]
+    public = rest[:1] == ["sealed"]  # the public part of sealed orders (R116)
+    if public:
+        rest = rest[1:]
     seen: dict[str, str] = {}
     for r in rest:
         k, eq, v = r.partition("=")
         if not eq or k not in BUILD_KEYS or k in seen or not v:
             raise NotationError(f"bad build order {r!r}: keys are {', '.join(BUILD_KEYS)}")
         seen[k] = v
-    if "removed" in seen and set(seen) - {"new", "removed"} or (
-            "removed" in seen and "new" in seen and "@" in seen["new"]):
-        raise NotationError("removed= belongs to the public part of build orders only")
-    out = []
+    if ("removed" in seen and not public) or (public and set(seen) - {"new", "removed"}):
+        raise NotationError("the public part of build orders (build sealed ...) holds "
+                            "new=hexes and removed=labels only")
+    out = ["sealed"] if public else []
     for k in BUILD_KEYS:
         if k not in seen:
             continue
@@ -199,6 +200,11 @@ def _orders(verb: str, rest: list[str]) -> list[str]:
             whole = all(re.match(r"^[a-z-]+@[1-4][a-h][1-9]:[1-9]$", i) for i in items)
             if not whole and not all(HEX.match(i) for i in items):  # hexes: a public part
                 raise NotationError(f"bad new {seen[k]!r}")
+            if not whole and not public:
+                raise NotationError("new=hexes belongs to the public part of build orders "
+                                    "(build sealed ...)")
+            if whole and public:
+                raise NotationError("the public part of build orders names hexes, not types")
             if not whole and set(seen) - {"new", "removed"}:
                 raise NotationError("the public part of build orders holds new=hexes and "
                                     "removed=labels only")

@@ -328,18 +328,20 @@ def free_to_leave(g: Dict, movers: list[str]) -> str:
     return ""
 
 
-def net_stacking(g: Dict, h: str, s: str) -> None:
+def net_stacking(g: Dict, h: str, s: str, adding: tuple[str, ...] = ()) -> None:
     """In a networked game an overstack is never left to be settled (R121 would branch the
     public state on hidden types): a move, retreat or regroup that overstacks ``h`` for side
-    ``s`` is refused. Checked exactly where this process knows every block of ``s`` there
+    ``s`` is refused (``adding``: blocks about to enter). Checked exactly where this process knows every block of ``s`` there
     (the owner's peer, and the final audit); skipped where one is hidden (R115). Raises
     :class:`IllegalAction`."""
     if not net(g):
         return
     mine = [b for b in on_map(g, h) if side(g, g["blocks"][b]["owner"]) == s]
+    mine += [b for b in adding if b not in mine]
     if any(not g["blocks"][b]["type"] for b in mine):
         return
-    if overstacked(g, h, s) != (0, 0):
+    units = [b for b in mine if not utype(g, b).wizard]
+    if len(units) > g["opts"]["stacking"] or len(mine) - len(units) > 1:
         raise IllegalAction(f"{h} would be overstacked (R47): on a LAN an overstack is "
                             "refused, not settled (R121)")
 
@@ -418,6 +420,7 @@ def check_move(g: Dict, p: str, ids: list[str], path: list[str]) -> list[tuple[s
                     raise IllegalAction(f"the hexside {frm}-{dest} allows {lim} entry(ies) into "
                                         "the battle hex this turn (R46)")
                 used += 1
+    net_stacking(g, dest, s, tuple(ids))
     return [(x, frm) for x in ids]
 
 
@@ -870,9 +873,88 @@ def next_label(g: Dict, p: str, taken: list[int]) -> int:
     return n
 
 
+def check_public_build(g: Dict, p: str, words: tuple[str, ...]) -> Dict:
+    """The public checks (R115, R116) of the public part of ``p``'s build orders
+    (``sealed new=hex,...`` in the order the blocks are made, ``removed=labels``): the removed
+    blocks are his on the map; every new block is in one of his original cities, friendly,
+    at most its GP there; a hex gets no more new blocks than stacking allows beside the
+    blocks every peer knows are units. Returns the plan (``public`` true). Raises
+    :class:`IllegalAction`."""
+    b = bd(g)
+    s = side(g, p)
+    items = {w.split("=", 1)[0]: w.split("=", 1)[1].split(",") for w in words[1:]}
+    removed = [bid(p, int(x)) for x in items.get("removed", [])]
+    for x in removed:
+        if x not in g["blocks"] or g["blocks"][x]["state"] != "map":
+            raise IllegalAction(f"{p} has no block {x} on the map to remove")
+    news = items.get("new", [])
+    per_city: dict[str, int] = {}
+    for h in news:
+        hx = b.hexes.get(h)
+        if hx is None or not hx.city or hx.map_id not in g["owners"].get(p, []):
+            raise IllegalAction(f"{h} is not one of {p}'s original cities (R92)")
+        if status(g, h, s) != "friendly":
+            raise IllegalAction(f"{h} is not friendly to {p}: no new units there (R92, R97)")
+        per_city[h] = per_city.get(h, 0) + 1
+        if per_city[h] > hx.city:
+            raise IllegalAction(f"{h} is worth {hx.city} GP: at most {hx.city} new unit(s) (R92)")
+    for h, n in per_city.items():
+        have = [x for x in on_map(g, h) if x not in removed and side(g, g["blocks"][x]["owner"]) == s]
+        if len(have) + n > g["opts"]["stacking"] + 1:  # one of them may be a wizard (R47)
+            raise IllegalAction(f"{h} would be overstacked (R47)")
+    return {"public": True, "removed": removed, "new": news}
+
+
+def apply_public_build(g: Dict, p: str, plan: Dict, events: list[Event]) -> None:
+    """Apply the public part of ``p``'s build orders on a peer that does not hold his
+    whole orders (R116): removed blocks leave the map, new blocks (hidden) take the lowest
+    labels never used; the strength of every block of his is unknown again (steps may have
+    been added, R113), its type stays known where it was revealed."""
+    for x in plan["removed"]:
+        eliminate(g, x, "removed", events)
+    made = []
+    for h in plan["new"]:
+        lab = next_label(g, p, [])
+        g["used"][p].append(lab)
+        x = bid(p, lab)
+        g["blocks"][x] = new_block(p, lab, "", h, 0)
+        made.append([x, h])
+    for x in g["blocks"].values():
+        if x["owner"] == p and x["state"] == "map":
+            x["strength"] = 0
+    events.append(ev("built", player=p, new=made, removed=list(plan["removed"])))
+
+
+def public_build(g: Dict, p: str, words: tuple[str, ...]) -> list[str]:
+    """The public part (R116) of ``p``'s whole build orders ``words``: ``sealed``, the hexes of the new
+    blocks in the order they are made (new units, then new castles, R100) and the labels
+    of the blocks removed (disbanded, or merged down to 0). Raises :class:`IllegalAction`
+    when the orders are refused."""
+    plan = check_build(g, p, words)
+    strength = {x: g["blocks"][x]["strength"] for x in g["blocks"]}
+    removed = list(plan["disband"])
+    for gb, rb, k in plan["merges"]:
+        strength[rb] += k
+        strength[gb] -= k
+        if strength[gb] == 0:
+            removed.append(gb)
+    out = ["sealed"]
+    news = [h for _t, h, _k in plan["new"]] + list(plan["castles"])
+    if news:
+        out.append("new=" + ",".join(news))
+    if removed:
+        out.append("removed=" + ",".join(str(x) for x in
+                                         sorted(int(r.split(".")[1]) for r in removed)))
+    return out
+
+
 def check_build(g: Dict, p: str, words: tuple[str, ...]) -> Dict:
     """Check a player's build orders against the state at the start of the phase (R92-R100);
     returns the plan. Raises :class:`IllegalAction` for the whole set."""
+    if words[:1] == ("sealed",):
+        if not net(g):
+            raise IllegalAction("the public part of build orders is for a networked game")
+        return check_public_build(g, p, words)
     b = bd(g)
     s = side(g, p)
     army = ARMIES[g["armies"][p]]
@@ -992,6 +1074,9 @@ def check_build(g: Dict, p: str, words: tuple[str, ...]) -> Dict:
 
 def apply_build(g: Dict, p: str, plan: Dict, events: list[Event]) -> None:
     """Apply checked build orders (R100)."""
+    if plan.get("public"):
+        apply_public_build(g, p, plan, events)
+        return
     for x in plan["disband"]:
         eliminate(g, x, "disbanded", events)
     for gb, rb, k in plan["merges"]:
@@ -1076,10 +1161,36 @@ def finish(g: Dict, winner: str, how: str, events: list[Event]) -> bool:
     return True
 
 
+#: What the public state hash of a networked game leaves out (R118): the values that depend
+#: on hidden types or strengths (pools by type, hexside counts, build orders' content, an
+#: overstack to settle, forced-march flags) and this process's private randomness.
+PRIVATE_KEYS = ("blocks", "pool", "counts", "orders", "private", "entries")
+
+
+def public_part(g: Dict) -> Dict:
+    """The public part of a networked state (R118), equal on every peer whatever each
+    knows: blocks as label, owner, hex, on the map or off it, moved, cast, revealed now
+    and last revealed values (``seen``); entries without their Flyer flag until revealed;
+    pools as counts of blocks; who has ordered; every counter, the phase, the battle."""
+    out = {k: v for k, v in g.items() if k not in PRIVATE_KEYS}
+    out["blocks"] = {b: [x["owner"], x["label"], x["at"], int(x["state"] == "map"),
+                         int(bool(x["moved"])), int(bool(x.get("cast"))),
+                         int(bool(x.get("shown"))), x.get("seen") or []]
+                     for b, x in sorted(g["blocks"].items(), key=lambda i: bkey(i[0]))}
+    out["entries"] = {h: [e[:3] for e in es] for h, es in g["entries"].items()}
+    out["orders"] = sorted(g["orders"])
+    return out
+
+
 def state_hash(st: State) -> str:
-    """BLAKE2b of the canonical wire form (R118: a local engine's whole state)."""
+    """BLAKE2b of the canonical wire form: a local engine's whole state, or in a networked
+    game its public part (R118, :func:`public_part`), so peers that know different things
+    agree."""
     from hashlib import blake2b
 
+    if net(st.d):
+        return blake2b(pack({"g": public_part(st.d), "rng": st.rng.to_wire()}),
+                       digest_size=16).hexdigest()
     return blake2b(pack(st.to_wire()), digest_size=16).hexdigest()
 
 
@@ -1129,7 +1240,7 @@ def view(st: State, player: str) -> Dict:
     fought; pools as counts for others; no seed, no forced dice."""
     g = st.d
     v = copy_dict({k: x for k, x in g.items() if k not in ("seed", "forced", "blocks", "pool",
-                                                                 "orders")})
+                                                                 "orders", "private")})
     me = side(g, player) if player in g["players"] else ""
     fight = set(on_map(g, g["battle"]["hex"])) if g["battle"] else set()
     blocks = {}
@@ -1138,6 +1249,8 @@ def view(st: State, player: str) -> Dict:
         if x["state"] == "map" and side(g, x["owner"]) != me and b not in fight:
             shown["type"], shown["strength"] = "", 0
             shown.pop("march", None)
+        if x["state"] != "map" and not shown["type"]:  # off the map, never revealed here
+            shown["state"] = "pool"
         blocks[b] = shown
     v["blocks"] = blocks
     # an entry's Flyer flag and the hexside-limit counts depend on types (R46, R52): shown only
