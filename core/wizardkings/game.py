@@ -398,7 +398,7 @@ def check_move(g: Dict, p: str, ids: list[str], path: list[str]) -> list[tuple[s
             last = i == len(path) - 1
             if last:
                 break
-            if ut.ability != "flyer":
+            if ut.ability not in ("flyer", "hidden"):  # hidden: it may fly (R115)
                 if status(g, c, s) in ("enemy", "battle"):
                     raise IllegalAction(f"{c} is an enemy hex: the move must stop there (R41)")
                 if must_stop(b, ut, sd, c, road):

@@ -1499,11 +1499,15 @@ def legal_actions(st: G.State, p: str) -> list[Action]:
                 out[str(a)] = a
             continue
         trial = G.State(G.copy_dict(g), st.rng.copy())
-        trial.d["forced"] = None if g["forced"] is None else list(g["forced"]) + [6] * 50
+        # forced dice on the copy: a networked game's generator waits for every peer's
+        # entropy (core.beacon), and a roll comes only after the checks
+        trial.d["forced"] = list(g["forced"] or []) + [6] * 50
         try:
             perform(trial, a)
         except IllegalAction:
             continue
+        except G.DiceOut:
+            pass  # its checks passed (endless initiative ties of the forced sixes)
         out[str(a)] = a
     return [out[k] for k in sorted(out)]
 
