@@ -164,8 +164,8 @@ def _orders(verb: str, rest: list[str]) -> list[str]:
             raise NotationError("deploy takes 'standard' or label=type@hex:strength,...")
         items = rest[0].split(",")
         pat = re.compile(r"^([1-9][0-9]*)=([a-z-]+)@([1-4][a-h][1-9]):([1-9])$")
-        public = re.compile(r"^([1-9][0-9]*)@([1-4][a-h][1-9])$")  # R116's public part
-        if not (all(pat.match(i) for i in items) or all(public.match(i) for i in items)):
+        part = re.compile(r"^([1-9][0-9]*)@([1-4][a-h][1-9])$")  # R116's public part
+        if not (all(pat.match(i) for i in items) or all(part.match(i) for i in items)):
             raise NotationError(f"bad deploy items {rest[0]!r}")
         return [",".join(sorted(items, key=lambda i: int(re.split("[=@]", i)[0])))]
     public = rest[:1] == ["sealed"]  # the public part of sealed orders (R116)

@@ -1441,7 +1441,15 @@ def _retreat_candidates(g: Dict, b: Any, x: str) -> list[Action]:
     h = g["blocks"][x]["at"]
     ut = G.utype(g, x)
     paths = _paths(b, h, ut.move) if ut.ability == "flyer" else [[n] for n in b.neighbours(h)]
-    return [Action(p, "retreat", (lab, "-".join(path))) for path in paths]
+    out = [Action(p, "retreat", (lab, "-".join(path))) for path in paths]
+    s = G.side(g, p)
+    for n in b.neighbours(h):  # into a full friendly hex: naming the block eliminated (R121)
+        mine = [y for y in G.on_map(g, n) if g["blocks"][y]["owner"] == p]
+        if mine and len([y for y in G.on_map(g, n) if G.side(g, g["blocks"][y]["owner"]) == s]) \
+                >= g["opts"]["stacking"]:
+            out += [Action(p, "retreat", (lab, n, f"eliminate={g['blocks'][y]['label']}"))
+                    for y in mine]
+    return out
 
 
 def _paths(b: Any, start: str, n: int) -> list[list[str]]:

@@ -192,12 +192,14 @@ class Recorder(PeerGame):
         return await super()._handle(msg)
 
 
+@pytest.mark.parametrize("bots,seed", [(0, 1), (1, 2)])
 async def test_lan_game_keeps_every_block_hidden_until_the_rules_reveal_it(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A headless host and two joiners with bots play a whole game over 127.0.0.1: one
-    final hash everywhere, every audit passes, and no frame a peer received (the host's
-    included) holds a block's face before the game is over, except the owners' reveals."""
-    monkeypatch.setattr(lan, "secrets", _Secrets(1))
+        monkeypatch: pytest.MonkeyPatch, bots: int, seed: int) -> None:
+    """A headless host and two joiners with bots (or one joiner and the host's bot seat)
+    play a whole game over 127.0.0.1: one final hash everywhere, every audit passes, and no
+    frame a peer received (the host's included) holds another seat's block face before the
+    game is over, except the owners' reveals."""
+    monkeypatch.setattr(lan, "secrets", _Secrets(seed))
     got: list[tuple[str, dict[str, Any]]] = []
     handle = HostGame._handle
 
@@ -206,9 +208,10 @@ async def test_lan_game_keeps_every_block_hidden_until_the_rules_reveal_it(
         await handle(self, seat, msg)
 
     monkeypatch.setattr(HostGame, "_handle", recording)
-    host = HostGame(players=2, local_seat=False, ruleset=RS, seed=1)
+    host = HostGame(players=2, local_seat=False, ruleset=RS, seed=seed, bots=bots)
     port = await host.start()
-    peers = [Recorder("127.0.0.1", port, name=f"peer {i}", ruleset=RS) for i in range(2)]
+    peers = [Recorder("127.0.0.1", port, name=f"peer {i}", ruleset=RS)
+             for i in range(2 - bots)]
     try:
         async with asyncio.timeout(500):
             res = await asyncio.gather(host.run(), *[p.run() for p in peers])
@@ -230,4 +233,9 @@ async def test_lan_game_keeps_every_block_hidden_until_the_rules_reveal_it(
     # the host's own state never held a face but the revealed ones
     shown = {f"{a.split()[0]}.{i.split('=')[0]}" for a in host.actions if a.split()[1] == "reveal"
              for i in a.split()[2].split(",")}
-    assert {b for b, x in host.state.d["blocks"].items() if x["type"]} <= shown
+    mine = {s.seat for s in host.seats if s.kind != "remote"}
+    assert {b for b, x in host.state.d["blocks"].items() if x["type"] and
+            x["owner"] not in mine} <= shown
+    for p in peers:  # and each joiner's state only its own and the revealed
+        assert {b for b, x in p.state.d["blocks"].items() if x["type"] and
+                x["owner"] != p.seat} <= shown
