@@ -14,6 +14,7 @@ real sockets (127.0.0.1): a headless host and two joiners with bots, every frame
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import re
 from typing import Any
@@ -43,11 +44,12 @@ def _peers(seed: int) -> dict[str, Any]:
     return out
 
 
+@functools.lru_cache(maxsize=2)
 def _play(seed: int, level: str = "captain") -> tuple[dict[str, Any], list[Any]]:
     """A whole bot game on three networked states: each seat's action decided on its own
     state, its sealed orders sent to the others as their public part; every step checked
     to give one public hash and one stage everywhere. Returns the states and the whole
-    actions (what the end's openings give)."""
+    actions (what the end's openings give); kept for the tests that read it (read only)."""
     peers = _peers(seed)
     whole: list[Any] = []
     while not RS.result(peers[""]).over:
