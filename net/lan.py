@@ -1307,7 +1307,9 @@ class HostGame:
             if s.chain is not None:
                 self.reveals_in[s.seat] = s.chain.reveal(self.tracker.used[s.seat]).hex()
         waiting = [s.seat for s in self.seats if s.seat not in self.reveals_in]
-        self.roll_msg = {"type": "roll", "seq": rs.seq(st) + 1, "action": action.to_wire(),
+        sealed = rs.seal(st, action)  # a sealed action is announced by its public form
+        shown = sealed.public if sealed is not None else action
+        self.roll_msg = {"type": "roll", "seq": rs.seq(st) + 1, "action": shown.to_wire(),
                          "index": index, "waiting": waiting}
         await self._broadcast(self.roll_msg)
         if waiting:
