@@ -662,6 +662,13 @@ class Ruleset(ABC):
         owner-held secret."""
         raise ValueError(f"{self.title} has no owner-held secret to answer from")
 
+    def keep_private(self, state: Any, seat: str, entropy: bytes) -> None:
+        """A networked game's process plays ``seat``: ``entropy`` (16 random bytes, never
+        sent) is that owner's private randomness, for the private choices its rules make
+        (Wizard Kings: the labels of the standard army, R112/R113). Never part of the state
+        hash or a view. Default: the ruleset makes no private choice."""
+        return None
+
     def dealing(self) -> Dealing:
         """The hooks of this ruleset's dealer-held secrets (:class:`Dealing`; the base: no
         secret)."""
