@@ -144,7 +144,8 @@ def score(g: Dict, me: str, a: Action) -> int:
             s += 200
         if spell.kind == "summon":  # board presence: a creature strikes every turn
             s += 15
-            if not g["stack"] and _creatures(g, me) <= _creatures(g, other(me)):
+            if not g["stack"] and _creatures(g, me) <= _creatures(g, other(me)) \
+                    and not saving_for(g, me) and not goal_win(g, me):
                 s += 30  # the rival has as many creatures or more: answer on the board
         if spell.circle >= 5:  # the high Circles are what a raised ceiling is for
             s += 10 * (spell.circle - 4)
