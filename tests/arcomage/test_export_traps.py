@@ -12,8 +12,8 @@ import pytest
 
 from core import log
 from core.arcomage.ruleset import RULESET as R
-from core.engine import commitment
 from core.codec import pack
+from core.engine import commitment
 from wizwar_tui.saves import verify_files
 
 NET = {"traps": "owner"}
