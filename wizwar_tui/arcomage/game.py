@@ -189,7 +189,7 @@ class ArcoMageGameScreen(GameScreenBase):
         yield Static(id="ac-status")
         yield Input(placeholder="notation, e.g. cast firebolt @P2 · Esc closes", id="ac-cmd")
         yield Footer(show_command_palette=False)
-        yield TooSmall()
+        yield TooSmall("ArcoMage")
 
     def on_mount(self) -> None:
         """Titles, the first drawing, the log file, then the bots if they act first."""
@@ -417,14 +417,18 @@ class ArcoMageGameScreen(GameScreenBase):
         t = Text(no_wrap=True, overflow="ellipsis")
         # what matters most first: a narrow window cuts the end (the where, the limit)
         t.append(" ArcoMage ", "bold reverse")
-        t.append(f" turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
+        if v.get("winner"):  # the game is over: nobody's step (R118)
+            w = v["winner"]
+            t.append(f" turn {v['turn']} · " + ("drawn" if w == "draw" else f"{w} won"))
+        else:
+            t.append(f" turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
         t.append(f" · you are {self.human}", render.colour(self.human))
         clock = self.clock_text(v)
         if clock:
             t.append(clock, "bold yellow" if "⏱ 1" in clock or "⏱ " + "0" in clock
                      else "bold")
         t.append(f" · {self.lan_label() if self.lan is not None else f'seed {self.seed}'}")
-        if v["turn_limit"]:
+        if v["turn_limit"] and not v.get("winner"):
             t.append(f" (limit {v['turn_limit']})", "dim")
         return t
 
