@@ -1,13 +1,20 @@
 """Small fixes from the fresh-user trial of ArcoMage (issue 17, items 5, 9, 10, 11): the
-header after the end, the "too small" notice naming the game, the help's words."""
+header after the end, the "too small" notice naming the game, the help's words,
+the replay's "seen as" hiding a trap's target from its victim (item 6)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import SimpleNamespace
+
+from core import log
 from core.arcomage.ruleset import RULESET as R
+from wizwar_tui import replay
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.arcomage.game import ArcoMageGameScreen
 from wizwar_tui.arcomage.screens import help_text
 from wizwar_tui.menu import TooSmall
+from wizwar_tui.replay import ReplayScreen
 
 
 def test_help_says_what_workers_bring_and_the_zoc_start_clause() -> None:
@@ -36,3 +43,28 @@ async def test_header_after_the_end_says_who_won() -> None:
         R.apply(st, "P1 concede")
         top = screen.top_text(R.view(st, "P1")).plain
         assert "P2 won" in top and "OVER" not in top and "limit" not in top, top
+
+
+def test_replay_seen_as_the_victim_hides_the_trap_target(tmp_path: Path) -> None:
+    """Issue 17 item 6: a saved game's replay seen as P2 shows P1's Magic Trap cast as
+    ``@P2:?`` (P2 did not know the target); seen as P1, or as everyone, it shows it whole."""
+    o = R.validate_options({})
+    st = R.new_game(o, 4)
+    data = log.encode(log.header(R, o, 4))
+    for i, text in enumerate(["P1 cast magic-trap @P2:lightning", "P2 pass"], 1):
+        a = R.parse_action(text)
+        R.apply(st, a)
+        data += log.encode(log.record(R, i, a, st, force_hash=True))
+    p = tmp_path / "g.wwlog"
+    p.write_bytes(data)
+    rp = replay.load(str(p))
+    rp.build()
+
+    def line(seat: str) -> str:
+        return ReplayScreen.action_line(SimpleNamespace(replay=rp, seat=seat), 1).plain
+
+    assert line("P2").endswith("P1 cast magic-trap @P2:?")
+    assert line("P1").endswith("P1 cast magic-trap @P2:lightning")
+    assert line(replay.EVERYONE).endswith("@P2:lightning")
+    assert ReplayScreen.action_line(SimpleNamespace(replay=rp, seat="P2"), 2).plain.endswith(
+        "P2 pass")
