@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from core import log
 from core.arcomage.ruleset import RULESET as R
 from wizwar_tui import replay
@@ -68,3 +70,22 @@ def test_replay_seen_as_the_victim_hides_the_trap_target(tmp_path: Path) -> None
     assert line(replay.EVERYONE).endswith("@P2:lightning")
     assert ReplayScreen.action_line(SimpleNamespace(replay=rp, seat="P2"), 2).plain.endswith(
         "P2 pass")
+
+
+@pytest.mark.parametrize("game", ["arcomage", "wizwar"])
+async def test_ctrl_c_twice_quits(game: str) -> None:
+    """Issue 17 item 7 (README: Ctrl+C asks, and again quits at once; shell-level, every game): the second Ctrl+C,
+    on the question's screen, quits as Ctrl+Q does."""
+    from wizwar_tui.lobby import ConfirmScreen
+
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.start_game(game=game, seed=1)
+        await pilot.pause()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen) and app.return_code is None
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.return_code == 0
