@@ -89,3 +89,20 @@ async def test_ctrl_c_twice_quits(game: str) -> None:
         await pilot.press("ctrl+c")
         await pilot.pause()
         assert app.return_code == 0
+
+
+def test_spellbook_says_why_a_wizard_cannot_cast_and_the_trapper_sees_his_trap() -> None:
+    """Items 14 and 15: under Animal Form every book line says ``animal-form``, not
+    ``later``; the trapper's panel names the spell he trapped (R97), the victim's does not."""
+    from wizwar_tui.arcomage import render
+
+    st = R.new_game(R.validate_options({}), 2)
+    R.apply(st, "P1 cast magic-trap @P2:lightning")
+    R.apply(st, "P2 pass")
+    mine = render.player_panel(R.view(st, "P1"), "P2", "P1").plain
+    theirs = render.player_panel(R.view(st, "P2"), "P2", "P2").plain
+    assert "lightning" in mine and "lightning" not in theirs, (mine, theirs)
+    st.d["players"]["P1"]["form"] = {"slug": "animal-form"}  # (the Pale Tower has none)
+    v = R.view(st, "P1")
+    line = render.spell_line(v, "P1", "firebolt", False).plain
+    assert "animal-form" in line and "later" not in line, line
