@@ -106,3 +106,26 @@ def test_spellbook_says_why_a_wizard_cannot_cast_and_the_trapper_sees_his_trap()
     v = R.view(st, "P1")
     line = render.spell_line(v, "P1", "firebolt", False).plain
     assert "animal-form" in line and "later" not in line, line
+
+
+async def test_a_refusal_does_not_outlive_the_next_action() -> None:
+    """Item 17: "It is not your decision now." said during the rival's turn is gone from
+    the status line once actions are played (into one's own MAIN); until then it stays."""
+    from core.arcomage.actions import Action
+
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=1)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        s = screen.session
+        screen.say("It is not your decision now.")
+        v = s.view()
+        legal = s.legal_actions()
+        assert "not your decision" in screen.prompt(v, legal).plain
+        s.submit(Action("P1", "end"))
+        screen.run_bots()
+        await pilot.pause()
+        v = s.view()
+        assert "not your decision" not in screen.prompt(v, s.legal_actions()).plain

@@ -156,6 +156,7 @@ class ArcoMageGameScreen(GameScreenBase):
         self.shown: list[Action] = []  # the action list's actions, in its order
         self.book: list[str] = []  # the spellbook list's slugs, in its order
         self.message: Text | None = None
+        self.message_seq = -1  # the action count when the message was said
         self.logged = 0  # events written to the log
         self.seen_messages = len(getattr(lan, "messages", [])) if lan is not None else 0
         self.over_shown = False
@@ -433,7 +434,10 @@ class ArcoMageGameScreen(GameScreenBase):
         return t
 
     def prompt(self, v: Any, legal: list[Action]) -> Text:
-        """What the human may do now, in words (the message of the last refusal first)."""
+        """What the human may do now, in words (the message of the last refusal first,
+        until an action is played: a refusal said in the rival's turn is stale in one's own)."""
+        if self.message is not None and self.message_seq not in (-1, v.get("seq", -1)):
+            self.message = None
         if self.message is not None:
             return self.message
         s = self.session
@@ -482,6 +486,10 @@ class ArcoMageGameScreen(GameScreenBase):
     def say(self, text: str, style: str = "bold red") -> None:
         """A message on the prompt line (until the next action) and in the log."""
         self.message = Text(text, style)
+        try:
+            self.message_seq = int(self.view().get("seq", -1))
+        except Exception:  # noqa: BLE001 - no view yet (a LAN game still starting)
+            self.message_seq = -1
         self.log_line(Text(text, style))
         if self.is_mounted:
             self.query_one("#ac-status", Static).update(self.message)
