@@ -129,3 +129,11 @@ async def test_a_refusal_does_not_outlive_the_next_action() -> None:
         await pilot.pause()
         v = s.view()
         assert "not your decision" not in screen.prompt(v, s.legal_actions()).plain
+
+
+def test_console_and_ascii_stand_ins_for_the_minus_sign_and_the_clock() -> None:
+    """Item 12: TERM=linux drew ``?2 feeblemind`` and ``· ? 58s``."""
+    from wizwar_tui.ascii import ascii_char, console_char
+
+    assert console_char("−") == ascii_char("−") == "-"
+    assert console_char("⏱") == "@"
