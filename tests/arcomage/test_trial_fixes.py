@@ -137,3 +137,14 @@ def test_console_and_ascii_stand_ins_for_the_minus_sign_and_the_clock() -> None:
 
     assert console_char("−") == ascii_char("−") == "-"
     assert console_char("⏱") == "@"
+
+
+def test_play_help_lists_the_clock_values() -> None:
+    """Item 18: ``play --help``'s ``--clock`` says its values (0, 60)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "wizwar_tui.cli", "play", "arcomage",
+                          "--help"], capture_output=True, text=True, timeout=120).stdout
+    flat = " ".join(out.split())
+    assert "(one of 0, 60; default 0)" in flat, flat
