@@ -32,7 +32,7 @@ from typing import Any
 from core.arcomage import field as fld
 from core.arcomage import traps
 from core.arcomage.actions import Action
-from core.arcomage.data import ALTERNATE_WINS, SPELLS
+from core.arcomage.data import ALTERNATE_WINS, CREATURES, SPELLS, SUMMONS
 from core.arcomage.state import Dict, State, ceiling, other, values, workers_total
 
 LEVELS = ("apprentice", "archmage")
@@ -144,9 +144,12 @@ def score(g: Dict, me: str, a: Action) -> int:
             s += 200
         if spell.kind == "summon":  # board presence: a creature strikes every turn
             s += 15
-            if not g["stack"] and _creatures(g, me) <= _creatures(g, other(me)) \
+            kind = CREATURES[SUMMONS[a.slug]] if a.slug in SUMMONS else None
+            if not g["stack"] and _creatures(g, me) < _creatures(g, other(me)) \
+                    and kind is not None and kind.toughness >= 2 \
                     and not saving_for(g, me) and not goal_win(g, me):
-                s += 30  # the rival has as many creatures or more: answer on the board
+                s += 30  # the rival has more creatures: answer on the board
+                # (with one that outlives a Tower's shot: a 1-toughness one is a loop)
         if spell.circle >= 5:  # the high Circles are what a raised ceiling is for
             s += 10 * (spell.circle - 4)
         top_enemy = bool(g["stack"]) and g["stack"][-1]["caster"] != me
