@@ -102,6 +102,8 @@ def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = ""
             or ["--game-" + o.flag[2:]]  # an option named like a flag of the command
         default = f" (default {'on' if o.default else 'off'})" if o.kind == "bool" else \
             f" (default {o.default})"
+        if o.choices and o.kind != "bool":  # the metavar hides them: say them
+            default = f" (one of {', '.join(str(c) for c in o.choices)}; {default[2:]}"
         if o.kind == "bool":
             g.add_argument(*flags, dest=_dest(o), action="store_true", default=None,
                            help=(o.help or o.label) + default)
