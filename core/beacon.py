@@ -224,18 +224,31 @@ def needs_chance(ruleset: Ruleset, state: Any, action: Any, probe: Any = None) -
     rng = ruleset.chance(state)
     if rng is None or not rng.beaconed:
         return False
-    if probe is None:
-        probe = ruleset.clone(state)
-    prng = ruleset.chance(probe)
-    assert prng is not None
-    prng.beaconed, prng.fresh = True, False
     try:
-        ruleset.apply(probe, action)
-    except ChanceNeeded:
-        return True
+        return apply_unless_rolling(ruleset, ruleset.clone(state) if probe is None else probe,
+                                    action) is None
     except IllegalAction:
         return False
-    return False
+
+
+def apply_unless_rolling(ruleset: Ruleset, probe: Any, action: Any) -> list[Event] | None:
+    """Apply ``action`` to ``probe`` (a copy of a beaconed game's full state, which this
+    spends) on a generator that refuses every draw: the events when the action drew
+    nothing (``probe`` is then the state after it, exactly as an apply of the original
+    would leave it: the LAN host commits it, docs/performance.md, LAN latency), None when
+    it rolls (``probe`` is then spoiled: the first draw stopped it half-way). Raises
+    :class:`~core.engine.IllegalAction` for an illegal action and ``ValueError`` for a
+    state whose dice are not beaconed (a local game draws from the seed's stream)."""
+    prng = ruleset.chance(probe)
+    if prng is None or not prng.beaconed:
+        raise ValueError(f"{ruleset.title}: this state's dice are not beaconed")
+    prng.fresh = False
+    try:
+        return ruleset.apply(probe, action)
+    except ChanceNeeded:
+        return None
+    finally:
+        prng.spend()
 
 
 #: The stand-in beacon value :func:`why_illegal` feeds a copy: legality never reads the dice.
@@ -308,5 +321,5 @@ def apply_with(ruleset: Ruleset, state: Any, action: Any,
 
 
 __all__ = ["CHAIN_LENGTH", "BeaconError", "Chain", "ChanceNeeded", "LocalBeacon", "Tracker",
-           "apply_with", "beaconize", "combine", "generator", "h", "is_beaconed",
+           "apply_unless_rolling", "apply_with", "beaconize", "combine", "generator", "h", "is_beaconed",
            "local_reveal", "needs_chance", "roll_index", "step_ok", "value_for", "why_illegal"]

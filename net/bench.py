@@ -82,14 +82,14 @@ class TimedPeer(PeerGame):
         self.applied[seq] = now()
         self.cpu[seq] = time.thread_time() - self._cpu0
 
+    def _checked(self, seq: int) -> None:
+        self.checked[seq] = now()
+
     def _commit(self, msg: dict[str, Any]) -> None:
         self._cpu0 = time.thread_time()
         super()._commit(msg)
-        seq = msg["seq"]
-        self.checked[seq] = now()
-        if seq not in self.applied:  # a wizwar without the hook: applied when checked
-            self.applied[seq] = self.checked[seq]
-            self.cpu[seq] = time.thread_time() - self._cpu0
+        if not hasattr(PeerGame, "_checked"):  # an older net.lan (A/B runs): checked inline
+            self.checked[msg["seq"]] = now()
 
 
 class TimedHost(HostGame):
@@ -134,12 +134,14 @@ def _child(*args: str) -> subprocess.Popen[str]:
 
 
 async def game_latencies(game: str = "", seed: int = 1, players: int = 3,
+                         parts: dict[str, list[float]] | None = None,
                          ) -> tuple[list[float], list[float], list[float]]:
     """One game: for each joiner proposal the seconds to the last peer having applied it
     (the host: applied and sent; a joiner: the action is in its state), to the last peer
     having also checked its state hash against the host's, and the CPU seconds on the
     critical path (the host's, from reading the proposal to sending the commit, plus the
-    slowest joiner's, from taking the commit to having applied it). Raises
+    slowest joiner's, from taking the commit to having applied it); ``parts``, when given,
+    gets those two parts apart (keys ``host`` and ``joiner``, CPU seconds). Raises
     ``RuntimeError`` when the peers do not end on one hash."""
     rs = registry.get(game or registry.DEFAULT)
     host = TimedHost(ruleset=QuickBots(rs, f"host {seed}"), players=players, seed=seed,
@@ -169,7 +171,11 @@ async def game_latencies(game: str = "", seed: int = 1, players: int = 3,
                     out[i].append(max(e for e in ends if e is not None) - t0)
             cpus = [o["cpu"].get(seq) for o in runs]
             if int(seq) in host.cpu and all(c is not None for c in cpus):
-                out[2].append(host.cpu[int(seq)] + max(c for c in cpus if c is not None))
+                slowest = max(c for c in cpus if c is not None)
+                out[2].append(host.cpu[int(seq)] + slowest)
+                if parts is not None:
+                    parts.setdefault("host", []).append(host.cpu[int(seq)])
+                    parts.setdefault("joiner", []).append(slowest)
     return out
 
 
@@ -227,17 +233,21 @@ def measure(runs: int = 3, game: str = "", players: int = 3) -> dict[str, list[f
     """Per run (one game with seed ``run + 1``, then 2,000 echoes): the median proposal
     latency (to every peer having applied it; ``checked``: and checked its hash), the
     median echo round trip, in seconds, and their ratios. Keys: ``latency``, ``checked``,
-    ``echo``, ``ratio``, ``ratio_checked``, ``proposals`` (how many were timed)."""
+    ``echo``, ``ratio``, ``ratio_checked``, ``proposals`` (how many were timed), ``cpu_path``
+    (and its parts ``cpu_host``, ``cpu_joiner``: medians), ``echo_cpu``, ``ratio_cpu``."""
     keys = ("latency", "checked", "echo", "ratio", "ratio_checked", "proposals", "cpu_path",
-            "echo_cpu", "ratio_cpu")
+            "echo_cpu", "ratio_cpu", "cpu_host", "cpu_joiner")
     res: dict[str, list[float]] = {k: [] for k in keys}
     for run in range(runs):
-        lat, checked, cpu = asyncio.run(game_latencies(game, seed=run + 1, players=players))
+        parts: dict[str, list[float]] = {}
+        lat, checked, cpu = asyncio.run(game_latencies(game, seed=run + 1, players=players,
+                                                       parts=parts))
         echo, echo_cpu = echo_round_trips()
         a, c, b = statistics.median(lat), statistics.median(checked), statistics.median(echo)
         path = statistics.median(cpu) + echo_cpu  # the two hops: one echo's CPU
         for k, v in zip(keys, (a, c, b, a / b, c / b, float(len(lat)), path, echo_cpu,
-                               path / echo_cpu), strict=True):
+                               path / echo_cpu, statistics.median(parts["host"]),
+                               statistics.median(parts["joiner"])), strict=True):
             res[k].append(v)
     return res
 
@@ -333,8 +343,9 @@ def main(argv: list[str]) -> int:
               f"(median of {res['proposals'][i]:.0f}), and checked "
               f"{1e3 * res['checked'][i]:.3f} ms; echo {1e3 * res['echo'][i]:.3f} ms; "
               f"{res['ratio'][i]:.1f}x, {res['ratio_checked'][i]:.1f}x; CPU on the path "
-              f"{1e6 * res['cpu_path'][i]:.0f} us, echo CPU {1e6 * res['echo_cpu'][i]:.0f} "
-              f"us, {res['ratio_cpu'][i]:.1f}x")
+              f"{1e6 * res['cpu_path'][i]:.0f} us (host {1e6 * res['cpu_host'][i]:.0f}, "
+              f"joiner {1e6 * res['cpu_joiner'][i]:.0f}), echo CPU "
+              f"{1e6 * res['echo_cpu'][i]:.0f} us, {res['ratio_cpu'][i]:.1f}x")
     return 0
 
 

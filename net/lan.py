@@ -150,6 +150,41 @@ def keepalive(writer: asyncio.StreamWriter) -> None:
                 sock.setsockopt(socket.IPPROTO_TCP, opt, value)
 
 
+def swap_contents(a: Any, b: Any) -> bool:
+    """Exchange the contents of two objects of one type (every slot and the instance
+    ``__dict__``), so that ``a`` keeps its identity and holds what ``b`` held, and the other
+    way round: the LAN host's state object stays the one everyone holds while it takes the
+    contents of the copy an action was applied to (:meth:`HostGame._probe`). A ``dict``
+    swaps its items. False (nothing changed) for objects of different types, with a slot
+    unset, or with neither slots nor a ``__dict__`` (the caller then applies the action to
+    its own object instead)."""
+    if type(a) is not type(b):
+        return False
+    slots: list[str] = []
+    for k in type(a).__mro__:
+        names = getattr(k, "__slots__", ())
+        slots.extend([names] if isinstance(names, str) else
+                     [n for n in names if n not in ("__dict__", "__weakref__")])
+    if any(not hasattr(a, n) or not hasattr(b, n) for n in slots):
+        return False
+    for n in slots:
+        va = getattr(a, n)
+        setattr(a, n, getattr(b, n))
+        setattr(b, n, va)
+    da, db = getattr(a, "__dict__", None), getattr(b, "__dict__", None)
+    if isinstance(a, dict):  # a state that is a plain map: its items are its contents
+        da, db = a, b
+    elif da is None and not slots:
+        return False  # contents this cannot reach (a tuple, a C object)
+    if da is not None and db is not None:
+        keep = dict(da)
+        da.clear()
+        da.update(db)
+        db.clear()
+        db.update(keep)
+    return True
+
+
 def describe(exc: BaseException) -> str:
     """Why a connection was dropped, in words, never empty (``TimeoutError()`` has no
     message: "no answer in time")."""
@@ -315,6 +350,14 @@ class HostGame:
         self._openings_in = asyncio.Event()
         self._conns: set[Conn] = set()  # every open connection (closed with the game)
         self._spare: tuple[Any, int, Any] | None = None  # (state, seq, a copy of it)
+        # the action applied to the spare, to be committed: (state, action, after, events,
+        # the dealer's note of what was known before)
+        self._probed: tuple[Any, Any, Any, list[Event], dict[str, Any]] | None = None
+        # the last commit's work that its frame does not need (:meth:`_settle`): its
+        # message, action, reveals, the record's sealed part, and the state object it
+        # replaced (checked unchanged) or None
+        self._unsettled: tuple[dict[str, Any], Any, dict[str, Any], list[str],
+                               Any] | None = None
         opts = dict(self.options)
         if self.players and "players" in self.ruleset.options.names():
             opts["players"] = self.players
@@ -404,6 +447,8 @@ class HostGame:
         unless it ended normally)."""
         if self._server is not None:
             self._server.close()
+        if not self.desync:
+            await self._settle()  # the last action's record is written
         over = self.over
         for s in self.seats:
             if s.conn is not None:
@@ -473,6 +518,7 @@ class HostGame:
             # From here to the end of the catch-up nothing waits (sends only queue), so no
             # broadcast reaches the new connection before its catch-up: a commit ahead of
             # the start it follows dropped a rejoining peer ("a commit before the start").
+            await self._settle()  # its hash frame goes to the others; the catch-up has it
             old, seat.conn = seat.conn, conn
             await conn.send({"type": "welcome", "seat": seat.seat, "token": seat.token,
                              "players": self.players, "game": self.name[:80],
@@ -616,7 +662,9 @@ class HostGame:
 
     async def _catch_up(self, seat: Seat) -> None:
         """A rejoining peer gets everything it was sent so far, in order, written in one go
-        (nothing can come between: no broadcast reaches it before its catch-up)."""
+        (nothing can come between: no broadcast reaches it before its catch-up). The last
+        commit was settled before the seat took the connection, so every commit in the
+        backlog carries its hash."""
         assert seat.conn is not None
         backlog: list[dict[str, Any]] = []
         if self.deal_msg:
@@ -765,6 +813,9 @@ class HostGame:
         dropped (it may rejoin and catch up from the record), everyone is told, and the game
         goes on. Raises ``ConnectionError`` to end the dropped peer's connection."""
         rs = self.ruleset
+        await self._settle()
+        if self.desync:
+            return  # the host's own check stopped the game meanwhile
         mine = self.hashes.get(seq, "")
         if theirs and seq in self.hashes:  # a claim about that action, like an ack
             self.acks.setdefault(seq, {})[seat.seat] = theirs
@@ -780,15 +831,7 @@ class HostGame:
                 seq, mine, theirs, self.actions, self.report_dir, rs,
                 note=f"a host fault: {fault} ({seat.seat}: {reason})")
             self.log(f"DESYNC at {seq}: {fault}; report {self.desync}")
-            stop = {"type": "desync", "seq": seq, "reason": f"the host is at fault: {fault}"}
-            for s in self.seats:
-                if s.conn is not None:
-                    await s.conn.send(stop)
-            for w in list(self.watchers):
-                await w.send(stop)
-            await self._inbox.put(("", None, 0, 0))  # wake the sequencer, wherever it waits
-            await self._sealed_box.put(("", {}))
-            self._reveals_done.set()
+            await self._stop_all(seq, fault)
             return
         why = (f"{seat.seat} is the odd one out at action {seq} ({reason}): the host's record "
                "replays to its own hashes"
@@ -923,6 +966,7 @@ class HostGame:
                     self.log(f"refused: {reason}")
                 continue
             await self._sequence(action)
+        await self._settle()
         if self.desync:
             return ""
         st = self.state
@@ -1264,15 +1308,48 @@ class HostGame:
 
     async def _sequence(self, action: Any) -> None:
         """Commit a checked action; one that rolls gets its dice first (:meth:`_roll`).
-        Nothing is committed when the game stopped meanwhile (a desync). Whether it rolls
-        is probed on a copy of the state made while the host waited (:meth:`_make_spare`),
-        not on the way from the proposal to its commit."""
+        Nothing is committed when the game stopped meanwhile (a desync). In a beaconed game
+        the action is applied once, to a copy of the state made while the host waited
+        (:meth:`_make_spare`), on a generator that refuses every draw: when it drew nothing
+        that copy is committed as the host's state (:meth:`_probe`); when it rolls, the
+        dice are taken and the action is applied to the state itself."""
+        await self._settle()
+        if self.desync:
+            return
         reveals = None
-        if beacon.needs_chance(self.ruleset, self.state, action, self._take_spare()):
+        if beacon.is_beaconed(self.ruleset, self.state) and not self._probe(action):
             reveals = await self._roll(action)
             if reveals is None:
                 return
         await self.commit(action, reveals)
+
+    def _probe(self, action: Any) -> bool:
+        """Apply ``action`` to the spare copy of the state (made now if there is none) with
+        every draw refused (``beacon.apply_unless_rolling``), the dealer attached to it.
+        True: it drew nothing, and :meth:`commit` takes the copy as the host's state; False:
+        it rolls (or is illegal: :meth:`commit` then raises as before). Raises
+        ``RuntimeError`` for a ruleset that re-dealt secret values before its first draw
+        (the dealer's values would have moved under a discarded copy)."""
+        rs, st, dealer = self.ruleset, self.state, self.dealer
+        assert st is not None and dealer is not None
+        self._probed = None
+        spare = self._take_spare()
+        if spare is None:
+            spare = rs.clone(st)
+        before = dealer.begin(st, action)
+        deals = len(dealer.history)
+        dealer.attach(spare)
+        try:
+            events = beacon.apply_unless_rolling(rs, spare, action)
+        except IllegalAction:
+            events = None
+        if events is None:
+            if len(dealer.history) != deals:
+                raise RuntimeError(f"{rs.title}: an action re-dealt secret values before it "
+                                   "rolled; the LAN host cannot probe it")
+            return False
+        self._probed = (st, action, spare, events, before)
+        return True
 
     def _take_spare(self) -> Any:
         """The copy of the current state made while the host waited (:meth:`_make_spare`),
@@ -1345,19 +1422,28 @@ class HostGame:
 
     async def commit(self, action: Any, reveals: list[list[str]] | None = None) -> None:
         """Apply a checked action on the host's full state and send it, with the reveals
-        each peer may have (and the dice reveals of an action that rolls), to everyone."""
+        each peer may have (and the dice reveals of an action that rolls), to everyone.
+        An action :meth:`_probe` applied already to the spare copy is not applied again:
+        the copy becomes the host's state. Only what the ``commit`` frame needs is done
+        before it is sent; the host's state hash, its log record and the next spare follow
+        (:meth:`_settle`: at the first ack, or before anything else needs them)."""
         st, dealer, rs = self.state, self.dealer, self.ruleset
         assert st is not None and dealer is not None
+        await self._settle()
+        probed, self._probed = self._probed, None
         sealed = rs.seal(st, action)  # fields secret to all but ``sealed.knows``
-        before = dealer.begin(st, action)
-        self.events.extend(beacon.apply_with(rs, st, action, reveals))
+        replaced = None
+        if probed is not None and probed[0] is st and probed[1] is action and not reveals \
+                and swap_contents(st, probed[2]):
+            _st, _action, replaced, events, before = probed  # the old contents, now
+            self.events.extend(events)
+        else:
+            before = dealer.begin(st, action)
+            self.events.extend(beacon.apply_with(rs, st, action, reveals))
         rev = dealer.finish(st, before)
-        h = rs.state_hash(st)
         seq = rs.seq(st)
-        self.hashes[seq] = h
-        self.actions.append(str(action))
         msg = {"type": "commit", "seq": seq, "action": action.to_wire(), "pre": rev["pre"],
-               "reblind": rev["reblind"], "private": rev["private"], "hash": h,
+               "reblind": rev["reblind"], "private": rev["private"],
                "beacon": reveals or []}
         kept: list[str] = []
         owner = next((x for x in self.seats if x.seat == action.actor), None)
@@ -1378,19 +1464,73 @@ class HostGame:
             self.openings.append([seq, action.to_wire(), salt])
             kept = [com, salt]
         self.sent.append(msg)
-        # the host's own log: every value is known; re-deals carry their new values
-        rec = log.record(rs, seq, action, st, force_hash=self.over,
-                         reveals={**dealer.log_reveals(rev), "beacon": reveals or []},
-                         sealed=kept)
-        self._record.append(rec)
-        if self.writer is not None:
-            self.writer(log.encode(rec))
+        self._unsettled = (msg, action, rev, kept, replaced)
         await self._broadcast(msg)
         for s in self.seats:
             if s.new_tip:
                 await self._recommit(s)
-        self._changed()
-        asyncio.get_running_loop().call_soon(self._make_spare)
+        # right after this task yields: the peers wait for the hash to ack
+        asyncio.get_running_loop().call_soon(self._settle_soon)
+
+    def _settle_soon(self) -> None:
+        """:meth:`_settle` from a callback (nothing else waits for it)."""
+        if self._unsettled is not None:
+            task = asyncio.ensure_future(self._settle())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _settle(self) -> None:
+        """The last commit's work that its frame did not need, done as soon as the commit
+        is out (a callback :meth:`commit` schedules), or sooner when anything needs it (the
+        next action, a judgement, a rejoin's catch-up, the end, closing): the host's state
+        hash (kept in :attr:`hashes`, put in the kept commit for catch-ups and sent to every
+        peer in a ``hash`` frame), the action's text, the log record, the host's screen
+        (``on_change``) and the next spare copy of the state. A state object the commit replaced (:meth:`_probe`) must still hash to
+        what the host sent for it: if it changed outside the rules since, that is a host
+        fault, and the game stops for everyone with a report (as :meth:`_judge`)."""
+        work, self._unsettled = self._unsettled, None
+        if work is None:
+            return
+        msg, action, rev, kept, replaced = work
+        rs, st, dealer = self.ruleset, self.state, self.dealer
+        assert st is not None and dealer is not None
+        seq = msg["seq"]
+        h = rs.state_hash(st)
+        self.hashes[seq] = h
+        msg["hash"] = h
+        self.actions.append(str(action))
+        # the host's own log: every value is known; re-deals carry their new values
+        rec = log.record(rs, seq, action, st, force_hash=self.over,
+                         reveals={**dealer.log_reveals(rev), "beacon": msg["beacon"]},
+                         sealed=kept)
+        self._record.append(rec)
+        if self.writer is not None:
+            self.writer(log.encode(rec))
+        await self._broadcast({"type": "hash", "seq": seq, "hash": h})
+        self._changed()  # the seats' lists and the host's screen
+        if replaced is not None and rs.state_hash(replaced) != self.hashes.get(seq - 1):
+            fault = (f"the host's state changed outside the rules before action {seq} "
+                     "(it no longer has the hash the host sent for it)")
+            self.desync = write_desync_report(seq - 1, self.hashes.get(seq - 1, ""), "",
+                                              self.actions, self.report_dir, rs,
+                                              note=f"a host fault: {fault}")
+            self.log(f"DESYNC at {seq - 1}: {fault}; report {self.desync}")
+            await self._stop_all(seq - 1, fault)
+            return
+        self._make_spare()
+
+    async def _stop_all(self, seq: int, fault: str) -> None:
+        """A host fault: tell every seat and watcher the game stopped, and wake the
+        sequencer wherever it waits."""
+        stop = {"type": "desync", "seq": seq, "reason": f"the host is at fault: {fault}"}
+        for s in self.seats:
+            if s.conn is not None:
+                await s.conn.send(stop)
+        for w in list(self.watchers):
+            await w.send(stop)
+        await self._inbox.put(("", None, 0, 0))
+        await self._sealed_box.put(("", {}))
+        self._reveals_done.set()
 
     def view(self, seat: str = "P1") -> Any:
         """The host player's view (for the app)."""
@@ -1493,6 +1633,9 @@ class PeerGame:
     #: is kept so an id reused by a later object never takes an old stamp
     _stamps: dict[int, tuple[Any, tuple[int, int]]] = field(default_factory=dict)
     _told: bool = False  # the host was told of this peer's desync or cheat report
+    #: the last action applied and this peer's state hash after it, until the host's
+    #: ``hash`` of it comes (docs/protocol.md, Lockstep); the ack names it too
+    _mine: tuple[int, str] | None = None
 
     async def connect(self) -> None:
         """Open the connection and say hello: the seed nonce's commitment (kept on a
@@ -1701,10 +1844,18 @@ class PeerGame:
             if self.desync:
                 return ""
             assert self.state is not None
-            if not self.watch:
-                await self.conn.send({"type": "ack", "seq": msg["seq"],
-                                      "hash": self.ruleset.state_hash(self.state)})
-                await self._open_own()
+            if self._mine is None:  # checked already: a catch-up's commit held its hash
+                await self._ack(msg["seq"])
+        elif t == "hash":  # the host's hash of the action just applied, after its commit
+            seq, theirs = msg["seq"], msg["hash"]
+            if self._mine is not None and self._mine[0] == seq:
+                own, self._mine = self._mine[1], None
+                if own != theirs:
+                    self._desync(seq, theirs)
+                    return ""
+                self._checked(seq)
+                await self._ack(seq)
+            # else: an action checked already (a catch-up's commit carries its hash)
         elif t == "roll":
             self.rolling = [str(x) for x in msg["waiting"]][:8]
             await self._reveal(msg)
@@ -1841,7 +1992,7 @@ class PeerGame:
         opened = self._opened.pop(action.actor, None)
         if opened is not None and opened != msg["action"]:
             self.log(f"the host committed {action}, not {action.actor}'s sealed action")
-            self._desync(msg["seq"], msg["hash"])
+            self._desync(msg["seq"], str(msg.get("hash", "")))
             return
         reveals = msg.get("beacon") or []
         if reveals:  # an action that rolls: every seat's next chain value, seat order
@@ -1859,11 +2010,11 @@ class PeerGame:
             self.events.extend(beacon.apply_with(rs, st, action, reveals))
         except IllegalAction as exc:
             self.log(f"the host sent an illegal action {action}: {exc.reason}")
-            self._desync(msg["seq"], msg["hash"])
+            self._desync(msg["seq"], str(msg.get("hash", "")))
             return
         except ChanceNeeded:
             self.log(f"the host sent {action}, which rolls, without its dice reveals")
-            self._desync(msg["seq"], msg["hash"])
+            self._desync(msg["seq"], str(msg.get("hash", "")))
             return
         self.dealer.after(st, msg)
         self._applied(msg["seq"])
@@ -1876,8 +2027,17 @@ class PeerGame:
         if self.writer is not None and msg["seq"] > self._written >= 0:
             self.writer(log.encode(rec))
             self._written = msg["seq"]
-        if rs.state_hash(st) != msg["hash"]:
-            self._desync(msg["seq"], msg["hash"])
+        mine = rs.state_hash(st)
+        theirs = msg.get("hash")  # a catch-up's commit carries it; a live one is followed
+        # by its ``hash`` frame (protocol 5), and acked once that matched
+        if isinstance(theirs, str):
+            self._mine = None
+            if mine != theirs:
+                self._desync(msg["seq"], theirs)
+            else:
+                self._checked(msg["seq"])
+        else:
+            self._mine = (msg["seq"], mine)
         self._wake()
 
     def _sealed_of(self, msg: dict[str, Any], action: Any) -> tuple[Any, list[str]]:
@@ -1956,6 +2116,21 @@ class PeerGame:
     def _applied(self, seq: int) -> None:
         """Action ``seq`` is in this peer's state (its hash check follows): a hook for
         measurements (``net.bench``); nothing here."""
+
+    def _checked(self, seq: int) -> None:
+        """This peer's state hash after action ``seq`` matched the host's: a hook for
+        measurements (``net.bench``); nothing here."""
+
+    async def _ack(self, seq: int) -> None:
+        """Ack action ``seq`` (applied, its hash the host's) with the hash of this peer's
+        state as it is now (computed again: a state changed since the check is caught at
+        this very action); then, once the game is over, open our own sealed actions. A
+        watcher acks nothing."""
+        if self.watch or self.conn is None:
+            return
+        await self.conn.send({"type": "ack", "seq": seq,
+                              "hash": self.ruleset.state_hash(self.state)})
+        await self._open_own()
 
     def dice_waiting(self) -> list[str]:
         """The seats whose dice reveal the host was waiting for when it announced the roll

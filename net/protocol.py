@@ -23,7 +23,8 @@ PROTOCOL_VERSION = 5  # 2: any ruleset (hello's content digest, welcome's rulese
 # beacon (hello's chain, deal's chains, roll/beacon/chain, commit's beacon); 4: a hostile
 # peer cannot stall or trick the lockstep (deal's game id and hello's ``game``, propose's
 # seq and window, reopen/recommit, report, drop); 5: mental-poker dealing (hello's dealer
-# and keys, the mp_* frames, mask, unmask)
+# and keys, the mp_* frames, mask, unmask) and the host's state hash follows its commit
+# (``hash``) instead of holding it back (a commit kept for a catch-up still has it)
 MAX_FRAME = 1 << 20  # bytes: no honest message is near this
 
 #: Each message type and the keys (with types) it must carry.
@@ -46,7 +47,10 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     # the actions it sealed itself, for the audit
     "openings": {"openings": list},
     "commit": {"seq": int, "action": list, "pre": list, "reblind": list, "private": list,
-               "hash": str, "last": int},
+               "last": int},
+    # the host's state hash after action ``seq``, sent once the commit is out (a commit
+    # sent again in a catch-up carries it as its own ``hash``)
+    "hash": {"seq": int, "hash": str},
     "reject": {"reason": str, "action": list},
     "ack": {"seq": int, "hash": str},
     "peers": {"seats": dict},
