@@ -860,3 +860,49 @@ async def test_a_resumed_wizwar_game_is_played_to_its_end_in_two_tabs(
             await until_tab(tab, lambda s: "win" in s.lower(), f"the game over in {seat}'s tab")
     finally:
         await h.close()
+
+
+# ------------------------------------------------------- the trial's findings (issue 16)
+async def _screen_until(ws: aiohttp.ClientWebSocketResponse, term: Term,
+                        cond: Callable[[str], bool], what: str,
+                        timeout: float = LONG) -> str:
+    """Feed ``term`` with the app's screen bytes until ``cond(its text)`` holds."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not cond(term.text()):
+                msg = await ws.receive()
+                if msg.type == aiohttp.WSMsgType.BINARY:
+                    term.feed(msg.data.decode("utf-8", "replace"))
+                elif msg.type != aiohttp.WSMsgType.TEXT:
+                    raise AssertionError(f"closed before {what}:\n{term.text()}")
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}:\n{term.text()}") from None
+    return term.text()
+
+
+async def test_the_first_players_tab_shows_its_keys_before_any_key() -> None:
+    """The first player waits in the lobby; at the deal her tab's game screen shows its key
+    bar at once, before she has pressed a key (the web driver's blur at start-up left the
+    app unfocused, and an unfocused app's key bar never filled in)."""
+    h = await hosted(HostGame(players=2, local_seat=False, name="web test", seed=3))
+    peer: asyncio.Future[Any] | None = None
+    try:
+        async with aiohttp.ClientSession() as s:
+            _, ws_path = await _ticket(s, h.url, "ann")
+            async with s.ws_connect(h.url + ws_path[1:] + "?width=120&height=34") as ws:
+                term = Term()
+                await _screen_until(ws, term, lambda t: "Waiting for 1 more" in t,
+                                    "ann in the lobby")
+                bob = PeerGame("127.0.0.1", h.game.port, name="bob", bot_play=False)
+                peer = asyncio.ensure_future(bob.run())
+                await _screen_until(ws, term, lambda t: "Players" in t and "Hand" in t,
+                                    "ann's game screen")
+                scr = await _screen_until(ws, term, lambda t: "? Help" in t and "q Leave" in t,
+                                          "the game screen's key bar, no key pressed")
+                assert scr.splitlines()[-1].strip().startswith("? Help"), scr
+    finally:
+        if peer is not None:
+            peer.cancel()
+            with contextlib.suppress(BaseException):
+                await peer
+        await h.close()
