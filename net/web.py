@@ -504,7 +504,13 @@ class GameWebServer:
                      + ").</p>")
         return self._page(body, status)
 
-    def _no_key(self) -> web.Response:
+    def _no_key(self, wrong: bool = False) -> web.Response:
+        """403 in words: no key (``wrong`` False), or a key that is not this game's."""
+        if wrong:
+            return self._page("<p class='problem' id='problem'>This link's key is wrong: it "
+                              "is not this game's (mistyped, cut short, or from an earlier "
+                              "game of this host). Ask the host for the game's link again."
+                              "</p>", 403)
         return self._page("<p class='problem' id='problem'>This game opens with its link "
                           "only: ask the host for the whole address (it ends in "
                           "<code>?key=</code> and the game's key).</p>", 403)
@@ -514,10 +520,11 @@ class GameWebServer:
         for the link that holds it (403 in words otherwise)."""
         if not self.host_ok(request):
             return self._page("<p>Open the game from its own address.</p>", 403)
-        if not self.key_ok(request.query.get("key", "")):
-            self.log("web: refused a page without the game's link"
-                     if "key" not in request.query else "web: refused a page with a wrong key")
-            return self._no_key()
+        given = request.query.get("key", "")
+        if not self.key_ok(given):
+            self.log("web: refused a page with a wrong key" if given
+                     else "web: refused a page without the game's link")
+            return self._no_key(wrong=bool(given))
         return self._form()
 
     async def handle_play(self, request: web.Request) -> web.Response:
@@ -530,9 +537,11 @@ class GameWebServer:
             return self._form()
         form = await request.post()
         name = str(form.get("name", "")).strip()
-        if not self.key_ok(str(form.get("key", ""))):
-            self.log(f"web: refused {name[:20]!r}: not the game's link")
-            return self._no_key()
+        given = str(form.get("key", ""))
+        if not self.key_ok(given):
+            self.log(f"web: refused {name[:20]!r}: "
+                     + ("a wrong key" if given else "not the game's link"))
+            return self._no_key(wrong=bool(given))
         if not self.password_ok(str(form.get("password", ""))):
             self.log(f"web: refused {name[:20]!r}: wrong password")
             return self._form("Wrong password.", name, 403)

@@ -460,17 +460,23 @@ async def test_the_games_link_key_opens_it_and_nothing_else_does() -> None:
     assert server.link(url) == url + "?key=k3y-of-the-game"
     try:
         async with aiohttp.ClientSession() as s:
-            for bad in ("", "?key=", "?key=k3y-of-the-gamf", "?key=k3y"):
+            for bad in ("", "?key="):  # no key: the link is needed
                 async with s.get(url + bad) as r:
                     page = await r.text()
                     assert r.status == 403 and "opens with its link only" in page, bad
-                    assert "name='name'" not in page
+                    assert "key is wrong" not in page and "name='name'" not in page
+            for bad in ("?key=k3y-of-the-gamf", "?key=k3y"):  # another key: it is wrong
+                async with s.get(url + bad) as r:
+                    page = await r.text()
+                    assert r.status == 403 and "This link's key is wrong" in page, bad
+                    assert "opens with its link only" not in page and "name='name'" not in page
             async with s.get(server.link(url)) as r:
                 page = await r.text()
                 assert r.status == 200 and "name='key' value='k3y-of-the-game'" in page
-            for bad in ({"name": "ann"}, {"name": "ann", "key": "nope"}):
+            for bad, says in (({"name": "ann"}, "opens with its link only"),
+                              ({"name": "ann", "key": "nope"}, "This link's key is wrong")):
                 async with s.post(url + "play", data=bad) as r:
-                    assert r.status == 403 and "opens with its link only" in await r.text()
+                    assert r.status == 403 and says in await r.text(), bad
             assert not server.tickets and not seen
             async with s.post(url + "play", data={"name": "ann", "key": "k3y-of-the-game"}) as r:
                 page = await r.text()
