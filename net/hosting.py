@@ -132,8 +132,13 @@ async def serve(args: argparse.Namespace, game: HostGame, save: LogFile, lan_por
             with contextlib.suppress(Exception):
                 await adv.stop()
         await game.close()  # the players' apps hear "bye" first, then their fronts end
-        await server.close("the host stopped the game" if stop.is_set() and not final
-                           else "the server is shutting down")
+        if final:
+            why = "the game is over and its server has closed"
+        elif stop.is_set():
+            why = "the host stopped the game: it has ended"
+        else:
+            why = "the game stopped (a desync): its server has closed"
+        await server.close(why)
         save.close()
     from net.cli import say_log
 

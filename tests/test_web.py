@@ -533,7 +533,10 @@ async def test_tabs_are_limited_and_an_idle_tab_is_closed() -> None:
                     msg = await ws.receive(timeout=LONG)  # the first tab was closed
                     while msg.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
                         msg = await ws.receive(timeout=LONG)  # screen bytes still on the way
-                    assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+                    # and told so, in words (the page shows the close reason)
+                    assert msg.type == aiohttp.WSMsgType.CLOSE, msg
+                    assert msg.data == wweb.CLOSE_THIS_TAB, msg
+                    assert "ann opened the game in another tab" in msg.extra, msg
                     assert pid is not None and not _alive(pid)
                     pid2 = server.tabs["ann"].app.pid  # type: ignore[union-attr]
                     # no key for 2 s: closed (pings are no keys)
@@ -543,7 +546,8 @@ async def test_tabs_are_limited_and_an_idle_tab_is_closed() -> None:
                     while msg.type == aiohttp.WSMsgType.BINARY or (
                             msg.type == aiohttp.WSMsgType.TEXT):
                         msg = await ws2.receive(timeout=LONG)
-                    assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+                    assert msg.type == aiohttp.WSMsgType.CLOSE, msg
+                    assert msg.data == wweb.CLOSE_THIS_TAB and "no key for 2 s" in msg.extra
                     await until(lambda: not server.tabs, "the idle tab gone")
                     assert pid2 is not None and not _alive(pid2)
     finally:
@@ -912,3 +916,64 @@ async def test_the_first_players_tab_shows_its_keys_before_any_key() -> None:
             with contextlib.suppress(BaseException):
                 await peer
         await h.close()
+
+
+async def test_a_tab_closed_by_the_server_is_told_why() -> None:
+    """When the host stops the game, every tab is told so (the close reason, the code of a
+    game that has ended) before its app is stopped; the page's script that shows it is
+    served."""
+    server = wweb.GameWebServer("127.0.0.1", 9, command=standin)
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    closing: asyncio.Future[None] | None = None
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(url + "static/wizwar/tab.js") as r:
+                assert r.status == 200 and "e.reason" in await r.text()
+            _, ws_path = await _ticket(s, url, "ann")
+            async with s.ws_connect(url + ws_path[1:]) as ws:
+                await _read_ws(ws, "hello ann")
+                pid = server.tabs["ann"].app.pid  # type: ignore[union-attr]
+                closing = asyncio.ensure_future(
+                    server.close("the host stopped the game: it has ended"))
+                msg = await ws.receive(timeout=LONG)
+                while msg.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+                    msg = await ws.receive(timeout=LONG)
+                assert msg.type == aiohttp.WSMsgType.CLOSE, msg
+                assert msg.data == wweb.CLOSE_ENDED, msg
+                assert msg.extra == "The host stopped the game: it has ended", msg
+            await closing
+            assert pid is not None and not _alive(pid) and not server.tabs
+    finally:
+        await server.close()
+
+
+@NEED_BROWSER
+async def test_a_closed_tab_says_why_in_the_browser(browser: Browser) -> None:
+    """In a real browser: a tab replaced by a second tab of its name says so in words and
+    offers to open the game again; when the host stops the game, the tab says the game has
+    ended, hides the app's screen (no key bar, no "online" left showing) and offers no way
+    back."""
+    server = wweb.GameWebServer("127.0.0.1", 9, command=standin, log=print)
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        first = await off(browser.open, url)
+        await off(first.join, "ann")
+        await until_tab(first, lambda s: "hello ann play" in s, "ann's first tab")
+        second = await off(browser.open, url)
+        await off(second.join, "ann")
+        await until_tab(second, lambda s: "hello ann play" in s, "ann's second tab")
+        text = await until_page(first, lambda t: "another tab" in t, "the first tab's words")
+        assert "ann opened the game in another tab, so this tab was closed" in text, text
+        assert "Open the game again" in text, text
+        await server.close("the host stopped the game: it has ended")
+        text = await until_page(second, lambda t: "stopped" in t, "the host stopped, in words")
+        assert "The host stopped the game: it has ended." in text, text
+        assert "Open the game again" not in text, text  # nothing to go back to
+        hidden = await off(second._here().execute_script,
+                           "return getComputedStyle(document.getElementById('terminal'))"
+                           ".visibility")
+        assert hidden == "hidden"
+    finally:
+        await server.close()
