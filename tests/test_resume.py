@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 from hashlib import blake2b
@@ -327,3 +328,45 @@ def test_every_hosting_path_resumes(tmp_path: Path, front: list[str]) -> None:
     assert len(finals) == 1, (finals, [e for _, e in outs])
     assert [ln for ln in outs[0][0].splitlines() if ln.startswith("seat")] == ["seat P3"]
     assert [ln for ln in outs[1][0].splitlines() if ln.startswith("seat")] == ["seat P2"]
+
+
+async def test_a_resumed_game_nobody_plays_on_writes_no_saved_game(tmp_path: Path) -> None:
+    """``restore`` writes nothing until an action is played on (the header and the logged
+    actions are held), then all of them and that action, in order; and ``wizwar host
+    --resume LOG --web`` stopped before anyone joined leaves no new saved game (every start
+    used to write one)."""
+    path = await _interrupted(tmp_path, 20)
+    saved = load(str(path))
+    data: list[bytes] = []
+    host = HostGame(players=3, seed=5, writer=data.append)
+    await restore(host, saved)
+    assert data == []  # nothing yet: nobody has played on
+    assert host.state is not None
+    from core.wizwar.rules import legal_actions, to_move
+
+    await host.commit(legal_actions(host.state, to_move(host.state)[0])[0])
+    got = log.read(b"".join(data))
+    assert len(got.records) == saved.actions + 1
+    assert [r["action"] for r in got.records[:saved.actions]] == \
+        [r["action"] for r in saved.loaded.records]
+    await host.close()
+
+    games = tmp_path / "data" / "wizwar" / "games"
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(ROOT),
+           "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
+                             str(path), "--web", "0", "--bot", "--no-advertise"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        said = [proc.stdout.readline() for _ in range(3)]
+        assert said[2].startswith("players open:"), said
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 130
+        err = proc.stderr.read() if proc.stderr else ""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "resumed" in err and "game log:" not in err, err
+    assert not games.exists() or not [p.name for p in games.iterdir()], list(games.iterdir())
