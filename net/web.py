@@ -734,7 +734,7 @@ GAME_PAGE = """<!DOCTYPE html>
     <style>
       @font-face {{ font-family: "Roboto Mono";
                    src: url("/static/fonts/RobotoMono-VariableFont_wght.ttf"); }}
-      html, body {{ margin: 0; height: 100%; background: #0c181f; }}
+      html, body {{ margin: 0; height: 100%; background: #0c181f; overflow: hidden; }}
       #terminal {{ position: absolute; inset: 0; }}
       .closed-dialog {{ display: none; position: absolute; inset: 0; z-index: 10;
                        align-items: center; justify-content: center; }}

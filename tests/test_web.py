@@ -977,3 +977,27 @@ async def test_a_closed_tab_says_why_in_the_browser(browser: Browser) -> None:
         assert hidden == "hidden"
     finally:
         await server.close()
+
+
+@NEED_BROWSER
+async def test_a_tab_in_a_small_window_says_how_to_make_room(browser: Browser) -> None:
+    """A tab in a window too small for the app says so in a browser's words (zoom out; not
+    the terminal's Ctrl+Q, which in a browser may quit the browser), names no game it is
+    not (an ArcoMage tab was told "Wiz-War needs..."), shows no scrollbars, and draws the
+    game once the window is big enough."""
+    h = await hosted(HostGame(players=2, local_seat=False, name="web test"))
+    try:
+        await off(browser.driver.set_window_size, 420, 300)
+        tab = await off(browser.open, h.url)
+        await off(tab.join, "ann")
+        scr = await until_tab(tab, lambda s: "The window is too small" in s, "the notice")
+        scr = await until_tab(tab, lambda s: "zoom out" in s, "the browser's words")
+        assert "ctrl+q" not in scr.lower() and "Wiz-War needs" not in scr, scr
+        sizes = await off(tab._here().execute_script,
+                          "const e = document.documentElement; return [e.scrollWidth, "
+                          "e.clientWidth, getComputedStyle(document.body).overflow];")
+        assert sizes[0] <= sizes[1] and sizes[2] == "hidden", sizes  # no scrollbars
+        await off(browser.driver.set_window_size, 1100, 760)
+        await until_tab(tab, lambda s: "You are P1" in s, "the lobby once there is room")
+    finally:
+        await h.close()

@@ -28,6 +28,8 @@ class WebPlayerApp(SSHPlayerApp):
     """
 
     VIA = "in a browser"
+    TOO_SMALL_HINT = "Make the window bigger, or zoom out (Ctrl and -)."
+    """The too-small notice's advice (a browser's Ctrl+Q may quit the browser itself)."""
     """How the screens say where the game is (and what is "not available in a browser")."""
 
     def __init__(self, host: str, port: int, name: str, watch: bool = False,
