@@ -348,6 +348,25 @@ class Secret:
 
 
 @dataclass(frozen=True)
+class Budget:
+    """The time a clock gives one decision of a player (``Ruleset.budget``), kept by the
+    host (or a local app), never by the rules: the core reads no clock.
+
+    Attributes:
+        key: which budget this decision spends: decisions with one key share the time left
+            (ArcoMage's turn budget, R111: ``"turn 7 P1"``); a key not seen before starts
+            with :attr:`seconds` (a response budget: one key per decision).
+        seconds: the budget's time when it starts (whole seconds, > 0).
+        runs_out: the action the keeper enters, as an ordinary logged action, when the time
+            left reaches 0 (ArcoMage: ``P1 timeout``, or the default answer, R112).
+    """
+
+    key: str
+    seconds: int
+    runs_out: Any
+
+
+@dataclass(frozen=True)
 class Sealed:
     """An action whose fields are secret to all but some seats (:meth:`Ruleset.seal`).
 
@@ -591,6 +610,18 @@ class Ruleset(ABC):
         file that cannot be loaded is a failure that says so."""
         return False, f"{self.title} has no scenario runner"
 
+
+    def budget(self, state: Any, player: str) -> Budget | None:
+        """The clock's budget for ``player``'s decision now (a :class:`Budget`), or None
+        when this decision is not timed by the rules (the host's generic ``clock`` for
+        answer windows, :meth:`default_answer`, then applies). Default: None."""
+        return None
+
+    def keeper_only(self, action: Any) -> str:
+        """Why a player may not propose ``action`` himself (an action only the clock's
+        keeper enters, such as ArcoMage's ``timeout``, R112), or "" when he may. The LAN
+        host refuses such a proposal in these words. Default: ""."""
+        return ""
 
     def default_answer(self, state: Any, player: str) -> Any:
         """The action a clock enters for ``player`` when it does not answer in time in an

@@ -306,6 +306,8 @@ class HostGame:
     game_id: str = ""
     past_games: list[str] = field(default_factory=list)  # deals of this host that reopened
     acks: dict[int, dict[str, str]] = field(default_factory=dict)  # seq -> seat -> hash
+    # the rules' clock (Ruleset.budget): seconds left per budget key
+    budget_left: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._unauthenticated = 0  # connections that have not said hello yet
@@ -682,6 +684,11 @@ class HostGame:
                 await seat.conn.send({"type": "reject", "action": action.to_wire(),
                                       "reason": f"you play {seat.seat}, not {action.actor}"})
                 return
+            keeper = self.ruleset.keeper_only(action)  # the clock's own actions (a timeout)
+            if keeper:
+                await seat.conn.send({"type": "reject", "action": action.to_wire(),
+                                      "reason": keeper})
+                return
             sealed = msg.get("sealed")  # an owner-held secret, sealed by its owner
             seat.sealed = (msg["action"], sealed) if isinstance(sealed, str) and \
                 len(sealed) == 32 else None
@@ -897,7 +904,7 @@ class HostGame:
                 await asyncio.sleep(0)
             elif seat.kind == "local":
                 assert self.local_actions is not None
-                action = await self.local_actions.get()
+                action = await self._local_next(seat)
             else:
                 action = await self._next_from(seat)
                 if action is None:
@@ -1151,19 +1158,64 @@ class HostGame:
             return secrets.token_hex(32)
         return blake2b(f"wizwar-nonce:{self.seed}:{seat}".encode(), digest_size=32).hexdigest()
 
+    def _spend(self, budget: Any, since: float) -> float:
+        """Take the time since ``since`` (the loop's clock) off ``budget``
+        (``Ruleset.budget``); the seconds it has left (0 or more)."""
+        left = self.budget_left.get(budget.key, float(budget.seconds))
+        left = max(0.0, left - (asyncio.get_running_loop().time() - since))
+        self.budget_left.pop(budget.key, None)  # the latest last: the oldest are dropped
+        self.budget_left[budget.key] = left
+        for old in list(self.budget_left)[:-64]:  # a response budget is one decision's
+            del self.budget_left[old]
+        return left
+
+    def _ran_out(self, seat: str, action: Any) -> Any:
+        """Say that ``seat``'s time ran out into ``action`` (logged as an ordinary one)."""
+        what = str(action).removeprefix(f"{seat} ")  # the notation names the actor
+        self.log(f"{seat} ran out of time: {what}")
+        return action
+
+    async def _local_next(self, seat: Seat) -> Any:
+        """The host's own player's next action; with the rules' clock
+        (``Ruleset.budget``), at the budget's end the action it runs out into."""
+        assert self.local_actions is not None and self.state is not None
+        budget = self.ruleset.budget(self.state, seat.seat)
+        if budget is None:
+            return await self.local_actions.get()
+        since = asyncio.get_running_loop().time()
+        left = self.budget_left.get(budget.key, float(budget.seconds))
+        try:
+            async with asyncio.timeout(left):
+                action = await self.local_actions.get()
+        except TimeoutError:
+            self._spend(budget, since)
+            return self._ran_out(seat.seat, budget.runs_out)
+        self._spend(budget, since)
+        return action
+
     async def _next_from(self, seat: Seat) -> Any:
-        """The next proposal of ``seat`` (waiting through disconnections); with a clock, a
-        timed-out answer in an answer window becomes the ruleset's logged default answer
-        (Wiz-War: a pass)."""
+        """The next proposal of ``seat`` (waiting through disconnections). With the rules'
+        clock (``Ruleset.budget``: ArcoMage's turn and response budgets, R111) the time of
+        this decision comes off its budget, and an empty budget becomes the action it runs
+        out into, logged; else with the host's ``clock`` a timed-out answer in an answer
+        window becomes the ruleset's logged default answer (Wiz-War: a pass). No clock runs
+        for a disconnected seat."""
         st = self.state
         assert st is not None
         rs = self.ruleset
         while True:
-            # the clock runs only for a connected seat in an answer window: a dropped peer's
-            # window is paused until it rejoins
-            default = rs.default_answer(st, seat.seat) if self.clock else None
-            timeout = self.clock if (default is not None and rs.stage(st).kind == "answer"
-                                     and seat.connected) else None
+            # the clock runs only for a connected seat: a dropped peer's decision is paused
+            # until it rejoins
+            budget = rs.budget(st, seat.seat)
+            if budget is not None:
+                default = budget.runs_out
+                timeout = self.budget_left.get(budget.key, float(budget.seconds)) \
+                    if seat.connected else None
+            else:
+                default = rs.default_answer(st, seat.seat) if self.clock else None
+                timeout = self.clock if (default is not None and rs.stage(st).kind == "answer"
+                                         and seat.connected) else None
+            since = asyncio.get_running_loop().time()
             try:
                 # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
                 # cancel that comes as the inbox answers, and run() then never ends
@@ -1172,9 +1224,11 @@ class HostGame:
             except TimeoutError:
                 if not seat.connected:
                     continue
-                what = str(default).removeprefix(f"{seat.seat} ")  # the notation names the actor
-                self.log(f"{seat.seat} ran out of time: {what}")
-                return default
+                if budget is not None:
+                    self._spend(budget, since)
+                return self._ran_out(seat.seat, default)
+            if budget is not None and timeout is not None:
+                self._spend(budget, since)
             if self.desync:
                 return None
             if action is None:

@@ -120,7 +120,7 @@ class NetSession:
                 action = self.ruleset.parse_action(action)
             except ValueError as exc:
                 raise IllegalAction(str(exc)) from exc
-        reason = self.why(action)
+        reason = self.ruleset.keeper_only(action) or self.why(action)  # a clock's own: refused
         if reason:
             raise IllegalAction(reason)
         if isinstance(self.game, PeerGame):  # its proposal names the state it was made on

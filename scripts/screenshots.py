@@ -84,6 +84,105 @@ async def attack() -> None:
         await shot(app, "attack.svg")
 
 
+async def attack_small(size: tuple[int, int], name: str) -> None:
+    """A 4-player game (the 10x10 board) at a small size while the human must answer: the
+    stack beside the board (80x24), or the stack and the hand in place of it (60x20)."""
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        g = app.game
+        assert g is not None
+        for _ in range(200):
+            v = g.session.view()
+            if v.stack and v.stack[0].to_answer == g.human:
+                break
+            g.do(bot.choose(v, g.session.human, g.session.legal_actions()))
+            await pilot.pause()
+        await pilot.pause()
+        await shot(app, name)
+
+
+async def retreat() -> None:
+    """A forced retreat in another player's turn: P2's Ugly face, P1's squares marked."""
+    from core.session import LocalSession
+    from core.wizwar.actions import Action
+    from core.wizwar.ruleset import RULESET
+    from core.wizwar.scenario import build_state
+    from core.wizwar.state import Script
+
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "c3", "hand": ["3", "fireball"]},
+                                  {"at": "c1", "hand": ["ugly", "2"]}],
+                      "turn": {"active": "P2"}})
+    st.script = Script()
+    s = LocalSession(RULESET, st, human="P1", bots=("P2",))
+    s.submit(Action("P2", "play", "ugly"))
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(GameScreen(session=s, bot_delay=0))
+        await pilot.pause()
+        await pilot.pause()
+        await shot(app, "retreat.svg")
+
+
+async def saved_80() -> None:
+    """The saved games at 80x24: two lines a game where one does not hold every column."""
+    import os
+    import tempfile
+
+    from core.session import LocalSession
+    from core.wizwar.ruleset import RULESET
+
+    with tempfile.TemporaryDirectory() as tmp:
+        old = os.environ.get("XDG_DATA_HOME")
+        os.environ["XDG_DATA_HOME"] = tmp
+        try:
+            games = Path(tmp) / "wizwar" / "games"
+            games.mkdir(parents=True)
+            for i, (players, seed) in enumerate([(2, 5), (4, 18446744073709551615), (3, 77)]):
+                s = LocalSession.start(RULESET, {"players": players, "team": players == 4},
+                                       seed, human="")
+                with open(games / f"g{i}.wwlog", "wb") as f:
+                    s.record_to(f.write, started=f"2025-01-0{i + 1}T10:11:12Z")
+                    for _ in range(30):
+                        s.step_bot()
+            app = WizWarApp(bot_delay=0, discovery=False, save_games=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                await pilot.press("r")
+                await pilot.pause()
+                await pilot.pause()
+                await shot(app, "saved-80x24.svg")
+        finally:
+            if old is None:
+                os.environ.pop("XDG_DATA_HOME", None)
+            else:
+                os.environ["XDG_DATA_HOME"] = old
+
+
+async def replay_80() -> None:
+    """A 2-player replay at 80x24, at the end of its log: the last lines shown."""
+    import tempfile
+
+    from core.session import LocalSession
+    from core.wizwar.ruleset import RULESET
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "20250102-101112-local-seed5-1a2b.wwlog"
+        s = LocalSession.start(RULESET, {"players": 2}, 5, human="")
+        with open(path, "wb") as f:
+            s.record_to(f.write, started="2025-01-02T10:11:12Z")
+            for _ in range(40):
+                s.step_bot()
+        app = WizWarApp(replay_file=str(path), discovery=False, save_games=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("end")
+            await pilot.pause()
+            await pilot.pause()
+            await shot(app, "replay-80x24.svg")
+
+
 async def gameover() -> None:
     """The game-over screen of a short game."""
     app = WizWarApp(players=2, seed=48, start_game=True, bot_delay=0, save_games=False)
@@ -291,7 +390,8 @@ async def lan_game() -> None:
 async def main() -> None:
     """Every screenshot (``lan`` as the only argument: the menu and the LAN ones;
     ``replay``: the menu and the replay screen; ``terminal``: the small-terminal, ASCII,
-    Cards and new-game ones)."""
+    Cards and new-game ones; ``small``: issue 12's last ones, an attack at 80x24 and 60x20,
+    a forced retreat, the saved games and a replay at 80x24)."""
     OUT.mkdir(exist_ok=True)
     if sys.argv[1:] == ["replay"]:
         await menu()
@@ -302,6 +402,13 @@ async def main() -> None:
         await lobby()
         await join()
         await lan_game()
+        return
+    if sys.argv[1:] == ["small"]:  # issue 12's last findings
+        await attack_small((80, 24), "attack-80x24.svg")
+        await attack_small((60, 20), "attack-60x20.svg")
+        await retreat()
+        await saved_80()
+        await replay_80()
         return
     if sys.argv[1:] == ["terminal"]:
         await game((200, 50), "game-200x50.svg", players=4)
@@ -325,12 +432,17 @@ async def main() -> None:
     await card_in_sight()
     await new_game()
     await attack()
+    await attack_small((80, 24), "attack-80x24.svg")
+    await attack_small((60, 20), "attack-60x20.svg")
+    await retreat()
     await gameover()
     await card()
     await lobby()
     await join()
     await lan_game()
     await replay()
+    await saved_80()
+    await replay_80()
 
 
 if __name__ == "__main__":

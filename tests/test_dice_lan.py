@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgpack
@@ -77,22 +78,45 @@ async def _stop(host: HostGame, tasks: list[asyncio.Task[Any]]) -> None:
     await host.close()
 
 
+async def _play_fresh(make: Callable[[int], Awaitable[tuple[HostGame, list[PeerGame]]]], *,
+                      rolls: int, seed: int, limit: float = 90
+                      ) -> tuple[HostGame, list[PeerGame], list[asyncio.Task[Any]]]:
+    """:func:`_play` on a game from ``make(attempt)`` (a started host and its peers, each
+    peer's random choices seeded by the attempt), dealt again when a game ends before it
+    ever rolled: the deal comes from fresh nonces every run, and about one random game in
+    forty has no roll at all, which tests of the dice cannot use."""
+    for attempt in range(8):
+        host, peers = await make(attempt)
+        for i, p in enumerate(peers):
+            if isinstance(p, RandomPeer):
+                p.rnd = random.Random(attempt * 10 + i)
+        tasks = await _play(host, peers, rolls=rolls, seed=seed + attempt, limit=limit)
+        st = host.state
+        if st is None or not st.winner or st.rng.rolls or host.desync or \
+                any(t.done() for t in tasks[2:]):
+            return host, peers, tasks
+        await _stop(host, tasks)
+    raise AssertionError("eight random games in a row ended without a roll")
+
+
 async def test_lan_rolls_use_every_seats_reveal_and_the_logs_replay() -> None:
     """Two remote peers and the host: every roll's commit holds one checked reveal per seat
     (chains committed in the lobby), each peer's state ends on the host's hash, and the
     host's and a peer's logs replay to the same hashes (the recorded reveals feed the same
     generator). From what a peer knew before each roll (the joint seed and every earlier
     message), the old stream does not give the roll."""
-    host = HostGame(players=3, local_bot=False)
-    port = await host.start()
-    peers: list[PeerGame] = []
-    for i in range(2):
-        p = RandomPeer("127.0.0.1", port, name=f"p{i}")
-        p.rnd = random.Random(i)
-        peers.append(p)
     hlog, plog = bytearray(), bytearray()
-    host.writer, peers[0].writer = hlog.extend, plog.extend
-    tasks = await _play(host, peers, rolls=4, seed=3, limit=200)
+
+    async def make(attempt: int) -> tuple[HostGame, list[PeerGame]]:
+        host = HostGame(players=3, local_bot=False)
+        port = await host.start()
+        peers: list[PeerGame] = [RandomPeer("127.0.0.1", port, name=f"p{i}") for i in range(2)]
+        hlog.clear()
+        plog.clear()
+        host.writer, peers[0].writer = hlog.extend, plog.extend
+        return host, peers
+
+    host, peers, tasks = await _play_fresh(make, rolls=4, seed=3, limit=200)
     await asyncio.sleep(0.3)  # the last commit reaches the peers
     await _stop(host, tasks)
     st = host.state
@@ -171,10 +195,15 @@ async def test_a_tampered_reveal_is_refused_and_a_withheld_one_waits_for_its_sea
             await self.conn.send({"type": "beacon", "index": msg["index"], "value": "ab" * 32})
 
     said: list[str] = []
-    host = HostGame(players=2, local_bot=False, log=said.append)
-    port = await host.start()
-    forger = Forger("127.0.0.1", port, name="forger")
-    tasks = await _play(host, [forger], rolls=1, seed=5, limit=150)
+
+    async def make(attempt: int) -> tuple[HostGame, list[PeerGame]]:
+        said.clear()
+        host = HostGame(players=2, local_bot=False, log=said.append)
+        port = await host.start()
+        return host, [Forger("127.0.0.1", port, name="forger")]
+
+    host, (forger,), tasks = await _play_fresh(make, rolls=1, seed=5, limit=150)
+    port = host.port
     try:
         assert tasks[2].done() and isinstance(tasks[2].exception(), (ConnectionError,
                                                                      OSError)), \
@@ -237,10 +266,12 @@ async def test_a_peer_refuses_a_commit_whose_reveal_was_forged() -> None:
                                         for s, v in msg["beacon"]])
             await super()._broadcast(msg)
 
-    host = Forging(players=2, local_bot=False)
-    port = await host.start()
-    peer = RandomPeer("127.0.0.1", port, name="checker")
-    tasks = await _play(host, [peer], rolls=1, seed=6, limit=150)
+    async def make(attempt: int) -> tuple[HostGame, list[PeerGame]]:
+        host = Forging(players=2, local_bot=False)
+        port = await host.start()
+        return host, [RandomPeer("127.0.0.1", port, name="checker")]
+
+    host, _, tasks = await _play_fresh(make, rolls=1, seed=6, limit=150)
     try:
         await asyncio.sleep(0.3)
         assert tasks[2].done()
@@ -255,12 +286,16 @@ async def test_a_local_replay_of_a_lan_log_is_a_beaconed_game(players: int) -> N
     """The host's log of a LAN game replays in a local process with no network: the start
     state is beaconed from the header, and a record that rolls without its reveals is
     refused in words."""
-    host = HostGame(players=players, local_bot=False)
-    port = await host.start()
-    peer = RandomPeer("127.0.0.1", port, name="p")
     data = bytearray()
-    host.writer = data.extend
-    tasks = await _play(host, [peer], rolls=1, seed=8, limit=150)
+
+    async def make(attempt: int) -> tuple[HostGame, list[PeerGame]]:
+        host = HostGame(players=players, local_bot=False)
+        port = await host.start()
+        data.clear()
+        host.writer = data.extend
+        return host, [RandomPeer("127.0.0.1", port, name="p")]
+
+    host, _, tasks = await _play_fresh(make, rolls=1, seed=8, limit=150)
     await asyncio.sleep(0.2)
     await _stop(host, tasks)
     loaded = log.read(bytes(data))

@@ -71,17 +71,104 @@ class Reference:
     short: str = ""
 
 
+class NetNotices:
+    """What a LAN game tells every player that the game screen must show, whatever the game:
+    the host's notices to a joined player (``PeerGame.notices``: a peer found at odds with
+    the host and dropped, this seat dropped, a lobby reopened), the desync reports the host
+    wrote (``HostGame.reports``: a peer at odds, dropped), and the seats that lost their
+    connection or came back (``seat_status()``: a player waiting to rejoin).
+
+    Pure bookkeeping over the net game's public attributes (no Textual): :meth:`take` gives
+    what is new since the last call; :meth:`waiting` what still holds."""
+
+    def __init__(self) -> None:
+        """Nothing seen yet."""
+        self.notices = 0
+        self.reports = 0
+        self.status: dict[str, str] = {}
+
+    def take(self, game: Any, status: Mapping[str, str]) -> list[tuple[str, str]]:
+        """The new notices as ``(text, severity)`` (``warning`` or ``information``), oldest
+        first: ``game``'s new ``notices`` and ``reports`` (read with ``getattr``: either side
+        of a LAN game), and each seat of ``status`` (seat -> host/bot/free/connected/
+        disconnected) that became disconnected or connected again since the last call (the
+        first call only notes the seats, and a seat seen disconnected then)."""
+        out: list[tuple[str, str]] = []
+        notices = list(getattr(game, "notices", ()) or ())
+        out += [(f"LAN: {n}", "warning") for n in notices[self.notices:]]
+        self.notices = len(notices)
+        reports = list(getattr(game, "reports", ()) or ())
+        out += [(f"LAN: a peer was found at odds with the host and dropped; report {r}",
+                 "warning") for r in reports[self.reports:]]
+        self.reports = len(reports)
+        first = not self.status
+        for seat, now in status.items():
+            was = self.status.get(seat)
+            if now == "disconnected" and (was != now or first):
+                out.append((f"LAN: {seat} lost the connection: the game waits for {seat} "
+                            "to rejoin", "warning"))
+            elif now == "connected" and was == "disconnected":
+                out.append((f"LAN: {seat} is back", "information"))
+        self.status = dict(status)
+        return out
+
+    def waiting(self) -> str:
+        """One line while seats are disconnected ("P2 disconnected: the game waits for P2
+        to rejoin"), else ""."""
+        gone = ", ".join(s for s, st in self.status.items() if st == "disconnected")
+        return f"{gone} disconnected: the game waits for {gone} to rejoin" if gone else ""
+
+
 class GameScreenBase(Screen[None]):
-    """What the shell needs of every game's screen (the app's key dropping, resizes).
+    """What the shell needs of every game's screen (the app's key dropping, resizes), and
+    what it does on every game's screen: a LAN game's notices (:class:`NetNotices`) shown as
+    they come, as notifications on the screen (:meth:`show_net_notices`).
 
     Attributes:
         session: the :class:`core.session.Session` played.
+        lan: the LAN link (``wizwar_tui.lobby.LanLink``) of a LAN game, None for a local one
+            (each game's screen sets it).
         accept_since: Textual's clock when the human's current decision began; the app drops
             keys pressed before it (see ``WizWarApp.on_event``).
+        net_notices: what of the LAN game's notices this screen has shown.
     """
 
     session: Any
+    lan: Any = None
     accept_since: float = 0.0
+    net_notices: NetNotices | None = None
+
+    def on_mount(self) -> None:
+        """(Every game's screen: Textual calls each class's handler.) Follow the LAN game's
+        notices: shown now and on every change of the net game."""
+        lan = getattr(self, "lan", None)
+        if lan is None or not hasattr(lan, "listeners"):
+            return
+        self.net_notices = NetNotices()
+        lan.listeners.insert(0, self.show_net_notices)  # before the screen draws
+        self.show_net_notices()
+
+    def on_unmount(self) -> None:
+        """Stop following the LAN game's notices."""
+        lan = getattr(self, "lan", None)
+        if lan is not None and self.show_net_notices in getattr(lan, "listeners", ()):
+            lan.listeners.remove(self.show_net_notices)
+
+    def show_net_notices(self) -> None:
+        """Show what is new in the LAN game (:meth:`NetNotices.take`) as notifications on
+        this screen: a warning stays 20 s, a seat's return 6 s. The texts come from
+        ``net/`` already made safe (``net.safe``) and are shown without markup."""
+        lan = getattr(self, "lan", None)
+        if lan is None or self.net_notices is None or not self.is_attached:
+            return
+        session = getattr(lan, "session", None)
+        try:
+            status = session.seat_status() if session is not None else {}
+        except Exception:  # noqa: BLE001 - a game not started yet has no seats to tell
+            status = {}
+        for text, severity in self.net_notices.take(getattr(lan, "game", None), status):
+            self.notify(text, title="LAN game", severity=severity,  # type: ignore[arg-type]
+                        timeout=20 if severity == "warning" else 6, markup=False)
 
     def __init__(self, *, session: Any = None, lan: Any = None, seed: int | None = None,
                  ascii_only: bool = False, bot_delay: float = 0.3,

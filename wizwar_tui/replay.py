@@ -447,7 +447,9 @@ class ReplayScreen(Screen[None]):
         yield Static(id="status")
         yield Input(placeholder="jump: 12 = turn 12 · a57 = action 57 · r3 = round 3 · "
                                 "Esc closes", id="jump", disabled=True)
-        yield KeysFooter()  # every key in sight at any width (issue 12)
+        # every key in sight at any width (issue 12); no palette mark: at 80 columns it
+        # covered the second line's last key ("v See▏^p palette")
+        yield KeysFooter(show_command_palette=False)
         yield TooSmall()
 
     def on_screen_suspend(self) -> None:
@@ -475,6 +477,7 @@ class ReplayScreen(Screen[None]):
         """The keys line fits the new width."""
         if self.message is None and self.state is not None:
             self.query_one("#status", Static).update(self.keys_text())
+        self.call_after_refresh(self.log_to_end)
 
     # ------------------------------------------------------------------ drawing
     @property
@@ -502,8 +505,8 @@ class ReplayScreen(Screen[None]):
     # -- the game's part (see the class docstring)
     def compose_game(self) -> Iterator[Widget]:
         """The game's board and panels (with a ``RichLog`` with id ``log``)."""
-        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20,
-                      max_lines=2000)
+        yield ReplayLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20,
+                        max_lines=2000)
 
     def mount_game(self) -> None:
         """Set up the game's widgets once mounted (titles...)."""
@@ -610,17 +613,25 @@ class ReplayScreen(Screen[None]):
         if self.log_n is not None and n == self.log_n + 1:
             self.write_action(panel, n)
             self.log_n = n
+            self.call_after_refresh(self.log_to_end)
             return
         panel.clear()
         first = max(1, n - LOG_ACTIONS + 1)
         if first > 1:
             panel.write(Text(f"… {first - 1} earlier actions", "dim italic"))
         else:
-            panel.write(Text(f"Game start · {self.replay.players_text()} · "
-                             f"{self.replay.marks[0][1]} goes first", "bold"))
+            lead = self.replay.marks[0][1]  # "" for a game whose turns have no first seat
+            panel.write(Text(f"Game start · {self.replay.players_text()}"
+                             + (f" · {lead} goes first" if lead else ""), "bold"))
         for k in range(first, n + 1):
             self.write_action(panel, k)
         self.log_n = n
+        self.call_after_refresh(self.log_to_end)
+
+    def log_to_end(self) -> None:
+        """Scroll the log panel to its last line (after the layout settles: the footer
+        taking a second line shrank the panel and left its last line below, issue 12)."""
+        self.query_one("#log", RichLog).scroll_end(animate=False, immediate=True)
 
     def write_action(self, panel: RichLog, n: int) -> None:
         """Action ``n`` and its events into the log panel."""
@@ -844,6 +855,53 @@ def saved_note(g: Any) -> str:
     return "  ".join(n for n in notes if n)
 
 
+def saved_label_stacked(g: Any, players_width: int, game_width: int, seed_width: int,
+                        kind_width: int, width: int) -> Text:
+    """A saved-games row on two lines, for windows too narrow for one (80 columns): the
+    date, the game and the seed, then under them (indented) the players, kind, result and
+    actions, and the note (a third line when it does not fit): every column of every game
+    shows (issue 12: at 80 columns the game and seed columns were dropped)."""
+    when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
+        os.path.basename(g.path)[:16]
+    t = Text(no_wrap=True, overflow="ellipsis")
+    t.append(f"{when:<16}  ", "bold")
+    if game_width:
+        title = (getattr(g, "game", "") or "")[:game_width]
+        t.append(f"{title:<{game_width}}  ", "#5fd7ff")
+    if seed_width:
+        t.append(f"seed {getattr(g, 'seed', '') or '?'}", "dim")
+    t.rstrip()
+    second = Text(no_wrap=True, overflow="ellipsis")
+    players = g.players_text
+    if len(players) > players_width:
+        players = players[:max(0, players_width - 1)] + "…"
+    second.append(f"  {players:<{players_width}}  ")
+    second.append(f"{g.kind:<{kind_width}}  ")
+    second.append(f"{g.result:<11}  ", "bold" if g.result.endswith("won") else "dim")
+    second.append(f"{g.actions:>5} action{'s' if g.actions != 1 else ' '}")
+    note = saved_note(g)
+    style = "dim" if note == "rejoined" else "bold red"
+    lines = [t, second]
+    if note and second.cell_len + 2 + len(note) <= width:
+        second.append(f"  {note}", style)
+    elif note:
+        third = Text(f"  {note}", style, no_wrap=True, overflow="ellipsis")
+        third.truncate(width, overflow="ellipsis")
+        lines.append(third)
+    out = Text(no_wrap=True, overflow="ellipsis")
+    for i, line in enumerate(lines):
+        if i:
+            out.append("\n")
+        line.truncate(width, overflow="ellipsis")
+        out.append_text(line)
+    return out
+
+
+STACKED_FIXED = 2 + 2 + 2 + 11 + 2 + 13
+"""The second line of a two-line saved-games row other than the players and the kind (the
+indent, the result, the actions and the gaps)."""
+
+
 def saved_label(g: Any, players_width: int = 18, game_width: int = 0,
                 seed_width: int = 0, kind_width: int = 5, width: int = 0) -> Text:
     """One row of the saved-games list: date, game (``game_width`` columns: the ruleset's
@@ -893,6 +951,16 @@ def players_width(games: list[Any], row_width: int, seeds: bool = True,
     sw = seed_width(games) if seeds else 0
     return max(12, min(need, row_width - SAVED_FIXED - kind_width(games) - 2
                        - (gw + 2 if gw else 0) - (sw + 7 if sw else 0)))
+
+
+class ReplayLog(RichLog):
+    """The replay's log panel: kept at its last line when its size changes (the footer
+    taking a second line at 80x24 shrank it after it was written, and its last line stayed
+    below: issue 12)."""
+
+    def on_resize(self) -> None:
+        """Back to the last line once the new size is laid out."""
+        self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
 
 
 class SavedGamesScreen(Screen[None]):
@@ -959,14 +1027,13 @@ class SavedGamesScreen(Screen[None]):
         pw, gw = players_width(self.games, width), game_width(self.games)
         sw, kw = seed_width(self.games), kind_width(self.games)
         need = max(len(g.players_text) for g in self.games)
-        if sw and pw < need:  # narrow: the teams in full rather than the seeds (the replay
-            sw, pw = 0, players_width(self.games, width, seeds=False)  # shows the seed)
-        fixed = SAVED_FIXED + kw + 2 + (gw + 2 if gw else 0)
-        if gw and fixed + pw > width:  # narrower: the game's title gives way (the replay
-            gw, pw = 0, players_width(self.games, width, seeds=False, titles=False)  # says it)
-            fixed = SAVED_FIXED + kw + 2
-        if fixed + pw > width:  # the count never cut: the players are, with an ellipsis
-            pw = max(4, width - fixed)
+        fixed = SAVED_FIXED + kw + 2 + (gw + 2 if gw else 0) + (sw + 7 if sw else 0)
+        if fixed + need > width:  # no room on one line: two lines a game, no column left
+            pw = max(4, min(need, width - STACKED_FIXED - kw - 2))  # out (issue 12)
+            for i, g in enumerate(self.games):
+                ol.replace_option_prompt_at_index(
+                    i, saved_label_stacked(g, pw, gw, sw, kw, width))
+            return
         for i, g in enumerate(self.games):
             ol.replace_option_prompt_at_index(i, saved_label(g, pw, gw, sw, kw, width))
 

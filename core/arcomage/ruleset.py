@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from core.engine import (
+    Budget,
     Dealing,
     Event,
     IllegalAction,
@@ -205,6 +206,34 @@ class ArcoMage(Ruleset):
         from core.arcomage.state import State
 
         return State.from_wire(data)
+
+    def budget(self, state: Any, player: str) -> Budget | None:
+        """R111 with the clock on: the active player's **turn budget** (key ``turn N P1``,
+        shared by all his decisions of turn N with no enemy spell on top of the stack; it
+        runs out into ``P1 timeout``, R112), else a fresh **response budget** for this one
+        decision (key ``response SEQ``; it runs out into :meth:`default_answer`). None with
+        the clock off, when ``player`` is not to move, or in a trap answer's pause.
+        Source: rules.md R110-R112."""
+        from core.arcomage import turn
+        from core.arcomage.actions import Action
+
+        g = state.d
+        secs = int(g.get("clock") or 0)
+        if not secs or turn.over(g) or g.get("awaiting") or player not in turn.to_move(g):
+            return None
+        if player == g["active"] and not turn._top_enemy(g, player):
+            return Budget(f"turn {g['turn']} {player}", secs, Action(player, "timeout"))
+        answer = self.default_answer(state, player)
+        return None if answer is None else Budget(f"response {g['seq']}", secs, answer)
+
+    def keeper_only(self, action: Any) -> str:
+        """``timeout`` is entered by the clock's keeper (the host, the local app), never
+        proposed by the player (R112)."""
+        a = self._action(action)
+        if a.verb == "timeout":
+            return ("a timeout is entered by the host's clock when the turn budget runs out "
+                    "(R112), never proposed")
+        return ""
 
     def default_answer(self, state: Any, player: str) -> Any:
         """A response timeout (R112): a pass with priority, no blocks, the first choice."""

@@ -12,6 +12,7 @@ from core.engine import (
     Event,
     IllegalAction,
     Option,
+    OptionError,
     OptionsSchema,
     Outcome,
     Ruleset,
@@ -21,11 +22,20 @@ from core.engine import (
 
 RULES_VERSION = 1
 
+def _check(o: dict[str, Any]) -> None:
+    """4 players play on the 4-map layout, each owning one map; 2 on a 2-map layout (R8,
+    R21). Raises :class:`OptionError`."""
+    four = o["layout"] == "4-map"
+    if (o["players"] == 4) != four:
+        raise OptionError("4 players play on the 4-map layout (each owns a map), 2 players on "
+                          "a 2-map layout (R8, R21)")
+
+
 OPTIONS = OptionsSchema((
-    Option("players", "int", 2, "Players", "2 players (3-4 need more layouts' owners)",
-           choices=(2,)),
+    Option("players", "int", 2, "Players", "2 players, or 4 on the 4-map layout (each against "
+           "all)", choices=(2, 4)),
     Option("layout", "choice", "2-map", "Layout", "how the maps join (R21)",
-           choices=("2-map", "2-map-strait")),
+           choices=("2-map", "2-map-strait", "4-map")),
     Option("stacking", "int", 4, "Stacking", "units per side in a hex, plus one wizard (R47)",
            choices=(4, 6)),
     Option("victory", "choice", "cities", "Victory", "cities (R101), time (R102), points (R103)",
@@ -35,7 +45,7 @@ OPTIONS = OptionsSchema((
     Option("turn_limit", "int", 30, "Turn limit",
            "a cities game is a draw after this turn (project decision); 0: none",
            choices=(30, 10, 0)),
-))
+), check=_check)
 
 
 class WizardKings(Ruleset):
@@ -51,6 +61,15 @@ class WizardKings(Ruleset):
                       "each block's type and strength: its owner (and allies) know them; "
                       "others see label, owner and hex until a battle reveals it (R111)"),)
 
+    def validate_options(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The options (``OptionsSchema.validate``); 4 players without a layout given play on
+        the 4-map layout (``wizwar play wizard-kings --players 4``). Raises
+        :class:`OptionError`."""
+        vals = dict(values or {})
+        if "layout" not in vals and str(vals.get("players", "")) == "4":
+            vals["layout"] = "4-map"
+        return self.options.validate(vals)
+
     def seats(self, options: Mapping[str, Any]) -> list[str]:
         """``P1``..``Pn``."""
         return [f"P{i + 1}" for i in range(int(options.get("players", 2)))]
@@ -63,7 +82,7 @@ class WizardKings(Ruleset):
 
         o = dict(G.DEFAULTS)
         o.update(self.validate_options(options))
-        o["maps"] = [1, 2] if o["layout"] == "2-map" else [1, 3]
+        o["maps"] = {"2-map": [1, 2], "2-map-strait": [1, 3]}.get(o["layout"], [1, 2, 3, 4])
         g = G.blank(o, seed)
         return G.State(g, Rng.from_seed(seed))
 

@@ -103,14 +103,15 @@ def perform(st: G.State, a: Action) -> list[Event]:
 
 
 def resign(st: G.State, p: str) -> list[Event]:
-    """R104: his blocks leave the map and he is out."""
+    """R104: at any time he is asked to act (or in a simultaneous phase) his blocks leave the
+    map and he is out; one side left wins at once. What waited on him or on his blocks goes
+    on without them (:func:`_after_resign`). Raises :class:`IllegalAction` when he is out
+    already or not asked to act. Source: rules.md R104."""
     g = st.d
     if p in g["out"]:
         raise IllegalAction(f"{p} is already out")
     if p not in to_move(g) and g["phase"] not in ("setup", "build"):
         raise IllegalAction(f"{p} may resign only when he is asked to act")
-    if g["phase"] == "combat" or g.get("settle"):
-        raise IllegalAction("resigning in the Combat Phase is not built yet")
     g["seq"] += 1
     events: list[Event] = []
     for b in sorted(g["blocks"], key=G.bkey):
@@ -121,13 +122,78 @@ def resign(st: G.State, p: str) -> list[Event]:
     if len(left) == 1:
         G.finish(g, left[0], "resigned", events)
         return events
-    if g["phase"] == "movement" and g["active"] == p:
-        G.end_movement_turn(st, events)
+    _after_resign(st, p, events)
+    return events
+
+
+def _after_resign(st: G.State, p: str, events: list[Event]) -> None:
+    """Play goes on after ``p`` resigned and his blocks left the map (R104), several sides
+    being left: a settlement of his overstack is void; a spell he cast is gone with its caster
+    and he is asked for no Dispel (R86); in the Combat Phase the battle he fought in ends when
+    one side is left there (R64, then the victor's regroups, R72), else it goes on (hits
+    waiting on a tie among his blocks fall on the strongest left, R61; his ally leads the
+    side, R107); the battles left and their attacker or defender are chosen again among the
+    players still there (R51, R54)."""
+    g = st.d
+    if g.get("settle") and g["settle"]["player"] == p:
+        g["settle"] = None
+    sp = g.get("mspell")
+    if sp:
+        if g["blocks"][sp["caster"]]["owner"] == p:
+            g["mspell"] = None
+        elif p in sp["asked"]:
+            sp["asked"].remove(p)
+            if not sp["asked"]:
+                g["mspell"] = None
+                if not sp.get("dispelled"):
+                    _move_effect(g, sp, events)
+    for h, c in g["contacts"].items():
+        for role, sk in (("attacker", "aside"), ("defender", "dside")):
+            if c[role] == p:
+                c[role] = G.first_player_of(g, h, c[sk])
+    if g["phase"] == "movement":
+        if g["active"] == p and not g.get("mspell") and not g.get("settle"):
+            G.end_movement_turn(st, events)
     elif g["phase"] == "build":
         _maybe_apply_builds(st, events)
     elif g["phase"] == "setup":
         _maybe_start(st, events)
-    return events
+    elif g["phase"] == "combat":
+        _resign_in_battle(st, p, events)
+
+
+def _resign_in_battle(st: G.State, p: str, events: list[Event]) -> None:
+    """The Combat Phase part of :func:`_after_resign`."""
+    g = st.d
+    bt = g["battle"]
+    if not bt:
+        G.next_battle(st, events)
+        return
+    if bt["victor"]:
+        if p in bt["regroup"]:
+            bt["regroup"].remove(p)
+        G.next_regrouper(st, events)
+        return
+    for role, sk in (("attacker", "aside"), ("defender", "dside")):
+        if bt[role] == p:
+            bt[role] = G.first_player_of(g, bt["hex"], bt[sk])
+    alive = set(G.on_map(g, bt["hex"]))
+    sp = bt.get("spell")
+    if sp and sp["caster"] not in alive:
+        bt["spell"] = None
+    elif sp and p in sp["asked"]:
+        sp["asked"].remove(p)
+        if not sp["asked"]:
+            _after_windows(st, events)
+            return
+    if bt.get("terror") and bt["terror"] not in alive:
+        bt["terror"] = None
+    bt["queue"] = [b for b in bt["queue"] if b in alive]
+    if bt["hits"]:
+        n = bt["hits"]["n"]
+        bt["hits"] = None
+        G.apply_hits(st, n, events)
+    G.run_queue(st, events)
 
 
 # ---- setup (R11, R12) ------------------------------------------------------------------------
@@ -1085,18 +1151,23 @@ def move_paths(g: Dict, x: str) -> list[list[str]]:
 
 
 #: The action families (R120: too many to list at every step; ``Ruleset.expand``).
-FAMILIES = ("move-group", "cast:elven-gate", "build-items", "build-pairs",
-            "build-pairs-removing")
+FAMILIES = ("deploy-custom", "move-group", "transport", "cast:elven-gate", "build-items", "build-pairs",
+            "build-pairs-removing", "build-triples")
+#: At most this many members of ``build-triples`` (spread evenly over the orders within the
+#: treasury, in the order of :func:`_build_items`): a bounded family, every member accepted.
+TRIPLES_MAX = 200
 
 
 def families(g: Dict, p: str) -> list[str]:
     """The families that may have members for ``p`` now, in :data:`FAMILIES` order."""
     if p not in to_move(g):
         return []
+    if g["phase"] == "setup":
+        return ["deploy-custom"]
     if g["phase"] == "build":
-        return ["build-items", "build-pairs", "build-pairs-removing"]
+        return ["build-items", "build-pairs", "build-pairs-removing", "build-triples"]
     if g["phase"] == "movement" and not g.get("mspell") and not g.get("settle"):
-        out = ["move-group"]
+        out = ["move-group", "transport"]
         if g["armies"][p] == "elves":
             out.append("cast:elven-gate")
         return out
@@ -1114,12 +1185,30 @@ def expand(g: Dict, p: str, family: str) -> list[Action]:
     - ``build-pairs``: every order of two items (R89-R100) that adds (two of ``new=``,
       ``step=``, ``castle=``);
     - ``build-pairs-removing``: every order of two items one of which is a ``disband=`` or a
-      ``merge=`` (bots seldom want them: a family of its own keeps ``build-pairs`` small).
+      ``merge=`` (bots seldom want them: a family of its own keeps ``build-pairs`` small);
+    - ``build-triples``: orders of three adding items (``new=``, ``step=``, ``castle=``), each
+      pair of them an accepted order, the whole checked; at most :data:`TRIPLES_MAX`, taken
+      at an even stride;
+    - ``transport``: Sea Transport (R50) of each unmoved block of a friendly port alone and
+      of all of them together, to every friendly port it reaches, along the first shortest
+      sea route (neighbours in the board's order);
+    - ``deploy-custom``: custom deploys (R9, R11) of the standard army at full strength: the
+      standard placement written out, then each block moved alone to another of the
+      player's cities.
     """
     if family not in families(g, p):
         return []
     out: dict[str, Action] = {}
-    if family == "move-group":
+    if family == "deploy-custom":
+        for a in _custom_deploys(g, p):
+            out[str(a)] = a
+    elif family == "build-triples":
+        for a in _build_triples(g, p):
+            out[str(a)] = a
+    elif family == "transport":
+        for a in _transports(g, p):
+            out[str(a)] = a
+    elif family == "move-group":
         for a in _group_moves(g, p):
             out[str(a)] = a
     elif family == "cast:elven-gate":
@@ -1173,6 +1262,58 @@ def _group_moves(g: Dict, p: str) -> list[Action]:
                         continue
                     labs = ",".join(str(g["blocks"][x]["label"]) for x in group)
                     out.append(Action(p, "move", (labs, text)))
+    return out
+
+
+def _transports(g: Dict, p: str) -> list[Action]:
+    """Sea Transport (R50) for ``p`` now: from each friendly port holding his unmoved blocks
+    that may use it (not Aquatics or castles, free to leave: R48), each such block alone and
+    all of them together, to every friendly port 1 to 4 hexes away by sea (all-water or coast
+    hexsides, no shoal, no river course; sea or coastal hexes that hold no enemy and no
+    battle), along the first shortest route; each checked on a copy."""
+    from core.rng import Rng
+
+    b = G.bd(g)
+    s = G.side(g, p)
+    by_hex: dict[str, list[str]] = {}
+    for x in _mine_on_map(g, p):
+        if G.utype(g, x).ability not in ("aquatic", "castle") and not g["blocks"][x]["moved"]:
+            by_hex.setdefault(g["blocks"][x]["at"], []).append(x)
+    out: list[Action] = []
+    for h in sorted(by_hex, key=hex_key):
+        if not b.hexes[h].port or G.status(g, h, s) != "friendly":
+            continue
+        route: dict[str, list[str]] = {h: []}
+        frontier = [h]
+        for _ in range(4):
+            nxt = []
+            for x in frontier:
+                for y in b.neighbours(x):
+                    if y in route:
+                        continue
+                    sd = b.side_between(x, y)
+                    hy = b.hexes[y]
+                    if sd is None or sd.water not in ("all", "coast") or sd.shoal or sd.course \
+                            or hy.shoal or not (hy.water or hy.coastal) \
+                            or G.status(g, y, s) in ("enemy", "battle"):
+                        continue
+                    route[y] = route[x] + [y]
+                    nxt.append(y)
+            frontier = nxt
+        ends = [y for y in route if y != h and b.hexes[y].port
+                and G.status(g, y, s) == "friendly"]
+        xs = [x for x in by_hex[h] if not G.free_to_leave(g, [x])]
+        groups = [[x] for x in xs] + ([xs] if len(xs) > 1 else [])
+        for grp in groups:
+            labs = ",".join(str(g["blocks"][x]["label"]) for x in grp)
+            for y in sorted(ends, key=hex_key):
+                a = Action(p, "transport", (labs, "-".join(route[y])))
+                trial = G.State(G.copy_dict(g), Rng.from_seed("transport"))
+                try:
+                    v_transport(trial, a)
+                except IllegalAction:
+                    continue
+                out.append(a)
     return out
 
 
@@ -1285,6 +1426,101 @@ def _build_pairs(g: Dict, p: str, removing: bool) -> list[Action]:
     return out
 
 
+def _order_of(p: str, items: list[str]) -> Action | None:
+    """The build order of these ``key=value`` items in its canonical form (None when the
+    notation refuses it: two steps on one block)."""
+    from core.wizardkings.actions import NotationError, parse
+
+    keys: dict[str, list[str]] = {}
+    for it in items:
+        k, _, v = it.partition("=")
+        keys.setdefault(k, []).append(v)
+    if any(len({v.split(":")[0] for v in vs}) < len(vs) for k, vs in keys.items()
+           if k == "step"):
+        return None
+    try:
+        return parse(" ".join([p, "build", *(f"{k}={','.join(vs)}" for k, vs in keys.items())]))
+    except NotationError:
+        return None
+
+
+def _build_triples(g: Dict, p: str) -> list[Action]:
+    """Orders of three adding items (``new=``, ``step=``, ``castle=``, R89-R100) within the
+    treasury whose every pair is an accepted order, each checked in full; at most
+    :data:`TRIPLES_MAX`: the orders within the treasury are taken at an even stride (every
+    n-th, in the order of :func:`_build_items`), so the family spans every kind of item."""
+    have = g["treasury"].get(p, 0)
+    items = [(a, c) for a, c in _build_items(g, p)
+             if a.words[0].split("=")[0] in ("new", "step", "castle") and _build_ok(g, a)]
+    ok_pair: dict[tuple[int, int], bool] = {}
+
+    def pair_ok(i: int, j: int) -> bool:
+        if (i, j) not in ok_pair:
+            a = _order_of(p, [items[i][0].words[0], items[j][0].words[0]])
+            ok_pair[(i, j)] = a is not None and (
+                _independent(items[i][0], items[j][0], g, p) or _build_ok(g, a))
+        return ok_pair[(i, j)]
+
+    within = [c for c in itertools.combinations(range(len(items)), 3)
+              if items[c[0]][1] + items[c[1]][1] + items[c[2]][1] <= have]
+    stride = max(1, len(within) // TRIPLES_MAX)
+    out: list[Action] = []
+    for i, j, k in within[::stride]:
+        if not (pair_ok(i, j) and pair_ok(i, k) and pair_ok(j, k)):
+            continue
+        a = _order_of(p, [items[x][0].words[0] for x in (i, j, k)])
+        if a is not None and _build_ok(g, a):
+            out.append(a)
+            if len(out) >= TRIPLES_MAX:
+                break
+    return out
+
+
+def _custom_deploys(g: Dict, p: str) -> list[Action]:
+    """Custom deploys (R9, R11) of ``p``'s standard army at full strength: the army as
+    ``deploy standard`` would place and label it (played on a copy) written out, then every
+    placement with one block moved to another of his cities; only those accepted."""
+    from core.rng import Rng
+    from core.wizardkings.actions import NotationError, parse
+
+    def trial() -> G.State:
+        t = G.State(G.copy_dict(g), Rng.from_seed("deploy-custom"))
+        t.d["forced"] = None  # the last deploy rolls initiative: no forced dice run out
+        return t
+
+    std = trial()
+    try:
+        v_deploy(std, Action(p, "deploy", ("standard",)))
+    except IllegalAction:
+        return []
+    placed = [(x["type"], x["strength"], x["at"]) for b, x in
+              sorted(std.d["blocks"].items(), key=lambda kv: G.bkey(kv[0]))
+              if x["owner"] == p and x["state"] == "map"]
+    b = G.bd(g)
+    cities = sorted((h.name for h in b.hexes.values()
+                     if h.city and h.map_id in g["owners"].get(p, [])), key=hex_key)
+    variants = [list(placed)]
+    for i, (t, k, h) in enumerate(placed):
+        for c in cities:
+            if c != h:
+                v = list(placed)
+                v[i] = (t, k, c)
+                variants.append(v)
+    out: list[Action] = []
+    for v in variants:
+        text = ",".join(f"{n}={t}@{h}:{k}" for n, (t, k, h) in enumerate(v, 1))
+        try:
+            a = parse(f"{p} deploy {text}")
+        except NotationError:
+            continue
+        try:
+            _deploy_custom(trial(), a)
+        except IllegalAction:
+            continue
+        out.append(a)
+    return out
+
+
 def _independent(a1: Action, a2: Action, g: Dict, p: str) -> bool:
     """Whether two one-item orders, each accepted alone and within the treasury together,
     are accepted together without a new check: steps on two blocks, a step with a new unit
@@ -1314,7 +1550,17 @@ def _retreat_candidates(g: Dict, b: Any, x: str) -> list[Action]:
     h = g["blocks"][x]["at"]
     ut = G.utype(g, x)
     paths = _paths(b, h, ut.move) if ut.ability == "flyer" else [[n] for n in b.neighbours(h)]
-    return [Action(p, "retreat", (lab, "-".join(path))) for path in paths]
+    out = [Action(p, "retreat", (lab, "-".join(path))) for path in paths]
+    # a retreat into a hex of his own that it overstacks names the block eliminated (R121)
+    s = G.side(g, p)
+    for path in paths:
+        ours = [y for y in G.on_map(g, path[-1]) if G.side(g, g["blocks"][y]["owner"]) == s]
+        there = [str(g["blocks"][y]["label"]) for y in ours if g["blocks"][y]["owner"] == p]
+        wiz = sum(1 for y in ours if G.utype(g, y).wizard)
+        if there and (len(ours) - wiz >= g["opts"]["stacking"] or (ut.wizard and wiz)):
+            out += [Action(p, "retreat", (lab, "-".join(path), f"eliminate={y}"))
+                    for y in [*there, lab]]
+    return out
 
 
 def _paths(b: Any, start: str, n: int) -> list[list[str]]:

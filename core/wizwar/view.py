@@ -90,6 +90,11 @@ class View:
     picked_up: bool
     deck_kind: str
     options: dict[str, int] = field(default_factory=dict)
+    retreats: tuple[tuple[str, str, int], ...] = ()
+    """The forced retreats still to walk, in order, public: ``(seat, from-square, squares)``
+    (Go Away, Ugly: the first is walked at once, out of turn; cards.md §1.8)."""
+    choice: tuple[str, ...] = ()
+    """Telepath's pending choice, public: ``(chooser, target)``, or ``()``."""
 
     def player(self, seat: str) -> PlayerInfo:
         """The public info of ``seat``. Raises ``KeyError``."""
@@ -147,7 +152,9 @@ def view(state: State, seat: str) -> View:
         eliminated=tuple(state.eliminated), moves_left=max(0, left),
         attacked=state.turn.attacked, picked_up=state.turn.picked_up,
         deck_kind=state.deck_kind,
-        options={k: v for k, v in state.options.items() if isinstance(v, int)})
+        options={k: v for k, v in state.options.items() if isinstance(v, int)},
+        retreats=tuple((str(r[0]), str(r[1]), int(r[2])) for r in state.retreats),
+        choice=tuple(state.choice))
 
 
 __all__ = ["View", "PlayerInfo", "StackInfo", "StackCard", "view"]

@@ -154,3 +154,22 @@ def test_apprentice_works_toward_its_alternate_win() -> None:
     assert a.verb != "cast" or a.slug in ("counterspell", "protection"), a
     st = _goal_game(mana=8, int_=7)
     assert R.bot_act(st, "P1", "apprentice") == Action("P1", "cast", "star-alignment")
+
+
+def test_the_seed_changes_no_bot_game() -> None:
+    """Our reading (docs/arcomage.md, the bots): ArcoMage has no luck (R1) and the seed only
+    salts the traps' commitments, so two apprentices with the same books play the same game
+    whatever the seed; only the books, the first player and the players' choices make games
+    differ. The bots therefore break ties by the listing's order, not by a draw."""
+    from core.session import LocalSession
+
+    games = []
+    for seed in (1, 2, 99):
+        s = LocalSession.start(R, R.validate_options({"turn_limit": 40}), seed, human="")
+        s.run_bots()
+        games.append(s.actions)
+    assert games[0] == games[1] == games[2] and len(games[0]) > 20
+    s = LocalSession.start(R, R.validate_options({"turn_limit": 40, "first": "p2"}), 1,
+                           human="")
+    s.run_bots()
+    assert s.actions != games[0]

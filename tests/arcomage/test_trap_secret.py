@@ -176,3 +176,121 @@ async def test_lan_lying_trapper_is_caught_and_named() -> None:
     assert "its secret, opened at the end, gives 'P2 reveal " in host.audit
     with pytest.raises(log.LogError, match="P2 lied at action"):
         log.replay(logs[0])
+
+
+class _Tap:
+    """A TCP relay on 127.0.0.1 between one joiner and the host that keeps every byte each
+    way (``up``: what the host receives from that joiner; ``down``: what the joiner
+    receives), so a test reads the very frames on the wire."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.up = bytearray()
+        self.down = bytearray()
+        self.server: asyncio.Server | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._conn, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _conn(self, r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        hr, hw = await asyncio.open_connection("127.0.0.1", self.target)
+
+        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter,
+                       keep: bytearray) -> None:
+            try:
+                while data := await src.read(65536):
+                    keep.extend(data)
+                    dst.write(data)
+                    await dst.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                dst.close()
+
+        self.tasks += [asyncio.create_task(pump(r, hw, self.up)),
+                       asyncio.create_task(pump(hr, w, self.down))]
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for t in self.tasks:
+            t.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+def _frames(raw: bytes) -> list[dict[str, Any]]:
+    import msgpack
+
+    return list(msgpack.Unpacker(io.BytesIO(bytes(raw)), raw=False, strict_map_key=False))
+
+
+def pack_of(frame: dict[str, Any]) -> bytes:
+    """A frame's bytes again (canonical msgpack), to look for a text anywhere in it."""
+    from core.codec import pack
+
+    return pack(frame)
+
+
+def _trap_wires(x: Any) -> list[list[Any]]:
+    """Every action wire ``[actor, "cast", "magic-trap", targets, args]`` anywhere in ``x``."""
+    if isinstance(x, dict):
+        return [w for v in x.values() for w in _trap_wires(v)]
+    if isinstance(x, list):
+        if len(x) >= 4 and x[1:3] == ["cast", "magic-trap"]:
+            return [x]
+        return [w for v in x for w in _trap_wires(v)]
+    return []
+
+
+async def test_the_trap_target_is_in_no_frame_the_host_or_the_victim_receives() -> None:
+    """An SSH-style host that plays no seat (``local_seat=False``), the trapper P1 (the
+    Pale Tower) and the victim P2 both joiners through relays that keep every byte: before
+    the game's end no frame the host receives from the trapper, and no frame the victim
+    receives, carries a Magic Trap target other than ``P2:?`` or the salt of one; the
+    trapper's own frames down carry his whole casts (he sealed them), and the end opens
+    them. Both end on one hash."""
+    rs = registry.get("arcomage")
+    opts = {"p1_book": "pale-tower", "p2_book": "iron-dojo", "turn_limit": 40}
+    host = HostGame(ruleset=rs, options=opts, players=2, local_seat=False, seed=4)
+    port = await host.start()
+    taps = [_Tap(port), _Tap(port)]
+    ports = [await t.start() for t in taps]
+    trapper = PeerGame("127.0.0.1", ports[0], ruleset=rs, name="trapper")
+    try:
+        run = asyncio.gather(host.run(), trapper.run(), return_exceptions=True)
+        # the victim joins second, so it takes P2
+        while not any(s.kind == "remote" and s.connected for s in host.seats):
+            await asyncio.sleep(0.01)
+        victim = PeerGame("127.0.0.1", ports[1], ruleset=rs, name="victim")
+        async with asyncio.timeout(240):
+            res = await asyncio.gather(run, victim.run(), return_exceptions=True)
+    finally:
+        await host.close()
+        for t in taps:
+            await t.close()
+    (h, t_hash), v_hash = res
+    assert (trapper.seat, victim.seat) == ("P1", "P2")
+    assert h and h == t_hash == v_hash, res
+    assert host.audit == "" and trapper.audit == "" and victim.audit == ""
+    seen = {"host from the trapper": _frames(taps[0].up),
+            "the victim": _frames(taps[1].down)}
+    slugs = [t.get("slug") for t in trapper.state.d["traps"]]
+    assert slugs and all(slugs), "the bots set no trap: the test proves nothing"
+    for who, frames in seen.items():
+        end = next((i for i, f in enumerate(frames) if f["type"] in ("end", "openings")),
+                   len(frames))
+        casts = [w for f in frames[:end] for w in _trap_wires(f)]
+        assert len(casts) >= len(slugs), (who, casts)
+        assert all(w[3] == ["P2:?"] for w in casts), (who, casts)
+        assert not any(s.encode() in pack_of(f) for f in frames[:end]
+                       if _trap_wires(f) for s in slugs), who
+        for f in frames[:end]:
+            if f["type"] == "propose" and _trap_wires(f["action"]):  # a commitment alone
+                assert "salt" not in f and len(f["sealed"]) == 32, (who, f)
+            if f["type"] == "commit" and _trap_wires(f["action"]):  # no salt to open it
+                assert len(f["sealed"]) == 1, (who, f)
+        # the end opens them: whole casts appear only from the end on
+        opened = {w[3][0] for f in frames[end:] for w in _trap_wires(f)}
+        assert {f"P2:{s}" for s in slugs} <= opened, (who, opened)

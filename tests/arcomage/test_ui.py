@@ -225,8 +225,13 @@ async def test_stack_prompt_and_spell_reference() -> None:
             await pilot.pause()
         v = s.view()
         if v["stack"] and v["prio"] == s.human:
-            prompt = screen.prompt(v, screen.legal()).plain
-            assert "RESPOND" in prompt and "PASS" in prompt
+            legal = screen.legal()
+            prompt = screen.prompt(v, legal).plain
+            assert "PASS" in prompt
+            # RESPOND only when some instant can answer; else the prompt says nothing can
+            assert ("RESPOND" in prompt) == any(a.verb == "cast" for a in legal), prompt
+            passes = [a for a in legal if a.verb == "pass"]
+            assert "nothing in your spellbook can answer it" in screen.prompt(v, passes).plain
         await pilot.press("S")
         await pilot.pause()
         assert isinstance(app.screen, SpellsScreen)
@@ -348,3 +353,30 @@ async def test_narrow_window_shows_field_or_panels() -> None:
         await pilot.pause()
         assert screen.query_one("#ac-left").display and screen.choosing
         assert set(screen.marked(screen.view())) == {"c1", "c6"}
+
+
+def test_help_lines_fit_the_help_frame_at_80_columns() -> None:
+    """The help's lines (markup left out) fit in 72 columns, so the help frame of an 80x24
+    terminal shows them unwrapped (a wrapped line lost its indent: trial at 80x24)."""
+    import re
+
+    from wizwar_tui.arcomage.screens import help_text
+
+    for menu in (True, False):
+        for line in help_text(menu=menu).splitlines():
+            assert len(re.sub(r"\[/?[bi]\]", "", line)) <= 72, line
+
+
+def test_a_spell_text_says_what_its_conditions_do() -> None:
+    """Every condition of the rules has its words (spells.md §7), and a spell that gives one
+    says what it does: Strength's card names +2/+0 and 3 turns, Venom's the Life loss."""
+    from core.arcomage.data import CONDITIONS, SPELLS
+    from wizwar_tui.arcomage.render import spell_text
+    from wizwar_tui.arcomage.texts import CONDITION_TEXT
+
+    assert set(CONDITION_TEXT) == set(CONDITIONS)
+    assert all(g in SPELLS or g in ("searing",) for v in CONDITION_TEXT.values() for g in v[3])
+    strength = spell_text("strength").plain
+    assert "strength (3 turns): on a creature: +2/+0" in strength
+    assert "loses 1 Life at each of its upkeeps" in spell_text("venom").plain
+    assert "\n\n" not in spell_text("study").plain.split("permanently.")[1]

@@ -45,7 +45,8 @@ from core.registry import canonical
 from core.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIO_DIRS = (ROOT.parent / "shared" / "scenarios", ROOT / "tests" / "scenarios")
+SCENARIO_DIRS = (Path(os.environ.get("WIZWAR_SHARED") or ROOT.parent / "shared") / "scenarios",
+                 ROOT / "tests" / "scenarios")  # the shared folder as tests/shared.py finds it
 
 
 # ---- option sets -----------------------------------------------------------------------

@@ -26,9 +26,9 @@ class ArcoMageUI(GameUI):
     name = "arcomage"
     title = "ArcoMage"
     subtitle = "a duel of two archmages on a field of hexes — in your terminal"
-    menu_note = "Two archmages, 64 spells in five schools, creatures, a stack of answers."
-    quick_starts = (QuickStart("", "Play ArcoMage against a bot (Pale Tower vs Iron Dojo)",
-                               {}),)
+    menu_note = "Your Pale Tower v the bot's Iron Dojo · 64 spells, creatures, a stack"
+    # short enough for the menu's box at 80x24 (the books are in menu_note)
+    quick_starts = (QuickStart("", "Play against a bot", {}),)
     references = (Reference("", "ArcoMage: all 64 spells", "spells", "Spells"),
                   Reference("", "ArcoMage: build your own book", "book", "Book"))
 

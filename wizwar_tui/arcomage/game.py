@@ -213,6 +213,8 @@ class ArcoMageGameScreen(GameScreenBase):
         if self.lan is not None:
             self.lan.listeners.append(self.net_changed)
             self.net_changed()
+            if self.clock:  # shown only: the host keeps the time (count_down)
+                self.clock_timer = self.set_interval(1.0, self.clock_tick)
             return
         self.start_log()
         self.draw()
@@ -413,16 +415,17 @@ class ArcoMageGameScreen(GameScreenBase):
     def top_text(self, v: Any) -> Text:
         """ArcoMage, where (seed or LAN), the turn, the step and who acts."""
         t = Text(no_wrap=True, overflow="ellipsis")
+        # what matters most first: a narrow window cuts the end (the where, the limit)
         t.append(" ArcoMage ", "bold reverse")
-        t.append(f" {self.lan_label() if self.lan is not None else f'seed {self.seed}'} · ")
-        t.append(f"turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
-        if v["turn_limit"]:
-            t.append(f" (limit {v['turn_limit']})", "dim")
+        t.append(f" turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
         t.append(f" · you are {self.human}", render.colour(self.human))
         clock = self.clock_text(v)
         if clock:
             t.append(clock, "bold yellow" if "⏱ 1" in clock or "⏱ " + "0" in clock
                      else "bold")
+        t.append(f" · {self.lan_label() if self.lan is not None else f'seed {self.seed}'}")
+        if v["turn_limit"]:
+            t.append(f" (limit {v['turn_limit']})", "dim")
         return t
 
     def prompt(self, v: Any, legal: list[Action]) -> Text:
@@ -436,6 +439,9 @@ class ArcoMageGameScreen(GameScreenBase):
             return Text(str(getattr(self.lan, "problem", "")) or "the LAN game stopped",
                         "bold red")
         if self.busy or not self.my_turn():
+            waiting = self.net_notices.waiting() if self.net_notices is not None else ""
+            if waiting:  # a player waiting to rejoin (gameui.NetNotices)
+                return Text(waiting, "bold yellow")
             moving = ", ".join(s.to_move()) or "nobody"
             return Text(f"{moving} is thinking…", "dim")
         if self.choosing:
@@ -447,9 +453,15 @@ class ArcoMageGameScreen(GameScreenBase):
             name = SPELLS[top["slug"]].name if top["slug"] in SPELLS else top["slug"]
             tgt = f" @{','.join(top['targets'])}" if top.get("targets") else ""
             who = "You" if top["caster"] == self.human else top["caster"]
+            if not any(a.verb == "cast" for a in legal):  # say so: no RESPOND to look for
+                return Text(f"{who} cast {name}{tgt}: nothing in your spellbook can answer it "
+                            "now: PASS (p)", "bold yellow")
             return Text(f"{who} cast {name}{tgt}: RESPOND (an instant from your spellbook, s) "
                         "or PASS (p)", "bold yellow")
         if step == "combat":
+            if not any(a.verb == "cast" for a in legal):
+                return Text("Combat window: no instant you can cast now: PASS (p)",
+                            "bold yellow")
             return Text("Combat window: cast an instant (s) or PASS (p)", "bold yellow")
         if step == "attack":
             return Text("Declare your attacks: a lists every declaration (\"attack\" alone: none)",
@@ -580,9 +592,12 @@ class ArcoMageGameScreen(GameScreenBase):
         loses a second; at 0 the app enters what a timeout means, as a logged action: the
         turn budget ``timeout``, a response budget the rules' default answer
         (``default_answer``: a pass, no blocks, the first choice). Called every second."""
-        if not self.clock or self.lan is not None or self.busy or not self.my_turn():
+        if not self.clock or self.busy or not self.my_turn():
             return
         v = self.view()
+        if self.lan is not None:  # the host keeps the time and enters the timeout (R112):
+            self.count_down(v)    # here the budget is only shown
+            return
         if self.budget(v) == "turn":
             if self.turn_key != (v["turn"], v["active"]):
                 self.turn_key, self.turn_left = (v["turn"], v["active"]), self.clock
@@ -604,9 +619,25 @@ class ArcoMageGameScreen(GameScreenBase):
         if self.is_mounted:
             self.query_one("#ac-top", Static).update(self.top_text(self.view()))
 
+    def count_down(self, v: Any) -> None:
+        """A LAN game's second: the budget shown loses a second, and nothing is entered
+        (the host's clock decides, ``Ruleset.budget``; it may differ from this count by the
+        time the network takes)."""
+        if self.budget(v) == "turn":
+            if self.turn_key != (v["turn"], v["active"]):
+                self.turn_key, self.turn_left = (v["turn"], v["active"]), self.clock
+            self.turn_left = max(0, self.turn_left - 1)
+        else:
+            if self.resp_key != v["seq"]:
+                self.resp_key, self.resp_left = v["seq"], self.clock
+            self.resp_left = max(0, self.resp_left - 1)
+        if self.is_mounted:
+            self.query_one("#ac-top", Static).update(self.top_text(v))
+
     def clock_text(self, v: Any) -> str:
-        """`` · ⏱ 42s`` of the budget running for the human, or ``""``."""
-        if not self.clock or self.lan is not None or not self.my_turn():
+        """`` · ⏱ 42s`` of the budget running for the human, or ``""`` (on a LAN the
+        count of this screen; the host's clock decides, :meth:`count_down`)."""
+        if not self.clock or not self.my_turn():
             return ""
         if self.budget(v) == "turn":
             left = self.turn_left if self.turn_key == (v["turn"], v["active"]) else self.clock

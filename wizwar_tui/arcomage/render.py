@@ -20,7 +20,7 @@ from core.arcomage.data import SPELLS, SUMMONS, WORKER_BUILDINGS
 from core.arcomage.movement import guarded
 from core.arcomage.state import ceiling, cond, form_of, stands, values, wizard_power, wizard_speed
 from core.arcomage.turn import cost_of
-from wizwar_tui.arcomage.texts import SPELL_TEXT
+from wizwar_tui.arcomage.texts import CONDITION_TEXT, SPELL_TEXT
 
 View = dict[str, Any]
 
@@ -385,7 +385,8 @@ def spell_line(v: View, p: str, slug: str, castable: bool, width: int = 40) -> T
 
 
 def spell_text(slug: str) -> Text:
-    """A spell's whole card: name, Circle, school, cost, kind, targets and effect."""
+    """A spell's whole card: name, Circle, school, cost, kind, targets and effect, and what
+    each condition it gives does (a trial: "The target gains strength." said not what)."""
     sp = SPELLS[slug]
     effect, targets = SPELL_TEXT.get(slug, ("", ""))
     t = Text()
@@ -400,6 +401,14 @@ def spell_text(slug: str) -> Text:
     if slug in SUMMONS:
         t.append(f"\nSummons: {SUMMONS[slug]}")
     t.append(f"\n\n{effect}")
+    for name, (wiz, crea, lasts, given) in CONDITION_TEXT.items():
+        if slug not in given:
+            continue  # the conditions this spell gives, in words (spells.md §7)
+        t.append(f"\n\n{name}", "bold")
+        t.append(f" ({lasts}): ")
+        on = [f"on a wizard: {wiz}" if wiz != "—" else "",
+              f"on a creature: {crea}" if crea != "—" else ""]
+        t.append("; ".join(x for x in on if x) + ".")
     return t
 
 
@@ -438,5 +447,9 @@ def target_hex(v: View, ref: str) -> str:
 
 
 def describe(a: Any) -> str:
-    """An action for the action list: its notation."""
-    return str(a)
+    """An action for the action list: its notation without the actor (every listed action
+    is the player's own), as it is typed on the ``:`` line (``cast raise-skeleton @a1``);
+    the actor's ``P1 `` would push a target off a narrow panel (80x24)."""
+    text = str(a)
+    actor = getattr(a, "actor", "")
+    return text[len(actor) + 1:] if actor and text.startswith(f"{actor} ") else text

@@ -21,46 +21,60 @@ from wizwar_tui.screens import TooSmall
 def help_text(ascii_only: bool = False, menu: bool = True) -> str:
     """The help frame's text (Rich markup): the keys, how a turn goes, the rules' terms."""
     leave = "q  back to the menu (after asking)" if menu else "q  leave"
+    # every line within 72 columns: the help frame at 80x24 does not wrap them
     return f"""[b]ArcoMage[/b] — a duel of two archmages on a field of 24 hexes
 
 [b]Keys[/b]
   arrows    move the cursor on the field
-  Tab       the focus: field → spellbook → actions (below 80 columns: the field or the
-            panels, in turn)
-  Enter     on the field: choose the hex (a target, where to walk); on your wizard or a
-            creature of yours: its walks (green hexes) · in the spellbook: cast the spell ·
-            in the action list: play the action
+  Tab       the focus: field → spellbook → actions (below 80 columns:
+            the field or the panels, in turn)
+  Enter     on the field: choose the hex (a target, where to walk);
+            on your wizard or a creature of yours: its walks (green)
+            · in the spellbook: cast the spell
+            · in the action list: play the action
   s         the spellbook: every spell with Circle, cost and state
-  a         the action list: every action the rules allow now (attacks, blocks, choices)
+  a         the action list: every action the rules allow now
+            (attacks, blocks, choices)
   e         end your MAIN (COMBAT and END follow)
   p, space  pass priority (a spell on the stack, or the combat window)
-  i         the full text of the highlighted spell (or of the spell on top of the stack)
+  i         the full text of the highlighted spell (or of the spell
+            on top of the stack)
   S         all 64 spells
   z         show the enemy's Zones of Control (red hexes)
-  :         type an action in the notation: [i]cast firebolt @P2[/i], [i]move c1-c2-b2[/i]
+  :         type an action in the notation: [i]cast firebolt @P2[/i],
+            [i]move c1-c2-b2[/i]
   Esc       drop the choice being made
   ?         this help · {leave}
 
-[b]The field[/b]  rows a–e of 4-5-6-5-4 hexes; c3 and c4 are the [i]Nexus[/i] (impassable).
-  P1's wizard starts on c1, P2's on c6. A piece shows its owner (P1, P2), a creature its
-  Power/Health (red when damage is marked), z summon-sick, * conditions; the line under the
-  field tells everything about the hex under the cursor.
+[b]The field[/b]  rows a–e of 4-5-6-5-4 hexes; c3 and c4 are the
+  [i]Nexus[/i] (impassable). P1's wizard starts on c1, P2's on c6. A piece
+  shows its owner (P1, P2), a creature its Power/Health (red when
+  damage is marked), z summon-sick, * conditions; the line under the
+  field tells everything about the hex under the cursor. In the
+  archmages' panel a destroyed building shows X (MX: no Moat).
 
-[b]A turn[/b]  UNTAP, UPKEEP (conditions tick, your Tower fires), PRODUCE (workers bring
-  mana, bricks, INT), MAIN (cast, walk), COMBAT (declare attacks; the rival blocks), END.
+[b]A turn[/b]  UNTAP, UPKEEP (conditions tick, your Tower fires),
+  PRODUCE (workers bring mana, bricks, INT), MAIN (cast, walk),
+  COMBAT (declare attacks; the rival blocks), END.
 
 [b]Terms[/b]
-  Life       30 at the start; at 0 you lose. Damage goes Moat → Wall → Tower → Life.
+  Life       30 at the start; at 0 you lose. Damage goes
+             Moat → Wall → Tower → Life.
   Mana       pays for spells; unspent mana carries over.
-  Ceiling    INT + workers on your Mage Tower (+2 cunning, −2 feeblemind, −2 Stone Form):
-             a spell's Circle (I–VIII) must be at most this.
-  Book       every spell is always open; each may be cast once per turn. Unlock and
-             Magic Untrap are in every book.
-  Stack      a cast waits on the stack; the rival may answer with an instant, then you, …
-             when both pass in a row the top resolves ("respond or pass").
-  ZoC        a walk that enters a hex next to an enemy creature stops there.
-  Traps      Magic Trap rigs a spell of the rival's book: only the trapper knows which.
-  Wins       the rival's Life at 0, or Army of the Dead, or Star Alignment's three stars.
+  Ceiling    INT + workers on your Mage Tower (+2 cunning,
+             −2 feeblemind, −2 Stone Form): a spell's Circle (I–VIII)
+             must be at most this.
+  Book       every spell is always open; each may be cast once per
+             turn. Unlock and Magic Untrap are in every book.
+  Stack      a cast waits on the stack; the rival may answer with an
+             instant, then you, … when both pass in a row the top
+             resolves ("respond or pass").
+  ZoC        a walk that enters a hex next to an enemy creature stops
+             there.
+  Traps      Magic Trap rigs a spell of the rival's book: only the
+             trapper knows which.
+  Wins       the rival's Life at 0, or Army of the Dead, or Star
+             Alignment's three stars.
 """
 
 
@@ -149,9 +163,12 @@ class GameOverScreen(Screen[None]):
             t.append("A draw.\n", "bold")
         elif self.human in r.winners:
             t.append("You win!\n", "bold green")
+        elif self.human in ("P1", "P2"):
+            t.append("You lose.\n", "bold red")
+        if r.text:  # "P2 wins: the rival's Life is gone." names the winner itself
+            t.append(f"{r.text}\n\n")
         else:
-            t.append(f"{', '.join(r.winners)} wins.\n", "bold red")
-        t.append(f"{r.text}\n\n")
+            t.append(f"{', '.join(r.winners)} wins.\n\n", "bold")
         for p in ("P1", "P2"):
             pl = self.final["players"][p]
             t.append(f"  {p}{' (you)' if p == self.human else ''}", render.colour(p) + " bold")

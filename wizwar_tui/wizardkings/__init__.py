@@ -25,7 +25,9 @@ class WizardKingsUI(GameUI):
     name = "wizard-kings"
     title = "Wizard Kings"
     menu_note = "Block wargame: hidden armies on hex maps (issue 18, being built)."
-    quick_starts = (QuickStart("", "Play Wizard Kings against 1 bot (2 players)", {}),)
+    quick_starts = (QuickStart("", "Play Wizard Kings against 1 bot (2 players)", {}),
+                    QuickStart("", "Play Wizard Kings against 3 bots (4 players, 4 maps)",
+                               {"players": 4, "layout": "4-map"}))
     references = (Reference("", "Wizard Kings: keys, terms, units and spells", "reference",
                             ""),)
 
@@ -52,7 +54,8 @@ class WizardKingsUI(GameUI):
         """Short words for the new-game screen."""
         if not refused and name == "layout":
             return {"2-map": "maps 1 and 2 side by side",
-                    "2-map-strait": "map 3 turned below map 1, a strait between"}.get(
+                    "2-map-strait": "map 3 turned below map 1, a strait between",
+                    "4-map": "maps 1 2 above, 3 4 turned below: 4 players"}.get(
                 str(values.get("layout")), "")
         return super().option_note(name, values, refused)
 
@@ -63,10 +66,18 @@ class WizardKingsUI(GameUI):
 
         return WatchScreen
 
+    def run_bench(self, runs: int = 5, quick: bool = False, only: list[str] | None = None) -> int:
+        """:func:`wizwar_tui.wizardkings.bench.run`: random and captain-bot games per
+        second."""
+        from wizwar_tui.wizardkings.bench import run
+
+        return run(runs=runs, quick=quick, only=only or ())
+
     def replay_mark(self, state: Any) -> tuple[int, str]:
-        """The turn and the player acting (a replay's turns)."""
-        moving = self.ruleset().to_move(state)
-        return int(state.d["turn"]), moving[0] if moving else ""
+        """The game turn (R13: initiative, movement, combat, build) and ``""``: a replay's
+        turns are the rules' turns (its "turn 3" is the game's turn 3, not the third change of
+        the seat acting); the replay screen's header says the phase and who acts."""
+        return int(state.d["turn"]), ""
 
     def replay_screen(self) -> type[ReplayScreen]:
         """:class:`wizwar_tui.wizardkings.replay.WizardKingsReplayScreen`."""

@@ -42,11 +42,14 @@ KEYS = (
     ("f / p", "fire / pass with the unit whose combat turn it is"),
     ("r", "retreat the unit whose combat turn it is (then a hex, Enter)"),
     ("g", "regroup (select a block of the battle hex or beside it, then a hex, Enter)"),
+    ("t", "Sea Transport: the selected blocks in a friendly port sail to another port (the "
+          "ports in reach lit; arrows and Enter, as a move)"),
     ("b", "fight the battle in the cursor hex (you choose the order of your battles)"),
     ("c / d / h / x", "cast a spell / dispel / choose a hit / eliminate: the list of them"),
-    ("s n k m", "Build Phase: s a step on the selected block, n a new unit in the cursor "
-                "city, k a castle in the cursor hex, m disband the selected block; "
-                "Backspace drops the last order"),
+    ("s n k m j", "Build Phase: s a step on the selected block, n a new unit in the cursor "
+                  "city, k a castle in the cursor hex, m disband the selected block, j merge "
+                  "the selected block into another of its type in its hex; Backspace drops "
+                  "the last order"),
     ("o", "Build Phase: send your orders (empty: build nothing)"),
     ("Tab", "the list of every legal action (Enter plays one; Tab back to the map)"),
     (":", "type an action in the notation (P1 move 3 1c4-1d4)"),
@@ -84,6 +87,8 @@ class WizardKingsScreen(GameScreenBase):
         Binding("r", "retreat", "Retreat", show=False),
         Binding("g", "regroup", "Regroup", show=False),
         Binding("b", "battle", "Battle", show=False),
+        Binding("t", "transport", "Transport", show=False),
+        Binding("j", "merge", "Merge", show=False),
         Binding("c", "verb('cast')", "Cast", show=False),
         Binding("d", "verb('dispel')", "Dispel", show=False),
         Binding("h", "verb('hit')", "Hit", show=False),
@@ -148,6 +153,7 @@ class WizardKingsScreen(GameScreenBase):
         self.bots_pending = False
         self._legal: tuple[int, list[Action]] | None = None
         self._view: tuple[int, dict[str, Any]] | None = None
+        self._families: dict[str, tuple[int, list[Action]]] = {}
         self.homed = False  # the cursor was put on the human's blocks once they stood
         self.last_battle = ""  # the battle the cursor last jumped to
 
@@ -242,6 +248,17 @@ class WizardKingsScreen(GameScreenBase):
             acts = list(s.legal_actions()) if self.my_turn() else []
             self._legal = (key, acts)
         return self._legal[1]
+
+    def members(self, family: str) -> list[Action]:
+        """The human's members of an action family now (``session.expand``; cached per
+        action count; [] when the family is not open)."""
+        s = self.session
+        key = len(s.actions)
+        got = self._families.get(family)
+        if got is None or got[0] != key:
+            acts = list(s.expand(family)) if self.my_turn() and family in s.families() else []
+            got = self._families[family] = (key, acts)
+        return got[1]
 
     def bot_action(self, seat: str) -> Any:
         """A bot seat's action: the ruleset's bot when it has one, else a random legal action
@@ -381,10 +398,21 @@ class WizardKingsScreen(GameScreenBase):
         return {a.words[1].split("-")[-1] for a in self.mode_actions()}
 
     def mode_actions(self) -> list[Action]:
-        """The legal actions of the current mode for the first chosen block."""
+        """The legal actions of the current mode for the first chosen block (Sea Transport:
+        the members of the ``transport`` family for the chosen blocks together)."""
         if not self.chosen:
             return []
         first = self.chosen[0]
+        if self.mode == "transport":
+            want = sorted(self.chosen, key=int)
+            fam = self.members("transport")
+            exact = [a for a in fam if sorted(a.words[0].split(","), key=int) == want]
+            if exact or len(want) == 1:
+                return exact
+            # a part of the hex's blocks: the routes of the first (each checked on Enter)
+            labs = ",".join(want)
+            return [Action(self.human, "transport", (labs, a.words[1])) for a in fam
+                    if a.words[0] == first]
         return [a for a in self.legal() if a.verb == self.mode and a.words
                 and a.words[0].split(",")[0] == first]
 
@@ -438,22 +466,24 @@ class WizardKingsScreen(GameScreenBase):
         if self.human:
             t.append(f" you {self.human}", f"bold {render.OWNER.get(self.human, '')}")
             t.append(" ·")
-        t.append(f" turn {v['turn']} · " + ("game over" if v["phase"] == "over" else
-                                              f"{v['phase'].capitalize()} Phase"))
-        if v.get("order"):
-            t.append(" · initiative ")
-            for i, p in enumerate(v["order"]):
-                t.append((" " if i else "") + p, f"bold {render.OWNER.get(p, '')}")
+        t.append(f" turn {v['turn']} · " + (
+            "game over" if v["phase"] == "over" else "deployment (R11)"
+            if v["phase"] == "setup" else f"{v['phase'].capitalize()} Phase"))
+        # who acts before the initiative order: a narrow window cuts the end of the line
         res = self.session.result()
         if res.over:
             t.append(f" · {res.text or 'the game is over'}", "bold green")
         else:
             who = self.session.to_move()
-            t.append(" · ")
             if self.human in who:
+                t.append(" · ")
                 t.append("your turn", "bold reverse")
             elif who:
-                t.append(f"{', '.join(who)} to act")
+                t.append(f" · {', '.join(who)} to act")
+        if v.get("order"):
+            t.append(" · initiative ")
+            for i, p in enumerate(v["order"]):
+                t.append((" " if i else "") + p, f"bold {render.OWNER.get(p, '')}")
         return t
 
     def status_text(self, v: dict[str, Any]) -> Text:
@@ -583,16 +613,29 @@ class WizardKingsScreen(GameScreenBase):
             return "Deployment: Enter deploys the standard army (or Tab for the list)."
         if ph == "build":
             return ("Build Phase: s step on the selected block, n new unit in the cursor "
-                    "city, k castle, m disband; o sends the orders.")
+                    "city, k castle, m disband, j merge; o sends the orders.")
         if self.mode:
             return (f"{self.mode.capitalize()} {','.join(self.chosen)}: arrows trace the path, "
                     "Enter confirms, Esc cancels.")
         legal = self.legal()
         verbs = sorted({a.verb for a in legal})
+        if v.get("settle"):
+            return (f"{v['settle']['hex']} is overstacked (R47): x lists the blocks you may "
+                    "eliminate there; Enter on one.")
+        sp = v.get("mspell") or (v.get("battle") or {}).get("spell")
+        if sp:
+            caster = v["blocks"].get(sp.get("caster", ""), {})
+            where = f" in {caster['at']}" if caster.get("at") else ""
+            from core.wizardkings.turn import SPELLS
+
+            slug = str(sp.get("slug", "a spell"))
+            level = sp.get("level") or (SPELLS[slug][1] if slug in SPELLS else "?")
+            return (f"{sp.get('caster', 'a wizard')}{where} casts {slug} (level {level}): "
+                    "d lists your Dispels (R85), p lets it work.")
         if ph == "movement":
             return ("Movement: Enter selects your blocks in the cursor hex, then arrows and "
-                    "Enter move them; e ends your turn." + (" c casts." if "cast" in verbs
-                                                              else ""))
+                    "Enter move them (t: by sea); e ends your turn." + (
+                        " c casts." if "cast" in verbs else ""))
         bt = v.get("battle")
         if bt and bt.get("victor"):
             return "Regroup: g with a block selected, then a hex and Enter; e when done."
@@ -631,7 +674,7 @@ class WizardKingsScreen(GameScreenBase):
                 self.trail = []
             else:
                 self.trail.append(nxt)
-        self.message = self.path_note() if self.mode == "move" else None
+        self.message = self.path_note() if self.mode in ("move", "transport") else None
         self.draw()
 
     def path_note(self) -> Text | None:
@@ -640,10 +683,36 @@ class WizardKingsScreen(GameScreenBase):
         if not self.trail or not self.chosen:
             return None
         path = "-".join(self.trail)
-        why = self.session.why(Action(self.human, "move", (",".join(self.chosen), path)))
+        why = self.session.why(Action(self.human, self.mode, (",".join(self.chosen), path)))
         if why:
             return Text(f"{path}: {why}", "yellow")
-        return Text(f"{path}: Enter moves here", "green")
+        return Text(f"{path}: Enter {'sails' if self.mode == 'transport' else 'moves'} here"
+                    + self.overstack_note(self.trail[-1]), "green")
+
+    def overstack_note(self, dest: str) -> str:
+        """`` (then 1e7 is overstacked: you eliminate a block there, R47)`` when the chosen
+        blocks arriving in ``dest`` would pass the stacking limit of your side (units, or a
+        second wizard), else ``""``."""
+        from core.wizardkings.units import ARMIES
+
+        v = self.view()
+        sides = v.get("sides", {})
+        mine = sides.get(self.human, self.human)
+        here = [x for x in render.blocks_at(v).get(dest, [])
+                if sides.get(x["owner"], x["owner"]) == mine
+                and str(x["label"]) not in self.chosen]
+        coming = [v["blocks"][f"{self.human}.{lab}"] for lab in self.chosen
+                  if f"{self.human}.{lab}" in v["blocks"]]
+
+        def wizard(x: dict[str, Any]) -> bool:
+            ut = ARMIES[v["armies"][x["owner"]]].get(x.get("type") or "")
+            return bool(ut and ut.wizard)
+
+        units = sum(1 for x in here + coming if not wizard(x))
+        wizards = sum(1 for x in here + coming if wizard(x))
+        if units > v["opts"]["stacking"] or wizards > 1:
+            return f" (then {dest} is overstacked: you eliminate a block there, R47)"
+        return ""
 
     def action_enter(self) -> None:
         """Select blocks, confirm a path, deploy."""
@@ -733,7 +802,7 @@ class WizardKingsScreen(GameScreenBase):
         labs = ",".join(self.chosen)
         ends = [a for a in self.mode_actions() if a.words[1].split("-")[-1] == dest]
         trail = "-".join(self.trail)
-        if self.mode == "move":
+        if self.mode in ("move", "transport"):
             paths = [a.words[1] for a in ends]
             if trail in paths:
                 paths.remove(trail)
@@ -744,7 +813,7 @@ class WizardKingsScreen(GameScreenBase):
             paths.sort(key=lambda p: (p != trail, p.count("-")))
             why = ""
             for path in paths:
-                a = Action(self.human, "move", (labs, path))
+                a = Action(self.human, self.mode, (labs, path))
                 why = self.session.why(a)
                 if not why:
                     self.play(a)
@@ -789,6 +858,9 @@ class WizardKingsScreen(GameScreenBase):
         acts = self.verb_actions("end")
         if acts:
             self.play(acts[0])
+        elif self.my_turn() and self.view()["phase"] == "build":
+            self.say("The Build Phase ends when every order is in: o sends yours "
+                     f"({self.order_words() or 'none: build nothing'}).")
         else:
             self.say("Nothing to end now" + ("." if self.my_turn() else ": not your turn."))
 
@@ -866,6 +938,66 @@ class WizardKingsScreen(GameScreenBase):
             self.play((here or acts)[0])
         else:
             self.say("Put the cursor on one of the battles: " + " ".join(a.words[0] for a in acts))
+
+    def action_transport(self) -> None:
+        """t: Sea Transport (R50) for the selected blocks (else the cursor hex's unmoved
+        ones): the friendly ports they may sail to are lit; arrows trace the route, Enter
+        sails (to the lit port under the cursor, by the traced route or a shortest one)."""
+        if not self.key_ok():
+            return
+        v = self.view()
+        if v["phase"] != "movement" or not self.my_turn():
+            self.say("Sea Transport is a move of your Movement Phase turn.")
+            return
+        if not self.chosen or self.mode not in ("move", "transport"):
+            self.mode = ""
+            self.select_here(v)
+        if not self.chosen:
+            return
+        able = {a.words[0] for a in self.members("transport") if "," not in a.words[0]}
+        self.chosen = sorted((x for x in self.chosen if x in able), key=int) or self.chosen
+        labs = ",".join(self.chosen)
+        self.mode, self.trail = "transport", []
+        if not self.mode_actions():
+            h = self.sel_hex
+            port = render.board_of(v).hexes[h].port
+            self.mode = ""
+            self.say(f"No Sea Transport for {labs} from {h}: " + (
+                "a transport starts in a friendly port with blocks that have not moved, are "
+                "not Aquatics or castles and may leave, and ends in a friendly port 1 to 4 "
+                "sea hexes away (R50)." if port else f"{h} is not a port (R50)."))
+            return
+        self.message = Text(f"Sea Transport {labs}: the lit ports are in reach; arrows trace "
+                            "the route (or just the port), Enter sails, Esc cancels.", "green")
+        self.cursor = self.sel_hex
+        self.draw()
+
+    def action_merge(self) -> None:
+        """j: Build Phase: merges of the selected block into another of its type in its hex
+        (R97), in the list; the chosen one is added to the orders."""
+        if not self.key_ok():
+            return
+        v = self.view()
+        if v["phase"] != "build" or not self.my_turn():
+            self.say("Merges are build orders of your Build Phase.")
+            return
+        if not self.chosen:
+            self.select_here(v)
+        if not self.chosen:
+            return
+        labs = self.chosen
+        acts = [a for a in self.members("build-items") if a.words[0].startswith("merge=")
+                and a.words[0][6:].split(">")[0] in labs]
+        if not acts:
+            self.say(f"No merge for {', '.join('#' + x for x in labs)}: a merge moves steps "
+                     "of a block into another of the same type in the same hex (R97).")
+            return
+        self.shown = acts
+        ol = self.query_one("#wk-actions", OptionList)
+        ol.clear_options()
+        ol.add_options([Option(merge_words(a.words[0])) for a in acts])
+        ol.highlighted = 0
+        ol.focus()
 
     # --- Build Phase
     def order_words(self) -> str:
@@ -977,9 +1109,10 @@ class WizardKingsScreen(GameScreenBase):
             return
         a = self.shown[event.option_index]
         self.query_one(MapView).focus()
-        if a.verb == "build" and self.view()["phase"] == "build" and a.words \
-                and a.words[0].startswith("new=") and a not in self.legal():
-            self.orders.append(("new", a.words[0][4:]))
+        if a.verb == "build" and self.view()["phase"] == "build" and len(a.words) == 1 \
+                and a.words[0].startswith(("new=", "merge=")) and a not in self.legal():
+            k, _, item = a.words[0].partition("=")
+            self.orders.append((k, item))
             self.check_orders()
             return
         self.play(a)
@@ -1066,6 +1199,13 @@ class WizardKingsScreen(GameScreenBase):
         if self.lan is not None:
             self.app.leave_lan()  # type: ignore[attr-defined]
         self.app.show_menu()  # type: ignore[attr-defined]
+
+
+def merge_words(item: str) -> str:
+    """``merge=3>5:2`` as ``merge #3 into #5: 2 steps``."""
+    giver, _, rest = item.partition("=")[2].partition(">")
+    to, _, k = rest.partition(":")
+    return f"merge #{giver} into #{to}: {k} step{'' if k == '1' else 's'}"
 
 
 def event_words(e: Any) -> str:

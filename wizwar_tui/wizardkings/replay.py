@@ -98,6 +98,19 @@ class WizardKingsReplayScreen(ReplayScreen):
             self.call_after_refresh(lambda: self.query_one(ReplayMapScroll).scroll_to_region(
                 Region(x, y, 9, 5), animate=False))
 
+    def head_text(self, st: Any) -> Text:
+        """The shell's header with the rules' turn: ``turn 3 · Build Phase (P1, P2 to act)``
+        where the shell says ``round 3 · turn 3 ()`` (a replay's turns are the game's turns:
+        :meth:`WizardKingsUI.replay_mark`)."""
+        t = super().head_text(st)
+        rp = self.replay
+        rnd, active = rp.marks[self.n]
+        old = f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})"
+        i = t.plain.find(old)
+        if i < 0:
+            return t
+        return t[:i] + Text(turn_words(st.d, rp.ruleset.to_move(st))) + t[i + len(old):]
+
     def write_action(self, panel: RichLog, n: int) -> None:
         """Action ``n`` and its events in words (as the game's log says them)."""
         from wizwar_tui.wizardkings.game import event_words
@@ -122,3 +135,14 @@ def action_hexes(action: Any) -> list[str]:
                 if len(h) == 3 and h[0] in "1234" and h[1] in "abcdefgh" and h[2].isdigit():
                     out.append(h)
     return out
+
+
+def turn_words(g: dict[str, Any], moving: list[str]) -> str:
+    """`` · turn 3 · Build Phase (P1, P2 to act)``: the game turn (R13), its phase and who
+    acts (nobody once the game is over)."""
+    phase = g["phase"]
+    if phase == "over":
+        return f" · turn {g['turn']}"
+    name = "deployment" if phase == "setup" else f"{phase.capitalize()} Phase"
+    who = f" ({', '.join(moving)} to act)" if moving else ""
+    return f" · turn {g['turn']} · {name}{who}"

@@ -208,6 +208,8 @@ class GameScreen(GameScreenBase):
         self.logged_problem = ""
         self.busy = False
         self.message: Text | None = None
+        self.lost_note = ""  # "You lost your turn": shown before the prompt until he acts
+        self.auto_panels = False  # a narrow window shows the panels while he answers
         self.targeting: list[Action] = []
         self.target_card = ""
         self.over_shown = False
@@ -233,6 +235,7 @@ class GameScreen(GameScreenBase):
                 with Vertical(id="side"):
                     yield Static(id="top-side")  # the header line where the board just fits
                     yield Static(id="info-side")  # the square's lines on short windows
+                    yield StackPanel(id="stack-side")  # the stack where the board has no room
                     yield PlayersPanel(id="players")
                     yield HandPanel(id="hand")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
@@ -245,12 +248,15 @@ class GameScreen(GameScreenBase):
         """Titles, the first drawing, then let the bots act if they move first."""
         self.query_one("#players").border_title = "Players"
         self.query_one("#hand").border_title = "Hand"
-        self.query_one("#stack").border_title = "Stack"
+        for stack in self.query(StackPanel):
+            stack.border_title = "Stack"
         self.query_one("#log").border_title = "Log"
         self.query_one("#log", RichLog).can_focus = False
         self.query_one("#cmd").display = False
-        for panel in (PlayersPanel, HandPanel, StackPanel):
+        for panel in (PlayersPanel, HandPanel):
             self.query_one(panel).ascii_only = self.ascii_only
+        for stack in self.query(StackPanel):
+            stack.ascii_only = self.ascii_only
         board = self.query_one(GameBoard)
         board.focus()
         self.watch(board, "cursor", lambda _sq: self.update_info(), init=False)
@@ -542,7 +548,7 @@ class GameScreen(GameScreenBase):
             and not v.stack and not v.discarding else ""
         # the squares to walk to: only when the rules list a step (Lock In Place, a pick-up,
         # walls all round: none; issue 12, hints that lie)
-        reach = render.reachable(v) if any(a.verb == "move" for a in legal) else {}
+        reach = self.walk_reach(v, legal)
         targets = self._target_squares(v) if self.targeting else set()
         self.fit_board(v)
         self.board.set_view(v, reach, targets)
@@ -551,11 +557,57 @@ class GameScreen(GameScreenBase):
         self.query_one(PlayersPanel).show(v, self.seed, status, team=self.team)
         playable = {a.card for a in legal if a.verb == "play"}
         self.query_one(HandPanel).show(v, playable)
-        self.query_one(StackPanel).show(v, playable)
+        self.place_stack(v, playable)
         self.update_info()
         self.update_top(v)
         self.update_status(v)
         self.refresh_bindings()  # the footer's e follows can_end
+
+    def place_stack(self, v: View, playable: set[str]) -> None:
+        """Draw the stack where it hides nothing (issue 12: at 80x24 the Stack panel under
+        the board covered its last two rows; at 60x20 the hand was hidden while answering).
+        Where the board column has no room to spare (``-rim``, short or narrow windows) the
+        stack goes at the top of the right column (``-stack-side``: the players panel gives
+        up rows, the log gives way unless it has a column of its own); a narrow window shows
+        the panels (stack and hand) while the human must answer or discard, and the board
+        again after (Tab switches as ever)."""
+        below = self.query_one("#stack", StackPanel)
+        side = self.query_one("#stack-side", StackPanel)
+        below.show(v, playable)
+        side.show(v, playable)
+        narrow = self.app.has_class("-narrow")
+        side_mode = bool(v.stack) and (narrow or self.has_class("-rim")
+                                       or not self.stack_fits_below(v, playable))
+        below.display = bool(v.stack) and (narrow or not side_mode)
+        side.display = side_mode
+        self.set_class(side_mode, "-stack-side")
+        answering = bool(v.stack) and v.stack[0].to_answer == self.human
+        discarding = not v.stack and bool(v.discarding) and v.discarding[0] == self.human
+        answering = (narrow and (answering or discarding) and not self.targeting
+                     and not self.session.over)  # the hand is what he chooses from
+        if answering and not self.auto_panels:
+            self.auto_panels = True  # once per answer: Tab may show the board again
+            self.set_class(True, "-panels")
+        elif not answering and self.auto_panels:
+            self.auto_panels = False
+            if not self.targeting:
+                self.set_class(False, "-panels")
+                self.board.focus()
+
+    def stack_fits_below(self, v: View, playable: set[str]) -> bool:
+        """True when the Stack panel under the board leaves every board row in sight: the
+        header, the ruler, the board, the stack's lines (wrapped to the column), the status
+        line's two rows and the footer within the window's height."""
+        _w, h = self.app.size
+        _bw, bh = render.board_size(v, self.board.scale)
+        margins = 2 if self.app.has_class("-wide") else 0
+        width = max(10, (self.query_one("#left").size.width or 46) - 2)
+        lines = render.stack_lines(v, self.ascii_only)
+        keys = render.answer_keys(v, playable)
+        texts = [*lines, *([keys] if keys is not None else [])]
+        stack = 1 + sum(max(1, -(-t.cell_len // width)) for t in texts)
+        below = 0 if self.app.has_class("-short") else 2  # the square's lines (#info)
+        return 1 + 1 + margins + bh + below + stack + 2 + 1 <= h
 
     def fit_board(self, v: View) -> None:
         """Choose how the board is drawn for the window (issue 12): at :data:`render.LARGE`
@@ -636,6 +688,8 @@ class GameScreen(GameScreenBase):
             return
         self.refresh_bindings()
         self.fit_board(self.board.view)
+        last = self.query_one(HandPanel).last
+        self.place_stack(self.board.view, last[1] if last is not None else set())
         self.query_one(BoardRuler).show(self.board.view, self.board.scale)
         self.update_top(self.board.view)
         self.update_info()
@@ -659,6 +713,8 @@ class GameScreen(GameScreenBase):
     def prompt(self, v: View) -> Text:
         """What the human should do now."""
         t = Text()
+        if self.lost_note and not self.session.over:
+            t.append(f"{self.lost_note} · ", "bold yellow")
         if self.session.over:
             t.append("Game over.", "bold")
         elif self.pending is not None:
@@ -686,7 +742,11 @@ class GameScreen(GameScreenBase):
         else:
             me = v.player(self.human)
             if not me.alive or me.out:
-                t.append("You are out of the game; the bots play on.", "italic")
+                on = [p.seat for p in v.players if p.alive and not p.out
+                      and p.seat != self.human]  # not "the bots" in a LAN game
+                t.append(f"You are out of the game ({'dead' if not me.alive else 'out'}); "
+                         f"{', '.join(on) or 'nobody'} play{'s' if len(on) == 1 else ''} on"
+                         f" · {v.active}'s turn", "italic")
             elif isinstance(self.session, NetSession):
                 status = self.session.seat_status()
                 movers = list(v.to_move) or [v.active]
@@ -783,6 +843,10 @@ class GameScreen(GameScreenBase):
         for ev in events:
             seat = str(ev.data.get("seat", "")) if ev.data else ""
             style = render.player_colour(seat) if seat else ""
+            if ev.kind == "lost" and seat == self.human and "this turn" in ev.text:
+                # a skipped turn passes in a blink with bots: say it where he looks
+                self.lost_note = ("You lost the rest of your turn" if "rest" in ev.text
+                                  else "You lost a turn (it was owed)")
             if ev.kind in ("win", "death", "out"):
                 style = f"bold {style}".strip()
             self.log_line(Text(ev.text, style))
@@ -796,6 +860,7 @@ class GameScreen(GameScreenBase):
         if queued is not None:
             return queued
         self.message = None
+        self.lost_note = ""
         reason = self.session.why(action)
         if reason:
             self.say(f"Not allowed: {reason}")
@@ -960,6 +1025,11 @@ class GameScreen(GameScreenBase):
         pick-up is not told to walk but why he cannot (issue 12, hints that lie)."""
         legal = self.session.legal_actions()
         verbs = {a.verb for a in legal}
+        retreat = render.retreat_now(v)
+        if retreat is not None and retreat[0] == self.human:
+            return self._retreat_hint(v, retreat, legal)
+        if v.choice and v.choice[0] == self.human:
+            return f"Telepath: take one card of {v.choice[-1]}'s hand · a choose it"
         parts = ["Your turn"]
         if "move" in verbs:
             parts += [render.moves_text(v.moves_left), "m walk"]
@@ -974,6 +1044,35 @@ class GameScreen(GameScreenBase):
                          "e end: nothing else this turn")
         parts.append("a actions")
         return " · ".join(parts)
+
+    def _retreat_hint(self, v: View, retreat: tuple[str, str, int, str],
+                      legal: list[Action]) -> str:
+        """The status line of a forced retreat (Go Away, Ugly), in anyone's turn: who forced
+        it, how many squares, from where, and how to walk it (the squares it may end on are
+        marked on the board: :meth:`walk_reach`). Source: cards.md §1.8 (forced retreat)."""
+        _seat, forcer, n, frm = retreat
+        who = "you" if forcer == self.human else forcer
+        longest = max((len(a.targets) for a in legal if a.verb == "move"), default=0)
+        can = f" ({longest} possible)" if 0 < longest < n else ""
+        return (f"{who} forces you to retreat {render.squares_text(n)}{can} away from {frm}:"
+                " every step farther · cursor on a marked square, m walk · a actions")
+
+    def walk_reach(self, v: View, legal: list[Action]) -> dict[Square, tuple[Square, ...]]:
+        """The squares the human may walk to now, each with a path: the squares a forced
+        retreat may end on (its legal paths: out of turn too), or this turn's walk; {} when
+        the rules list no step (Lock In Place, a pick-up, walls all round: issue 12)."""
+        moves = [a for a in legal if a.verb == "move"]
+        if not moves:
+            return {}
+        retreat = render.retreat_now(v)
+        if retreat is not None and retreat[0] == self.human:
+            out: dict[Square, tuple[Square, ...]] = {}
+            for a in moves:
+                path = tuple(parse_square(t) for t in a.targets)
+                if path:
+                    out.setdefault(path[-1], path)
+            return out
+        return render.reachable(v)
 
     def legal(self) -> list[Action]:
         """The human's legal actions now ([] while bots act), with the members of the large
@@ -1312,7 +1411,8 @@ class GameScreen(GameScreenBase):
         if me.at == sq:
             self.say("You are already there")
             return
-        reach = render.reachable(v) if self.human_to_act(v) else {}
+        reach = self.walk_reach(v, self.session.legal_actions()) if self.human_to_act(v) \
+            else {}
         path = reach.get(sq)
         if not path:
             target = render.square_name(sq)

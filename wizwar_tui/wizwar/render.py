@@ -12,7 +12,7 @@ from collections import deque
 
 from rich.text import Text
 
-from core.wizwar.board import edge_name, edge_word, square_name
+from core.wizwar.board import edge_name, edge_word, parse_square, square_name
 from core.wizwar.cards import BY_SLUG
 from core.wizwar.state import HAND_LIMIT
 from core.wizwar.view import PlayerInfo, StackInfo, View
@@ -736,30 +736,72 @@ def first_player_line(view: View) -> str:
     return f"{view.active} rolled highest and goes first"
 
 
+def retreat_forcer(view: View, seat: str, frm: str) -> str:
+    """Who forces ``seat``'s retreat from square ``frm``: the wizard standing there (the
+    active player first: Ugly's face, Go Away's caster), else the active player."""
+    try:
+        at = parse_square(frm)
+    except ValueError:
+        return view.active
+    there = [p.seat for p in view.players if p.at == at and p.seat != seat and p.alive]
+    if view.active in there or not there:
+        return view.active
+    return there[0]
+
+
+def retreat_now(view: View) -> tuple[str, str, int, str] | None:
+    """The forced retreat to walk now, ``(seat, forcer, squares, from-square)``, or None
+    (a retreat waits while an answer window or Telepath's choice is open: to_move)."""
+    if not view.retreats or view.stack or view.choice or view.winner:
+        return None
+    seat, frm, n = view.retreats[0]
+    return seat, retreat_forcer(view, seat, frm), n, frm
+
+
+def squares_text(n: int) -> str:
+    """``1 square``, ``3 squares``."""
+    return f"{n} square" if n == 1 else f"{n} squares"
+
+
 def turn_text(view: View, cannot_walk: str = "") -> str:
     """What the header says about the turn: whose it is and who must act now.
 
     ``your turn · moves left 3``; ``your turn · no step: you are locked in place`` (the
     screen passes ``cannot_walk``, the rules' reason, when no step is legal);
     ``discard down to 7 (hand 9)``; ``P2's turn · P2 is acting``; ``P2's turn · answer
-    Fireball (4)``; ``P1's turn · P2 is discarding``...
+    Fireball (4)``; ``P1's turn · P2 is discarding``; ``P2's turn · retreat 3 squares: P2
+    forced it``; ``P1's turn · Telepath: take a card of P2's hand``...
     """
     me = view.viewer
     if view.winner:
+        if view.winner == "-":  # no wizard left (victory.py)
+            return "game over · nobody wins"
         return "game over · " + ("you win" if me in view.winner.split("+") else f"{view.winner} wins")
     turn = "your turn" if view.active == me else f"{view.active}'s turn"
-    if view.discarding:
-        p = view.player(view.discarding[0])
-        if p.seat == me:
-            return f"discard down to {hand_limit(p)} (hand {p.hand_size})"
-        return f"{turn} · {p.seat} is discarding down to {hand_limit(p)}"
-    if view.stack:
-        win = view.stack[0]
+    if view.stack:  # who acts, in the rules' order (to_move): the stack, Telepath's
+        win = view.stack[0]  # choice, a forced retreat, a discard, the active player
         what = (f"{card_name(win.source)}{number_shown(win.source, win.value)}"
                 f"{attack_detail(win)}")
         if win.to_answer == me:
             return f"{turn} · answer {what}"
         return f"{turn} · {win.to_answer} is answering {what}"
+    if view.choice:
+        chooser, target = view.choice[0], view.choice[-1]
+        if chooser == me:
+            return f"{turn} · Telepath: take a card of {target}'s hand"
+        return f"{turn} · {chooser} is taking a card of {target}'s hand (Telepath)"
+    retreat = retreat_now(view)
+    if retreat is not None:
+        seat, forcer, n, _frm = retreat
+        by = "you" if forcer == me else forcer
+        if seat == me:
+            return f"{turn} · retreat {squares_text(n)}: {by} forced it"
+        return f"{turn} · {seat} is retreating {squares_text(n)} from {by}"
+    if view.discarding:
+        p = view.player(view.discarding[0])
+        if p.seat == me:
+            return f"discard down to {hand_limit(p)} (hand {p.hand_size})"
+        return f"{turn} · {p.seat} is discarding down to {hand_limit(p)}"
     if view.active == me:
         if cannot_walk:
             return f"your turn · no step: {cannot_walk}"

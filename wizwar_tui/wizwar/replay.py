@@ -16,13 +16,14 @@ from rich.text import Text
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region
 from textual.widget import Widget
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from core.wizwar.actions import Action
 from core.wizwar.board import parse_square
 from core.wizwar.view import View, view
 from wizwar_tui.replay import (
     EVERYONE,
+    ReplayLog,
     ReplayScreen,
 )
 from wizwar_tui.wizwar import render
@@ -95,8 +96,8 @@ class WizWarReplayScreen(ReplayScreen):
             with Vertical(id="right"):
                 yield PlayersPanel(id="players")
                 yield HandsPanel(id="hand")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True,
-                              min_width=20, max_lines=2000)
+                yield ReplayLog(id="log", wrap=True, markup=False, auto_scroll=True,
+                                min_width=20, max_lines=2000)
 
     def mount_game(self) -> None:
         """The panels' titles and glyphs."""

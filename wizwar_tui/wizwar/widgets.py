@@ -204,11 +204,14 @@ class HandsPanel(Static):
             _seat, cards = hands[0]
             if not cards:
                 t.append("(no cards)", "dim")
+            wide = len(cards) > 9
             for i, slug in enumerate(cards):
                 if i:
                     t.append("\n")
-                t.append(f" {i + 1} ", "bold")
-                t.append(render.card_summary(slug), "bold" if slug else "dim")
+                head = f" {i + 1:>2} " if wide else f" {i + 1} "
+                t.append(head, "bold")  # each line what fits (issue 12: lines were cut)
+                t.append(render.card_summary(slug, max(1, width - len(head))),
+                         "bold" if slug else "dim")
             return t
         for i, (seat, cards) in enumerate(hands):
             if i:

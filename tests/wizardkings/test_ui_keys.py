@@ -1,0 +1,225 @@
+"""Wizard Kings in the app, issue 18's later items: the 4-player quick start (menu and
+``wizwar play wizard-kings --players 4``), Sea Transport and merges by keys, and the replay
+counting the rules' game turns."""
+
+from __future__ import annotations
+
+import asyncio
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+
+from core import registry
+from core.engine import OptionError
+from core.session import LocalSession
+from core.wizardkings import scenario as S
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.wizardkings import UI
+from wizwar_tui.wizardkings.game import WizardKingsScreen, merge_words
+
+RS = registry.get("wizard-kings")
+SCEN = Path(__file__).parent / "scenarios"
+
+
+def _doc(name: str) -> dict[str, Any]:
+    doc = tomllib.loads((SCEN / name).read_text())
+    doc.pop("ruleset", None)
+    return doc
+
+
+def _screen_on(st: Any, bots: tuple[str, ...]) -> WizardKingsScreen:
+    """A screen over a local session of ``st`` played by P1 (the rest bots)."""
+    opts = RS.validate_options({"players": len(st.d["players"])}) \
+        if len(st.d["players"]) in (2, 4) else RS.validate_options({})
+    session = LocalSession(RS, st, "P1", bots, seed=1, options=opts)
+    return WizardKingsScreen(session=session, seed=1, bot_delay=0)
+
+
+def test_four_players_play_on_the_four_map_layout() -> None:
+    """R8, R21: ``--players 4`` alone picks the 4-map layout, each player owning a map; a
+    4-player game on a 2-map layout (or 2 players on 4 maps) is refused in words."""
+    o = RS.validate_options({"players": 4})
+    assert o["layout"] == "4-map"
+    st = RS.new_game(o, 3)
+    assert st.d["maps"] == [1, 2, 3, 4]
+    assert st.d["owners"] == {"P1": [1], "P2": [2], "P3": [3], "P4": [4]}
+    with pytest.raises(OptionError, match="4-map"):
+        RS.validate_options({"players": 4, "layout": "2-map"})
+    with pytest.raises(OptionError, match="2 players"):
+        RS.validate_options({"layout": "4-map"})
+    from net.cli import options_from_args
+    from wizwar_tui.cli import build_parser
+
+    games = {k: RS for k in ("play", "host", "selfplay")}
+    p = build_parser(games)
+    args = p.parse_args(["play", "wizard-kings", "--players", "4"])
+    assert options_from_args(p, RS, args)["layout"] == "4-map"
+
+
+def test_the_menus_four_player_quick_start_plays_against_three_bots() -> None:
+    """The menu's second Wizard Kings line starts P1 against bots at P2-P4 on four maps."""
+    qs = [q for q in UI.quick_starts if q.options.get("players") == 4]
+    assert len(qs) == 1 and "3 bots" in qs[0].label
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            scr = app.start_game(game="wizard-kings", seed=4, options=dict(qs[0].options))
+            assert isinstance(scr, WizardKingsScreen)
+            await pilot.pause()
+            s = scr.session
+            assert list(s.ruleset.seats(s.options)) == ["P1", "P2", "P3", "P4"]
+            assert scr.human == "P1" and set(s.bots) == {"P2", "P3", "P4"}
+            assert scr.view()["layout"] == "4-map"
+            top = scr.top_text(scr.view()).plain
+            assert top.index("your turn") < 80  # said before the (long) initiative order
+            await pilot.press("enter")  # deploy the standard army; the bots deploy too
+            await pilot.pause()
+            assert s.state.d["phase"] != "setup"
+            assert all(p in s.state.d["deployed"] for p in ("P1", "P2", "P3", "P4"))
+
+    asyncio.run(run())
+
+
+def test_sea_transport_by_keys() -> None:
+    """R50: t on the Glader in the port 1e7 lights the ports it may sail to; with the cursor
+    on 1g8 Enter sails there (a route the rules accept: the shoal hexside is avoided); t on
+    a hex that is no port says so."""
+    st = S.load(_doc("sea-transport.toml"))
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await pilot.pause()
+            scr.cursor = "1d6"
+            await pilot.press("t")
+            assert "no block" in str(scr.message) or "not a port" in str(scr.message)
+            scr.reset_selection()
+            scr.cursor = "1e7"
+            await pilot.press("t")
+            assert scr.mode == "transport" and scr.chosen == ["1"]
+            assert "1g8" in scr.reach()
+            scr.cursor = "1g8"
+            await pilot.press("enter")
+            await pilot.pause()
+            last = scr.session.actions[-1]
+            assert last.verb == "transport" and last.words[1].endswith("1g8")
+            assert scr.session.state.d["blocks"]["P1.1"]["at"] == "1g8"
+
+    asyncio.run(run())
+
+
+def test_merge_by_keys_in_the_build_phase() -> None:
+    """R97: j on the Glader 2 of 1c2 lists its merges into the Glader 1 (strength 3 of 4);
+    choosing one adds it to the orders, which o sends."""
+    st = S.load(_doc("allied-build-clash.toml"))
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2", "P3"))
+            app.push_screen(scr)
+            await pilot.pause()
+            assert scr.my_turn()
+            scr.cursor = "1c2"
+            await pilot.press("enter")  # select the hex's blocks
+            scr.chosen = ["2"]
+            await pilot.press("j")
+            texts = [str(a.words[0]) for a in scr.shown]
+            assert "merge=2>1:1" in texts and all(t.startswith("merge=2>") for t in texts)
+            ol = scr.query_one("#wk-actions")
+            ol.highlighted = texts.index("merge=2>1:1")  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            assert scr.orders == [("merge", "2>1:1")]
+            assert "accepted" in str(scr.message)
+            await pilot.press("o")
+            await pilot.pause()
+            assert any(str(a) == "P1 build merge=2>1:1" for a in scr.session.actions)
+
+    asyncio.run(run())
+    assert merge_words("merge=2>1:1") == "merge #2 into #1: 1 step"
+
+
+def test_the_replay_counts_the_games_turns(tmp_path: Any) -> None:
+    """Trial item 21: a replay's turns are the rules' game turns (its turn k starts where
+    game turn k does) and the header says ``turn 1 · deployment`` / ``turn 2 · Movement
+    Phase (P1 to act)``, not a count of seat changes."""
+    session = LocalSession.start(RS, {}, 9, human="")
+    data: list[bytes] = []
+    session.record_to(data.append)
+    while not session.over and session.state.d["turn"] < 3:
+        seat = session.to_move()[0]
+        session.submit(RS.bot_act(session.state, seat, "captain"))
+    path = tmp_path / "g.wwlog"
+    path.write_bytes(b"".join(data))
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            rp = app.open_replay(str(path))
+            await pilot.pause()
+            r = rp.replay
+            assert len(r.turn_starts) == 3  # turns 1, 2 and the start of 3
+            for k, n in enumerate(r.turn_starts, 1):
+                assert r.marks[n][0] == k
+                assert r.marks[n - 1][0] == k - 1 if n else True
+            head = rp.head_text(rp.state).plain
+            assert " · turn 1 · deployment (P1, P2 to act)" in head and "round" not in head
+            rp.go(r.turn_starts[1] + 1)
+            head = rp.head_text(rp.state).plain
+            assert " · turn 2 · " in head and "Phase" in head
+            assert isinstance(rp.head_text(rp.state), Text)
+
+    asyncio.run(run())
+
+
+def test_a_route_into_a_full_port_warns_of_the_elimination() -> None:
+    """R47: tracing a Sea Transport into a port already holding four of your units says the
+    port will be overstacked (a block there eliminated) before Enter; after it the prompt
+    says to eliminate with x, not how to move."""
+    doc = _doc("sea-transport.toml")
+    doc["block"] += [{"id": f"P1.{i}", "type": "glader", "at": "1g8"} for i in range(2, 6)]
+    st = S.load(doc)
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await pilot.pause()
+            scr.cursor = "1e7"
+            await pilot.press("t")
+            route = next(a.words[1] for a in scr.mode_actions() if a.words[1].endswith("1g8"))
+            scr.trail, scr.cursor = route.split("-"), "1g8"
+            note = scr.path_note()
+            assert note is not None and "1g8 is overstacked" in note.plain
+            await pilot.press("enter")
+            await pilot.pause()
+            assert scr.session.state.d["settle"] == {"player": "P1", "hex": "1g8"}
+            assert "x lists the blocks" in scr.hint()
+
+    asyncio.run(run())
+
+
+def test_the_prompt_names_the_spell_waiting_for_a_dispel() -> None:
+    """R86: asked whether to Dispel the Orcs' forced-march, the prompt says who casts what
+    where and which keys answer."""
+    st = S.load(_doc("movement-spells.toml"))
+    RS.apply(st, RS.parse_action("P2 cast forced-march 1 @2,3"))
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await pilot.pause()
+            assert scr.my_turn()
+            hint = scr.hint()
+            assert "P2.1 in 2f2 casts forced-march (level 2)" in hint and "d lists" in hint
+
+    asyncio.run(run())
