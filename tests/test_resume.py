@@ -334,7 +334,8 @@ async def test_a_resumed_game_nobody_plays_on_writes_no_saved_game(tmp_path: Pat
     """``restore`` writes nothing until an action is played on (the header and the logged
     actions are held), then all of them and that action, in order; and ``wizwar host
     --resume LOG --web`` stopped before anyone joined leaves no new saved game (every start
-    used to write one)."""
+    used to write one). (Without ``--bot``: the host's bot would play on at once when P1 is
+    to move, and then the new log is rightly written.)"""
     path = await _interrupted(tmp_path, 20)
     saved = load(str(path))
     data: list[bytes] = []
@@ -342,9 +343,13 @@ async def test_a_resumed_game_nobody_plays_on_writes_no_saved_game(tmp_path: Pat
     await restore(host, saved)
     assert data == []  # nothing yet: nobody has played on
     assert host.state is not None
+    from core import beacon
     from core.wizwar.rules import legal_actions, to_move
 
-    await host.commit(legal_actions(host.state, to_move(host.state)[0])[0])
+    # an action that rolls no dice (the interrupted game's deal is not fixed)
+    action = next(a for a in legal_actions(host.state, to_move(host.state)[0])
+                  if not beacon.needs_chance(host.ruleset, host.state, a))
+    await host.commit(action)
     got = log.read(b"".join(data))
     assert len(got.records) == saved.actions + 1
     assert [r["action"] for r in got.records[:saved.actions]] == \
@@ -355,12 +360,21 @@ async def test_a_resumed_game_nobody_plays_on_writes_no_saved_game(tmp_path: Pat
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(ROOT),
            "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
-                             str(path), "--web", "0", "--bot", "--no-advertise"],
+                             str(path), "--web", "0", "--no-advertise"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         assert proc.stdout is not None
         said = [proc.stdout.readline() for _ in range(3)]
         assert said[2].startswith("players open:"), said
+        link = said[2].split("open:", 1)[1].strip()
+
+        async def page() -> int:  # served: the host is in its game loop, its signals set
+            import aiohttp
+
+            async with aiohttp.ClientSession() as s, s.get(link) as r:
+                return r.status
+
+        assert await page() == 200
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(60) == 130
         err = proc.stderr.read() if proc.stderr else ""
