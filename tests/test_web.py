@@ -1001,3 +1001,33 @@ async def test_a_tab_in_a_small_window_says_how_to_make_room(browser: Browser) -
         await until_tab(tab, lambda s: "You are P1" in s, "the lobby once there is room")
     finally:
         await h.close()
+
+
+async def test_an_arcomage_tab_names_no_internal_address() -> None:
+    """An ArcoMage game in a tab: its top bar and log say the game is played in a browser,
+    never the game port the tab's app joined on 127.0.0.1 (meaningless to the player, who
+    opened a web page)."""
+    from core import registry
+
+    rs = registry.get("arcomage")
+    h = await hosted(HostGame(ruleset=rs, options=rs.options.defaults(), players=2,
+                              local_seat=False, name="web test", seed=4))
+    peer: asyncio.Future[Any] | None = None
+    try:
+        async with aiohttp.ClientSession() as s:
+            _, ws_path = await _ticket(s, h.url, "ann")
+            async with s.ws_connect(h.url + ws_path[1:] + "?width=120&height=34") as ws:
+                term = Term()
+                await _screen_until(ws, term, lambda t: "You are P1" in t, "ann in the lobby")
+                bob = PeerGame("127.0.0.1", h.game.port, name="bob", bot_play=False,
+                               ruleset=rs)
+                peer = asyncio.ensure_future(bob.run())
+                scr = await _screen_until(ws, term, lambda t: "ArcoMage" in t
+                                          and "in a browser" in t, "ann's game screen")
+                assert f":{h.game.port}" not in scr and "joined 127.0.0.1" not in scr, scr
+    finally:
+        if peer is not None:
+            peer.cancel()
+            with contextlib.suppress(BaseException):
+                await peer
+        await h.close()
