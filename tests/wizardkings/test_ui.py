@@ -412,7 +412,10 @@ def test_four_player_bots_game_runs_to_its_end_in_the_app() -> None:
             session = LocalSession(RS, st, "", ("P1", "P2", "P3", "P4"), seed=17, options=o)
             scr = WizardKingsScreen(session=session, seed=17, bot_delay=0)
             app.push_screen(scr)
-            await pilot.pause()
+            for _ in range(3000):  # the bots play on in the app's own tasks: wait for the end
+                await pilot.pause(0.1)
+                if session.over and isinstance(app.screen, GameOverScreen):
+                    break
             assert session.over
             assert isinstance(app.screen, GameOverScreen)
             assert session.result().over
