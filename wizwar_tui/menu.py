@@ -46,11 +46,13 @@ class TooSmall(Static):
         self.game = game or "wizwar"
 
     def on_mount(self) -> None:
-        """Say how big the window must be."""
+        """Say how big the window must be (in the app's words for making it bigger: a
+        browser tab's app says to zoom out, since Ctrl+Q there may quit the browser)."""
+        hint = getattr(self.app, "TOO_SMALL_HINT", "Enlarge it (or press ctrl+q to quit).")
         self.update(Text.assemble(
             ("The window is too small\n", "bold"),
             (f"{self.game} needs at least {MIN_SIZE[0]} x {MIN_SIZE[1]}.\n", ""),
-            ("Enlarge it (or press ctrl+q to quit).", "dim")))
+            (hint, "dim")))
 
 
 class KeyLine(Static):

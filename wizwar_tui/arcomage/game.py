@@ -279,6 +279,8 @@ class ArcoMageGameScreen(GameScreenBase):
         """``hosting on ADDR`` / ``joined ADDR`` for a LAN game."""
         if self.lan is None:
             return ""
+        if not getattr(self.app, "HAS_MENU", True):  # an SSH session or a browser tab:
+            return getattr(self.app, "VIA", "over SSH")  # the address is internal
         return f"{'hosting on' if getattr(self.lan, 'hosting', False) else 'joined'} " \
                f"{getattr(self.lan, 'address', '')}"
 
