@@ -452,6 +452,14 @@ class Dealing:
         """Per seat (seat order), the slots it holds and so may see (a hand)."""
         return {}
 
+    def draw_order(self, state: Any, start: bool = False) -> list[int]:
+        """The slots in the order the rules deal them next (Wiz-War: the draw pile, top
+        first); with ``start``, on a state just set up, the order its set-up dealt them
+        (Wiz-War: each hand in seat order, then the draw pile). A dealer that opens a card
+        to its holder only once the rules show who holds it (the mental-poker dealer,
+        ``net/mental.py`` ``next_steps``) opens them in this order. Default: none."""
+        return []
+
 
 # ---- the ruleset -----------------------------------------------------------------------
 
@@ -653,6 +661,13 @@ class Ruleset(ABC):
         when this state does not hold ``holder``'s secret. Default: the ruleset has no
         owner-held secret."""
         raise ValueError(f"{self.title} has no owner-held secret to answer from")
+
+    def keep_private(self, state: Any, seat: str, entropy: bytes) -> None:
+        """A networked game's process plays ``seat``: ``entropy`` (16 random bytes, never
+        sent) is that owner's private randomness, for the private choices its rules make
+        (Wizard Kings: the labels of the standard army, R112/R113). Never part of the state
+        hash or a view. Default: the ruleset makes no private choice."""
+        return None
 
     def dealing(self) -> Dealing:
         """The hooks of this ruleset's dealer-held secrets (:class:`Dealing`; the base: no

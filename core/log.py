@@ -266,18 +266,16 @@ def _bad_keys(r: dict[Any, Any], known: Mapping[str, type | tuple[type, ...]],
               needed: tuple[str, ...], what: str) -> str:
     """Why a record's keys or value types are not exactly the known ones ("" when they are):
     a flipped bit in a key leaves a key that no reader knows, which must not pass."""
-    unknown = sorted(repr(k) for k in r if k not in known)
-    if unknown:
+    if not r.keys() <= known.keys():  # (one C-speed test for the usual case: every key known)
+        unknown = sorted(repr(k) for k in r if k not in known)
         return f"{what} has unknown key(s) {', '.join(unknown)}"
-    missing = [k for k in needed if k not in r]
-    if missing:
+    if not r.keys() >= set(needed):
+        missing = [k for k in needed if k not in r]
         return f"{what} has no {', '.join(missing)}"
     for k, v in r.items():
         want = known[k]
-        if isinstance(v, bool) and want is not bool:  # True is an int to Python, not here
-            return f"{what} has a {k} of the wrong type ({type(v).__name__})"
-        if not isinstance(v, want):
-            return f"{what} has a {k} of the wrong type ({type(v).__name__})"
+        if not isinstance(v, want) or (v.__class__ is bool and want is not bool):
+            return f"{what} has a {k} of the wrong type ({type(v).__name__})"  # (True: no int)
     return ""
 
 
@@ -661,6 +659,14 @@ def export_text(loaded: Loaded) -> str:
             dice = dice_of(r)
             if dice:
                 lines.append(f"dice {r['seq']} " + " ".join(f"{s}={v}" for s, v in dice))
+    opened = openings(loaded)
+    for r in loaded.records:  # sealed actions: the commitment, and the salt when known
+        sealed = r.get("sealed") or []
+        if sealed:
+            o = opened.get(r["seq"])
+            salt = sealed[1] if len(sealed) == 2 else (
+                o[2] if o is not None and opened_action(loaded, r) is o[1] else "")
+            lines.append(f"sealed {r['seq']} {sealed[0]}" + (f" {salt}" if salt else ""))
     if h.get("started"):
         lines.append(f"# started {h['started']}")
     rp = begin(loaded, deal=deal)
@@ -706,11 +712,19 @@ class TextGame:
     actions: list[Any]
     dice: dict[int, list[list[str]]] | None = None
     damage: str = ""  # where and why reading the action lines stopped ("" when all read)
+    sealed: dict[int, tuple[str, str]] = field(default_factory=dict)  # seq -> (commit, salt)
 
     def step(self, state: Any, i: int) -> list[Event]:
         """Apply action ``i`` (0-based) to ``state``, with its dice reveals if it rolls.
-        Raises ``IllegalAction``, or ``LogError`` when it rolls and the text has no dice
-        line for it."""
+        A sealed action whose ``sealed`` line gives the salt must open its commitment (the
+        whole action); one without the salt is the public form, applied as it is. Raises
+        ``IllegalAction``, or ``LogError`` when it rolls and the text has no dice line for
+        it, or when the action does not open its commitment."""
+        seal = self.sealed.get(i + 1)
+        if seal is not None and seal[1] and \
+                _commit_of(self.actions[i].to_wire(), seal[1]) != seal[0]:
+            raise LogError(f"action {i + 1} ({self.actions[i]}) does not open its "
+                           f"commitment {seal[0]} with the salt given")
         try:
             return B.apply_with(self.ruleset, state, self.actions[i],
                                 (self.dice or {}).get(i + 1))
@@ -754,6 +768,7 @@ def parse_text(text: str) -> TextGame:
     deal_lines: list[tuple[int, str, str]] = []
     acts: list[tuple[int, str]] = []
     dice: dict[int, list[list[str]]] | None = None
+    sealed: dict[int, tuple[str, str]] = {}
     rs: Ruleset | None = None
     damage = ""
     for n, raw in enumerate(lines[1:], 2):
@@ -780,6 +795,11 @@ def parse_text(text: str) -> TextGame:
         elif word == "option":
             k, _, v = rest.partition(" ")
             opts[k] = v
+        elif word == "sealed":
+            parts = rest.split()
+            if not (len(parts) in (2, 3) and parts[0].isdigit()):
+                raise LogError(f"line {n}: a sealed line is 'sealed SEQ COMMITMENT [SALT]'")
+            sealed[int(parts[0])] = (parts[1], parts[2] if len(parts) == 3 else "")
         elif word in ("players", "deck", "crossed", "doors", "team") and ver == "1":
             legacy[word] = rest
         elif rs is not None and word in rs.deal_words():
@@ -825,4 +845,4 @@ def parse_text(text: str) -> TextGame:
         deal = rs.parse_deal(deal_lines)
     except ValueError as exc:
         raise LogError(str(exc)) from None
-    return TextGame(rs, options, seed, names, deal, actions, dice, damage)
+    return TextGame(rs, options, seed, names, deal, actions, dice, damage, sealed)

@@ -102,6 +102,8 @@ def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = ""
             or ["--game-" + o.flag[2:]]  # an option named like a flag of the command
         default = f" (default {'on' if o.default else 'off'})" if o.kind == "bool" else \
             f" (default {o.default})"
+        if o.choices and o.kind != "bool":  # the metavar hides them: say them
+            default = f" (one of {', '.join(str(c) for c in o.choices)}; {default[2:]}"
         if o.kind == "bool":
             g.add_argument(*flags, dest=_dest(o), action="store_true", default=None,
                            help=(o.help or o.label) + default)
@@ -135,8 +137,105 @@ def advertise_wanted(bind: str, flag: bool) -> bool:
     return flag and not bind.startswith("127.") and bind != "localhost"
 
 
+def dealer_choice(args: argparse.Namespace) -> str:
+    """The dealer ``wizwar host`` uses: ``--dealer`` when given, else mental poker whenever
+    two or more people play (the seats neither the host's bots nor the host's own bot
+    play), else the host's dealer. A game with no dealer-held secret has no dealer to
+    choose: "host" (the trusted dealer deals nothing); a resumed game (``--resume``) keeps
+    the host's dealer that dealt it (a poker game cannot be resumed yet)."""
+    resuming = bool(getattr(args, "resume", None))
+    if resuming or not args.ruleset.dealing().values(args.options):
+        return "host"  # no secret to deal; or a resumed game, which the host's dealer dealt
+    if getattr(args, "dealer", None):
+        return str(args.dealer)
+    people = args.seats - args.bots - (1 if args.bot else 0)
+    return "poker" if people >= 2 else "host"
+
+
+def dealer_line(dealer: str, bots: int, seats: list[str]) -> str:
+    """The lobby's line saying which dealer the game uses and whose machine holds each of
+    the host's bots' cards (a joiner's bots are said when they join)."""
+    held = [f"{s} (bot) on the host's machine" for s in seats[len(seats) - bots:]] \
+        if bots else []
+    if dealer == "poker":
+        return ("dealer: mental poker (each hand readable only on its owner's machine)"
+                + ("; " + ", ".join(held) if held else ""))
+    return "dealer: the host (it can read every hand; faster)"
+
+
+async def host_poker(args: argparse.Namespace) -> int:
+    """Host a game dealt by mental poker (net/poker.py), the host's own seat played by the
+    bot; print the final hash and the audit's verdict."""
+    from platformdirs import user_data_dir
+
+    from net.logfiles import games_dir
+    from net.poker import PokerHost
+
+    rs: Ruleset = args.ruleset
+    game = PokerHost(rs, players=args.seats, bots=args.bots, options=args.options,
+                     bind=args.bind, port=args.port or 0, log=_err,
+                     keys_dir=os.path.join(user_data_dir("wizwar"), "poker-keys"),
+                     log_dir=games_dir(),
+                     seed=None if args.seed is None else str(args.seed))
+    try:
+        port = await game.start()
+    except OSError as exc:
+        _err(f"cannot listen on {args.bind}:{args.port}: {exc.strerror or exc}")
+        return 1
+    print(f"listening on {args.bind}:{port}", flush=True)
+    print(game.lobby_line(), flush=True)
+    try:
+        final = await game.run()
+    finally:
+        await game.close()
+    if not final:
+        _err(f"the game stopped: {game.stopped}"
+             + (f"; report in {game.report}" if game.report else ""))
+        return 2
+    say_log(game.player.log_path)
+    res = rs.result(game.player.state)
+    print(f"winner {'+'.join(res.winners) or '-'}", flush=True)
+    print("audit passed", flush=True)
+    print(f"final hash {final}", flush=True)
+    return 0
+
+
+async def join_poker(args: argparse.Namespace, rs: Ruleset, host: str, port: int) -> int:
+    """Join a game dealt by mental poker with the bot playing our seat; print the final
+    hash and the audit's verdict."""
+    from platformdirs import user_data_dir
+
+    from net.logfiles import games_dir
+    from net.poker import Player, Stopped, join
+
+    async def unjoined(_m: Any) -> None:
+        raise ConnectionError("not joined")
+
+    async def nothing() -> None:
+        return None
+
+    player = Player(rs, unjoined, nothing, log=_err,
+                    keys_dir=os.path.join(user_data_dir("wizwar"), "poker-keys"),
+                    log_dir=games_dir())
+    try:
+        final = await join(player, host, port, args.name)
+    except Stopped as exc:
+        _err(f"the game stopped: {exc}" + (f" ({exc.seat} cheated)" if exc.seat else ""))
+        return 2
+    except (ConnectionError, OSError) as exc:
+        _err(f"cannot join {host}:{port}: {exc}")
+        return 1
+    say_log(player.log_path)
+    print(f"seat {player.mine[0]}", flush=True)
+    print("audit passed", flush=True)
+    print(f"final hash {final}", flush=True)
+    return 0
+
+
 async def host_headless(args: argparse.Namespace) -> int:
     """Host a game whose own seat the bot plays; print the final hash."""
+    if dealer_choice(args) == "poker":
+        return await host_poker(args)
     from net.lan import HostGame
     from net.logfiles import new_log, now_text
 
@@ -273,6 +372,8 @@ async def join_headless(args: argparse.Namespace) -> int:
             return 1
         except JoinRefused as exc:
             save.close()
+            if "mental poker" in str(exc) and not peer.seat:
+                return await join_poker(args, rs, host, port)
             _err(f"refused: {exc}")
             return 1
         except DealError as exc:  # the peer wrote its report and told the host
@@ -451,6 +552,11 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                    help="the host's share of the game seed (its own and its bots' seed "
                         "nonces, and the secret deal): with no joined seat the game is the "
                         "same for the same S; default: fresh randomness")
+    p.add_argument("--dealer", choices=("poker", "host"), default=None,
+                   help="who deals the cards: poker (mental poker: nobody, the host "
+                        "included, can read a hand but its owner's; the default with two or "
+                        "more people) or host (the host's dealer: faster, but the host could "
+                        "read every hand); headless hosting only for poker yet")
     p.add_argument("--clock", type=_seconds, default=None, metavar="S",
                    help="seconds to answer an attack before a pass is entered")
     p.add_argument("--no-advertise", dest="advertise", action="store_false",
@@ -619,7 +725,15 @@ def run(args: argparse.Namespace) -> int | None:
             except KeyboardInterrupt:
                 _err("stopped: the game is closed")
                 return 130
+    if args.cmd == "host" and getattr(args, "dealer", None) == "poker" and \
+            getattr(args, "resume", ""):
+        _err("--dealer poker: a resumed game keeps the host's dealer that dealt it")
+        return 2
     if not args.headless:
+        if args.cmd == "host" and getattr(args, "dealer", None) == "poker":
+            _err("--dealer poker: the app does not host a game dealt by mental poker yet; "
+                 "host it with --headless --bot")
+            return 2
         return None
     if not args.bot:
         _err("--headless needs --bot (someone has to play the seat)")

@@ -41,12 +41,14 @@ async def start_game(args: argparse.Namespace) -> tuple[HostGame, LogFile, int, 
     with its log: ``(game, log, game port, the loopback-or-bind host fronts join on)``, or
     the exit status 1 when the game port cannot be listened on (said on stderr)."""
     from net.lan import HostGame
-    from net.logfiles import new_log, now_text
+    from net.logfiles import HeldHeader, new_log, now_text
 
     save = new_log("host", args.name)
+    # the header waits for the first action: a game stopped before anyone acted saves none
     game = HostGame(ruleset=args.ruleset, options=args.options, name=args.name,
                     bind=args.bind, port=args.port, bots=args.bots, local_bot=True,
-                    local_seat=bool(args.bot), clock=args.clock, log=err, writer=save.write,
+                    local_seat=bool(args.bot), clock=args.clock, log=err,
+                    writer=HeldHeader(save.write).write,
                     started=now_text(), seed=args.seed)
     if not await resumed(args, game, save):
         return 1
@@ -132,8 +134,13 @@ async def serve(args: argparse.Namespace, game: HostGame, save: LogFile, lan_por
             with contextlib.suppress(Exception):
                 await adv.stop()
         await game.close()  # the players' apps hear "bye" first, then their fronts end
-        await server.close("the host stopped the game" if stop.is_set() and not final
-                           else "the server is shutting down")
+        if final:
+            why = "the game is over and its server has closed"
+        elif stop.is_set():
+            why = "the host stopped the game: it has ended"
+        else:
+            why = "the game stopped (a desync): its server has closed"
+        await server.close(why)
         save.close()
     from net.cli import say_log
 

@@ -901,6 +901,9 @@ class HostGame:
         seed = joint_seed(nonces, [s.seat for s in self.seats])
         deal = self.dealer.game_deal()
         st = rs.new_game(self.options, seed, names=names, deal=deal)
+        for s in self.seats:  # the owner-held secrets of the seats this process plays
+            if s.kind != "remote":
+                rs.keep_private(st, s.seat, secrets.token_bytes(16))
         beacon.beaconize(rs, st)  # the deal stays on the joint seed; each roll then not
         self.dealer.attach(st)
         self.state = st
@@ -909,7 +912,8 @@ class HostGame:
                           "hash": rs.state_hash(st)}
         head = log.header(rs, self.options, seed, kind="host", viewer="P1", names=names,
                           deal=deal, started=self.started,
-                          extra={"nonces": nonces, "beacon": {"chains": tips}})
+                          extra={"nonces": nonces, "beacon": {"chains": tips},
+                                 "dealer": "host"})
         self._record = [head]  # kept for the host's own check (_self_check)
         if self.writer is not None:
             self.writer(log.encode(head))
@@ -1125,6 +1129,8 @@ class HostGame:
         w, players = stage.window, list(stage.players)
         commits: dict[str, str] = {}
         openings: dict[str, list[Any]] = {}
+        whole: dict[str, Any] = {}  # the host's own seats' whole actions, sealed by owner
+        owned: dict[str, str] = {}  # a remote owner's commitment to its whole action
         order: list[str] = []
         self.sealed_order.append(order)
         for s in players:
@@ -1139,6 +1145,9 @@ class HostGame:
                     self.last_reject = reason
                     self.log(f"refused: {reason}")
                 salt = secrets.token_hex(16)
+                sealed = rs.seal(st, action)
+                if sealed is not None and sealed.by == "owner":  # only its public part goes
+                    whole[s], action = action, sealed.public
                 openings[s] = [action.to_wire(), salt]
                 commits[s] = action_commitment(action.to_wire(), salt)
                 order.append(s)
@@ -1184,16 +1193,23 @@ class HostGame:
                                      "action": msg["action"]})
                 continue
             openings[who] = [msg["action"], msg["salt"]]
+            com = msg.get("sealed")  # the public part of an action its owner sealed
+            if isinstance(com, str) and len(com) == 32:
+                owned[who] = com
+            else:
+                owned.pop(who, None)
         if self.sealed_in.get("commits") != commits:  # every seat was the host's
             await announce()
         self.sealed_in = {}
         await self._broadcast({"type": "opened", "window": w, "openings": openings})
         for s in players:  # seat order, whatever the arrival order
-            action = rs.action_from_wire(openings[s][0])
+            action = whole.get(s) or rs.action_from_wire(openings[s][0])
             reason = beacon.why_illegal(rs, self.state, action)
             if reason:  # an earlier one of the same window changed what is legal
                 self.log(f"{s}'s sealed action is no longer legal: {reason}")
                 continue
+            if s in owned:  # commit() keeps the owner's commitment to its whole action
+                self.seat(s).sealed = (openings[s][0], owned[s])
             await self._sequence(action)
 
     def _host_nonce(self, seat: str) -> str:
@@ -1369,7 +1385,9 @@ class HostGame:
             if s.chain is not None:
                 self.reveals_in[s.seat] = s.chain.reveal(self.tracker.used[s.seat]).hex()
         waiting = [s.seat for s in self.seats if s.seat not in self.reveals_in]
-        self.roll_msg = {"type": "roll", "seq": rs.seq(st) + 1, "action": action.to_wire(),
+        sealed = rs.seal(st, action)  # a sealed action is announced by its public form
+        shown = sealed.public if sealed is not None else action
+        self.roll_msg = {"type": "roll", "seq": rs.seq(st) + 1, "action": shown.to_wire(),
                          "index": index, "waiting": waiting}
         await self._broadcast(self.roll_msg)
         if waiting:
@@ -1594,6 +1612,7 @@ class PeerGame:
     chain: Chain | None = None  # this seat's own dice chain (never sent: only its tip)
     rolling: list[str] = field(default_factory=list)  # a roll announced: the seats awaited
     _sealing: tuple[int, Any, str] | None = None  # a sealed window's (window, action, salt)
+    _sealing_own: str = ""  # its owner commitment to the whole action (of a public part)
     _sealed_in: dict[str, str] = field(default_factory=dict)
     _opened: dict[str, Any] = field(default_factory=dict)  # seat -> opened action wire
     _sealed_done: int | None = None  # the last sealed window opened
@@ -1858,8 +1877,11 @@ class PeerGame:
                 w, action, salt = mine
                 commit = action_commitment(action.to_wire(), salt)
                 if self._sealed_in.get(self.seat) == commit:
-                    await self.conn.send({"type": "open", "window": w,
-                                          "action": action.to_wire(), "salt": salt})
+                    out = {"type": "open", "window": w, "action": action.to_wire(),
+                           "salt": salt}
+                    if self._sealing_own:  # the public part of our own secret
+                        out["sealed"] = self._sealing_own
+                    await self.conn.send(out)
                 else:  # the host holds no (or a stale) commitment of ours
                     await self.conn.send({"type": "sealed", "window": w, "commit": commit})
         elif t == "opened":
@@ -1938,11 +1960,14 @@ class PeerGame:
         deal = self.dealer.start_deal(self.commits, list(msg["pre"]) + list(msg["private"]))
         seed = joint_seed(nonces, seats)
         st = rs.new_game(self.options, seed, names=self.names, deal=deal)
+        if not self.watch and self.seat:  # the owner-held secrets of this seat
+            rs.keep_private(st, self.seat, secrets.token_bytes(16))
         beacon.beaconize(rs, st)
         tips = {s: b.hex() for s, b in self.tracker.last.items()}
         head = log.header(rs, self.options, seed, kind="peer", viewer=self.seat,
                           names=self.names, deal=deal, started=self.started,
-                          extra={"nonces": nonces, "beacon": {"chains": tips}})
+                          extra={"nonces": nonces, "beacon": {"chains": tips},
+                                 "dealer": "host"})
         self._record = [head]  # this peer's log in memory, for the end's audit
         if self.writer is not None and self._written < 0:
             self.writer(log.encode(head))
@@ -2185,6 +2210,14 @@ class PeerGame:
             assert self.conn is not None
             if stage.kind == "sealed":
                 salt = secrets.token_hex(16)
+                self._sealing_own = ""
+                sealed = rs.seal(st, action)
+                if sealed is not None and sealed.by == "owner":  # our secret: only we hold it
+                    own_salt = secrets.token_hex(16)
+                    com = action_commitment(action.to_wire(), own_salt)
+                    self._own[com] = (action.to_wire(), own_salt)
+                    self._salts[com] = own_salt
+                    self._sealing_own, action = com, sealed.public
                 self._sealing = (stage.window, action, salt)
                 await self.conn.send({"type": "sealed", "window": stage.window,
                                       "commit": action_commitment(action.to_wire(), salt)})

@@ -364,9 +364,13 @@ class Hand:
 
     def shuffle(self, e: Epoch) -> dict[str, Any]:
         """This seat's shuffle step of ``e``: every point masked with a fresh key, then
-        permuted in secret."""
-        g = random_scalar(self.rand)
-        self.shuffle_keys.append(g)
+        permuted in secret. A key kept for this deal (a restarted process, :meth:`MentalDealer.restore`)
+        is used again, not drawn anew (the step it made may be on the wire already)."""
+        if len(self.shuffle_keys) > e.number:
+            g = self.shuffle_keys[e.number]
+        else:
+            g = random_scalar(self.rand)
+            self.shuffle_keys.append(g)
         out = [mul(g, p) for p in e.checked(e.points())]
         self.rand.shuffle(out)
         return {"type": "mask", "epoch": e.number, "seat": self.seat, "kind": SHUFFLE,
@@ -376,8 +380,11 @@ class Hand:
         """This seat's lock step of ``e``: its shuffle key stripped, a fresh key per
         position put on, and their commitments."""
         gi = invert(self.shuffle_keys[e.number])
-        ks = [random_scalar(self.rand) for _ in e.slots]
-        self.card_keys.append(ks)
+        if len(self.card_keys) > e.number:  # kept (see :meth:`shuffle`)
+            ks = self.card_keys[e.number]
+        else:
+            ks = [random_scalar(self.rand) for _ in e.slots]
+            self.card_keys.append(ks)
         out = [mul(times(k, gi), p) for k, p in zip(ks, e.checked(e.points()), strict=True)]
         return {"type": "mask", "epoch": e.number, "seat": self.seat, "kind": LOCK,
                 "points": [p.hex() for p in out], "keys": [base(k).hex() for k in ks]}
@@ -438,6 +445,14 @@ class MentalDealer:
         for s in self.mine:
             self.boxes[s] = bytes(self.box.public_key)
             self.verifies[s] = bytes(self.signer.verify_key)
+
+    def adopt(self, box: PrivateKey, signer: SigningKey) -> None:
+        """Use ``box`` and ``signer`` as this process's keys (made before the table was
+        known, so its ``hello`` could announce them)."""
+        self.box, self.signer = box, signer
+        for s in self.mine:
+            self.boxes[s] = bytes(box.public_key)
+            self.verifies[s] = bytes(signer.verify_key)
 
     def box_key(self) -> str:
         """This process's public keys (hex: its box key, then its signature key), announced
@@ -687,7 +702,9 @@ class Trial:
     ``to_all``: the slots the rules showed to everyone or that became public; ``to_seat``:
     per seat, the slots shown to it; ``entering``: per seat, the slots that entered its
     hand and stayed private; ``reshuffle``: the slots of a re-deal the trial reached that
-    is not dealt yet (None: none); ``state``: the copy after it (None when refused)."""
+    is not dealt yet (None: none); ``rolls``: the trial reached a roll of beaconed dice
+    and no dice were given (core/beacon.py); ``state``: the copy after it (None when
+    refused or stopped)."""
 
     ok: bool
     to_all: list[int] = field(default_factory=list)
@@ -695,15 +712,21 @@ class Trial:
     entering: dict[str, list[int]] = field(default_factory=dict)
     reshuffle: list[int] | None = None
     state: Any = None
+    rolls: bool = False
 
 
-def trial(ruleset: Any, state: Any, action: Any, prepared: list[Prepared]) -> Trial:
+def trial(ruleset: Any, state: Any, action: Any, prepared: list[Prepared],
+          dice: list[list[str]] | None = None) -> Trial:
     """Apply ``action`` to a copy of this process's partial ``state`` with a
     :class:`TrialDealer`: what the rules show and deal, as far as this process's faces let
     them. The caller trusts a claim about a slot only from a process that knows that slot
     (a trial reads ``""`` for the rest, "not that card"). ``IllegalAction`` from the rules
-    is a refused trial, not an error."""
+    is a refused trial, not an error. ``dice``: the action's beacon reveals (a beaconed
+    game, core/beacon.py ``apply_with``); a roll reached without them stops the trial
+    (``rolls``)."""
+    from core.beacon import apply_with
     from core.engine import IllegalAction
+    from core.rng import ChanceNeeded
 
     hooks = ruleset.dealing()
     st = ruleset.clone(state)
@@ -711,29 +734,33 @@ def trial(ruleset: Any, state: Any, action: Any, prepared: list[Prepared]) -> Tr
     hooks.attach(st, rec)
     pub0, hands0 = hooks.public(st), hooks.holders(st)
     reshuffle = None
+    rolls = False
     try:
-        ruleset.apply(st, action)
+        apply_with(ruleset, st, action, dice or None)
     except IllegalAction:
         return Trial(False)
     except NeedReshuffle as need:
         reshuffle = need.slots
+    except ChanceNeeded:
+        rolls = True
     pub1 = hooks.public(st)
     entering = {}
-    if reshuffle is None:
+    if reshuffle is None and not rolls:
         for seat, held in hooks.holders(st).items():
             new = sorted(held - hands0.get(seat, set()) - pub1)
             if new:
                 entering[seat] = new
     to_all = list(rec.to_all) + sorted(pub1 - pub0 - set(rec.to_all))
     return Trial(True, to_all, {s: sorted(set(v)) for s, v in rec.to_seat.items()}, entering,
-                 reshuffle, st if reshuffle is None else None)
+                 reshuffle, st if reshuffle is None and not rolls else None, rolls)
 
 
 @dataclass(frozen=True)
 class Next:
     """One step of settling an action's openings (:func:`next_steps`): ``open`` (``slots``
     to seat ``to``, ``""`` everyone), ``redeal`` (deal ``slots`` again now, their faces
-    public) or ``apply`` (nothing more opens: every process applies the action)."""
+    public), ``dice`` (every seat reveals its next dice-chain value for the action's roll)
+    or ``apply`` (nothing more opens: every process applies the action)."""
 
     kind: str
     slots: tuple[int, ...] = ()
@@ -753,9 +780,11 @@ def next_steps(trials: Mapping[int, Trial], plays: Mapping[int, Iterable[str]],
        the rules pick), or for a slot in no hand from a process that knows it;
     2. a re-deal the trials reached (every trial that reached one must name the same
        slots): ``redeal``, after opening to everyone the slots of it not yet public;
-    3. the first slot in draw order that enters a hand unknown to its holder, opened to the
+    3. a roll a trial reached without dice (a beaconed game): ``dice`` (its value is fixed
+       by the seats' committed chains, so a needless one changes nothing but the chain);
+    4. the first slot in draw order that enters a hand unknown to its holder, opened to the
        holder (one at a time: a Trap! before it may change who draws what);
-    4. else ``apply``.
+    5. else ``apply``.
 
     Raises :class:`MentalError` when the trials disagree on a re-deal. Source: the issue
     ("a card is unmasked for the peers who may see it ... and for no one else");
@@ -793,6 +822,8 @@ def next_steps(trials: Mapping[int, Trial], plays: Mapping[int, Iterable[str]],
         pile = needs[0]
         hidden = tuple(c for c in pile if not public(c))
         return ([Next("open", hidden)] if hidden else []) + [Next("redeal", tuple(pile))]
+    if any(t.ok and t.rolls for t in trials.values()):
+        return [Next("dice")]
     cands = sorted((order(c), c, s) for _p, t in sorted(trials.items()) if t.ok
                    for s, cs in t.entering.items() for c in cs
                    if c not in knows[seat_at[s]])

@@ -22,8 +22,9 @@ PROTOCOL_VERSION = 5  # 2: any ruleset (hello's content digest, welcome's rulese
 # options and names from the ruleset's schema instead of Wiz-War's config); 3: the dice
 # beacon (hello's chain, deal's chains, roll/beacon/chain, commit's beacon); 4: a hostile
 # peer cannot stall or trick the lockstep (deal's game id and hello's ``game``, propose's
-# seq and window, reopen/recommit, report, drop); 5: the host's state hash follows its
-# commit (``hash``) instead of holding it back (a commit kept for a catch-up still has it)
+# seq and window, reopen/recommit, report, drop); 5: mental-poker dealing (hello's dealer
+# and keys, the mp_* frames, mask, unmask) and the host's state hash follows its commit
+# (``hash``) instead of holding it back (a commit kept for a catch-up still has it)
 MAX_FRAME = 1 << 20  # bytes: no honest message is near this
 
 #: Each message type and the keys (with types) it must carry.
@@ -70,6 +71,31 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     # who reported, host to peers only); the host drops a peer that alone disagrees
     "report": {"seq": int, "reason": str},
     "drop": {"seq": int, "reason": str},
+    # a game dealt by mental poker (net/poker.py; docs/protocol.md, "Mental-poker dealing on
+    # the LAN"): the deal's passes, the partial unmaskings (boxed for one seat, or public),
+    # the opening rounds' claims, the actions, the end's key reveal and audit
+    "mp_table": {"proc": int, "seats": list, "plays": dict, "keys": dict,
+                 "nonce_commits": dict, "options": dict, "names": list, "game": str,
+                 "chains": dict},
+    "mp_nonce": {"nonce": str},
+    "mp_seed": {"nonces": dict},
+    "mask": {"epoch": int, "seat": str, "kind": str, "points": list, "keys": list,
+             "sig": str},
+    "unmask": {"to": str, "shares": list, "sig": str},
+    "mp_claim": {"round": int, "claim": dict},
+    "mp_claims": {"claims": dict},
+    "mp_propose": {"action": list, "whole": dict},
+    "mp_action": {"n": int, "from": int, "action": list, "whole": str},
+    "mp_ack": {"n": int, "hash": str},
+    "mp_cheat": {"seat": str, "reason": str},
+    "mp_stop": {"reason": str, "seat": str},
+    "mp_keys": {"keys": dict, "sig": str},
+    "mp_allkeys": {"keys": dict},
+    "mp_verdict": {"ok": bool, "reason": str, "seat": str},
+    "mp_end": {"verdicts": dict},
+    "mp_rejoined": {"sent": int},
+    "mp_dice": {"values": list},
+    "mp_rolled": {"reveals": list},
 }
 
 

@@ -178,6 +178,32 @@ class _Replaying:
         return bits
 
 
+class HeldReplay:
+    """The resumed game's log writer: the records :func:`restore` writes (the header and
+    every logged action, sequenced again) are held in memory and go to ``target`` one by
+    one, in order, with the first record after them (the first action played on), so a
+    resumed game that nobody plays on (nobody joined, the host was stopped) writes no new
+    saved game: the old log stays the place to resume from.
+
+    ``target`` raises what it raises (``OSError``); the held records are kept until they
+    are all written."""
+
+    def __init__(self, target: Callable[[bytes], None]) -> None:
+        self.target = target
+        self.held: list[bytes] = []
+        self.playing = False  # restore() is done: the next record releases the held ones
+
+    def write(self, data: bytes) -> None:
+        """One encoded record (see the class)."""
+        if not self.playing:
+            self.held.append(data)
+            return
+        while self.held:
+            self.target(self.held[0])
+            self.held.pop(0)
+        self.target(data)
+
+
 def _fresh(seed: int | None, what: str) -> bytes:
     """32 fresh bytes, or (a seeded host: tests) bytes from the seed and ``what``."""
     if seed is None:
@@ -192,8 +218,10 @@ async def restore(game: HostGame, saved: SavedGame,
     wait for their names, ``Seat.by_name``), the deal dealt again behind fresh commitments,
     the logged actions sequenced again with their dice and re-deals (written to the game's
     new log through its ``writer``), and fresh dice chains for the seats the host plays.
-    ``game.run()`` then plays on. Raises :class:`ResumeError` if the game does not fit the
-    log (another ruleset or options, another number of bots)."""
+    ``game.run()`` then plays on. What ``restore`` writes is held (:class:`HeldReplay`)
+    until the first action played on: a resumed game nobody plays writes no new file.
+    Raises :class:`ResumeError` if the game does not fit the log (another ruleset or
+    options, another number of bots)."""
     from net.dealer import HostDealer
     from net.lan import clean_name, nonce_commit
     from net.protocol import game_id
@@ -214,6 +242,9 @@ async def restore(game: HostGame, saved: SavedGame,
             s.token = secrets.token_hex(16)
             s.by_name = True
     game.tracker = Tracker.from_tips(dict(saved.chains))
+    held = HeldReplay(game.writer) if game.writer is not None else None
+    if held is not None:
+        game.writer = held.write
     import random
 
     real: Any = secrets.SystemRandom() if game.seed is None else \
@@ -267,6 +298,8 @@ async def restore(game: HostGame, saved: SavedGame,
             s.chain = Chain(_fresh(game.seed, f"chain:{s.seat}:{last}"))
             s.new_tip = s.chain.tip.hex()
             await game._recommit(s)
+    if held is not None:
+        held.playing = True
     waiting = [f"{s.seat} ({s.name})" for s in game.seats if s.kind == "remote"]
     (say or game.log)(f"resumed {saved.path} at action {last}"
                       + (f"; waiting for {', '.join(waiting)} to join under their names"

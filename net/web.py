@@ -68,6 +68,12 @@ MAX_TICKETS = 64
 END_WAIT = 600.0
 """Seconds the server waits, once the game is over, for the players to close their tabs."""
 PASSWORD_ENV = "WIZWAR_WEB_PASSWORD"
+CLOSE_ENDED = 4000
+"""The websocket close code of a tab whose game has ended here (the host stopped it, or it
+is over and the server closed): the page says why and offers no way back."""
+CLOSE_THIS_TAB = 4001
+"""The close code of a tab closed on its own (opened again elsewhere, idle): the page says
+why and offers to open the game again."""
 
 #: the module a tab runs (``python -m``): the app locked to one game. A command, not an
 #: import: ``net/`` imports nothing of the app.
@@ -376,11 +382,13 @@ class GameWebServer:
                 while self.tabs:
                     await asyncio.sleep(0.2)
 
-    async def close(self, why: str = "the server is shutting down") -> None:
-        """Stop listening, end every tab (its app is stopped and waited for) and close."""
+    async def close(self, why: str = "The game's server has closed") -> None:
+        """Stop listening, end every tab (told ``why``, its app stopped and waited for) and
+        close."""
         self.stop_listening()
+        why = why[:1].upper() + why[1:]  # the tab's page shows it as a sentence
         for tab in list(self.tabs.values()):
-            await self.end_tab(tab, why)
+            await self.end_tab(tab, why, ended=True)
         if self._idle_task is not None:
             self._idle_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -389,16 +397,20 @@ class GameWebServer:
             await self._runner.cleanup()
             self._runner = None
 
-    async def end_tab(self, tab: Tab, why: str) -> None:
-        """Close ``tab`` from the server's side: its app is stopped (``why`` is logged)."""
+    async def end_tab(self, tab: Tab, why: str, ended: bool = False) -> None:
+        """Close ``tab`` from the server's side, then stop its app. The tab is told ``why``
+        first (the websocket's close reason, which its page shows in words; the close code
+        :data:`CLOSE_ENDED` when the game has ``ended`` here, else :data:`CLOSE_THIS_TAB`),
+        so the app's own exit cannot close it without a word."""
         tab.why = why
-        if tab.app is not None:
-            await tab.app.finish()
         with contextlib.suppress(Exception):
-            await tab.ws.close(message=why[:120].encode())
+            await tab.ws.close(code=CLOSE_ENDED if ended else CLOSE_THIS_TAB,
+                               message=why.encode()[:120])
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(10):
+            async with asyncio.timeout(15):  # the tab's handler stops its app
                 await tab.done.wait()
+        if not tab.done.is_set() and tab.app is not None:
+            await tab.app.finish()
 
     async def _close_idle_tabs(self) -> None:
         loop = asyncio.get_running_loop()
@@ -409,7 +421,10 @@ class GameWebServer:
                 if now - tab.last_key > self.idle_timeout and not tab.why:
                     self.log(f"web: closed {tab.name}'s tab: no key for "
                              f"{int(self.idle_timeout)} s")
-                    tab.why = "closed: no key for a long time"
+                    idle = int(self.idle_timeout)
+                    tab.why = ("This tab was closed: no key for "
+                               + (f"{idle // 60} minutes" if idle >= 120 else f"{idle} s")
+                               + " (its seat waits for its player)")
                     task = asyncio.ensure_future(self.end_tab(tab, tab.why))
                     self._ending.add(task)
                     task.add_done_callback(self._ending.discard)
@@ -504,7 +519,13 @@ class GameWebServer:
                      + ").</p>")
         return self._page(body, status)
 
-    def _no_key(self) -> web.Response:
+    def _no_key(self, wrong: bool = False) -> web.Response:
+        """403 in words: no key (``wrong`` False), or a key that is not this game's."""
+        if wrong:
+            return self._page("<p class='problem' id='problem'>This link's key is wrong: it "
+                              "is not this game's (mistyped, cut short, or from an earlier "
+                              "game of this host). Ask the host for the game's link again."
+                              "</p>", 403)
         return self._page("<p class='problem' id='problem'>This game opens with its link "
                           "only: ask the host for the whole address (it ends in "
                           "<code>?key=</code> and the game's key).</p>", 403)
@@ -514,10 +535,11 @@ class GameWebServer:
         for the link that holds it (403 in words otherwise)."""
         if not self.host_ok(request):
             return self._page("<p>Open the game from its own address.</p>", 403)
-        if not self.key_ok(request.query.get("key", "")):
-            self.log("web: refused a page without the game's link"
-                     if "key" not in request.query else "web: refused a page with a wrong key")
-            return self._no_key()
+        given = request.query.get("key", "")
+        if not self.key_ok(given):
+            self.log("web: refused a page with a wrong key" if given
+                     else "web: refused a page without the game's link")
+            return self._no_key(wrong=bool(given))
         return self._form()
 
     async def handle_play(self, request: web.Request) -> web.Response:
@@ -530,9 +552,11 @@ class GameWebServer:
             return self._form()
         form = await request.post()
         name = str(form.get("name", "")).strip()
-        if not self.key_ok(str(form.get("key", ""))):
-            self.log(f"web: refused {name[:20]!r}: not the game's link")
-            return self._no_key()
+        given = str(form.get("key", ""))
+        if not self.key_ok(given):
+            self.log(f"web: refused {name[:20]!r}: "
+                     + ("a wrong key" if given else "not the game's link"))
+            return self._no_key(wrong=bool(given))
         if not self.password_ok(str(form.get("password", ""))):
             self.log(f"web: refused {name[:20]!r}: wrong password")
             return self._form("Wrong password.", name, 403)
@@ -560,8 +584,12 @@ class GameWebServer:
         return web.Response(text=text, content_type="text/html")
 
     async def handle_static(self, request: web.Request) -> web.StreamResponse:
-        """One of :data:`STATIC_FILES` (404 for anything else: no listing, no other file)."""
+        """One of :data:`STATIC_FILES`, or the page's own script (:data:`TAB_JS`); 404 for
+        anything else: no listing, no other file."""
         path = request.match_info["path"]
+        if path == TAB_SCRIPT:
+            return web.Response(text=TAB_JS, content_type="text/javascript",
+                                headers={"Cache-Control": "max-age=3600"})
         if path not in STATIC_FILES:
             raise web.HTTPNotFound()
         resp = web.FileResponse(static_dir() / path)
@@ -584,7 +612,8 @@ class GameWebServer:
         old = self.tabs.get(name)
         if old is not None:  # the same name from another tab: that one is closed
             self.log(f"web: {name} opened another tab: closing the first")
-            await self.end_tab(old, f"{name} opened the game in another tab")
+            await self.end_tab(old, f"{name} opened the game in another tab, so this "
+                                    "tab was closed: play on in that one")
         ws = web.WebSocketResponse(heartbeat=15, max_msg_size=65536)
         await ws.prepare(request)
         mode = self.mode_for(name)
@@ -655,6 +684,34 @@ class GameWebServer:
             # comes back (often the whole first move) would go nowhere
 
 
+TAB_SCRIPT = "wizwar/tab.js"
+"""Where the page's own script is served, under ``/static/``."""
+
+TAB_JS = f"""// wizwar: say in the tab's closing box why the game's websocket closed.
+// textual.js only marks the page closed; the server gives its reason as the close reason.
+(() => {{
+  const Orig = window.WebSocket;
+  function say(e) {{
+    const why = document.getElementById("why");
+    const again = document.getElementById("again");
+    if (!why) return;
+    let text = e.reason;
+    if (!text && e.code === 1006)
+      text = "The connection to the game's server was lost (the host may have stopped it)";
+    if (text) why.textContent = /[.!?]$/.test(text) ? text : text + ".";
+    if (again && e.code === {CLOSE_ENDED}) again.style.display = "none";
+  }}
+  function Socket(url, protocols) {{
+    const ws = protocols === undefined ? new Orig(url) : new Orig(url, protocols);
+    ws.addEventListener("close", say);
+    return ws;
+  }}
+  Socket.prototype = Orig.prototype;
+  for (const k of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Socket[k] = Orig[k];
+  window.WebSocket = Socket;
+}})();
+"""
+
 FORM_CSS = """
 body { background: #0c181f; color: #e8e8e8; font-family: monospace; }
 main { max-width: 34em; margin: 4em auto; padding: 1.5em 2em; background: #12232d; }
@@ -672,23 +729,26 @@ GAME_PAGE = """<!DOCTYPE html>
     <meta charset="utf-8">
     <title>{title}</title>
     <link rel="stylesheet" href="/static/css/xterm.css">
+    <script src="/static/wizwar/tab.js"></script>
     <script src="/static/js/textual.js"></script>
     <style>
       @font-face {{ font-family: "Roboto Mono";
                    src: url("/static/fonts/RobotoMono-VariableFont_wght.ttf"); }}
-      html, body {{ margin: 0; height: 100%; background: #0c181f; }}
+      html, body {{ margin: 0; height: 100%; background: #0c181f; overflow: hidden; }}
       #terminal {{ position: absolute; inset: 0; }}
       .closed-dialog {{ display: none; position: absolute; inset: 0; z-index: 10;
                        align-items: center; justify-content: center; }}
       body.-closed .closed-dialog {{ display: flex; }}
+      body.-closed #terminal {{ visibility: hidden; }}
       .closed-dialog div {{ background: #12232d; color: #e8e8e8; padding: 2em 3em;
                            font-family: monospace; text-align: center; }}
       .closed-dialog a {{ color: #5fd7ff; }}
     </style>
   </head>
   <body>
-    <div class="closed-dialog" id="closed"><div><p>{name}: the game's tab has ended.</p>
-      <p><a href="{again}">Open the game again</a> (the same name takes its seat back).</p></div>
+    <div class="closed-dialog" id="closed"><div><p id="why">{name}: the game's tab has ended.</p>
+      <p id="again"><a href="{again}">Open the game again</a> (the same name takes its seat
+      back).</p></div>
     </div>
     <div id="terminal" class="textual-terminal" data-session-websocket-url="{ws_url}"
          data-font-size="16"></div>

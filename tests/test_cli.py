@@ -107,7 +107,7 @@ def test_selfplay_help_says_the_players_it_plays(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         main(["selfplay", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert f"(default {DEFAULT_PLAYERS})" in out.rsplit("--players N", 1)[1].split("--", 1)[0]
+    assert f"default {DEFAULT_PLAYERS})" in out.rsplit("--players N", 1)[1].split("--", 1)[0]
 
 
 def test_bench_help_lists_every_part(capsys: pytest.CaptureFixture[str]) -> None:

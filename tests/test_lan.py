@@ -241,7 +241,7 @@ def test_cli_three_processes_same_final_hash(tmp_path: Path) -> None:
     port = _free_port()
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), PYTHONUNBUFFERED="1")
     host = _wizwar("host", "--headless", "--bot", "--seats", "3", "--bind", "127.0.0.1",
-                   "--port", str(port), env=env)
+                   "--port", str(port), "--dealer", "host", env=env)  # poker by default
     try:
         time.sleep(1.0)
         target = f"127.0.0.1:{port}"

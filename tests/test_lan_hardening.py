@@ -66,7 +66,7 @@ class RandomPeer(PeerGame):
 def test_version_four_names_the_state_and_the_game() -> None:
     """Protocol 4: a proposal without its sequence number and window, or a deal without
     its game id, is refused on sight (the connection is dropped)."""
-    assert PROTOCOL_VERSION >= 4  # 5: the commit's hash follows it (test_lan_latency.py)
+    assert PROTOCOL_VERSION >= 4  # 5: mental-poker frames; the commit's hash follows it
     with pytest.raises(ValueError, match="seq"):
         check({"type": "propose", "action": ["P2", "end", "", [], None, []]})
     with pytest.raises(ValueError, match="game"):

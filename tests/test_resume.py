@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 from hashlib import blake2b
@@ -327,3 +328,59 @@ def test_every_hosting_path_resumes(tmp_path: Path, front: list[str]) -> None:
     assert len(finals) == 1, (finals, [e for _, e in outs])
     assert [ln for ln in outs[0][0].splitlines() if ln.startswith("seat")] == ["seat P3"]
     assert [ln for ln in outs[1][0].splitlines() if ln.startswith("seat")] == ["seat P2"]
+
+
+async def test_a_resumed_game_nobody_plays_on_writes_no_saved_game(tmp_path: Path) -> None:
+    """``restore`` writes nothing until an action is played on (the header and the logged
+    actions are held), then all of them and that action, in order; and ``wizwar host
+    --resume LOG --web`` stopped before anyone joined leaves no new saved game (every start
+    used to write one). (Without ``--bot``: the host's bot would play on at once when P1 is
+    to move, and then the new log is rightly written.)"""
+    path = await _interrupted(tmp_path, 20)
+    saved = load(str(path))
+    data: list[bytes] = []
+    host = HostGame(players=3, seed=5, writer=data.append)
+    await restore(host, saved)
+    assert data == []  # nothing yet: nobody has played on
+    assert host.state is not None
+    from core import beacon
+    from core.wizwar.rules import legal_actions, to_move
+
+    # an action that rolls no dice (the interrupted game's deal is not fixed)
+    action = next(a for a in legal_actions(host.state, to_move(host.state)[0])
+                  if not beacon.needs_chance(host.ruleset, host.state, a))
+    await host.commit(action)
+    got = log.read(b"".join(data))
+    assert len(got.records) == saved.actions + 1
+    assert [r["action"] for r in got.records[:saved.actions]] == \
+        [r["action"] for r in saved.loaded.records]
+    await host.close()
+
+    games = tmp_path / "data" / "wizwar" / "games"
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(ROOT),
+           "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "wizwar_tui.cli", "host", "--resume",
+                             str(path), "--web", "0", "--no-advertise"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        said = [proc.stdout.readline() for _ in range(3)]
+        assert said[2].startswith("players open:"), said
+        link = said[2].split("open:", 1)[1].strip()
+
+        async def page() -> int:  # served: the host is in its game loop, its signals set
+            import aiohttp
+
+            async with aiohttp.ClientSession() as s, s.get(link) as r:
+                return r.status
+
+        assert await page() == 200
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 130
+        err = proc.stderr.read() if proc.stderr else ""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "resumed" in err and "game log:" not in err, err
+    assert not games.exists() or not [p.name for p in games.iterdir()], list(games.iterdir())

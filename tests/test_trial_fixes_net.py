@@ -263,7 +263,8 @@ def test_ctrl_c_on_a_headless_host_and_join_is_one_line(tmp_path) -> None:  # ty
     host_err, join_err = tmp_path / "host.err", tmp_path / "join.err"
     with open(host_err, "w") as he, open(join_err, "w") as je:
         host = _wizwar("host", "--headless", "--bot", "--bind", "127.0.0.1", "--port", "0",
-                       "--no-advertise", "--players", "3", stdout=subprocess.PIPE, stderr=he)
+                       "--no-advertise", "--players", "3", "--dealer", "host",  # not poker
+                       stdout=subprocess.PIPE, stderr=he)
         peer = None
         try:
             assert host.stdout is not None

@@ -4,6 +4,8 @@ out of the game, watching. Each test checks the words the player reads and the m
 
 from __future__ import annotations
 
+import pytest
+
 from core.session import LocalSession
 from core.wizwar.actions import Action
 from core.wizwar.ruleset import RULESET
@@ -245,20 +247,25 @@ def test_replay_hand_lines_say_what_fits() -> None:
     assert render.card_summary("lightning-blast") in panel.hands_text(60).plain
 
 
-async def test_replay_at_80x24_shows_the_last_log_line_and_every_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("players,team,seed,actions",
+                         [(2, False, 5, 40), (4, True, 18446744073709551615, 30)])
+async def test_replay_at_80x24_shows_the_last_log_line_and_every_key(
+        tmp_path, players: int, team: bool, seed: int, actions: int) -> None:  # type: ignore[no-untyped-def]
     """Issue 12: the 80x24 replay cut the second key line (the palette mark covered "v
     Seen as") and the last log line (the footer's second line shrank the log after it was
-    written). At the end of the log the last action's events are the last lines shown."""
+    written; with four players the log reached below the window, under the status line).
+    At the end of the log the last action's events are the last lines, inside the window."""
     from pathlib import Path
 
     from textual.widgets import Footer, RichLog
     from textual.widgets._footer import FooterKey
 
     path = Path(tmp_path) / "g.wwlog"
-    s = LocalSession.start(RULESET, {"players": 2}, 5, human="")
+    opts: dict[str, object] = {"players": players, **({"team": True} if team else {})}
+    s = LocalSession.start(RULESET, opts, seed, human="")
     with open(path, "wb") as f:
         s.record_to(f.write, started="2025-01-02T10:11:12Z")
-        for _ in range(40):
+        for _ in range(actions):
             s.step_bot()
     app = WizWarApp(replay_file=str(path), save_games=False, discovery=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -268,7 +275,9 @@ async def test_replay_at_80x24_shows_the_last_log_line_and_every_key(tmp_path) -
             await pilot.pause()
         log = app.screen.query_one("#log", RichLog)
         assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
-        assert str(log.lines[-1].text).strip() == s.events[-1].text
+        assert s.events[-1].text.endswith(str(log.lines[-1].text).strip())
+        assert log.region.height >= 2  # the title and at least the last line
+        assert log.region.bottom <= app.screen.query_one("#status").region.y
         footer = app.screen.query_one(Footer)
         keys = list(footer.query(FooterKey))
         assert "seen_as" in {k.action for k in keys}
@@ -299,3 +308,35 @@ async def test_the_hand_shows_while_discarding_at_60x20() -> None:
         await pilot.pause()
         assert not game.session.view().discarding or game.session.view().discarding[0] != "P1"
         assert not game.has_class("-panels")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_hand_is_never_below_the_window(size: tuple[int, int]) -> None:
+    """Issue 12's hunt, of the kind "the hand is hidden": at 80x24 a 4-player game's player
+    lines wrapped over three rows each and pushed the hand's last cards and the whole log
+    below the status line; at 60x20 a 9-card hand to discard from did not fit. Through 30
+    actions of a real game every panel shown ends above the status line."""
+    from core.wizwar import bot
+
+    app = WizWarApp(players=4, seed=3, start_game=True, bot_delay=0, save_games=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        game = app.game
+        assert isinstance(game, GameScreen)
+        checked = 0
+        for _ in range(30):
+            if game.session.over:
+                break
+            v = game.session.view()
+            status = game.query_one("#status").region.y
+            for wid in ("#hand", "#log", "#players", "#stack-side"):
+                w = game.query_one(wid)
+                if w.display and w.region.height:
+                    assert w.region.bottom <= status, (wid, w.region, status, len(v.hand))
+                    checked += 1
+            hand = game.query_one("#hand")
+            if hand.region.height:
+                assert shown_lines(hand) == max(1, len(v.hand))
+            game.do(bot.choose(v, game.session.human, game.session.legal_actions()))
+            await pilot.pause()
+        assert checked > 20

@@ -460,17 +460,23 @@ async def test_the_games_link_key_opens_it_and_nothing_else_does() -> None:
     assert server.link(url) == url + "?key=k3y-of-the-game"
     try:
         async with aiohttp.ClientSession() as s:
-            for bad in ("", "?key=", "?key=k3y-of-the-gamf", "?key=k3y"):
+            for bad in ("", "?key="):  # no key: the link is needed
                 async with s.get(url + bad) as r:
                     page = await r.text()
                     assert r.status == 403 and "opens with its link only" in page, bad
-                    assert "name='name'" not in page
+                    assert "key is wrong" not in page and "name='name'" not in page
+            for bad in ("?key=k3y-of-the-gamf", "?key=k3y"):  # another key: it is wrong
+                async with s.get(url + bad) as r:
+                    page = await r.text()
+                    assert r.status == 403 and "This link's key is wrong" in page, bad
+                    assert "opens with its link only" not in page and "name='name'" not in page
             async with s.get(server.link(url)) as r:
                 page = await r.text()
                 assert r.status == 200 and "name='key' value='k3y-of-the-game'" in page
-            for bad in ({"name": "ann"}, {"name": "ann", "key": "nope"}):
+            for bad, says in (({"name": "ann"}, "opens with its link only"),
+                              ({"name": "ann", "key": "nope"}, "This link's key is wrong")):
                 async with s.post(url + "play", data=bad) as r:
-                    assert r.status == 403 and "opens with its link only" in await r.text()
+                    assert r.status == 403 and says in await r.text(), bad
             assert not server.tickets and not seen
             async with s.post(url + "play", data={"name": "ann", "key": "k3y-of-the-game"}) as r:
                 page = await r.text()
@@ -527,7 +533,10 @@ async def test_tabs_are_limited_and_an_idle_tab_is_closed() -> None:
                     msg = await ws.receive(timeout=LONG)  # the first tab was closed
                     while msg.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
                         msg = await ws.receive(timeout=LONG)  # screen bytes still on the way
-                    assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+                    # and told so, in words (the page shows the close reason)
+                    assert msg.type == aiohttp.WSMsgType.CLOSE, msg
+                    assert msg.data == wweb.CLOSE_THIS_TAB, msg
+                    assert "ann opened the game in another tab" in msg.extra, msg
                     assert pid is not None and not _alive(pid)
                     pid2 = server.tabs["ann"].app.pid  # type: ignore[union-attr]
                     # no key for 2 s: closed (pings are no keys)
@@ -537,7 +546,8 @@ async def test_tabs_are_limited_and_an_idle_tab_is_closed() -> None:
                     while msg.type == aiohttp.WSMsgType.BINARY or (
                             msg.type == aiohttp.WSMsgType.TEXT):
                         msg = await ws2.receive(timeout=LONG)
-                    assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+                    assert msg.type == aiohttp.WSMsgType.CLOSE, msg
+                    assert msg.data == wweb.CLOSE_THIS_TAB and "no key for 2 s" in msg.extra
                     await until(lambda: not server.tabs, "the idle tab gone")
                     assert pid2 is not None and not _alive(pid2)
     finally:
@@ -859,4 +869,165 @@ async def test_a_resumed_wizwar_game_is_played_to_its_end_in_two_tabs(
         for seat, tab in by_seat.items():
             await until_tab(tab, lambda s: "win" in s.lower(), f"the game over in {seat}'s tab")
     finally:
+        await h.close()
+
+
+# ------------------------------------------------------- the trial's findings (issue 16)
+async def _screen_until(ws: aiohttp.ClientWebSocketResponse, term: Term,
+                        cond: Callable[[str], bool], what: str,
+                        timeout: float = LONG) -> str:
+    """Feed ``term`` with the app's screen bytes until ``cond(its text)`` holds."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not cond(term.text()):
+                msg = await ws.receive()
+                if msg.type == aiohttp.WSMsgType.BINARY:
+                    term.feed(msg.data.decode("utf-8", "replace"))
+                elif msg.type != aiohttp.WSMsgType.TEXT:
+                    raise AssertionError(f"closed before {what}:\n{term.text()}")
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}:\n{term.text()}") from None
+    return term.text()
+
+
+async def test_the_first_players_tab_shows_its_keys_before_any_key() -> None:
+    """The first player waits in the lobby; at the deal her tab's game screen shows its key
+    bar at once, before she has pressed a key (the web driver's blur at start-up left the
+    app unfocused, and an unfocused app's key bar never filled in)."""
+    h = await hosted(HostGame(players=2, local_seat=False, name="web test", seed=3))
+    peer: asyncio.Future[Any] | None = None
+    try:
+        async with aiohttp.ClientSession() as s:
+            _, ws_path = await _ticket(s, h.url, "ann")
+            async with s.ws_connect(h.url + ws_path[1:] + "?width=120&height=34") as ws:
+                term = Term()
+                await _screen_until(ws, term, lambda t: "Waiting for 1 more" in t,
+                                    "ann in the lobby")
+                bob = PeerGame("127.0.0.1", h.game.port, name="bob", bot_play=False)
+                peer = asyncio.ensure_future(bob.run())
+                await _screen_until(ws, term, lambda t: "Players" in t and "Hand" in t,
+                                    "ann's game screen")
+                scr = await _screen_until(ws, term, lambda t: "? Help" in t and "q Leave" in t,
+                                          "the game screen's key bar, no key pressed")
+                assert scr.splitlines()[-1].strip().startswith("? Help"), scr
+    finally:
+        if peer is not None:
+            peer.cancel()
+            with contextlib.suppress(BaseException):
+                await peer
+        await h.close()
+
+
+async def test_a_tab_closed_by_the_server_is_told_why() -> None:
+    """When the host stops the game, every tab is told so (the close reason, the code of a
+    game that has ended) before its app is stopped; the page's script that shows it is
+    served."""
+    server = wweb.GameWebServer("127.0.0.1", 9, command=standin)
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    closing: asyncio.Future[None] | None = None
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(url + "static/wizwar/tab.js") as r:
+                assert r.status == 200 and "e.reason" in await r.text()
+            _, ws_path = await _ticket(s, url, "ann")
+            async with s.ws_connect(url + ws_path[1:]) as ws:
+                await _read_ws(ws, "hello ann")
+                pid = server.tabs["ann"].app.pid  # type: ignore[union-attr]
+                closing = asyncio.ensure_future(
+                    server.close("the host stopped the game: it has ended"))
+                msg = await ws.receive(timeout=LONG)
+                while msg.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+                    msg = await ws.receive(timeout=LONG)
+                assert msg.type == aiohttp.WSMsgType.CLOSE, msg
+                assert msg.data == wweb.CLOSE_ENDED, msg
+                assert msg.extra == "The host stopped the game: it has ended", msg
+            await closing
+            assert pid is not None and not _alive(pid) and not server.tabs
+    finally:
+        await server.close()
+
+
+@NEED_BROWSER
+async def test_a_closed_tab_says_why_in_the_browser(browser: Browser) -> None:
+    """In a real browser: a tab replaced by a second tab of its name says so in words and
+    offers to open the game again; when the host stops the game, the tab says the game has
+    ended, hides the app's screen (no key bar, no "online" left showing) and offers no way
+    back."""
+    server = wweb.GameWebServer("127.0.0.1", 9, command=standin, log=print)
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        first = await off(browser.open, url)
+        await off(first.join, "ann")
+        await until_tab(first, lambda s: "hello ann play" in s, "ann's first tab")
+        second = await off(browser.open, url)
+        await off(second.join, "ann")
+        await until_tab(second, lambda s: "hello ann play" in s, "ann's second tab")
+        text = await until_page(first, lambda t: "another tab" in t, "the first tab's words")
+        assert "ann opened the game in another tab, so this tab was closed" in text, text
+        assert "Open the game again" in text, text
+        await server.close("the host stopped the game: it has ended")
+        text = await until_page(second, lambda t: "stopped" in t, "the host stopped, in words")
+        assert "The host stopped the game: it has ended." in text, text
+        assert "Open the game again" not in text, text  # nothing to go back to
+        hidden = await off(second._here().execute_script,
+                           "return getComputedStyle(document.getElementById('terminal'))"
+                           ".visibility")
+        assert hidden == "hidden"
+    finally:
+        await server.close()
+
+
+@NEED_BROWSER
+async def test_a_tab_in_a_small_window_says_how_to_make_room(browser: Browser) -> None:
+    """A tab in a window too small for the app says so in a browser's words (zoom out; not
+    the terminal's Ctrl+Q, which in a browser may quit the browser), names no game it is
+    not (an ArcoMage tab was told "Wiz-War needs..."), shows no scrollbars, and draws the
+    game once the window is big enough."""
+    h = await hosted(HostGame(players=2, local_seat=False, name="web test"))
+    try:
+        await off(browser.driver.set_window_size, 420, 300)
+        tab = await off(browser.open, h.url)
+        await off(tab.join, "ann")
+        scr = await until_tab(tab, lambda s: "The window is too small" in s, "the notice")
+        scr = await until_tab(tab, lambda s: "zoom out" in s, "the browser's words")
+        assert "ctrl+q" not in scr.lower() and "Wiz-War needs" not in scr, scr
+        sizes = await off(tab._here().execute_script,
+                          "const e = document.documentElement; return [e.scrollWidth, "
+                          "e.clientWidth, getComputedStyle(document.body).overflow];")
+        assert sizes[0] <= sizes[1] and sizes[2] == "hidden", sizes  # no scrollbars
+        await off(browser.driver.set_window_size, 1100, 760)
+        await until_tab(tab, lambda s: "You are P1" in s, "the lobby once there is room")
+    finally:
+        await h.close()
+
+
+async def test_an_arcomage_tab_names_no_internal_address() -> None:
+    """An ArcoMage game in a tab: its top bar and log say the game is played in a browser,
+    never the game port the tab's app joined on 127.0.0.1 (meaningless to the player, who
+    opened a web page)."""
+    from core import registry
+
+    rs = registry.get("arcomage")
+    h = await hosted(HostGame(ruleset=rs, options=rs.options.defaults(), players=2,
+                              local_seat=False, name="web test", seed=4))
+    peer: asyncio.Future[Any] | None = None
+    try:
+        async with aiohttp.ClientSession() as s:
+            _, ws_path = await _ticket(s, h.url, "ann")
+            async with s.ws_connect(h.url + ws_path[1:] + "?width=120&height=34") as ws:
+                term = Term()
+                await _screen_until(ws, term, lambda t: "You are P1" in t, "ann in the lobby")
+                bob = PeerGame("127.0.0.1", h.game.port, name="bob", bot_play=False,
+                               ruleset=rs)
+                peer = asyncio.ensure_future(bob.run())
+                scr = await _screen_until(ws, term, lambda t: "ArcoMage" in t
+                                          and "in a browser" in t, "ann's game screen")
+                assert f":{h.game.port}" not in scr and "joined 127.0.0.1" not in scr, scr
+    finally:
+        if peer is not None:
+            peer.cancel()
+            with contextlib.suppress(BaseException):
+                await peer
         await h.close()

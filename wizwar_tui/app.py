@@ -98,7 +98,10 @@ class WizWarApp(App[int]):
     #: False where the app is locked to one game (an SSH session): no main menu to go back to,
     #: so leaving the game ends the session and the screens say so
     HAS_MENU = True
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+                # Ctrl+C as Ctrl+Q, above every screen's and widget's own (a modal question's
+                # screen kept it as "copy the selected text", so twice did not quit)
+                Binding("ctrl+c", "help_quit", show=False, priority=True)]
 
     def __init__(self, players: int | None = None, seed: int | None = None,
                  start_game: bool = False,

@@ -28,6 +28,7 @@ _TABLE = {
     "→": ">", "↑": "^", "↓": "v", "↳": ">", "↵": "<", "♥": "*", "¤": "$", "⌂": "@",
     "○": "o", "●": "O", "♣": "#", "†": "!", "×": "x", "✓": "v", "✔": "v", "✗": "x",
     "✘": "x", "≈": "~", "°": "o", "±": "+", "\u00a0": " ", "⏎": "<", "⌫": "<",
+    "−": "-", "⏱": "@",  # the minus sign (ArcoMage's ceiling parts), the clock's stopwatch
 }
 """Characters with a natural ASCII look-alike (one cell each). The separator ``·`` becomes
 ``|``: ``.`` is the ASCII board's empty square (and ends sentences); ``⌂`` (home base)

@@ -164,7 +164,8 @@ def build_parser(games: dict[str, Ruleset],
     if selfplay_players is not None:  # self-play's own table, not the schema's default
         for act in p_self._actions:
             if act.dest == "opt_players" and act.help:
-                act.help = act.help.rsplit(" (default", 1)[0] + f" (default {selfplay_players})"
+                head, _, _ = act.help.rpartition("default ")  # "(default 2)", "(...; default 2)"
+                act.help = f"{head}default {selfplay_players})"
     p_self.add_argument("--bots", default="",
                         help="bot level for every seat, or one per seat: archmage,apprentice "
                              "(default: the game's first level)")

@@ -38,14 +38,21 @@ window is too small (and nothing else is drawn)."""
 
 class TooSmall(Static):
     """Shown instead of a screen's content when the terminal is below :data:`MIN_SIZE`
-    (the app sets the ``-tiny`` class; the style sheet hides everything else)."""
+    (the app sets the ``-tiny`` class; the style sheet hides everything else). ``game``:
+    the title of the game on screen (a game's screens pass theirs), else the app's name."""
+
+    def __init__(self, game: str = "") -> None:
+        super().__init__()
+        self.game = game or "wizwar"
 
     def on_mount(self) -> None:
-        """Say how big the window must be."""
+        """Say how big the window must be (in the app's words for making it bigger: a
+        browser tab's app says to zoom out, since Ctrl+Q there may quit the browser)."""
+        hint = getattr(self.app, "TOO_SMALL_HINT", "Enlarge it (or press ctrl+q to quit).")
         self.update(Text.assemble(
             ("The window is too small\n", "bold"),
-            (f"Wiz-War needs at least {MIN_SIZE[0]} x {MIN_SIZE[1]}.\n", ""),
-            ("Enlarge it (or press ctrl+q to quit).", "dim")))
+            (f"{self.game} needs at least {MIN_SIZE[0]} x {MIN_SIZE[1]}.\n", ""),
+            (hint, "dim")))
 
 
 class KeyLine(Static):

@@ -85,6 +85,9 @@ class Replay:
         marks: ``(round, active seat)`` after ``n`` actions, for ``n`` in ``0..total``.
         turn_starts: the ``n`` at which each turn begins (turn ``k`` at ``turn_starts[k-1]``).
         final_winner: the winner after the last action ("" when none).
+        sealed: per action number, ``(seats that knew it whole, its public form)`` for an
+            action with fields secret to other seats (``Ruleset.seal``): a seat's view
+            shows that seat the public form (until "everyone").
     """
 
     def __init__(self, path: str, kind: str, seats: list[str], names: list[str],
@@ -123,6 +126,7 @@ class Replay:
         self._note = note
         self._mark = mark
         self._saved: dict[int, tuple[dict[str, Any], Any]] = {}
+        self.sealed: dict[int, tuple[tuple[str, ...], Any]] = {}
 
     def build(self) -> None:
         """Replay the whole game once: the events of every action, the turn marks, and a
@@ -134,7 +138,14 @@ class Replay:
         self.marks = [self._mark(st)]
         self.turn_starts = [0]
         self.events = []
+        self.sealed = {}
         for i in range(len(self.actions)):
+            try:
+                got = self.ruleset.seal(st, self.actions[i])
+            except ValueError:
+                got = None  # (an action the rules refuse: _advance says why)
+            if got is not None:
+                self.sealed[i + 1] = (tuple(got.knows), got.public)
             try:
                 ev = self._advance(st, i)
             except log.LogError as exc:
@@ -600,8 +611,13 @@ class ReplayScreen(Screen[None]):
         return action != "panels" or self.app.has_class("-narrow")
 
     def action_line(self, n: int) -> Text:
-        """Action ``n`` as a log line."""
-        return Text(f"{n:>4}. {self.replay.actions[n - 1]}", "dim")
+        """Action ``n`` as a log line: as the seat seen as knew it (the public form of a
+        sealed action the seat did not know whole; everyone's view shows it whole)."""
+        a = self.replay.actions[n - 1]
+        sealed = self.replay.sealed.get(n)
+        if sealed is not None and self.seat != EVERYONE and self.seat not in sealed[0]:
+            a = sealed[1]
+        return Text(f"{n:>4}. {a}", "dim")
 
     def sync_log(self) -> None:
         """The log panel holds the events of the actions up to ``n``: one action appended
@@ -631,7 +647,7 @@ class ReplayScreen(Screen[None]):
     def log_to_end(self) -> None:
         """Scroll the log panel to its last line (after the layout settles: the footer
         taking a second line shrank the panel and left its last line below, issue 12)."""
-        self.query_one("#log", RichLog).scroll_end(animate=False, immediate=True)
+        self.query_one("#log", RichLog).scroll_end(animate=False)
 
     def write_action(self, panel: RichLog, n: int) -> None:
         """Action ``n`` and its events into the log panel."""
@@ -692,6 +708,7 @@ class ReplayScreen(Screen[None]):
         if refused:
             nxt = order[0]
         self.seat = nxt
+        self.log_n = None  # the log panel's lines are the seat's (sealed actions)
         self.show()
         if refused:
             why = ("this game is not over" if not rp.final_winner else
@@ -960,7 +977,7 @@ class ReplayLog(RichLog):
 
     def on_resize(self) -> None:
         """Back to the last line once the new size is laid out."""
-        self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
+        self.call_after_refresh(self.scroll_end, animate=False)
 
 
 class SavedGamesScreen(Screen[None]):

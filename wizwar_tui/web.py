@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import sys
 
+from textual import events
+
 from wizwar_tui.ssh import SSHPlayerApp, session_main
 
 
@@ -26,6 +28,8 @@ class WebPlayerApp(SSHPlayerApp):
     """
 
     VIA = "in a browser"
+    TOO_SMALL_HINT = "Make the window bigger, or zoom out (Ctrl and -)."
+    """The too-small notice's advice (a browser's Ctrl+Q may quit the browser itself)."""
     """How the screens say where the game is (and what is "not available in a browser")."""
 
     def __init__(self, host: str, port: int, name: str, watch: bool = False,
@@ -33,6 +37,14 @@ class WebPlayerApp(SSHPlayerApp):
         hint = f"open {rejoin} again as {name}" if rejoin else ""
         super().__init__(host, port, name, watch=watch, rejoin=hint, game=game)
         self.sub_title = f"{name} in a browser"
+
+    async def _on_app_blur(self, event: events.AppBlur) -> None:
+        """The app stays focused. Textual's web driver sends a blur as the app starts, and
+        the server passes the tab's own focus and blur on never (``net/web.py``: a blur
+        drops the focused widget), so nothing would ever focus the app again until a key:
+        meanwhile the key bar of every screen shown later (the game screen at the deal,
+        for the first player, who waited in the lobby) stayed empty."""
+        event.prevent_default()
 
 
 def main(argv: list[str] | None = None) -> int:

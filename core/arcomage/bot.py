@@ -32,7 +32,7 @@ from typing import Any
 from core.arcomage import field as fld
 from core.arcomage import traps
 from core.arcomage.actions import Action
-from core.arcomage.data import ALTERNATE_WINS, SPELLS
+from core.arcomage.data import ALTERNATE_WINS, CREATURES, SPELLS, SUMMONS
 from core.arcomage.state import Dict, State, ceiling, other, values, workers_total
 
 LEVELS = ("apprentice", "archmage")
@@ -64,6 +64,32 @@ def _enemy_side(g: Dict, me: str, target: str) -> int:
     if g["players"][me]["at"] == owner:
         return -1
     return 0
+
+
+def _creatures(g: Dict, p: str) -> int:
+    """How many creatures ``p`` controls."""
+    return sum(1 for c in g["creatures"] if c["controller"] == p)
+
+
+def _creature_at(g: Dict, h: str) -> Dict | None:
+    """The creature standing on hex ``h`` (None when none does)."""
+    return next((c for c in g["creatures"] if c["at"] == h), None)
+
+
+def _power_at(g: Dict, h: str) -> int:
+    """The Power of the creature on hex ``h`` (0 when none)."""
+    c = _creature_at(g, h)
+    return int(values(g, c)["power"]) if c is not None else 0
+
+
+def wrong_side(g: Dict, me: str, a: Action) -> bool:
+    """Whether cast ``a`` aims a harm (:data:`HARM`) at one's own side or a help
+    (:data:`HELP`) at the rival's: never a choice of either level."""
+    if a.verb != "cast":
+        return False
+    sides = [_enemy_side(g, me, t) for t in a.targets]
+    return (a.slug in HARM and any(x < 0 for x in sides)) or \
+        (a.slug in HELP and any(x > 0 for x in sides))
 
 
 def saving_for(g: Dict, me: str) -> str:
@@ -116,8 +142,14 @@ def score(g: Dict, me: str, a: Action) -> int:
             s -= 60  # keep the Mana for the high spell (while Life allows)
         if a.slug in ALTERNATE_WINS:
             s += 200
-        if spell.kind == "summon":
+        if spell.kind == "summon":  # board presence: a creature strikes every turn
             s += 15
+            kind = CREATURES[SUMMONS[a.slug]] if a.slug in SUMMONS else None
+            if not g["stack"] and _creatures(g, me) < _creatures(g, other(me)) \
+                    and kind is not None and kind.toughness >= 2 \
+                    and not saving_for(g, me) and not goal_win(g, me):
+                s += 30  # the rival has more creatures: answer on the board
+                # (with one that outlives a Tower's shot: a 1-toughness one is a loop)
         if spell.circle >= 5:  # the high Circles are what a raised ceiling is for
             s += 10 * (spell.circle - 4)
         top_enemy = bool(g["stack"]) and g["stack"][-1]["caster"] != me
@@ -127,6 +159,8 @@ def score(g: Dict, me: str, a: Action) -> int:
             s += 4 * SPELLS[g["stack"][-1]["slug"]].cost
         elif g["stack"] and a.slug not in ANSWERS:
             s -= 30  # keep the mana: answering is for answers
+            if top_enemy:  # piling a spell onto the rival's uses up one's own turn's cast
+                s -= 60
         elif a.slug in ANSWERS and not top_enemy:
             s -= 25
         pl = g["players"][me]
@@ -161,10 +195,14 @@ def score(g: Dict, me: str, a: Action) -> int:
             s += 10 * len(mine) if mine else -100
         for t in a.targets:
             side = _enemy_side(g, me, t)
+            if wrong_side(g, me, a):
+                return -100  # a harm on one's own side, a help on the rival's
             if a.slug in HARM:
                 s += 25 * side if side else -10
                 if t == other(me):
                     s += 5  # the rival's wizard: the way to win
+                elif side > 0 and _creature_at(g, t):
+                    s += 4 * _power_at(g, t)  # the creature that strikes every turn
             elif a.slug in HELP:
                 s -= 25 * side if side else 0
         return s
@@ -189,10 +227,10 @@ def evaluate(g: Dict, me: str) -> int:
         v = 12 * int(pl["life"]) + 9 * sum(int(pl[b]) for b in ("moat", "wall", "tower"))
         v += 4 * sum(int(pl[b]) for b in _POSTS) + 3 * workers_total(pl)
         v += int(pl["mana"]) + 2 * int(pl["int"]) + int(pl["corpses"])
-        for c in g["creatures"]:
+        for c in g["creatures"]:  # a creature strikes every turn: worth turns of damage
             if c["controller"] == p:
                 cv = values(g, c)
-                v += 8 + 4 * cv["power"] + 3 * max(0, cv["health"]) + cv["speed"]
+                v += 20 + 14 * cv["power"] + 4 * max(0, cv["health"]) + 2 * cv["speed"]
         return v
 
     return side(me) - side(other(me))
@@ -251,6 +289,11 @@ def choose(view: Dict, me: str, legal: list[Any], level: str,
     ranked = sorted(range(len(legal)), key=lambda i: (-score(view, me, legal[i]), i))
     if level == "apprentice" or len(legal) == 1:
         return legal[ranked[0]]
+    # never searched: a harm on one's own side or a help on the rival's, and (in a
+    # response window) a spell piled onto the rival's that the apprentice would not cast
+    kept = [i for i in ranked if score(view, me, legal[i]) >= 0
+            or legal[i].verb not in ("cast",)]
+    ranked = kept or ranked
     rs = ruleset
     if rs is None:
         from core.arcomage.ruleset import RULESET as rs
@@ -261,6 +304,9 @@ def choose(view: Dict, me: str, legal: list[Any], level: str,
         a = legal[i]
         total = 0
         for w in worlds:
+            if a.verb == "end":  # ending MAIN is the position as it stands: weighed
+                total += evaluate(w.d, me)  # after the rival's turn, it would look worse
+                continue
             st = State(copy.deepcopy(w.d))
             try:
                 rs.apply(st, a)

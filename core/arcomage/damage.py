@@ -59,11 +59,12 @@ def add_condition(g: Dict, ctx: Ctx, bearer: Dict, slug: str, by: str, where: st
     """Put condition ``slug`` on ``bearer`` (a player's or a creature's dict), applied by
     ``by``; a condition already there is refreshed (R86): the longer duration, a new
     timestamp, its data reset. Nothing happens to a piece that cannot have it (R87, a Form's
-    immunity, R92). Returns whether it was put or refreshed."""
+    immunity, R92), nor once the game has ended (R118). Returns whether it was put or
+    refreshed."""
     k = CONDITIONS[slug]
     is_creature = "id" in bearer
-    if ("C" if is_creature else "W") not in k.on:
-        return False
+    if over(g) or ("C" if is_creature else "W") not in k.on:
+        return False  # once the game has ended nothing else happens (R118)
     if not is_creature:
         f = form_of(bearer)
         if f and slug in FORMS[f].immune:

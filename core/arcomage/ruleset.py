@@ -264,6 +264,30 @@ class ArcoMage(Ruleset):
         """:class:`OwnersDealing` (no slots; marks a networked game)."""
         return OwnersDealing()
 
+    def export_deal(self, deal: Any, records: list[dict[str, Any]],
+                    end: dict[str, Any] | None) -> tuple[list[str], Any]:
+        """A networked game's marker (:class:`OwnersDealing`) as the line ``traps owner``,
+        so its text replays as that game did: redacted casts accepted, trap answers awaited
+        (R125, R128); a local game's text has no deal line."""
+        if isinstance(deal, dict) and deal.get("traps") == "owner":
+            return ["traps owner"], {"traps": "owner"}
+        return [], deal
+
+    def parse_deal(self, lines: list[tuple[int, str, str]]) -> Any:
+        """The marker from a ``traps owner`` line (None without one). Raises
+        ``ValueError`` for any other deal line."""
+        deal = None
+        for n, word, rest in lines:
+            if word != "traps" or rest.strip() != "owner":
+                raise ValueError(f"line {n}: the deal line of a networked game is "
+                                 "'traps owner'")
+            deal = {"traps": "owner"}
+        return deal
+
+    def deal_words(self) -> tuple[str, ...]:
+        """``traps`` (:meth:`parse_deal`)."""
+        return ("traps",)
+
     def seal(self, state: Any, action: Any) -> Sealed | None:
         """A Magic Trap cast in full form (``P1 cast magic-trap @P2:fireball``) is the
         trapper's secret: every other peer gets ``P1 cast magic-trap @P2:?`` and the net

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 VERBS = ("deploy", "move", "transport", "cast", "dispel", "pass", "end", "battle", "fire",
-         "retreat", "hit", "regroup", "eliminate", "build", "resign")
+         "retreat", "hit", "regroup", "eliminate", "build", "resign", "reveal")
 HEX = re.compile(r"^[1-4][a-h][1-9]$")
 PLAYER = re.compile(r"^P[1-4]$")
 
@@ -124,12 +124,36 @@ def parse(text: str) -> Action:
         words += kws
     elif verb in ("deploy", "build"):
         words = _orders(verb, rest)
+    elif verb == "reveal":
+        words = [_reveal(rest)]
     else:  # pragma: no cover - VERBS is closed
         raise NotationError(verb)
     return Action(actor, verb, tuple(words))
 
 
-BUILD_KEYS = ("castle", "disband", "merge", "new", "step")
+BUILD_KEYS = ("castle", "disband", "merge", "new", "removed", "step")
+
+
+def _reveal(rest: list[str]) -> str:
+    """``label=type:strength,...`` (a block owner's reveal, R114), by label."""
+    if len(rest) != 1:
+        raise NotationError("reveal takes label=type:strength,...")
+    items = rest[0].split(",")
+    if not all(re.match(r"^[1-9][0-9]*=[a-z-]+:[1-9]$", i) for i in items):
+        raise NotationError(f"bad reveal items {rest[0]!r}")
+    labs = [int(i.split("=")[0]) for i in items]
+    if len(set(labs)) != len(labs):
+        raise NotationError(f"a reveal names each block once: {rest[0]!r}")
+    return ",".join(sorted(items, key=lambda i: int(i.split("=")[0])))
+
+
+def is_public_form(a: Action) -> bool:
+    """Whether ``a`` is the public part of sealed orders (R116): a deploy of
+    ``label@hex`` items, or ``build sealed`` with ``new=hex,...`` and ``removed=labels``
+    only (``sealed`` tells it from an empty order in full)."""
+    if a.verb == "deploy":
+        return bool(a.words) and "=" not in a.words[0] and a.words != ("standard",)
+    return a.verb == "build" and a.words[:1] == ("sealed",)
 
 
 def _orders(verb: str, rest: list[str]) -> list[str]:
@@ -140,21 +164,28 @@ def _orders(verb: str, rest: list[str]) -> list[str]:
             raise NotationError("deploy takes 'standard' or label=type@hex:strength,...")
         items = rest[0].split(",")
         pat = re.compile(r"^([1-9][0-9]*)=([a-z-]+)@([1-4][a-h][1-9]):([1-9])$")
-        if not all(pat.match(i) for i in items):
+        part = re.compile(r"^([1-9][0-9]*)@([1-4][a-h][1-9])$")  # R116's public part
+        if not (all(pat.match(i) for i in items) or all(part.match(i) for i in items)):
             raise NotationError(f"bad deploy items {rest[0]!r}")
-        return [",".join(sorted(items, key=lambda i: int(i.split("=")[0])))]
+        return [",".join(sorted(items, key=lambda i: int(re.split("[=@]", i)[0])))]
+    public = rest[:1] == ["sealed"]  # the public part of sealed orders (R116)
+    if public:
+        rest = rest[1:]
     seen: dict[str, str] = {}
     for r in rest:
         k, eq, v = r.partition("=")
         if not eq or k not in BUILD_KEYS or k in seen or not v:
             raise NotationError(f"bad build order {r!r}: keys are {', '.join(BUILD_KEYS)}")
         seen[k] = v
-    out = []
+    if ("removed" in seen and not public) or (public and set(seen) - {"new", "removed"}):
+        raise NotationError("the public part of build orders (build sealed ...) holds "
+                            "new=hexes and removed=labels only")
+    out = ["sealed"] if public else []
     for k in BUILD_KEYS:
         if k not in seen:
             continue
         items = seen[k].split(",")
-        if k == "disband":
+        if k in ("disband", "removed"):
             items = [str(x) for x in labels(seen[k])]
         elif k == "merge":
             if not all(re.match(r"^[1-9][0-9]*>[1-9][0-9]*:[1-9]$", i) for i in items):
@@ -166,8 +197,17 @@ def _orders(verb: str, rest: list[str]) -> list[str]:
             items.sort(key=lambda i: ("." in i, i.split(":")[0].split(".")[0] if "." in i else "",
                                       int(i.split(":")[0].split(".")[-1])))
         elif k == "new":
-            if not all(re.match(r"^[a-z-]+@[1-4][a-h][1-9]:[1-9]$", i) for i in items):
+            whole = all(re.match(r"^[a-z-]+@[1-4][a-h][1-9]:[1-9]$", i) for i in items)
+            if not whole and not all(HEX.match(i) for i in items):  # hexes: a public part
                 raise NotationError(f"bad new {seen[k]!r}")
+            if not whole and not public:
+                raise NotationError("new=hexes belongs to the public part of build orders "
+                                    "(build sealed ...)")
+            if whole and public:
+                raise NotationError("the public part of build orders names hexes, not types")
+            if not whole and set(seen) - {"new", "removed"}:
+                raise NotationError("the public part of build orders holds new=hexes and "
+                                    "removed=labels only")
         elif k == "castle":
             if not all(HEX.match(i) for i in items):
                 raise NotationError(f"bad castle {seen[k]!r}")

@@ -70,10 +70,33 @@ def bkey(b: str) -> tuple[int, int]:
     return (int(p[1:]), int(lab))
 
 
+#: The stand-in type of a block whose type this process does not know (a networked game,
+#: R115): every check that depends on the type passes for it (the public check), and the
+#: owner's peer, which knows the type, made the real check before sending (R110).
+HIDDEN = UnitType("", 3, "hidden", "?", 0, 0, 4, 0)
+
+
+def net(g: Dict) -> bool:
+    """Whether ``g`` is a networked game's state, in which this process knows only its own
+    seats' blocks (and what the rules revealed): Part M, R110-R118."""
+    return bool(g.get("net"))
+
+
 def utype(g: Dict, b: str) -> UnitType:
-    """The unit type of block ``b``."""
+    """The unit type of block ``b`` as this process knows it (:data:`HIDDEN` when not)."""
     blk = g["blocks"][b]
+    if not blk["type"]:
+        return HIDDEN
     return ARMIES[g["armies"][blk["owner"]]][blk["type"]]
+
+
+def ptype(g: Dict, b: str) -> UnitType:
+    """The unit type of block ``b`` as every peer knows it: in a networked game the real one
+    only while the block is revealed (``shown``, R111), else :data:`HIDDEN`. Rules that
+    change the public state branch on this, never on a value one peer lacks (R110)."""
+    if net(g) and not g["blocks"][b].get("shown"):
+        return HIDDEN
+    return utype(g, b)
 
 
 def side(g: Dict, p: str) -> str:
@@ -174,7 +197,7 @@ def crossing(b: Board, ut: UnitType, a: str, c: str) -> str:
         return f"{c} is not next to {a}"
     hc = b.hexes[c]
     ab = ut.ability
-    if ab == "flyer":
+    if ab in ("flyer", "hidden"):  # hidden: some type of the army could (R115)
         return ""
     if ab == "aquatic":
         if not (hc.water or hc.coastal or hc.rivers):
@@ -204,7 +227,7 @@ def crossing(b: Board, ut: UnitType, a: str, c: str) -> str:
 
 def must_stop(b: Board, ut: UnitType, sd: Side, c: str, road_move: bool) -> bool:
     """Whether a ground unit entering ``c`` across ``sd`` must stop for terrain (R23)."""
-    if ut.ability in ("flyer", "aquatic") or road_move:
+    if ut.ability in ("flyer", "aquatic", "hidden") or road_move:
         return False
     if ut.ability == "amphibian" and sd.course:
         return False
@@ -215,7 +238,7 @@ def must_stop(b: Board, ut: UnitType, sd: Side, c: str, road_move: bool) -> bool
 def side_limit(ut: UnitType, sd: Side) -> int:
     """The hexside limit an entry (or retreat) of ``ut`` across ``sd`` uses (R46, R69);
     0 for Flyers (no limit)."""
-    if ut.ability == "flyer":
+    if ut.ability in ("flyer", "hidden"):
         return 0
     if ut.ability == "aquatic":
         return 2 if sd.water == "all" else 1
@@ -244,8 +267,9 @@ def record_entry(g: Dict, b: str, frm: str, dest: str, events: list[Event]) -> N
     blk = g["blocks"][b]
     s = side(g, blk["owner"])
     ut = utype(g, b)
-    flyer = ut.ability == "flyer"
-    g["entries"].setdefault(dest, []).append([s, b, frm, int(flyer)])
+    flyer = ut.ability in ("flyer", "hidden")
+    # the entry's Flyer flag is public (R68's holders): a hidden block's is fixed at its reveal
+    g["entries"].setdefault(dest, []).append([s, b, frm, int(ptype(g, b).ability == "flyer")])
     hostile = [x for x in on_map(g, dest) if x != b and side(g, g["blocks"][x]["owner"]) != s]
     if not hostile:
         return
@@ -304,6 +328,24 @@ def free_to_leave(g: Dict, movers: list[str]) -> str:
     return ""
 
 
+def net_stacking(g: Dict, h: str, s: str, adding: tuple[str, ...] = ()) -> None:
+    """In a networked game an overstack is never left to be settled (R121 would branch the
+    public state on hidden types): a move, retreat or regroup that overstacks ``h`` for side
+    ``s`` is refused (``adding``: blocks about to enter). Checked exactly where this process knows every block of ``s`` there
+    (the owner's peer, and the final audit); skipped where one is hidden (R115). Raises
+    :class:`IllegalAction`."""
+    if not net(g):
+        return
+    mine = [b for b in on_map(g, h) if side(g, g["blocks"][b]["owner"]) == s]
+    mine += [b for b in adding if b not in mine]
+    if any(not g["blocks"][b]["type"] for b in mine):
+        return
+    units = [b for b in mine if not utype(g, b).wizard]
+    if len(units) > g["opts"]["stacking"] or len(mine) - len(units) > 1:
+        raise IllegalAction(f"{h} would be overstacked (R47): on a LAN an overstack is "
+                            "refused, not settled (R121)")
+
+
 def overstacked(g: Dict, h: str, s: str) -> tuple[int, int]:
     """(excess units, excess wizards) of side ``s`` in ``h`` (R47)."""
     bs = [b for b in on_map(g, h) if side(g, g["blocks"][b]["owner"]) == s]
@@ -356,7 +398,7 @@ def check_move(g: Dict, p: str, ids: list[str], path: list[str]) -> list[tuple[s
             last = i == len(path) - 1
             if last:
                 break
-            if ut.ability != "flyer":
+            if ut.ability not in ("flyer", "hidden"):  # hidden: it may fly (R115)
                 if status(g, c, s) in ("enemy", "battle"):
                     raise IllegalAction(f"{c} is an enemy hex: the move must stop there (R41)")
                 if must_stop(b, ut, sd, c, road):
@@ -378,6 +420,7 @@ def check_move(g: Dict, p: str, ids: list[str], path: list[str]) -> list[tuple[s
                     raise IllegalAction(f"the hexside {frm}-{dest} allows {lim} entry(ies) into "
                                         "the battle hex this turn (R46)")
                 used += 1
+    net_stacking(g, dest, s, tuple(ids))
     return [(x, frm) for x in ids]
 
 
@@ -391,6 +434,9 @@ def do_move(g: Dict, p: str, ids: list[str], path: list[str]) -> list[Event]:
         g["blocks"][x]["moved"] = True
         events.append(ev("moved", block=x, path=path))
         record_entry(g, x, frm, dest, events)
+    net_stacking(g, dest, side(g, p))
+    if net(g):
+        return events
     units, wiz = overstacked(g, dest, side(g, p))
     if units or wiz:
         g["settle"] = {"player": p, "hex": dest}
@@ -403,10 +449,11 @@ def eliminate(g: Dict, b: str, cause: str, events: list[Event]) -> None:
     pool."""
     blk = g["blocks"][b]
     ut = utype(g, b)
-    blk["state"] = "gone" if ut.wizard else "pool"
+    blk["state"] = "gone" if ut.wizard else "pool"  # the public state hash: both are "off"
     blk["at"] = ""
     blk["strength"] = 0
-    if not ut.wizard:
+    blk.pop("shown", None)
+    if not ut.wizard and blk["type"]:
         g["pool"][blk["owner"]][blk["type"]] += 1
     events.append(ev("eliminated", block=b, type=blk["type"], cause=cause))
 
@@ -504,10 +551,57 @@ def start_battle(st: State, h: str, events: list[Event]) -> None:
                    "defender": c["defender"], "aside": c["aside"], "dside": c["dside"],
                    "acted": [], "rcount": {}, "hits": None, "queue": [], "regroup": [],
                    "regrouped": [], "victor": "", "spent": []}
-    for b in on_map(g, h):
-        g["blocks"][b]["seen"] = [g["blocks"][b]["type"], g["blocks"][b]["strength"]]
     events.append(ev("battle_started", hex=h, attacker=c["attacker"], defender=c["defender"],
                      blocks=on_map(g, h)))
+    if net(g):  # R114: every owner reveals his blocks of the hex first, in seat order
+        owners = {g["blocks"][b]["owner"] for b in on_map(g, h)}
+        g["reveal"] = {"hex": h, "owners": [p for p in g["players"] if p in owners]}
+        return
+    for b in on_map(g, h):
+        g["blocks"][b]["seen"] = [g["blocks"][b]["type"], g["blocks"][b]["strength"]]
+    advance(st, events)
+
+
+def revealed(st: State, p: str, faces: dict[int, tuple[str, int]], events: list[Event]) -> None:
+    """``p``'s reveal of his blocks in the hex of the battle starting (R114, R55): ``faces``
+    maps every label of his there to (type, strength). Each must be a type of his army at a
+    strength it may have, and agree with what this process knows of the block (its owner's
+    peer knows it all; another knows a type once revealed, and a strength until that
+    player's next Build Phase). Once every owner revealed, the battle begins. Raises
+    :class:`IllegalAction`."""
+    g = st.d
+    rv = g.get("reveal")
+    if not rv or rv["owners"][:1] != [p]:
+        raise IllegalAction(f"no reveal of {p}'s is awaited")
+    h = rv["hex"]
+    mine = [b for b in on_map(g, h) if g["blocks"][b]["owner"] == p]
+    if sorted(faces) != sorted(g["blocks"][b]["label"] for b in mine):
+        raise IllegalAction(f"{p} must reveal exactly his blocks in {h}: "
+                            + ",".join(str(g["blocks"][b]["label"]) for b in mine))
+    army = ARMIES[g["armies"][p]]
+    for b in mine:
+        blk = g["blocks"][b]
+        t, k = faces[blk["label"]]
+        if t not in army or not 1 <= k <= army[t].max:
+            raise IllegalAction(f"block {blk['label']}: no {t} of strength {k} in {p}'s army")
+        if (blk["type"] and blk["type"] != t) or (blk["strength"] and blk["strength"] != k):
+            raise IllegalAction(f"{p}'s reveal of block {blk['label']} ({t}:{k}) contradicts "
+                                "what is known of it")
+    for b in mine:
+        blk = g["blocks"][b]
+        blk["type"], blk["strength"] = faces[blk["label"]]
+        blk["shown"] = True
+    events.append(ev("revealed", player=p, blocks=[[b, g["blocks"][b]["type"],
+                                                    g["blocks"][b]["strength"]] for b in mine]))
+    rv["owners"].pop(0)
+    if rv["owners"]:
+        return
+    g["reveal"] = None
+    for e in g["entries"].get(h, []):  # R68's holders: the Flyer flags are known now
+        if g["blocks"][e[1]].get("shown"):
+            e[3] = int(utype(g, e[1]).ability == "flyer")
+    for b in on_map(g, h):
+        g["blocks"][b]["seen"] = [g["blocks"][b]["type"], g["blocks"][b]["strength"]]
     advance(st, events)
 
 
@@ -730,14 +824,14 @@ def may_regroup(g: Dict, p: str) -> bool:
     h = bt["hex"]
     for b in on_map(g, h):
         if g["blocks"][b]["owner"] == p and b not in bt["regrouped"] and \
-                utype(g, b).ability != "castle" and \
+                ptype(g, b).ability != "castle" and \
                 any(not retreat_why(g, b, [n], limits=False) for n in bd(g).neighbours(h)):
             return True
     for n in bd(g).neighbours(h):
         if len(sides_in(g, n)) < 2:
             for b in on_map(g, n):
                 if g["blocks"][b]["owner"] == p and b not in bt["regrouped"] and \
-                        utype(g, b).ability != "castle":
+                        ptype(g, b).ability != "castle":
                     return True
     return False
 
@@ -753,8 +847,10 @@ def next_regrouper(st: State, events: list[Event]) -> None:
     h = bt["hex"]
     if bd(g).hexes[h].water:
         for b in on_map(g, h):
-            if utype(g, b).ability == "flyer":
+            if ptype(g, b).ability == "flyer":
                 eliminate(g, b, "at sea", events)
+    for b in on_map(g, h):  # the survivors stand up again (R111): their values are `seen`
+        g["blocks"][b].pop("shown", None)
     g["battle"] = None
     next_battle(st, events)
 
@@ -777,9 +873,88 @@ def next_label(g: Dict, p: str, taken: list[int]) -> int:
     return n
 
 
+def check_public_build(g: Dict, p: str, words: tuple[str, ...]) -> Dict:
+    """The public checks (R115, R116) of the public part of ``p``'s build orders
+    (``sealed new=hex,...`` in the order the blocks are made, ``removed=labels``): the removed
+    blocks are his on the map; every new block is in one of his original cities, friendly,
+    at most its GP there; a hex gets no more new blocks than stacking allows beside the
+    blocks every peer knows are units. Returns the plan (``public`` true). Raises
+    :class:`IllegalAction`."""
+    b = bd(g)
+    s = side(g, p)
+    items = {w.split("=", 1)[0]: w.split("=", 1)[1].split(",") for w in words[1:]}
+    removed = [bid(p, int(x)) for x in items.get("removed", [])]
+    for x in removed:
+        if x not in g["blocks"] or g["blocks"][x]["state"] != "map":
+            raise IllegalAction(f"{p} has no block {x} on the map to remove")
+    news = items.get("new", [])
+    per_city: dict[str, int] = {}
+    for h in news:
+        hx = b.hexes.get(h)
+        if hx is None or not hx.city or hx.map_id not in g["owners"].get(p, []):
+            raise IllegalAction(f"{h} is not one of {p}'s original cities (R92)")
+        if status(g, h, s) != "friendly":
+            raise IllegalAction(f"{h} is not friendly to {p}: no new units there (R92, R97)")
+        per_city[h] = per_city.get(h, 0) + 1
+        if per_city[h] > hx.city:
+            raise IllegalAction(f"{h} is worth {hx.city} GP: at most {hx.city} new unit(s) (R92)")
+    for h, n in per_city.items():
+        have = [x for x in on_map(g, h) if x not in removed and side(g, g["blocks"][x]["owner"]) == s]
+        if len(have) + n > g["opts"]["stacking"] + 1:  # one of them may be a wizard (R47)
+            raise IllegalAction(f"{h} would be overstacked (R47)")
+    return {"public": True, "removed": removed, "new": news}
+
+
+def apply_public_build(g: Dict, p: str, plan: Dict, events: list[Event]) -> None:
+    """Apply the public part of ``p``'s build orders on a peer that does not hold his
+    whole orders (R116): removed blocks leave the map, new blocks (hidden) take the lowest
+    labels never used; the strength of every block of his is unknown again (steps may have
+    been added, R113), its type stays known where it was revealed."""
+    for x in plan["removed"]:
+        eliminate(g, x, "removed", events)
+    made = []
+    for h in plan["new"]:
+        lab = next_label(g, p, [])
+        g["used"][p].append(lab)
+        x = bid(p, lab)
+        g["blocks"][x] = new_block(p, lab, "", h, 0)
+        made.append([x, h])
+    for x in g["blocks"].values():
+        if x["owner"] == p and x["state"] == "map":
+            x["strength"] = 0
+    events.append(ev("built", player=p, new=made, removed=list(plan["removed"])))
+
+
+def public_build(g: Dict, p: str, words: tuple[str, ...]) -> list[str]:
+    """The public part (R116) of ``p``'s whole build orders ``words``: ``sealed``, the hexes of the new
+    blocks in the order they are made (new units, then new castles, R100) and the labels
+    of the blocks removed (disbanded, or merged down to 0). Raises :class:`IllegalAction`
+    when the orders are refused."""
+    plan = check_build(g, p, words)
+    strength = {x: g["blocks"][x]["strength"] for x in g["blocks"]}
+    removed = list(plan["disband"])
+    for gb, rb, k in plan["merges"]:
+        strength[rb] += k
+        strength[gb] -= k
+        if strength[gb] == 0:
+            removed.append(gb)
+    out = ["sealed"]
+    news = [h for _t, h, _k in plan["new"]] + list(plan["castles"])
+    if news:
+        out.append("new=" + ",".join(news))
+    if removed:
+        out.append("removed=" + ",".join(str(x) for x in
+                                         sorted(int(r.split(".")[1]) for r in removed)))
+    return out
+
+
 def check_build(g: Dict, p: str, words: tuple[str, ...]) -> Dict:
     """Check a player's build orders against the state at the start of the phase (R92-R100);
     returns the plan. Raises :class:`IllegalAction` for the whole set."""
+    if words[:1] == ("sealed",):
+        if not net(g):
+            raise IllegalAction("the public part of build orders is for a networked game")
+        return check_public_build(g, p, words)
     b = bd(g)
     s = side(g, p)
     army = ARMIES[g["armies"][p]]
@@ -899,6 +1074,9 @@ def check_build(g: Dict, p: str, words: tuple[str, ...]) -> Dict:
 
 def apply_build(g: Dict, p: str, plan: Dict, events: list[Event]) -> None:
     """Apply checked build orders (R100)."""
+    if plan.get("public"):
+        apply_public_build(g, p, plan, events)
+        return
     for x in plan["disband"]:
         eliminate(g, x, "disbanded", events)
     for gb, rb, k in plan["merges"]:
@@ -983,10 +1161,36 @@ def finish(g: Dict, winner: str, how: str, events: list[Event]) -> bool:
     return True
 
 
+#: What the public state hash of a networked game leaves out (R118): the values that depend
+#: on hidden types or strengths (pools by type, hexside counts, build orders' content, an
+#: overstack to settle, forced-march flags) and this process's private randomness.
+PRIVATE_KEYS = ("blocks", "pool", "counts", "orders", "private", "entries")
+
+
+def public_part(g: Dict) -> Dict:
+    """The public part of a networked state (R118), equal on every peer whatever each
+    knows: blocks as label, owner, hex, on the map or off it, moved, cast, revealed now
+    and last revealed values (``seen``); entries without their Flyer flag until revealed;
+    pools as counts of blocks; who has ordered; every counter, the phase, the battle."""
+    out = {k: v for k, v in g.items() if k not in PRIVATE_KEYS}
+    out["blocks"] = {b: [x["owner"], x["label"], x["at"], int(x["state"] == "map"),
+                         int(bool(x["moved"])), int(bool(x.get("cast"))),
+                         int(bool(x.get("shown"))), x.get("seen") or []]
+                     for b, x in sorted(g["blocks"].items(), key=lambda i: bkey(i[0]))}
+    out["entries"] = {h: [e[:3] for e in es] for h, es in g["entries"].items()}
+    out["orders"] = sorted(g["orders"])
+    return out
+
+
 def state_hash(st: State) -> str:
-    """BLAKE2b of the canonical wire form (R118: a local engine's whole state)."""
+    """BLAKE2b of the canonical wire form: a local engine's whole state, or in a networked
+    game its public part (R118, :func:`public_part`), so peers that know different things
+    agree."""
     from hashlib import blake2b
 
+    if net(st.d):
+        return blake2b(pack({"g": public_part(st.d), "rng": st.rng.to_wire()}),
+                       digest_size=16).hexdigest()
     return blake2b(pack(st.to_wire()), digest_size=16).hexdigest()
 
 
@@ -1036,7 +1240,7 @@ def view(st: State, player: str) -> Dict:
     fought; pools as counts for others; no seed, no forced dice."""
     g = st.d
     v = copy_dict({k: x for k, x in g.items() if k not in ("seed", "forced", "blocks", "pool",
-                                                                 "orders")})
+                                                                 "orders", "private")})
     me = side(g, player) if player in g["players"] else ""
     fight = set(on_map(g, g["battle"]["hex"])) if g["battle"] else set()
     blocks = {}
@@ -1045,6 +1249,8 @@ def view(st: State, player: str) -> Dict:
         if x["state"] == "map" and side(g, x["owner"]) != me and b not in fight:
             shown["type"], shown["strength"] = "", 0
             shown.pop("march", None)
+        if x["state"] != "map" and not shown["type"]:  # off the map, never revealed here
+            shown["state"] = "pool"
         blocks[b] = shown
     v["blocks"] = blocks
     # an entry's Flyer flag and the hexside-limit counts depend on types (R46, R52): shown only

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from core.engine import (
+    Dealing,
     Event,
     IllegalAction,
     Option,
@@ -16,6 +17,7 @@ from core.engine import (
     OptionsSchema,
     Outcome,
     Ruleset,
+    Sealed,
     Secret,
     Stage,
 )
@@ -46,6 +48,18 @@ OPTIONS = OptionsSchema((
            "a cities game is a draw after this turn (project decision); 0: none",
            choices=(30, 10, 0)),
 ), check=_check)
+
+
+class BlocksDealing(Dealing):
+    """Wizard Kings has no dealer-held secret: each block is held by its owner (R113). On a
+    LAN the generic dealer still builds the game's ``deal``: this hook makes it the marker
+    ``{"blocks": "owner"}``, so a networked game's state knows that each peer holds only its
+    own seats' blocks (others hidden until revealed, the public hash of R118), while a local
+    game (``deal`` None) holds every block."""
+
+    def deal(self, values: list[str], commits: list[str]) -> Any:
+        """The marker of a networked game (there are no slots)."""
+        return {"blocks": "owner"}
 
 
 class WizardKings(Ruleset):
@@ -84,6 +98,8 @@ class WizardKings(Ruleset):
         o.update(self.validate_options(options))
         o["maps"] = {"2-map": [1, 2], "2-map-strait": [1, 3]}.get(o["layout"], [1, 2, 3, 4])
         g = G.blank(o, seed)
+        if isinstance(deal, dict) and deal.get("blocks") == "owner":
+            g["net"] = True  # Part M: this process holds only its own blocks
         return G.State(g, Rng.from_seed(seed))
 
     def stage(self, state: Any) -> Stage:
@@ -93,6 +109,8 @@ class WizardKings(Ruleset):
         g = state.d
         if g["phase"] == "over":
             return Stage("over", (), g["seq"])
+        if g.get("reveal"):  # R114: the owner's peer opens his blocks of the battle hex
+            return Stage("reveal", (), g["seq"], holder=g["reveal"]["owners"][0])
         who = tuple(to_move(g))
         if g["phase"] in ("setup", "build"):
             return Stage("sealed", who, g["seq"])
@@ -213,6 +231,51 @@ class WizardKings(Ruleset):
     def chance(self, state: Any) -> Any:
         """``state.rng``: every die (R7, R117) draws from it."""
         return state.rng
+
+    # -- the hidden blocks on a LAN (Part M, R110-R118) --
+    def dealing(self) -> Dealing:
+        """:class:`BlocksDealing` (no slots; marks a networked game)."""
+        return BlocksDealing()
+
+    def keep_private(self, state: Any, seat: str, entropy: bytes) -> None:
+        """This process plays ``seat`` in a networked game: its private randomness (R113),
+        from which the standard army's labels are permuted (R112). Never sent, never in the
+        state hash or a view."""
+        state.d.setdefault("private", {})[seat] = entropy.hex()
+
+    def seal(self, state: Any, action: Any) -> Sealed | None:
+        """In a networked game a deploy or build orders in full are their owner's secret
+        (R116): every other peer gets the public part (``P1 deploy 1@1c2,2@1c2,...``,
+        ``P1 build sealed new=1c2 removed=3``; an empty order too, so nobody learns that
+        nothing was bought) and the owner's commitment to the whole, opened at the end
+        (R115's final audit). ``None`` for anything else, a public part or a local game."""
+        from core.wizardkings import game as G
+        from core.wizardkings.actions import Action, is_public_form
+
+        a = self._action(action)
+        g = state.d
+        if not G.net(g) or a.verb not in ("deploy", "build") or is_public_form(a):
+            return None
+        if a.verb == "deploy":
+            if a.words == ("standard",):
+                return None  # refused on a LAN: the full form is listed instead
+            items = sorted((int(i.split("=")[0]), i.split("@")[1].split(":")[0])
+                           for i in a.words[0].split(","))
+            return Sealed((a.actor,), Action(a.actor, "deploy", (
+                ",".join(f"{lab}@{h}" for lab, h in items),)), by="owner")
+        try:
+            public = G.public_build(g, a.actor, a.words)
+        except IllegalAction:
+            return None  # refused anyway: nothing is sent
+        return Sealed((a.actor,), Action(a.actor, "build", tuple(public)), by="owner")
+
+    def answer(self, state: Any, holder: str) -> Any:
+        """The reveal ``holder``'s process owes at a battle's start (R114): ``P2 reveal
+        3=troll:3,5=orc:4``, his blocks of the hex with their types and strengths. Raises
+        ``ValueError`` when none is awaited or this state does not hold them."""
+        from core.wizardkings.turn import reveal_answer
+
+        return reveal_answer(state.d, holder)
 
     def describe_turn(self, state: Any) -> str:
         """``turn N, phase``."""

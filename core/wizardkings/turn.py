@@ -9,6 +9,7 @@ import itertools
 from typing import Any
 
 from core.engine import Event, IllegalAction
+from core.rng import Rng
 from core.wizardkings import game as G
 from core.wizardkings.actions import Action
 from core.wizardkings.maps import hex_key
@@ -41,7 +42,7 @@ GATE_RANGE = 4
 def to_move(g: Dict) -> list[str]:
     """R16, seat order."""
     ph = g["phase"]
-    if ph == "over":
+    if ph == "over" or g.get("reveal"):  # a reveal pause: the owner's peer answers (R114)
         return []
     if ph in ("setup", "build"):
         key = "deployed" if ph == "setup" else "orders"
@@ -91,6 +92,8 @@ def perform(st: G.State, a: Action) -> list[Event]:
         raise IllegalAction("the game is over")
     if a.actor not in g["players"]:
         raise IllegalAction(f"{a.actor} is not a seat of this game")
+    if a.verb == "reveal":
+        return v_reveal(st, a)
     if a.verb == "resign":
         return resign(st, a.actor)
     if a.actor not in to_move(g):
@@ -196,16 +199,56 @@ def _resign_in_battle(st: G.State, p: str, events: list[Event]) -> None:
     G.run_queue(st, events)
 
 
-# ---- setup (R11, R12) ------------------------------------------------------------------------
-def v_deploy(st: G.State, a: Action) -> list[Event]:
-    """``deploy standard`` (R12) or a custom army ``deploy label=type@hex:strength,...``
-    (R9, R11)."""
+def v_reveal(st: G.State, a: Action) -> list[Event]:
+    """``P2 reveal 3=troll:3,5=orc:4``: a block owner opens his blocks of the battle hex
+    (R114, R55; game.revealed)."""
     g = st.d
-    if g["phase"] != "setup":
-        raise IllegalAction("deploy is for the setup")
-    if a.words != ("standard",):
-        return _deploy_custom(st, a)
-    p = a.actor
+    faces: dict[int, tuple[str, int]] = {}
+    for it in a.words[0].split(","):
+        lab, _, rest = it.partition("=")
+        t, _, k = rest.partition(":")
+        faces[int(lab)] = (t, int(k))
+    g["seq"] += 1
+    events: list[Event] = []
+    G.revealed(st, a.actor, faces, events)
+    return events
+
+
+def reveal_answer(g: Dict, p: str) -> Action:
+    """The reveal ``p``'s peer owes now (R114), from the blocks this state holds. Raises
+    ``ValueError`` when none is owed or this state does not hold his blocks' values."""
+    rv = g.get("reveal")
+    if not rv or rv["owners"][:1] != [p]:
+        raise ValueError(f"no reveal of {p}'s is awaited")
+    items = []
+    for b in G.on_map(g, rv["hex"]):
+        x = g["blocks"][b]
+        if x["owner"] != p:
+            continue
+        if not x["type"] or not x["strength"]:
+            raise ValueError(f"this process does not hold {p}'s block {x['label']}")
+        items.append(f"{x['label']}={x['type']}:{x['strength']}")
+    return Action(p, "reveal", (",".join(items),))
+
+
+# ---- setup (R11, R12) ------------------------------------------------------------------------
+def standard_deploy(g: Dict, p: str) -> Action:
+    """The standard army (R12) as a custom deploy ``label=type@hex:strength,...``: the
+    blocks placed in ``p``'s cities by the rules, labelled by a private permutation (R112):
+    from ``p``'s own private randomness when his process holds it (a networked game, R113),
+    else from the private stream of the game seed (a local game). Raises
+    :class:`IllegalAction` when the army does not fit."""
+    placed = _standard_placement(g, p)
+    labels = list(range(1, len(placed) + 1))
+    key = (g.get("private") or {}).get(p)
+    rng = Rng.from_seed(f"wk-private-key {key} {p}") if key else G.private_rng(g, p)
+    rng.shuffle(labels)
+    items = sorted(zip(labels, placed, strict=True))
+    return Action(p, "deploy", (",".join(f"{lab}={t}@{h}:{k}" for lab, (t, k, h) in items),))
+
+
+def _standard_placement(g: Dict, p: str) -> list[tuple[str, int, str]]:
+    """Where R12 puts the standard army's blocks: (type, strength, hex), in placing order."""
     army = ARMIES[g["armies"][p]]
     b = G.bd(g)
     cities = sorted((h for h in b.hexes.values() if h.city and h.map_id in g["owners"].get(p, [])),
@@ -230,6 +273,26 @@ def v_deploy(st: G.State, a: Action) -> list[Event]:
                 break
         else:
             raise IllegalAction(f"{p}'s army does not fit in his cities (R11)")
+    return placed
+
+
+def v_deploy(st: G.State, a: Action) -> list[Event]:
+    """``deploy standard`` (R12) or a custom army ``deploy label=type@hex:strength,...``
+    (R9, R11); in a networked game the standard army is deployed in its full form
+    (:func:`standard_deploy`, its labels the owner's own secret), and other players'
+    deploys arrive as their public part ``label@hex,...`` (R116)."""
+    g = st.d
+    if g["phase"] != "setup":
+        raise IllegalAction("deploy is for the setup")
+    if G.net(g) and a.words == ("standard",):
+        raise IllegalAction("on a LAN the standard army is deployed in full, its labels "
+                            "chosen by your own process: choose the listed deploy")
+    if a.words and "@" in a.words[0] and "=" not in a.words[0]:
+        return _deploy_public(st, a)
+    if a.words != ("standard",):
+        return _deploy_custom(st, a)
+    p = a.actor
+    placed = _standard_placement(g, p)
     labels = list(range(1, len(placed) + 1))
     G.private_rng(g, p).shuffle(labels)
     for (t, k, h), lab in zip(placed, labels, strict=True):
@@ -306,6 +369,44 @@ def _deploy_custom(st: G.State, a: Action) -> list[Event]:
     return events
 
 
+def _deploy_public(st: G.State, a: Action) -> list[Event]:
+    """The public part of another player's deploy (R116): labels 1..N each once, every
+    block in a city of a map he owns, every such city holding one, no more blocks in a city
+    than stacking and a wizard allow (R47), no more than his pool holds; the blocks are
+    hidden (type and strength unknown until revealed, R111). Raises :class:`IllegalAction`."""
+    g = st.d
+    p = a.actor
+    if not G.net(g):
+        raise IllegalAction("the public part of a deploy is for a networked game")
+    b = G.bd(g)
+    items = [(int(lab), h) for lab, _, h in (i.partition("@") for i in a.words[0].split(","))]
+    if sorted(x[0] for x in items) != list(range(1, len(items) + 1)):
+        raise IllegalAction(f"a deploy labels its {len(items)} blocks 1..{len(items)}, "
+                            "each once (R112)")
+    if len(items) > sum(g["pool"][p].values()):
+        raise IllegalAction(f"{p}'s pool holds fewer than {len(items)} blocks")
+    cities = sorted((h.name for h in b.hexes.values()
+                     if h.city and h.map_id in g["owners"].get(p, [])), key=hex_key)
+    count: dict[str, int] = {}
+    for lab, h in items:
+        if h not in cities:
+            raise IllegalAction(f"block {lab}: {h} is not a city on a map {p} owns (R11)")
+        count[h] = count.get(h, 0) + 1
+    for h in cities:
+        if not count.get(h):
+            raise IllegalAction(f"every city of {p}'s maps gets at least one unit: {h} has "
+                                "none (R11)")
+        if count[h] > g["opts"]["stacking"] + 1:
+            raise IllegalAction(f"{h} would be overstacked (R47)")
+    for lab, h in sorted(items):
+        g["blocks"][G.bid(p, lab)] = G.new_block(p, lab, "", h, 0)
+        g["used"][p].append(lab)
+    g["deployed"].append(p)
+    events = [G.ev("deployed", player=p, blocks=sorted(x[0] for x in items))]
+    _maybe_start(st, events)
+    return events
+
+
 def _maybe_start(st: G.State, events: list[Event]) -> None:
     g = st.d
     if not to_move(g):
@@ -371,6 +472,9 @@ def v_transport(st: G.State, a: Action) -> list[Event]:
         g["blocks"][x]["at"] = path[-1]
         g["blocks"][x]["moved"] = True
         events.append(G.ev("transported", block=x, path=path))
+    G.net_stacking(g, path[-1], s)
+    if G.net(g):
+        return events
     units, wiz = G.overstacked(g, path[-1], s)
     if units or wiz:
         g["settle"] = {"player": p, "hex": path[-1]}
@@ -541,6 +645,15 @@ def v_retreat(st: G.State, a: Action) -> list[Event]:
     _untangle(g, b)
     g["blocks"][b]["at"] = dest
     events.append(G.ev("retreated", block=b, path=path))
+    unknown = G.net(g) and any(not g["blocks"][x]["type"] for x in G.on_map(g, dest)
+                               if G.side(g, g["blocks"][x]["owner"]) == s)
+    if unknown:  # R115: his peer checked it; the audit checks it again
+        for x in elim:
+            if x not in g["blocks"] or g["blocks"][x]["state"] != "map" or \
+                    g["blocks"][x]["at"] != dest or g["blocks"][x]["owner"] != a.actor:
+                raise IllegalAction(f"{x} is not yours in {dest}")
+            G.eliminate(g, x, "overstack", events)
+        elim = []
     for x in elim:
         if x not in g["blocks"] or g["blocks"][x]["state"] != "map" or g["blocks"][x]["at"] != dest:
             raise IllegalAction(f"{x} is not yours in {dest}")
@@ -549,7 +662,7 @@ def v_retreat(st: G.State, a: Action) -> list[Event]:
         if (w and not wiz) or (not w and not units):
             raise IllegalAction(f"eliminating {x} does not reduce an excess (R47)")
         G.eliminate(g, x, "overstack", events)
-    if G.overstacked(g, dest, s) != (0, 0):
+    if not unknown and G.overstacked(g, dest, s) != (0, 0):
         raise IllegalAction(f"the retreat overstacks {dest}: name the blocks eliminated (R121)")
     G.advance(st, events)
     return events
@@ -712,6 +825,9 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
     """A movement-phase spell (R79, R81, units.md §4): heal, forced-march."""
     g = st.d
     _movement(g, a)
+    if G.net(g):  # the caster's (and dispeller's) reveal of R81/R114 is not built yet
+        raise IllegalAction("movement-phase spells are not built on a LAN yet "
+                            "(docs/wizard-kings.md)")
     slug, army = a.words[0], g["armies"][a.actor]
     if slug not in MOVE_SPELLS or MOVE_SPELLS[slug][0] != army:
         raise IllegalAction(f"{slug} is not a movement-phase spell of the {army} built here")
@@ -920,7 +1036,8 @@ def v_regroup(st: G.State, a: Action) -> list[Event]:
     g["blocks"][b]["at"] = path[-1]
     bt["regrouped"].append(b)
     events = [G.ev("regrouped", block=b, path=path)]
-    if G.overstacked(g, path[-1], s) != (0, 0):
+    G.net_stacking(g, path[-1], s)
+    if not G.net(g) and G.overstacked(g, path[-1], s) != (0, 0):
         g["settle"] = {"player": a.actor, "hex": path[-1]}
     return events
 
@@ -947,8 +1064,12 @@ def _maybe_apply_builds(st: G.State, events: list[Event]) -> None:
     castles: list[str] = []  # hexes outside an original city that got a new castle
     done: list[str] = []
     for p in G.alive_players(g):
-        if any(G.side(g, q) == G.side(g, p) for q in done):
+        if any(G.side(g, q) == G.side(g, p) for q in done) and not plans[p].get("public"):
             _clashes(g, p, plans[p], castles, events)
+        if plans[p].get("public"):
+            G.apply_build(g, p, plans[p], events)
+            done.append(p)
+            continue
         own = g["owners"].get(p, [])
         castles += [h for h in plans[p]["castles"] if G.bd(g).hexes[h].map_id not in own
                     or not G.bd(g).hexes[h].city]
@@ -1027,7 +1148,13 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
     mine = [x for x in sorted(g["blocks"], key=G.bkey)
             if g["blocks"][x]["owner"] == p and g["blocks"][x]["state"] == "map"]
     if ph == "setup":
-        out.append(Action(p, "deploy", ("standard",)))
+        if G.net(g):
+            try:
+                out.append(standard_deploy(g, p))
+            except IllegalAction:
+                pass
+        else:
+            out.append(Action(p, "deploy", ("standard",)))
     elif ph == "build":
         out.append(Action(p, "build"))
         if wide or True:
@@ -1042,7 +1169,7 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
     elif ph == "movement":
         out.append(Action(p, "end"))
         for x in mine:
-            if not G.utype(g, x).wizard:
+            if not G.utype(g, x).wizard or G.net(g):
                 continue
             lab = str(g["blocks"][x]["label"])
             here = [str(g["blocks"][y]["label"]) for y in mine
@@ -1168,7 +1295,7 @@ def families(g: Dict, p: str) -> list[str]:
         return ["build-items", "build-pairs", "build-pairs-removing", "build-triples"]
     if g["phase"] == "movement" and not g.get("mspell") and not g.get("settle"):
         out = ["move-group", "transport"]
-        if g["armies"][p] == "elves":
+        if g["armies"][p] == "elves" and not G.net(g):
             out.append("cast:elven-gate")
         return out
     return []
@@ -1601,7 +1728,7 @@ def legal_actions(st: G.State, p: str) -> list[Action]:
                 free[x] = not G.free_to_leave(g, [x])
             dest = a.words[1].split("-")[-1]
             if dest not in quiet:
-                quiet[dest] = not G.bd(g).hexes[dest].water and \
+                quiet[dest] = not G.bd(g).hexes[dest].water and not G.net(g) and \
                     all(o == s for o in G.sides_in(g, dest))
             if not free[x]:
                 continue
@@ -1618,11 +1745,15 @@ def legal_actions(st: G.State, p: str) -> list[Action]:
                 out[str(a)] = a
             continue
         trial = G.State(G.copy_dict(g), st.rng.copy())
-        trial.d["forced"] = None if g["forced"] is None else list(g["forced"]) + [6] * 50
+        # forced dice on the copy: a networked game's generator waits for every peer's
+        # entropy (core.beacon), and a roll comes only after the checks
+        trial.d["forced"] = list(g["forced"] or []) + [6] * 50
         try:
             perform(trial, a)
         except IllegalAction:
             continue
+        except G.DiceOut:
+            pass  # its checks passed (endless initiative ties of the forced sixes)
         out[str(a)] = a
     return [out[k] for k in sorted(out)]
 

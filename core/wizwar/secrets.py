@@ -55,6 +55,13 @@ class CardDealing(Dealing):
         """Each wizard's hand, seat order."""
         return {w.seat: set(w.hand) for w in state.wizards}
 
+    def draw_order(self, state: State, start: bool = False) -> list[int]:
+        """The draw pile, top first; ``start``: the hands in seat order first (the set-up
+        deals each wizard its hand from the top of the shuffled deck). Source: rulebook,
+        Setup."""
+        dealt = [c for w in state.wizards for c in w.hand] if start else []
+        return dealt + list(state.deck)
+
 
 def seal(state: State, action: Action) -> Sealed | None:
     """Telepath's choice is secret to all but the thief and the victim: the thief saw the

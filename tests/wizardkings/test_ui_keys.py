@@ -38,6 +38,16 @@ def _screen_on(st: Any, bots: tuple[str, ...]) -> WizardKingsScreen:
     return WizardKingsScreen(session=session, seed=1, bot_delay=0)
 
 
+async def _mounted(pilot: Any, app: WizWarApp, scr: WizardKingsScreen) -> None:
+    """Wait (bounded) until ``scr`` is the mounted, drawn screen (under load one pause may
+    not be enough)."""
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if app.screen is scr and scr.is_attached and scr.cursor:
+            return
+    raise AssertionError("the game screen was not mounted")
+
+
 def test_four_players_play_on_the_four_map_layout() -> None:
     """R8, R21: ``--players 4`` alone picks the 4-map layout, each player owning a map; a
     4-player game on a 2-map layout (or 2 players on 4 maps) is refused in words."""
@@ -95,7 +105,7 @@ def test_sea_transport_by_keys() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             scr = _screen_on(st, ("P2",))
             app.push_screen(scr)
-            await pilot.pause()
+            await _mounted(pilot, app, scr)
             scr.cursor = "1d6"
             await pilot.press("t")
             assert "no block" in str(scr.message) or "not a port" in str(scr.message)
@@ -124,7 +134,7 @@ def test_merge_by_keys_in_the_build_phase() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             scr = _screen_on(st, ("P2", "P3"))
             app.push_screen(scr)
-            await pilot.pause()
+            await _mounted(pilot, app, scr)
             assert scr.my_turn()
             scr.cursor = "1c2"
             await pilot.press("enter")  # select the hex's blocks
@@ -191,7 +201,7 @@ def test_a_route_into_a_full_port_warns_of_the_elimination() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             scr = _screen_on(st, ("P2",))
             app.push_screen(scr)
-            await pilot.pause()
+            await _mounted(pilot, app, scr)
             scr.cursor = "1e7"
             await pilot.press("t")
             route = next(a.words[1] for a in scr.mode_actions() if a.words[1].endswith("1g8"))
@@ -217,9 +227,41 @@ def test_the_prompt_names_the_spell_waiting_for_a_dispel() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             scr = _screen_on(st, ("P2",))
             app.push_screen(scr)
-            await pilot.pause()
+            await _mounted(pilot, app, scr)
             assert scr.my_turn()
             hint = scr.hint()
             assert "P2.1 in 2f2 casts forced-march (level 2)" in hint and "d lists" in hint
 
     asyncio.run(run())
+
+
+def test_c_lists_the_elven_gates_and_tab_the_sea_transports() -> None:
+    """units.md §4.1, R50: the elven-gates (a family) are in the list c opens, and the Sea
+    Transports (a family) in the action list, so both are played by keys."""
+    st = S.load(_doc("elven-gate.toml"))
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            await pilot.press("c")
+            gates = [a for a in scr.shown if a.words[:1] == ("elven-gate",)]
+            assert gates and all(scr.session.why(a) == "" for a in gates[:5])
+            await pilot.press("enter")
+            await pilot.pause()
+            assert gates[0] in scr.session.actions  # (then the bot P2 answers the Dispel window)
+
+    asyncio.run(run())
+    st = S.load(_doc("sea-transport.toml"))
+
+    async def run2() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            assert any(a.verb == "transport" for a in scr.shown)
+
+    asyncio.run(run2())

@@ -156,6 +156,7 @@ class ArcoMageGameScreen(GameScreenBase):
         self.shown: list[Action] = []  # the action list's actions, in its order
         self.book: list[str] = []  # the spellbook list's slugs, in its order
         self.message: Text | None = None
+        self.message_seq = -1  # the action count when the message was said
         self.logged = 0  # events written to the log
         self.seen_messages = len(getattr(lan, "messages", [])) if lan is not None else 0
         self.over_shown = False
@@ -189,7 +190,7 @@ class ArcoMageGameScreen(GameScreenBase):
         yield Static(id="ac-status")
         yield Input(placeholder="notation, e.g. cast firebolt @P2 · Esc closes", id="ac-cmd")
         yield Footer(show_command_palette=False)
-        yield TooSmall()
+        yield TooSmall("ArcoMage")
 
     def on_mount(self) -> None:
         """Titles, the first drawing, the log file, then the bots if they act first."""
@@ -278,6 +279,8 @@ class ArcoMageGameScreen(GameScreenBase):
         """``hosting on ADDR`` / ``joined ADDR`` for a LAN game."""
         if self.lan is None:
             return ""
+        if not getattr(self.app, "HAS_MENU", True):  # an SSH session or a browser tab:
+            return getattr(self.app, "VIA", "over SSH")  # the address is internal
         return f"{'hosting on' if getattr(self.lan, 'hosting', False) else 'joined'} " \
                f"{getattr(self.lan, 'address', '')}"
 
@@ -417,19 +420,26 @@ class ArcoMageGameScreen(GameScreenBase):
         t = Text(no_wrap=True, overflow="ellipsis")
         # what matters most first: a narrow window cuts the end (the where, the limit)
         t.append(" ArcoMage ", "bold reverse")
-        t.append(f" turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
+        if v.get("winner"):  # the game is over: nobody's step (R118)
+            w = v["winner"]
+            t.append(f" turn {v['turn']} · " + ("drawn" if w == "draw" else f"{w} won"))
+        else:
+            t.append(f" turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
         t.append(f" · you are {self.human}", render.colour(self.human))
         clock = self.clock_text(v)
         if clock:
             t.append(clock, "bold yellow" if "⏱ 1" in clock or "⏱ " + "0" in clock
                      else "bold")
         t.append(f" · {self.lan_label() if self.lan is not None else f'seed {self.seed}'}")
-        if v["turn_limit"]:
+        if v["turn_limit"] and not v.get("winner"):
             t.append(f" (limit {v['turn_limit']})", "dim")
         return t
 
     def prompt(self, v: Any, legal: list[Action]) -> Text:
-        """What the human may do now, in words (the message of the last refusal first)."""
+        """What the human may do now, in words (the message of the last refusal first,
+        until an action is played: a refusal said in the rival's turn is stale in one's own)."""
+        if self.message is not None and self.message_seq not in (-1, v.get("seq", -1)):
+            self.message = None
         if self.message is not None:
             return self.message
         s = self.session
@@ -478,6 +488,10 @@ class ArcoMageGameScreen(GameScreenBase):
     def say(self, text: str, style: str = "bold red") -> None:
         """A message on the prompt line (until the next action) and in the log."""
         self.message = Text(text, style)
+        try:
+            self.message_seq = int(self.view().get("seq", -1))
+        except Exception:  # noqa: BLE001 - no view yet (a LAN game still starting)
+            self.message_seq = -1
         self.log_line(Text(text, style))
         if self.is_mounted:
             self.query_one("#ac-status", Static).update(self.message)

@@ -19,7 +19,7 @@ from core.arcomage import field as fld
 from core.arcomage.data import SPELLS, SUMMONS, WORKER_BUILDINGS
 from core.arcomage.movement import guarded
 from core.arcomage.state import ceiling, cond, form_of, stands, values, wizard_power, wizard_speed
-from core.arcomage.turn import cost_of
+from core.arcomage.turn import cost_of, why_cannot_cast
 from wizwar_tui.arcomage.texts import CONDITION_TEXT, SPELL_TEXT
 
 View = dict[str, Any]
@@ -329,8 +329,9 @@ def player_panel(v: View, p: str, me: str, compact: bool = False) -> Text:
     if pl["conditions"]:
         t.append("\n" + ", ".join(_cond_text(k) for k in pl["conditions"]), "magenta")
     traps = [tr for tr in v["traps"] if tr["victim"] == p and tr["status"] != "sprung"]
-    if traps:
-        turns = ", ".join(str(tr["turn"]) for tr in traps)
+    if traps:  # the trapper knows which spell he trapped (R97): the view holds his slugs
+        turns = ", ".join(str(tr["turn"]) + (f" {tr['slug']}" if tr.get("slug", "?") != "?"
+                                             else "") for tr in traps)
         t.append(f"\ntraps on him {len(traps)} (turn {turns})" if compact else
                  f"\nTraps on his book: {len(traps)} (set turn {turns})", "yellow")
     if pl["cast"] and not compact:
@@ -340,12 +341,18 @@ def player_panel(v: View, p: str, me: str, compact: bool = False) -> Text:
 
 def spell_state(v: View, p: str, slug: str) -> tuple[str, str]:
     """A book spell's state for ``p`` now, in a word and a style: ``cast`` (this turn),
-    ``locked``, ``above ceiling``, ``too dear``, ``ready``. Source: R47-R49 (the once-per-turn
-    rule, locks, the ceiling, the cost)."""
+    ``locked``, ``above ceiling``, ``too dear``, ``ready``; or, when the wizard cannot cast
+    at all (silenced, stunned, paralyzed, asleep, a Form without casting), that word
+    (``silenced``, ``animal-form``). Source: R47-R49 (the once-per-turn rule, what prevents
+    casting, locks, the ceiling, the cost)."""
     pl = v["players"][p]
     spell = SPELLS[slug]
     if slug in pl["cast"]:
         return "cast", "dim"
+    barred = why_cannot_cast(pl)
+    if barred:  # "your wizard is silenced: ..." / "in animal-form your wizard cannot cast"
+        word = barred.split(":")[0].split()[-1] if ":" in barred else barred.split()[1]
+        return word, "red"
     if slug in pl["locked"]:
         return "locked", "red"
     if spell.circle > ceiling(pl):

@@ -54,7 +54,7 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
   archmages' panel a destroyed building shows X (MX: no Moat).
 
 [b]A turn[/b]  UNTAP, UPKEEP (conditions tick, your Tower fires),
-  PRODUCE (workers bring mana, bricks, INT), MAIN (cast, walk),
+  PRODUCE (workers bring Mana, Wall and corpses), MAIN (cast, walk),
   COMBAT (declare attacks; the rival blocks), END.
 
 [b]Terms[/b]
@@ -70,7 +70,8 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
              instant, then you, … when both pass in a row the top
              resolves ("respond or pass").
   ZoC        a walk that enters a hex next to an enemy creature stops
-             there.
+             there; a piece that starts next to one moves at most
+             one hex (R75).
   Traps      Magic Trap rigs a spell of the rival's book: only the
              trapper knows which.
   Wins       the rival's Life at 0, or Army of the Dead, or Star
@@ -100,7 +101,7 @@ class SpellsScreen(Screen[None]):
             with Vertical():
                 yield Static(id="sp-text")
         yield Footer(show_command_palette=False)
-        yield TooSmall()
+        yield TooSmall("ArcoMage")
 
     def line(self, slug: str) -> Text:
         """One spell's line."""
@@ -184,7 +185,7 @@ class GameOverScreen(Screen[None]):
                     "Esc the field · n new game · m menu · q quit")
             yield Static(Text(hint, "dim"))
         yield Footer(show_command_palette=False)
-        yield TooSmall()
+        yield TooSmall("ArcoMage")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No new game after a LAN game; neither new game nor menu without a menu (SSH)."""
@@ -249,7 +250,7 @@ class BookScreen(Screen[None]):
             yield Static(id="bk-text")
         yield Static(id="bk-status")
         yield Footer(show_command_palette=False)
-        yield TooSmall()
+        yield TooSmall("ArcoMage")
 
     def line(self, slug: str) -> Text:
         """One spell of the pool, marked when it is in the book."""

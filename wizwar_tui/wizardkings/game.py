@@ -579,9 +579,12 @@ class WizardKingsScreen(GameScreenBase):
         return event_words(e)
 
     def fill_actions(self) -> None:
-        """The action list: the current mode's actions, else every legal action."""
+        """The action list: the current mode's actions, else every legal action (and the
+        Sea Transports, a family: few, and found nowhere else in the list)."""
         ol = self.query_one("#wk-actions", OptionList)
         acts = self.legal()
+        if not self.mode and acts and self.view()["phase"] == "movement":
+            acts = acts + self.members("transport")
         if self.mode:
             acts = self.mode_actions() or acts
         self.shown = acts
@@ -834,10 +837,19 @@ class WizardKingsScreen(GameScreenBase):
         return [a for a in self.legal() if a.verb == verb]
 
     def action_verb(self, verb: str) -> None:
-        """c, d, h, x: the list of those actions (one alone is played at once)."""
+        """c, d, h, x: the list of those actions (one alone is played at once); c lists the
+        Elves' elven-gates too (a family: ``cast:elven-gate``), those of the selected blocks'
+        hex first."""
         if not self.key_ok():
             return
         acts = self.verb_actions(verb)
+        if verb == "cast":
+            gates = self.members("cast:elven-gate")
+            if self.sel_hex:
+                v = self.view()
+                here = {str(x["label"]) for x in self.my_blocks(v, self.sel_hex)}
+                gates = sorted(gates, key=lambda a: a.words[1] not in here)
+            acts = acts + gates
         if not acts:
             self.say(f"No {verb} is possible now.")
             return

@@ -822,7 +822,27 @@ def bench_poker(runs: int) -> tuple[Figure, ...]:
             Figure("mental poker: reshuffle of 30 cards, one process", "ms", higher=False,
                    samples=[1e3 * x for x in res["reshuffle"]]),
             Figure("mental poker: the end's audit, one process", "ms", higher=False,
-                   samples=[1e3 * x for x in res["audit"]]))
+                   samples=[1e3 * x for x in res["audit"]]),
+            *bench_poker_loopback(runs))
+
+
+def bench_poker_loopback(runs: int) -> tuple[Figure, ...]:
+    """Mental poker wired (``net.poker.loopback_costs``): whole games over 127.0.0.1, host
+    and joiners in one process (one core: every process's work adds up), wall time: the
+    deal of a 4-seat game, its median draw and card shown to everyone; a reshuffle from a
+    2-seat game that deals its discard pile again twice (seed ``tp:6``)."""
+    from net.poker import loopback_costs
+
+    four = loopback_costs(max(1, runs // 3))
+    two = loopback_costs(seeds=["tp:6"], players=2)
+    return (Figure("mental poker over loopback: deal, 4 seats", "ms", higher=False,
+                   samples=[1e3 * x for x in four["deal"]]),
+            Figure("mental poker over loopback: draw (median)", "ms", higher=False,
+                   samples=[1e3 * x for x in four["draw"]]),
+            Figure("mental poker over loopback: a card shown to all (median)", "ms",
+                   higher=False, samples=[1e3 * x for x in four["show"]]),
+            Figure("mental poker over loopback: reshuffle, 2 seats (median)", "ms",
+                   higher=False, samples=[1e3 * x for x in two["reshuffle"]]))
 
 
 def bench_lan(runs: int) -> tuple[Figure, ...]:

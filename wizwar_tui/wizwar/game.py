@@ -585,6 +585,7 @@ class GameScreen(GameScreenBase):
         discarding = not v.stack and bool(v.discarding) and v.discarding[0] == self.human
         answering = (narrow and (answering or discarding) and not self.targeting
                      and not self.session.over)  # the hand is what he chooses from
+        self.set_class(answering, "-hand-room")  # the players panel gives up rows
         if answering and not self.auto_panels:
             self.auto_panels = True  # once per answer: Tab may show the board again
             self.set_class(True, "-panels")

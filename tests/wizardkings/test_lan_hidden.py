@@ -1,0 +1,243 @@
+"""Wizard Kings' hidden blocks over the LAN (issue 18, Part M: rules.md R110-R118).
+
+A networked state holds only its own seats' blocks (others ``type ""``, ``strength 0`` until
+revealed); the state hash covers the public part only (R118). Deploy and build orders are
+sealed by their owner (R116): every other peer gets their public part and a commitment,
+opened at the end; a battle starts with every owner revealing his blocks of the hex (R114),
+answered by his own process; the final audit replays the game with every order opened and
+asks every reveal again (``core.log.audit_sealed``, ``audit_answers``).
+
+Proved on one machine with three networked states fed what each peer would be sent, and on
+real sockets (127.0.0.1): a headless host and two joiners with bots, every frame recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+import re
+from typing import Any
+
+import pytest
+
+import net.lan as lan
+from core import registry
+from core.engine import IllegalAction
+from core.wizardkings.actions import parse
+from core.wizardkings.units import all_slugs
+from net.lan import HostGame, PeerGame
+
+RS = registry.get("wizard-kings")
+SLUG = re.compile(r"(?:^|[=,])(" + "|".join(sorted(all_slugs(), key=len, reverse=True))
+                  + r")[@:]")
+
+
+def _peers(seed: int) -> dict[str, Any]:
+    """The states of a headless host (``""``) and both seats, each knowing its own blocks."""
+    deal = RS.dealing().deal([], [])
+    opts = RS.validate_options({})
+    out = {"": RS.new_game(opts, seed, deal=deal)}
+    for s in RS.seats(opts):
+        out[s] = RS.new_game(opts, seed, deal=deal)
+        RS.keep_private(out[s], s, bytes([int(s[1:])]) * 16)
+    return out
+
+
+@functools.lru_cache(maxsize=2)
+def _play(seed: int, level: str = "captain") -> tuple[dict[str, Any], list[Any]]:
+    """A whole bot game on three networked states: each seat's action decided on its own
+    state, its sealed orders sent to the others as their public part; every step checked
+    to give one public hash and one stage everywhere. Returns the states and the whole
+    actions (what the end's openings give); kept for the tests that read it (read only)."""
+    peers = _peers(seed)
+    whole: list[Any] = []
+    while not RS.result(peers[""]).over:
+        st = RS.stage(peers[""])
+        assert all(RS.stage(x) == st for x in peers.values())
+        if st.kind == "sealed":
+            chosen = [(p, RS.bot_act(peers[p], p, level)) for p in st.players]
+        elif st.kind == "reveal":
+            chosen = [(st.holder, RS.answer(peers[st.holder], st.holder))]
+        else:
+            chosen = [(st.players[0], RS.bot_act(peers[st.players[0]], st.players[0], level))]
+        for p, a in chosen:
+            sealed = RS.seal(peers[p], a)
+            if st.kind != "sealed":
+                assert sealed is None, a
+            public = sealed.public if sealed is not None else a
+            if sealed is not None:
+                assert RS.seal(peers[""], public) is None
+                assert not SLUG.search(" ".join(public.words)), public
+            for q, x in peers.items():
+                RS.apply(x, a if q == p else public)
+            whole.append(a)
+            hashes = {RS.state_hash(x) for x in peers.values()}
+            assert len(hashes) == 1, (len(whole), a)
+    return peers, whole
+
+
+def test_three_networked_states_stay_on_one_public_hash_and_the_audit_replays() -> None:
+    """A whole game: every peer on one hash and one stage after every action; the host's
+    state never learns a block's type except by a reveal; replaying every whole action on a
+    fresh networked state (the final audit) gives the same hash, and every reveal there is
+    the one the rules give from the opened orders."""
+    peers, whole = _play(1)
+    assert RS.result(peers[""]).over
+    verbs = [a.verb for a in whole]
+    assert verbs.count("reveal") >= 4 and verbs.count("build") >= 4
+    host = peers[""].d
+    known = {b for b, x in host["blocks"].items() if x["type"]}
+    shown_ever = {b for a in whole if a.verb == "reveal"
+                  for b in (f"{a.actor}.{i.split('=')[0]}" for i in a.words[0].split(","))}
+    assert known <= shown_ever  # the host knows only what was revealed
+    audit = _peers(1)[""]
+    for a in whole:
+        st = RS.stage(audit)
+        if st.kind == "reveal":
+            assert RS.answer(audit, st.holder) == a
+        RS.apply(audit, a)
+    assert RS.state_hash(audit) == RS.state_hash(peers[""])
+
+
+def test_public_parts_of_orders_and_their_checks() -> None:
+    """The public part of a deploy names labels and hexes only, of build orders the new
+    blocks' hexes and the removed labels (``sealed`` even when empty); other peers apply
+    them as hidden blocks; a public part a local game refuses; ``deploy standard`` on a LAN
+    is refused in words (its labels would come from the public seed)."""
+    peers = _peers(3)
+    p1 = peers["P1"]
+    [dep] = RS.legal_actions(p1, "P1")
+    assert dep.verb == "deploy" and "=" in dep.words[0]
+    sealed = RS.seal(p1, dep)
+    assert sealed is not None and sealed.by == "owner" and sealed.knows == ("P1",)
+    assert re.fullmatch(r"(\d+@[1-4][a-h][1-9],?)+", sealed.public.words[0])
+    with pytest.raises(IllegalAction, match="on a LAN the standard army"):
+        RS.apply(p1, parse("P1 deploy standard"))
+    RS.apply(peers[""], sealed.public)
+    blocks = peers[""].d["blocks"]
+    assert blocks and all(x["type"] == "" and x["strength"] == 0 for x in blocks.values())
+    local = RS.new_game(RS.validate_options({}), 3)
+    with pytest.raises(IllegalAction, match="networked game"):
+        RS.apply(local, sealed.public)
+    with pytest.raises(IllegalAction, match="exactly his blocks|no reveal"):
+        RS.apply(peers[""], parse("P1 reveal 1=glader:4"))
+    # private randomness, not the seed, labels the standard army
+    other = _peers(3)["P1"]
+    RS.keep_private(other, "P1", b"\x07" * 16)
+    assert RS.legal_actions(other, "P1") != [dep]
+
+
+def test_a_lying_reveal_is_refused_by_a_peer_that_knows_and_caught_by_the_audit() -> None:
+    """A reveal that contradicts the owner's own blocks is refused on his peer; the audit
+    (answers asked again from the opened orders) names the lie."""
+    peers, whole = _play(1)
+    i = next(i for i, a in enumerate(whole) if a.verb == "reveal")
+    a = whole[i]
+    lab, _, rest = a.words[0].split(",")[0].partition("=")
+    t, _, k = rest.partition(":")
+    lie = parse(str(a).replace(f"{lab}={t}:{k}", f"{lab}={t}:{1 if k != '1' else 2}", 1))
+    audit = _peers(1)[""]
+    for b in whole[:i]:
+        RS.apply(audit, b)
+    assert RS.answer(audit, a.actor) == a != lie
+    with pytest.raises(IllegalAction, match="contradicts"):
+        RS.apply(audit, lie)
+
+
+# ---- on real sockets ------------------------------------------------------------------
+
+
+class _Secrets:
+    """A deterministic stand-in for the ``secrets`` module inside net/lan.py."""
+
+    def __init__(self, seed: int) -> None:
+        self.rand = random.Random(f"wk-frames:{seed}")  # noqa: S311 - a test, on purpose
+
+    def token_hex(self, n: int = 32) -> str:
+        return self.rand.randbytes(n).hex()
+
+    def token_bytes(self, n: int = 32) -> bytes:
+        return self.rand.randbytes(n)
+
+
+def _faces(msg: Any) -> list[str]:
+    """Every text in a frame that names a unit type as a block's face (``3=troll:3``,
+    ``new=troll@1c2:1``), outside reveal actions (R114: the rules show those)."""
+    out: list[str] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, list) and len(x) == 3 and x[1:2] == ["reveal"]:
+            return  # an owner's reveal at a battle's start
+        if isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str) and SLUG.search(x):
+            out.append(x)
+
+    walk(msg)
+    return out
+
+
+class Recorder(PeerGame):
+    """A joiner that keeps every frame the host sent it."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.frames: list[dict[str, Any]] = []
+
+    async def _handle(self, msg: dict[str, Any]) -> str | None:
+        self.frames.append(msg)
+        return await super()._handle(msg)
+
+
+@pytest.mark.parametrize("bots,seed", [(0, 1), (1, 2)])
+async def test_lan_game_keeps_every_block_hidden_until_the_rules_reveal_it(
+        monkeypatch: pytest.MonkeyPatch, bots: int, seed: int) -> None:
+    """A headless host and two joiners with bots (or one joiner and the host's bot seat)
+    play a whole game over 127.0.0.1: one final hash everywhere, every audit passes, and no
+    frame a peer received (the host's included) holds another seat's block face before the
+    game is over, except the owners' reveals."""
+    monkeypatch.setattr(lan, "secrets", _Secrets(seed))
+    got: list[tuple[str, dict[str, Any]]] = []
+    handle = HostGame._handle
+
+    async def recording(self: HostGame, seat: Any, msg: dict[str, Any]) -> None:
+        got.append((seat.seat, msg))
+        await handle(self, seat, msg)
+
+    monkeypatch.setattr(HostGame, "_handle", recording)
+    host = HostGame(players=2, local_seat=False, ruleset=RS, seed=seed, bots=bots)
+    port = await host.start()
+    peers = [Recorder("127.0.0.1", port, name=f"peer {i}", ruleset=RS)
+             for i in range(2 - bots)]
+    try:
+        async with asyncio.timeout(500):
+            res = await asyncio.gather(host.run(), *[p.run() for p in peers])
+    finally:
+        await host.close()
+    assert res[0] and len(set(res)) == 1, "the game did not end on one hash everywhere"
+    assert RS.result(host.state).over and not host.audit
+    assert all(p.audited and not p.audit for p in peers)
+    verbs = [a.split()[1] for a in host.actions]
+    assert verbs.count("reveal") >= 2 and verbs.count("deploy") == 2
+    for p in peers:
+        before_end = p.frames[:next(i for i, f in enumerate(p.frames) if f["type"] == "end")]
+        leaks = [(f["type"], x) for f in before_end for x in _faces(f)]
+        assert not leaks, (p.seat, leaks[:5])
+        assert any(f["type"] == "commit" and f.get("sealed") for f in before_end)
+    over = next(i for i, (_s, m) in enumerate(got) if m["type"] == "openings")
+    leaks = [(s, m["type"], x) for s, m in got[:over] for x in _faces(m)]
+    assert not leaks, leaks[:5]
+    # the host's own state never held a face but the revealed ones
+    shown = {f"{a.split()[0]}.{i.split('=')[0]}" for a in host.actions if a.split()[1] == "reveal"
+             for i in a.split()[2].split(",")}
+    mine = {s.seat for s in host.seats if s.kind != "remote"}
+    assert {b for b, x in host.state.d["blocks"].items() if x["type"] and
+            x["owner"] not in mine} <= shown
+    for p in peers:  # and each joiner's state only its own and the revealed
+        assert {b for b, x in p.state.d["blocks"].items() if x["type"] and
+                x["owner"] != p.seat} <= shown
