@@ -298,6 +298,7 @@ async def restore(game: HostGame, saved: SavedGame,
             s.chain = Chain(_fresh(game.seed, f"chain:{s.seat}:{last}"))
             s.new_tip = s.chain.tip.hex()
             await game._recommit(s)
+    await game._settle()  # the last re-sequenced action's record, still held (protocol 5)
     if held is not None:
         held.playing = True
     waiting = [f"{s.seat} ({s.name})" for s in game.seats if s.kind == "remote"]

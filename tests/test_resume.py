@@ -350,6 +350,10 @@ async def test_a_resumed_game_nobody_plays_on_writes_no_saved_game(tmp_path: Pat
     action = next(a for a in legal_actions(host.state, to_move(host.state)[0])
                   if not beacon.needs_chance(host.ruleset, host.state, a))
     await host.commit(action)
+    for _ in range(500):  # the record is written just after the commit is sent (protocol 5)
+        if data and len(log.read(b"".join(data)).records) > saved.actions:
+            break
+        await asyncio.sleep(0.01)
     got = log.read(b"".join(data))
     assert len(got.records) == saved.actions + 1
     assert [r["action"] for r in got.records[:saved.actions]] == \
