@@ -561,6 +561,8 @@ async def test_discards_typed_ahead_take_the_card_selected_when_done() -> None:
         left = list(before)
         for slug in gone:
             left.remove(slug)  # each discarded card was in the hand: two cards gone
+        await until(pilot, lambda: sorted(game.view.hand) == sorted(left),
+                    what="the hand without the two discards")  # applied after the host's hash
         assert sorted(game.view.hand) == sorted(left) and hand.selected()
         assert "Not allowed" not in text_of(game, "#status")
 
