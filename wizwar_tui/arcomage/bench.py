@@ -1,72 +1,12 @@
 """``wizwar bench arcomage``: ArcoMage's speed figures (docs/performance.md): random games per
 second (every action drawn at random among the listed ones, seeded), apprentice games per
-second, and the time of one ``legal_actions`` and one ``apply`` in those games."""
+second, and the time of one ``legal_actions`` (or one bot choice) and one ``apply`` in those
+games (:mod:`wizwar_tui.gamebench`)."""
 
 from __future__ import annotations
 
-import statistics
-import time
-from collections.abc import Callable, Iterable
+from wizwar_tui.gamebench import GameBench
 
-from core import registry
-from core.rng import Rng
-
-PARTS = ("random", "apprentice")
-#: actions after which a game is cut (never reached with the turn limit of 100)
-CAP = 20_000
-
-
-def random_game(seed: int, level: str = "") -> tuple[int, float, float, float]:
-    """One game from ``seed``: random actions (``level`` "") or both seats at a bot level.
-    Returns (actions, seconds in all, seconds in legal_actions, seconds in apply)."""
-    rs = registry.get("arcomage")
-    rng = Rng.from_seed(f"arcomage-bench:{seed}")
-    st = rs.new_game(rs.validate_options({}), seed)
-    n, t_legal, t_apply = 0, 0.0, 0.0
-    t0 = time.perf_counter()
-    while not rs.result(st).over and n < CAP:
-        seat = rs.to_move(st)[0]
-        t1 = time.perf_counter()
-        legal = rs.legal_actions(st, seat)
-        t2 = time.perf_counter()
-        a = legal[rng.below(len(legal))] if not level else rs.bot_act(st, seat, level)
-        t3 = time.perf_counter()
-        rs.apply(st, a)
-        t4 = time.perf_counter()
-        t_legal += t2 - t1
-        t_apply += t4 - t3
-        n += 1
-    return n, time.perf_counter() - t0, t_legal, t_apply
-
-
-def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
-        echo: Callable[[str], None] = print) -> int:
-    """Measure and print the figures (``only``: some of :data:`PARTS`). ``quick``: fewer
-    games. Raises ``ValueError`` for an unknown part."""
-    want = set(only) or set(PARTS)
-    unknown = want - set(PARTS)
-    if unknown:
-        raise ValueError(f"unknown part(s) {', '.join(sorted(unknown))}; parts: "
-                         f"{', '.join(PARTS)}")
-    games = 1 if quick else 4
-    echo(f"ArcoMage benchmarks ({runs} run{'s' if runs != 1 else ''} of {games} games; "
-         "the median run)")
-    for part in PARTS:
-        if part not in want:
-            continue
-        level = "" if part == "random" else part
-        rates, legal_us, apply_us, lengths = [], [], [], []
-        for r in range(runs):
-            acts, secs, tl, ta = 0, 0.0, 0.0, 0.0
-            for g in range(games):
-                n, s, a, b = random_game(1000 * r + g, level)
-                acts, secs, tl, ta = acts + n, secs + s, tl + a, ta + b
-            rates.append(games / secs)
-            legal_us.append(1e6 * tl / max(1, acts))
-            apply_us.append(1e6 * ta / max(1, acts))
-            lengths.append(acts / games)
-        what = "random" if part == "random" else f"{part}-bot"
-        echo(f"  {what} games: {statistics.median(rates):.1f} games/s "
-             f"({statistics.median(lengths):.0f} actions a game; legal_actions "
-             f"{statistics.median(legal_us):.0f} µs, apply {statistics.median(apply_us):.0f} µs)")
-    return 0
+BENCH = GameBench("arcomage", "ArcoMage", ("random", "apprentice"))
+PARTS = BENCH.parts
+run = BENCH.run
