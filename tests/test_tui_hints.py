@@ -5,33 +5,14 @@ out of the game, watching. Each test checks the words the player reads and the m
 from __future__ import annotations
 
 import pytest
+from test_tui import open_game, session_of  # tests/test_tui.py
 
 from core.session import LocalSession
 from core.wizwar.actions import Action
 from core.wizwar.ruleset import RULESET
-from core.wizwar.scenario import build_state
-from core.wizwar.state import Script
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.wizwar import render
 from wizwar_tui.wizwar.game import GameScreen
-
-
-def session_of(doc: dict, human: str = "P1") -> LocalSession:  # type: ignore[type-arg]
-    """A session on a scenario-style state; the other seats are bots."""
-    st = build_state(doc)
-    st.script = Script()
-    bots = tuple(w.seat for w in st.wizards if w.seat != human)
-    return LocalSession(RULESET, st, human=human, bots=bots)
-
-
-async def open_game(pilot, app: WizWarApp, session: LocalSession) -> GameScreen:  # type: ignore[no-untyped-def]
-    """Push a game screen on ``session`` and let it draw."""
-    game = GameScreen(session=session, bot_delay=0)
-    app.push_screen(game)
-    await pilot.pause()
-    await pilot.pause()
-    return game
-
 
 #: P2 (a bot) shows his Ugly face down column c: P1 at c3 sees him and must retreat 3.
 UGLY = {"board": {"size": "5x5"},
