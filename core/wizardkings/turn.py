@@ -1326,20 +1326,11 @@ def expand(g: Dict, p: str, family: str) -> list[Action]:
     if family not in families(g, p):
         return []
     out: dict[str, Action] = {}
-    if family == "deploy-custom":
-        for a in _custom_deploys(g, p):
-            out[str(a)] = a
-    elif family == "build-triples":
-        for a in _build_triples(g, p):
-            out[str(a)] = a
-    elif family == "transport":
-        for a in _transports(g, p):
-            out[str(a)] = a
-    elif family == "move-group":
-        for a in _group_moves(g, p):
-            out[str(a)] = a
-    elif family == "cast:elven-gate":
-        for a in _gates(g, p):
+    made = {"deploy-custom": _custom_deploys, "build-triples": _build_triples,
+            "transport": _transports, "move-group": _group_moves,
+            "cast:elven-gate": _gates}.get(family)
+    if made is not None:
+        for a in made(g, p):
             out[str(a)] = a
     elif family == "build-items":
         listed = {str(a) for a in candidates(g, p)}
