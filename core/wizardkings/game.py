@@ -873,6 +873,21 @@ def next_label(g: Dict, p: str, taken: list[int]) -> int:
     return n
 
 
+def _new_unit_city(g: Dict, b: Any, p: str, s: str, h: str, per_city: dict[str, int]) -> Any:
+    """The hex ``h`` of board ``b`` where player ``p`` (side ``s``) puts one more new unit,
+    counted in ``per_city``: one of his original cities, friendly, and at most its GP of new
+    units (Source: rules R92, R97). Returns the hex; raises ``IllegalAction`` in words."""
+    hx = b.hexes.get(h)
+    if hx is None or not hx.city or hx.map_id not in g["owners"].get(p, []):
+        raise IllegalAction(f"{h} is not one of {p}'s original cities (R92)")
+    if status(g, h, s) != "friendly":
+        raise IllegalAction(f"{h} is not friendly to {p}: no new units there (R92, R97)")
+    per_city[h] = per_city.get(h, 0) + 1
+    if per_city[h] > hx.city:
+        raise IllegalAction(f"{h} is worth {hx.city} GP: at most {hx.city} new unit(s) (R92)")
+    return hx
+
+
 def check_public_build(g: Dict, p: str, words: tuple[str, ...]) -> Dict:
     """The public checks (R115, R116) of the public part of ``p``'s build orders
     (``sealed new=hex,...`` in the order the blocks are made, ``removed=labels``): the removed
@@ -890,14 +905,7 @@ def check_public_build(g: Dict, p: str, words: tuple[str, ...]) -> Dict:
     news = items.get("new", [])
     per_city: dict[str, int] = {}
     for h in news:
-        hx = b.hexes.get(h)
-        if hx is None or not hx.city or hx.map_id not in g["owners"].get(p, []):
-            raise IllegalAction(f"{h} is not one of {p}'s original cities (R92)")
-        if status(g, h, s) != "friendly":
-            raise IllegalAction(f"{h} is not friendly to {p}: no new units there (R92, R97)")
-        per_city[h] = per_city.get(h, 0) + 1
-        if per_city[h] > hx.city:
-            raise IllegalAction(f"{h} is worth {hx.city} GP: at most {hx.city} new unit(s) (R92)")
+        _new_unit_city(g, b, p, s, h, per_city)
     for h, n in per_city.items():
         have = [x for x in on_map(g, h) if x not in removed and side(g, g["blocks"][x]["owner"]) == s]
         if len(have) + n > g["opts"]["stacking"] + 1:  # one of them may be a wizard (R47)
@@ -1018,14 +1026,7 @@ def check_build(g: Dict, p: str, words: tuple[str, ...]) -> Dict:
         ut = army[t]
         if ut.chaos and not g["opts"]["chaos"]:
             raise IllegalAction("Chaos units are not allowed in this game")
-        hx = b.hexes.get(h)
-        if hx is None or not hx.city or hx.map_id not in g["owners"].get(p, []):
-            raise IllegalAction(f"{h} is not one of {p}'s original cities (R92)")
-        if status(g, h, s) != "friendly":
-            raise IllegalAction(f"{h} is not friendly to {p}: no new units there (R92, R97)")
-        per_city[h] = per_city.get(h, 0) + 1
-        if per_city[h] > hx.city:
-            raise IllegalAction(f"{h} is worth {hx.city} GP: at most {hx.city} new unit(s) (R92)")
+        hx = _new_unit_city(g, b, p, s, h, per_city)
         if ut.ability == "aquatic" and not hx.port:
             raise IllegalAction("Aquatics are built only in ports (R92)")
         k = int(n)
