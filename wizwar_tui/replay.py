@@ -872,14 +872,26 @@ def saved_note(g: Any) -> str:
     return "  ".join(n for n in notes if n)
 
 
+def _saved_when(g: Any) -> str:
+    """A saved game's start, ``YYYY-MM-DD HH:MM`` (its file name's first 16 characters when
+    the header has none)."""
+    return g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
+        os.path.basename(g.path)[:16]
+
+
+def _short_players(g: Any, width: int) -> str:
+    """A saved game's players in at most ``width`` columns (cut with "…")."""
+    players: str = g.players_text
+    return players if len(players) <= width else players[:max(0, width - 1)] + "…"
+
+
 def saved_label_stacked(g: Any, players_width: int, game_width: int, seed_width: int,
                         kind_width: int, width: int) -> Text:
     """A saved-games row on two lines, for windows too narrow for one (80 columns): the
     date, the game and the seed, then under them (indented) the players, kind, result and
     actions, and the note (a third line when it does not fit): every column of every game
     shows (issue 12: at 80 columns the game and seed columns were dropped)."""
-    when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
-        os.path.basename(g.path)[:16]
+    when = _saved_when(g)
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"{when:<16}  ", "bold")
     if game_width:
@@ -889,9 +901,7 @@ def saved_label_stacked(g: Any, players_width: int, game_width: int, seed_width:
         t.append(f"seed {getattr(g, 'seed', '') or '?'}", "dim")
     t.rstrip()
     second = Text(no_wrap=True, overflow="ellipsis")
-    players = g.players_text
-    if len(players) > players_width:
-        players = players[:max(0, players_width - 1)] + "…"
+    players = _short_players(g, players_width)
     second.append(f"  {players:<{players_width}}  ")
     second.append(f"{g.kind:<{kind_width}}  ")
     second.append(f"{g.result:<11}  ", "bold" if g.result.endswith("won") else "dim")
@@ -927,8 +937,7 @@ def saved_label(g: Any, players_width: int = 18, game_width: int = 0,
     (:func:`saved_note`, bold red for a damaged, unverified or unreadable log). Within
     ``width`` columns (0: no limit) the columns are never cut: a note that does not fit
     goes on a second line of its own."""
-    when = g.started.replace("T", " ").rstrip("Z")[:16] if g.started else \
-        os.path.basename(g.path)[:16]
+    when = _saved_when(g)
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"{when:<16}  ", "bold")
     if game_width:
@@ -936,9 +945,7 @@ def saved_label(g: Any, players_width: int = 18, game_width: int = 0,
         t.append(f"{title:<{game_width}}  ", "#5fd7ff")
     if seed_width:
         t.append(f"{'seed ' + (getattr(g, 'seed', '') or '?'):<{seed_width + 5}}  ", "dim")
-    players = g.players_text
-    if len(players) > players_width:
-        players = players[:max(0, players_width - 1)] + "…"
+    players = _short_players(g, players_width)
     t.append(f"{players:<{players_width}}  ")
     t.append(f"{g.kind:<{kind_width}}  ")
     t.append(f"{g.result:<11}  ", "bold" if g.result.endswith("won") else "dim")
