@@ -16,10 +16,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import registry
-from core.engine import Ruleset, UnknownRuleset
+
+if TYPE_CHECKING:  # (loaded with a game: the menu needs no engine; docs/performance.md)
+    from core.engine import Ruleset
 
 #: Wiz-War's bench parts, for ``bench --help`` (wizwar_tui/wizwar/bench.py's ``PARTS``; a
 #: test keeps them the same: importing the bench here would slow every command)
@@ -83,6 +85,22 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (``importlib.metadata``
+    loads email, csv and zipfile: not for every command's parser; docs/performance.md,
+    start-up)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:  # noqa: A002
+        super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        parser._print_message(f"wizwar {_version()}\n", sys.stdout)
+        parser.exit()
+
+
 def _positive(text: str) -> int:
     """A whole number of at least 1 (argparse type)."""
     try:
@@ -117,7 +135,7 @@ def build_parser(games: dict[str, Ruleset],
     from net.cli import add_game_argument, add_option_flags, add_parsers, seed_arg
 
     parser = argparse.ArgumentParser(prog="wizwar", description="Wizard games in the terminal")
-    parser.add_argument("--version", action="version", version=f"wizwar {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="cmd")
     p_play = sub.add_parser("play", help="play against bots",
                             description="Play GAME against bots; the game's options are "
@@ -188,6 +206,7 @@ def build_parser(games: dict[str, Ruleset],
 def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     """Parse ``argv`` (default ``sys.argv[1:]``): the options flags of ``play``/``host`` are
     those of the GAME named (an unknown GAME is a one-line usage error, status 2)."""
+    from core.engine import UnknownRuleset
     from net.cli import game_in_argv, value_flags
 
     words = list(sys.argv[1:] if argv is None else argv)
@@ -253,7 +272,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    """:func:`main` itself."""
+    """:func:`main` itself. ``wizwar`` with no words opens the menu at once: no parser is
+    built (building it loads the default game's rules for its option flags, which the menu
+    does not need; docs/performance.md, start-up)."""
+    if not (sys.argv[1:] if argv is None else argv):
+        from wizwar_tui.app import run as run_app
+
+        return run_app()
     from net.cli import options_from_args, prepare
     from net.cli import run as run_net
 
