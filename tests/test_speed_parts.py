@@ -162,6 +162,7 @@ def test_quiet_illusion_scans_skipped_roll_as_every_scan_would(seed: int,
     rolls = 0
     while not fast.winner and fast.seq < 3000:
         a = sample_legal_action(fast, to_move(fast)[0], rng.below)
+        assert a is not None
         got = apply(fast, a)
         kept = getattr(CR._QUIET, "layout", None), getattr(CR._QUIET, "inputs", None)
         CR._QUIET.layout = CR._QUIET.inputs = None  # forgotten: the full copy's scan is made
