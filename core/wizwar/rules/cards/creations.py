@@ -411,9 +411,7 @@ def _illusion_rolls(state: State, o: Out) -> None:
     The scan runs after every action while such a wall stands; when everything it reads is
     what the last scan that rolled nothing read (:func:`_sight_inputs`), it would roll
     nothing again and is skipped (issue 14, seventh round: the incremental settle)."""
-    walls = sorted(e for e, es in state.edges.items() if es.kind == "illusion-wall" and not
-                   all(x.seat in es.rolled or x.at is None or not x.in_game
-                       for x in state.wizards))  # (nobody left to see it for the first time)
+    walls = _unrolled_illusions(state)
     if not walls:
         return
     inputs = _sight_inputs(state, walls)
@@ -422,6 +420,28 @@ def _illusion_rolls(state: State, o: Out) -> None:
     with fixed_sight(state):  # rolls put up nothing: one check of what blocks for the scan
         rolls = _roll_for(state, walls, o)
     _QUIET.layout, _QUIET.inputs = (None, None) if rolls else (state.layout, inputs)
+
+
+def _unrolled_illusions(state: State) -> list[Edge]:
+    """The illusion walls someone in the game may still see for the first time (sorted):
+    found by their kind in one list of the edges' kinds (``list.count`` and ``list.index``
+    at C speed: one or two illusion walls among some fifty edges), not by a generator over
+    every edge (issue 14, seventh round)."""
+    edges = state.edges
+    kinds = [es.kind for es in edges.values()]
+    n = kinds.count("illusion-wall")
+    if not n:
+        return []
+    keys = list(edges)
+    walls: list[Edge] = []
+    i = -1
+    for _ in range(n):
+        i = kinds.index("illusion-wall", i + 1)
+        es = edges[keys[i]]
+        if not all(x.seat in es.rolled or x.at is None or not x.in_game for x in state.wizards):
+            walls.append(keys[i])  # (else nobody is left to see it for the first time)
+    walls.sort()
+    return walls
 
 
 def _sight_inputs(state: State, walls: list[Edge]) -> tuple[object, ...]:
