@@ -1,0 +1,106 @@
+"""The rest of the fresh-user trial of ArcoMage (issue 17): every field highlight found
+without colour (NO_COLOR, ``--ascii``, the Linux console), one Life glyph, the LAN host told
+when its joiner leaves, the book builder's notice, the replay's go-to-turn."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+
+from core.arcomage import scenario
+from core.arcomage.ruleset import RULESET as R
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.arcomage import render
+from wizwar_tui.arcomage.game import ArcoMageGameScreen
+
+
+def screen_text(app: WizWarApp) -> str:
+    """What the terminal shows now (after the app's line filters: NO_COLOR, ASCII)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False)
+    update = app.screen._compositor.render_update(full=True,
+                                                  screen_stack=app._background_screens)
+    console.print(update)
+    return console.export_text()
+
+
+def zoc_view() -> dict:  # type: ignore[type-arg]
+    """P1's view with a P2 skeleton on b2 (its Zone of Control: a1, a2, b1, b3, c2...)."""
+    st = scenario.load({"creatures": [{"kind": "skeleton", "owner": "P2", "at": "b2"}]})
+    return R.view(st, "P1")
+
+
+@pytest.mark.parametrize("ascii_only", [False, True])
+@pytest.mark.parametrize("size", [(7, 2), (11, 3)])
+def test_highlights_have_shapes_not_only_colours(ascii_only: bool,
+                                                 size: tuple[int, int]) -> None:
+    """Issue 17 (NO_COLOR as Wiz-War does it): in the plain text (no style at all) a marked
+    hex has the mark after its name, an empty one also in its middle; a guarded hex (ZoC)
+    has the hatch; an unmarked, unguarded hex has neither."""
+    g = render.GLYPHS[ascii_only]
+    geo = render.FieldGeometry(*size)
+    v = zoc_view()
+    plain = render.render_field(v, "P1", geo, marked=["c2", "c6", "d1"], zoc=True,
+                                ascii_only=ascii_only).plain
+    assert f"c2{g['mark']}" in plain and f"d1{g['mark']}" in plain
+    assert f"c6{g['mark']}@P2" in plain  # an occupied target: the mark after the name
+    assert f"b3{g['zoc']}" in plain and f" {g['zoc']} {g['zoc']} " in plain
+    assert f"e4{g['mark']}" not in plain and f"e4{g['zoc']}" not in plain
+    assert f"d1{g['zoc']}" not in plain  # d1 is not next to b2
+    # without a highlight there is no mark at all
+    bare = render.render_field(v, "P1", geo, ascii_only=ascii_only).plain
+    assert g["mark"] not in bare and f"b3{g['zoc']}" not in bare
+    if ascii_only:
+        assert plain.isascii()
+
+
+def test_life_is_one_glyph_in_ascii() -> None:
+    """``--ascii``: Life is ``L`` on the field and in the compact panel alike (it was ``L``
+    on the field and ``*`` in the panel)."""
+    v = R.view(R.new_game(R.validate_options({}), 1), "P1")
+    field = render.render_field(v, "P1", render.FieldGeometry(), ascii_only=True).plain
+    panel = render.player_panel(v, "P1", "P1", compact=True, ascii_only=True).plain
+    assert "L30" in field and "L30" in panel and "*" not in panel and "♥" not in panel
+    assert "♥30" in render.player_panel(v, "P1", "P1", compact=True).plain
+
+
+def _colours(text: str) -> list[str]:
+    return re.findall(r"\x1b\[[0-9;]*m", text)
+
+
+@pytest.mark.parametrize("ascii_only", [False, True])
+async def test_no_color_walks_and_zoc_are_found(monkeypatch: pytest.MonkeyPatch,
+                                                ascii_only: bool) -> None:
+    """NO_COLOR=1 at 80x24: Enter on one's creature marks the hexes it may walk to on the
+    screen itself (the mark after d2 and e1), ``z`` hatches the hexes next to an enemy
+    creature."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = WizWarApp(bot_delay=0, save_games=False, ascii_only=ascii_only)
+    g = render.GLYPHS[ascii_only]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.no_color
+        screen = app.start_game(game="arcomage", seed=1)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        screen.session.state = scenario.load({"creatures": [  # type: ignore[attr-defined]
+            {"kind": "skeleton", "owner": "P2", "at": "b2"},
+            {"kind": "skeleton", "owner": "P1", "at": "e2"}]})
+        screen.cursor = "e2"
+        screen.draw()
+        await pilot.pause()
+        before = screen_text(app)
+        assert f"e1{g['mark']}" not in before and f"b3{g['zoc']}" not in before
+        await pilot.press("enter")  # the skeleton's walks
+        await pilot.pause()
+        text = screen_text(app)
+        assert f"e1{g['mark']}" in text and f"d2{g['mark']}" in text, text
+        await pilot.press("escape")
+        await pilot.press("z")
+        await pilot.pause()
+        text = screen_text(app)
+        assert f"b3{g['zoc']}" in text and f"a2{g['zoc']}" in text, text
