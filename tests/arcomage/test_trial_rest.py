@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual import events
 
 from core.arcomage import scenario
 from core.arcomage.ruleset import RULESET as R
+from core.session import LocalSession
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.arcomage import render
 from wizwar_tui.arcomage.game import ArcoMageGameScreen
@@ -104,3 +107,94 @@ async def test_no_color_walks_and_zoc_are_found(monkeypatch: pytest.MonkeyPatch,
         await pilot.pause()
         text = screen_text(app)
         assert f"b3{g['zoc']}" in text and f"a2{g['zoc']}" in text, text
+
+
+def type_at_once(app: WizWarApp, keys: list[str]) -> None:
+    """Send ``keys`` as a terminal does when they are typed fast (or pasted): all queued
+    before the app handles the first (``pilot.press`` waits for the app after each key)."""
+    driver = app._driver
+    assert driver is not None
+    for k in keys:
+        ev = events.Key(k, "\r" if k == "enter" else k)
+        ev.set_sender(app)
+        driver.send_message(ev)
+
+
+def bot_game_log(tmp_path: Path) -> tuple[Path, LocalSession]:
+    """A whole bot game of ArcoMage saved as a log (turn limit 40)."""
+    path = tmp_path / "arco.wwlog"
+    out = path.open("ab")
+
+    def write(b: bytes) -> None:
+        out.write(b)
+        out.flush()
+
+    s = LocalSession.start(R, R.validate_options({"turn_limit": 40}), 5, human="")
+    s.record_to(write)
+    s.run_bots()
+    out.close()
+    assert s.over
+    return path, s
+
+
+async def test_replay_jump_keeps_keys_typed_at_once_and_speaks_of_turns(
+        tmp_path: Path) -> None:
+    """Issue 17 (replay): ``t`` then digits typed at once (no pause: a fast typist, a
+    paste) all reach the jump line (the first ones were lost while its focus was pending);
+    the header says ArcoMage's turn and the active archmage, no "round" that is the same
+    number; the jump line offers no rounds."""
+    from wizwar_tui.arcomage.replay import ArcoMageReplayScreen
+
+    path, s = bot_game_log(tmp_path)
+    app = WizWarApp(bot_delay=0, save_games=False, replay_file=str(path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ArcoMageReplayScreen)
+        rp = screen.replay
+        assert len(rp.turn_starts) >= 12
+        type_at_once(app, ["t", "1", "2", "enter"])
+        await pilot.pause(0.2)
+        assert screen.n == rp.turn_starts[11], (screen.n, rp.turn_starts[:13])
+        head = screen.query_one("#replay-head").render()
+        text = str(head)
+        assert "turn 12 (P" in text and "round" not in text, text
+        assert "round" not in (screen.query_one("#jump").placeholder or "")
+
+
+def test_jump_to_a_round_is_refused_where_there_are_only_turns(tmp_path: Path) -> None:
+    """ArcoMage's replay (no rounds): ``r3`` says why it is no jump; ``12`` and ``t12`` go
+    to turn 12; a game with rounds still takes ``r3``."""
+    from wizwar_tui import replay
+
+    path, _s = bot_game_log(tmp_path)
+    rp = replay.load(str(path))
+    rp.build()
+    with pytest.raises(ValueError, match="no rounds"):
+        replay.parse_jump("r3", rp, rounds=False)
+    assert replay.parse_jump("12", rp, rounds=False) == rp.turn_starts[11]
+    assert replay.parse_jump("t12", rp, rounds=False) == rp.turn_starts[11]
+    assert replay.parse_jump("r3", rp) == next(n for n, (r, _) in enumerate(rp.marks) if r >= 3)
+
+
+async def test_book_builder_refusal_is_on_the_status_line_not_over_it() -> None:
+    """Issue 17 (80x24): ``g`` on a book that is not legal says why on the book builder's
+    status line (a notice covered the status line); the next change clears it."""
+    from wizwar_tui.arcomage.screens import BookScreen
+
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(BookScreen())
+        await pilot.pause()
+        await pilot.press("c", "g")
+        await pilot.pause()
+        assert isinstance(app.screen, BookScreen)
+        assert not list(app._notifications), list(app._notifications)
+        text = screen_text(app)
+        assert "not a legal book yet" in text, text
+        status = str(app.screen.query_one("#bk-status").render())
+        assert "not a legal book yet" in status
+        await pilot.press("space")
+        await pilot.pause()
+        assert "not a legal book yet" not in str(app.screen.query_one("#bk-status").render())

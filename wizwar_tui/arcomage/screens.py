@@ -245,6 +245,7 @@ class BookScreen(Screen[None]):
         self.book: list[str] = list(book) if book else list(BOOKS["pale-tower"])
         self.starts = list(BOOKS)
         self.start_n = 0
+        self.refused = ""  # why ``g`` was refused, on the status line until the next change
 
     def compose(self) -> ComposeResult:
         """The pool, the highlighted spell's text, the status line."""
@@ -294,6 +295,8 @@ class BookScreen(Screen[None]):
                  f"{wins}/1 · ", "bold")
         why = self.problem()
         t.append(why or "a legal book: g plays it", "bold red" if why else "bold green")
+        if self.refused:  # on the status line, not in a notice over it (80x24)
+            t.append(f"\n {self.refused}", "bold reverse")
         self.query_one("#bk-status", Static).update(t)
         ol.border_title = "Your book (space adds or removes)"
         if keep is not None:
@@ -318,6 +321,7 @@ class BookScreen(Screen[None]):
             self.book.remove(s)
         else:
             self.book.append(s)
+        self.refused = ""
         self.redraw()
 
     def action_starting(self) -> None:
@@ -326,18 +330,23 @@ class BookScreen(Screen[None]):
 
         self.book = list(BOOKS[self.starts[self.start_n % len(self.starts)]])
         self.start_n += 1
+        self.refused = ""
         self.redraw()
 
     def action_clear(self) -> None:
         """An empty book."""
         self.book = []
+        self.refused = ""
         self.redraw()
 
     def action_start(self) -> None:
-        """A game against a bot with this book as P1's own; refused in words until legal."""
+        """A game against a bot with this book as P1's own; refused in words until legal,
+        on the status line (a notice covered the status line and the footer at 80x24)."""
         why = self.problem()
         if why:
-            self.notify(f"Not a legal book yet: {why}", severity="warning")
+            self.refused = f"g: not a legal book yet: {why}"
+            self.app.bell()
+            self.redraw()
             return
         self.app.start_game(game="arcomage",  # type: ignore[attr-defined]
                             options={"p1_spells": ",".join(self.book)})
