@@ -198,3 +198,32 @@ async def test_book_builder_refusal_is_on_the_status_line_not_over_it() -> None:
         await pilot.press("space")
         await pilot.pause()
         assert "not a legal book yet" not in str(app.screen.query_one("#bk-status").render())
+
+
+async def test_host_is_told_in_its_own_turn_that_the_joiner_left() -> None:
+    """Issue 17 (LAN): the joiner's connection lost while it is the host's turn: the top
+    line and the prompt say so (the prompt said only "Your MAIN: ..." and a notice went
+    by); once the joiner is back, neither does."""
+    from wizwar_tui.gameui import NetNotices
+
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=1)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        notices = NetNotices()
+        screen.net_notices = notices  # as a LAN game's screen has (GameScreenBase)
+        notices.take(None, {"P1": "host", "P2": "connected"})
+        notices.take(None, {"P1": "host", "P2": "disconnected"})
+        screen.draw()
+        await pilot.pause()
+        v = screen.session.view()
+        assert "P2 disconnected" in screen.top_text(v).plain
+        prompt = screen.prompt(v, screen.legal()).plain
+        assert prompt.startswith("P2 disconnected") and "Your MAIN" in prompt, prompt
+        assert "P2 disconnected" in screen_text(app)
+        notices.take(None, {"P1": "host", "P2": "connected"})
+        v = screen.session.view()
+        assert "disconnected" not in screen.top_text(v).plain
+        assert "disconnected" not in screen.prompt(v, screen.legal()).plain

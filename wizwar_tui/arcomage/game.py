@@ -427,6 +427,9 @@ class ArcoMageGameScreen(GameScreenBase):
         else:
             t.append(f" turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
         t.append(f" · you are {self.human}", render.colour(self.human))
+        away = self.away()
+        if away and not v.get("winner"):  # before the rest: a narrow window cuts the end
+            t.append(f" · {', '.join(away)} disconnected", "bold red")
         clock = self.clock_text(v)
         if clock:
             t.append(clock, "bold yellow" if "⏱ 1" in clock or "⏱ " + "0" in clock
@@ -436,7 +439,25 @@ class ArcoMageGameScreen(GameScreenBase):
             t.append(f" (limit {v['turn_limit']})", "dim")
         return t
 
+    def away(self) -> list[str]:
+        """The other seats of a LAN game whose connection is lost now (they may rejoin)."""
+        if self.net_notices is None:
+            return []
+        return [p for p in self.net_notices.away() if p != self.human]
+
     def prompt(self, v: Any, legal: list[Action]) -> Text:
+        """What the human may do now (:meth:`prompt_text`); while the rival's connection is
+        lost, said first (the host plays on in his turn; the rival's next decision waits
+        for him to rejoin)."""
+        t = self.prompt_text(v, legal)
+        away = self.away()
+        if away and not self.session.over and self.my_turn() and self.message is None:
+            gone = ", ".join(away)
+            t = Text.assemble((f"{gone} disconnected (the game waits at {gone}'s turn) · ",
+                               "bold red"), t)
+        return t
+
+    def prompt_text(self, v: Any, legal: list[Action]) -> Text:
         """What the human may do now, in words (the message of the last refusal first,
         until an action is played: a refusal said in the rival's turn is stale in one's own)."""
         if self.message is not None and self.message_seq not in (-1, v.get("seq", -1)):
