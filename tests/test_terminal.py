@@ -592,7 +592,8 @@ import wizwar_tui.app
 from wizwar_tui.cli import main
 
 def run(**kw):  # the menu app itself, replaced: what the command loads before it starts
-    print(sorted(m for m in sys.modules if m.startswith(("core", "net", "importlib.metadata"))))
+    print(sorted(m for m in sys.modules
+                 if m.startswith(("core", "net", "importlib.metadata", "argparse"))))
     return 0
 
 wizwar_tui.app.run = run
@@ -603,8 +604,9 @@ sys.exit(main([]))
 def test_the_bare_command_builds_no_parser_and_loads_no_engine() -> None:
     """Start-up: ``wizwar`` with no words opens the menu without building the parser,
     whose option flags load the default game's rules, and without ``importlib.metadata``
-    (``--version`` looks the version up only when asked); ``core`` and the registry's list
-    of names are all the menu takes from the engine (docs/performance.md, seventh round)."""
+    (``--version`` looks the version up only when asked) or ``argparse``; ``core`` and the
+    registry's list of names are all the menu takes from the engine (docs/performance.md,
+    seventh round)."""
     import subprocess
     import sys
 

@@ -13,14 +13,15 @@ net/cli.py); ``wizwar bench`` prints performance figures (docs/performance.md).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import sys
 from typing import TYPE_CHECKING, Any
 
 from core import registry
 
-if TYPE_CHECKING:  # (loaded with a game: the menu needs no engine; docs/performance.md)
+if TYPE_CHECKING:  # (loaded with a command: the menu needs neither; docs/performance.md)
+    import argparse
+
     from core.engine import Ruleset
 
 #: Wiz-War's bench parts, for ``bench --help`` (wizwar_tui/wizwar/bench.py's ``PARTS``; a
@@ -85,24 +86,30 @@ def _version() -> str:
         return "unknown"
 
 
-class _VersionAction(argparse.Action):
-    """``--version``: the installed version, looked up only when asked (``importlib.metadata``
-    loads email, csv and zipfile: not for every command's parser; docs/performance.md,
-    start-up)."""
+def _version_action() -> type[argparse.Action]:
+    """The ``--version`` action: the installed version, looked up only when asked
+    (``importlib.metadata`` loads email, csv and zipfile: not for every command's parser;
+    docs/performance.md, start-up)."""
+    import argparse
 
-    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
-                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:  # noqa: A002
-        super().__init__(option_strings, dest=dest, default=default, nargs=0,
-                         help=help or "show program's version number and exit")
+    class VersionAction(argparse.Action):
+        def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                     default: str = argparse.SUPPRESS, help: str | None = None) -> None:  # noqa: A002
+            super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                             help=help or "show program's version number and exit")
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
-        parser._print_message(f"wizwar {_version()}\n", sys.stdout)
-        parser.exit()
+        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                     values: Any, option_string: str | None = None) -> None:
+            parser._print_message(f"wizwar {_version()}\n", sys.stdout)
+            parser.exit()
+
+    return VersionAction
 
 
 def _positive(text: str) -> int:
     """A whole number of at least 1 (argparse type)."""
+    import argparse
+
     try:
         n = int(text)
     except ValueError:
@@ -115,6 +122,7 @@ def _positive(text: str) -> int:
 def _delay(text: str) -> float:
     """A replay's seconds between two actions: a number more than 0 and at most 3600 (not
     nan, inf or a negative: argparse type)."""
+    import argparse
     import math
 
     try:
@@ -132,10 +140,12 @@ def build_parser(games: dict[str, Ruleset],
     """The ``wizwar`` parser; ``play`` and ``host`` get the options flags of the ruleset
     ``games`` gives for them; ``selfplay_players``: the players self-play plays without
     ``--players`` (its module's ``DEFAULT_PLAYERS``), said in its help."""
+    import argparse
+
     from net.cli import add_game_argument, add_option_flags, add_parsers, seed_arg
 
     parser = argparse.ArgumentParser(prog="wizwar", description="Wizard games in the terminal")
-    parser.add_argument("--version", action=_VersionAction)
+    parser.add_argument("--version", action=_version_action())
     sub = parser.add_subparsers(dest="cmd")
     p_play = sub.add_parser("play", help="play against bots",
                             description="Play GAME against bots; the game's options are "
