@@ -778,7 +778,7 @@ async def host_web(args: argparse.Namespace) -> int:
     """``wizwar host --web [ADDR:]PORT``: host a game (every seat joins, from a browser tab or
     the LAN; ``--bot``: P1 is the host's bot) and serve it as a web page until it is over and
     the last tab has closed. Returns the exit status."""
-    from net.hosting import say_game_port, serve, start_game
+    from net.hosting import say_game_port, serve, start_game, stop_on_signals
 
     try:
         web_bind, web_port = parse_listen(args.web)
@@ -791,6 +791,7 @@ async def host_web(args: argparse.Namespace) -> int:
     if public_url and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", public_url):
         _err(f"--web-url: {public_url!r} is not http(s)://HOST[:PORT] (no path)")
         return 2
+    stop = stop_on_signals()  # before the link is printed: a signal then ends it cleanly
     started = await start_game(args)
     if isinstance(started, int):
         return started
@@ -813,4 +814,4 @@ async def host_web(args: argparse.Namespace) -> int:
         _err("web: no link key and no --web-password: anyone who can reach this port "
              "may play")
     return await serve(args, game, save, lan_port, server,
-                       lambda: server.wait_tabs(END_WAIT), "close their tabs")
+                       lambda: server.wait_tabs(END_WAIT), "close their tabs", stop)

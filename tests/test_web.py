@@ -612,6 +612,43 @@ def test_wizwar_host_web_command(tmp_path: Path) -> None:
             proc.wait()
 
 
+SIGNAL_AT_LINK = """
+import os, signal, sys
+from wizwar_tui.cli import main
+
+class AtLink:
+    \"\"\"stdout that sends this process the signal the moment the link is written\"\"\"
+    def __init__(self, out):
+        self.out = out
+    def write(self, text):
+        n = self.out.write(text)
+        if "players open:" in text:
+            self.out.flush()
+            os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+        return n
+    def flush(self):
+        self.out.flush()
+
+sys.stdout = AtLink(sys.stdout)
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT", "SIGHUP"])
+def test_a_signal_the_moment_the_link_is_printed_closes_the_game(tmp_path: Path,
+                                                                  sig: str) -> None:
+    """A signal that arrives as the link is printed (the first moment anyone could open
+    the game) closes it like any later one: exit 130, "stopped" said, never the signal's
+    own death (-15: its handler came only after the link)."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), PYTHONUNBUFFERED="1")
+    done = subprocess.run([sys.executable, "-c", SIGNAL_AT_LINK, sig, "host", "--web", "0",
+                           "--seats", "2", "--no-advertise"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=LONG)
+    assert "players open:" in done.stdout
+    assert done.returncode == 130, (done.returncode, done.stderr)
+    assert "stopped: closing the game" in done.stderr and "Traceback" not in done.stderr
+
+
 # --------------------------------------------------------------------- a real browser
 def pick_tab(lan_port: int) -> Callable[[str, bool, str], Sequence[str]]:
     """A tab's app that knows the test ruleset "Pick a number" (tests/web_tab.py)."""
