@@ -380,3 +380,44 @@ def test_a_spell_text_says_what_its_conditions_do() -> None:
     assert "strength (3 turns): on a creature: +2/+0" in strength
     assert "loses 1 Life at each of its upkeeps" in spell_text("venom").plain
     assert "\n\n" not in spell_text("study").plain.split("permanently.")[1]
+
+
+def contrast(fg: Any, bg: Any) -> float:
+    """The WCAG contrast ratio of two Rich colours (1 to 21)."""
+    def lum(c: Any) -> float:
+        t = c.get_truecolor()
+        ch = [v / 255 for v in (t.red, t.green, t.blue)]
+        ch = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in ch]
+        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+    hi, lo = sorted((lum(fg), lum(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+async def test_every_panel_title_can_be_read() -> None:
+    """Each panel's title on the game screen and the spells screen stands out from what is
+    behind it (a contrast of 3:1 at least): the log's and the archmages' titles were drawn
+    in $panel, nearly the background, and could not be read in a browser tab."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=1)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        seen: list[str] = []
+        for where in ("game", "spells"):
+            if where == "spells":
+                await pilot.press("S")
+                await pilot.pause()
+                assert isinstance(app.screen, SpellsScreen)
+            for w in app.screen.query("*"):
+                if not (w.border_title and w.display and w.region.width):
+                    continue
+                title = str(w.border_title)
+                r = w.region
+                for x in range(r.x + 3, min(r.x + 3 + len(title), r.right - 1)):
+                    style = app.screen.get_style_at(x, r.y)
+                    assert style.color is not None and style.bgcolor is not None
+                    ratio = contrast(style.color, style.bgcolor)
+                    assert ratio >= 3, f"{w.id}'s title {title!r}: contrast {ratio:.1f}"
+                seen.append(title)
+        assert {"Archmages", "Log"} <= set(seen), seen
