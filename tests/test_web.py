@@ -712,6 +712,79 @@ async def test_two_tabs_play_a_game_to_its_end(browser: Browser,
     assert not server.tabs  # every tab's app stopped
 
 
+async def test_the_name_form_sends_the_player_to_a_game_page_of_its_own() -> None:
+    """The name form answers with a redirect (303) to the name's game page, so a reload
+    loads that page again (a new ticket each time) and never posts the form once more; a
+    pass the server does not know is refused in words; a closed server's page says so."""
+    server = wweb.GameWebServer("127.0.0.1", 9, command=standin, key="k3y-of-the-game")
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        async with aiohttp.ClientSession() as s:
+            form = {"name": "ann", "key": "k3y-of-the-game"}
+            async with s.post(url + "play", data=form, allow_redirects=False) as r:
+                assert r.status == 303, r.status
+                where = r.headers["Location"]
+            assert re.fullmatch(r"/game/[\w-]{30,}", where), where
+            tickets = []
+            for _ in range(2):  # the first load, and a reload
+                async with s.get(url + where[1:]) as r:
+                    page = await r.text()
+                    assert r.status == 200 and r.headers["Cache-Control"] == "no-store"
+                m = re.search(r'data-session-websocket-url="ws://[^/]+/ws/([^"]+)"', page)
+                assert m, page
+                tickets.append(m.group(1))
+            assert tickets[0] != tickets[1] and set(tickets) <= set(server.tickets)
+            assert all(server.tickets[t][0] == "ann" for t in tickets)
+            async with s.get(url + "game/not-a-pass") as r:
+                page = await r.text()
+                assert r.status == 403 and "open the game's link again" in page
+                assert "data-session-websocket-url" not in page
+            async with s.get(url + where[1:], headers={"Host": f"evil.example:{port}"}) as r:
+                assert r.status == 403  # DNS rebinding reaches no game page either
+            server.stop_listening()
+            async with s.get(url + where[1:]) as r:
+                page = await r.text()
+                assert r.status == 410 and "The game is over" in page
+    finally:
+        await server.close()
+
+
+@NEED_BROWSER
+async def test_reloading_the_game_page_takes_the_seat_back(browser: Browser,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The game page's address is the name's own page, not the form's answer: reloading
+    it (no "resend the form?") opens the game again under the name, in the same seat."""
+    import pick_ruleset
+
+    rs = pick_ruleset.register(monkeypatch)
+    game = HostGame(ruleset=rs, options={"rounds": 2}, bots=1, local_seat=False,
+                    name="web test", log=print)
+    lan_port = await game.start()
+    server = wweb.GameWebServer("127.0.0.1", lan_port, game=game,
+                                command=pick_tab(lan_port), log=print)
+    await server.start()
+    h = Hosted(game, server)
+    try:
+        ann = await off(browser.open, h.url)
+        await off(ann.join, "ann")
+        await until_tab(ann, lambda s: "You are P1" in s, "ann seated")
+        first = server.tabs["ann"]
+        path = (await off(lambda: browser.driver.current_url)).split("/", 3)[3]
+        assert path.startswith("game/"), path
+        await off(browser.driver.refresh)
+        again = Tab(browser, ann.handle)  # the reloaded page's own screen
+        await until_tab(again, lambda s: "You are P1" in s, "ann seated again")
+        await until(lambda: "ann" in server.tabs and server.tabs["ann"] is not first,
+                    "the reloaded page's own tab")
+        assert [s.name for s in game.seats if s.seat == "P1"] == ["ann"]
+        assert "ann" not in [s.name for s in game.seats if s.seat != "P1"]
+    finally:
+        await h.close()
+    assert not server.tabs
+
+
 @NEED_BROWSER
 async def test_wizwar_in_two_tabs_each_sees_only_its_own_hand(browser: Browser) -> None:
     """A Wiz-War game in two tabs: each shows the board and its own hand, never a card only
