@@ -1141,3 +1141,48 @@ async def test_an_arcomage_tab_names_no_internal_address() -> None:
             with contextlib.suppress(BaseException):
                 await peer
         await h.close()
+
+
+@NEED_BROWSER
+async def test_arcomage_in_two_tabs_is_played_by_keys(browser: Browser) -> None:
+    """ArcoMage in two tabs: each draws the field and its panels (the archmages' title
+    too); a notation line the rules refuse closes with the
+    reason, so the next key, ``e``, ends ann's turn; the host commits it and bob's tab has
+    the move."""
+    from selenium.webdriver.common.keys import Keys
+
+    from core import registry
+
+    rs = registry.get("arcomage")
+    opts = rs.validate_options({"first": "p1"})
+    h = await hosted(HostGame(ruleset=rs, options=opts, players=2, local_seat=False,
+                              name="web test", seed=4))
+    try:
+        ann = await off(browser.open, h.url)
+        assert await off(ann.title) == "ArcoMage: web test"
+        await off(ann.join, "ann")
+        await until_tab(ann, lambda s: "You are P1" in s, "ann seated")
+        bob = await off(browser.open, h.url)
+        await off(bob.join, "bob")
+        screens = {}
+        for tab, seat in ((ann, "P1"), (bob, "P2")):
+            screens[seat] = await until_tab(
+                tab, lambda s, seat=seat: f"you are {seat}" in s and "Nexus" in s
+                and "Archmages" in s and "Spellbook" in s, f"{seat}'s field and panels")
+        assert "c1 @P1" in screens["P1"] and "c6 @P2" in screens["P1"]
+        # the next key after a refused notation line is the game's: "e" ends the turn
+        before = len(h.game.actions)
+        await off(ann.keys, ":")
+        await until_tab(ann, lambda s: "Esc closes" in s, "ann's notation line")
+        await off(ann.keys, "cast lich-form", Keys.ENTER)
+        await until_tab(ann, lambda s: "above your cast ceiling" in s
+                        and "to fix the line" in s, "the refusal in words")
+        assert len(h.game.actions) == before
+        await off(ann.keys, "e")
+        await until(lambda: len(h.game.actions) > before, "the host commits ann's end")
+        assert h.game.actions[before] == "P1 end", h.game.actions[before:]
+        await until_tab(bob, lambda s: "P2's MAIN" in s or "your turn" in s.lower()
+                        or "Your MAIN" in s, "bob's turn on his tab")
+    finally:
+        await h.close()
+    assert not h.server.tabs
