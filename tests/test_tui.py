@@ -1269,6 +1269,43 @@ def test_effects_say_how_long_they_last() -> None:
     assert on == [("On wizards", "blind", "P1 · 1 more turn")]  # the i list says it too
 
 
+def test_player_line_says_less_when_narrow_never_cutting_a_word() -> None:
+    """A players line that does not fit says the carried treasure by its owner and the
+    displayed cards as a count, whole fields with a sign (issue 12: "Soulston/e]" cut
+    mid-word at 80x24)."""
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "a1", "carrying": "P2.t1",
+                                   "displayed": ["powerstone", "shieldstone", "soulstone"]},
+                                  {"at": "c3", "life": 3}]})
+    v = RULESET.view(st, "P1")
+    p1 = v.player("P1")
+    full = render.player_line(v, p1).plain
+    assert full.endswith("¤P2's treasure 1 [Powerstone,Shieldstone,Soulstone]")
+    assert render.player_line(v, p1, width=len(full)).plain == full
+    seen = []
+    for width in range(len(full) - 1, 20, -1):
+        text = render.player_line(v, p1, width=width).plain
+        assert len(text) <= width, (width, text)
+        assert text.startswith("▶P1(you) ♥15 hand 3")
+        for word in text.replace("[", " ").replace("]", " ").replace(",", " ").split():
+            assert word in full or word in ("¤P2's", "…") or word.startswith("+") \
+                or word == "displayed" or word.isdigit(), (width, word)
+        seen.append(text)
+    assert "▶P1(you) ♥15 hand 3 ¤P2's [Powerstone,Shieldstone,Soulstone]" in seen
+    assert "▶P1(you) ♥15 hand 3 ¤P2's [Powerstone,Shieldstone,+1]" in seen
+    assert "▶P1(you) ♥15 hand 3 ¤P2's [Powerstone,+2]" in seen
+    assert "▶P1(you) ♥15 hand 3 ¤P2's [3 displayed]" in seen
+    assert "▶P1(you) ♥15 hand 3 ¤P2's [+3]" in seen
+    assert render.player_line(v, p1, width=21).plain == "▶P1(you) ♥15 hand 3 …"
+    st2 = build_state({"board": {"size": "5x5"},
+                       "players": [{"at": "a1", "conditions": [
+                           {"slug": "blind", "caster": "P2", "duration": 1},
+                           {"slug": "lock-in-place", "caster": "P2", "duration": 2}]},
+                                   {"at": "c3"}]})
+    line = render.effects_line(RULESET.view(st2, "P1").player("P1"), width=30)
+    assert line is not None and line.plain == "   Blind: 1 more turn …"
+
+
 async def test_quitting_a_local_game_asks_and_ctrl_c_quits_too() -> None:
     """Ctrl+Q in a local game asks (the hint's 'ctrl+q again quits at once' is true), Ctrl+C
     does what Ctrl+Q does, and the note is honest about what is kept (issue 12, quitting)."""
