@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rich.text import Text
 from textual.widgets import Input, OptionList
 
 from core.session import LocalSession
@@ -942,6 +943,51 @@ async def test_new_game_seed_takes_every_64_bit_seed_and_no_more() -> None:
         assert screen.seed() == 2**64 - 1
         assert "from 0 to 18446744073709551615" in str(
             screen.query_one("#newgame-msg").render())
+
+
+async def test_new_game_hints_fit_or_go_under_the_list() -> None:
+    """The new-game lines fit their list at 80 columns, hints cut only at a word with the
+    highlighted one in full under the list; at 60 columns the lines have no hint column
+    and the highlighted line's hint is under the list, following the highlight (issue 12:
+    '…' at 80 and 60 columns)."""
+    for game, size in (("", (80, 24)), ("wizard-kings", (80, 24)), ("", (60, 20))):
+        app = WizWarApp(bot_delay=0, save_games=False)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = NewGameScreen(game=game)
+            app.push_screen(screen)
+            await pilot.pause()
+            await pilot.pause()
+            ol = screen.query_one("#newgame-list", OptionList)
+            width = ol.content_region.width
+            lines = [ol.get_option_at_index(i).prompt for i in range(ol.option_count)]
+            plain = [str(t.plain) if isinstance(t, Text) else str(t) for t in lines]
+            about = screen.query_one("#newgame-about")
+            hints = {k: screen.hint(k) for k in screen.rows()}
+            for text in plain:
+                assert len(text) <= width, (game, size, text)
+            if size[0] == 60:
+                assert not any(h in text for text in plain for h in hints.values())
+                assert about.display
+                assert str(about.render()) == f"Players: {hints['players']}"
+                await pilot.press("down", "down")
+                await pilot.pause()
+                assert str(about.render()) == f"Crossed exits: {hints['crossed']}"
+            elif game == "":
+                assert not any("…" in text for text in plain), plain
+                assert all(hints[k] in text for k, text in zip(screen.rows(), plain, strict=True)
+                           if k != "start")
+                assert not about.display
+            else:
+                cut = [t for t in plain if t.endswith("…")]
+                assert cut, plain
+                for k, text in zip(screen.rows(), plain, strict=True):
+                    if text.endswith("…"):  # whole words of the hint, then the sign
+                        shown = text[screen.HINT_AT:-1]
+                        assert hints[k].startswith(shown)
+                        assert hints[k][len(shown)] in " ;,:·/(", (shown, hints[k])
+                assert about.display
+                assert str(about.render()) == f"Players: {hints['players']}"
 
 
 async def test_the_turn_hint_offers_only_what_is_possible() -> None:
