@@ -547,10 +547,13 @@ class ReplayScreen(Screen[None]):
     def scroll_board(self, lines: int) -> None:
         """↑↓: scroll the board by ``lines`` (a board taller than the window)."""
 
-    def head_text(self, st: Any) -> Text:
+    def head_text(self, st: Any, rim: bool | None = None) -> Text:
         """The header: file, players, result; action n / N, turn, who is seen, play state;
         the log's damage and where the replay stopped, if any. Each line is cut to the
-        window's width (never wrapped)."""
+        window's width (never wrapped). ``rim`` (default: whether the screen has ``-rim``):
+        no line of its own for a long file name."""
+        if rim is None:
+            rim = self.has_class("-rim")
         rp = self.replay
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(" Replay ", "bold reverse")
@@ -561,7 +564,7 @@ class ReplayScreen(Screen[None]):
         name = os.path.basename(rp.path)
         if t.cell_len + 3 + len(name) <= self.app.size.width:
             t.append(f" · {name}\n", "bold")
-        elif self.has_class("-rim"):  # no line to spare: the file is in the saved games
+        elif rim:  # no line to spare: the file is in the saved games
             t.append("\n")
         else:  # too long for the window: the file on a line of its own, in full
             t.append(f"\n file {name}\n", "bold")

@@ -148,12 +148,12 @@ class WizWarReplayScreen(ReplayScreen):
         footer.fit_keys(self.app.size.width)
         keys = footer.styles.height
         rows = keys.cells if keys is not None and keys.cells is not None else 1
-        head = 3 + sum(1 for x in (self.replay.damage, self.replay.problem,
-                                   self.replay.mismatch) if x)
+        heads = [len(self.head_text(st, rim=on).plain.splitlines())  # as ever, and in -rim
+                 for on in (False, True)]
         info = 0 if self.app.has_class("-short") else 2
-        needed = head + 1 + bh + info + 1 + rows  # header, ruler, board, info, keys, footer
+        needed = heads[0] + 1 + bh + info + 1 + rows  # header, ruler, board, info, keys, footer
         rim = (not self.app.has_class("-narrow") and h < needed
-               and h >= head - 1 + bh + rows)
+               and h >= heads[1] + bh + rows)
         self.set_class(rim, "-rim")
         board.set_scale(board.scale, rim_labels=rim)
 
