@@ -661,10 +661,10 @@ def player_line(view: View, p: PlayerInfo, status: str | None = None,
     ``>`` and ``hp`` for the turn mark and the heart.
 
     ``width`` (0: no limit) is the room of the line: what does not fit is said shorter,
-    never cut inside a word: the carried treasure by its owner only (``¤P4's``), the
+    never cut inside a word: the carried treasure by its owner only (``¤P4's``), then the
     displayed cards from the last as a count (``[Powerstone,+2]``, ``[3 displayed]``,
-    ``[+3]``), and
-    a last field that still does not fit is left off behind ``…``."""
+    ``[+3]``); fields that still do not fit are left off whole behind ``…`` (issue 12:
+    "Soulston/e]" at 80x24)."""
     col = player_colour(p.seat)
     head = Text()
     turn = (">" if ascii_only else "▶") if view.active == p.seat else " "
