@@ -14,7 +14,9 @@ net/cli.py); ``wizwar bench`` prints performance figures (docs/performance.md).
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core import registry
@@ -28,6 +30,33 @@ if TYPE_CHECKING:  # (loaded with a command: the menu needs neither; docs/perfor
 #: test keeps them the same: importing the bench here would slow every command)
 BENCH_PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render",
                "replay", "selfplay", "archmage", "lan", "poker")
+
+
+def shared_root() -> Path:
+    """The shared reference folder: ``$WIZWAR_SHARED``, else ``shared`` beside the
+    checkout (as the tests find it, tests/shared.py)."""
+    return Path(os.environ.get("WIZWAR_SHARED") or Path(__file__).resolve().parents[2]
+                / "shared")
+
+
+def _scenario(parser: argparse.ArgumentParser, paths: list[str]) -> int:
+    """``wizwar scenario PATH...``: run the scenarios, exit 1 on any failure. No PATH, or
+    one that does not exist under a missing shared folder, is said in words with where the
+    scenarios are."""
+    from core.scenario import run_paths
+
+    shared = shared_root()
+    where = (f"the shared set: {shared / 'scenarios'}" if shared.is_dir() else
+             f"the shared folder {shared} is absent: set WIZWAR_SHARED to where shared/ is")
+    if not paths:
+        parser.error("name scenario files or folders, e.g. tests/scenarios (the project's "
+                     f"own scenarios); {where}")
+    _passed, failed = run_paths(paths)
+    gone = [p for p in paths if not os.path.exists(p)]
+    if gone and not shared.is_dir():
+        print(f"note: {where} (the project's own scenarios: tests/scenarios, "
+              "tests/arcomage/scenarios, tests/wizardkings/scenarios)", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -165,7 +194,10 @@ def build_parser(games: dict[str, Ruleset],
     p_play.set_defaults(built_for=games["play"].name, sub_parser=p_play)
     p_sc = sub.add_parser("scenario", help="run rules-conformance scenario files (of any "
                                            "game: a file's `ruleset` key)")
-    p_sc.add_argument("paths", nargs="+")
+    p_sc.add_argument("paths", nargs="*", metavar="PATH",
+                      help="scenario files or folders of them, e.g. tests/scenarios (the "
+                           "project's own) or ../shared/scenarios (the shared set)")
+    p_sc.set_defaults(sub_parser=p_sc)
     p_ver = sub.add_parser("verify", help="replay saved games and check every hash")
     p_ver.add_argument("files", nargs="+")
     p_exp = sub.add_parser("export", help="print a saved game as notation text")
@@ -321,10 +353,7 @@ def _main(argv: list[str] | None) -> int:
     if args.cmd == "selfplay":
         return _selfplay(parser, args)
     if args.cmd == "scenario":
-        from core.scenario import run_paths
-
-        _passed, failed = run_paths(args.paths)
-        return 1 if failed else 0
+        return _scenario(parser, args.paths)
     from wizwar_tui.app import run
 
     if args.cmd == "replay":

@@ -98,11 +98,11 @@ class WizardKingsReplayScreen(ReplayScreen):
             self.call_after_refresh(lambda: self.query_one(ReplayMapScroll).scroll_to_region(
                 Region(x, y, 9, 5), animate=False))
 
-    def head_text(self, st: Any) -> Text:
+    def head_text(self, st: Any, rim: bool | None = None) -> Text:
         """The shell's header with the rules' turn: ``turn 3 · Build Phase (P1, P2 to act)``
         where the shell says ``round 3 · turn 3 ()`` (a replay's turns are the game's turns:
         :meth:`WizardKingsUI.replay_mark`)."""
-        t = super().head_text(st)
+        t = super().head_text(st, rim)
         rp = self.replay
         rnd, active = rp.marks[self.n]
         old = f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})"
