@@ -259,7 +259,7 @@ class GameScreen(GameScreenBase):
             stack.ascii_only = self.ascii_only
         board = self.query_one(GameBoard)
         board.focus()
-        self.watch(board, "cursor", lambda _sq: self.update_info(), init=False)
+        self.watch(board, "cursor", lambda _sq: self.cursor_moved(), init=False)
         if self.net and not self.session.started:  # not expected: pushed at the deal
             self.refresh_all()
             if self.lan is not None:
@@ -699,6 +699,13 @@ class GameScreen(GameScreenBase):
                 and not self.query_one("#cmd", Input).display:
             self.board.focus()  # it lost the focus while hidden (too small, panels)
 
+    def cursor_moved(self) -> None:
+        """The board cursor moved: the square's lines, and while aiming the prompt (it
+        names a square's side targets: :meth:`sides_note`)."""
+        self.update_info()
+        if self.targeting:
+            self.update_status()
+
     def update_info(self) -> None:
         """The lines describing the square under the cursor, never cut without a sign: what
         does not fit ends in "(+N more)", the parts left out (s shows them all) (:func:`render.fit_lines`)."""
@@ -727,6 +734,9 @@ class GameScreen(GameScreenBase):
         elif self.targeting:
             t.append(f"{render.card_name(self.target_card)}: put the cursor on the target "
                      "([ ], amber) and press Enter · Esc cancels", "bold yellow")
+            note = self.sides_note(v, self.board.cursor)
+            if note:
+                t.append(f" · {note}", "bold")
         elif v.stack and v.stack[0].to_answer == self.human:
             t.append_text(self.answer_prompt(v))
         elif v.discarding and v.discarding[0] == self.human:
@@ -1161,8 +1171,10 @@ class GameScreen(GameScreenBase):
     # ------------------------------------------------------------------ choosing
     @work(exclusive=True, group="choose")
     async def choose_and_do(self, cands: list[Action], what: str,
-                            at: Square | None = None) -> None:
-        """Narrow ``cands`` (same verb/card) by target, number card and options; then do it."""
+                            at: Square | None = None, confirm: bool = False) -> None:
+        """Narrow ``cands`` (same verb/card) by target, number card and options; then do it.
+        ``confirm``: ask for the target even when there is one (a side of the square ``at``
+        the player may not have meant: :meth:`select_at`)."""
         cands = list(cands)
         steps: list[tuple[str, Any]] = [
             ("target", lambda a: a.targets),
@@ -1174,13 +1186,19 @@ class GameScreen(GameScreenBase):
             for a in cands:
                 if key(a) not in values:
                     values.append(key(a))
-            if len(values) <= 1:
+            ask = confirm and label == "target"
+            if len(values) <= 1 and not ask:
                 continue
             options = [(self._label(label, val, at), (val,)) for val in values]
             self.message = None  # an old refusal does not stay beside the menu
             self.update_status()
-            got = await self.app.push_screen_wait(
-                ChoiceScreen(f"{what}: choose the {label}", options))
+            title = f"{what}: choose the {label}"
+            if ask and at is not None:
+                here = [p.seat for p in self.view.players if p.at == at]
+                title = (f"{what} at {render.square_name(at)}: only a side is a target"
+                         + (f" ({', '.join(here)} is not)" if here else "")
+                         + " · Esc cancels")
+            got = await self.app.push_screen_wait(ChoiceScreen(title, options))
             if got is None:
                 self.say("Cancelled", "italic")
                 return
@@ -1247,6 +1265,31 @@ class GameScreen(GameScreenBase):
             return {parse_square(t)}
         except ValueError:
             return set()
+
+    def _hits_at(self, v: View, sq: Square) -> list[Action]:
+        """The actions being aimed whose target is at ``sq`` (a side: on either square)."""
+        return [a for a in self.targeting
+                if a.targets and sq in self._target_square(v, a.targets[0])]
+
+    def _sides_only(self, v: View, hits: list[Action], sq: Square) -> bool:
+        """True when every one of ``hits`` aims at a side (wall, door) of ``sq``, none at
+        the square itself or at what stands in it (a wizard there is not a target)."""
+        return bool(hits) and all(":" in a.targets[0] for a in hits)
+
+    def sides_note(self, v: View, sq: Square) -> str:
+        """While aiming, what a square marked only for its sides offers: ``"here only the
+        east side of a4: door, not P2"`` ("" when the square itself is a target)."""
+        hits = self._hits_at(v, sq)
+        if not self._sides_only(v, hits, sq):
+            return ""
+        sides: list[str] = []
+        for a in hits:
+            label = self._target_label(a.targets[0], sq)
+            if label not in sides:
+                sides.append(label)
+        here = [p.seat for p in v.players if p.at == sq]
+        return (f"here only the {' or the '.join(sides)}"
+                + (f", not {', '.join(here)}" if here else ""))
 
     def _target_squares(self, v: View) -> set[Square]:
         out: set[Square] = set()
@@ -1392,15 +1435,17 @@ class GameScreen(GameScreenBase):
         """Choose the target of the card being aimed at ``sq``, or walk to ``sq``."""
         v = self.view
         if self.targeting:
-            hits = [a for a in self.targeting
-                    if a.targets and sq in self._target_square(v, a.targets[0])]
+            hits = self._hits_at(v, sq)
             if not hits:
                 self.say(f"No target of {render.card_name(self.target_card)} at "
                          f"{render.square_name(sq)}")
                 return
             self.targeting = []
             self.refresh_all()
-            self.choose_and_do(hits, render.card_name(self.target_card), sq)
+            # a square marked only for a side next to it (a door, a wall): never hit that
+            # side silently when the player aimed at what stands in the square (issue 12)
+            self.choose_and_do(hits, render.card_name(self.target_card), sq,
+                               confirm=self._sides_only(v, hits, sq))
             return
         self.walk_to(sq)
 

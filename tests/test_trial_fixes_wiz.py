@@ -1,0 +1,82 @@
+"""Findings of a fresh-user trial of Wiz-War (issue 12, helper wz12b): aiming at a square
+marked only for a side next to it, the opening deal's Trap!, Ugly's log line."""
+
+from __future__ import annotations
+
+from test_tui import open_game, session_of  # tests/test_tui.py
+
+from core.wizwar.actions import Action
+from core.wizwar.board import parse_square
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.screens import ChoiceScreen
+
+#: P1 at c3 holds Sudden Death; P2 stands at a3 behind the closed door a3:e. P1 sees the
+#: door (from b3's side) but not P2: the door is the only target, and it marks a3 and b3.
+DOOR = {"board": {"size": "5x5", "doors": ["a3:e"]},
+        "players": [{"at": "c3", "hand": ["sudden-death", "3"]},
+                    {"at": "a3", "hand": ["2"]}],
+        "turn": {"active": "P1"}}
+
+
+async def test_a_square_marked_for_its_side_asks_before_hitting_the_door() -> None:
+    """Enter on the wizard's square (marked because of the door beside it) does not hit
+    the door silently: the prompt names the side and the wizard who is not a target, and a
+    dialog asks; Esc leaves the state as it was, choosing the side plays it."""
+    s = session_of(DOOR)
+    plays = [a for a in s.legal_actions() if a.card == "sudden-death" and a.verb == "play"]
+    assert {a.targets[0] for a in plays} == {"a3:e"}  # P2 is not a legal target
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, s)
+        game.start_card("sudden-death")
+        await pilot.pause()
+        a3 = parse_square("a3")
+        assert a3 in game._target_squares(game.view)
+        game.board.cursor = a3
+        await pilot.pause()
+        status = str(game.query_one("#status").render())
+        assert "here only the east side of a3: door 15hp, not P2" in status
+        game.select_at(a3)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert "only a side is a target (P2 is not)" in app.screen.title_text
+        assert not s.actions  # nothing done yet
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not s.actions
+        game.start_card("sudden-death")
+        await pilot.pause()
+        game.select_at(a3)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("enter")
+        for _ in range(5):
+            await pilot.pause()
+            if s.actions:
+                break
+        assert s.actions and s.actions[0].targets == ("a3:e",)
+
+
+async def test_a_square_with_its_own_target_is_not_asked_about() -> None:
+    """Aiming at the wizard himself (in sight) plays at once, as before: the question is
+    only for squares whose targets are all sides."""
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": ["sudden-death"]}, {"at": "a3", "hand": ["2"]}],
+           "turn": {"active": "P1"}}
+    s = session_of(doc)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, s)
+        game.start_card("sudden-death")
+        await pilot.pause()
+        a3 = parse_square("a3")
+        assert game.sides_note(game.view, a3) == ""
+        game.select_at(a3)
+        for _ in range(5):
+            await pilot.pause()
+            if s.actions:
+                break
+        assert s.actions and s.actions[0] == Action("P1", "play", "sudden-death",
+                                                    targets=("P2",))
