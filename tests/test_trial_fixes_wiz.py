@@ -80,3 +80,45 @@ async def test_a_square_with_its_own_target_is_not_asked_about() -> None:
                 break
         assert s.actions and s.actions[0] == Action("P1", "play", "sudden-death",
                                                     targets=("P2",))
+
+
+def test_the_opening_trap_is_announced_in_words() -> None:
+    """Seed 42 deals the Trap! at the start: the rulebook discards and replaces it, and the
+    line says so with the cards left to draw (the header's deck count); a deal without a
+    Trap! has no such line."""
+    from core.wizwar.game import GameConfig, new_game
+    from core.wizwar.view import view as build_view
+    from wizwar_tui.wizwar import render
+
+    st = new_game(GameConfig(), 42)
+    line = render.opening_traps_line(build_view(st, "P1"))
+    assert line.startswith("A Trap! dealt at the start was discarded and replaced")
+    assert line.endswith("109 cards left to draw")
+    assert render.opening_traps_line(build_view(new_game(GameConfig(), 0), "P1")) == ""
+
+
+async def test_the_game_log_shows_the_opening_trap() -> None:
+    """The game screen's log carries the line at the start of a game whose deal had one."""
+    from core.session import LocalSession
+    from core.wizwar.game import GameConfig, new_game
+    from core.wizwar.ruleset import RULESET
+    from wizwar_tui.wizwar.game import GameScreen
+
+    s = LocalSession(RULESET, new_game(GameConfig(), 42), human="P1", bots=("P2",))
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = GameScreen(session=s, bot_delay=0)
+        app.push_screen(game)
+        await pilot.pause()
+        texts = [str(t) for t in game.log_texts]
+        assert any(t.startswith("A Trap! dealt at the start was discarded") for t in texts)
+
+
+def test_uglys_log_line_names_the_card() -> None:
+    """Every card's line names it; Ugly's said only "P2 shows his face"."""
+    from test_tui_hints import UGLY
+
+    s = session_of(UGLY)
+    events = s.submit(Action("P2", "play", "ugly"))
+    texts = [e.text for e in events]
+    assert "P2 casts Ugly and shows his face" in texts

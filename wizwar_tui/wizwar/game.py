@@ -284,6 +284,9 @@ class GameScreen(GameScreenBase):
             self.first = v.active
             self.log_line(Text(render.first_player_line(v),
                                f"bold {render.player_colour(v.active)}"))
+            traps = render.opening_traps_line(v)
+            if traps:
+                self.log_line(Text(traps))
         if self.lan is not None:
             self.lan.listeners.append(self.net_changed)
             self.net_changed()

@@ -736,6 +736,19 @@ def first_player_line(view: View) -> str:
     return f"{view.active} rolled highest and goes first"
 
 
+def opening_traps_line(view: View) -> str:
+    """The public line for the Trap! cards the opening deal put aside, from a view taken
+    before anyone acted ("" when none was dealt). At that moment the discard pile holds
+    only those. Source: rulebook, Starting the Game ("If TRAP! is drawn on the deal,
+    discard it and redraw"); digest, Setup."""
+    n = sum(1 for face in view.discard if face == "trap")
+    if not n:
+        return ""
+    what = "A Trap! dealt at the start was" if n == 1 else f"{n} Trap! cards dealt at the start were"
+    return (f"{what} discarded and replaced (rulebook: a Trap! drawn on the deal is discarded"
+            f" and redrawn) · {view.deck_size} cards left to draw")
+
+
 def retreat_forcer(view: View, seat: str, frm: str) -> str:
     """Who forces ``seat``'s retreat from square ``frm``: the wizard standing there (the
     active player first: Ugly's face, Go Away's caster), else the active player."""
