@@ -93,7 +93,7 @@ def test_the_opening_trap_is_announced_in_words() -> None:
     st = new_game(GameConfig(), 42)
     line = render.opening_traps_line(build_view(st, "P1"))
     assert line.startswith("A Trap! dealt at the start was discarded and replaced")
-    assert line.endswith("109 cards left to draw")
+    assert line.endswith("(rulebook) · deck 109")  # the header's count
     assert render.opening_traps_line(build_view(new_game(GameConfig(), 0), "P1")) == ""
 
 
@@ -122,3 +122,16 @@ def test_uglys_log_line_names_the_card() -> None:
     events = s.submit(Action("P2", "play", "ugly"))
     texts = [e.text for e in events]
     assert "P2 casts Ugly and shows his face" in texts
+
+
+def test_a_narrow_hand_line_keeps_the_cards_kind() -> None:
+    """At 80 columns "5 Wall Of Fire" lost "· neutral/counter": the name is cut (or the
+    kind shortened) before the kind is dropped, so a player sees that a card counters."""
+    from wizwar_tui.wizwar import render
+
+    assert render.card_summary("wall-of-fire", 40) == "Wall Of Fire · neutral/counter"
+    for width in (29, 26, 22, 18):
+        line = render.card_summary("wall-of-fire", width)
+        assert len(line) <= width and line.startswith("Wall Of")
+        assert line.endswith(("· neutral/counter", "· neu/ctr"))
+    assert render.card_summary("full-reflection", 14).endswith("· ctr")

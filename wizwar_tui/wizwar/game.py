@@ -1199,8 +1199,7 @@ class GameScreen(GameScreenBase):
             if ask and at is not None:
                 here = [p.seat for p in self.view.players if p.at == at]
                 title = (f"{what} at {render.square_name(at)}: only a side is a target"
-                         + (f" ({', '.join(here)} is not)" if here else "")
-                         + " · Esc cancels")
+                         + (f" ({', '.join(here)} is not)" if here else ""))
             got = await self.app.push_screen_wait(ChoiceScreen(title, options))
             if got is None:
                 self.say("Cancelled", "italic")

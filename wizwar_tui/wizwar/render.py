@@ -745,8 +745,7 @@ def opening_traps_line(view: View) -> str:
     if not n:
         return ""
     what = "A Trap! dealt at the start was" if n == 1 else f"{n} Trap! cards dealt at the start were"
-    return (f"{what} discarded and replaced (rulebook: a Trap! drawn on the deal is discarded"
-            f" and redrawn) · {view.deck_size} cards left to draw")
+    return f"{what} discarded and replaced (rulebook) · deck {view.deck_size}"
 
 
 def retreat_forcer(view: View, seat: str, frm: str) -> str:
@@ -902,8 +901,10 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
 def card_summary(slug: str, width: int = 0) -> str:
     """``Fireball · attack #power`` for the hand panel: the name, the kind, and what a
     number card sets for it (``?`` for a face not known). With ``width`` the longest of
-    ``Name · kind #use``, ``Name · kind``, ``Name`` that fits (issue 12: a cut line read
-    "attack #po…"); the name is never shortened here."""
+    ``Name · kind #use``, ``Name · kind`` that fits (issue 12: a cut line read
+    "attack #po…"); narrower, the name is cut (``Wall Of… · neutral/counter``), then the kind
+    shortened (``Wall Of F… · neu/ctr``): the kind stays, a player must see that a card
+    counters (issue 12, 80 columns). Only where even that does not fit, the name alone."""
     if not slug:
         return "? (not known)"
     cd = BY_SLUG.get(slug)
@@ -916,4 +917,14 @@ def card_summary(slug: str, width: int = 0) -> str:
     for text in (f"{cd.name} · {kind}{use}", f"{cd.name} · {kind}"):
         if not width or len(text) <= width:
             return text
+    short = "/".join(SHORT_KINDS.get(k, k[:4]) for k in kind.split("/"))
+    for tail in (f" · {kind}", f" · {short}"):
+        keep = width - len(tail) - 1  # the name's letters kept, before its "…"
+        if keep >= 4:
+            return f"{cd.name[:keep].rstrip()}…{tail}"
     return cd.name
+
+
+#: the card kinds in three letters, for a hand line too narrow for the whole word
+SHORT_KINDS = {"attack": "atk", "counter": "ctr", "neutral": "neu", "object": "obj",
+               "magic stone": "stone", "trap": "trap"}
