@@ -135,3 +135,17 @@ def test_a_narrow_hand_line_keeps_the_cards_kind() -> None:
         assert len(line) <= width and line.startswith("Wall Of")
         assert line.endswith(("· neutral/counter", "· neu/ctr"))
     assert render.card_summary("full-reflection", 14).endswith("· ctr")
+
+
+def test_a_lan_bot_seat_says_bot_once() -> None:
+    """The LAN players panel read "P2      bot P2 bot ♥15": a bot seat's name ("bot P2",
+    net.lan seat names) repeats its seat and status, so only the status is shown; a
+    person's name stays."""
+    from core.wizwar.game import GameConfig, new_game
+    from core.wizwar.view import view as build_view
+    from wizwar_tui.wizwar import render
+
+    v = build_view(new_game(GameConfig(names=("alice", "bot P2")), 0), "P1")
+    bot = render.player_line(v, v.player("P2"), "bot").plain
+    assert bot.count("bot") == 1 and "P2 " not in bot[3:]
+    assert "alice" in render.player_line(v, v.player("P1"), "connected").plain

@@ -668,7 +668,10 @@ def player_line(view: View, p: PlayerInfo, status: str | None = None,
     mark = you if p.seat == view.viewer else ""
     t.append(f"{mark:<{max(6, len(you) + 1)}}")  # a space after the mark on every row
     if status is not None:
-        name = p.name if p.name and p.name not in (p.seat, status) else ""
+        # a bot seat's name "bot P2" says only what its status ("bot") and seat say: it
+        # read "P2 bot P2 bot" (issue 12)
+        name = p.name if p.name and p.name.replace(status, "").strip() not in ("", p.seat) \
+            else ""
         if name:
             t.append(f"{name[:10]} ", col)
         t.append_text(seat_status_text(status))
