@@ -149,3 +149,22 @@ def test_a_lan_bot_seat_says_bot_once() -> None:
     bot = render.player_line(v, v.player("P2"), "bot").plain
     assert bot.count("bot") == 1 and "P2 " not in bot[3:]
     assert "alice" in render.player_line(v, v.player("P1"), "connected").plain
+
+
+def test_the_side_header_keeps_the_seed_whole() -> None:
+    """``play --players 4`` at 80x24 puts the header in the right column (34 cells), where
+    "Wiz-War · you are P1 · round 1 · seed 12345678901234" was cut inside the seed."""
+    from types import SimpleNamespace
+
+    from core.wizwar.game import GameConfig, new_game
+    from core.wizwar.view import view as build_view
+    from wizwar_tui.wizwar.game import GameScreen
+
+    v = build_view(new_game(GameConfig(players=4), 1), "P1")
+    me = SimpleNamespace(human="P1")
+    full = GameScreen.side_where(me, v, "seed 7", 40)  # type: ignore[arg-type]
+    assert full == "Wiz-War · you are P1 · round 1 · seed 7"
+    for where, width in (("seed 12345678901234", 34),
+                         ("team play · seed 18446744073709551615", 34)):
+        line = GameScreen.side_where(me, v, where, width)  # type: ignore[arg-type]
+        assert len(line) <= width and line.endswith(where.split(" · ")[-1])

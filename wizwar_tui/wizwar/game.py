@@ -645,8 +645,22 @@ class GameScreen(GameScreenBase):
             turn, where = self.top_parts(v)
             text = Text(no_wrap=True, overflow="ellipsis")
             text.append(turn, "bold")
-            text.append(f"\nWiz-War · you are {self.human} · round {v.round} · {where}")
+            text.append("\n" + self.side_where(v, where, side.content_region.width
+                                                or side.size.width))
             side.update(text)
+
+    def side_where(self, v: View, where: str, width: int) -> str:
+        """The right column header's second line, shortened to ``width`` so that the seed
+        (or LAN address) stays whole: "Wiz-War · you are P1 · round 1 · seed S", then
+        shorter words for who and the round, then the seed alone (issue 12: ``play
+        --players 4`` at 80x24 cut the seed; the team variant is named in the players
+        panel too)."""
+        for text in (f"Wiz-War · you are {self.human} · round {v.round} · {where}",
+                     f"you are {self.human} · round {v.round} · {where}",
+                     f"{self.human} · r{v.round} · {where}", where):
+            if not width or len(text) <= width:
+                return text
+        return where.split(" · ")[-1]  # the seed or address; the variants are said below
 
     def top_parts(self, v: View) -> tuple[str, str]:
         """The header's turn text and where the game is (variants, seed or LAN address)."""
