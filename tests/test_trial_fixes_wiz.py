@@ -168,3 +168,49 @@ def test_the_side_header_keeps_the_seed_whole() -> None:
                          ("team play · seed 18446744073709551615", 34)):
         line = GameScreen.side_where(me, v, where, width)  # type: ignore[arg-type]
         assert len(line) <= width and line.endswith(where.split(" · ")[-1])
+
+
+async def test_keys_typed_at_once_after_colon_reach_the_command_line() -> None:
+    """A burst ``:`` ``move d3`` arriving before the command line had the focus (Textual
+    focuses on a later turn of the loop) lost the letters to the board (``m`` walked, the
+    rest fell away) under load: every key of the burst lands in the line."""
+    from textual import events
+    from textual.widgets import Input
+
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": ["3"]}, {"at": "a1", "hand": ["2"]}],
+           "turn": {"active": "P1"}}
+    s = session_of(doc)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, s)
+        for ch in ":move d4":  # posted in one go: none is handled before the burst is in
+            key = "colon" if ch == ":" else "space" if ch == " " else ch
+            app.post_message(events.Key(key, ch))
+        for _ in range(4):
+            await pilot.pause()
+        assert game.query_one("#cmd", Input).value == "move d4"
+        assert not s.actions
+
+
+async def test_keys_typed_at_once_after_a_reach_the_actions_filter() -> None:
+    """``a`` then ``end`` in one burst: the letters were lost (or taken for game keys, ``e``
+    ends the turn) before the menu's filter had the focus; they filter the menu."""
+    from textual import events
+    from textual.widgets import Input
+
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": ["3"]}, {"at": "a1", "hand": ["2"]}],
+           "turn": {"active": "P1"}}
+    s = session_of(doc)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_game(pilot, app, s)
+        for ch in "aend":
+            app.post_message(events.Key(ch, ch))
+        for _ in range(6):
+            await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert app.screen.query_one(Input).value == "end"
+        assert not s.actions
+        assert all("end" in label for label, _ in app.screen.shown)

@@ -138,6 +138,10 @@ class GameBoard(Board):
         self.move_cursor(dx, dy)
 
 
+#: the keys that open an input, and their actions (run as the key arrives: GameScreen.on_key)
+OPENERS = {"colon": "command", "a": "actions"}
+
+
 class GameScreen(GameScreenBase):
     """One game: the human against bots (a ``LocalSession``), or a LAN game (a
     ``NetSession`` with its ``LanLink``; the human's actions go to the host, which commits
@@ -204,6 +208,7 @@ class GameScreen(GameScreenBase):
         self.log_width = 0  # the width the log was last wrapped at
         self.message_turn: tuple[Any, ...] | None = None  # the turn self.message is about
         self.seen_events = 0  # LAN: events already in the log
+        self.early: list[str] | None = None  # keys typed while the actions menu opens
         self.seen_messages = len(lan.messages) if lan is not None else 0
         self.logged_problem = ""
         self.busy = False
@@ -1581,15 +1586,50 @@ class GameScreen(GameScreenBase):
             (a for a in legal if a.verb == "end"),
             key=lambda a: -(2 if a.number is None else a.number))
         options = [(self._describe(a), a) for a in legal]
+        self.early = []  # keys typed before the menu is up are its filter's (on_key)
         self._pick_filtered(options)
 
     @work(exclusive=True, group="choose")
     async def _pick_filtered(self, options: list[tuple[str, Action]]) -> None:
-        got = await self.app.push_screen_wait(
-            ChoiceScreen("Legal actions (type to filter, arrows to choose)", options,
-                         filterable=True, preselect=None))
+        menu = ChoiceScreen("Legal actions (type to filter, arrows to choose)", options,
+                            filterable=True, preselect=None)
+        menu.typed = self.early if self.early is not None else []
+        self.early = None
+        got = await self.app.push_screen_wait(menu)
         if got is not None:
             self.do(got)
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys typed right after ``:`` or ``a`` under load were lost (issue 12): Textual
+        hands each key to the widget focused when it arrives, and runs a binding only when
+        the key has bubbled up to the app, so the keys behind ``:`` were already on their
+        way through the board when the command line opened. Here, in the order they were
+        typed: ``:`` and ``a`` open their input at once (not later, at the app), and a
+        printable key that comes through the board after that goes to the command line or
+        the actions menu's filter instead of being lost or taken for a game key."""
+        if not event.is_printable or not event.character:
+            return
+        top = self.app.screen
+        cmd = self.query_one("#cmd", Input)
+        if self.early is not None and not any(w.group == "choose" and not w.is_finished
+                                              for w in self.workers):
+            self.early = None  # the menu's worker never ran (cancelled): keys are keys
+        if top is not self and isinstance(top, ChoiceScreen) and top.filterable:
+            top.take_early(event.character)
+        elif top is self and self.early is not None:
+            self.early.append(event.character)
+        elif top is self and cmd.display and self.focused is cmd:
+            cmd.insert_text_at_cursor(event.character)
+        elif top is self and event.key in OPENERS and self.check_action(OPENERS[event.key],
+                                                                         ()) is True:
+            event.stop()
+            event.prevent_default()
+            getattr(self, f"action_{OPENERS[event.key]}")()
+            return
+        else:
+            return
+        event.stop()
+        event.prevent_default()
 
     def _describe(self, a: Action) -> str:
         text = str(a).split(" ", 1)[1]
@@ -1605,7 +1645,9 @@ class GameScreen(GameScreenBase):
         cmd = self.query_one("#cmd", Input)
         cmd.display = True
         cmd.value = ""
-        cmd.focus()
+        # focused now, not on a later turn of the loop (Widget.focus defers it): the keys
+        # typed right after ":" are already queued and must reach the line (issue 12)
+        self.set_focus(cmd)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Do the typed action; keep the line open on an error so it can be fixed."""
