@@ -82,6 +82,9 @@ class ChoiceScreen(ModalScreen[Any]):
         self.options = options
         self.filterable = filterable
         self.shown: list[tuple[str, Any]] = list(options)
+        #: characters typed for the filter before it could take them (the screen that
+        #: opened this one hands them over: :meth:`take_early`)
+        self.typed: list[str] = []
 
     def compose(self) -> ComposeResult:
         """Title, optional filter input, the option list."""
@@ -113,12 +116,26 @@ class ChoiceScreen(ModalScreen[Any]):
         else:
             ol.highlighted = None  # (an OptionList highlights its first option when made)
         if self.filterable:
-            self.query_one(Input).focus()
+            inp = self.query_one(Input)
+            self.set_focus(inp)  # now: the keys queued behind this one are for it
+            if self.typed:  # typed before the filter was there (issue 12)
+                inp.value = "".join(self.typed) + inp.value
+                inp.cursor_position = len(inp.value)
+                self.typed.clear()
         else:
             ol.focus()
         self.watch(ol, "scroll_y", self.update_more, init=False)
         self.watch(ol, "virtual_size", self.update_more, init=False)
         self.call_after_refresh(self.update_more)
+
+    def take_early(self, ch: str) -> None:
+        """A character typed for the filter that reached the screen below (it was typed
+        right after the key that opened this one): into the filter, in order."""
+        inp = self.query(Input).first() if self.filterable else None
+        if inp is not None and self.is_mounted and self.focused is inp:
+            inp.insert_text_at_cursor(ch)
+        else:
+            self.typed.append(ch)
 
     def on_resize(self) -> None:
         """The window changed: what the list shows too."""

@@ -676,7 +676,10 @@ def player_line(view: View, p: PlayerInfo, status: str | None = None,
     head.append(f"{mark:<{max(6, len(you) + 1)}}")  # a space after the mark on every row
     fields: list[Text] = []
     if status is not None:
-        name = p.name if p.name and p.name not in (p.seat, status) else ""
+        # a bot seat's name "bot P2" says only what its status ("bot") and seat say: it
+        # read "P2 bot P2 bot" (issue 12)
+        name = p.name if p.name and p.name.replace(status, "").strip() not in ("", p.seat) \
+            else ""
         if name:
             fields.append(Text(name[:10], col))
         fields.append(seat_status_text(status))
@@ -787,6 +790,18 @@ def first_player_line(view: View) -> str:
     if view.active == view.viewer:
         return "You rolled highest and go first"
     return f"{view.active} rolled highest and goes first"
+
+
+def opening_traps_line(view: View) -> str:
+    """The public line for the Trap! cards the opening deal put aside, from a view taken
+    before anyone acted ("" when none was dealt). At that moment the discard pile holds
+    only those. Source: rulebook, Starting the Game ("If TRAP! is drawn on the deal,
+    discard it and redraw"); digest, Setup."""
+    n = sum(1 for face in view.discard if face == "trap")
+    if not n:
+        return ""
+    what = "A Trap! dealt at the start was" if n == 1 else f"{n} Trap! cards dealt at the start were"
+    return f"{what} discarded and replaced (rulebook) · deck {view.deck_size}"
 
 
 def retreat_forcer(view: View, seat: str, frm: str) -> str:
@@ -942,8 +957,10 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
 def card_summary(slug: str, width: int = 0) -> str:
     """``Fireball · attack #power`` for the hand panel: the name, the kind, and what a
     number card sets for it (``?`` for a face not known). With ``width`` the longest of
-    ``Name · kind #use``, ``Name · kind``, ``Name`` that fits (issue 12: a cut line read
-    "attack #po…"); the name is never shortened here."""
+    ``Name · kind #use``, ``Name · kind`` that fits (issue 12: a cut line read
+    "attack #po…"); narrower, the name is cut (``Wall Of… · neutral/counter``), then the kind
+    shortened (``Wall Of F… · neu/ctr``): the kind stays, a player must see that a card
+    counters (issue 12, 80 columns). Only where even that does not fit, the name alone."""
     if not slug:
         return "? (not known)"
     cd = BY_SLUG.get(slug)
@@ -956,4 +973,14 @@ def card_summary(slug: str, width: int = 0) -> str:
     for text in (f"{cd.name} · {kind}{use}", f"{cd.name} · {kind}"):
         if not width or len(text) <= width:
             return text
+    short = "/".join(SHORT_KINDS.get(k, k[:4]) for k in kind.split("/"))
+    for tail in (f" · {kind}", f" · {short}"):
+        keep = width - len(tail) - 1  # the name's letters kept, before its "…"
+        if keep >= 4:
+            return f"{cd.name[:keep].rstrip()}…{tail}"
     return cd.name
+
+
+#: the card kinds in three letters, for a hand line too narrow for the whole word
+SHORT_KINDS = {"attack": "atk", "counter": "ctr", "neutral": "neu", "object": "obj",
+               "magic stone": "stone", "trap": "trap"}
