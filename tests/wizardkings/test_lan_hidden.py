@@ -44,23 +44,52 @@ def _peers(seed: int) -> dict[str, Any]:
     return out
 
 
-@functools.lru_cache(maxsize=2)
-def _play(seed: int, level: str = "captain") -> tuple[dict[str, Any], list[Any]]:
+#: the movement-phase spells (units.md §4), which reveal their caster on a LAN (R81)
+MOVE_SPELLS = ("heal", "forced-march", "elven-gate")
+_BOT_ACT = type(RS).bot_act
+
+
+def spell_bot(self: Any, state: Any, player: str, level: str = "") -> Any:
+    """The captain, except that it casts a movement-phase spell whenever it may (the one of
+    its army due this turn first: heal, elven-gate by turns for the Elves) and answers
+    every Movement Phase Dispel window with a Dispel when it may: so that a short game casts
+    every such spell on a LAN. Decides from the seat's own state only."""
+    g = state.d
+    if g["phase"] == "movement" and not g.get("settle") and player in self.stage(state).players:
+        legal = self.legal_actions(state, player)
+        if g.get("mspell"):
+            dispels = [a for a in legal if a.verb == "dispel"]
+            if dispels:
+                return dispels[0]
+        else:
+            casts = [a for a in legal if a.verb == "cast" and a.words[0] in MOVE_SPELLS]
+            if g["armies"][player] == "elves":
+                casts += self.expand(state, player, "cast:elven-gate")
+            if casts:
+                want = MOVE_SPELLS[g["turn"] % 3]
+                return next((a for a in casts if a.words[0] == want), casts[0])
+    return _BOT_ACT(self, state, player, level)
+
+
+@functools.lru_cache(maxsize=3)
+def _play(seed: int, level: str = "captain", spells: bool = False
+          ) -> tuple[dict[str, Any], list[Any]]:
     """A whole bot game on three networked states: each seat's action decided on its own
     state, its sealed orders sent to the others as their public part; every step checked
     to give one public hash and one stage everywhere. Returns the states and the whole
     actions (what the end's openings give); kept for the tests that read it (read only)."""
     peers = _peers(seed)
     whole: list[Any] = []
+    act = functools.partial(spell_bot, RS) if spells else RS.bot_act
     while not RS.result(peers[""]).over:
         st = RS.stage(peers[""])
         assert all(RS.stage(x) == st for x in peers.values())
         if st.kind == "sealed":
-            chosen = [(p, RS.bot_act(peers[p], p, level)) for p in st.players]
+            chosen = [(p, act(peers[p], p, level)) for p in st.players]
         elif st.kind == "reveal":
             chosen = [(st.holder, RS.answer(peers[st.holder], st.holder))]
         else:
-            chosen = [(st.players[0], RS.bot_act(peers[st.players[0]], st.players[0], level))]
+            chosen = [(st.players[0], act(peers[st.players[0]], st.players[0], level))]
         for p, a in chosen:
             sealed = RS.seal(peers[p], a)
             if st.kind != "sealed":
