@@ -1012,8 +1012,8 @@ def _mspell_answer(st: G.State, a: Action) -> list[Event]:
         w = _own(g, a.actor, a.words[0])
         at = g["blocks"][sp["caster"]]["at"]
         wb = g["blocks"][w]
-        known = bool(wb["type"])
-        if (known and (not G.utype(g, w).wizard or wb["strength"] < 2)) or \
+        # a type or strength this peer does not know ("", 0) is checked at the reveal
+        if (wb["type"] and not G.utype(g, w).wizard) or 0 < wb["strength"] < 2 or \
                 (wb["at"] != at and wb["at"] not in G.bd(g).neighbours(at)):
             raise IllegalAction("Dispel needs your wizard of strength 2+ in or next to the "
                                 "caster's hex (R86)")
