@@ -111,12 +111,49 @@ class HeldHeader:
         self.acted = True
 
 
+def _safe_tag(tag: str) -> str:
+    """``tag`` as it stands in a log's file name."""
+    return "".join(c for c in tag if c.isalnum() or c in "-_")[:30]
+
+
 def new_log(kind: str, tag: str = "") -> LogFile:
     """A new log file in :func:`games_dir` named by time, kind and ``tag``."""
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    safe = "".join(c for c in tag if c.isalnum() or c in "-_")[:30]
+    safe = _safe_tag(tag)
     name = f"{stamp}-{kind}{'-' + safe if safe else ''}-{secrets.token_hex(2)}.wwlog"
     return LogFile(os.path.join(games_dir(), name))
+
+
+#: how many of a name's newest peer logs a rejoin from a new process looks through
+REJOIN_LOOKBACK = 20
+
+
+def unfinished_peer_log(key: str, name: str) -> tuple[str, int] | None:
+    """A joined player's log on disk that a rejoin from a new process continues: the
+    newest of ``name``'s peer logs (of the last :data:`REJOIN_LOOKBACK`) whose header is of
+    the game ``key`` (:func:`game_key`), read whole without damage, with no end record and
+    at least one action; with the number of actions it holds. None when there is none (a
+    damaged one is never continued: the rejoin writes a new, complete file)."""
+    safe = _safe_tag(name)
+    mark = f"-peer-{safe}-" if safe else "-peer-"
+    try:
+        folder = games_dir()
+        names = sorted((n for n in os.listdir(folder)
+                        if n.endswith(".wwlog") and mark in n), reverse=True)
+    except OSError:
+        return None
+    for n in names[:REJOIN_LOOKBACK]:
+        path = os.path.join(folder, n)
+        try:
+            with open(path, "rb") as f:
+                loaded = log.read(f.read())
+        except (OSError, log.LogError):
+            continue
+        if loaded.damage or loaded.end is not None or not loaded.records:
+            continue
+        if game_key(loaded.header) == key:
+            return path, len(loaded.records)
+    return None
 
 
 def game_key(header: dict[str, Any]) -> str:
@@ -135,14 +172,17 @@ def game_key(header: dict[str, Any]) -> str:
 
 class PeerLog:
     """A joined player's game log (``PeerGame.writer`` is its :meth:`write`) that a later
-    join of the same game in this process continues instead of starting a second file.
+    join of the same game continues instead of starting a second file: in this process,
+    or in a new one (the app quit and ``wizwar join`` again).
 
     A joined player who leaves and joins again (same host, port and name: the seat token
     takes the same seat back) is sent the whole game again by the host: the header and
     every action. The first join writes them to a new file (:func:`new_log`); a rejoin of
-    the same game (:func:`_game_key` of its header) appends only the actions after the
+    the same game (:func:`game_key` of its header) appends only the actions after the
     last one the file holds, so the file stays one log that ``wizwar verify`` replays. A
-    different game at the same address starts a new file.
+    different game at the same address starts a new file. A new process finds the file on
+    disk (:func:`unfinished_peer_log`: the name's newest unfinished, undamaged log of that
+    game).
 
     Attributes:
         path: the file written (a new file's path until a rejoin's header picks the old one).
@@ -178,6 +218,12 @@ class PeerLog:
                 self.file = LogFile(prev.path, append=True)
                 self.last = prev.last
                 return
+            if prev is None:  # a new process: the log an earlier one left, if any
+                found = unfinished_peer_log(self.key, self.slot[2])
+                if found is not None:
+                    self.file = LogFile(found[0], append=True)
+                    self.last = found[1]
+                    return
             self.last = 0
         elif rec.get("end"):
             if self.ended:

@@ -112,10 +112,14 @@ class NetNotices:
         self.status = dict(status)
         return out
 
+    def away(self) -> list[str]:
+        """The seats whose connection is lost now (they may rejoin), in seat order."""
+        return [s for s, st in self.status.items() if st == "disconnected"]
+
     def waiting(self) -> str:
         """One line while seats are disconnected ("P2 disconnected: the game waits for P2
         to rejoin"), else ""."""
-        gone = ", ".join(s for s, st in self.status.items() if st == "disconnected")
+        gone = ", ".join(self.away())
         return f"{gone} disconnected: the game waits for {gone} to rejoin" if gone else ""
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 import os
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -370,21 +370,24 @@ def speed_text(delay: float) -> str:
     return f"{1 / delay:g} actions/s"
 
 
-def parse_jump(text: str, rp: Replay) -> int:
+def parse_jump(text: str, rp: Replay, rounds: bool = True) -> int:
     """Where a jump goes: ``12`` turn 12, ``a57`` (or ``#57``) action 57, ``r3`` the start
-    of round 3. Raises ``ValueError`` with the reason."""
+    of round 3 (a game whose timeline has rounds: ``rounds``; else ``r3`` is refused with
+    the reason). Raises ``ValueError`` with the reason."""
     t = text.strip().lower().replace(" ", "")
+    how = "type a turn number, a57 for action 57" + (" or r3 for round 3" if rounds else "")
     if not t:
-        raise ValueError("type a turn number, a57 for action 57 or r3 for round 3")
+        raise ValueError(how)
     kind = "turn"
     if t[0] in "a#r":
         kind = {"a": "action", "#": "action", "r": "round"}[t[0]]
         t = t[1:]
     elif t.startswith("t"):
         t = t[1:]
+    if kind == "round" and not rounds:
+        raise ValueError(f"{text.strip()!r}: this game has turns, no rounds: {how}")
     if not t.isdigit():
-        raise ValueError(f"{text.strip()!r}: type a turn number, a57 for action 57 or r3 "
-                         "for round 3")
+        raise ValueError(f"{text.strip()!r}: {how}")
     k = int(t)
     if kind == "action":
         if k > rp.total:
@@ -424,7 +427,10 @@ class ReplayScreen(Screen[None]):
         Binding("tab", "panels", "Board/panels"),
         Binding("up,k", "scroll_board(-2)", "Scroll up", show=False),
         Binding("down,j", "scroll_board(2)", "Scroll down", show=False),
-        Binding("t", "jump", "Jump"),
+        # a priority key: the app runs it as it reads the key, before the keys typed after
+        # it are sent on (a plain binding runs when ``t`` comes back up to the app, and
+        # ``12`` and Enter typed fast had already gone to the screen: lost)
+        Binding("t", "jump", "Jump", priority=True),
         Binding("space", "play", "Play/pause"),
         Binding("plus,equals_sign", "speed(1)", "Faster"),
         Binding("minus", "speed(-1)", "Slower"),
@@ -433,6 +439,11 @@ class ReplayScreen(Screen[None]):
         Binding("q", "back", "Back"),
     ]
     AUTO_FOCUS = None  # nothing takes the keys (the log would take Home/End to scroll)
+    #: the game's timeline has rounds apart from its turns (Wiz-War: a round is every
+    #: wizard's turn once); a game whose replay marks count its own turns
+    #: (:meth:`~wizwar_tui.gameui.GameUI.replay_mark`) says False: the header then says
+    #: only "turn 12 (P2)", not "round 12 · turn 12", and ``r3`` is no jump
+    ROUNDS: ClassVar[bool] = True
 
     def __init__(self, replay: Replay, delay: float = 0.5, ascii_only: bool = False,
                  start: int = 0, seat: str | None = None) -> None:
@@ -456,8 +467,9 @@ class ReplayScreen(Screen[None]):
         yield Static(id="replay-head")
         yield from self.compose_game()
         yield Static(id="status")
-        yield Input(placeholder="jump: 12 = turn 12 · a57 = action 57 · r3 = round 3 · "
-                                "Esc closes", id="jump", disabled=True)
+        rounds = "r3 = round 3 · " if self.ROUNDS else ""
+        yield Input(placeholder=f"jump: 12 = turn 12 · a57 = action 57 · {rounds}Esc closes",
+                    id="jump", disabled=True)
         # every key in sight at any width (issue 12); no palette mark: at 80 columns it
         # covered the second line's last key ("v See▏^p palette")
         yield KeysFooter(show_command_palette=False)
@@ -546,7 +558,8 @@ class ReplayScreen(Screen[None]):
             t.append(f"\n file {name}\n", "bold")
         t.append(f" action {self.n} / {rp.total}", "bold")
         rnd, active = rp.marks[self.n]
-        t.append(f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})")
+        t.append(f" · round {rnd}" if self.ROUNDS else "")
+        t.append(f" · turn {rp.turn_of(self.n)} ({active})")
         if rp.ruleset.result(st).over:  # who won is on the first line
             t.append(" · game over")
         t.append(" · seen as ")
@@ -758,14 +771,19 @@ class ReplayScreen(Screen[None]):
 
     # ------------------------------------------------------------------ jumping
     def action_jump(self) -> None:
-        """Open the jump line (turn, action or round)."""
+        """Open the jump line (turn, action or round), focused at once: the keys typed
+        right after ``t`` (fast, or pasted) go into it (``Input.focus`` only asks for the
+        focus later, after those keys). In the open line ``t`` is typed (``t12``)."""
+        box = self.query_one("#jump", Input)
+        if box.display and not box.disabled and box.has_focus:
+            box.insert_text_at_cursor("t")
+            return
         self.stop()
         self.show()
-        box = self.query_one("#jump", Input)
         box.display = True
         box.disabled = False
         box.value = ""
-        box.focus()
+        self.set_focus(box)
 
     def close_jump(self) -> None:
         """Hide the jump line."""
@@ -780,7 +798,7 @@ class ReplayScreen(Screen[None]):
             return
         event.stop()
         try:
-            n = parse_jump(event.value, self.replay)
+            n = parse_jump(event.value, self.replay, self.ROUNDS)
         except ValueError as exc:
             event.input.value = ""
             self.say(f"Cannot jump: {exc}", "bold red")

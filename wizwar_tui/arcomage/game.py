@@ -342,10 +342,11 @@ class ArcoMageGameScreen(GameScreenBase):
         self.query_one("#ac-book").display = not compact or self.list_shown == "book"
         self.query_one("#ac-actions").display = not compact or self.list_shown == "actions"
         players = Text()
-        players.append_text(render.player_panel(v, self.human, self.human, compact))
+        players.append_text(render.player_panel(v, self.human, self.human, compact,
+                                                self.ascii_only))
         players.append("\n")
         players.append_text(render.player_panel(v, render.other(self.human), self.human,
-                                                compact))
+                                                compact, self.ascii_only))
         self.query_one("#ac-players", Static).update(players)
         self.draw_book(v, legal)
         self.draw_actions(v, legal)
@@ -426,6 +427,9 @@ class ArcoMageGameScreen(GameScreenBase):
         else:
             t.append(f" turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
         t.append(f" · you are {self.human}", render.colour(self.human))
+        away = self.away()
+        if away and not v.get("winner"):  # before the rest: a narrow window cuts the end
+            t.append(f" · {', '.join(away)} disconnected", "bold red")
         clock = self.clock_text(v)
         if clock:
             t.append(clock, "bold yellow" if "⏱ 1" in clock or "⏱ " + "0" in clock
@@ -435,7 +439,25 @@ class ArcoMageGameScreen(GameScreenBase):
             t.append(f" (limit {v['turn_limit']})", "dim")
         return t
 
+    def away(self) -> list[str]:
+        """The other seats of a LAN game whose connection is lost now (they may rejoin)."""
+        if self.net_notices is None:
+            return []
+        return [p for p in self.net_notices.away() if p != self.human]
+
     def prompt(self, v: Any, legal: list[Action]) -> Text:
+        """What the human may do now (:meth:`prompt_text`); while the rival's connection is
+        lost, said first (the host plays on in his turn; the rival's next decision waits
+        for him to rejoin)."""
+        t = self.prompt_text(v, legal)
+        away = self.away()
+        if away and not self.session.over and self.my_turn() and self.message is None:
+            gone = ", ".join(away)
+            t = Text.assemble((f"{gone} disconnected (the game waits at {gone}'s turn) · ",
+                               "bold red"), t)
+        return t
+
+    def prompt_text(self, v: Any, legal: list[Action]) -> Text:
         """What the human may do now, in words (the message of the last refusal first,
         until an action is played: a refusal said in the rival's turn is stale in one's own)."""
         if self.message is not None and self.message_seq not in (-1, v.get("seq", -1)):
@@ -455,7 +477,8 @@ class ArcoMageGameScreen(GameScreenBase):
             moving = ", ".join(s.to_move()) or "nobody"
             return Text(f"{moving} is thinking…", "dim")
         if self.choosing:
-            return Text(f"{self.choosing_what}: arrows + Enter on a green hex, or pick in the "
+            mark = render.GLYPHS[self.ascii_only]["mark"]
+            return Text(f"{self.choosing_what}: arrows + Enter on a green {mark} hex, or pick in the "
                         "action list (a) · Esc cancels", "bold")
         step = v["step"]
         if v["stack"] and v["prio"] == self.human:
@@ -480,7 +503,8 @@ class ArcoMageGameScreen(GameScreenBase):
             return Text("You are attacked: a lists the blocks (\"block\" alone: none)",
                         "bold yellow")
         if step == "choose":
-            return Text("A spell asks you to choose: Enter on a green hex or a (the list)",
+            mark = render.GLYPHS[self.ascii_only]["mark"]
+            return Text(f"A spell asks you to choose: Enter on a green {mark} hex or a (the list)",
                         "bold")
         return Text("Your MAIN: cast (s, Enter) · walk (Enter on your piece) · end the turn (e)",
                     "bold")
@@ -740,7 +764,7 @@ class ArcoMageGameScreen(GameScreenBase):
         if a.verb == "move":
             why = self.session.why(f"{a.actor} move {a.targets[0]}-{h}")
             return why or "no walk of this piece ends there"
-        return "pick one of the green hexes"
+        return f"pick one of the green {render.GLYPHS[self.ascii_only]['mark']} hexes"
 
     def walk_reason(self, h: str) -> str:
         """Why the piece on ``h`` cannot walk now, asked of the rules with a step to each
@@ -826,8 +850,9 @@ class ArcoMageGameScreen(GameScreenBase):
     def action_zoc(self) -> None:
         """Show or hide the enemy's Zones of Control (R75) on the field."""
         self.zoc = not self.zoc
-        self.say("Zones of Control shown (red: next to an enemy creature, a walk stops there)"
-                 if self.zoc else "Zones of Control hidden", "dim")
+        zoc = render.GLYPHS[self.ascii_only]["zoc"]
+        self.say(f"Zones of Control shown (red, {zoc}: next to an enemy creature, a walk stops "
+                 "there)" if self.zoc else "Zones of Control hidden", "dim")
         self.draw()
 
     def highlighted_spell(self) -> str:

@@ -28,6 +28,17 @@ View = dict[str, Any]
 COLOURS = {"P1": "bright_cyan", "P2": "bright_yellow"}
 ROMAN = ("0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 
+#: the glyphs that tell the field's highlights apart without colour (NO_COLOR, 16 colours,
+#: the Linux console), as Wiz-War's board does with its reach dot and target brackets:
+#: ``mark`` stands after the hex name of a hex the current choice may pick (a walk's end,
+#: a target), ``zoc`` fills the empty lines of a hex in an enemy's Zone of Control (R75) and
+#: stands after the name of an occupied one; ``life`` is Life everywhere (field and panels).
+#: Unicode glyphs are all in the Linux console's font (CP437/Latin-1).
+GLYPHS = {
+    False: {"mark": "♦", "zoc": "×", "life": "♥", "nexus": "░"},
+    True: {"mark": ">", "zoc": "x", "life": "L", "nexus": ":"},
+}
+
 #: (up, down, left, right) -> the box glyph there
 _BOX = {
     (0, 0, 1, 1): "─", (1, 1, 0, 0): "│", (0, 1, 0, 1): "┌", (0, 1, 1, 0): "┐",
@@ -95,12 +106,16 @@ def _edges(geo: FieldGeometry) -> tuple[set[tuple[int, int]], set[tuple[int, int
     return hor, ver
 
 
-def hex_lines(v: View, h: str, geo: FieldGeometry, viewer: str) -> list[Text]:
-    """The inside of hex ``h``: ``geo.ch`` lines of ``geo.cw`` characters."""
+def hex_lines(v: View, h: str, geo: FieldGeometry, viewer: str,
+              ascii_only: bool = False) -> list[Text]:
+    """The inside of hex ``h``: ``geo.ch`` lines of ``geo.cw`` characters (the third
+    character of the first line, after the name, is a space: :func:`render_field` puts the
+    highlight's glyph there)."""
     w = geo.cw
+    g = GLYPHS[ascii_only]
     out = [Text(h.ljust(w)[:w])] + [Text(" " * w) for _ in range(geo.ch - 1)]
     if h in fld.NEXUS:
-        out = [Text("Nexus".center(w)[:w], "dim")] + [Text("░" * w, "dim")
+        out = [Text("Nexus".center(w)[:w], "dim")] + [Text(g["nexus"] * w, "dim")
                                                       for _ in range(geo.ch - 1)]
         return out
     for p in ("P1", "P2"):
@@ -112,7 +127,8 @@ def hex_lines(v: View, h: str, geo: FieldGeometry, viewer: str) -> list[Text]:
             out[0] = _pad(line, w)
             form = form_of(pl)
             word = form.replace("-form", "").replace("-", " ").title() if form else "wizard"
-            extra = f"{word} ♥{pl['life']}" if w >= 10 else f"♥{pl['life']}"
+            life = f"{g['life']}{pl['life']}"
+            extra = f"{word} {life}" if w >= 10 else life
             if geo.ch >= 2:
                 out[1] = _pad(Text(extra, st), w)
             if geo.ch >= 3:
@@ -158,7 +174,13 @@ def render_field(v: View, viewer: str, geo: FieldGeometry, *, cursor: str = "",
                  ascii_only: bool = False) -> Text:
     """The whole field as text: every hex's box and inside; the cursor hex reversed, the
     ``marked`` hexes (where a chosen action may go) on green, and with ``zoc`` the hexes
-    guarded against ``viewer``'s pieces (R75: adjacent to an enemy creature) on red."""
+    guarded against ``viewer``'s pieces (R75: adjacent to an enemy creature) on red.
+
+    Each highlight has a shape too, so it is found without colour (NO_COLOR, 16 colours,
+    the Linux console; :data:`GLYPHS`): a marked hex has ``♦`` (``>``) after its name and
+    its inside bold and underlined; a guarded hex has ``×`` (``x``) after its name, and its
+    empty lines hatched ``× × ×``; the cursor is reversed."""
+    g = GLYPHS[ascii_only]
     hor, ver = _edges(geo)
     grid = [[" "] * geo.width for _ in range(geo.height)]
     for ln in range(geo.height):
@@ -169,16 +191,20 @@ def render_field(v: View, viewer: str, geo: FieldGeometry, *, cursor: str = "",
             right = (ln, col) in hor and (ln, col + 1) in hor
             key = (int(up), int(down), int(left), int(right))
             if any(key):
-                g = _BOX.get(key, "+")
+                glyph = _BOX.get(key, "+")
                 if ascii_only:
-                    g = "-" if g == "─" else "|" if g == "│" else "+"
-                grid[ln][col] = g
+                    glyph = "-" if glyph == "─" else "|" if glyph == "│" else "+"
+                grid[ln][col] = glyph
     marked_set = set(marked)
     guard = {h for h in fld.HEXES if fld.passable(h) and zoc and guarded(v, h, viewer)}
     insides: dict[tuple[int, int], tuple[str, int, Text]] = {}
     for h in fld.HEXES:
         c0, l0 = geo.origin(h)
-        for i, t in enumerate(hex_lines(v, h, geo, viewer)):
+        lines = hex_lines(v, h, geo, viewer, ascii_only)
+        if h in marked_set or h in guard:
+            lines = _highlight(lines, g["mark"] if h in marked_set else g["zoc"],
+                               g["zoc"] if h in guard else "")
+        for i, t in enumerate(lines):
             insides[(l0 + 1 + i, c0 + 1)] = (h, i, t)
     out = Text(no_wrap=True, overflow="crop")
     for ln in range(geo.height):
@@ -194,19 +220,37 @@ def render_field(v: View, viewer: str, geo: FieldGeometry, *, cursor: str = "",
             if h in guard:
                 style = "on dark_red"
             if h in marked_set:
-                style = "on dark_green"
+                style = "bold underline on dark_green"
             if h == cursor:
                 style = "reverse"
             t = t.copy()
-            if ascii_only:
-                t = Text(t.plain.replace("♥", "L").replace("░", ":"), t.style)
-                t.spans = []
             if style:
                 t.stylize(style)
             out.append_text(t)
             col += geo.cw
         out.append("\n")
     out.rstrip()
+    return out
+
+
+def _highlight(lines: list[Text], badge: str, hatch: str) -> list[Text]:
+    """A hex's inside ``lines`` with ``badge`` after its name (the first line's third
+    character, a space); its blank lines hatched with ``hatch`` (``" × × × "``), or, with
+    none, the first blank one carries ``badge`` in its middle (an empty hex to pick)."""
+    out = []
+    centred = False
+    for i, t in enumerate(lines):
+        t = t.copy()
+        w = len(t.plain)
+        if i == 0 and w > 2 and t.plain[2] == " ":
+            t = t[:2] + Text(badge, "bold") + t[3:]
+        elif i > 0 and not t.plain.strip():
+            if hatch:
+                t = Text("".join(hatch if k % 2 else " " for k in range(w)), "bold")
+            elif not centred:
+                t = Text(badge.center(w), "bold")
+                centred = True
+        out.append(t)
     return out
 
 
@@ -281,12 +325,14 @@ def ceiling_text(pl: dict[str, Any]) -> str:
            f"{''.join('-' + m for m in minus)})"
 
 
-def player_panel(v: View, p: str, me: str, compact: bool = False) -> Text:
+def player_panel(v: View, p: str, me: str, compact: bool = False,
+                 ascii_only: bool = False) -> Text:
     """One archmage's panel: Life, Mana, INT and the cast ceiling with its parts,
     Moat/Wall/Tower, the worker buildings with their workers (``Quarry 5:1w``: integrity 5,
     one worker; ``X`` destroyed), corpses, Form, conditions, the traps lying on his book
     (and the turns they were set) and how many spells he cast this turn. ``compact``: about
-    three lines of 28 characters (a small window)."""
+    three lines of 28 characters (a small window), Life as the field shows it (``♥30``,
+    ASCII ``L30``: :data:`GLYPHS`)."""
     pl = v["players"][p]
     t = Text(no_wrap=False, overflow="fold")
     st = colour(p) + " bold"
@@ -300,7 +346,7 @@ def player_panel(v: View, p: str, me: str, compact: bool = False) -> Text:
         t.append(f"{name}{pl[b] if not gone else 'X'}", "red" if gone else "")
 
     if compact:
-        t.append(f" ♥{pl['life']}", "bold")
+        t.append(f" {GLYPHS[ascii_only]['life']}{pl['life']}", "bold")
         t.append(f" Mana {pl['mana']} INT {pl['int']}\n")
         t.append(f"Ceil {ceiling_text(pl).replace(' tower', '')} ")
         for b, n in (("moat", "M"), ("wall", "W"), ("tower", "T")):

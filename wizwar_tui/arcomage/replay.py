@@ -24,6 +24,7 @@ class ArcoMageReplayScreen(ReplayScreen):
     stack and both archmages, beside the shell's log."""
 
     CSS_PATH = ["../replay.tcss"]  # the shell's sheet (relative to this module)
+    ROUNDS = False  # the marks are ArcoMage's turns (rules.md §4): no rounds besides them
     DEFAULT_CSS = """
     ArcoMageReplayScreen #ar-left { width: auto; }
     ArcoMageReplayScreen #ar-field { width: auto; height: auto; }

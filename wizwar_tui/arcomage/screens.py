@@ -21,6 +21,7 @@ from wizwar_tui.screens import TooSmall
 def help_text(ascii_only: bool = False, menu: bool = True) -> str:
     """The help frame's text (Rich markup): the keys, how a turn goes, the rules' terms."""
     leave = "q  back to the menu (after asking)" if menu else "q  leave"
+    g = render.GLYPHS[ascii_only]
     # every line within 72 columns: the help frame at 80x24 does not wrap them
     return f"""[b]ArcoMage[/b] — a duel of two archmages on a field of 24 hexes
 
@@ -29,7 +30,7 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
   Tab       the focus: field → spellbook → actions (below 80 columns:
             the field or the panels, in turn)
   Enter     on the field: choose the hex (a target, where to walk);
-            on your wizard or a creature of yours: its walks (green)
+            on your wizard or a creature of yours: its walks (green, {g['mark']})
             · in the spellbook: cast the spell
             · in the action list: play the action
   s         the spellbook: every spell with Circle, cost and state
@@ -40,7 +41,7 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
   i         the full text of the highlighted spell (or of the spell
             on top of the stack)
   S         all 64 spells
-  z         show the enemy's Zones of Control (red hexes)
+  z         show the enemy's Zones of Control (red, {g['zoc']} {g['zoc']} {g['zoc']})
   :         type an action in the notation: [i]cast firebolt @P2[/i],
             [i]move c1-c2-b2[/i]
   Esc       drop the choice being made
@@ -48,9 +49,11 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
 
 [b]The field[/b]  rows a–e of 4-5-6-5-4 hexes; c3 and c4 are the
   [i]Nexus[/i] (impassable). P1's wizard starts on c1, P2's on c6. A piece
-  shows its owner (P1, P2), a creature its Power/Health (red when
-  damage is marked), z summon-sick, * conditions; the line under the
-  field tells everything about the hex under the cursor. In the
+  shows its owner (P1, P2), a wizard his Life ({g['life']}30), a creature
+  its Power/Health (red when damage is marked), z summon-sick,
+  * conditions. {g['mark']} after a hex's name: the choice being made may
+  pick it. The line under the field tells everything about the hex
+  under the cursor. In the
   archmages' panel a destroyed building shows X (MX: no Moat).
 
 [b]A turn[/b]  UNTAP, UPKEEP (conditions tick, your Tower fires),
@@ -242,6 +245,7 @@ class BookScreen(Screen[None]):
         self.book: list[str] = list(book) if book else list(BOOKS["pale-tower"])
         self.starts = list(BOOKS)
         self.start_n = 0
+        self.refused = ""  # why ``g`` was refused, on the status line until the next change
 
     def compose(self) -> ComposeResult:
         """The pool, the highlighted spell's text, the status line."""
@@ -291,6 +295,8 @@ class BookScreen(Screen[None]):
                  f"{wins}/1 · ", "bold")
         why = self.problem()
         t.append(why or "a legal book: g plays it", "bold red" if why else "bold green")
+        if self.refused:  # on the status line, not in a notice over it (80x24)
+            t.append(f"\n {self.refused}", "bold reverse")
         self.query_one("#bk-status", Static).update(t)
         ol.border_title = "Your book (space adds or removes)"
         if keep is not None:
@@ -315,6 +321,7 @@ class BookScreen(Screen[None]):
             self.book.remove(s)
         else:
             self.book.append(s)
+        self.refused = ""
         self.redraw()
 
     def action_starting(self) -> None:
@@ -323,18 +330,23 @@ class BookScreen(Screen[None]):
 
         self.book = list(BOOKS[self.starts[self.start_n % len(self.starts)]])
         self.start_n += 1
+        self.refused = ""
         self.redraw()
 
     def action_clear(self) -> None:
         """An empty book."""
         self.book = []
+        self.refused = ""
         self.redraw()
 
     def action_start(self) -> None:
-        """A game against a bot with this book as P1's own; refused in words until legal."""
+        """A game against a bot with this book as P1's own; refused in words until legal,
+        on the status line (a notice covered the status line and the footer at 80x24)."""
         why = self.problem()
         if why:
-            self.notify(f"Not a legal book yet: {why}", severity="warning")
+            self.refused = f"g: not a legal book yet: {why}"
+            self.app.bell()
+            self.redraw()
             return
         self.app.start_game(game="arcomage",  # type: ignore[attr-defined]
                             options={"p1_spells": ",".join(self.book)})
