@@ -149,13 +149,41 @@ async def test_illegal_command_shows_reason_and_changes_nothing() -> None:
         status = str(game.query_one("#status").render())
         assert "Not allowed" in status
         assert game.session.digest() == before and len(game.session.actions) == n
-        # nonsense notation is refused too, and Esc closes the line
-        app.screen.query_one("#cmd", Input).value = "fly to the moon"
+        # the refused line closes (the next key is the game's), the reason stays; ":"
+        # opens it again with the refused text, to fix it
+        cmd = app.screen.query_one("#cmd", Input)
+        assert not cmd.display and not cmd.has_focus
+        assert "to fix the line" in status
+        await pilot.press("colon")
+        assert cmd.display and cmd.has_focus and cmd.value == "move j5"
+        # nonsense notation is refused too, and Esc closes the line and forgets it
+        cmd.value = "fly to the moon"
         await pilot.press("enter")
         assert "Cannot read" in str(game.query_one("#status").render())
+        assert not cmd.display
+        await pilot.press("colon")
+        assert cmd.value == "fly to the moon"
         await pilot.press("escape")
-        assert not app.screen.query_one("#cmd", Input).display
+        assert not cmd.display
+        await pilot.press("colon")
+        assert cmd.value == ""
+        await pilot.press("escape")
         assert game.session.digest() == before
+
+
+async def test_a_key_after_a_refused_command_line_is_the_games() -> None:
+    """After a refused command line the next key is the game's own (here ``?``, the help),
+    not one more letter in a line still open."""
+    from wizwar_tui.screens import HelpScreen
+
+    app = game_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await type_command(pilot, app, "move j5")
+        assert "Not allowed" in str(game_of(app).query_one("#status").render())
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
 
 
 async def test_walking_where_you_cannot_is_refused() -> None:

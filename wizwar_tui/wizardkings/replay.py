@@ -35,9 +35,9 @@ class WizardKingsReplayScreen(ReplayScreen):
     WizardKingsReplayScreen #wkr-main { height: 1fr; }
     WizardKingsReplayScreen #wkr-mapbox { width: 1fr; border: round #5f87af; }
     WizardKingsReplayScreen #wkr-side { width: 40; }
-    WizardKingsReplayScreen #wkr-status { height: auto; border: round #444444; }
+    WizardKingsReplayScreen #wkr-status { height: auto; border: round #5f87af; }
     WizardKingsReplayScreen #wkr-info { height: auto; }
-    WizardKingsReplayScreen #log { height: 1fr; border: round #444444; }
+    WizardKingsReplayScreen #log { height: 1fr; border: round #5f87af; }
     WizardKingsReplayScreen #wkr-map { width: auto; height: auto; }
     """
 

@@ -203,6 +203,7 @@ class GameScreen(GameScreenBase):
         self.log_texts: list[Text | str] = []  # every log line, to wrap again on a resize
         self.log_width = 0  # the width the log was last wrapped at
         self.message_turn: tuple[Any, ...] | None = None  # the turn self.message is about
+        self.refused_text = ""  # the command line last refused (":" opens the line with it)
         self.seen_events = 0  # LAN: events already in the log
         self.seen_messages = len(lan.messages) if lan is not None else 0
         self.logged_problem = ""
@@ -1540,21 +1541,26 @@ class GameScreen(GameScreenBase):
         return text
 
     def action_command(self) -> None:
-        """Open the command line."""
+        """Open the command line (with the line that was just refused, to fix it)."""
         cmd = self.query_one("#cmd", Input)
         cmd.display = True
-        cmd.value = ""
+        cmd.value = self.refused_text
+        cmd.cursor_position = len(cmd.value)
         cmd.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Do the typed action; keep the line open on an error so it can be fixed."""
+        """Do the typed action. The line closes either way, so the next key is the game's
+        again; a refused line's reason stays on the status line and ``:`` opens the line
+        with its text to fix it (kept open, the line took the keys meant for the game)."""
         if event.input.id != "cmd":
             return
         event.stop()
-        if self.do_text(event.value):
-            self.close_command()
-        else:  # the reason is on the status line; start the next try on an empty line
-            event.input.value = ""
+        ok = self.do_text(event.value)
+        self.refused_text = "" if ok else event.value.strip()
+        self.close_command()
+        if not ok and self.refused_text and self.message is not None:
+            self.message.append("  (: to fix the line)", "italic")
+            self.update_status()
 
     def close_command(self) -> None:
         """Hide the command line and give the focus back to the board."""
@@ -1567,6 +1573,7 @@ class GameScreen(GameScreenBase):
         forget a first digit, or clear the status line's message: the prompt comes back."""
         if self.query_one("#cmd", Input).display:
             self.close_command()
+            self.refused_text = ""
             self.message = None
             self.update_status()
             return
