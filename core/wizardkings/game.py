@@ -574,9 +574,10 @@ def revealed(st: State, p: str, faces: dict[int, tuple[str, int]], events: list[
     if not rv or rv["owners"][:1] != [p]:
         raise IllegalAction(f"no reveal of {p}'s is awaited")
     h = rv["hex"]
-    mine = [b for b in on_map(g, h) if g["blocks"][b]["owner"] == p]
+    mine = reveal_blocks(g, p)
     if sorted(faces) != sorted(g["blocks"][b]["label"] for b in mine):
-        raise IllegalAction(f"{p} must reveal exactly his blocks in {h}: "
+        raise IllegalAction(f"{p} must reveal exactly his blocks "
+                            + ("named" if rv.get("blocks") else f"in {h}") + ": "
                             + ",".join(str(g["blocks"][b]["label"]) for b in mine))
     army = ARMIES[g["armies"][p]]
     for b in mine:
@@ -597,12 +598,31 @@ def revealed(st: State, p: str, faces: dict[int, tuple[str, int]], events: list[
     if rv["owners"]:
         return
     g["reveal"] = None
+    if rv.get("blocks"):  # a caster's or dispeller's reveal (R81, R86): the spell goes on
+        return
     for e in g["entries"].get(h, []):  # R68's holders: the Flyer flags are known now
         if g["blocks"][e[1]].get("shown"):
             e[3] = int(utype(g, e[1]).ability == "flyer")
     for b in on_map(g, h):
         g["blocks"][b]["seen"] = [g["blocks"][b]["type"], g["blocks"][b]["strength"]]
     advance(st, events)
+
+
+def reveal_blocks(g: Dict, p: str) -> list[str]:
+    """The blocks of ``p``'s that the reveal awaited now opens (R114): those it names (a
+    movement-phase caster or dispeller, R81, R86), else all of his in the battle hex (R55)."""
+    rv = g["reveal"]
+    if rv.get("blocks"):
+        return [b for b in rv["blocks"] if g["blocks"][b]["owner"] == p]
+    return [b for b in on_map(g, rv["hex"]) if g["blocks"][b]["owner"] == p]
+
+
+def unshow(g: Dict, b: str) -> None:
+    """Block ``b`` stands up again after a reveal outside a battle (R111): its values are
+    kept as ``seen``."""
+    blk = g["blocks"][b]
+    if blk.pop("shown", None) and blk["type"]:
+        blk["seen"] = [blk["type"], blk["strength"]]
 
 
 def bside(g: Dict, b: str) -> str:
@@ -1247,7 +1267,8 @@ def view(st: State, player: str) -> Dict:
     blocks = {}
     for b, x in g["blocks"].items():
         shown = dict(x)
-        if x["state"] == "map" and side(g, x["owner"]) != me and b not in fight:
+        if x["state"] == "map" and side(g, x["owner"]) != me and b not in fight and \
+                not x.get("shown"):  # a caster or dispeller is shown while its spell lasts
             shown["type"], shown["strength"] = "", 0
             shown.pop("march", None)
         if x["state"] != "map" and not shown["type"]:  # off the map, never revealed here

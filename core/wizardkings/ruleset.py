@@ -305,7 +305,8 @@ class WizardKings(Ruleset):
         r = Rng.from_seed(seed)
         for b in sorted(g["blocks"], key=G.bkey):
             x = g["blocks"][b]
-            if x["state"] == "map" and G.side(g, x["owner"]) != me and b not in fight:
+            if x["state"] == "map" and G.side(g, x["owner"]) != me and b not in fight and \
+                    not x.get("shown"):
                 x["strength"] = 1 + r.below(G.utype(g, b).max)
         return other
 

@@ -147,9 +147,7 @@ def _after_resign(st: G.State, p: str, events: list[Event]) -> None:
         elif p in sp["asked"]:
             sp["asked"].remove(p)
             if not sp["asked"]:
-                g["mspell"] = None
-                if not sp.get("dispelled"):
-                    _move_effect(g, sp, events)
+                _mspell_over(g, sp, events)
     for h, c in g["contacts"].items():
         for role, sk in (("attacker", "aside"), ("defender", "dside")):
             if c[role] == p:
@@ -210,7 +208,12 @@ def v_reveal(st: G.State, a: Action) -> list[Event]:
         faces[int(lab)] = (t, int(k))
     g["seq"] += 1
     events: list[Event] = []
+    kind = (g.get("reveal") or {}).get("for", "")
     G.revealed(st, a.actor, faces, events)
+    if kind == "cast":
+        _caster_revealed(g, events)
+    elif kind == "dispel":
+        _dispeller_revealed(st, events)
     return events
 
 
@@ -221,10 +224,8 @@ def reveal_answer(g: Dict, p: str) -> Action:
     if not rv or rv["owners"][:1] != [p]:
         raise ValueError(f"no reveal of {p}'s is awaited")
     items = []
-    for b in G.on_map(g, rv["hex"]):
+    for b in G.reveal_blocks(g, p):
         x = g["blocks"][b]
-        if x["owner"] != p:
-            continue
         if not x["type"] or not x["strength"]:
             raise ValueError(f"this process does not hold {p}'s block {x['label']}")
         items.append(f"{x['label']}={x['type']}:{x['strength']}")
@@ -822,26 +823,30 @@ def _effect(st: G.State, sp: Dict, events: list[Event]) -> None:
 
 
 def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
-    """A movement-phase spell (R79, R81, units.md §4): heal, forced-march."""
+    """A movement-phase spell (R79, R81, units.md §4): heal, forced-march, elven-gate.
+
+    In a networked game the checks that need the caster's or a target's hidden type or
+    strength are made here only by a peer that knows them (the caster's own, R110); the
+    caster is then revealed (R81 step 2: a reveal pause its owner's process answers,
+    R114) and :func:`_caster_revealed` checks and pays. Checks on a hidden target's type
+    or strength are the owner's and the final audit's (R115)."""
     g = st.d
     _movement(g, a)
-    if G.net(g):  # the caster's (and dispeller's) reveal of R81/R114 is not built yet
-        raise IllegalAction("movement-phase spells are not built on a LAN yet "
-                            "(docs/wizard-kings.md)")
     slug, army = a.words[0], g["armies"][a.actor]
     if slug not in MOVE_SPELLS or MOVE_SPELLS[slug][0] != army:
         raise IllegalAction(f"{slug} is not a movement-phase spell of the {army} built here")
     level = MOVE_SPELLS[slug][1]
     b = _own(g, a.actor, a.words[1])
     blk = g["blocks"][b]
-    if not G.utype(g, b).wizard:
+    known = bool(blk["type"])  # False: a networked peer that does not hold the caster
+    if known and not G.utype(g, b).wizard:
         raise IllegalAction("only a wizard casts (R76)")
     if blk["moved"] or blk["cast"]:
         raise IllegalAction("the wizard has moved or cast this turn (R79)")
     s = G.side(g, a.actor)
     if G.status(g, blk["at"], s) == "battle":
         raise IllegalAction("a wizard in a battle hex casts only in that battle (R79)")
-    if blk["strength"] <= level:
+    if blk["strength"] and blk["strength"] <= level:
         raise IllegalAction(f"{slug} costs {level} step(s): the wizard would be left at 0 (R78)")
     tgt = [w for w in a.words[2:] if w.startswith("@")]
     kws = [w for w in a.words[2:] if not w.startswith("@")]
@@ -857,8 +862,9 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
         x = g["blocks"].get(t)
         if not x or x["state"] != "map" or x["at"] != blk["at"] or G.side(g, x["owner"]) != s:
             raise IllegalAction(f"{t} is not a friendly unit in the caster's hex (R83)")
-        ut = G.utype(g, t)
-        if slug == "heal" and (ut.wizard or ut.ability == "castle" or x["strength"] >= ut.max):
+        ut = G.utype(g, t)  # HIDDEN where this peer does not know it: its checks pass (R115)
+        if slug == "heal" and (ut.wizard or ut.ability == "castle" or
+                               (x["strength"] and x["strength"] >= ut.max)):
             raise IllegalAction("heal: a unit that is not a wizard or castle, below its maximum")
         if slug == "forced-march" and (t == b or x["moved"] or ut.ability in
                                        ("castle", "flyer", "aquatic")):
@@ -875,24 +881,63 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
             why = gate_why(g, t, blk["at"], dest)
             if why:
                 raise IllegalAction(why)
+            G.net_stacking(g, dest, s, (t,))  # on a LAN an overstack is refused (R121)
     if slug in ("heal", "elven-gate") and len(targets) != 1:
         raise IllegalAction(f"{slug} has one target")
     if slug == "forced-march" and len(targets) > 2:
         raise IllegalAction("forced-march has one or two targets")
-    blk["strength"] -= level
     blk["moved"], blk["cast"] = True, True
-    events = [G.ev("spell_declared", block=b, spell=slug, target=",".join(targets)),
-              G.ev("steps_paid", block=b, steps=level)]
+    events = [G.ev("spell_declared", block=b, spell=slug, target=",".join(targets))]
     order = g["order"]
     i = order.index(a.actor)
     asked = [p for p in order[i + 1:] + order[:i] if G.side(g, p) != s and p not in g["out"]]
     sp = {"caster": b, "slug": slug, "targets": targets, "asked": asked, "level": level}
     if dest:
         sp["to"] = dest
-    g["mspell"] = sp if g["opts"]["dispel"] and asked else None
-    if not g["mspell"]:
-        _move_effect(g, sp, events)
+    if G.net(g):  # R81 step 2: the caster is revealed before the check and the payment
+        sp["reveal"] = True
+        g["mspell"] = sp
+        g["reveal"] = {"hex": blk["at"], "owners": [a.actor], "blocks": [b], "for": "cast"}
+        return events
+    _pay_and_ask(g, sp, events)
     return events
+
+
+def _pay_and_ask(g: Dict, sp: Dict, events: list[Event]) -> None:
+    """R81 steps 4-6 of a movement-phase spell: the caster pays, the Dispel windows open
+    (R86), or the spell takes effect at once."""
+    b, level = sp["caster"], sp["level"]
+    g["blocks"][b]["strength"] -= level
+    events.append(G.ev("steps_paid", block=b, steps=level))
+    sp.pop("reveal", None)
+    g["mspell"] = sp if g["opts"]["dispel"] and sp["asked"] else None
+    if not g["mspell"]:
+        _mspell_over(g, sp, events)
+
+
+def _mspell_over(g: Dict, sp: Dict, events: list[Event]) -> None:
+    """A movement-phase spell's windows are closed: its effect unless dispelled, and its
+    caster stands up again (R111: its values stay ``seen``)."""
+    g["mspell"] = None
+    if not sp.get("dispelled"):
+        _move_effect(g, sp, events)
+    G.unshow(g, sp["caster"])
+
+
+def _caster_revealed(g: Dict, events: list[Event]) -> None:
+    """A networked game: the caster of the movement-phase spell declared was revealed (R81
+    step 2); every peer now checks that it is a wizard that can pay (R76, R78), then it
+    pays and the windows open (:func:`_pay_and_ask`). Raises :class:`IllegalAction`."""
+    sp = g["mspell"]
+    b = sp["caster"]
+    blk = g["blocks"][b]
+    if not G.utype(g, b).wizard:
+        raise IllegalAction(f"only a wizard casts (R76): block {blk['label']} is a "
+                            f"{blk['type']}")
+    if blk["strength"] <= sp["level"]:
+        raise IllegalAction(f"{sp['slug']} costs {sp['level']} step(s): the wizard would be "
+                            "left at 0 (R78)")
+    _pay_and_ask(g, sp, events)
 
 
 def gate_why(g: Dict, t: str, at: str, dest: str) -> str:
@@ -910,6 +955,8 @@ def gate_why(g: Dict, t: str, at: str, dest: str) -> str:
     if G.status(g, dest, s) not in ("friendly", "neutral"):
         return f"{dest} is not friendly or neutral: elven-gate cannot attack"
     ab = G.utype(g, t).ability
+    if ab == "hidden":  # a networked peer that does not know the type: some type could (R115)
+        return ""
     if ab == "flyer":
         return f"a Flyer may not be sent to the sea hex {dest}" if hx.water == "sea" else ""
     if ab == "aquatic":
@@ -928,13 +975,13 @@ def _move_effect(g: Dict, sp: Dict, events: list[Event]) -> None:
     if sp["slug"] == "elven-gate":
         t, dest = sp["targets"][0], sp["to"]
         x = g["blocks"][t]
-        if x["state"] != "map" or gate_why(g, t, x["at"], dest):
-            return
+        if x["state"] != "map" or (not G.net(g) and gate_why(g, t, x["at"], dest)):
+            return  # (on a LAN checked at the declaration: a recheck could branch, R110)
         frm = x["at"]
         x["at"], x["moved"] = dest, True
         events.append(G.ev("gated", block=t, path=[frm, dest]))
         p = x["owner"]
-        if G.overstacked(g, dest, G.side(g, p)) != (0, 0):
+        if not G.net(g) and G.overstacked(g, dest, G.side(g, p)) != (0, 0):
             g["settle"] = {"player": p, "hex": dest}
             events.append(G.ev("overstack", hex=dest, player=p))
         return
@@ -943,7 +990,8 @@ def _move_effect(g: Dict, sp: Dict, events: list[Event]) -> None:
         if x["state"] != "map":
             continue
         if sp["slug"] == "heal":
-            x["strength"] += 1
+            if x["strength"]:  # a networked peer that does not know it: still unknown
+                x["strength"] += 1
             events.append(G.ev("healed", block=t))
         else:
             x["march"] = True
@@ -952,31 +1000,69 @@ def _move_effect(g: Dict, sp: Dict, events: list[Event]) -> None:
 
 def _mspell_answer(st: G.State, a: Action) -> list[Event]:
     """A Dispel window of a movement-phase spell (R86): every hostile player in turn order;
-    a dispeller must be in the caster's hex or next to it with strength 2 or more."""
+    a dispeller must be in the caster's hex or next to it with strength 2 or more. In a
+    networked game a dispeller this peer does not hold is checked once revealed (R86: a
+    dispelling wizard is revealed; :func:`_dispeller_revealed`)."""
     g = st.d
     sp = g["mspell"]
     events: list[Event] = []
+    if sp.get("reveal"):
+        raise IllegalAction("the caster's reveal is awaited (R81)")
     if a.verb == "dispel":
         w = _own(g, a.actor, a.words[0])
         at = g["blocks"][sp["caster"]]["at"]
         wb = g["blocks"][w]
-        if not G.utype(g, w).wizard or wb["strength"] < 2 or \
+        # a type or strength this peer does not know ("", 0) is checked at the reveal
+        if (wb["type"] and not G.utype(g, w).wizard) or 0 < wb["strength"] < 2 or \
                 (wb["at"] != at and wb["at"] not in G.bd(g).neighbours(at)):
             raise IllegalAction("Dispel needs your wizard of strength 2+ in or next to the "
                                 "caster's hex (R86)")
-        wb["strength"] -= 1
-        die = G.roll(st, 1)[0]
-        ok = die - sp["level"] >= 3
-        events.append(G.ev("dispel", block=w, roll=die, success=int(ok)))
-        if ok:
-            sp["asked"], sp["dispelled"] = [], True
+        if G.net(g):
+            sp["dispeller"] = w
+            g["reveal"] = {"hex": wb["at"], "owners": [a.actor], "blocks": [w],
+                           "for": "dispel"}
+            return events
+        _dispel_roll(st, w, events)
+        return events
     if sp["asked"]:
         sp["asked"].pop(0)
     if not sp["asked"]:
-        g["mspell"] = None
-        if not sp.get("dispelled"):
-            _move_effect(g, sp, events)
+        _mspell_over(g, sp, events)
     return events
+
+
+def _dispel_roll(st: G.State, w: str, events: list[Event]) -> None:
+    """R85 in the Movement Phase: dispeller ``w`` pays 1 step and rolls 1d6; the roll minus
+    the spell's level is 3 or more: the spell is dispelled and the windows end; else the
+    next player is asked (R86)."""
+    g = st.d
+    sp = g["mspell"]
+    wb = g["blocks"][w]
+    wb["strength"] -= 1
+    die = G.roll(st, 1)[0]
+    ok = die - sp["level"] >= 3
+    events.append(G.ev("dispel", block=w, roll=die, success=int(ok)))
+    sp.pop("dispeller", None)
+    G.unshow(g, w)
+    if ok:
+        sp["asked"], sp["dispelled"] = [], True
+    if sp["asked"]:
+        sp["asked"].pop(0)
+    if not sp["asked"]:
+        _mspell_over(g, sp, events)
+
+
+def _dispeller_revealed(st: G.State, events: list[Event]) -> None:
+    """A networked game: the wizard named by a Movement Phase Dispel was revealed (R86);
+    every peer checks it is a wizard of strength 2+ (R78, R85), then it pays and rolls
+    (:func:`_dispel_roll`). Raises :class:`IllegalAction`."""
+    g = st.d
+    w = g["mspell"]["dispeller"]
+    wb = g["blocks"][w]
+    if not G.utype(g, w).wizard or wb["strength"] < 2:
+        raise IllegalAction(f"Dispel needs a wizard of strength 2+ (R85): block {wb['label']} "
+                            f"is a {wb['type']} of strength {wb['strength']}")
+    _dispel_roll(st, w, events)
 
 
 def v_dispel(st: G.State, a: Action) -> list[Event]:
@@ -1169,7 +1255,7 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
     elif ph == "movement":
         out.append(Action(p, "end"))
         for x in mine:
-            if not G.utype(g, x).wizard or G.net(g):
+            if not G.utype(g, x).wizard:
                 continue
             lab = str(g["blocks"][x]["label"])
             here = [str(g["blocks"][y]["label"]) for y in mine
@@ -1295,7 +1381,7 @@ def families(g: Dict, p: str) -> list[str]:
         return ["build-items", "build-pairs", "build-pairs-removing", "build-triples"]
     if g["phase"] == "movement" and not g.get("mspell") and not g.get("settle"):
         out = ["move-group", "transport"]
-        if g["armies"][p] == "elves" and not G.net(g):
+        if g["armies"][p] == "elves":
             out.append("cast:elven-gate")
         return out
     return []

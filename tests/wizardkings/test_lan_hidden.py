@@ -44,37 +44,76 @@ def _peers(seed: int) -> dict[str, Any]:
     return out
 
 
-@functools.lru_cache(maxsize=2)
-def _play(seed: int, level: str = "captain") -> tuple[dict[str, Any], list[Any]]:
+#: the movement-phase spells (units.md §4), which reveal their caster on a LAN (R81)
+MOVE_SPELLS = ("heal", "forced-march", "elven-gate")
+_BOT_ACT = type(RS).bot_act
+
+
+def spell_bot(self: Any, state: Any, player: str, level: str = "") -> Any:
+    """The captain, except that it casts a movement-phase spell whenever it may (the one of
+    its army due this turn first: heal, elven-gate by turns for the Elves) and answers
+    every Movement Phase Dispel window with a Dispel when it may: so that a short game casts
+    every such spell on a LAN. Decides from the seat's own state only."""
+    g = state.d
+    if g["phase"] == "movement" and not g.get("settle") and player in self.stage(state).players:
+        legal = self.legal_actions(state, player)
+        if g.get("mspell"):
+            dispels = [a for a in legal if a.verb == "dispel"]
+            if dispels:
+                return dispels[0]
+        else:
+            casts = [a for a in legal if a.verb == "cast" and a.words[0] in MOVE_SPELLS]
+            if g["armies"][player] == "elves":
+                casts += self.expand(state, player, "cast:elven-gate")
+            if casts:
+                want = MOVE_SPELLS[g["turn"] % 3]
+                return next((a for a in casts if a.words[0] == want), casts[0])
+    return _BOT_ACT(self, state, player, level)
+
+
+@functools.lru_cache(maxsize=3)
+def _play(seed: int, level: str = "captain", spells: bool = False
+          ) -> tuple[dict[str, Any], list[Any]]:
     """A whole bot game on three networked states: each seat's action decided on its own
     state, its sealed orders sent to the others as their public part; every step checked
     to give one public hash and one stage everywhere. Returns the states and the whole
     actions (what the end's openings give); kept for the tests that read it (read only)."""
     peers = _peers(seed)
     whole: list[Any] = []
+    act = functools.partial(spell_bot, RS) if spells else RS.bot_act
     while not RS.result(peers[""]).over:
-        st = RS.stage(peers[""])
-        assert all(RS.stage(x) == st for x in peers.values())
-        if st.kind == "sealed":
-            chosen = [(p, RS.bot_act(peers[p], p, level)) for p in st.players]
-        elif st.kind == "reveal":
-            chosen = [(st.holder, RS.answer(peers[st.holder], st.holder))]
-        else:
-            chosen = [(st.players[0], RS.bot_act(peers[st.players[0]], st.players[0], level))]
-        for p, a in chosen:
-            sealed = RS.seal(peers[p], a)
-            if st.kind != "sealed":
-                assert sealed is None, a
-            public = sealed.public if sealed is not None else a
-            if sealed is not None:
-                assert RS.seal(peers[""], public) is None
-                assert not SLUG.search(" ".join(public.words)), public
-            for q, x in peers.items():
-                RS.apply(x, a if q == p else public)
-            whole.append(a)
-            hashes = {RS.state_hash(x) for x in peers.values()}
-            assert len(hashes) == 1, (len(whole), a)
+        _step(peers, whole, functools.partial(act, level=level))
     return peers, whole
+
+
+def _step(peers: dict[str, Any], whole: list[Any], act: Any, chosen: Any = None) -> None:
+    """One stage of a game on networked states: each seat's action decided on its own
+    state (``act(state, seat)``, or the one ``chosen``), a reveal answered by its holder's
+    state, sealed orders sent to the others as their public part; every peer then on one
+    public hash and one stage."""
+    st = RS.stage(peers[""])
+    assert all(RS.stage(x) == st for x in peers.values())
+    if chosen is not None:
+        chosen = [(chosen.actor, chosen)]
+    elif st.kind == "sealed":
+        chosen = [(p, act(peers[p], p)) for p in st.players]
+    elif st.kind == "reveal":
+        chosen = [(st.holder, RS.answer(peers[st.holder], st.holder))]
+    else:
+        chosen = [(st.players[0], act(peers[st.players[0]], st.players[0]))]
+    for p, a in chosen:
+        sealed = RS.seal(peers[p], a)
+        if st.kind != "sealed":
+            assert sealed is None, a
+        public = sealed.public if sealed is not None else a
+        if sealed is not None:
+            assert RS.seal(peers[""], public) is None
+            assert not SLUG.search(" ".join(public.words)), public
+        for q, x in peers.items():
+            RS.apply(x, a if q == p else public)
+        whole.append(a)
+        hashes = {RS.state_hash(x) for x in peers.values()}
+        assert len(hashes) == 1, (len(whole), a)
 
 
 def test_three_networked_states_stay_on_one_public_hash_and_the_audit_replays() -> None:
@@ -99,6 +138,132 @@ def test_three_networked_states_stay_on_one_public_hash_and_the_audit_replays() 
         RS.apply(audit, a)
     assert RS.state_hash(audit) == RS.state_hash(peers[""])
 
+
+
+def _audit_replay(seed: int, whole: list[Any], edit: Any = None, watch: Any = None) -> Any:
+    """The final audit's replay (``core.log.audit_answers``): every whole action on a fresh
+    networked state, each reveal asked again from the opened orders. ``edit``: (index,
+    function) applied to the state before that action, as the test did to the peers;
+    ``watch(state, spell)``: called when a movement-phase spell is over."""
+    audit = _peers(seed)[""]
+    for i, a in enumerate(whole):
+        if edit is not None and i == edit[0]:
+            edit[1](audit)
+        st = RS.stage(audit)
+        if st.kind == "reveal":
+            assert RS.answer(audit, st.holder) == a
+        sp = audit.d.get("mspell")
+        RS.apply(audit, a)
+        if sp and not audit.d.get("mspell") and watch is not None:
+            watch(audit, sp)
+    return audit
+
+
+def test_movement_phase_spells_on_networked_states_reveal_only_the_caster() -> None:
+    """Heal, forced-march and elven-gate in a whole game on three networked states (R79,
+    units.md §4): each declaration is followed by its caster's reveal only (R81 step 2,
+    answered by the owner's state), the peers stay on one hash, the host learns no block but
+    the revealed ones, each caster stands up again once its spell is over, and the audit's
+    replay gives every reveal again."""
+    peers, whole = _play(1, "captain", True)
+    assert RS.result(peers[""]).over
+    casts = [i for i, a in enumerate(whole) if a.verb == "cast" and a.words[0] in MOVE_SPELLS]
+    assert {whole[i].words[0] for i in casts} == set(MOVE_SPELLS)
+    for i in casts:
+        a, rv = whole[i], whole[i + 1]
+        assert rv.verb == "reveal" and rv.actor == a.actor
+        [item] = rv.words[0].split(",")  # the caster alone
+        assert item.split("=")[0] == a.words[1]
+        assert re.fullmatch(r"\d+=(wicana|shakla):\d", item)
+    host = peers[""].d
+    known = {b for b, x in host["blocks"].items() if x["type"]}
+    shown_ever = {b for a in whole if a.verb == "reveal"
+                  for b in (f"{a.actor}.{i.split('=')[0]}" for i in a.words[0].split(","))}
+    assert known <= shown_ever
+    stood_up: list[str] = []
+    audit = _audit_replay(1, whole, watch=lambda st, sp: stood_up.append(sp["caster"])
+                          if not st.d["blocks"][sp["caster"]].get("shown") else None)
+    assert len(stood_up) == len(casts)  # each caster stands up again once its spell is over
+    assert RS.state_hash(audit) == RS.state_hash(peers[""])
+
+
+def test_a_caster_that_is_no_wizard_is_refused_at_its_reveal() -> None:
+    """The caster's reveal is checked by every peer (R81 step 3): a reveal naming another
+    type, or a strength that cannot pay, is refused, so a lie stops at once."""
+    peers, whole = _play(1, "captain", True)
+    i = next(i for i, a in enumerate(whole) if a.verb == "cast" and a.words[0] in MOVE_SPELLS)
+    host = _peers(1)[""]
+    for a in whole[:i + 1]:
+        RS.apply(host, RS.seal(host, a).public if RS.seal(host, a) else a)
+    assert RS.stage(host).kind == "reveal" and RS.stage(host).holder == whole[i].actor
+    lab = whole[i].words[1]
+    army = host.d["armies"][whole[i].actor]
+    other = "glader" if army == "elves" else "orc"
+    for lie in (f"{whole[i].actor} reveal {lab}={other}:2",
+                f"{whole[i].actor} reveal {lab}={'wicana' if army == 'elves' else 'shakla'}:1"):
+        with pytest.raises(IllegalAction, match="only a wizard|left at 0"):
+            RS.apply(host, parse(lie))
+    with pytest.raises(IllegalAction, match="exactly his blocks named"):
+        RS.apply(host, parse(f"{whole[i].actor} reveal {int(lab) + 1}=glader:2"))
+    RS.apply(host, whole[i + 1])
+
+
+def test_a_movement_phase_dispel_reveals_the_dispeller_and_rolls_alike_everywhere() -> None:
+    """R86 on a LAN: an Elf wizard next to the Orc caster dispels a forced-march; the
+    dispeller is revealed by its owner's state before it pays and rolls, every peer rolls the
+    same die, the caster and the dispeller stand up again with their values ``seen``; the
+    audit replays it. (The position is made by moving the Elf wizard next to the Orc one on
+    every state alike: bots seldom meet so.)"""
+    peers = _peers(4)
+    whole: list[Any] = []
+    act = functools.partial(RS.bot_act, level="captain")
+
+    def ready(g: Any) -> bool:
+        return bool(g["phase"] == "movement" and g["active"] == "P2"
+                    and not g.get("mspell") and not g.get("settle"))
+    while not ready(peers[""].d):
+        _step(peers, whole, act)
+    mine = peers["P2"].d
+    caster = next(b for b, x in mine["blocks"].items() if x["owner"] == "P2" and
+                  x["state"] == "map" and x["type"] == "shakla")
+    at = mine["blocks"][caster]["at"]
+    elf = next(b for b, x in peers["P1"].d["blocks"].items() if x["owner"] == "P1" and
+               x["state"] == "map" and x["type"] == "wicana")
+    from core.wizardkings import game as G
+    near = next(h for h in G.bd(mine).neighbours(at) if not G.bd(mine).hexes[h].water
+                and not G.on_map(mine, h) and G.bd(mine).hexes[h].land in ("clear", "forest"))
+
+    def edit(st: Any) -> None:
+        st.d["blocks"][elf]["at"] = near
+        st.d["blocks"][elf]["moved"] = True
+    index = len(whole)
+    for x in peers.values():
+        edit(x)
+    legal = RS.legal_actions(peers["P2"], "P2")
+    cast = next(a for a in legal if a.verb == "cast" and a.words[0] == "forced-march")
+    _step(peers, whole, act, cast)
+    assert RS.stage(peers[""]).kind == "reveal"
+    _step(peers, whole, act)  # the caster's reveal
+    assert peers[""].d["blocks"][caster]["type"] == "shakla"
+    assert RS.view(peers["P1"], "P1")["blocks"][caster]["type"] == "shakla"  # shown (R111)
+    dispel = next(a for a in RS.legal_actions(peers["P1"], "P1") if a.verb == "dispel")
+    assert dispel.words[0] == elf.split(".")[1]
+    assert not RS.legal_actions(peers[""], "P2")
+    _step(peers, whole, act, dispel)
+    st = RS.stage(peers[""])
+    assert st.kind == "reveal" and st.holder == "P1"
+    _step(peers, whole, act)  # the dispeller's reveal: it pays 1 and rolls
+    for x in peers.values():
+        g = x.d
+        assert not g.get("mspell") and not g.get("reveal")
+        assert g["blocks"][elf]["type"] == "wicana" and not g["blocks"][elf].get("shown")
+        assert g["blocks"][elf]["seen"] == ["wicana", g["blocks"][elf]["strength"]]
+        assert g["blocks"][caster]["seen"][0] == "shakla"
+    assert {x.d["blocks"][elf]["strength"] for x in peers.values()} == \
+        {peers["P1"].d["blocks"][elf]["strength"]}
+    while not RS.result(peers[""]).over:
+        _step(peers, whole, act)
+    assert RS.state_hash(_audit_replay(4, whole, (index, edit))) == RS.state_hash(peers[""])
 
 def test_public_parts_of_orders_and_their_checks() -> None:
     """The public part of a deploy names labels and hexes only, of build orders the new
@@ -194,14 +359,18 @@ class Recorder(PeerGame):
         return await super()._handle(msg)
 
 
-@pytest.mark.parametrize("bots,seed", [(0, 1), (1, 2)])
+@pytest.mark.parametrize("bots,seed,spells", [(0, 1, False), (1, 2, False), (0, 1, True)])
 async def test_lan_game_keeps_every_block_hidden_until_the_rules_reveal_it(
-        monkeypatch: pytest.MonkeyPatch, bots: int, seed: int) -> None:
+        monkeypatch: pytest.MonkeyPatch, bots: int, seed: int, spells: bool) -> None:
     """A headless host and two joiners with bots (or one joiner and the host's bot seat)
     play a whole game over 127.0.0.1: one final hash everywhere, every audit passes, and no
     frame a peer received (the host's included) holds another seat's block face before the
-    game is over, except the owners' reveals."""
+    game is over, except the owners' reveals. ``spells``: the bots cast every
+    movement-phase spell they may (:func:`spell_bot`), each caster revealed by its owner's
+    process (R81)."""
     monkeypatch.setattr(lan, "secrets", _Secrets(seed))
+    if spells:
+        monkeypatch.setattr(type(RS), "bot_act", spell_bot)
     got: list[tuple[str, dict[str, Any]]] = []
     handle = HostGame._handle
 
@@ -224,6 +393,9 @@ async def test_lan_game_keeps_every_block_hidden_until_the_rules_reveal_it(
     assert all(p.audited and not p.audit for p in peers)
     verbs = [a.split()[1] for a in host.actions]
     assert verbs.count("reveal") >= 2 and verbs.count("deploy") == 2
+    if spells:
+        cast = {a.split()[2] for a in host.actions if a.split()[1] == "cast"}
+        assert set(MOVE_SPELLS) <= cast, cast
     for p in peers:
         before_end = p.frames[:next(i for i, f in enumerate(p.frames) if f["type"] == "end")]
         leaks = [(f["type"], x) for f in before_end for x in _faces(f)]
