@@ -477,6 +477,10 @@ class ArcoMageGameScreen(GameScreenBase):
             moving = ", ".join(s.to_move()) or "nobody"
             return Text(f"{moving} is thinking…", "dim")
         if self.choosing:
+            if not self.marked(v):  # the choice names no hex (a spell of a book, a stack
+                # entry, a building): only the list can pick it
+                return Text(f"{self.choosing_what}: pick the target in the action list (a, "
+                            "arrows + Enter) · Esc cancels", "bold")
             mark = render.GLYPHS[self.ascii_only]["mark"]
             return Text(f"{self.choosing_what}: arrows + Enter on a green {mark} hex, or pick in the "
                         "action list (a) · Esc cancels", "bold")
@@ -484,7 +488,7 @@ class ArcoMageGameScreen(GameScreenBase):
         if v["stack"] and v["prio"] == self.human:
             top = v["stack"][-1]
             name = SPELLS[top["slug"]].name if top["slug"] in SPELLS else top["slug"]
-            tgt = f" @{','.join(top['targets'])}" if top.get("targets") else ""
+            tgt = f" @{render.refs_text(v, top['targets'])}" if top.get("targets") else ""
             who = "You" if top["caster"] == self.human else top["caster"]
             if not any(a.verb == "cast" for a in legal):  # say so: no RESPOND to look for
                 return Text(f"{who} cast {name}{tgt}: nothing in your spellbook can answer it "
@@ -497,11 +501,14 @@ class ArcoMageGameScreen(GameScreenBase):
                             "bold yellow")
             return Text("Combat window: cast an instant (s) or PASS (p)", "bold yellow")
         if step == "attack":
-            return Text("Declare your attacks: a lists every declaration (\"attack\" alone: none)",
-                        "bold")
+            if Action(self.human, "attack") in legal:
+                return Text("Declare your attacks: a lists every declaration · p declares none",
+                            "bold")
+            why = self.session.why(Action(self.human, "attack"))
+            return Text(f"Declare your attacks: a lists them ({why})", "bold")
         if step == "block":
-            return Text("You are attacked: a lists the blocks (\"block\" alone: none)",
-                        "bold yellow")
+            none = " · p blocks with none" if Action(self.human, "block") in legal else ""
+            return Text(f"You are attacked: a lists the blocks{none}", "bold yellow")
         if step == "choose":
             mark = render.GLYPHS[self.ascii_only]["mark"]
             return Text(f"A spell asks you to choose: Enter on a green {mark} hex or a (the list)",
@@ -844,8 +851,23 @@ class ArcoMageGameScreen(GameScreenBase):
         self.do(Action(self.human, "end"))
 
     def action_pass(self) -> None:
-        """Pass priority (a spell on the stack, or the combat window)."""
-        self.do(Action(self.human, "pass"))
+        """``p``: pass priority (a spell on the stack, the combat window); at a declaration
+        step it declares nothing (``attack`` alone: no attacks, R78; ``block`` alone: no
+        blocks, R82). Elsewhere it is refused in words with the prompt kept on the line
+        (what the player may do instead), never a message that hides it."""
+        if not self.my_turn():
+            self.do(Action(self.human, "pass"))  # says whose decision it is
+            return
+        legal = self.legal()
+        for verb in ("pass", "attack", "block"):
+            if Action(self.human, verb) in legal:
+                self.do(Action(self.human, verb))
+                return
+        v = self.view()
+        self.message = None
+        prompt = self.prompt_text(v, legal)
+        self.say(f"p passes only with a spell on the stack or in a window · {prompt.plain}",
+                 "bold yellow")
 
     def action_zoc(self) -> None:
         """Show or hide the enemy's Zones of Control (R75) on the field."""

@@ -378,8 +378,9 @@ def player_panel(v: View, p: str, me: str, compact: bool = False,
     if traps:  # the trapper knows which spell he trapped (R97): the view holds his slugs
         turns = ", ".join(str(tr["turn"]) + (f" {tr['slug']}" if tr.get("slug", "?") != "?"
                                              else "") for tr in traps)
-        t.append(f"\ntraps on him {len(traps)} (turn {turns})" if compact else
-                 f"\nTraps on his book: {len(traps)} (set turn {turns})", "yellow")
+        whose, whom = ("your", "you") if p == me else ("his", "him")  # the viewer's own panel
+        t.append(f"\ntraps on {whom} {len(traps)} (turn {turns})" if compact else
+                 f"\nTraps on {whose} book: {len(traps)} (set turn {turns})", "yellow")
     if pl["cast"] and not compact:
         t.append(f"\nCast this turn: {len(pl['cast'])}", "dim")
     return t
@@ -465,6 +466,24 @@ def spell_text(slug: str) -> Text:
     return t
 
 
+def ref_text(v: View, ref: str) -> str:
+    """A stack target as a player reads it: a creature's internal ``#id`` (R56 follows the
+    piece, not its hex) becomes its hex and name (``a4 Blade Spirit``, with ``/slug`` kept);
+    a creature no longer on the field reads ``a creature now gone``; any other ref is shown
+    as it is written (``P2``, ``b3``, ``P2:lightning``)."""
+    if not ref.startswith("#"):
+        return ref
+    num, _, rest = ref[1:].partition("/")
+    c = next((c for c in v["creatures"] if str(c["id"]) == num), None)
+    base = f"{c['at']} {short_name(c['kind'], 40)}" if c else "a creature now gone"
+    return f"{base}/{rest}" if rest else base
+
+
+def refs_text(v: View, refs: Iterable[str]) -> str:
+    """Several stack targets for the screen (:func:`ref_text`), comma-separated."""
+    return ", ".join(ref_text(v, r) for r in refs)
+
+
 def stack_text(v: View, me: str) -> Text:
     """The stack, top first, with who holds priority."""
     t = Text()
@@ -477,7 +496,7 @@ def stack_text(v: View, me: str) -> Text:
         t.append(f"{e['caster']} ", colour(e["caster"]) + " bold")
         t.append(name)
         if e.get("targets"):
-            t.append(" @" + ",".join(e["targets"]))
+            t.append(" @" + refs_text(v, e["targets"]))
             if e.get("secret") and e["caster"] == me:  # the trapper's own trap target
                 t.append(f" (your trap: {e['secret']})", "yellow")
         if e.get("args"):

@@ -1,0 +1,116 @@
+"""New findings of a fresh-user trial of ArcoMage (issue 17, helper arco17b): the stack's
+creature refs, the log's words, the viewer's own panel, ``--clock`` on ``host``, ``p`` at
+the declaration steps, a target chosen in the list only."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.arcomage import scenario
+from core.arcomage.actions import Action
+from core.arcomage.ruleset import RULESET as R
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.arcomage import render
+from wizwar_tui.arcomage.game import ArcoMageGameScreen
+
+
+def test_stack_names_a_creature_by_hex_and_name_not_its_id() -> None:
+    """Item 2: ``top P1 Swiftness @#1`` showed the internal id; the stack (and the prompt,
+    which uses the same :func:`render.refs_text`) says ``c5 Skeleton``."""
+    st = scenario.load({"creatures": [{"kind": "skeleton", "owner": "P1", "at": "c5"}]})
+    R.apply(st, "P1 cast swiftness @c5")
+    v = R.view(st, "P2")
+    assert v["stack"][-1]["targets"][0].startswith("#")  # the rules follow the piece (R56)
+    text = render.stack_text(v, "P2").plain
+    assert "@c5 Skeleton" in text and "#" not in text, text
+    assert render.refs_text(v, ["#999", "P2"]) == "a creature now gone, P2"
+    assert render.ref_text(v, v["stack"][-1]["targets"][0] + "/blessed") == \
+        "c5 Skeleton/blessed"
+
+
+def test_log_says_a_piece_gains_a_condition_and_firebolt_names_both_targets() -> None:
+    """Item 10: ``c5 becomes agility`` → ``c5 gains agility`` (spells.md: "The target gains
+    **agility**"); Firebolt on an empty hex: no creature *or archmage* there (it may target
+    a wizard)."""
+    st = scenario.load({"creatures": [{"kind": "skeleton", "owner": "P1", "at": "c5"}]})
+    R.apply(st, "P1 cast swiftness @c5")
+    texts = [e.text for e in R.apply(st, "P2 pass")]
+    assert "c5 gains agility" in texts, texts
+    assert not any("becomes" in t for t in texts)
+    assert R.why_illegal(st, "P1 cast firebolt @d1") == \
+        "there is no creature or archmage on d1"
+    assert R.why_illegal(st, "P1 cast strength @d1") == "there is no creature on d1"
+
+
+def test_own_panel_says_your_book_for_the_viewer() -> None:
+    """Item 6: P1's own panel said "Traps on his book"; the viewer reads "your book" (and
+    "on you" compact), the rival's panel keeps "his"."""
+    st = R.new_game(R.validate_options({}), 2)
+    R.apply(st, "P1 cast magic-trap @P2:lightning")
+    R.apply(st, "P2 pass")
+    own = render.player_panel(R.view(st, "P2"), "P2", "P2").plain
+    small = render.player_panel(R.view(st, "P2"), "P2", "P2", compact=True).plain
+    rival = render.player_panel(R.view(st, "P1"), "P2", "P1").plain
+    assert "Traps on your book: 1" in own and "his" not in own, own
+    assert "traps on you 1" in small, small
+    assert "Traps on his book: 1" in rival, rival
+
+
+def test_host_refuses_the_wizwar_answer_clock_and_a_dealer_for_arcomage(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 3: ``wizwar host arcomage --clock 30`` was taken and did nothing; it is refused
+    in the ruleset's words (``answer_clock_refusal``), as is ``--dealer`` for a game that
+    deals no secret. Wiz-War keeps both."""
+    from wizwar_tui.cli import main, parse
+
+    base = ["host", "arcomage", "--bind", "127.0.0.1", "--port", "0", "--no-advertise",
+            "--headless", "--bot"]
+    assert main([*base, "--clock", "30"]) == 2
+    err = capsys.readouterr().err
+    assert "--clock: ArcoMage's clock is --game-clock S" in err and "Traceback" not in err
+    assert main([*base, "--dealer", "poker"]) == 2
+    err = capsys.readouterr().err
+    assert "--dealer: ArcoMage deals no secret" in err
+    from net.cli import prepare, refusal
+
+    parser, args = parse(["host", "wizwar", "--clock", "30", "--dealer", "host"])
+    prepare(parser, args)
+    assert refusal(args) == ""
+    from core.wizardkings.ruleset import RULESET as WK  # (not registered for play yet)
+
+    assert WK.answer_clock_refusal().startswith("Wizard Kings has no answer window")
+
+
+async def test_p_at_declare_attacks_keeps_the_prompt() -> None:
+    """Item 4: ``p`` at "Declare your attacks" said a MAIN-step refusal that hid the prompt.
+    Now a creature that must attack (ready and in contact) makes ``p`` a refusal with the
+    prompt kept on the line (and the prompt says why no "none" is offered); where declaring
+    none is legal ``p`` plays it (:meth:`ArcoMageGameScreen.action_pass`)."""
+    ready = True
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=1)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        at = "c5" if ready else "a1"  # c5 is in contact with P2 (must attack); a1 is not
+        doc = {"creatures": [{"kind": "skeleton", "owner": "P1", "at": at}]}
+        st = scenario.load(doc)
+        R.apply(st, "P1 end")
+        assert st.d["step"] == "attack"
+        screen.session.state = st
+        screen.draw()
+        await pilot.pause()
+        legal = screen.session.legal_actions()
+        before = screen.prompt(screen.session.view(), legal).plain
+        assert "Declare your attacks" in before, before
+        assert ("p declares none" in before) == (not ready), before
+        await pilot.press("p")
+        await pilot.pause()
+        if ready:
+            assert screen.session.state.d["step"] == "attack"
+            now = screen.prompt(screen.session.view(), legal).plain
+            assert "Declare your attacks" in now and "MAIN" not in now, now
+        else:
+            assert screen.session.state.d["step"] != "attack"  # no attacks declared
+            assert Action("P1", "attack") not in screen.session.legal_actions()
