@@ -114,3 +114,54 @@ async def test_p_at_declare_attacks_keeps_the_prompt() -> None:
         else:
             assert screen.session.state.d["step"] != "attack"  # no attacks declared
             assert Action("P1", "attack") not in screen.session.legal_actions()
+
+
+async def test_o_shows_the_rival_book_with_its_states_and_locks() -> None:
+    """Item 1: the rival's book and its Locks were shown nowhere (R4/R98: both public);
+    ``o`` (in ``?`` help and the footer) shows it, a Lock marked, a spell's state for him."""
+    from wizwar_tui.arcomage.screens import help_text
+    from wizwar_tui.screens import HelpScreen
+
+    st = R.new_game(R.validate_options({}), 11)
+    R.apply(st, "P1 cast magic-lock @P2:lightning")
+    R.apply(st, "P2 pass")
+    text = render.book_text(R.view(st, "P1"), "P2", "P1")
+    line = next(x for x in text.splitlines() if " Lightning " in x)
+    assert "LOCKED" in line and "Locks: lightning" in text, text
+    assert "P2's spellbook" in text
+    assert "o         the other archmage's spellbook" in help_text(False, True)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=11)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        screen.session.state = st
+        screen.draw()
+        assert any(b.key == "o" and b.show for b in screen.BINDINGS
+                   if hasattr(b, "key"))  # listed in the footer
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.text is not None and "LOCKED" in app.screen.text
+
+
+async def test_a_spell_target_is_not_asked_on_a_green_hex() -> None:
+    """Item 8: Magic Trap's choice said "Enter on a green hex" though its target is a spell
+    of the rival's book; a choice naming no hex says to pick in the action list."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=11)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        legal = screen.session.legal_actions()
+        traps = [a for a in legal if a.verb == "cast" and a.slug == "magic-trap"]
+        assert len(traps) > 1  # a list of spells, no hex among them
+        screen.begin_choice(traps, "Magic Trap")
+        text = screen.prompt(screen.session.view(), legal).plain
+        assert "action list" in text and "hex" not in text, text
+        bolts = [a for a in legal if a.verb == "cast" and a.slug == "firebolt"]
+        screen.begin_choice(bolts, "Firebolt")
+        text = screen.prompt(screen.session.view(), legal).plain
+        assert "green" in text and "hex" in text, text

@@ -129,6 +129,7 @@ class ArcoMageGameScreen(GameScreenBase):
         Binding("p,space", "pass", "Pass"),
         Binding("i", "spell_text", "Spell text"),
         Binding("z", "zoc", "ZoC"),
+        Binding("o", "rival_book", "Rival's book"),
         Binding("S", "reference", "All spells", show=False),
         Binding("colon", "command", "Notation"),
         Binding("tab", "panels", "Field/panels", show=False),
@@ -887,6 +888,14 @@ class ArcoMageGameScreen(GameScreenBase):
         if ol.highlighted is not None and ol.highlighted < len(self.book):
             return self.book[ol.highlighted]
         return ""
+
+    def action_rival_book(self) -> None:
+        """``o``: the other archmage's spellbook with each spell's state and his Locks (both
+        books and the Locks are public, R4/R98), from the view only."""
+        v = self.view()
+        rival = "P2" if self.human == "P1" else "P1"
+        self.app.push_screen(HelpScreen(self.ascii_only, "arcomage",
+                                        text=render.book_text(v, rival, self.human)))
 
     def action_spell_text(self) -> None:
         """A spell's full text."""

@@ -409,6 +409,40 @@ def spell_state(v: View, p: str, slug: str) -> tuple[str, str]:
     return "ready", "green"
 
 
+def book_text(v: View, p: str, me: str) -> str:
+    """``p``'s whole spellbook as ``me`` sees it (both books and the Locks on them are
+    public, R4/R98): per spell its Circle, name, cost for ``p`` and state for ``p`` now
+    (:func:`spell_state`: cast this turn, locked, above his ceiling, too dear, ready), the
+    Locks marked ``LOCKED``, ``me``'s own traps on it named (R97: the trapper knows them);
+    the count of traps lying on it from the rival's side is all the victim knows."""
+    pl = v["players"][p]
+    whose = "Your" if p == me else f"{p}'s"
+    lines = [f"{whose} spellbook: {len(pl['book'])} spells · cast ceiling {ceiling(pl)} · "
+             f"mana {pl['mana']}", ""]
+    order = sorted(pl["book"], key=lambda s: (SPELLS[s].circle, SPELLS[s].name))
+    for slug in order:
+        sp = SPELLS[slug]
+        state, _ = spell_state(v, p, slug)
+        if state == "cast":
+            state = "cast this turn"
+        marks = []
+        if slug in pl["locked"]:
+            marks.append("LOCKED")
+        if any(tr["victim"] == p and tr.get("slug") == slug and tr["trapper"] == me
+               and tr["status"] != "sprung" for tr in v["traps"]):
+            marks.append("your trap")
+        cost = f"{cost_of(pl, sp)}" + ("+c" if sp.corpse_cost else "")
+        line = f"{ROMAN[sp.circle]:>4} {sp.name:<22} {cost:>3}  {state}"
+        lines.append(line + (f"  [{', '.join(marks)}]" if marks else ""))
+    locks = sorted(pl["locked"])
+    lines += ["", f"Locks: {', '.join(locks) if locks else 'none'}"]
+    traps = [tr for tr in v["traps"] if tr["victim"] == p and tr["status"] != "sprung"]
+    if traps:
+        lines.append(f"Traps on {'your' if p == me else 'his'} book: {len(traps)}")
+    lines += ["", "(Esc closes)"]
+    return "\n".join(lines)
+
+
 def spell_line(v: View, p: str, slug: str, castable: bool, width: int = 40) -> Text:
     """One spellbook line cut to ``width``: Circle, name, cost (``+c``: and a corpse) and
     state (``now``: the rules list a cast of it now; else why not in a word: ``done`` cast

@@ -41,6 +41,8 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
   i         the full text of the highlighted spell (or of the spell
             on top of the stack)
   S         all 64 spells
+  o         the other archmage's spellbook (public, R4/R98): each
+            spell's state for him, his Locks, your traps on it
   z         show the enemy's Zones of Control (red, {g['zoc']} {g['zoc']} {g['zoc']})
   :         type an action in the notation: [i]cast firebolt @P2[/i],
             [i]move c1-c2-b2[/i]
