@@ -4,6 +4,8 @@ the declaration steps, a target chosen in the list only."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from core.arcomage import scenario
@@ -165,3 +167,41 @@ async def test_a_spell_target_is_not_asked_on_a_green_hex() -> None:
         screen.begin_choice(bolts, "Firebolt")
         text = screen.prompt(screen.session.view(), legal).plain
         assert "green" in text and "hex" in text, text
+
+
+def test_jump_r0_is_refused_and_ta57_is_read(tmp_path: Path) -> None:
+    """Item 11: ``r0`` jumped silently to action 0 (``0`` said "there are turns 1 to N");
+    ``t`` typed again into the open line after a refusal (``ta9`` ...) is read as ``a9``."""
+    from tests.arcomage.test_trial_rest import bot_game_log
+    from wizwar_tui import replay
+
+    path, _s = bot_game_log(tmp_path)
+    rp = replay.load(str(path))
+    rp.build()
+    with pytest.raises(ValueError, match="there are rounds 1 to"):
+        replay.parse_jump("r0", rp)
+    with pytest.raises(ValueError, match="there are turns 1 to"):
+        replay.parse_jump("0", rp, rounds=False)
+    assert replay.parse_jump("ta9", rp, rounds=False) == 9
+    assert replay.parse_jump("t12", rp, rounds=False) == rp.turn_starts[11]
+
+
+async def test_t_in_the_open_empty_jump_line_is_not_typed(tmp_path: Path) -> None:
+    """Item 11: after a refused jump the line stays open (empty); the next ``t`` (to open
+    it again) is not typed into it, so ``t`` ``a`` ``5`` Enter goes to action 5."""
+    from tests.arcomage.test_trial_rest import bot_game_log
+    from wizwar_tui.arcomage.replay import ArcoMageReplayScreen
+
+    path, _s = bot_game_log(tmp_path)
+    app = WizWarApp(bot_delay=0, save_games=False, replay_file=str(path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ArcoMageReplayScreen)
+        await pilot.press("t", "a", "9", "9", "9", "9", "enter")
+        await pilot.pause()
+        box = screen.query_one("#jump")
+        assert box.display and box.value == ""  # refused: open, empty
+        await pilot.press("t", "a", "5", "enter")
+        await pilot.pause()
+        assert screen.n == 5 and not box.display
