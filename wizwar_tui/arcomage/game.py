@@ -410,12 +410,35 @@ class ArcoMageGameScreen(GameScreenBase):
             self.choosing = []
             acts = legal
         self.shown = acts
-        ol.clear_options()
-        ol.add_options([Option(render.describe(a)) for a in acts])
+        self.fill_actions()
+        self.call_after_refresh(self.refit_actions)  # the list's width once laid out
         if acts:
             ol.highlighted = 0
         ol.border_title = (f"{self.choosing_what} (Enter plays · Esc back)" if self.choosing
                            else f"Actions: {len(acts)} (a · Enter plays)")
+
+    def actions_width(self) -> int:
+        """The columns a row of the action list has (0: not laid out yet)."""
+        ol = self.query_one("#ac-actions", OptionList)
+        return max(0, ol.scrollable_content_region.width - 1) if ol.is_mounted else 0
+
+    def fill_actions(self) -> None:
+        """The action list's rows for :attr:`shown`, cut to its width by
+        :func:`render.fit_rows` (the end of a row kept: rows differ there)."""
+        ol = self.query_one("#ac-actions", OptionList)
+        self.rows_width = self.actions_width()
+        rows = render.fit_rows([render.describe(a) for a in self.shown], self.rows_width)
+        keep = ol.highlighted
+        ol.clear_options()
+        ol.add_options([Option(r) for r in rows])
+        if rows:
+            ol.highlighted = keep if keep is not None and keep < len(rows) else 0
+
+    def refit_actions(self) -> None:
+        """Cut the rows again when the list's width is not the one they were cut for (the
+        list just shown, a new window size)."""
+        if self.is_mounted and self.actions_width() != getattr(self, "rows_width", -1):
+            self.fill_actions()
 
     def top_text(self, v: Any) -> Text:
         """ArcoMage, where (seed or LAN), the turn, the step and who acts."""

@@ -552,6 +552,50 @@ def target_hex(v: View, ref: str) -> str:
     return base if fld.is_hex(base) else ""
 
 
+def fit_row(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters for a list row: too long, its middle is cut
+    (``cast shadow-st…@c5 to=d4``), never its end: the rows of one spell differ at the end
+    (the ``to=`` hex, the last target), and a cut tail made them look all alike. The tail
+    kept starts at a word where it can. ``width`` < 8: as it is (the list cuts it)."""
+    if width < 8 or len(text) <= width:
+        return text
+    keep = width - 1  # room besides the "…"
+    tail_n = max(keep // 2, keep - len(text.split(" ")[0]))
+    tail = text[-tail_n:]
+    if " " in tail[:-1]:  # start the tail at a word when the word fits
+        cut = tail.index(" ")
+        if len(tail) - cut - 1 >= keep // 3:
+            tail = tail[cut + 1:]
+    return text[: keep - len(tail)] + "…" + tail
+
+
+def _cut(text: str, width: int, head: int) -> str:
+    """``text`` in ``width`` characters: its first ``head`` ones, ``…`` and its end."""
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+
+
+def fit_rows(texts: list[str], width: int) -> list[str]:
+    """The rows of a list, each by :func:`fit_row`; rows that would then read alike (two
+    spells whose names begin alike, ``magic-lock``/``magic-trap``, before one target) are
+    cut again, each group at the first place that tells them apart, end kept."""
+    out = [fit_row(t, width) for t in texts]
+    groups: dict[str, list[int]] = {}
+    for i, t in enumerate(out):
+        groups.setdefault(t, []).append(i)
+    for same in groups.values():
+        if len(same) < 2 or width < 8:
+            continue
+        first = len(texts[same[0]].split(" ")[0])  # the verb kept, then the longest end
+        for head in [first, *range(1, width - 1)]:
+            cut = [_cut(texts[i], width, head) if len(texts[i]) > width else texts[i]
+                   for i in same]
+            if len(set(cut)) == len(cut):
+                for i, c in zip(same, cut, strict=True):
+                    out[i] = c
+                break
+    return out
+
+
 def describe(a: Any) -> str:
     """An action for the action list: its notation without the actor (every listed action
     is the player's own), as it is typed on the ``:`` line (``cast raise-skeleton @a1``);
