@@ -241,3 +241,29 @@ async def test_action_rows_fit_the_list_at_80x24_and_stay_distinct() -> None:
         assert len(told) > 10 and len(set(told)) == len(told), told
         assert all(len(r) < width for r in rows), (width, rows)
         assert any("…" in r for r in rows) or width > 40, (width, rows)
+
+
+async def test_the_log_wraps_again_after_a_resize() -> None:
+    """Item 12: lines wrapped at a small width stayed cut after the window grew; the log
+    (:class:`wizwar_tui.gameui.ReflowLog`) wraps them again to its new width."""
+    from rich.text import Text
+
+    from wizwar_tui.gameui import ReflowLog
+
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=1)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        log = screen.query_one("#ac-log", ReflowLog)
+        screen.log_line(Text("word " * 30))  # 150 characters
+        await pilot.pause()
+        narrow = len(log.lines)
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert log.scrollable_content_region.width > 40
+        wide = len(log.lines)
+        assert wide < narrow, (narrow, wide)
+        assert all(len(line.text) <= log.scrollable_content_region.width for line in log.lines)

@@ -25,7 +25,7 @@ from core.arcomage.data import SPELLS
 from core.arcomage.turn import cast_candidates
 from core.engine import IllegalAction
 from wizwar_tui.arcomage import render
-from wizwar_tui.gameui import GameScreenBase
+from wizwar_tui.gameui import GameScreenBase, ReflowLog
 from wizwar_tui.screens import HelpScreen, TooSmall
 
 
@@ -182,7 +182,7 @@ class ArcoMageGameScreen(GameScreenBase):
                 yield FieldView(id="ac-field")
                 yield Static(id="ac-info")
                 yield Static(id="ac-stack")
-                yield RichLog(id="ac-log", wrap=True, markup=False, min_width=20,
+                yield ReflowLog(id="ac-log", wrap=True, markup=False, min_width=20,
                               max_lines=3000)
             with Vertical(id="ac-right"):
                 yield Static(id="ac-players")
