@@ -267,3 +267,29 @@ async def test_the_log_wraps_again_after_a_resize() -> None:
         wide = len(log.lines)
         assert wide < narrow, (narrow, wide)
         assert all(len(line.text) <= log.scrollable_content_region.width for line in log.lines)
+
+
+async def test_a_stopped_lan_game_is_drawn_as_ended() -> None:
+    """Item 13: the host closed the game: the joiner's header still said "turn 4 · P2's
+    MAIN", P2 kept its ▶ and the book said "later"; now the header says the game ended,
+    nobody has the ▶, the book says "ended" and the prompt gives the reason."""
+    from textual.widgets import OptionList
+
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=1)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        screen.lan_down = lambda: True  # type: ignore[method-assign]  # (as phase "lost")
+        screen.draw()
+        await pilot.pause()
+        v = screen.view()
+        top = screen.top_text(v).plain
+        assert "GAME ENDED" in top and "MAIN" not in top, top
+        panels = str(screen.query_one("#ac-players").render())
+        assert "▶" not in panels, panels
+        book = screen.query_one("#ac-book", OptionList)
+        rows = [str(book.get_option_at_index(i).prompt) for i in range(book.option_count)]
+        assert rows and not any("later" in r or " now" in r for r in rows), rows
+        assert "the LAN game stopped" in screen.prompt(v, screen.legal()).plain

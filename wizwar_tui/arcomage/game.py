@@ -308,8 +308,13 @@ class ArcoMageGameScreen(GameScreenBase):
 
     # ------------------------------------------------------------------ drawing
     def view(self) -> Any:
-        """The human's view (the only thing drawn)."""
-        return self.session.view()
+        """The human's view (the only thing drawn); a LAN game that stopped before its end
+        (the host closed it, the connection is lost for good) is marked ``stopped`` (its
+        words), so nothing is drawn as if a player were still to act."""
+        v = self.session.view()
+        if self.lan_down() and not v.get("winner"):
+            v = dict(v, stopped=str(getattr(self.lan, "problem", "")) or "the LAN game stopped")
+        return v
 
     def my_turn(self) -> bool:
         """The human is to act now."""
@@ -400,6 +405,8 @@ class ArcoMageGameScreen(GameScreenBase):
         title = f"Spellbook ({len(castable)} castable"
         if traps:
             title += f" · your traps {len(traps)}"
+        if v.get("stopped") or v.get("winner"):
+            title = "Spellbook (the game has ended"
         ol.border_title = title + ") s · Enter · i"
 
     def draw_actions(self, v: Any, legal: list[Action]) -> None:
@@ -448,6 +455,8 @@ class ArcoMageGameScreen(GameScreenBase):
         if v.get("winner"):  # the game is over: nobody's step (R118)
             w = v["winner"]
             t.append(f" turn {v['turn']} · " + ("drawn" if w == "draw" else f"{w} won"))
+        elif v.get("stopped"):  # a LAN game ended before its end: nobody is to act
+            t.append(f" turn {v['turn']} · GAME ENDED (not finished)", "bold red")
         else:
             t.append(f" turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
         t.append(f" · you are {self.human}", render.colour(self.human))

@@ -337,7 +337,7 @@ def player_panel(v: View, p: str, me: str, compact: bool = False,
     t = Text(no_wrap=False, overflow="fold")
     st = colour(p) + " bold"
     t.append(f"{p}{' (you)' if p == me else ''}", st)
-    if v["active"] == p and not v["winner"]:
+    if v["active"] == p and not v["winner"] and not v.get("stopped"):
         t.append("▶", "bold")
     form = form_of(pl)
 
@@ -453,6 +453,8 @@ def spell_line(v: View, p: str, slug: str, castable: bool, width: int = 40) -> T
     state, style = spell_state(v, p, slug)
     if castable:
         state, style = "now", "bold green"
+    elif v.get("stopped") or v.get("winner"):  # the game has ended: nothing is "later"
+        state, style = "ended", "dim"
     else:
         state = {"ready": "later", "above ceiling": "ceil", "too dear": "dear",
                  "locked": "lock", "cast": "done"}.get(state, state)
