@@ -293,3 +293,48 @@ async def test_a_stopped_lan_game_is_drawn_as_ended() -> None:
         rows = [str(book.get_option_at_index(i).prompt) for i in range(book.option_count)]
         assert rows and not any("later" in r or " now" in r for r in rows), rows
         assert "the LAN game stopped" in screen.prompt(v, screen.legal()).plain
+
+
+def _local_log(tmp_path: Path, finish: bool) -> Path:
+    """A local game's log written by P2 (``viewer``: the human) in which the bot P1 traps
+    P2's Lightning; ``finish``: P1 then concedes and the end record is written."""
+    from core import log
+
+    o = R.validate_options({})
+    st = R.new_game(o, 4)
+    data = log.encode(log.header(R, o, 4, viewer="P2"))
+    texts = ["P1 cast magic-trap @P2:lightning", "P2 pass"]
+    if finish:
+        texts.append("P1 concede")
+    for i, text in enumerate(texts, 1):
+        a = R.parse_action(text)
+        R.apply(st, a)
+        data += log.encode(log.record(R, i, a, st, force_hash=True))
+    if finish:
+        data += log.encode(log.end_record(R, st))
+    p = tmp_path / f"g{int(finish)}.wwlog"
+    p.write_bytes(data)
+    return p
+
+
+@pytest.mark.parametrize("finish", [False, True])
+def test_export_of_an_unfinished_game_hides_the_bot_trap_target(tmp_path: Path,
+                                                                 finish: bool) -> None:
+    """Item 9: ``wizwar export`` of a local game still in progress showed the bot's trap
+    target; now it is written as the log's player saw it (``@P1:?``) unless ``--all``; a
+    finished game shows all. The redaction is the ruleset's own hook (``seal``), in the
+    shared export, so Wiz-War's sealed actions are treated alike."""
+    from wizwar_tui.saves import export_file
+
+    p = _local_log(tmp_path, finish)
+    out: list[str] = []
+    assert export_file(str(p), out.append, out.append) == 0, out
+    text = "\n".join(out)
+    if finish:
+        assert "P1 cast magic-trap @P2:lightning" in text and "hidden" not in text, text
+    else:
+        assert "P1 cast magic-trap @P2:?" in text and "lightning" not in text, text
+        assert "# hidden from P2: action 1" in text and "--all" in text
+    out = []
+    assert export_file(str(p), out.append, out.append, show_all=True) == 0
+    assert "P1 cast magic-trap @P2:lightning" in "\n".join(out)
