@@ -286,6 +286,12 @@ class GameUI:
     def open_reference(self, ref: str, app: App[Any]) -> None:
         """Open the reference screen ``ref`` (a :attr:`references` id) over ``app``."""
 
+    def edit_option(self, app: App[Any], name: str) -> str:
+        """The new-game form's change of a text option ``name`` (the form cannot type one):
+        open the game's own editor for it and return "", or return where it is set. Default:
+        on the command line (its flag)."""
+        return f"set it on the command line ({self.ruleset().options[name].flag})"
+
     def option_note(self, name: str, values: Mapping[str, Any], refused: str = "") -> str:
         """The new-game screen's hint for option ``name`` with the form's ``values`` (typed,
         every option). ``refused``: why the ruleset refuses a non-default value now (its

@@ -166,6 +166,10 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
         seats = loaded.ruleset.seats(loaded.options)
         names = list(loaded.names)[:len(seats)]
         names += seats[len(names):]
+        levels = (h.get("extra") or {}).get("levels") or {}  # a local game's bot levels
+        if isinstance(levels, dict):
+            names = [f"{n} ({levels[s]})" if isinstance(levels.get(s), str) else n
+                     for n, s in zip(names, seats, strict=True)]
         result, problem = _result_of(path, loaded)
         sides = sides_of(loaded.ruleset, loaded.options)
         game = SavedGame(path, str(h.get("started", "")), names, str(h.get("kind", "")),

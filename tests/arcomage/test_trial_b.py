@@ -5,6 +5,7 @@ the declaration steps, a target chosen in the list only."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -338,3 +339,66 @@ def test_export_of_an_unfinished_game_hides_the_bot_trap_target(tmp_path: Path,
     out = []
     assert export_file(str(p), out.append, out.append, show_all=True) == 0
     assert "P1 cast magic-trap @P2:lightning" in "\n".join(out)
+
+
+async def test_book_builder_g_plays_the_chosen_bot_and_remembers_the_book() -> None:
+    """Item 7: the builder's ``g`` started against the apprentice with no choice and no
+    "against P2 (...)" line; the builder forgot the book. Now ``b`` picks the level, the
+    game's log says it, the book comes back the next time; the options form's note for
+    "P1's own book" points at the builder."""
+    from core.arcomage.data import BOOKS
+    from wizwar_tui import games
+    from wizwar_tui.arcomage.screens import BookScreen
+
+    BookScreen.last_book, BookScreen.last_level = [], ""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(BookScreen())
+        await pilot.pause()
+        builder = app.screen
+        assert isinstance(builder, BookScreen)
+        assert "against the apprentice bot" in str(builder.query_one("#bk-status").render())
+        await pilot.press("t", "t")  # the second starting book
+        book = list(builder.book)
+        assert book == list(BOOKS[list(BOOKS)[1]])
+        await pilot.press("b")
+        assert "against the archmage bot" in str(builder.query_one("#bk-status").render())
+        await pilot.press("g")
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, ArcoMageGameScreen)
+        assert game.session.levels == {"P2": "archmage"}
+        lines = [line.text for line in game.query_one("#ac-log").lines]
+        assert any("against P2 (archmage)" in x for x in lines), lines
+        assert BookScreen().book == book and BookScreen().level == "archmage"
+    ui = games.ui("arcomage")
+    note = ui.option_note("p1_spells", {})
+    assert "book builder" in note and "--p1-spells" not in note, note
+    pushed: list[object] = []
+    assert ui.edit_option(SimpleNamespace(push_screen=pushed.append), "p1_spells") == ""
+    assert len(pushed) == 1 and isinstance(pushed[0], BookScreen)
+    assert "--p2-spells" in ui.edit_option(SimpleNamespace(push_screen=pushed.append),
+                                           "p2_spells")
+    BookScreen.last_book, BookScreen.last_level = [], ""
+
+
+def test_a_local_log_names_the_bot_levels_in_the_saved_games_list(tmp_path: Path) -> None:
+    """Item 7: the saved-games list said only "P1 vs P2"; the log's header keeps each bot
+    seat's level (the default one too) and the list shows ``P1 vs P2 (archmage)``."""
+    from core.session import LocalSession
+    from wizwar_tui.saves import list_saved
+
+    for name, levels in (("a", {"P2": "archmage"}), ("b", None)):
+        out = (tmp_path / f"{name}.wwlog").open("ab")
+
+        def write(b: bytes, out: object = out) -> None:
+            out.write(b)  # type: ignore[attr-defined]
+            out.flush()  # type: ignore[attr-defined]
+
+        s = LocalSession.start(R, R.validate_options({}), 3, human="P1", levels=levels)
+        s.record_to(write)
+        s.submit(Action("P1", "end"))
+        out.close()
+    seen = {g.path.rsplit("/", 1)[-1]: g.players_text for g in list_saved(str(tmp_path))}
+    assert seen == {"a.wwlog": "P1 vs P2 (archmage)", "b.wwlog": "P1 vs P2 (apprentice)"}, seen

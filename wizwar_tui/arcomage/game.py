@@ -207,7 +207,10 @@ class ArcoMageGameScreen(GameScreenBase):
         where = (f"LAN game · {self.lan_label()}" if self.lan is not None
                  else f"New game · seed {self.seed}")
         self.log_line(Text(f"ArcoMage · {where} · you are {self.human}", "bold"))
-        levels = getattr(self.session, "levels", {}) or {}
+        levels = dict(getattr(self.session, "levels", {}) or {})
+        if self.lan is None:  # a bot seat without a level plays the default one (R: bot_act)
+            for seat in getattr(self.session, "bots", ()):
+                levels.setdefault(seat, self.session.ruleset.bot_levels[0])
         if levels:
             self.log_line(Text("against " + ", ".join(f"{s} ({lv})" for s, lv in
                                                       sorted(levels.items())), "dim"))
