@@ -130,7 +130,7 @@ async def test_o_shows_the_rival_book_with_its_states_and_locks() -> None:
     R.apply(st, "P2 pass")
     text = render.book_text(R.view(st, "P1"), "P2", "P1")
     line = next(x for x in text.splitlines() if " Lightning " in x)
-    assert "LOCKED" in line and "Locks: lightning" in text, text
+    assert "locked" in line and "Locks: lightning" in text, text
     assert "P2's spellbook" in text
     assert "o         the other archmage's spellbook" in help_text(False, True)
     app = WizWarApp(bot_delay=0, save_games=False)
@@ -146,7 +146,7 @@ async def test_o_shows_the_rival_book_with_its_states_and_locks() -> None:
         await pilot.press("o")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        assert app.screen.text is not None and "LOCKED" in app.screen.text
+        assert app.screen.text is not None and "Locks: lightning" in app.screen.text
 
 
 async def test_a_spell_target_is_not_asked_on_a_green_hex() -> None:
@@ -402,3 +402,39 @@ def test_a_local_log_names_the_bot_levels_in_the_saved_games_list(tmp_path: Path
         out.close()
     seen = {g.path.rsplit("/", 1)[-1]: g.players_text for g in list_saved(str(tmp_path))}
     assert seen == {"a.wwlog": "P1 vs P2 (archmage)", "b.wwlog": "P1 vs P2 (apprentice)"}, seen
+
+
+@pytest.mark.parametrize("level", ["apprentice", "archmage"])
+def test_bots_do_not_answer_a_summon_with_magic_reflection(level: str) -> None:
+    """Item 14: both levels answered a turn-1 summon with Magic Reflection, which turns back
+    only a spell that targets one's wizard (R59); now they pass (views only, deterministic)."""
+    from core.arcomage import bot
+
+    st = R.new_game(R.validate_options({}), 2)
+    R.apply(st, "P1 cast summon-ghost @c2")
+    legal = R.legal_actions(st, "P2")
+    assert Action("P2", "cast", "magic-reflection") in legal
+    v = R.view(st, "P2")
+    assert bot.wasted_answer(v, "P2", Action("P2", "cast", "magic-reflection"))
+    picked = bot.choose(v, "P2", legal, level)
+    assert picked.slug != "magic-reflection", picked
+    assert picked == bot.choose(R.view(st, "P2"), "P2", legal, level)
+
+
+def test_bots_do_not_summon_where_the_enemy_tower_kills_it() -> None:
+    """Item 14: the archmage summoned a Blade Spirit (Toughness 1) where the enemy Tower
+    (one worker: 1 damage at its upkeep to the Nearest enemy creature, R45) kills it."""
+    from core.arcomage import bot
+
+    st = R.new_game(R.validate_options({"first": "p2"}), 5)
+    st.d["players"]["P1"]["workers"]["tower"] = 1
+    v = R.view(st, "P2")
+    legal = R.legal_actions(st, "P2")
+    spirits = [a for a in legal if a.slug == "blade-spirit"]
+    assert spirits and all(bot.doomed_summon(v, "P2", a) for a in spirits)
+    assert not any(bot.doomed_summon(v, "P2", a) for a in legal if a.slug == "summon-samurai")
+    for level in ("apprentice", "archmage"):
+        assert bot.choose(v, "P2", legal, level).slug != "blade-spirit"
+    st.d["players"]["P1"]["workers"]["tower"] = 0  # no Tower shot: a Blade Spirit is fine
+    v = R.view(st, "P2")
+    assert not any(bot.doomed_summon(v, "P2", a) for a in spirits)

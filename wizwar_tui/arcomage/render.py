@@ -417,8 +417,13 @@ def book_text(v: View, p: str, me: str) -> str:
     the count of traps lying on it from the rival's side is all the victim knows."""
     pl = v["players"][p]
     whose = "Your" if p == me else f"{p}'s"
+    locks = sorted(pl["locked"])
     lines = [f"{whose} spellbook: {len(pl['book'])} spells · cast ceiling {ceiling(pl)} · "
-             f"mana {pl['mana']}", ""]
+             f"mana {pl['mana']}", f"Locks: {', '.join(locks) if locks else 'none'}"]
+    traps = [tr for tr in v["traps"] if tr["victim"] == p and tr["status"] != "sprung"]
+    if traps:
+        lines.append(f"Traps on {'your' if p == me else 'his'} book: {len(traps)}")
+    lines.append("")
     order = sorted(pl["book"], key=lambda s: (SPELLS[s].circle, SPELLS[s].name))
     for slug in order:
         sp = SPELLS[slug]
@@ -426,7 +431,7 @@ def book_text(v: View, p: str, me: str) -> str:
         if state == "cast":
             state = "cast this turn"
         marks = []
-        if slug in pl["locked"]:
+        if slug in pl["locked"] and state != "locked":  # (cast before it was locked)
             marks.append("LOCKED")
         if any(tr["victim"] == p and tr.get("slug") == slug and tr["trapper"] == me
                and tr["status"] != "sprung" for tr in v["traps"]):
@@ -434,12 +439,7 @@ def book_text(v: View, p: str, me: str) -> str:
         cost = f"{cost_of(pl, sp)}" + ("+c" if sp.corpse_cost else "")
         line = f"{ROMAN[sp.circle]:>4} {sp.name:<22} {cost:>3}  {state}"
         lines.append(line + (f"  [{', '.join(marks)}]" if marks else ""))
-    locks = sorted(pl["locked"])
-    lines += ["", f"Locks: {', '.join(locks) if locks else 'none'}"]
-    traps = [tr for tr in v["traps"] if tr["victim"] == p and tr["status"] != "sprung"]
-    if traps:
-        lines.append(f"Traps on {'your' if p == me else 'his'} book: {len(traps)}")
-    lines += ["", "(Esc closes)"]
+    lines += ["", "(Esc closes · j/k scroll)"]
     return "\n".join(lines)
 
 
