@@ -62,6 +62,17 @@ def action_hexes(v: Any, a: Action) -> list[str]:
     return []
 
 
+class ActionList(OptionList):
+    """The action list: its rows are cut to its width (``render.fit_rows``), so a new width
+    (laid out, the window resized, the panels toggled) cuts them again."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Ask the screen to cut the rows again for the new width."""
+        refit = getattr(self.screen, "refit_actions", None)
+        if refit is not None:
+            self.call_after_refresh(refit)
+
+
 class FieldView(Static):
     """The hex field with a cursor (arrows move it; Enter chooses the hex under it)."""
 
@@ -187,7 +198,7 @@ class ArcoMageGameScreen(GameScreenBase):
             with Vertical(id="ac-right"):
                 yield Static(id="ac-players")
                 yield OptionList(id="ac-book")
-                yield OptionList(id="ac-actions")
+                yield ActionList(id="ac-actions")
         yield Static(id="ac-status")
         yield Input(placeholder="notation, e.g. cast firebolt @P2 · Esc closes", id="ac-cmd")
         yield Footer(show_command_palette=False)

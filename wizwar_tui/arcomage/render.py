@@ -10,6 +10,7 @@ R8-R12), §5 (R39 the ceiling), §9 (R75 Zone of Control).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -587,8 +588,12 @@ def fit_rows(texts: list[str], width: int) -> list[str]:
     for same in groups.values():
         if len(same) < 2 or width < 8:
             continue
-        first = len(texts[same[0]].split(" ")[0])  # the verb kept, then the longest end
-        for head in [first, *range(1, width - 1)]:
+        # the head up to the first letter where they differ (``cast magic-l…``), else
+        # the verb and the longest end, else any cut that tells them apart
+        common = len(os.path.commonprefix([texts[i] for i in same]))
+        first = len(texts[same[0]].split(" ")[0])
+        for head in [h for h in (common + 1, first) if 0 < h < width - 1] + \
+                list(range(1, width - 1)):
             cut = [_cut(texts[i], width, head) if len(texts[i]) > width else texts[i]
                    for i in same]
             if len(set(cut)) == len(cut):
