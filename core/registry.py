@@ -9,8 +9,10 @@ one game never loads another.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from core.engine import Ruleset, UnknownRuleset
+if TYPE_CHECKING:  # the menu lists the names only: the engine loads with a game (start-up)
+    from core.engine import Ruleset
 
 #: name -> "module:attribute" of the ruleset object. The first is the default game.
 RULESETS: dict[str, str] = {
@@ -44,6 +46,8 @@ def canonical(name: str) -> str:
     key = str(name).strip().lower()
     key = ALIASES.get(key, key)
     if key not in RULESETS and key not in BUILDING:
+        from core.engine import UnknownRuleset
+
         shown = "".join(ch for ch in str(name) if ch.isprintable())[:40]
         raise UnknownRuleset(f"unknown game {shown!r}: this wizwar plays "
                              f"{', '.join(RULESETS)}")

@@ -79,11 +79,15 @@ def collect(paths: list[str]) -> list[str]:
 
 
 def run_paths(paths: list[str], echo: Callable[[str], None] = print) -> tuple[int, int]:
-    """Run every scenario under ``paths``, print a line per file and ``N passed, N failed``.
-    Returns (passed, failed)."""
+    """Run every scenario under ``paths``, print a line per file and ``N passed, N failed``
+    (a path that does not exist is one failure, said so). Returns (passed, failed)."""
     passed = failed = 0
-    files = collect(paths)
-    if not files:
+    missing = [p for p in paths if not os.path.exists(p)]
+    for p in missing:  # in words, not an OSError's text
+        echo(f"FAIL {p}: no such file or folder")
+        failed += 1
+    files = collect([p for p in paths if p not in missing])
+    if not files and not missing:
         echo(f"FAIL no scenario files found in {', '.join(paths)}")
         failed += 1
     for f in files:

@@ -107,12 +107,14 @@ class TimedHost(HostGame):
         if msg["type"] == "propose":
             self._cpu_in = time.thread_time() - t0
 
-    async def _sequence(self, action: Any) -> None:
+    async def _sequence(self, action: Any) -> str:
         t0 = time.thread_time()
-        await super()._sequence(action)
+        reason = await super()._sequence(action)
         assert self.state is not None
-        self.cpu[self.ruleset.seq(self.state)] = time.thread_time() - t0 + self._cpu_in
+        if not reason:  # (a refused action: nothing committed, nothing to time)
+            self.cpu[self.ruleset.seq(self.state)] = time.thread_time() - t0 + self._cpu_in
         self._cpu_in = 0.0
+        return reason or ""
 
     async def commit(self, action: Any, reveals: list[list[str]] | None = None) -> None:
         """:meth:`HostGame.commit`, stamped."""

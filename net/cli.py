@@ -89,6 +89,33 @@ def _dest(o: Option) -> str:
     return f"opt_{o.name}"
 
 
+class _OnceAction(argparse.Action):
+    """An option's flag: given twice with two values (``host --players 2 --seats 3``, or
+    ``--crossed --no-crossed``) is refused in words instead of the last one winning
+    (issue 12). The same value twice is accepted."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        value = self.const if self.nargs == 0 else values
+        old = getattr(namespace, self.dest, None)
+        seen = f"_{self.dest}_flag"
+        if old is not None and old != value and hasattr(namespace, seen):
+            def said(flag: str, v: Any) -> str:
+                return flag if isinstance(v, bool) else f"{flag} {v}"
+            parser.error(f"{said(option_string or '', value)} conflicts with "
+                         f"{said(getattr(namespace, seen), old)}: they set the same option "
+                         f"({self.metavar_name}); give it once")
+        setattr(namespace, self.dest, value)
+        setattr(namespace, seen, option_string or "")
+
+    metavar_name = ""
+
+
+def _once(name: str) -> type[_OnceAction]:
+    """A :class:`_OnceAction` for option ``name`` (its words in the refusal)."""
+    return type("_Once", (_OnceAction,), {"metavar_name": name})
+
+
 def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = "") -> None:
     """One flag per option of ``ruleset.options`` (``--name``; a bool also ``--no-name``),
     with its help and default, so no option is ever left off a command. An option whose
@@ -104,16 +131,18 @@ def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = ""
             f" (default {o.default})"
         if o.choices and o.kind != "bool":  # the metavar hides them: say them
             default = f" (one of {', '.join(str(c) for c in o.choices)}; {default[2:]}"
+        once = _once(o.name)
         if o.kind == "bool":
-            g.add_argument(*flags, dest=_dest(o), action="store_true", default=None,
-                           help=(o.help or o.label) + default)
-            g.add_argument("--no-" + o.flag[2:], dest=_dest(o), action="store_false",
-                           help=argparse.SUPPRESS)
+            g.add_argument(*flags, dest=_dest(o), action=once, nargs=0, const=True,
+                           default=None, help=(o.help or o.label) + default)
+            g.add_argument("--no-" + o.flag[2:], dest=_dest(o), action=once, nargs=0,
+                           const=False, help=argparse.SUPPRESS)
         elif o.kind == "int":
-            g.add_argument(*flags, dest=_dest(o), type=int, default=None, metavar="N",
-                           choices=list(o.choices) or None, help=(o.help or o.label) + default)
+            g.add_argument(*flags, dest=_dest(o), action=once, type=int, default=None,
+                           metavar="N", choices=list(o.choices) or None,
+                           help=(o.help or o.label) + default)
         else:
-            g.add_argument(*flags, dest=_dest(o), default=None, metavar="VALUE",
+            g.add_argument(*flags, dest=_dest(o), action=once, default=None, metavar="VALUE",
                            choices=list(o.choices) or None, help=(o.help or o.label) + default)
 
 

@@ -89,26 +89,38 @@ def say_game_port(args: argparse.Namespace, lan_host: str, lan_port: int, only: 
               flush=True)
 
 
+def stop_on_signals() -> asyncio.Event:
+    """An event that Ctrl+C, SIGTERM and SIGHUP set (their handlers installed now, on the
+    running loop). A front calls it before it prints its link or address, so a signal that
+    comes the moment a player could first see the game stops it cleanly (status 130), never
+    with the signal's default death (-15)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    return stop
+
+
 async def serve(args: argparse.Namespace, game: HostGame, save: LogFile, lan_port: int,
-                server: Front, wait_left: Callable[[], Awaitable[Any]], left: str) -> int:
+                server: Front, wait_left: Callable[[], Awaitable[Any]], left: str,
+                stop: asyncio.Event | None = None) -> int:
     """Advertise the game when asked, play it until it is over (then wait, with
     ``wait_left``, for the players to go: ``left`` says how, "leave", "close their tabs") or
     until Ctrl+C/SIGTERM/SIGHUP, then close the game before the front (its players hear
-    "bye" first). Returns the exit status: 0 over (the final hash printed), 130 stopped, 2
-    stopped by a desync (the report named)."""
+    "bye" first). ``stop`` is the front's :func:`stop_on_signals` (made here when None).
+    Returns the exit status: 0 over (the final hash printed), 130 stopped, 2 stopped by a
+    desync (the report named)."""
     from net.cli import advertise, advertise_wanted
 
+    if stop is None:  # Ctrl+C, SIGTERM, SIGHUP: close the game and every front
+        stop = stop_on_signals()
     adv = None
     if advertise_wanted(args.bind, args.advertise):
         with contextlib.suppress(Exception):
             adv = await advertise(game, args.name, lan_port, args.bind,
                                   taken=args.seats - game.free_seats)
     final = ""
-    stop = asyncio.Event()  # Ctrl+C, SIGTERM, SIGHUP: close the game and every front
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
     stopping = asyncio.ensure_future(stop.wait())
     playing = asyncio.ensure_future(game.run())
     try:

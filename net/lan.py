@@ -956,7 +956,12 @@ class HostGame:
                 action = await self._next_from(seat)
                 if action is None:
                     continue
-            reason = beacon.why_illegal(rs, st, action)
+            # a beaconed game's action is judged by its probe, the one apply it gets when it
+            # does not roll (:meth:`_sequence`): the rules run once, not a check and then an
+            # apply that checks again (docs/performance.md, seventh round)
+            reason = "" if beacon.is_beaconed(rs, st) else beacon.why_illegal(rs, st, action)
+            if not reason:
+                reason = await self._sequence(action)
             if reason:
                 if seat.kind == "remote" and seat.conn is not None:
                     await seat.conn.send({"type": "reject", "reason": reason,
@@ -965,7 +970,6 @@ class HostGame:
                     self.last_reject = reason
                     self.log(f"refused: {reason}")
                 continue
-            await self._sequence(action)
         await self._settle()
         if self.desync:
             return ""
@@ -1210,7 +1214,9 @@ class HostGame:
                 continue
             if s in owned:  # commit() keeps the owner's commitment to its whole action
                 self.seat(s).sealed = (openings[s][0], owned[s])
-            await self._sequence(action)
+            reason = await self._sequence(action)
+            if reason:  # (judged above on the same state: only a host fault gets here)
+                self.log(f"{s}'s sealed action is refused: {reason}")
 
     def _host_nonce(self, seat: str) -> str:
         """The seed nonce of a seat the host plays: fresh, or from :attr:`seed`."""
@@ -1306,30 +1312,43 @@ class HostGame:
                 await s.conn.send({"type": "reject", "action": action.to_wire(),
                                    "reason": why})
 
-    async def _sequence(self, action: Any) -> None:
-        """Commit a checked action; one that rolls gets its dice first (:meth:`_roll`).
-        Nothing is committed when the game stopped meanwhile (a desync). In a beaconed game
-        the action is applied once, to a copy of the state made while the host waited
-        (:meth:`_make_spare`), on a generator that refuses every draw: when it drew nothing
-        that copy is committed as the host's state (:meth:`_probe`); when it rolls, the
-        dice are taken and the action is applied to the state itself."""
+    async def _sequence(self, action: Any) -> str:
+        """Commit an action; one that rolls gets its dice first (:meth:`_roll`). Returns why
+        the action is refused ("" when it was committed, or nothing was: a desync stopped
+        the game meanwhile). In a beaconed game the action is applied once, to a copy of the
+        state made while the host waited (:meth:`_make_spare`), on a generator that refuses
+        every draw: that apply is also its check (``Ruleset.apply`` refuses an illegal action
+        with its reason, the copy untouched); when it drew nothing that copy is committed as
+        the host's state (:meth:`_probe`); when it rolls, the action is judged by
+        ``beacon.why_illegal`` (a ruleset may judge by trying, and meet the roll first), the
+        dice are taken and the action is applied to the state itself. In a game without
+        beaconed dice the caller judged the action already."""
         await self._settle()
         if self.desync:
-            return
+            return ""
         reveals = None
-        if beacon.is_beaconed(self.ruleset, self.state) and not self._probe(action):
-            reveals = await self._roll(action)
-            if reveals is None:
-                return
+        if beacon.is_beaconed(self.ruleset, self.state):
+            probed = self._probe(action)
+            if probed:
+                return probed
+            if probed is None:
+                assert self.state is not None
+                reason = beacon.why_illegal(self.ruleset, self.state, action)
+                if reason:
+                    return reason
+                reveals = await self._roll(action)
+                if reveals is None:
+                    return ""
         await self.commit(action, reveals)
+        return ""
 
-    def _probe(self, action: Any) -> bool:
+    def _probe(self, action: Any) -> str | None:
         """Apply ``action`` to the spare copy of the state (made now if there is none) with
         every draw refused (``beacon.apply_unless_rolling``), the dealer attached to it.
-        True: it drew nothing, and :meth:`commit` takes the copy as the host's state; False:
-        it rolls (or is illegal: :meth:`commit` then raises as before). Raises
-        ``RuntimeError`` for a ruleset that re-dealt secret values before its first draw
-        (the dealer's values would have moved under a discarded copy)."""
+        ``""``: it drew nothing, and :meth:`commit` takes the copy as the host's state; the
+        reason when it is illegal (nothing changed; the copy is dropped); None when it rolls.
+        Raises ``RuntimeError`` for a ruleset that re-dealt secret values before its first
+        draw (the dealer's values would have moved under a discarded copy)."""
         rs, st, dealer = self.ruleset, self.state, self.dealer
         assert st is not None and dealer is not None
         self._probed = None
@@ -1341,15 +1360,15 @@ class HostGame:
         dealer.attach(spare)
         try:
             events = beacon.apply_unless_rolling(rs, spare, action)
-        except IllegalAction:
-            events = None
+        except IllegalAction as exc:
+            return exc.reason or "illegal"
         if events is None:
             if len(dealer.history) != deals:
                 raise RuntimeError(f"{rs.title}: an action re-dealt secret values before it "
                                    "rolled; the LAN host cannot probe it")
-            return False
+            return None
         self._probed = (st, action, spare, events, before)
-        return True
+        return ""
 
     def _take_spare(self) -> Any:
         """The copy of the current state made while the host waited (:meth:`_make_spare`),

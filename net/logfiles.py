@@ -116,12 +116,20 @@ def _safe_tag(tag: str) -> str:
     return "".join(c for c in tag if c.isalnum() or c in "-_")[:30]
 
 
-def new_log(kind: str, tag: str = "") -> LogFile:
-    """A new log file in :func:`games_dir` named by time, kind and ``tag``."""
+def log_name(kind: str, tag: str = "", unique: str = "") -> str:
+    """The file name of a saved game: ``DATE-TIME-KIND[-TAG]-UNIQUE.wwlog``, for every
+    kind of game (local, host, peer, poker), so that the saved games sort by time and read
+    alike (issue 12: a mental-poker game was ``poker-<id>-P1.wwlog``). ``unique``: what
+    tells two games of one second apart (default: 4 random hex digits)."""
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     safe = _safe_tag(tag)
-    name = f"{stamp}-{kind}{'-' + safe if safe else ''}-{secrets.token_hex(2)}.wwlog"
-    return LogFile(os.path.join(games_dir(), name))
+    return f"{stamp}-{kind}{'-' + safe if safe else ''}-{unique or secrets.token_hex(2)}.wwlog"
+
+
+def new_log(kind: str, tag: str = "") -> LogFile:
+    """A new log file in :func:`games_dir` named by time, kind and ``tag``
+    (:func:`log_name`)."""
+    return LogFile(os.path.join(games_dir(), log_name(kind, tag)))
 
 
 #: how many of a name's newest peer logs a rejoin from a new process looks through

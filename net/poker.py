@@ -60,6 +60,7 @@ from core.beacon import BeaconError, Chain, Tracker
 from core.codec import pack
 from core.engine import Ruleset
 from net.lan import joint_seed, nonce_commit, write_desync_report
+from net.logfiles import log_name
 from net.mental import (
     MentalDealer,
     MentalError,
@@ -718,7 +719,10 @@ class Player:
         end = log.end_record(rs, self.state)
         out.append(log.encode(end))
         os.makedirs(self.log_dir or ".", exist_ok=True)
-        path = os.path.join(self.log_dir or ".", f"poker-{self.game}-{self.mine[0]}.wwlog")
+        # named as every saved game (net.logfiles.log_name); old ``poker-GAME-SEAT.wwlog``
+        # files stay loadable: the saved games list and verify read any ``.wwlog``
+        path = os.path.join(self.log_dir or ".",
+                            log_name("poker", self.mine[0], self.game[:12]))
         with open(path, "wb") as f:
             f.write(b"".join(out))
         return path

@@ -889,7 +889,7 @@ async def host_ssh(args: argparse.Namespace) -> int:
     """``wizwar host --ssh [HOST:]PORT``: host a game (every seat joins, by SSH or the LAN;
     ``--bot``: P1 is the host's bot) and serve it over SSH until it is over and the last
     player has left. Returns the exit status."""
-    from net.hosting import say_game_port, serve, start_game
+    from net.hosting import say_game_port, serve, start_game, stop_on_signals
 
     try:
         ssh_bind, ssh_port = ssh_listen_address(args)
@@ -910,6 +910,7 @@ async def host_ssh(args: argparse.Namespace) -> int:
         _err(f"cannot load or make the SSH host key {host_key_path()}: "
              f"{getattr(exc, 'strerror', None) or exc}")
         return 1
+    stop = stop_on_signals()  # before the link is printed: a signal then ends it cleanly
     started = await start_game(args)
     if isinstance(started, int):
         return started
@@ -934,4 +935,4 @@ async def host_ssh(args: argparse.Namespace) -> int:
         _err(f"ssh: note: any user of this machine can reach the game port {args.bind}:"
              f"{lan_port} directly, without the SSH password or keys (docs/ssh.md)")
     return await serve(args, game, save, lan_port, server,
-                       lambda: server.wait_sessions(600), "leave")
+                       lambda: server.wait_sessions(600), "leave", stop)

@@ -65,6 +65,8 @@ TICKET_TIMEOUT = 60.0
 """Seconds the ticket of a name form stays good for opening the game's websocket."""
 MAX_TICKETS = 64
 """Tickets handed out and not used yet, at most (a flood of forms costs nothing)."""
+MAX_PASSES = 256
+"""Game pages (``/game/PASS``) remembered at once; the oldest is forgotten first."""
 END_WAIT = 600.0
 """Seconds the server waits, once the game is over, for the players to close their tabs."""
 PASSWORD_ENV = "WIZWAR_WEB_PASSWORD"
@@ -322,6 +324,7 @@ class GameWebServer:
         self.tabs: dict[str, Tab] = {}  # name -> its live tab
         self.web_names: set[str] = set()  # names that ever played through this server
         self.tickets: dict[str, tuple[str, float]] = {}  # ticket -> (name, expires)
+        self.passes: dict[str, str] = {}  # a game page's pass -> its name (oldest first)
         self.public_url = public_url.rstrip("/")
         self.listening = True
         self._runner: web.AppRunner | None = None
@@ -330,10 +333,12 @@ class GameWebServer:
 
     # ---- listening -------------------------------------------------------------------
     def make_app(self) -> web.Application:
-        """The aiohttp application: ``/`` the name form, ``POST /play`` the game page,
-        ``/ws/{ticket}`` a tab's app, ``/static/...`` the page's own files. Nothing else."""
+        """The aiohttp application: ``/`` the name form, ``POST /play`` (a redirect to) the
+        game page ``/game/{pass}``, ``/ws/{ticket}`` a tab's app, ``/static/...`` the page's
+        own files. Nothing else."""
         app = web.Application(client_max_size=16384, middlewares=[self._headers])
         app.add_routes([web.get("/", self.handle_index), web.post("/play", self.handle_play),
+                        web.get("/game/{game_pass}", self.handle_game),
                         web.get("/ws/{ticket}", self.handle_websocket),
                         web.get("/static/{path:.+}", self.handle_static)])
         return app
@@ -374,6 +379,7 @@ class GameWebServer:
         """Take no new tabs (live tabs go on): the form says the game is closed."""
         self.listening = False
         self.tickets.clear()
+        self.passes.clear()
 
     async def wait_tabs(self, timeout: float | None = None) -> None:
         """Wait until every tab has ended (or ``timeout`` seconds)."""
@@ -543,9 +549,10 @@ class GameWebServer:
         return self._form()
 
     async def handle_play(self, request: web.Request) -> web.Response:
-        """The name form sent: on a right password and a good name, the game's page with a
-        one-use ticket for its websocket; else the form again with the reason (403 for the
-        password)."""
+        """The name form sent: on a right password and a good name, a redirect (303) to the
+        name's game page (:meth:`handle_game`), so reloading that page asks for it again
+        instead of posting the form once more; else the form again with the reason (403 for
+        the password)."""
         if not self.same_site(request):
             return self._page("<p>Open the game from its own address.</p>", 403)
         if not self.listening:
@@ -564,6 +571,30 @@ class GameWebServer:
         if why:
             self.log(f"web: refused {name[:20]!r}: {why}")
             return self._form(why, name if NAME_RE.fullmatch(name) else "", 409)
+        game_pass = secrets.token_urlsafe(24)
+        self.passes[game_pass] = name
+        while len(self.passes) > MAX_PASSES:
+            del self.passes[next(iter(self.passes))]
+        return web.Response(status=303, headers={"Location": f"/game/{game_pass}"},
+                            text="See the game's page.")
+
+    async def handle_game(self, request: web.Request) -> web.Response:
+        """A game page (``/game/PASS``, where the name form sent its player): the page with a
+        new one-use ticket for its websocket, each time it is loaded (a reload is a second
+        tab of its name, which takes the seat and hand back). A pass this server does not
+        know (an earlier game's, or forgotten) is refused in words (403)."""
+        if not self.host_ok(request):
+            return self._page("<p>Open the game from its own address.</p>", 403)
+        if not self.listening:
+            return self._form()
+        name = self.passes.get(request.match_info["game_pass"])
+        if name is None:
+            return self._page("<p class='problem' id='problem'>This game page is not this "
+                              "game's, or is out of date: open the game's link again."
+                              "</p>", 403)
+        why = self.check_name(name)
+        if why:
+            return self._form(why, name, 409)
         loop = asyncio.get_running_loop()
         now = loop.time()
         for t, (_n, expires) in list(self.tickets.items()):
@@ -778,7 +809,7 @@ async def host_web(args: argparse.Namespace) -> int:
     """``wizwar host --web [ADDR:]PORT``: host a game (every seat joins, from a browser tab or
     the LAN; ``--bot``: P1 is the host's bot) and serve it as a web page until it is over and
     the last tab has closed. Returns the exit status."""
-    from net.hosting import say_game_port, serve, start_game
+    from net.hosting import say_game_port, serve, start_game, stop_on_signals
 
     try:
         web_bind, web_port = parse_listen(args.web)
@@ -791,6 +822,7 @@ async def host_web(args: argparse.Namespace) -> int:
     if public_url and not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", public_url):
         _err(f"--web-url: {public_url!r} is not http(s)://HOST[:PORT] (no path)")
         return 2
+    stop = stop_on_signals()  # before the link is printed: a signal then ends it cleanly
     started = await start_game(args)
     if isinstance(started, int):
         return started
@@ -813,4 +845,4 @@ async def host_web(args: argparse.Namespace) -> int:
         _err("web: no link key and no --web-password: anyone who can reach this port "
              "may play")
     return await serve(args, game, save, lan_port, server,
-                       lambda: server.wait_tabs(END_WAIT), "close their tabs")
+                       lambda: server.wait_tabs(END_WAIT), "close their tabs", stop)

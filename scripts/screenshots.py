@@ -183,6 +183,30 @@ async def replay_80() -> None:
             await shot(app, "replay-80x24.svg")
 
 
+async def replay_4p_80() -> None:
+    """A 4-player replay at 80x24: the 10x10 board whole (its letters in the top rim)."""
+    import tempfile
+
+    from core.session import LocalSession
+    from core.wizwar.ruleset import RULESET
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "20250102-101112-local-seed5-4p.wwlog"
+        s = LocalSession.start(RULESET, {"players": 4}, 5, human="")
+        with open(path, "wb") as f:
+            s.record_to(f.write, started="2025-01-02T10:11:12Z")
+            for _ in range(40):
+                s.step_bot()
+        app = WizWarApp(replay_file=str(path), discovery=False, save_games=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(12):
+                await pilot.press("right")
+            await pilot.pause()
+            await pilot.pause()
+            await shot(app, "replay-4p-80x24.svg")
+
+
 async def gameover() -> None:
     """The game-over screen of a short game."""
     app = WizWarApp(players=2, seed=48, start_game=True, bot_delay=0, save_games=False)
@@ -391,7 +415,8 @@ async def main() -> None:
     """Every screenshot (``lan`` as the only argument: the menu and the LAN ones;
     ``replay``: the menu and the replay screen; ``terminal``: the small-terminal, ASCII,
     Cards and new-game ones; ``small``: issue 12's last ones, an attack at 80x24 and 60x20,
-    a forced retreat, the saved games and a replay at 80x24)."""
+    a forced retreat, the saved games, a 2- and a 4-player replay at 80x24 and the new-game
+    screen)."""
     OUT.mkdir(exist_ok=True)
     if sys.argv[1:] == ["replay"]:
         await menu()
@@ -409,6 +434,8 @@ async def main() -> None:
         await retreat()
         await saved_80()
         await replay_80()
+        await replay_4p_80()
+        await new_game()
         return
     if sys.argv[1:] == ["terminal"]:
         await game((200, 50), "game-200x50.svg", players=4)
@@ -443,6 +470,7 @@ async def main() -> None:
     await replay()
     await saved_80()
     await replay_80()
+    await replay_4p_80()
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
-"""The README's browser screenshot: a 2-player Wiz-War game hosted with the web server
+"""The README's browser screenshots: a 2-player game hosted with the web server
 (net/web.py), both seats taken from tabs of a real headless Chromium, P1's tab saved as
-``screenshots/web-wizwar.png``.
+``screenshots/web-GAME.png`` (Wiz-War: ``web-wizwar.png``; ``arcomage``: ``web-arcomage.png``).
 
-Run from the repository root: ``.venv/bin/python scripts/web_screenshot.py`` (needs the system
+Run from the repository root: ``.venv/bin/python scripts/web_screenshot.py [GAME]`` (needs the system
 ``chromium`` and ``chromedriver``; listens on 127.0.0.1 only; every process it starts is
 stopped before it returns).
 """
@@ -25,7 +25,10 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from net.lan import HostGame  # noqa: E402
 from net.web import GameWebServer  # noqa: E402
 
-OUT = REPO / "screenshots" / "web-wizwar.png"
+
+def out_path(game: str) -> Path:
+    """Where the screenshot of ``game`` goes."""
+    return REPO / "screenshots" / f"web-{game.replace('-', '')}.png"
 
 
 def browser() -> webdriver.Chrome:
@@ -47,9 +50,14 @@ def join(d: webdriver.Chrome, url: str, name: str) -> None:
     d.find_element(By.ID, "play").click()
 
 
-async def main() -> int:
-    """Host, open two tabs (ann, bob), wait for the deal, save ann's tab."""
-    game = HostGame(players=2, local_seat=False, name="Friday game")
+async def main(name: str = "wizwar") -> int:
+    """Host ``name`` (a ruleset), open two tabs (ann, bob), wait for the deal, save ann's
+    tab."""
+    from core import registry
+
+    rs = registry.get(name)
+    game = HostGame(ruleset=rs, options=rs.validate_options({}), players=2, local_seat=False,
+                    name="Friday game")
     lan_port = await game.start()
     server = GameWebServer("127.0.0.1", lan_port, game=game)
     port = await server.start()
@@ -68,9 +76,10 @@ async def main() -> int:
             await asyncio.sleep(0.2)
         await asyncio.to_thread(d.switch_to.window, ann)
         await asyncio.sleep(8)  # the tabs draw the board (a picture, not a test)
-        OUT.parent.mkdir(exist_ok=True)
-        await asyncio.to_thread(d.save_screenshot, str(OUT))
-        print(f"saved {OUT.relative_to(REPO)}")
+        out = out_path(name)
+        out.parent.mkdir(exist_ok=True)
+        await asyncio.to_thread(d.save_screenshot, str(out))
+        print(f"saved {out.relative_to(REPO)}")
     finally:
         await asyncio.to_thread(d.quit)
         run.cancel()
@@ -80,4 +89,4 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sys.exit(asyncio.run(main(*sys.argv[1:2])))

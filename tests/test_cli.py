@@ -140,3 +140,57 @@ def test_a_scenario_failure_names_its_file(tmp_path, capsys: pytest.CaptureFixtu
     assert main(["scenario", str(bad)]) == 1
     out = capsys.readouterr().out
     assert out.startswith(f"FAIL Army of the Dead wins ({bad}): "), out
+
+
+def test_scenario_without_the_shared_folder_says_so_in_words(
+        tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``wizwar scenario`` on a fresh clone without the shared folder: a missing path is
+    "no such file or folder" (not an OSError's text) with a note naming WIZWAR_SHARED and
+    the project's own folders; no path at all is a usage error that says what to name."""
+    gone = tmp_path / "no-shared"
+    monkeypatch.setenv("WIZWAR_SHARED", str(gone))
+    assert main(["scenario", str(gone / "scenarios")]) == 1
+    cap = capsys.readouterr()
+    assert cap.out.splitlines()[0] == f"FAIL {gone / 'scenarios'}: no such file or folder"
+    assert "Errno" not in cap.out
+    assert f"the shared folder {gone} is absent: set WIZWAR_SHARED" in cap.err
+    assert "tests/scenarios" in cap.err
+    with pytest.raises(SystemExit) as exc:
+        main(["scenario"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "name scenario files or folders, e.g. tests/scenarios" in err
+    assert f"the shared folder {gone} is absent" in err
+    monkeypatch.setenv("WIZWAR_SHARED", str(tmp_path))
+    (tmp_path / "scenarios").mkdir()
+    assert main(["scenario", str(tmp_path / "missing.toml")]) == 1
+    assert "WIZWAR_SHARED" not in capsys.readouterr().err  # the folder is there: no note
+
+
+@pytest.mark.parametrize("argv,said", [
+    (["host", "--players", "2", "--seats", "3"], "--seats 3 conflicts with --players 2"),
+    (["play", "--players", "2", "--players", "4"], "--players 4 conflicts with --players 2"),
+    (["play", "--crossed", "--no-crossed"], "--no-crossed conflicts with --crossed"),
+])
+def test_an_option_given_twice_with_two_values_is_refused(
+        argv: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``host --players 2 --seats 3`` was accepted silently, the last value winning (issue
+    12): the two flags set one option, so two values are a usage error in words."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and "give it once" in err
+
+
+def test_an_option_given_twice_with_one_value_is_accepted() -> None:
+    """The same value twice (a script's default and the user's) is not a conflict."""
+    from core import registry
+    from net.cli import options_from_args
+    from wizwar_tui.cli import build_parser
+
+    rs = registry.get("wizwar")
+    p = build_parser(dict.fromkeys(("play", "host", "selfplay"), rs))
+    args = p.parse_args(["host", "--players", "3", "--seats", "3"])
+    assert options_from_args(p, rs, args)["players"] == 3

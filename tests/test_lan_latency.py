@@ -110,6 +110,72 @@ async def test_the_host_applies_each_action_once_and_keeps_its_state_object() ->
     assert not host.desync and not any(p.desync for p in peers)
 
 
+class Judging(Counting):
+    """Counting bots that also count the ruleset's separate legality checks."""
+
+    def __init__(self, ruleset: Any, seed: str) -> None:
+        super().__init__(ruleset, seed)
+        self.checks = 0
+
+    def why_illegal(self, state: Any, action: Any) -> str:
+        """``ruleset.why_illegal``, counted."""
+        self.checks += 1
+        return str(self._ruleset.why_illegal(state, action))
+
+
+async def test_the_host_judges_an_action_by_its_one_apply() -> None:
+    """Seventh round: the rules run once per action on the host. An action that does not
+    roll is judged by the probe's apply (which refuses an illegal action with its reason),
+    not by a ``why_illegal`` first and that apply after it: the host's separate checks are
+    only those of the actions that roll (judged before their dice are taken)."""
+    rs = Judging(registry.get("wizwar"), "host")
+    host = HostGame(ruleset=rs, players=3, seed=5)
+    peers: list[PeerGame] = [PeerGame("127.0.0.1", 0, name=f"p{i}",
+                                      ruleset=QuickBots(registry.get("wizwar"), f"p{i}"))
+                             for i in range(2)]
+    tasks = await _play(host, peers, 40)
+    st = host.state
+    await _stop(host, tasks)
+    rolled = sum(1 for m in host.sent if m["type"] == "commit" and m["beacon"])
+    assert st.seq >= 40 or host.over
+    assert rs.checks <= rolled + 1, (rs.checks, rolled, st.seq)
+    assert st.seq + rolled <= rs.applies <= st.seq + rolled + 1, (rs.applies, st.seq, rolled)
+    for p in peers:
+        assert p.state is not None and state_hash(p.state) == host.hashes[p.state.seq]
+    assert not host.desync and not any(p.desync for p in peers)
+
+
+async def test_an_illegal_proposal_is_refused_with_the_rules_reason() -> None:
+    """The probe's apply is the host's check: a joiner's illegal proposal gets a ``reject``
+    with the reason the rules give, nothing is committed, and the game goes on."""
+    from core.wizwar.actions import parse
+
+    rs = registry.get("wizwar")
+    host = HostGame(ruleset=QuickBots(rs, "host"), players=2, seed=7)
+    peer = Recording("127.0.0.1", 0, name="p", ruleset=QuickBots(rs, "p"))
+    port = await host.start()
+    peer.port = port
+    tasks = [asyncio.create_task(host.run()), asyncio.create_task(peer.run())]
+    try:
+        await until(lambda: host.state is not None and peer.state is not None
+                    and peer.state.seq == host.state.seq, "the game under way")
+        assert host.state is not None
+        seat = next(s for s in host.seats if s.kind == "remote")
+        bad = parse(f"{seat.seat} move z99")
+        want = rs.why_illegal(host.state, bad)
+        assert want
+        got = await host._sequence(bad)
+        assert got == want
+        assert not any(m["type"] == "commit" and m["action"] == bad.to_wire()
+                       for m in host.sent)
+        seq = host.state.seq
+        await until(lambda: host.state is not None and host.state.seq > seq + 2,
+                    "the game going on")
+    finally:
+        await _stop(host, tasks)
+    assert not host.desync
+
+
 async def test_the_commit_goes_out_before_its_hash_which_follows_and_is_compared() -> None:
     """Protocol 5: a live ``commit`` carries no hash; the host's hash of it comes next in a
     ``hash`` frame (before the next commit), equal to the host's; a commit kept for a

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 from typing import Any
 
 import pytest
@@ -70,6 +71,9 @@ def test_two_seat_game_dealt_by_poker_plays_to_its_end(tmp_path: Any) -> None:
         loaded = log.read(open(path, "rb").read())
         st = log.replay(loaded)
         assert rs.state_hash(st) == got[0]
+        # named as every saved game: DATE-TIME-poker-SEAT-GAME.wwlog (issue 12)
+        assert re.fullmatch(r"\d{8}-\d{6}-poker-P[12]-[0-9a-f]{12}\.wwlog",
+                            os.path.basename(path)), path
 
 
 def _decoded(frames: list[dict[str, Any]], real: MentalDealer) -> set[tuple[int, int]]:

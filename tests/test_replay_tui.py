@@ -553,17 +553,54 @@ async def test_seeking_a_networked_game_and_its_export(tmp_path: Path) -> None:
             assert state_hash(rp.at(n)) == seq[n], (f.name, n)
 
 
-async def test_replay_board_scrolls_at_80x24(tmp_path: Path) -> None:
-    """A 3-player board is taller than the replay's board area at 80x24: ↓/j and ↑/k scroll
-    it, and stepping to an action in the rows out of sight scrolls them into view."""
+async def test_a_4_player_replay_board_fits_80x24(tmp_path: Path) -> None:
+    """At 80x24 the 10x10 board of a 4-player replay shows whole: its column letters in
+    its top rim, a two-line header, the last and next actions beside it, no keys line (the
+    footer has every key on one line); a message still shows (issue 12: it scrolled)."""
+    path = tmp_path / "four.wwlog"
+    bot_log(path, players=4, limit=12)
+    async with replay_app(path).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen) and screen.has_class("-rim")
+        scroll = screen.query_one("#board-scroll")
+        assert scroll.max_scroll_y == 0 and not screen.board_cut()
+        board = screen.query_one(wizwar_replay.ReplayBoard)
+        assert board.region.bottom <= 24 - 1 and board.region.height == 21
+        assert board_text(pilot.app).splitlines()[0].startswith("   ┌─a─")
+        assert not screen.query_one("#board-cols").display
+        assert len(head(pilot.app).splitlines()) == 2
+        assert not screen.query_one("#status").display
+        side = str(screen.query_one("#info-side").render()).splitlines()
+        assert side == ["the start of the game", f"next 1. {screen.replay.actions[0]}"]
+        await pilot.press("left")  # at the start: a message, on the status line
+        await pilot.pause()
+        assert screen.query_one("#status").display
+        assert status(pilot.app) == "That is the start of the game"
+        await pilot.press("right")
+        await pilot.pause()
+        assert not screen.query_one("#status").display
+    async with replay_app(path).run_test(size=(100, 34)) as pilot:  # room: as ever
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert not screen.has_class("-rim") and screen.query_one("#board-cols").display
+
+
+async def test_replay_board_scrolls_at_80x20(tmp_path: Path) -> None:
+    """A 3-player board is taller than the replay's board area at 80x20: the keys line says
+    ↑↓ shows the rest, ↓/j and ↑/k scroll it, and stepping to an action in the rows out of
+    sight scrolls them into view."""
     path = tmp_path / "three.wwlog"
     bot_log(path, players=3, seed=2)
-    async with replay_app(path).run_test(size=(80, 24)) as pilot:
+    async with replay_app(path).run_test(size=(80, 20)) as pilot:
+        await pilot.pause()
         await pilot.pause()
         screen = pilot.app.screen
         assert isinstance(screen, ReplayScreen)
         scroll = screen.query_one("#board-scroll")
         assert scroll.max_scroll_y > 0 and scroll.scroll_y == 0
+        assert status(pilot.app).startswith("↑↓ board · ")
         await pilot.press("j", "j", "down")
         await pilot.pause()
         assert scroll.scroll_y == min(6, scroll.max_scroll_y) > 0

@@ -131,3 +131,75 @@ def test_fixed_sight_gives_the_answers_of_asking_afresh() -> None:
     for side in "nesw":  # wall a in: the memo must not answer from before
         st.edges[st.layout.edge_key(a, side)] = EdgeState("wall", 20, created=True)
     assert has_los(st, a, b) == _has_los(st, a, b, 0)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_quiet_illusion_scans_skipped_roll_as_every_scan_would(seed: int,
+                                                               monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    """Seventh round, the incremental settle: the first-sight scan of illusion walls is
+    skipped when all it reads equals what the last scan that rolled nothing read. Two copies
+    of a seeded 4-player random game in lockstep, one with the skip, one whose memory of the
+    last quiet scan is forgotten before every action (every scan made): the same events
+    (the belief rolls among them) after every action and the same state hash; the skip was
+    taken and rolls were made."""
+    from core.wizwar.rules import sample_legal_action
+    from core.wizwar.rules.cards import creations as CR
+    from core.wizwar.state import state_hash
+
+    skipped = []
+    inputs = CR._sight_inputs
+
+    def counted(state: State, walls: list) -> tuple:
+        got = inputs(state, walls)
+        if getattr(CR._QUIET, "layout", None) is state.layout and CR._QUIET.inputs == got:
+            skipped.append(state.seq)
+        return got
+
+    monkeypatch.setattr(CR, "_sight_inputs", counted)
+    fast, full = new_game(GameConfig(players=4), seed), new_game(GameConfig(players=4), seed)
+    rng = Rng.from_seed(f"t{seed}")
+    rolls = 0
+    while not fast.winner and fast.seq < 3000:
+        a = sample_legal_action(fast, to_move(fast)[0], rng.below)
+        assert a is not None
+        got = apply(fast, a)
+        kept = getattr(CR._QUIET, "layout", None), getattr(CR._QUIET, "inputs", None)
+        CR._QUIET.layout = CR._QUIET.inputs = None  # forgotten: the full copy's scan is made
+        want = apply(full, a)
+        CR._QUIET.layout, CR._QUIET.inputs = kept  # the fast copy's memory
+        assert got == want, (fast.seq, a)
+        rolls += sum(1 for e in got if e.kind == "illusion")
+        if fast.seq % 50 == 0:
+            assert state_hash(fast) == state_hash(full), fast.seq
+    assert state_hash(fast) == state_hash(full)
+    assert rolls >= 3, rolls
+    assert len(skipped) > 500, len(skipped)  # the skip was taken (quiet scans abound)
+
+
+def test_a_wall_taken_down_between_quiet_scans_lets_the_roll_happen() -> None:
+    """The quiet-scan skip compares what blocks sight too: P2 cannot see the illusion wall,
+    a scan rolls nothing (and is remembered); with every other wall taken down in place, the
+    next scan sees him roll."""
+    from core.wizwar.rules import has_los
+    from core.wizwar.rules._common import Out
+    from core.wizwar.rules.cards import creations as CR
+
+    st = new_game(GameConfig(players=2), 44)
+    p2 = st.wizard("P2")
+    assert p2.at is not None
+    e = next(k for k, es in sorted(st.edges.items()) if es.kind == "wall"
+             and not has_los(st, p2.at, k))
+    es = st.edges[e]
+    es.kind, es.caster, es.created, es.rolled = "illusion-wall", "P1", True, ["P1"]
+    quiet = Out()
+    CR._illusion_rolls(st, quiet)
+    assert not quiet.events and st.edges[e].rolled == ["P1"]
+    CR._illusion_rolls(st, quiet)  # the same inputs: skipped, still nothing
+    assert not quiet.events
+    for k in [k for k in st.edges if k != e]:
+        del st.edges[k]
+    assert has_los(st, p2.at, e)
+    seen = Out()
+    CR._illusion_rolls(st, seen)
+    assert [ev.kind for ev in seen.events] == ["illusion"] and st.edges[e].rolled == ["P1", "P2"]

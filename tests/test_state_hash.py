@@ -155,6 +155,39 @@ def test_edits_in_place_between_hashes_are_seen() -> None:
     _same(st)
 
 
+def test_only_changed_edges_are_packed_again_and_the_bytes_stay_the_same() -> None:
+    """The packed edges map is spliced from one packed entry per edge (seventh round): a
+    row changed since the last hash is packed again, the others kept; when the walls
+    standing change the entries are kept by edge while their rows are the same. Every
+    such path gives the bytes of ``pack`` (edits in place of the lists included)."""
+    from core.wizwar.state import EdgeState
+
+    st = new_game(GameConfig(players=4), 43)
+    _same(st)
+    es = list(st.edges.values())
+    es[3].hp -= 1  # one row changed
+    _same(st)
+    es[5].hp -= 1
+    es[9].kind, es[9].caster = "illusion-wall", "P2"  # two rows
+    _same(st)
+    es[9].rolled.append("P1")  # a list edited in place after its entry was made
+    _same(st)
+    es[9].rolled.append("P3")
+    es[9].believe.append("P3")
+    _same(st)
+    e3 = next(e for e, x in st.edges.items() if x is es[3])
+    del st.edges[e3]  # the walls standing change: the other edges' entries are kept
+    _same(st)
+    es[9].believe.clear()  # edited in place, with its entry kept by edge
+    _same(st)
+    st.edges[e3] = EdgeState("wall", 4)  # put back (at the dict's end: other keys order)
+    _same(st)
+    st.edges[e3].hp = 2
+    _same(st)
+    st.edges[e3] = EdgeState("wall", 2)  # another object, the same row
+    _same(st)
+
+
 def test_float_in_the_free_form_parts_is_refused() -> None:
     """Like ``pack``, the writer refuses a float in the options or the board spec."""
     st = new_game(GameConfig(players=2), 51)

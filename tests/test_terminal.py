@@ -586,6 +586,35 @@ def test_the_menu_loads_no_rules_engine() -> None:
     assert out.stdout.split("\n")[:2] == ["[]", "[]"], out.stdout + out.stderr
 
 
+_BARE_COMMAND = """
+import sys
+import wizwar_tui.app
+from wizwar_tui.cli import main
+
+def run(**kw):  # the menu app itself, replaced: what the command loads before it starts
+    print(sorted(m for m in sys.modules
+                 if m.startswith(("core", "net", "importlib.metadata", "argparse"))))
+    return 0
+
+wizwar_tui.app.run = run
+sys.exit(main([]))
+"""
+
+
+def test_the_bare_command_builds_no_parser_and_loads_no_engine() -> None:
+    """Start-up: ``wizwar`` with no words opens the menu without building the parser,
+    whose option flags load the default game's rules, and without ``importlib.metadata``
+    (``--version`` looks the version up only when asked) or ``argparse``; ``core`` and the
+    registry's list of names are all the menu takes from the engine (docs/performance.md,
+    seventh round)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _BARE_COMMAND], capture_output=True,
+                         text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "['core', 'core.registry']", out.stdout + out.stderr
+
+
 async def test_a_narrow_footer_still_shows_help_and_menu() -> None:
     """At 60x20 the footer cannot hold every key: ? Help and q Menu come first, so they
     are the ones always seen (issue 12: the footer ended at "i Card")."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rich.text import Text
 from textual.widgets import Input, OptionList
 
 from core.session import LocalSession
@@ -149,13 +150,41 @@ async def test_illegal_command_shows_reason_and_changes_nothing() -> None:
         status = str(game.query_one("#status").render())
         assert "Not allowed" in status
         assert game.session.digest() == before and len(game.session.actions) == n
-        # nonsense notation is refused too, and Esc closes the line
-        app.screen.query_one("#cmd", Input).value = "fly to the moon"
+        # the refused line closes (the next key is the game's), the reason stays; ":"
+        # opens it again with the refused text, to fix it
+        cmd = app.screen.query_one("#cmd", Input)
+        assert not cmd.display and not cmd.has_focus
+        assert "to fix the line" in status
+        await pilot.press("colon")
+        assert cmd.display and cmd.has_focus and cmd.value == "move j5"
+        # nonsense notation is refused too, and Esc closes the line and forgets it
+        cmd.value = "fly to the moon"
         await pilot.press("enter")
         assert "Cannot read" in str(game.query_one("#status").render())
+        assert not cmd.display
+        await pilot.press("colon")
+        assert cmd.value == "fly to the moon"
         await pilot.press("escape")
-        assert not app.screen.query_one("#cmd", Input).display
+        assert not cmd.display
+        await pilot.press("colon")
+        assert cmd.value == ""
+        await pilot.press("escape")
         assert game.session.digest() == before
+
+
+async def test_a_key_after_a_refused_command_line_is_the_games() -> None:
+    """After a refused command line the next key is the game's own (here ``?``, the help),
+    not one more letter in a line still open."""
+    from wizwar_tui.screens import HelpScreen
+
+    app = game_app(seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await type_command(pilot, app, "move j5")
+        assert "Not allowed" in str(game_of(app).query_one("#status").render())
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
 
 
 async def test_walking_where_you_cannot_is_refused() -> None:
@@ -944,6 +973,51 @@ async def test_new_game_seed_takes_every_64_bit_seed_and_no_more() -> None:
             screen.query_one("#newgame-msg").render())
 
 
+async def test_new_game_hints_fit_or_go_under_the_list() -> None:
+    """The new-game lines fit their list at 80 columns, hints cut only at a word with the
+    highlighted one in full under the list; at 60 columns the lines have no hint column
+    and the highlighted line's hint is under the list, following the highlight (issue 12:
+    '…' at 80 and 60 columns)."""
+    for game, size in (("", (80, 24)), ("wizard-kings", (80, 24)), ("", (60, 20))):
+        app = WizWarApp(bot_delay=0, save_games=False)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = NewGameScreen(game=game)
+            app.push_screen(screen)
+            await pilot.pause()
+            await pilot.pause()
+            ol = screen.query_one("#newgame-list", OptionList)
+            width = ol.content_region.width
+            lines = [ol.get_option_at_index(i).prompt for i in range(ol.option_count)]
+            plain = [str(t.plain) if isinstance(t, Text) else str(t) for t in lines]
+            about = screen.query_one("#newgame-about")
+            hints = {k: screen.hint(k) for k in screen.rows()}
+            for text in plain:
+                assert len(text) <= width, (game, size, text)
+            if size[0] == 60:
+                assert not any(h in text for text in plain for h in hints.values())
+                assert about.display
+                assert str(about.render()) == f"Players: {hints['players']}"
+                await pilot.press("down", "down")
+                await pilot.pause()
+                assert str(about.render()) == f"Crossed exits: {hints['crossed']}"
+            elif game == "":
+                assert not any("…" in text for text in plain), plain
+                assert all(hints[k] in text for k, text in zip(screen.rows(), plain, strict=True)
+                           if k != "start")
+                assert not about.display
+            else:
+                cut = [t for t in plain if t.endswith("…")]
+                assert cut, plain
+                for k, text in zip(screen.rows(), plain, strict=True):
+                    if text.endswith("…"):  # whole words of the hint, then the sign
+                        shown = text[screen.HINT_AT:-1]
+                        assert hints[k].startswith(shown)
+                        assert hints[k][len(shown)] in " ;,:·/(", (shown, hints[k])
+                assert about.display
+                assert str(about.render()) == f"Players: {hints['players']}"
+
+
 async def test_the_turn_hint_offers_only_what_is_possible() -> None:
     """The status line of the human's turn names only keys that can act now (issue 12, hints
     that lie): no punch in round one; after a pick-up ended the turn neither moves nor
@@ -1267,6 +1341,43 @@ def test_effects_say_how_long_they_last() -> None:
     assert render.effects_line(RULESET.view(st, "P1").player("P2")) is None
     on = [r for r in render.cards_in_sight(RULESET.view(st, "P1")) if r[0] == "On wizards"]
     assert on == [("On wizards", "blind", "P1 · 1 more turn")]  # the i list says it too
+
+
+def test_player_line_says_less_when_narrow_never_cutting_a_word() -> None:
+    """A players line that does not fit says the carried treasure by its owner and the
+    displayed cards as a count, whole fields with a sign (issue 12: "Soulston/e]" cut
+    mid-word at 80x24)."""
+    st = build_state({"board": {"size": "5x5"},
+                      "players": [{"at": "a1", "carrying": "P2.t1",
+                                   "displayed": ["powerstone", "shieldstone", "soulstone"]},
+                                  {"at": "c3", "life": 3}]})
+    v = RULESET.view(st, "P1")
+    p1 = v.player("P1")
+    full = render.player_line(v, p1).plain
+    assert full.endswith("¤P2's treasure 1 [Powerstone,Shieldstone,Soulstone]")
+    assert render.player_line(v, p1, width=len(full)).plain == full
+    seen = []
+    for width in range(len(full) - 1, 20, -1):
+        text = render.player_line(v, p1, width=width).plain
+        assert len(text) <= width, (width, text)
+        assert text.startswith("▶P1(you) ♥15 hand 3")
+        for word in text.replace("[", " ").replace("]", " ").replace(",", " ").split():
+            assert word in full or word in ("¤P2's", "…") or word.startswith("+") \
+                or word == "displayed" or word.isdigit(), (width, word)
+        seen.append(text)
+    assert "▶P1(you) ♥15 hand 3 ¤P2's [Powerstone,Shieldstone,Soulstone]" in seen
+    assert "▶P1(you) ♥15 hand 3 ¤P2's [Powerstone,Shieldstone,+1]" in seen
+    assert "▶P1(you) ♥15 hand 3 ¤P2's [Powerstone,+2]" in seen
+    assert "▶P1(you) ♥15 hand 3 ¤P2's [3 displayed]" in seen
+    assert "▶P1(you) ♥15 hand 3 ¤P2's [+3]" in seen
+    assert render.player_line(v, p1, width=21).plain == "▶P1(you) ♥15 hand 3 …"
+    st2 = build_state({"board": {"size": "5x5"},
+                       "players": [{"at": "a1", "conditions": [
+                           {"slug": "blind", "caster": "P2", "duration": 1},
+                           {"slug": "lock-in-place", "caster": "P2", "duration": 2}]},
+                                   {"at": "c3"}]})
+    line = render.effects_line(RULESET.view(st2, "P1").player("P1"), width=30)
+    assert line is not None and line.plain == "   Blind: 1 more turn …"
 
 
 async def test_quitting_a_local_game_asks_and_ctrl_c_quits_too() -> None:

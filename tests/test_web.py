@@ -612,6 +612,43 @@ def test_wizwar_host_web_command(tmp_path: Path) -> None:
             proc.wait()
 
 
+SIGNAL_AT_LINK = """
+import os, signal, sys
+from wizwar_tui.cli import main
+
+class AtLink:
+    \"\"\"stdout that sends this process the signal the moment the link is written\"\"\"
+    def __init__(self, out):
+        self.out = out
+    def write(self, text):
+        n = self.out.write(text)
+        if "players open:" in text:
+            self.out.flush()
+            os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+        return n
+    def flush(self):
+        self.out.flush()
+
+sys.stdout = AtLink(sys.stdout)
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT", "SIGHUP"])
+def test_a_signal_the_moment_the_link_is_printed_closes_the_game(tmp_path: Path,
+                                                                  sig: str) -> None:
+    """A signal that arrives as the link is printed (the first moment anyone could open
+    the game) closes it like any later one: exit 130, "stopped" said, never the signal's
+    own death (-15: its handler came only after the link)."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), PYTHONUNBUFFERED="1")
+    done = subprocess.run([sys.executable, "-c", SIGNAL_AT_LINK, sig, "host", "--web", "0",
+                           "--seats", "2", "--no-advertise"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=LONG)
+    assert "players open:" in done.stdout
+    assert done.returncode == 130, (done.returncode, done.stderr)
+    assert "stopped: closing the game" in done.stderr and "Traceback" not in done.stderr
+
+
 # --------------------------------------------------------------------- a real browser
 def pick_tab(lan_port: int) -> Callable[[str, bool, str], Sequence[str]]:
     """A tab's app that knows the test ruleset "Pick a number" (tests/web_tab.py)."""
@@ -673,6 +710,79 @@ async def test_two_tabs_play_a_game_to_its_end(browser: Browser,
     finally:
         await h.close()
     assert not server.tabs  # every tab's app stopped
+
+
+async def test_the_name_form_sends_the_player_to_a_game_page_of_its_own() -> None:
+    """The name form answers with a redirect (303) to the name's game page, so a reload
+    loads that page again (a new ticket each time) and never posts the form once more; a
+    pass the server does not know is refused in words; a closed server's page says so."""
+    server = wweb.GameWebServer("127.0.0.1", 9, command=standin, key="k3y-of-the-game")
+    port = await server.start()
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        async with aiohttp.ClientSession() as s:
+            form = {"name": "ann", "key": "k3y-of-the-game"}
+            async with s.post(url + "play", data=form, allow_redirects=False) as r:
+                assert r.status == 303, r.status
+                where = r.headers["Location"]
+            assert re.fullmatch(r"/game/[\w-]{30,}", where), where
+            tickets = []
+            for _ in range(2):  # the first load, and a reload
+                async with s.get(url + where[1:]) as r:
+                    page = await r.text()
+                    assert r.status == 200 and r.headers["Cache-Control"] == "no-store"
+                m = re.search(r'data-session-websocket-url="ws://[^/]+/ws/([^"]+)"', page)
+                assert m, page
+                tickets.append(m.group(1))
+            assert tickets[0] != tickets[1] and set(tickets) <= set(server.tickets)
+            assert all(server.tickets[t][0] == "ann" for t in tickets)
+            async with s.get(url + "game/not-a-pass") as r:
+                page = await r.text()
+                assert r.status == 403 and "open the game's link again" in page
+                assert "data-session-websocket-url" not in page
+            async with s.get(url + where[1:], headers={"Host": f"evil.example:{port}"}) as r:
+                assert r.status == 403  # DNS rebinding reaches no game page either
+            server.stop_listening()
+            async with s.get(url + where[1:]) as r:
+                page = await r.text()
+                assert r.status == 410 and "The game is over" in page
+    finally:
+        await server.close()
+
+
+@NEED_BROWSER
+async def test_reloading_the_game_page_takes_the_seat_back(browser: Browser,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The game page's address is the name's own page, not the form's answer: reloading
+    it (no "resend the form?") opens the game again under the name, in the same seat."""
+    import pick_ruleset
+
+    rs = pick_ruleset.register(monkeypatch)
+    game = HostGame(ruleset=rs, options={"rounds": 2}, bots=1, local_seat=False,
+                    name="web test", log=print)
+    lan_port = await game.start()
+    server = wweb.GameWebServer("127.0.0.1", lan_port, game=game,
+                                command=pick_tab(lan_port), log=print)
+    await server.start()
+    h = Hosted(game, server)
+    try:
+        ann = await off(browser.open, h.url)
+        await off(ann.join, "ann")
+        await until_tab(ann, lambda s: "You are P1" in s, "ann seated")
+        first = server.tabs["ann"]
+        path = (await off(lambda: browser.driver.current_url)).split("/", 3)[3]
+        assert path.startswith("game/"), path
+        await off(browser.driver.refresh)
+        again = Tab(browser, ann.handle)  # the reloaded page's own screen
+        await until_tab(again, lambda s: "You are P1" in s, "ann seated again")
+        await until(lambda: "ann" in server.tabs and server.tabs["ann"] is not first,
+                    "the reloaded page's own tab")
+        assert [s.name for s in game.seats if s.seat == "P1"] == ["ann"]
+        assert "ann" not in [s.name for s in game.seats if s.seat != "P1"]
+    finally:
+        await h.close()
+    assert not server.tabs
 
 
 @NEED_BROWSER
@@ -1031,3 +1141,48 @@ async def test_an_arcomage_tab_names_no_internal_address() -> None:
             with contextlib.suppress(BaseException):
                 await peer
         await h.close()
+
+
+@NEED_BROWSER
+async def test_arcomage_in_two_tabs_is_played_by_keys(browser: Browser) -> None:
+    """ArcoMage in two tabs: each draws the field and its panels (the archmages' title
+    too); a notation line the rules refuse closes with the
+    reason, so the next key, ``e``, ends ann's turn; the host commits it and bob's tab has
+    the move."""
+    from selenium.webdriver.common.keys import Keys
+
+    from core import registry
+
+    rs = registry.get("arcomage")
+    opts = rs.validate_options({"first": "p1"})
+    h = await hosted(HostGame(ruleset=rs, options=opts, players=2, local_seat=False,
+                              name="web test", seed=4))
+    try:
+        ann = await off(browser.open, h.url)
+        assert await off(ann.title) == "ArcoMage: web test"
+        await off(ann.join, "ann")
+        await until_tab(ann, lambda s: "You are P1" in s, "ann seated")
+        bob = await off(browser.open, h.url)
+        await off(bob.join, "bob")
+        screens = {}
+        for tab, seat in ((ann, "P1"), (bob, "P2")):
+            screens[seat] = await until_tab(
+                tab, lambda s, seat=seat: f"you are {seat}" in s and "Nexus" in s
+                and "Archmages" in s and "Spellbook" in s, f"{seat}'s field and panels")
+        assert "c1 @P1" in screens["P1"] and "c6 @P2" in screens["P1"]
+        # the next key after a refused notation line is the game's: "e" ends the turn
+        before = len(h.game.actions)
+        await off(ann.keys, ":")
+        await until_tab(ann, lambda s: "Esc closes" in s, "ann's notation line")
+        await off(ann.keys, "cast lich-form", Keys.ENTER)
+        await until_tab(ann, lambda s: "above your cast ceiling" in s
+                        and "to fix the line" in s, "the refusal in words")
+        assert len(h.game.actions) == before
+        await off(ann.keys, "e")
+        await until(lambda: len(h.game.actions) > before, "the host commits ann's end")
+        assert h.game.actions[before] == "P1 end", h.game.actions[before:]
+        await until_tab(bob, lambda s: "P2's MAIN" in s or "your turn" in s.lower()
+                        or "Your MAIN" in s, "bob's turn on his tab")
+    finally:
+        await h.close()
+    assert not h.server.tabs

@@ -7,7 +7,6 @@ is ``wizwar host`` / ``wizwar join`` without ``--headless``.
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,8 @@ from wizwar_tui.gameui import GameScreenBase
 from wizwar_tui.menu import MIN_SIZE, MenuScreen
 
 if TYPE_CHECKING:  # the menu needs none of these: they load when first used (start-up time)
+    import argparse
+
     from wizwar_tui.lobby import HostFormScreen, LanLink
     from wizwar_tui.replay import ReplayErrorScreen, ReplayScreen, SavedGamesScreen
 

@@ -13,18 +13,50 @@ net/cli.py); ``wizwar bench`` prints performance figures (docs/performance.md).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
+import os
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from core import registry
-from core.engine import Ruleset, UnknownRuleset
+
+if TYPE_CHECKING:  # (loaded with a command: the menu needs neither; docs/performance.md)
+    import argparse
+
+    from core.engine import Ruleset
 
 #: Wiz-War's bench parts, for ``bench --help`` (wizwar_tui/wizwar/bench.py's ``PARTS``; a
 #: test keeps them the same: importing the bench here would slow every command)
 BENCH_PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render",
                "replay", "selfplay", "archmage", "lan", "poker")
+
+
+def shared_root() -> Path:
+    """The shared reference folder: ``$WIZWAR_SHARED``, else ``shared`` beside the
+    checkout (as the tests find it, tests/shared.py)."""
+    return Path(os.environ.get("WIZWAR_SHARED") or Path(__file__).resolve().parents[2]
+                / "shared")
+
+
+def _scenario(parser: argparse.ArgumentParser, paths: list[str]) -> int:
+    """``wizwar scenario PATH...``: run the scenarios, exit 1 on any failure. No PATH, or
+    one that does not exist under a missing shared folder, is said in words with where the
+    scenarios are."""
+    from core.scenario import run_paths
+
+    shared = shared_root()
+    where = (f"the shared set: {shared / 'scenarios'}" if shared.is_dir() else
+             f"the shared folder {shared} is absent: set WIZWAR_SHARED to where shared/ is")
+    if not paths:
+        parser.error("name scenario files or folders, e.g. tests/scenarios (the project's "
+                     f"own scenarios); {where}")
+    _passed, failed = run_paths(paths)
+    gone = [p for p in paths if not os.path.exists(p)]
+    if gone and not shared.is_dir():
+        print(f"note: {where} (the project's own scenarios: tests/scenarios, "
+              "tests/arcomage/scenarios, tests/wizardkings/scenarios)", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def play_levels(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -83,8 +115,30 @@ def _version() -> str:
         return "unknown"
 
 
+def _version_action() -> type[argparse.Action]:
+    """The ``--version`` action: the installed version, looked up only when asked
+    (``importlib.metadata`` loads email, csv and zipfile: not for every command's parser;
+    docs/performance.md, start-up)."""
+    import argparse
+
+    class VersionAction(argparse.Action):
+        def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                     default: str = argparse.SUPPRESS, help: str | None = None) -> None:  # noqa: A002
+            super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                             help=help or "show program's version number and exit")
+
+        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                     values: Any, option_string: str | None = None) -> None:
+            parser._print_message(f"wizwar {_version()}\n", sys.stdout)
+            parser.exit()
+
+    return VersionAction
+
+
 def _positive(text: str) -> int:
     """A whole number of at least 1 (argparse type)."""
+    import argparse
+
     try:
         n = int(text)
     except ValueError:
@@ -97,6 +151,7 @@ def _positive(text: str) -> int:
 def _delay(text: str) -> float:
     """A replay's seconds between two actions: a number more than 0 and at most 3600 (not
     nan, inf or a negative: argparse type)."""
+    import argparse
     import math
 
     try:
@@ -114,10 +169,12 @@ def build_parser(games: dict[str, Ruleset],
     """The ``wizwar`` parser; ``play`` and ``host`` get the options flags of the ruleset
     ``games`` gives for them; ``selfplay_players``: the players self-play plays without
     ``--players`` (its module's ``DEFAULT_PLAYERS``), said in its help."""
+    import argparse
+
     from net.cli import add_game_argument, add_option_flags, add_parsers, seed_arg
 
     parser = argparse.ArgumentParser(prog="wizwar", description="Wizard games in the terminal")
-    parser.add_argument("--version", action="version", version=f"wizwar {_version()}")
+    parser.add_argument("--version", action=_version_action())
     sub = parser.add_subparsers(dest="cmd")
     p_play = sub.add_parser("play", help="play against bots",
                             description="Play GAME against bots; the game's options are "
@@ -137,7 +194,10 @@ def build_parser(games: dict[str, Ruleset],
     p_play.set_defaults(built_for=games["play"].name, sub_parser=p_play)
     p_sc = sub.add_parser("scenario", help="run rules-conformance scenario files (of any "
                                            "game: a file's `ruleset` key)")
-    p_sc.add_argument("paths", nargs="+")
+    p_sc.add_argument("paths", nargs="*", metavar="PATH",
+                      help="scenario files or folders of them, e.g. tests/scenarios (the "
+                           "project's own) or ../shared/scenarios (the shared set)")
+    p_sc.set_defaults(sub_parser=p_sc)
     p_ver = sub.add_parser("verify", help="replay saved games and check every hash")
     p_ver.add_argument("files", nargs="+")
     p_exp = sub.add_parser("export", help="print a saved game as notation text")
@@ -192,6 +252,7 @@ def build_parser(games: dict[str, Ruleset],
 def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     """Parse ``argv`` (default ``sys.argv[1:]``): the options flags of ``play``/``host`` are
     those of the GAME named (an unknown GAME is a one-line usage error, status 2)."""
+    from core.engine import UnknownRuleset
     from net.cli import game_in_argv, value_flags
 
     words = list(sys.argv[1:] if argv is None else argv)
@@ -257,7 +318,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    """:func:`main` itself."""
+    """:func:`main` itself. ``wizwar`` with no words opens the menu at once: no parser is
+    built (building it loads the default game's rules for its option flags, which the menu
+    does not need; docs/performance.md, start-up)."""
+    if not (sys.argv[1:] if argv is None else argv):
+        from wizwar_tui.app import run as run_app
+
+        return run_app()
     from net.cli import options_from_args, prepare
     from net.cli import run as run_net
 
@@ -290,10 +357,7 @@ def _main(argv: list[str] | None) -> int:
     if args.cmd == "selfplay":
         return _selfplay(parser, args)
     if args.cmd == "scenario":
-        from core.scenario import run_paths
-
-        _passed, failed = run_paths(args.paths)
-        return 1 if failed else 0
+        return _scenario(parser, args.paths)
     from wizwar_tui.app import run
 
     if args.cmd == "replay":

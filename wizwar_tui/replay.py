@@ -417,7 +417,9 @@ class ReplayScreen(Screen[None]):
     implements :meth:`compose_game` (its board and panels, holding a ``RichLog`` with id
     ``log`` the shell writes the actions and events into), :meth:`draw_game` (draw the state
     after action ``n`` seen as :attr:`seat`; :meth:`info_text` says what the last and next
-    actions are) and optionally :meth:`mount_game` and :meth:`scroll_board`."""
+    actions are) and optionally :meth:`mount_game`, :meth:`fit_game` (which may set the
+    ``-rim`` class: a two-line header and no keys line, the footer having the keys) and
+    :meth:`scroll_board`."""
 
     CSS_PATH = ["replay.tcss"]  # loaded when first opened (start-up: only wizwar.tcss)
 
@@ -435,7 +437,7 @@ class ReplayScreen(Screen[None]):
         # it are sent on (a plain binding runs when ``t`` comes back up to the app, and
         # ``12`` and Enter typed fast had already gone to the screen: lost)
         Binding("t", "jump", "Jump", priority=True),
-        Binding("space", "play", "Play/pause"),
+        Binding("space", "play", "Play"),  # (the header says playing or paused)
         Binding("plus,equals_sign", "speed(1)", "Faster"),
         Binding("minus", "speed(-1)", "Slower"),
         Binding("v", "seen_as", "Seen as"),
@@ -495,6 +497,7 @@ class ReplayScreen(Screen[None]):
         self.query_one("#jump").display = False
         self.set_focus(None)
         self.show()
+        self.call_after_refresh(self.draw_status)  # (whether the board is cut, laid out)
 
     def on_unmount(self) -> None:
         """Stop playing."""
@@ -502,9 +505,17 @@ class ReplayScreen(Screen[None]):
 
     def on_resize(self, _event: Any) -> None:
         """The keys line fits the new width."""
-        if self.message is None and self.state is not None:
-            self.query_one("#status", Static).update(self.keys_text())
+        if self.state is not None:
+            self.fit_game()
+            self.query_one("#replay-head", Static).update(self.head_text(self.state))
+            self.draw_status()
+            self.call_after_refresh(self.draw_status)  # (whether the board is cut now)
         self.call_after_refresh(self.log_to_end)
+
+    def fit_game(self) -> None:
+        """Lay the game's part out for the window (before drawing); it may set ``-rim``
+        where its board only just fits: a shorter header and no keys line (the footer has
+        them)."""
 
     # ------------------------------------------------------------------ drawing
     @property
@@ -524,10 +535,18 @@ class ReplayScreen(Screen[None]):
             self.message = Text(f"Everyone's hands are shown only at the end of the game: "
                                 f"seen as {self.seat} again", "bold yellow")
         st = self.state = rp.at(self.n)
+        self.fit_game()
         self.draw_game(st)
         self.query_one("#replay-head", Static).update(self.head_text(st))
-        self.query_one("#status", Static).update(self.message or self.keys_text())
+        self.draw_status()
         self.sync_log()
+
+    def draw_status(self) -> None:
+        """The status line: a message, else the keys; where the board only just fits
+        (the game part sets ``-rim``) it shows only a message (the footer has the keys)."""
+        status = self.query_one("#status", Static)
+        status.update(self.message or self.keys_text())
+        status.display = self.message is not None or not self.has_class("-rim")
 
     # -- the game's part (see the class docstring)
     def compose_game(self) -> Iterator[Widget]:
@@ -544,10 +563,13 @@ class ReplayScreen(Screen[None]):
     def scroll_board(self, lines: int) -> None:
         """↑↓: scroll the board by ``lines`` (a board taller than the window)."""
 
-    def head_text(self, st: Any) -> Text:
+    def head_text(self, st: Any, rim: bool | None = None) -> Text:
         """The header: file, players, result; action n / N, turn, who is seen, play state;
         the log's damage and where the replay stopped, if any. Each line is cut to the
-        window's width (never wrapped)."""
+        window's width (never wrapped). ``rim`` (default: whether the screen has ``-rim``):
+        no line of its own for a long file name."""
+        if rim is None:
+            rim = self.has_class("-rim")
         rp = self.replay
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(" Replay ", "bold reverse")
@@ -558,6 +580,8 @@ class ReplayScreen(Screen[None]):
         name = os.path.basename(rp.path)
         if t.cell_len + 3 + len(name) <= self.app.size.width:
             t.append(f" · {name}\n", "bold")
+        elif rim:  # no line to spare: the file is in the saved games
+            t.append("\n")
         else:  # too long for the window: the file on a line of its own, in full
             t.append(f"\n file {name}\n", "bold")
         t.append(f" action {self.n} / {rp.total}", "bold")
@@ -609,11 +633,24 @@ class ReplayScreen(Screen[None]):
             "←→ step · [] turn · t jump · space play · +- speed · v seen as · q back")
     """The keys on the status line, longest first: the longest that fits is shown."""
 
+    SCROLL_KEYS = "↑↓ board · ←→ step · [] turn · t jump · space play · v seen as · q back"
+    """The shortest keys line when the board is cut (the speed keys are in the footer)."""
+
     def keys_text(self) -> Text:
-        """The keys, on the status line: the longest form that fits the window's width."""
+        """The keys, on the status line: the longest form that fits the window's width;
+        while the board is cut (:meth:`board_cut`) one that names ↑↓ (issue 12: a board
+        scrolled at 80x24 and nothing said how to see the rest)."""
         width = self.app.size.width - 2  # the status line's padding
-        keys = next((k for k in self.KEYS if len(k) <= width), self.KEYS[-1])
+        forms = self.KEYS
+        if self.board_cut():
+            forms = (*[k for k in self.KEYS if "↑↓" in k], self.SCROLL_KEYS)
+        keys = next((k for k in forms if len(k) <= width), forms[-1])
         return Text(keys, "dim", no_wrap=True, overflow="ellipsis")
+
+    def board_cut(self) -> bool:
+        """True when the game's board is taller than what the window shows of it (↑↓
+        scroll it); the game part says (default: never)."""
+        return False
 
     def action_scroll_board(self, lines: int) -> None:
         """↑↓ (k j): scroll the board when the window is too short for all of it."""
@@ -675,7 +712,7 @@ class ReplayScreen(Screen[None]):
     def say(self, text: str, style: str = "bold yellow") -> None:
         """A message on the status line (until the next move in the replay)."""
         self.message = Text(text, style)
-        self.query_one("#status", Static).update(self.message)
+        self.draw_status()
 
     # ------------------------------------------------------------------ moving
     def go(self, n: int) -> None:

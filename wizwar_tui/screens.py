@@ -82,6 +82,9 @@ class ChoiceScreen(ModalScreen[Any]):
         self.options = options
         self.filterable = filterable
         self.shown: list[tuple[str, Any]] = list(options)
+        #: characters typed for the filter before it could take them (the screen that
+        #: opened this one hands them over: :meth:`take_early`)
+        self.typed: list[str] = []
 
     def compose(self) -> ComposeResult:
         """Title, optional filter input, the option list."""
@@ -113,12 +116,26 @@ class ChoiceScreen(ModalScreen[Any]):
         else:
             ol.highlighted = None  # (an OptionList highlights its first option when made)
         if self.filterable:
-            self.query_one(Input).focus()
+            inp = self.query_one(Input)
+            self.set_focus(inp)  # now: the keys queued behind this one are for it
+            if self.typed:  # typed before the filter was there (issue 12)
+                inp.value = "".join(self.typed) + inp.value
+                inp.cursor_position = len(inp.value)
+                self.typed.clear()
         else:
             ol.focus()
         self.watch(ol, "scroll_y", self.update_more, init=False)
         self.watch(ol, "virtual_size", self.update_more, init=False)
         self.call_after_refresh(self.update_more)
+
+    def take_early(self, ch: str) -> None:
+        """A character typed for the filter that reached the screen below (it was typed
+        right after the key that opened this one): into the filter, in order."""
+        inp = self.query(Input).first() if self.filterable else None
+        if inp is not None and self.is_mounted and self.focused is inp:
+            inp.insert_text_at_cursor(ch)
+        else:
+            self.typed.append(ch)
 
     def on_resize(self) -> None:
         """The window changed: what the list shows too."""
@@ -170,6 +187,17 @@ class ChoiceScreen(ModalScreen[Any]):
 SHELL_ROWS = ("seed", "start")
 SEED_MAX = 2**64 - 1  # as ``wizwar play --seed`` (a log stores it as a msgpack uint 64)
 """The new-game screen's own lines besides the options (and a ``bot:SEAT`` line per bot)."""
+
+
+def cut_at_word(text: str, room: int) -> str:
+    """``text`` when it has at most ``room`` characters, else its words that fit with
+    ``…`` after them (never a word cut in two; a first word too long is cut)."""
+    if len(text) <= room:
+        return text
+    head = text[:room - 1]
+    if text[room - 1] != " " and " " in head:
+        head = head.rsplit(" ", 1)[0]
+    return head.rstrip(" ;,:·/(") + "…"
 
 
 class NewGameScreen(Screen[None]):
@@ -224,6 +252,7 @@ class NewGameScreen(Screen[None]):
         with Vertical(id="newgame-box", classes="dialog lan-box"):
             yield Static(title, classes="lan-title")
             yield OptionList(id="newgame-list")
+            yield Static(id="newgame-about", classes="hint")
             yield Static(id="newgame-msg", classes="lan-error")
             yield Static("↑↓ choose · ←→/Enter change · digits: seed · r random · "
                          "s start · Esc back", classes="hint")
@@ -236,6 +265,7 @@ class NewGameScreen(Screen[None]):
         ol = self.query_one("#newgame-list", OptionList)
         ol.highlighted = 0
         ol.focus()
+        self.call_after_refresh(self.draw)  # the hints for the laid-out width
 
     # ------------------------------------------------------------------ model
     def _check(self, values: Mapping[str, Any]) -> str:
@@ -319,8 +349,45 @@ class NewGameScreen(Screen[None]):
         """The level of each bot seat."""
         return {s: self.level(s) for s in self.bot_seats()} if self.ruleset.bot_levels else {}
 
-    def line(self, key: str) -> Text:
-        """One line: label, value, hint."""
+    HINT_AT = 34
+    """The column a line's hint starts in (after the label and the value)."""
+    HINT_ROOM = 24
+    """The fewest columns the hints get beside the values; a narrower list has no hint
+    column (the highlighted line's hint is under the list, ``#newgame-about``)."""
+
+    def hint(self, key: str) -> str:
+        """What line ``key`` means (its value's consequence, or why it cannot change)."""
+        if key == "start":
+            return "start with these options (s)"
+        why = self.applies(key)
+        eff = self.effective()
+        if key.startswith("bot:"):
+            seat = key[4:]
+            levels = self.ruleset.bot_levels
+            hint = " / ".join(levels) if len(levels) > 1 else "the only level so far"
+            return self.ui.seat_note(seat, eff) + hint
+        if key == "seed":
+            return "type digits; blank: a random one"
+        return why or self.ui.option_note(key, eff)
+
+    LIST_ROWS = 12
+    """The most lines the list shows without scrolling (``#newgame-list``'s max-height
+    in dialogs.tcss less its border)."""
+
+    def hint_room(self, width: int) -> int:
+        """The columns a hint has in a list ``width`` wide (0: no limit; -1: none, the
+        list is too narrow for a hint column). A list that scrolls keeps two for its bar."""
+        if not width:
+            return 0
+        bar = 2 if len(self.rows()) > self.LIST_ROWS else 0
+        room = width - self.HINT_AT - 1 - bar
+        return room if room >= self.HINT_ROOM else -1
+
+    def line(self, key: str, width: int = 0) -> Text:
+        """One line: label, value, hint. ``width`` (0: no limit) is the list's: a hint
+        longer than its column is cut at a word with ``…`` (the highlighted line's is
+        under the list in full, :meth:`draw_about`); a list too narrow for the column
+        (:meth:`hint_room`) has no hints on its lines."""
         t = Text(no_wrap=True, overflow="ellipsis")
         if key == "start":
             t.append("  Start the game", "bold green")
@@ -328,37 +395,62 @@ class NewGameScreen(Screen[None]):
         why = self.applies(key)
         eff = self.effective()
         if key.startswith("bot:"):
-            seat = key[4:]
-            label, value = f"{seat} bot", self.level(seat)
-            levels = self.ruleset.bot_levels
-            hint = " / ".join(levels) if len(levels) > 1 else "the only level so far"
-            hint = self.ui.seat_note(seat, eff) + hint
+            label, value = f"{key[4:]} bot", self.level(key[4:])
         elif key == "seed":
             label = "Seed"
             value = self.seed_text or "random"
-            hint = "type digits; blank: from the OS (shown in the game)"
         else:
             o = self.schema[key]
             label = o.label
             x = eff[key]
             value = ("on" if x else "off") if o.kind == "bool" else str(x)
-            hint = why or self.ui.option_note(key, eff)
         style = "dim" if why else ""
         t.append(f"  {label:<15}", style or "bold")
         shown = f"< {value} >" if not why else f"  {value}  "
         t.append(f"{shown:<16}", style or "bold #5fd7ff")
-        t.append(f" {hint}", "dim")
+        room = self.hint_room(width)
+        if room < 0:
+            return t
+        t.append(f" {cut_at_word(self.hint(key), room) if room else self.hint(key)}", "dim")
         return t
 
+    def list_width(self) -> int:
+        """The columns an option line of the list has (0 before the first layout)."""
+        ol = self.query_one("#newgame-list", OptionList)
+        return max(ol.content_region.width, 0)
+
     def draw(self) -> None:
-        """Redraw the lines (keeping the highlight) and the message."""
+        """Redraw the lines (keeping the highlight), the message, and under the list the
+        highlighted line's hint when a line's hint is cut or the list has no hint column."""
         ol = self.query_one("#newgame-list", OptionList)
         at = ol.highlighted or 0
         ol.clear_options()
         rows = self.rows()
-        ol.add_options([Option(self.line(k), id=k) for k in rows])
+        width = self.list_width()
+        ol.add_options([Option(self.line(k, width), id=k) for k in rows])
         ol.highlighted = min(at, len(rows) - 1)
         self.query_one("#newgame-msg", Static).update(self.message)
+        self.draw_about()
+
+    def draw_about(self) -> None:
+        """The highlighted line's hint in full under the list, when some line's hint is
+        cut or the list is too narrow for hints (the same rows stay shown while moving)."""
+        about = self.query_one("#newgame-about", Static)
+        room = self.hint_room(self.list_width())
+        about.display = room < 0 or (room > 0 and any(
+            len(self.hint(k)) > room for k in self.rows() if k != "start"))
+        if about.display:
+            key = self.current()
+            label = self.line(key).plain[2:2 + 15].strip()
+            about.update(Text(f"{label}: {self.hint(key)}", "dim"))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """A narrow list: the hint under it follows the highlight."""
+        self.draw_about()
+
+    def on_resize(self) -> None:
+        """The window changed: the hints wrap, or go under the list, for the new width."""
+        self.call_after_refresh(self.draw)
 
     def current(self) -> str:
         """The key of the highlighted line."""

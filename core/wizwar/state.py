@@ -596,8 +596,6 @@ def state_hash(state: State) -> str:
 
 
 _EDGE_ROW = attrgetter("kind", "hp", "created", "caster", "rolled", "believe")
-_EDGE_FIELDS = tuple(attrgetter(f) for f in ("kind", "hp", "created", "caster"))
-_EDGE_LISTS = tuple(attrgetter(f) for f in ("rolled", "believe"))
 _EMPTY_SCRIPT = (None, None, None)
 #: The top-level map of ``to_wire`` has 25 keys: a map16 header. Its keys before "edges"
 #: (7: a fixmap of one header byte), "edges", "eliminated" (a fixmap of one), "faces" and
@@ -606,44 +604,88 @@ _EMPTY_SCRIPT = (None, None, None)
 _TOP_HEADER = b"\xde\x00\x19"
 _EDGES_KEY = _packb("edges")
 _FACES_KEY = _packb("faces")
-#: By the edge keys standing (in the dict's order): their names in sorted order with the
-#: positions they come from, and the last packed edges map with a snapshot of the rows it
-#: was made from (each edge's fields, with *copies* of its ``rolled`` and ``believe`` lists:
-#: a list changed in place later no longer equals its copy, so the snapshot never matches a
-#: changed edge). The walls and doors standing rarely change (a hit reuses the order), their
-#: rows less often than not (a hit on the snapshot reuses the map). Bounded (cleared when
-#: full); entries are replaced whole (safe to read from several threads).
-_EDGE_BYTES: dict[tuple[Edge, ...], tuple[list[str], list[int], list[Any], bytes]] = {}
+#: By the edge keys standing (in the dict's order): their names (in that order), the
+#: positions in sorted name order, a snapshot of the rows the bytes were made from (each
+#: edge's fields, with *copies* of its ``rolled`` and ``believe`` lists: a list changed in
+#: place later no longer equals its copy, so the snapshot never matches a changed edge), the
+#: packed name and row of each edge (in the dict's order) and the whole packed map. The
+#: walls and doors standing rarely change; between two hashes a few rows do (a wall hit, a
+#: belief rolled): only those are packed again (issue 14, seventh round: in a long game 95%
+#: of the hashes, ten actions apart, met a changed row and packed every edge). Bounded
+#: (cleared when full); entries are replaced whole (safe to read from several threads).
+_EDGE_BYTES: dict[tuple[Edge, ...],
+                  tuple[list[str], list[int], list[Any], list[bytes], bytes]] = {}
 _EDGE_BYTES_SIZE = 256
+#: By edge: the snapshot of its row and its packed entry, last made when the walls standing
+#: differed from every entry of :data:`_EDGE_BYTES` (a wall put up or taken down). Bounded.
+_EDGE_PIECES: dict[Edge, tuple[tuple[Any, ...], bytes]] = {}
+_EDGE_PIECES_SIZE = 20_000
 #: The last packed public faces list per thread: ``(faces copied, shown, bytes)``.
 _FACES_BYTES = threading.local()
 
 
+def _edge_piece(name: str, row: tuple[Any, ...]) -> bytes:
+    """One entry of the packed edges map: the packed name, then the packed row (a list)."""
+    return _packb(name) + _packb(row, use_bin_type=True)
+
+
+def _map_header(n: int) -> bytes:
+    """The msgpack header of a map of ``n`` entries (as ``packb`` writes it)."""
+    if n < 16:
+        return bytes((0x80 | n,))
+    if n < 0x10000:
+        return b"\xde" + n.to_bytes(2, "big")
+    return b"\xdf" + n.to_bytes(4, "big")
+
+
+def _row_copy(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A snapshot of one edge's row: its lists copied."""
+    kind, hp, created, caster, rolled, believe = row
+    return kind, hp, created, caster, list(rolled), list(believe)
+
+
 def _edges_bytes(edges: dict[Edge, EdgeState]) -> bytes:
-    """The packed canonical edges map of ``to_wire`` (names sorted; rows as lists), reused
-    while every edge's row compares equal to the snapshot it was made from (one C-speed
-    pass making the rows and one comparing them)."""
+    """The packed canonical edges map of ``to_wire`` (names sorted; rows as lists), the same
+    bytes as ``packb`` of that map: reused while every edge's row compares equal to the
+    snapshot it was made from (one C-speed pass making the rows and one comparing them);
+    otherwise only the entries of the rows that changed are packed again and the entries
+    joined in name order under the map's header."""
     from core.wizwar.board import edge_name
 
     keys = tuple(edges)
-    vals = edges.values()
-    rows = list(map(_EDGE_ROW, vals))
+    rows = list(map(_EDGE_ROW, edges.values()))
     got = _EDGE_BYTES.get(keys)
-    if got is None:
+    if got is None:  # other walls stand: the entries of unchanged edges are kept by edge
         names = list(map(edge_name, keys))
         order = sorted(range(len(names)), key=names.__getitem__)
-        names = [names[k] for k in order]
+        snapshot, pieces = [], []
+        kept = _EDGE_PIECES
+        if len(kept) >= _EDGE_PIECES_SIZE:
+            kept.clear()
+        for e, name, row in zip(keys, names, rows, strict=True):
+            old_piece = kept.get(e)
+            if old_piece is not None and old_piece[0] == row:
+                snapshot.append(old_piece[0])
+                pieces.append(old_piece[1])
+            else:
+                was = _row_copy(row)
+                piece = _edge_piece(name, row)
+                kept[e] = (was, piece)
+                snapshot.append(was)
+                pieces.append(piece)
     else:
-        names, order, before, data = got
+        names, order, before, old, data = got
         if before == rows:
             return data
-    data = _packb(dict(zip(names, map(rows.__getitem__, order), strict=True)),
-                  use_bin_type=True)
-    snapshot = list(zip(*(map(f, vals) for f in _EDGE_FIELDS),
-                        *(map(list, map(f, vals)) for f in _EDGE_LISTS), strict=True))
+        snapshot, pieces = list(before), list(old)
+        for i, (row, was) in enumerate(zip(rows, before, strict=True)):
+            if row != was:
+                snapshot[i] = _row_copy(row)
+                pieces[i] = _edge_piece(names[i], row)
+    data = _map_header(len(pieces)) + b"".join(map(pieces.__getitem__, order))
     if len(_EDGE_BYTES) >= _EDGE_BYTES_SIZE:
         _EDGE_BYTES.clear()
-    _EDGE_BYTES[keys] = (names, order, snapshot, data)
+    _EDGE_BYTES[keys] = (names, order, snapshot, pieces, data)
     return data
 
 

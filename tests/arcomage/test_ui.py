@@ -201,6 +201,18 @@ async def test_refusal_in_the_rules_words() -> None:
         await pilot.pause()
         assert "above your cast ceiling" in screen.message.plain
         assert not screen.session.actions
+        # the refused line closed (the next key is the game's); ":" opens it with its text
+        from textual.widgets import Input
+
+        cmd = screen.query_one("#ac-cmd", Input)
+        assert not cmd.display and not cmd.has_focus
+        assert "to fix the line" in screen.message.plain
+        await pilot.press("colon")
+        assert cmd.display and cmd.has_focus and cmd.value == "cast lich-form"
+        await pilot.press("escape")
+        assert not cmd.display
+        await pilot.press("colon")
+        assert cmd.value == ""  # Esc forgot it
 
 
 async def test_stack_prompt_and_spell_reference() -> None:
@@ -380,3 +392,24 @@ def test_a_spell_text_says_what_its_conditions_do() -> None:
     assert "strength (3 turns): on a creature: +2/+0" in strength
     assert "loses 1 Life at each of its upkeeps" in spell_text("venom").plain
     assert "\n\n" not in spell_text("study").plain.split("permanently.")[1]
+
+
+
+async def test_every_panel_title_can_be_read() -> None:
+    """Each panel's title on the game screen and the spells screen stands out from what is
+    behind it (a contrast of 3:1 at least): the log's and the archmages' titles were drawn
+    in $panel, nearly the background, and could not be read in a browser tab."""
+    from tests.readable import panel_titles, unreadable
+
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=1)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        assert {"Archmages", "Log"} <= set(panel_titles(app.screen))
+        assert not unreadable(app.screen)
+        await pilot.press("S")
+        await pilot.pause()
+        assert isinstance(app.screen, SpellsScreen)
+        assert not unreadable(app.screen)

@@ -265,3 +265,50 @@ def test_c_lists_the_elven_gates_and_tab_the_sea_transports() -> None:
             assert any(a.verb == "transport" for a in scr.shown)
 
     asyncio.run(run2())
+
+
+async def test_a_refused_notation_line_closes_and_colon_opens_it_to_fix() -> None:
+    """A refused notation line closes, so the next key is the game's (``?`` the help, not a
+    letter in the line); the reason stays on the prompt; ``:`` opens it with its text."""
+    from textual.widgets import Input
+
+    from wizwar_tui.screens import HelpScreen
+    from wizwar_tui.wizardkings.game import WizardKingsScreen
+
+    app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        scr = app.start_game(game="wizard-kings", seed=5)
+        assert isinstance(scr, WizardKingsScreen)
+        await pilot.pause()
+        await pilot.press("colon")
+        line = scr.query_one("#wk-line", Input)
+        assert line.has_focus
+        line.value = f"{scr.human} fly to the moon"
+        await pilot.press("enter")
+        await pilot.pause()
+        before = len(scr.session.actions)
+        prompt = str(scr.query_one("#wk-prompt").render())
+        assert "Not an action" in prompt and "to fix the line" in prompt
+        assert not line.has_class("-open") and not line.has_focus
+        await pilot.press("colon")
+        assert line.has_focus and line.value == f"{scr.human} fly to the moon"
+        await pilot.press("escape")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert len(scr.session.actions) == before
+
+
+async def test_every_panel_title_can_be_read() -> None:
+    """Each panel's title on the game screen stands out from what is behind it (3:1 at
+    least; the panels' dark grey lines, #444444, made their titles hard to read)."""
+    from tests.readable import panel_titles, unreadable
+    from wizwar_tui.wizardkings.game import WizardKingsScreen
+
+    app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        scr = app.start_game(game="wizard-kings", seed=5)
+        assert isinstance(scr, WizardKingsScreen)
+        await pilot.pause()
+        assert len(panel_titles(app.screen)) >= 2, panel_titles(app.screen)
+        assert not unreadable(app.screen)

@@ -120,9 +120,11 @@ class ArcoMageGameScreen(GameScreenBase):
     ArcoMageGameScreen #ac-field:focus { background: $boost; }
     ArcoMageGameScreen #ac-info { height: auto; max-height: 3; }
     ArcoMageGameScreen #ac-stack { height: auto; border: round $warning; display: none; }
-    ArcoMageGameScreen #ac-log { height: 1fr; min-height: 0; border: round $panel; }
+    /* the quiet panels' line (and title) in Wiz-War's panel blue: $panel is nearly the
+       background, so their titles could not be read (in a browser tab above all) */
+    ArcoMageGameScreen #ac-log { height: 1fr; min-height: 0; border: round #5f87af; }
     ArcoMageGameScreen #ac-right { width: 1fr; min-width: 28; }
-    ArcoMageGameScreen #ac-players { height: auto; max-height: 60%; border: round $panel;
+    ArcoMageGameScreen #ac-players { height: auto; max-height: 60%; border: round #5f87af;
         overflow-y: auto; }
     ArcoMageGameScreen #ac-book { height: 1fr; min-height: 4; border: round $primary; }
     ArcoMageGameScreen #ac-actions { height: 1fr; min-height: 4; border: round $success; }
@@ -168,6 +170,7 @@ class ArcoMageGameScreen(GameScreenBase):
         self.shown: list[Action] = []  # the action list's actions, in its order
         self.book: list[str] = []  # the spellbook list's slugs, in its order
         self.message: Text | None = None
+        self.refused_text = ""  # the notation line last refused (":" opens the line with it)
         self.message_seq = -1  # the action count when the message was said
         self.logged = 0  # events written to the log
         self.seen_messages = len(getattr(lan, "messages", [])) if lan is not None else 0
@@ -961,25 +964,32 @@ class ArcoMageGameScreen(GameScreenBase):
         self.app.push_screen(HelpScreen(self.ascii_only, "arcomage"))
 
     def action_command(self) -> None:
-        """Open the notation line."""
+        """Open the notation line (with the line just refused, to fix it)."""
         cmd = self.query_one("#ac-cmd", Input)
         cmd.display = True
-        cmd.value = ""
+        cmd.value = self.refused_text
+        cmd.cursor_position = len(cmd.value)
         cmd.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Play the typed notation; the line closes."""
+        """Play the typed notation; the line closes (the next key is the game's). A refused
+        line's reason stays on the prompt line and ``:`` opens the line with its text."""
         event.stop()
         cmd = self.query_one("#ac-cmd", Input)
         cmd.display = False
         self.query_one(FieldView).focus()
-        self.do_text(event.value)
+        ok = self.do_text(event.value)
+        self.refused_text = "" if ok else event.value.strip()
+        if not ok and self.refused_text and self.message is not None:
+            self.message.append("  (: to fix the line)", "italic")
+            self.query_one("#ac-status", Static).update(self.message)
 
     def action_cancel(self) -> None:
         """Esc: close the notation line, or drop the choice being made."""
         cmd = self.query_one("#ac-cmd", Input)
         if cmd.display:
             cmd.display = False
+            self.refused_text = ""
             self.query_one(FieldView).focus()
             return
         self.choosing, self.choosing_what, self.message = [], "", None

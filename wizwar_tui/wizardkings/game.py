@@ -112,10 +112,10 @@ class WizardKingsScreen(GameScreenBase):
     WizardKingsScreen #wk-main { height: 1fr; }
     WizardKingsScreen #wk-mapbox { width: 1fr; border: round #5f87af; }
     WizardKingsScreen #wk-side { width: 40; }
-    WizardKingsScreen #wk-status { height: auto; border: round #444444; }
-    WizardKingsScreen #wk-hex { height: auto; max-height: 12; border: round #444444; }
-    WizardKingsScreen #wk-actions { height: 1fr; min-height: 4; border: round #444444; }
-    WizardKingsScreen #wk-log { height: 1fr; min-height: 4; border: round #444444; }
+    WizardKingsScreen #wk-status { height: auto; border: round #5f87af; }
+    WizardKingsScreen #wk-hex { height: auto; max-height: 12; border: round #5f87af; }
+    WizardKingsScreen #wk-actions { height: 1fr; min-height: 4; border: round #5f87af; }
+    WizardKingsScreen #wk-log { height: 1fr; min-height: 4; border: round #5f87af; }
     WizardKingsScreen #wk-prompt { height: auto; max-height: 3; background: #262626; }
     WizardKingsScreen #wk-line { display: none; }
     WizardKingsScreen #wk-line.-open { display: block; }
@@ -1155,16 +1155,22 @@ class WizardKingsScreen(GameScreenBase):
         line.cursor_position = len(line.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """The notation line: play what was typed."""
+        """The notation line: play what was typed. The line closes either way (the next key
+        is the game's); a refused line keeps its text, which ``:`` opens again to fix, and
+        its reason stays on the prompt line."""
         event.stop()
         line = self.query_one("#wk-line", Input)
         text = event.value.strip()
         if text and not text.startswith("P"):
             text = f"{self.human} {text}"
-        if self.play(text):
+        ok = self.play(text)
+        if ok:
             line.value = ""
-            line.remove_class("-open")
-            self.query_one(MapView).focus()
+        line.remove_class("-open")
+        self.query_one(MapView).focus()
+        if not ok and line.value.strip() and self.message is not None:
+            self.message.append("  (: to fix the line)", "italic")
+            self.draw_prompt()
 
     def action_hex_info(self) -> None:
         """i: everything about the cursor hex, in a box."""

@@ -35,9 +35,9 @@ class WizardKingsReplayScreen(ReplayScreen):
     WizardKingsReplayScreen #wkr-main { height: 1fr; }
     WizardKingsReplayScreen #wkr-mapbox { width: 1fr; border: round #5f87af; }
     WizardKingsReplayScreen #wkr-side { width: 40; }
-    WizardKingsReplayScreen #wkr-status { height: auto; border: round #444444; }
+    WizardKingsReplayScreen #wkr-status { height: auto; border: round #5f87af; }
     WizardKingsReplayScreen #wkr-info { height: auto; }
-    WizardKingsReplayScreen #log { height: 1fr; border: round #444444; }
+    WizardKingsReplayScreen #log { height: 1fr; border: round #5f87af; }
     WizardKingsReplayScreen #wkr-map { width: auto; height: auto; }
     """
 
@@ -98,11 +98,11 @@ class WizardKingsReplayScreen(ReplayScreen):
             self.call_after_refresh(lambda: self.query_one(ReplayMapScroll).scroll_to_region(
                 Region(x, y, 9, 5), animate=False))
 
-    def head_text(self, st: Any) -> Text:
+    def head_text(self, st: Any, rim: bool | None = None) -> Text:
         """The shell's header with the rules' turn: ``turn 3 · Build Phase (P1, P2 to act)``
         where the shell says ``round 3 · turn 3 ()`` (a replay's turns are the game's turns:
         :meth:`WizardKingsUI.replay_mark`)."""
-        t = super().head_text(st)
+        t = super().head_text(st, rim)
         rp = self.replay
         rnd, active = rp.marks[self.n]
         old = f" · round {rnd} · turn {rp.turn_of(self.n)} ({active})"

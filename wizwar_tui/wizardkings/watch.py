@@ -29,8 +29,8 @@ class WatchScreen(Screen[None]):
     WatchScreen #wkw-main { height: 1fr; }
     WatchScreen #wkw-scroll { width: 1fr; border: round #5f87af; }
     WatchScreen #wkw-side { width: 36; }
-    WatchScreen #wkw-players { height: auto; border: round #444444; }
-    WatchScreen #wkw-log { height: 1fr; border: round #444444; }
+    WatchScreen #wkw-players { height: auto; border: round #5f87af; }
+    WatchScreen #wkw-log { height: 1fr; border: round #5f87af; }
     WatchScreen #wkw-map { width: auto; height: auto; }
     """
 

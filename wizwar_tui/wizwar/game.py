@@ -138,6 +138,10 @@ class GameBoard(Board):
         self.move_cursor(dx, dy)
 
 
+#: the keys that open an input, and their actions (run as the key arrives: GameScreen.on_key)
+OPENERS = {"colon": "command", "a": "actions"}
+
+
 class GameScreen(GameScreenBase):
     """One game: the human against bots (a ``LocalSession``), or a LAN game (a
     ``NetSession`` with its ``LanLink``; the human's actions go to the host, which commits
@@ -203,7 +207,9 @@ class GameScreen(GameScreenBase):
         self.log_texts: list[Text | str] = []  # every log line, to wrap again on a resize
         self.log_width = 0  # the width the log was last wrapped at
         self.message_turn: tuple[Any, ...] | None = None  # the turn self.message is about
+        self.refused_text = ""  # the command line last refused (":" opens the line with it)
         self.seen_events = 0  # LAN: events already in the log
+        self.early: list[str] | None = None  # keys typed while the actions menu opens
         self.seen_messages = len(lan.messages) if lan is not None else 0
         self.logged_problem = ""
         self.busy = False
@@ -259,7 +265,7 @@ class GameScreen(GameScreenBase):
             stack.ascii_only = self.ascii_only
         board = self.query_one(GameBoard)
         board.focus()
-        self.watch(board, "cursor", lambda _sq: self.update_info(), init=False)
+        self.watch(board, "cursor", lambda _sq: self.cursor_moved(), init=False)
         if self.net and not self.session.started:  # not expected: pushed at the deal
             self.refresh_all()
             if self.lan is not None:
@@ -284,6 +290,9 @@ class GameScreen(GameScreenBase):
             self.first = v.active
             self.log_line(Text(render.first_player_line(v),
                                f"bold {render.player_colour(v.active)}"))
+            traps = render.opening_traps_line(v)
+            if traps:
+                self.log_line(Text(traps))
         if self.lan is not None:
             self.lan.listeners.append(self.net_changed)
             self.net_changed()
@@ -642,8 +651,22 @@ class GameScreen(GameScreenBase):
             turn, where = self.top_parts(v)
             text = Text(no_wrap=True, overflow="ellipsis")
             text.append(turn, "bold")
-            text.append(f"\nWiz-War · you are {self.human} · round {v.round} · {where}")
+            text.append("\n" + self.side_where(v, where, side.content_region.width
+                                                or side.size.width))
             side.update(text)
+
+    def side_where(self, v: View, where: str, width: int) -> str:
+        """The right column header's second line, shortened to ``width`` so that the seed
+        (or LAN address) stays whole: "Wiz-War · you are P1 · round 1 · seed S", then
+        shorter words for who and the round, then the seed alone (issue 12: ``play
+        --players 4`` at 80x24 cut the seed; the team variant is named in the players
+        panel too)."""
+        for text in (f"Wiz-War · you are {self.human} · round {v.round} · {where}",
+                     f"you are {self.human} · round {v.round} · {where}",
+                     f"{self.human} · r{v.round} · {where}", where):
+            if not width or len(text) <= width:
+                return text
+        return where.split(" · ")[-1]  # the seed or address; the variants are said below
 
     def top_parts(self, v: View) -> tuple[str, str]:
         """The header's turn text and where the game is (variants, seed or LAN address)."""
@@ -699,6 +722,13 @@ class GameScreen(GameScreenBase):
                 and not self.query_one("#cmd", Input).display:
             self.board.focus()  # it lost the focus while hidden (too small, panels)
 
+    def cursor_moved(self) -> None:
+        """The board cursor moved: the square's lines, and while aiming the prompt (it
+        names a square's side targets: :meth:`sides_note`)."""
+        self.update_info()
+        if self.targeting:
+            self.update_status()
+
     def update_info(self) -> None:
         """The lines describing the square under the cursor, never cut without a sign: what
         does not fit ends in "(+N more)", the parts left out (s shows them all) (:func:`render.fit_lines`)."""
@@ -727,6 +757,9 @@ class GameScreen(GameScreenBase):
         elif self.targeting:
             t.append(f"{render.card_name(self.target_card)}: put the cursor on the target "
                      "([ ], amber) and press Enter · Esc cancels", "bold yellow")
+            note = self.sides_note(v, self.board.cursor)
+            if note:
+                t.append(f" · {note}", "bold")
         elif v.stack and v.stack[0].to_answer == self.human:
             t.append_text(self.answer_prompt(v))
         elif v.discarding and v.discarding[0] == self.human:
@@ -1161,8 +1194,10 @@ class GameScreen(GameScreenBase):
     # ------------------------------------------------------------------ choosing
     @work(exclusive=True, group="choose")
     async def choose_and_do(self, cands: list[Action], what: str,
-                            at: Square | None = None) -> None:
-        """Narrow ``cands`` (same verb/card) by target, number card and options; then do it."""
+                            at: Square | None = None, confirm: bool = False) -> None:
+        """Narrow ``cands`` (same verb/card) by target, number card and options; then do it.
+        ``confirm``: ask for the target even when there is one (a side of the square ``at``
+        the player may not have meant: :meth:`select_at`)."""
         cands = list(cands)
         steps: list[tuple[str, Any]] = [
             ("target", lambda a: a.targets),
@@ -1174,13 +1209,18 @@ class GameScreen(GameScreenBase):
             for a in cands:
                 if key(a) not in values:
                     values.append(key(a))
-            if len(values) <= 1:
+            ask = confirm and label == "target"
+            if len(values) <= 1 and not ask:
                 continue
             options = [(self._label(label, val, at), (val,)) for val in values]
             self.message = None  # an old refusal does not stay beside the menu
             self.update_status()
-            got = await self.app.push_screen_wait(
-                ChoiceScreen(f"{what}: choose the {label}", options))
+            title = f"{what}: choose the {label}"
+            if ask and at is not None:
+                here = [p.seat for p in self.view.players if p.at == at]
+                title = (f"{what} at {render.square_name(at)}: only a side is a target"
+                         + (f" ({', '.join(here)} is not)" if here else ""))
+            got = await self.app.push_screen_wait(ChoiceScreen(title, options))
             if got is None:
                 self.say("Cancelled", "italic")
                 return
@@ -1247,6 +1287,31 @@ class GameScreen(GameScreenBase):
             return {parse_square(t)}
         except ValueError:
             return set()
+
+    def _hits_at(self, v: View, sq: Square) -> list[Action]:
+        """The actions being aimed whose target is at ``sq`` (a side: on either square)."""
+        return [a for a in self.targeting
+                if a.targets and sq in self._target_square(v, a.targets[0])]
+
+    def _sides_only(self, v: View, hits: list[Action], sq: Square) -> bool:
+        """True when every one of ``hits`` aims at a side (wall, door) of ``sq``, none at
+        the square itself or at what stands in it (a wizard there is not a target)."""
+        return bool(hits) and all(":" in a.targets[0] for a in hits)
+
+    def sides_note(self, v: View, sq: Square) -> str:
+        """While aiming, what a square marked only for its sides offers: ``"here only the
+        east side of a4: door, not P2"`` ("" when the square itself is a target)."""
+        hits = self._hits_at(v, sq)
+        if not self._sides_only(v, hits, sq):
+            return ""
+        sides: list[str] = []
+        for a in hits:
+            label = self._target_label(a.targets[0], sq)
+            if label not in sides:
+                sides.append(label)
+        here = [p.seat for p in v.players if p.at == sq]
+        return (f"here only the {' or the '.join(sides)}"
+                + (f", not {', '.join(here)}" if here else ""))
 
     def _target_squares(self, v: View) -> set[Square]:
         out: set[Square] = set()
@@ -1392,15 +1457,17 @@ class GameScreen(GameScreenBase):
         """Choose the target of the card being aimed at ``sq``, or walk to ``sq``."""
         v = self.view
         if self.targeting:
-            hits = [a for a in self.targeting
-                    if a.targets and sq in self._target_square(v, a.targets[0])]
+            hits = self._hits_at(v, sq)
             if not hits:
                 self.say(f"No target of {render.card_name(self.target_card)} at "
                          f"{render.square_name(sq)}")
                 return
             self.targeting = []
             self.refresh_all()
-            self.choose_and_do(hits, render.card_name(self.target_card), sq)
+            # a square marked only for a side next to it (a door, a wall): never hit that
+            # side silently when the player aimed at what stands in the square (issue 12)
+            self.choose_and_do(hits, render.card_name(self.target_card), sq,
+                               confirm=self._sides_only(v, hits, sq))
             return
         self.walk_to(sq)
 
@@ -1520,15 +1587,50 @@ class GameScreen(GameScreenBase):
             (a for a in legal if a.verb == "end"),
             key=lambda a: -(2 if a.number is None else a.number))
         options = [(self._describe(a), a) for a in legal]
+        self.early = []  # keys typed before the menu is up are its filter's (on_key)
         self._pick_filtered(options)
 
     @work(exclusive=True, group="choose")
     async def _pick_filtered(self, options: list[tuple[str, Action]]) -> None:
-        got = await self.app.push_screen_wait(
-            ChoiceScreen("Legal actions (type to filter, arrows to choose)", options,
-                         filterable=True, preselect=None))
+        menu = ChoiceScreen("Legal actions (type to filter, arrows to choose)", options,
+                            filterable=True, preselect=None)
+        menu.typed = self.early if self.early is not None else []
+        self.early = None
+        got = await self.app.push_screen_wait(menu)
         if got is not None:
             self.do(got)
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys typed right after ``:`` or ``a`` under load were lost (issue 12): Textual
+        hands each key to the widget focused when it arrives, and runs a binding only when
+        the key has bubbled up to the app, so the keys behind ``:`` were already on their
+        way through the board when the command line opened. Here, in the order they were
+        typed: ``:`` and ``a`` open their input at once (not later, at the app), and a
+        printable key that comes through the board after that goes to the command line or
+        the actions menu's filter instead of being lost or taken for a game key."""
+        if not event.is_printable or not event.character:
+            return
+        top = self.app.screen
+        cmd = self.query_one("#cmd", Input)
+        if self.early is not None and not any(w.group == "choose" and not w.is_finished
+                                              for w in self.workers):
+            self.early = None  # the menu's worker never ran (cancelled): keys are keys
+        if top is not self and isinstance(top, ChoiceScreen) and top.filterable:
+            top.take_early(event.character)
+        elif top is self and self.early is not None:
+            self.early.append(event.character)
+        elif top is self and cmd.display and self.focused is cmd:
+            cmd.insert_text_at_cursor(event.character)
+        elif top is self and event.key in OPENERS and self.check_action(OPENERS[event.key],
+                                                                         ()) is True:
+            event.stop()
+            event.prevent_default()
+            getattr(self, f"action_{OPENERS[event.key]}")()
+            return
+        else:
+            return
+        event.stop()
+        event.prevent_default()
 
     def _describe(self, a: Action) -> str:
         text = str(a).split(" ", 1)[1]
@@ -1540,21 +1642,28 @@ class GameScreen(GameScreenBase):
         return text
 
     def action_command(self) -> None:
-        """Open the command line."""
+        """Open the command line (with the line that was just refused, to fix it)."""
         cmd = self.query_one("#cmd", Input)
         cmd.display = True
-        cmd.value = ""
-        cmd.focus()
+        cmd.value = self.refused_text
+        cmd.cursor_position = len(cmd.value)
+        # focused now, not on a later turn of the loop (Widget.focus defers it): the keys
+        # typed right after ":" are already queued and must reach the line (issue 12)
+        self.set_focus(cmd)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Do the typed action; keep the line open on an error so it can be fixed."""
+        """Do the typed action. The line closes either way, so the next key is the game's
+        again; a refused line's reason stays on the status line and ``:`` opens the line
+        with its text to fix it (kept open, the line took the keys meant for the game)."""
         if event.input.id != "cmd":
             return
         event.stop()
-        if self.do_text(event.value):
-            self.close_command()
-        else:  # the reason is on the status line; start the next try on an empty line
-            event.input.value = ""
+        ok = self.do_text(event.value)
+        self.refused_text = "" if ok else event.value.strip()
+        self.close_command()
+        if not ok and self.refused_text and self.message is not None:
+            self.message.append("  (: to fix the line)", "italic")
+            self.update_status()
 
     def close_command(self) -> None:
         """Hide the command line and give the focus back to the board."""
@@ -1567,6 +1676,7 @@ class GameScreen(GameScreenBase):
         forget a first digit, or clear the status line's message: the prompt comes back."""
         if self.query_one("#cmd", Input).display:
             self.close_command()
+            self.refused_text = ""
             self.message = None
             self.update_status()
             return

@@ -653,36 +653,84 @@ def teams_text() -> str:
 
 
 def player_line(view: View, p: PlayerInfo, status: str | None = None,
-                you: str = "(you)", ascii_only: bool = False, team: bool = False) -> Text:
+                you: str = "(you)", ascii_only: bool = False, team: bool = False,
+                width: int = 0) -> Text:
     """One line of the players panel; in a LAN game (``status`` given) the player's name
     and the seat's connection state follow the seat. ``you`` marks the viewer's seat;
     ``team`` (the team variant) puts the team letter after the seat; ``ascii_only`` draws
-    ``>`` and ``hp`` for the turn mark and the heart."""
+    ``>`` and ``hp`` for the turn mark and the heart.
+
+    ``width`` (0: no limit) is the room of the line: what does not fit is said shorter,
+    never cut inside a word: the carried treasure by its owner only (``¤P4's``), then the
+    displayed cards from the last as a count (``[Powerstone,+2]``, ``[3 displayed]``,
+    ``[+3]``); fields that still do not fit are left off whole behind ``…`` (issue 12:
+    "Soulston/e]" at 80x24)."""
     col = player_colour(p.seat)
-    t = Text()
+    head = Text()
     turn = (">" if ascii_only else "▶") if view.active == p.seat else " "
-    t.append(turn, "bold")
-    t.append(f"{p.seat}", f"bold {col}")
+    head.append(turn, "bold")
+    head.append(f"{p.seat}", f"bold {col}")
     if team:
-        t.append(f"/{team_of(p.seat)}", col)
+        head.append(f"/{team_of(p.seat)}", col)
     mark = you if p.seat == view.viewer else ""
-    t.append(f"{mark:<{max(6, len(you) + 1)}}")  # a space after the mark on every row
+    head.append(f"{mark:<{max(6, len(you) + 1)}}")  # a space after the mark on every row
+    fields: list[Text] = []
     if status is not None:
-        name = p.name if p.name and p.name not in (p.seat, status) else ""
+        # a bot seat's name "bot P2" says only what its status ("bot") and seat say: it
+        # read "P2 bot P2 bot" (issue 12)
+        name = p.name if p.name and p.name.replace(status, "").strip() not in ("", p.seat) \
+            else ""
         if name:
-            t.append(f"{name[:10]} ", col)
-        t.append_text(seat_status_text(status))
-        t.append(" ")
+            fields.append(Text(name[:10], col))
+        fields.append(seat_status_text(status))
     if p.out or not p.alive:
-        t.append("dead" if not p.alive else "out", "bold red")
+        fields.append(Text("dead" if not p.alive else "out", "bold red"))
     else:
-        t.append(f"{'hp' if ascii_only else '♥'}{p.life:>2}", "bold")
-    t.append(f" hand {p.hand_size}")
-    if p.carrying:
-        t.append(f" {'$' if ascii_only else '¤'}{thing_name(p.carrying)}",
-                 player_colour(p.carrying.split(".")[0]))
-    if p.displayed:
-        t.append(" [" + ",".join(card_name(c) for c in p.displayed) + "]", "dim")
+        fields.append(Text(f"{'hp' if ascii_only else '♥'}{p.life:>2}", "bold"))
+    fields.append(Text(f"hand {p.hand_size}"))
+    sign = "$" if ascii_only else "¤"
+    carry_style = player_colour(p.carrying.split(".")[0]) if p.carrying else ""
+    carry = [f"{sign}{thing_name(p.carrying)}"] if p.carrying else []
+    if carry and ".t" in p.carrying:
+        carry.append(f"{sign}{p.carrying.split('.')[0]}'s")  # the owner only
+    names = [card_name(c) for c in p.displayed]
+    shown = [f"[{','.join(names)}]"] if names else []
+    for keep in range(len(names) - 1, 0, -1):
+        shown.append(f"[{','.join(names[:keep])},+{len(names) - keep}]")
+    if names:
+        shown += [f"[{len(names)} displayed]", f"[+{len(names)}]"]
+
+    def assemble(c: int, d: int) -> Text:
+        t = head.copy()
+        parts = [*fields]
+        if carry:
+            parts.append(Text(carry[c], carry_style))
+        if shown:
+            parts.append(Text(shown[d], "dim"))
+        for i, part in enumerate(parts):
+            t.append(" " if i else "")
+            t.append_text(part)
+        return t
+
+    full = assemble(0, 0)
+    if not width or full.cell_len <= width:
+        return full
+    short = max(len(carry) - 1, 0)
+    for d in range(len(shown) or 1):  # the treasure shorter first, then the displayed cards
+        t = assemble(short, d)
+        if t.cell_len <= width:
+            return t
+    t = head.copy()  # still too long: whole fields while they fit, then a sign
+    ell = "..." if ascii_only else "…"
+    parts = [*fields, *([Text(carry[-1], carry_style)] if carry else []),
+             *([Text(shown[-1], "dim")] if shown else [])]
+    for i, part in enumerate(parts):
+        room = width - t.cell_len - (1 if i else 0) - part.cell_len
+        if room < (0 if i == len(parts) - 1 else len(ell) + 1):
+            t.append((" " if i else "") + ell, "dim")
+            return t
+        t.append(" " if i else "")
+        t.append_text(part)
     return t
 
 
@@ -704,9 +752,11 @@ def condition_text(slug: str, caster: str, turns: int) -> str:
     return f"{name}: {turns} more {'turn' if turns == 1 else 'turns'}"
 
 
-def effects_line(p: PlayerInfo) -> Text | None:
+def effects_line(p: PlayerInfo, width: int = 0, ascii_only: bool = False) -> Text | None:
     """The second line of a player in the players panel: his lost turns and every effect on
-    him with its remaining count (None when there is none). Source: cards.md §1.6, §1.7."""
+    him with its remaining count (None when there is none). ``width`` (0: no limit): the
+    effects after the first that do not fit are left off whole behind ``…`` (``...`` when
+    ``ascii_only``). Source: cards.md §1.6, §1.7."""
     parts: list[tuple[str, str]] = []
     if p.lost_turns and p.alive and not p.out:
         parts.append((f"loses his next {turns_text(p.lost_turns)}"
@@ -716,10 +766,16 @@ def effects_line(p: PlayerInfo) -> Text | None:
         parts.append((condition_text(slug, caster, turns), "italic"))
     if not parts:
         return None
+    ell = "..." if ascii_only else "…"
     t = Text("   ")
     for i, (text, style) in enumerate(parts):
+        sep = " · " if i else ""
+        last = i == len(parts) - 1
+        if i and width and t.cell_len + len(sep) + len(text) + (0 if last else 2) > width:
+            t.append(" " + ell, "dim")  # the first effect alone: the panel's own "…" cuts it
+            break
         if i:
-            t.append(" · ", "dim")
+            t.append(sep, "dim")
         t.append(text, style)
     return t
 
@@ -734,6 +790,18 @@ def first_player_line(view: View) -> str:
     if view.active == view.viewer:
         return "You rolled highest and go first"
     return f"{view.active} rolled highest and goes first"
+
+
+def opening_traps_line(view: View) -> str:
+    """The public line for the Trap! cards the opening deal put aside, from a view taken
+    before anyone acted ("" when none was dealt). At that moment the discard pile holds
+    only those. Source: rulebook, Starting the Game ("If TRAP! is drawn on the deal,
+    discard it and redraw"); digest, Setup."""
+    n = sum(1 for face in view.discard if face == "trap")
+    if not n:
+        return ""
+    what = "A Trap! dealt at the start was" if n == 1 else f"{n} Trap! cards dealt at the start were"
+    return f"{what} discarded and replaced (rulebook) · deck {view.deck_size}"
 
 
 def retreat_forcer(view: View, seat: str, frm: str) -> str:
@@ -889,8 +957,10 @@ def stack_headline(win: StackInfo, viewer: str) -> Text:
 def card_summary(slug: str, width: int = 0) -> str:
     """``Fireball · attack #power`` for the hand panel: the name, the kind, and what a
     number card sets for it (``?`` for a face not known). With ``width`` the longest of
-    ``Name · kind #use``, ``Name · kind``, ``Name`` that fits (issue 12: a cut line read
-    "attack #po…"); the name is never shortened here."""
+    ``Name · kind #use``, ``Name · kind`` that fits (issue 12: a cut line read
+    "attack #po…"); narrower, the name is cut (``Wall Of… · neutral/counter``), then the kind
+    shortened (``Wall Of F… · neu/ctr``): the kind stays, a player must see that a card
+    counters (issue 12, 80 columns). Only where even that does not fit, the name alone."""
     if not slug:
         return "? (not known)"
     cd = BY_SLUG.get(slug)
@@ -903,4 +973,14 @@ def card_summary(slug: str, width: int = 0) -> str:
     for text in (f"{cd.name} · {kind}{use}", f"{cd.name} · {kind}"):
         if not width or len(text) <= width:
             return text
+    short = "/".join(SHORT_KINDS.get(k, k[:4]) for k in kind.split("/"))
+    for tail in (f" · {kind}", f" · {short}"):
+        keep = width - len(tail) - 1  # the name's letters kept, before its "…"
+        if keep >= 4:
+            return f"{cd.name[:keep].rstrip()}…{tail}"
     return cd.name
+
+
+#: the card kinds in three letters, for a hand line too narrow for the whole word
+SHORT_KINDS = {"attack": "atk", "counter": "ctr", "neutral": "neu", "object": "obj",
+               "magic stone": "stone", "trap": "trap"}

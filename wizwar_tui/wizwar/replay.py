@@ -21,6 +21,7 @@ from textual.widgets import Static
 from core.wizwar.actions import Action
 from core.wizwar.board import parse_square
 from core.wizwar.view import View, view
+from wizwar_tui.footer import KeysFooter
 from wizwar_tui.replay import (
     EVERYONE,
     ReplayLog,
@@ -75,7 +76,8 @@ class ReplayBoard(Board):
         if self.view is None:
             return Text("")
         return render.render_board(self.view, None, self.reach, self.targets,
-                                   self.ascii_only, header=False)
+                                   self.ascii_only, header=False,
+                                   rim_labels=self.rim_labels)
 
 
 class WizWarReplayScreen(ReplayScreen):
@@ -94,6 +96,7 @@ class WizWarReplayScreen(ReplayScreen):
                 yield Static(id="info")
                 yield StackPanel(id="stack")
             with Vertical(id="right"):
+                yield Static(id="info-side")  # the last and next actions on short windows
                 yield PlayersPanel(id="players")
                 yield HandsPanel(id="hand")
                 yield ReplayLog(id="log", wrap=True, markup=False, auto_scroll=True,
@@ -126,7 +129,33 @@ class WizWarReplayScreen(ReplayScreen):
             hands = [(self.seat, v.hand)]
         self.query_one(HandsPanel).show(hands)
         self.query_one(StackPanel).show(v)
-        self.query_one("#info", Static).update(self.info_text())
+        for info in self.query("#info, #info-side").results(Static):
+            info.update(self.info_text())
+
+    def fit_game(self) -> None:
+        """Where the whole board fits only with its column letters in its top rim, a
+        two-line header and no keys line (80x24, a 4-player board: it scrolled; issue 12),
+        draw it so (``-rim``); elsewhere the board as ever, scrolling when the window is
+        short (↑↓)."""
+        board = self.query_one(ReplayBoard)
+        st = self.state
+        if st is None:
+            return
+        v = board.view or view(st, self.seat)
+        _w, h = self.app.size
+        _bw, bh = render.board_size(v, board.scale)
+        footer = self.query_one(KeysFooter)
+        footer.fit_keys(self.app.size.width)
+        keys = footer.styles.height
+        rows = keys.cells if keys is not None and keys.cells is not None else 1
+        heads = [len(self.head_text(st, rim=on).plain.splitlines())  # as ever, and in -rim
+                 for on in (False, True)]
+        info = 0 if self.app.has_class("-short") else 2
+        needed = heads[0] + 1 + bh + info + 1 + rows  # header, ruler, board, info, keys, footer
+        rim = (not self.app.has_class("-narrow") and h < needed
+               and h >= heads[1] + bh + rows)
+        self.set_class(rim, "-rim")
+        board.set_scale(board.scale, rim_labels=rim)
 
     def show_squares(self, squares: list[tuple[int, int]]) -> None:
         """Scroll the board (a short window) so the last action's squares are in sight."""
@@ -139,6 +168,10 @@ class WizWarReplayScreen(ReplayScreen):
         c = squares[0][0]
         region = Region(left + 4 * c, 2 * top, 5, 2 * (bottom - top) + 3)
         self.query_one(BoardScroll).scroll_to_region(region, animate=False)
+
+    def board_cut(self) -> bool:
+        """True when the board scrolls (the window shows only part of it)."""
+        return self.query_one(BoardScroll).max_scroll_y > 0
 
     def scroll_board(self, lines: int) -> None:
         """Scroll the board when the window is too short for all of it."""

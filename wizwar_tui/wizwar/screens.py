@@ -50,6 +50,8 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
 
 [b]The board[/b]  {board_legend(ascii_only)}
 
+[b]Players panel[/b]  life, cards in hand, what the wizard carries ({g['treasure']}P4's treasure 2) and his displayed cards in brackets. A narrow panel says them shorter: {g['treasure']}P4's (P4's treasure), [Powerstone,+2] (two more displayed), [+3] (three displayed); [b]i[/b] lists every displayed card in full. The line under a player: his lost turns and the effects on him with the turns they last.
+
 [b]Keys[/b] (all plain keys: no Alt, no function keys, no mouse)
   arrows, hjkl  move the cursor
   m, Enter      walk to the cursor's square (or aim at it)

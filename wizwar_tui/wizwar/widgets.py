@@ -101,19 +101,34 @@ class PlayersPanel(Static):
     ascii_only = False
     """Draw the turn mark and the heart in ASCII (``>``, ``hp``)."""
 
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.last: tuple[View, int | None, dict[str, str] | None, str | None, str, bool] \
+            | None = None
+
+    def on_resize(self) -> None:
+        """Draw the players again for the new width (what each line says depends on it)."""
+        if self.last is not None:
+            self.show(*self.last)
+
     def show(self, view: View, seed: int | None, status: dict[str, str] | None = None,
              where: str | None = None, you: str = "(you)", team: bool = False) -> None:
         """Draw ``view``'s players, the round and the seed; in a LAN game (``status``: the
         seat connection states) each player's name and connection instead of the seed.
         ``where`` replaces the seed text; ``you`` marks the viewer (a replay: ``(seen)``);
-        ``team`` (the team variant) shows each seat's team and a line naming the teams."""
+        ``team`` (the team variant) shows each seat's team and a line naming the teams.
+        A line longer than the panel is said shorter, never cut inside a word
+        (:func:`render.player_line`, :func:`render.effects_line`)."""
+        self.last = (view, seed, status, where, you, team)
+        width = self.content_region.width
         t = Text(no_wrap=True, overflow="ellipsis")
         for p in view.players:
             t.append_text(render.player_line(view, p, None if status is None else
                                               status.get(p.seat, ""), you=you,
-                                              ascii_only=self.ascii_only, team=team))
+                                              ascii_only=self.ascii_only, team=team,
+                                              width=width))
             t.append("\n")
-            effects = render.effects_line(p)
+            effects = render.effects_line(p, width=width, ascii_only=self.ascii_only)
             if effects is not None:  # lost turns and effects with their counts
                 t.append_text(effects)
                 t.append("\n")

@@ -313,14 +313,14 @@ def _player_spell(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Ou
 def _ugly(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: Out) -> None:
     """Ugly: every other wizard who has LOS to you and is not blind retreats 3 squares away
     from you, at once and out of turn, in seat order from you; no to-hit roll (DG §12;
-    cards.md ugly)."""
+    cards.md ugly). Its log line names the card, as every card's does (issue 12)."""
     if a.number is not None or a.targets or a.args:
         raise IllegalAction("ugly takes no target or number")
     if dry:
         return
     _discard_cards(state, [cid])
     assert w.at is not None
-    o("ugly", f"{w.seat} shows his face", seat=w.seat)
+    o("ugly", f"{w.seat} casts {C.card(a.card).name} and shows his face", seat=w.seat)
     for v in _seat_order_from(state, w.seat)[1:]:
         if v.at is not None and not v.has("blind") and has_los(state, v.at, w.at):
             state.retreats.append([v.seat, square_name(w.at), 3])

@@ -9,6 +9,7 @@ FAQ; DG §10.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import cast
 
@@ -398,20 +399,68 @@ def _illusion_wall(state: State, w: Wizard, a: Action, cid: int, dry: bool, o: O
     _illusion_rolls(state, o)
 
 
+#: The inputs of the last first-sight scan that rolled nothing (per thread: bots think in
+#: worker threads): ``(layout, inputs)``, see :func:`_sight_inputs`.
+_QUIET = threading.local()
+
+
 def _illusion_rolls(state: State, o: Out) -> None:
     """Everyone who sees an illusion wall for the first time rolls for belief, in seat order
-    from its caster (DG §12: belief rolled per player at first sight)."""
-    walls = sorted(e for e, es in state.edges.items() if es.kind == "illusion-wall" and not
-                   all(x.seat in es.rolled or x.at is None or not x.in_game
-                       for x in state.wizards))  # (nobody left to see it for the first time)
-    if walls:
-        with fixed_sight(state):  # rolls put up nothing: one check of what blocks for the scan
-            _roll_for(state, walls, o)
+    from its caster (DG §12: belief rolled per player at first sight).
+
+    The scan runs after every action while such a wall stands; when everything it reads is
+    what the last scan that rolled nothing read (:func:`_sight_inputs`), it would roll
+    nothing again and is skipped (issue 14, seventh round: the incremental settle)."""
+    walls = _unrolled_illusions(state)
+    if not walls:
+        return
+    inputs = _sight_inputs(state, walls)
+    if getattr(_QUIET, "layout", None) is state.layout and _QUIET.inputs == inputs:
+        return
+    with fixed_sight(state):  # rolls put up nothing: one check of what blocks for the scan
+        rolls = _roll_for(state, walls, o)
+    _QUIET.layout, _QUIET.inputs = (None, None) if rolls else (state.layout, inputs)
 
 
-def _roll_for(state: State, walls: list[Edge], o: Out) -> None:
+def _unrolled_illusions(state: State) -> list[Edge]:
+    """The illusion walls someone in the game may still see for the first time (sorted):
+    found by their kind in one list of the edges' kinds (``list.count`` and ``list.index``
+    at C speed: one or two illusion walls among some fifty edges), not by a generator over
+    every edge (issue 14, seventh round)."""
+    edges = state.edges
+    kinds = [es.kind for es in edges.values()]
+    n = kinds.count("illusion-wall")
+    if not n:
+        return []
+    keys = list(edges)
+    walls: list[Edge] = []
+    i = -1
+    for _ in range(n):
+        i = kinds.index("illusion-wall", i + 1)
+        es = edges[keys[i]]
+        if not all(x.seat in es.rolled or x.at is None or not x.in_game for x in state.wizards):
+            walls.append(keys[i])  # (else nobody is left to see it for the first time)
+    walls.sort()
+    return walls
+
+
+def _sight_inputs(state: State, walls: list[Edge]) -> tuple[object, ...]:
+    """Everything :func:`_roll_for` reads to decide who rolls, by value: the walls with their
+    casters and who rolled already; each wizard's seat, square, whether he is in the game and
+    blind; and all that a line of sight reads (``rules.sight._clear_line``): the walls and
+    doors standing, the doors held open, the thornbushes and the stone blocks (the board's
+    layout is compared by identity beside it). Equal inputs, the same rolls."""
+    edges = state.edges
+    return (tuple((e, edges[e].caster, tuple(edges[e].rolled)) for e in walls),
+            tuple((x.seat, x.at, x.in_game, x.has("blind")) for x in state.wizards),
+            tuple(edges), tuple(state.turn.open_doors), tuple(state.bushes),
+            tuple(state.stones))
+
+
+def _roll_for(state: State, walls: list[Edge], o: Out) -> int:
     """The first-sight rolls of :func:`_illusion_rolls` for ``walls`` (sorted), each with
-    someone left to roll (a roll changes nobody's position)."""
+    someone left to roll (a roll changes nobody's position); returns how many were rolled."""
+    rolls = 0
     for e in walls:
         es = state.edges[e]
         for v in _seat_order_from(state, es.caster) if state.wizard(es.caster).in_game \
@@ -421,10 +470,12 @@ def _roll_for(state: State, walls: list[Edge], o: Out) -> None:
             if not has_los(state, v.at, e):
                 continue
             roll = _roll(state)
+            rolls += 1
             es.rolled.append(v.seat)
             if roll <= 2:
                 es.believe.append(v.seat)
             o("illusion", _belief_text(v.seat, e, roll), seat=v.seat, roll=roll)
+    return rolls
 
 
 def _belief_text(seat: str, e: Edge, roll: int) -> str:

@@ -1,0 +1,43 @@
+"""Can a panel's title be read? The colours a screen really draws (Textual's
+``get_style_at``) of each bordered widget's title, against what is behind it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MIN_CONTRAST = 3.0
+"""WCAG's least contrast for large text and parts of a user interface."""
+
+
+def contrast(fg: Any, bg: Any) -> float:
+    """The WCAG contrast ratio of two Rich colours (1 to 21)."""
+    def lum(c: Any) -> float:
+        t = c.get_truecolor()
+        ch = [v / 255 for v in (t.red, t.green, t.blue)]
+        ch = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in ch]
+        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+    hi, lo = sorted((lum(fg), lum(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def panel_titles(screen: Any) -> dict[str, float]:
+    """Each shown border title on ``screen`` and its lowest contrast over its letters (the
+    title is drawn from the third cell of the widget's top row: ``╭─ Title``)."""
+    out: dict[str, float] = {}
+    for w in screen.query("*"):
+        if not (w.border_title and w.display and w.region.width):
+            continue
+        title = str(w.border_title)
+        r = w.region
+        ratios = []
+        for x in range(r.x + 3, min(r.x + 3 + len(title), r.right - 1)):
+            style = screen.get_style_at(x, r.y)
+            assert style.color is not None and style.bgcolor is not None, (title, x)
+            ratios.append(contrast(style.color, style.bgcolor))
+        out[title] = min(ratios, default=21.0)
+    return out
+
+
+def unreadable(screen: Any) -> dict[str, float]:
+    """The titles of :func:`panel_titles` below :data:`MIN_CONTRAST`."""
+    return {t: round(c, 2) for t, c in panel_titles(screen).items() if c < MIN_CONTRAST}
