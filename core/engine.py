@@ -631,6 +631,16 @@ class Ruleset(ABC):
         host refuses such a proposal in these words. Default: ""."""
         return ""
 
+    def answer_clock_refusal(self) -> str:
+        """Why the LAN host's answer clock (``wizwar host --clock S``: an answer window left
+        unanswered S seconds becomes :meth:`default_answer`) is refused for this game, in
+        words, or "" when it applies. Default: "" when the ruleset has a default answer,
+        else that nothing could be entered for it (the flag would do nothing)."""
+        if type(self).default_answer is Ruleset.default_answer:
+            return (f"{self.title} has no answer window for an answer clock (nothing would "
+                    "be entered when it ran out)")
+        return ""
+
     def default_answer(self, state: Any, player: str) -> Any:
         """The action a clock enters for ``player`` when it does not answer in time in an
         answer window (None: the ruleset has none, no clock runs). Default: None."""

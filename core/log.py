@@ -632,13 +632,20 @@ def _opt_text(v: Any) -> str:
     return str(int(v)) if isinstance(v, bool) else str(v)
 
 
-def export_text(loaded: Loaded) -> str:
+def export_text(loaded: Loaded, seen_as: str | None = None) -> str:
     """The game as plain text: a header of ``key value`` lines (the ruleset and its version,
     one ``option NAME VALUE`` line per option, the seats' names, the seed; for a networked
     game the ruleset's lines of the revealed deal), then one action per line in the notation,
     with the ruleset's turn markers as ``#`` comments. :func:`parse_text` reads it back; it
     replays alone. Raises ``LogError`` for a networked game whose deal is not revealed yet
-    (before its end)."""
+    (before its end).
+
+    ``seen_as`` (a seat, or ``""`` for a watcher): every action the ruleset seals
+    (:meth:`~core.engine.Ruleset.seal`: ArcoMage's Magic Trap target) that this seat did not
+    know whole is written in its public form (``P2 cast magic-trap @P1:?``), with a comment
+    saying so: the export of a game still in progress then tells no more than the player
+    knows (as the replay "seen as" does). Such a text replays only up to its first hidden
+    action. None: everything (a finished game, or ``wizwar export --all``)."""
     rs, h = loaded.ruleset, loaded.header
     lines = [f"{EXPORT} {EXPORT_VERSION}", f"ruleset {rs.name} {rs.version}"]
     lines += [f"option {k} {_opt_text(v)}" for k, v in loaded.options.items()]
@@ -674,8 +681,22 @@ def export_text(loaded: Loaded) -> str:
     turn = rs.describe_turn(st)
     if turn:
         lines.append(f"# {turn} begins")
+    if seen_as is not None:
+        lines.append(f"# seen as {seen_as or 'a watcher'}: the game is not over, what "
+                     f"{seen_as or 'a watcher'} did not know is hidden (`wizwar export --all` "
+                     "shows it)")
     for r in loaded.records:
         a = _action_of(rs, opened_action(loaded, r))  # a sealed action, opened at the end
+        shown: Any = a
+        if seen_as is not None:
+            try:
+                got = rs.seal(st, a)
+            except ValueError:
+                got = None
+            if got is not None and seen_as not in got.knows:
+                shown = got.public
+                lines.append(f"# hidden from {seen_as or 'a watcher'}: action {r['seq']} "
+                             "in its public form")
         try:
             B.apply_with(rs, st, a, dice_of(r))
         except IllegalAction as exc:
@@ -685,7 +706,7 @@ def export_text(loaded: Loaded) -> str:
                            "for it") from None
         except ValueError as exc:
             raise LogError(f"action {r['seq']} does not replay: {exc}") from None
-        lines.append(str(a))
+        lines.append(str(shown))
         now = rs.describe_turn(st)
         if now != turn and not rs.result(st).over and rs.to_move(st):
             lines.append(f"# {now}")

@@ -136,8 +136,12 @@ class LocalSession:
         from core import log
 
         self.writer = writer
+        first = self.ruleset.bot_levels[0] if self.ruleset.bot_levels else ""
+        levels = {s: self.levels.get(s) or first for s in self.bots
+                  if self.human and (self.levels.get(s) or first)}  # (bots only: no one's rival)
         writer(log.encode(log.header(self.ruleset, self.options, self.seed, kind="local",
-                                     viewer=self.human, names=self.names, started=started)))
+                                     viewer=self.human, names=self.names, started=started,
+                                     extra={"levels": levels} if levels else None)))
         for i, a in enumerate(self.actions, 1):
             writer(log.encode(log.record(self.ruleset, i, a)))
 

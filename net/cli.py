@@ -694,8 +694,9 @@ def _blank(text: str) -> bool:
 def refusal(args: argparse.Namespace) -> str:
     """Why a parsed ``host``/``join`` (checked by :func:`prepare`) cannot run, in words
     ("" when it can): a blank ``--name``; ``--bot``/``--bots`` (and so ``--headless``) for
-    a game without bots (``ruleset.bot_levels`` empty); the SSH or web flags without
-    ``--ssh`` or ``--web``."""
+    a game without bots (``ruleset.bot_levels`` empty); ``--clock`` for a game that refuses
+    the answer clock (``ruleset.answer_clock_refusal``) and ``--dealer`` for one that deals
+    no secret; the SSH or web flags without ``--ssh`` or ``--web``."""
     rs: Ruleset = args.ruleset
     if args.cmd == "join" and _blank(args.name):
         return "--name: your player name cannot be empty (the other players see it)"
@@ -708,6 +709,12 @@ def refusal(args: argparse.Namespace) -> str:
                     + (" (--headless needs --bot)" if args.headless else ""))
         if args.headless:
             return f"--headless needs --bot, and {rs.title} has no bots yet"
+    if args.cmd == "host" and not getattr(args, "resume", ""):
+        if getattr(args, "clock", None) is not None and rs.answer_clock_refusal():
+            return f"--clock: {rs.answer_clock_refusal()}"
+        if getattr(args, "dealer", None) and not rs.dealing().values(args.options):
+            return (f"--dealer: {rs.title} deals no secret, so there is no dealer to choose "
+                    "(its secrets are each held by their owner)")
     if args.cmd == "host":
         for flag, needs in (("ssh_password", "ssh"), ("ssh_keys", "ssh"),
                             ("web_password", "web"), ("web_url", "web")):

@@ -202,6 +202,10 @@ def build_parser(games: dict[str, Ruleset],
     p_ver.add_argument("files", nargs="+")
     p_exp = sub.add_parser("export", help="print a saved game as notation text")
     p_exp.add_argument("file")
+    p_exp.add_argument("--all", dest="show_all", action="store_true",
+                       help="a game still in progress: show everything, the other players' "
+                            "secrets included (by default it is written as the log's player "
+                            "saw it; a finished game always shows all)")
     p_rep = sub.add_parser("replay", help="replay a saved game (.wwlog or export text)")
     p_rep.add_argument("file")
     p_rep.add_argument("--delay", type=_delay, default=0.5, metavar="SECONDS",
@@ -345,7 +349,7 @@ def _main(argv: list[str] | None) -> int:
     if args.cmd == "export":
         from wizwar_tui.saves import export_file
 
-        return export_file(args.file)
+        return export_file(args.file, show_all=args.show_all)
     if args.cmd in ("host", "join", "list"):
         code = run_net(args)
         if code is not None:

@@ -28,15 +28,63 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
+from textual import events
 from textual.screen import Screen
+from textual.widgets import RichLog
 
 if TYPE_CHECKING:
     from textual.app import App
 
     from core.engine import Ruleset
     from wizwar_tui.replay import ReplayScreen
+
+
+class ReflowLog(RichLog):
+    """A log panel (``RichLog`` with ``wrap``) whose lines wrap again to its new width when
+    it is resized: a RichLog wraps a line once, as it is written, so lines cut at 45
+    columns stayed cut in a window made 120 wide. It keeps what was written (up to
+    ``max_lines``) and writes it all again at the new width."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kept: list[tuple[Any, int | None, bool, bool]] = []
+        self.wrapped_at = 0  # the width the lines were last wrapped to (0: not yet)
+        self.rewriting = False
+
+    def write(self, content: Any, width: int | None = None, expand: bool = False,
+              shrink: bool = True, scroll_end: bool | None = None,
+              animate: bool = False) -> Self:
+        """Write ``content`` (kept for a later re-wrap once the size is known: a write
+        before it is deferred by RichLog and comes back here)."""
+        if self._size_known and not self.rewriting:
+            self.kept.append((content, width, expand, shrink))
+            if self.max_lines and len(self.kept) > self.max_lines:
+                del self.kept[: len(self.kept) - self.max_lines]
+        return super().write(content, width, expand, shrink, scroll_end, animate)
+
+    def clear(self) -> Self:
+        """Clear the panel and what it keeps."""
+        if not self.rewriting:
+            self.kept = []
+        return super().clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A new width: write the kept lines again, wrapped to it."""
+        w = event.size.width
+        if not w or not self._size_known or w == self.wrapped_at:
+            return
+        self.wrapped_at = w
+        if not self.kept:
+            return
+        self.rewriting = True
+        try:
+            super().clear()
+            for content, width, expand, shrink in self.kept:
+                super().write(content, width, expand, shrink)
+        finally:
+            self.rewriting = False
 
 
 @dataclass(frozen=True)
@@ -237,6 +285,12 @@ class GameUI:
 
     def open_reference(self, ref: str, app: App[Any]) -> None:
         """Open the reference screen ``ref`` (a :attr:`references` id) over ``app``."""
+
+    def edit_option(self, app: App[Any], name: str) -> str:
+        """The new-game form's change of a text option ``name`` (the form cannot type one):
+        open the game's own editor for it and return "", or return where it is set. Default:
+        on the command line (its flag)."""
+        return f"set it on the command line ({self.ruleset().options[name].flag})"
 
     def option_note(self, name: str, values: Mapping[str, Any], refused: str = "") -> str:
         """The new-game screen's hint for option ``name`` with the form's ``values`` (typed,

@@ -378,6 +378,8 @@ def parse_jump(text: str, rp: Replay, rounds: bool = True) -> int:
     how = "type a turn number, a57 for action 57" + (" or r3 for round 3" if rounds else "")
     if not t:
         raise ValueError(how)
+    if t.startswith("t") and len(t) > 1 and t[1] in "a#r":
+        t = t[1:]  # the t that opened the line, typed again into it (ta57)
     kind = "turn"
     if t[0] in "a#r":
         kind = {"a": "action", "#": "action", "r": "round"}[t[0]]
@@ -395,6 +397,8 @@ def parse_jump(text: str, rp: Replay, rounds: bool = True) -> int:
                              f"{actions_text(rp.total)}")
         return k
     if kind == "round":
+        if k < 1:
+            raise ValueError(f"there are rounds 1 to {rp.marks[-1][0] if rp.marks else 1}")
         for n, (rnd, _seat) in enumerate(rp.marks):
             if rnd >= k:
                 return n
@@ -810,10 +814,12 @@ class ReplayScreen(Screen[None]):
     def action_jump(self) -> None:
         """Open the jump line (turn, action or round), focused at once: the keys typed
         right after ``t`` (fast, or pasted) go into it (``Input.focus`` only asks for the
-        focus later, after those keys). In the open line ``t`` is typed (``t12``)."""
+        focus later, after those keys). In the open line ``t`` is typed (``t12``), except
+        as its first key (the line is open already, e.g. after a refused jump)."""
         box = self.query_one("#jump", Input)
         if box.display and not box.disabled and box.has_focus:
-            box.insert_text_at_cursor("t")
+            if box.value:  # t12 in the open line; an empty line open already (a refused
+                box.insert_text_at_cursor("t")  # jump keeps it) takes t as "open it"
             return
         self.stop()
         self.show()

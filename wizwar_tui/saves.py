@@ -166,6 +166,10 @@ def list_saved(folder: str | None = None) -> list[SavedGame]:
         seats = loaded.ruleset.seats(loaded.options)
         names = list(loaded.names)[:len(seats)]
         names += seats[len(names):]
+        levels = (h.get("extra") or {}).get("levels") or {}  # a local game's bot levels
+        if isinstance(levels, dict):
+            names = [f"{n} ({levels[s]})" if isinstance(levels.get(s), str) else n
+                     for n, s in zip(names, seats, strict=True)]
         result, problem = _result_of(path, loaded)
         sides = sides_of(loaded.ruleset, loaded.options)
         game = SavedGame(path, str(h.get("started", "")), names, str(h.get("kind", "")),
@@ -246,19 +250,24 @@ def verify_files(paths: list[str], echo: Callable[[str], None] = print) -> int:
 
 
 def export_file(path: str, echo: Callable[[str], None] = print,
-                warn: Callable[[str], None] | None = None) -> int:
+                warn: Callable[[str], None] | None = None, show_all: bool = False) -> int:
     """``wizwar export``: print the game as plain notation text. Returns the exit status:
     0 for a whole log; 1 when it cannot be read; 1 for a damaged log, whose good actions
     are still printed while ``warn`` (stderr) says where the log breaks; 1 for a log that
     does not verify (a stored hash or the end record's result other than the replay's:
-    ``warn`` says which, as ``wizwar verify`` does)."""
+    ``warn`` says which, as ``wizwar verify`` does). A game not over yet (no end record) is
+    written as the log's player saw it (``viewer``; a bots-only log as a watcher): what he
+    did not know is hidden (:func:`core.log.export_text`'s ``seen_as``), unless
+    ``show_all`` (``--all``); a finished game shows all."""
     if warn is None:
         def warn(text: str) -> None:
             print(text, file=sys.stderr)
     try:
         with open(path, "rb") as f:
             loaded = log.read(f.read())
-        text = log.export_text(loaded)
+        seen_as = None if show_all or loaded.end is not None else str(
+            loaded.header.get("viewer", ""))
+        text = log.export_text(loaded, seen_as)
     except (OSError, log.LogError) as exc:
         warn(f"cannot export {path}: {exc}")  # on stderr: never mixed into the text
         return 1

@@ -493,7 +493,9 @@ class NewGameScreen(Screen[None]):
             if (o.lo is None or v >= o.lo) and (o.hi is None or v <= o.hi):
                 self.values[o.name] = v
         else:
-            self.message = f"{o.label}: set it on the command line ({o.flag})"
+            where = self.ui.edit_option(self.app, o.name)
+            if where:
+                self.message = f"{o.label}: {where}"
 
     def action_move(self, delta: int) -> None:
         """j/k: the next/previous line."""

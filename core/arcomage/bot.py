@@ -33,7 +33,7 @@ from core.arcomage import field as fld
 from core.arcomage import traps
 from core.arcomage.actions import Action
 from core.arcomage.data import ALTERNATE_WINS, CREATURES, SPELLS, SUMMONS
-from core.arcomage.state import Dict, State, ceiling, other, values, workers_total
+from core.arcomage.state import Dict, State, ceiling, occupier, other, stands, values, workers_total
 
 LEVELS = ("apprentice", "archmage")
 
@@ -133,8 +133,48 @@ def _raises_ceiling(a: Action) -> bool:
         or ">mage-tower" in a.arg("moves")
 
 
+def wasted_answer(g: Dict, me: str, a: Action) -> bool:
+    """An answer that cannot touch the rival's spell on top of the stack: Magic Reflection
+    turns back only a spell that targets one's wizard (R59), Protection prevents only
+    damage (spells.md, §9): neither does anything against a summon or a spell that does not
+    harm. Source: spells.md (magic-reflection, protection); rules.md R59."""
+    if a.verb != "cast" or a.slug not in ("magic-reflection", "protection") or not g["stack"]:
+        return False
+    top = g["stack"][-1]
+    if top["caster"] == me or top["slug"] not in SPELLS:
+        return False
+    if a.slug == "magic-reflection":
+        return me not in top.get("targets", [])
+    return SPELLS[top["slug"]].kind == "summon" or top["slug"] not in HARM
+
+
+def doomed_summon(g: Dict, me: str, a: Action) -> bool:
+    """A summon onto a hex the rival's Tower shoots at his next upkeep and whose shot
+    kills it: the Tower fires at the Nearest visible enemy creature of his wizard, as many
+    damage as it has workers (R45); a creature of that Toughness or less is thrown away.
+    Source: rules.md R45, R108 (Nearest)."""
+    kind_slug = SUMMONS.get(a.slug) if a.verb == "cast" else None
+    if kind_slug is None or not a.targets or not fld.is_hex(a.targets[0]):
+        return False
+    kind = CREATURES[kind_slug]
+    rival = g["players"][other(me)]
+    n = int(rival["workers"]["tower"])
+    if n <= 0 or not stands(rival, "tower") or "invisible" in kind.keywords \
+            or kind.toughness > n:
+        return False
+    h = a.targets[0]
+    mine = [c["at"] for c in g["creatures"] if c["controller"] == me
+            and "invisible" not in values(g, c)["keywords"]]
+    taken = occupier(g)
+    return fld.nearest(rival["at"], [*mine, h], lambda x: x == h or taken(x)) == h
+
+
 def score(g: Dict, me: str, a: Action) -> int:
-    """The apprentice's priority of action ``a`` in view ``g`` (higher first)."""
+    """The apprentice's priority of action ``a`` in view ``g`` (higher first); an answer
+    that cannot touch the spell it answers and a summon the rival's Tower kills at once
+    are never chosen while anything else is (-100: the archmage does not search them)."""
+    if a.verb == "cast" and (wasted_answer(g, me, a) or doomed_summon(g, me, a)):
+        return -100
     if a.verb == "cast":
         spell = SPELLS[a.slug]
         s = 20 + 3 * spell.cost

@@ -279,7 +279,8 @@ def combat_damage(g: Dict, ctx: Ctx) -> None:
         ctx.gains = []
         for dealer, ctrl, target, n in hits:
             tgt = target if target in ("P1", "P2") else target
-            ctx.ev("strike", f"{ref_hex(g, dealer)} strikes {ref_hex(g, tgt) or tgt}",
+            aim = ref_hex(g, tgt) or "a creature now gone"
+            ctx.ev("strike", f"{ref_hex(g, dealer)} strikes {aim}",
                    frm=ref_hex(g, dealer), to=ref_hex(g, tgt), amount=n)
             if _alive(g, target):
                 deal(g, ctx, _src(g, dealer, ctrl), target, n, _kind(g, dealer, target))

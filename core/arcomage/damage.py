@@ -81,7 +81,7 @@ def add_condition(g: Dict, ctx: Ctx, bearer: Dict, slug: str, by: str, where: st
     c = {"slug": slug, "left": left, "ts": new_ts(g), "by": by}
     _reset(c)
     bearer["conditions"].append(c)
-    ctx.ev("condition", f"{where} becomes {slug}", on=where, slug=slug, what="gained")
+    ctx.ev("condition", f"{where} gains {slug}", on=where, slug=slug, what="gained")
     if slug == "dominate" and is_creature and bearer["controller"] != by:
         bearer["controller"] = by
         bearer["sick"] = 0 if "haste" in values(g, bearer)["keywords"] else 1

@@ -235,6 +235,13 @@ class ArcoMage(Ruleset):
                     "(R112), never proposed")
         return ""
 
+    def answer_clock_refusal(self) -> str:
+        """ArcoMage's clock is a rule of the game (R110-R112: a budget per turn and per
+        response, its timeout a logged action), its option ``clock`` (``--game-clock S`` on
+        ``host``); a second, generic answer clock beside it is refused in words."""
+        return ("ArcoMage's clock is --game-clock S (R110-R112: S seconds per turn and per "
+                "response; 60 in the rules); --clock is Wiz-War's answer clock")
+
     def default_answer(self, state: Any, player: str) -> Any:
         """A response timeout (R112): a pass with priority, no blocks, the first choice."""
         from core.arcomage.actions import Action

@@ -139,6 +139,8 @@ def cast_target(g: Dict, p: str, word: str, t: str, spell: Spell) -> tuple[str, 
             return (t, "") if word == "piece" else ("", f"{t} is a wizard, not a creature")
         c = creature_at(g, t)
         if c is None:
+            if word == "piece":  # a wizard is a legal target too: say both (R55)
+                return "", f"there is no creature or archmage on {t}"
             return "", f"there is no creature on {t}"
         if _invisible(g, c):
             return "", f"the creature on {t} is Invisible: it cannot be targeted"

@@ -53,14 +53,24 @@ class ArcoMageUI(GameUI):
         elif ref == "book":
             app.push_screen(BookScreen())
 
+    def edit_option(self, app: Any, name: str) -> str:
+        """P1's own book is built in the book builder (opened here; its ``g`` plays it);
+        P2's (the bot's) only on the command line."""
+        if name == "p1_spells":
+            from wizwar_tui.arcomage.screens import BookScreen
+
+            app.push_screen(BookScreen())
+            return ""
+        return super().edit_option(app, name)
+
     def option_note(self, name: str, values: Mapping[str, Any], refused: str = "") -> str:
         """Short words for the new-game screen (the books, the first player)."""
         if refused:
             return refused
         return {"p1_book": "your book (you are P1)", "p2_book": "the bot's book",
                 "first": "the first player skips PRODUCE on turn 1",
-                "p1_spells": "your own book: 20 different spells, comma-separated "
-                             "(slugs, as in S: all spells)"}.get(name, "") \
+                "p1_spells": "your own book: Enter opens the book builder (build your "
+                             "own book; its g plays it)"}.get(name, "") \
             or super().option_note(name, values)
 
     def watch_screen(self) -> Callable[[Any], Screen[None]]:

@@ -25,7 +25,7 @@ from core.arcomage.data import SPELLS
 from core.arcomage.turn import cast_candidates
 from core.engine import IllegalAction
 from wizwar_tui.arcomage import render
-from wizwar_tui.gameui import GameScreenBase
+from wizwar_tui.gameui import GameScreenBase, ReflowLog
 from wizwar_tui.screens import HelpScreen, TooSmall
 
 
@@ -60,6 +60,17 @@ def action_hexes(v: Any, a: Action) -> list[str]:
     if a.verb == "cast":
         return [h for h in (render.target_hex(v, t) for t in a.targets[:1]) if h]
     return []
+
+
+class ActionList(OptionList):
+    """The action list: its rows are cut to its width (``render.fit_rows``), so a new width
+    (laid out, the window resized, the panels toggled) cuts them again."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Ask the screen to cut the rows again for the new width."""
+        refit = getattr(self.screen, "refit_actions", None)
+        if refit is not None:
+            self.call_after_refresh(refit)
 
 
 class FieldView(Static):
@@ -125,6 +136,7 @@ class ArcoMageGameScreen(GameScreenBase):
         Binding("question_mark", "help", "Help"),
         Binding("q", "menu", "Menu"),
         Binding("s", "book", "Spells"),
+        Binding("o", "rival_book", "Rival book"),
         Binding("f", "field", "Field", show=False),
         Binding("a", "actions", "Actions"),
         Binding("e", "end", "End turn"),
@@ -184,12 +196,12 @@ class ArcoMageGameScreen(GameScreenBase):
                 yield FieldView(id="ac-field")
                 yield Static(id="ac-info")
                 yield Static(id="ac-stack")
-                yield RichLog(id="ac-log", wrap=True, markup=False, min_width=20,
+                yield ReflowLog(id="ac-log", wrap=True, markup=False, min_width=20,
                               max_lines=3000)
             with Vertical(id="ac-right"):
                 yield Static(id="ac-players")
                 yield OptionList(id="ac-book")
-                yield OptionList(id="ac-actions")
+                yield ActionList(id="ac-actions")
         yield Static(id="ac-status")
         yield Input(placeholder="notation, e.g. cast firebolt @P2 · Esc closes", id="ac-cmd")
         yield Footer(show_command_palette=False)
@@ -209,7 +221,10 @@ class ArcoMageGameScreen(GameScreenBase):
         where = (f"LAN game · {self.lan_label()}" if self.lan is not None
                  else f"New game · seed {self.seed}")
         self.log_line(Text(f"ArcoMage · {where} · you are {self.human}", "bold"))
-        levels = getattr(self.session, "levels", {}) or {}
+        levels = dict(getattr(self.session, "levels", {}) or {})
+        if self.lan is None:  # a bot seat without a level plays the default one (R: bot_act)
+            for seat in getattr(self.session, "bots", ()):
+                levels.setdefault(seat, self.session.ruleset.bot_levels[0])
         if levels:
             self.log_line(Text("against " + ", ".join(f"{s} ({lv})" for s, lv in
                                                       sorted(levels.items())), "dim"))
@@ -310,8 +325,13 @@ class ArcoMageGameScreen(GameScreenBase):
 
     # ------------------------------------------------------------------ drawing
     def view(self) -> Any:
-        """The human's view (the only thing drawn)."""
-        return self.session.view()
+        """The human's view (the only thing drawn); a LAN game that stopped before its end
+        (the host closed it, the connection is lost for good) is marked ``stopped`` (its
+        words), so nothing is drawn as if a player were still to act."""
+        v = self.session.view()
+        if self.lan_down() and not v.get("winner"):
+            v = dict(v, stopped=str(getattr(self.lan, "problem", "")) or "the LAN game stopped")
+        return v
 
     def my_turn(self) -> bool:
         """The human is to act now."""
@@ -402,6 +422,8 @@ class ArcoMageGameScreen(GameScreenBase):
         title = f"Spellbook ({len(castable)} castable"
         if traps:
             title += f" · your traps {len(traps)}"
+        if v.get("stopped") or v.get("winner"):
+            title = "Spellbook (the game has ended"
         ol.border_title = title + ") s · Enter · i"
 
     def draw_actions(self, v: Any, legal: list[Action]) -> None:
@@ -412,12 +434,35 @@ class ArcoMageGameScreen(GameScreenBase):
             self.choosing = []
             acts = legal
         self.shown = acts
-        ol.clear_options()
-        ol.add_options([Option(render.describe(a)) for a in acts])
+        self.fill_actions()
+        self.call_after_refresh(self.refit_actions)  # the list's width once laid out
         if acts:
             ol.highlighted = 0
         ol.border_title = (f"{self.choosing_what} (Enter plays · Esc back)" if self.choosing
                            else f"Actions: {len(acts)} (a · Enter plays)")
+
+    def actions_width(self) -> int:
+        """The columns a row of the action list has (0: not laid out yet)."""
+        ol = self.query_one("#ac-actions", OptionList)
+        return max(0, ol.scrollable_content_region.width - 1) if ol.is_mounted else 0
+
+    def fill_actions(self) -> None:
+        """The action list's rows for :attr:`shown`, cut to its width by
+        :func:`render.fit_rows` (the end of a row kept: rows differ there)."""
+        ol = self.query_one("#ac-actions", OptionList)
+        self.rows_width = self.actions_width()
+        rows = render.fit_rows([render.describe(a) for a in self.shown], self.rows_width)
+        keep = ol.highlighted
+        ol.clear_options()
+        ol.add_options([Option(r) for r in rows])
+        if rows:
+            ol.highlighted = keep if keep is not None and keep < len(rows) else 0
+
+    def refit_actions(self) -> None:
+        """Cut the rows again when the list's width is not the one they were cut for (the
+        list just shown, a new window size)."""
+        if self.is_mounted and self.actions_width() != getattr(self, "rows_width", -1):
+            self.fill_actions()
 
     def top_text(self, v: Any) -> Text:
         """ArcoMage, where (seed or LAN), the turn, the step and who acts."""
@@ -427,6 +472,8 @@ class ArcoMageGameScreen(GameScreenBase):
         if v.get("winner"):  # the game is over: nobody's step (R118)
             w = v["winner"]
             t.append(f" turn {v['turn']} · " + ("drawn" if w == "draw" else f"{w} won"))
+        elif v.get("stopped"):  # a LAN game ended before its end: nobody is to act
+            t.append(f" turn {v['turn']} · GAME ENDED (not finished)", "bold red")
         else:
             t.append(f" turn {v['turn']} · {v['active']}'s {v['step'].upper()}")
         t.append(f" · you are {self.human}", render.colour(self.human))
@@ -480,6 +527,10 @@ class ArcoMageGameScreen(GameScreenBase):
             moving = ", ".join(s.to_move()) or "nobody"
             return Text(f"{moving} is thinking…", "dim")
         if self.choosing:
+            if not self.marked(v):  # the choice names no hex (a spell of a book, a stack
+                # entry, a building): only the list can pick it
+                return Text(f"{self.choosing_what}: pick the target in the action list (a, "
+                            "arrows + Enter) · Esc cancels", "bold")
             mark = render.GLYPHS[self.ascii_only]["mark"]
             return Text(f"{self.choosing_what}: arrows + Enter on a green {mark} hex, or pick in the "
                         "action list (a) · Esc cancels", "bold")
@@ -487,7 +538,7 @@ class ArcoMageGameScreen(GameScreenBase):
         if v["stack"] and v["prio"] == self.human:
             top = v["stack"][-1]
             name = SPELLS[top["slug"]].name if top["slug"] in SPELLS else top["slug"]
-            tgt = f" @{','.join(top['targets'])}" if top.get("targets") else ""
+            tgt = f" @{render.refs_text(v, top['targets'])}" if top.get("targets") else ""
             who = "You" if top["caster"] == self.human else top["caster"]
             if not any(a.verb == "cast" for a in legal):  # say so: no RESPOND to look for
                 return Text(f"{who} cast {name}{tgt}: nothing in your spellbook can answer it "
@@ -500,11 +551,14 @@ class ArcoMageGameScreen(GameScreenBase):
                             "bold yellow")
             return Text("Combat window: cast an instant (s) or PASS (p)", "bold yellow")
         if step == "attack":
-            return Text("Declare your attacks: a lists every declaration (\"attack\" alone: none)",
-                        "bold")
+            if Action(self.human, "attack") in legal:
+                return Text("Declare your attacks: a lists every declaration · p declares none",
+                            "bold")
+            why = self.session.why(Action(self.human, "attack"))
+            return Text(f"Declare your attacks: a lists them ({why})", "bold")
         if step == "block":
-            return Text("You are attacked: a lists the blocks (\"block\" alone: none)",
-                        "bold yellow")
+            none = " · p blocks with none" if Action(self.human, "block") in legal else ""
+            return Text(f"You are attacked: a lists the blocks{none}", "bold yellow")
         if step == "choose":
             mark = render.GLYPHS[self.ascii_only]["mark"]
             return Text(f"A spell asks you to choose: Enter on a green {mark} hex or a (the list)",
@@ -847,8 +901,23 @@ class ArcoMageGameScreen(GameScreenBase):
         self.do(Action(self.human, "end"))
 
     def action_pass(self) -> None:
-        """Pass priority (a spell on the stack, or the combat window)."""
-        self.do(Action(self.human, "pass"))
+        """``p``: pass priority (a spell on the stack, the combat window); at a declaration
+        step it declares nothing (``attack`` alone: no attacks, R78; ``block`` alone: no
+        blocks, R82). Elsewhere it is refused in words with the prompt kept on the line
+        (what the player may do instead), never a message that hides it."""
+        if not self.my_turn():
+            self.do(Action(self.human, "pass"))  # says whose decision it is
+            return
+        legal = self.legal()
+        for verb in ("pass", "attack", "block"):
+            if Action(self.human, verb) in legal:
+                self.do(Action(self.human, verb))
+                return
+        v = self.view()
+        self.message = None
+        prompt = self.prompt_text(v, legal)
+        self.say(f"p passes only with a spell on the stack or in a window · {prompt.plain}",
+                 "bold yellow")
 
     def action_zoc(self) -> None:
         """Show or hide the enemy's Zones of Control (R75) on the field."""
@@ -868,6 +937,14 @@ class ArcoMageGameScreen(GameScreenBase):
         if ol.highlighted is not None and ol.highlighted < len(self.book):
             return self.book[ol.highlighted]
         return ""
+
+    def action_rival_book(self) -> None:
+        """``o``: the other archmage's spellbook with each spell's state and his Locks (both
+        books and the Locks are public, R4/R98), from the view only."""
+        v = self.view()
+        rival = "P2" if self.human == "P1" else "P1"
+        self.app.push_screen(HelpScreen(self.ascii_only, "arcomage",
+                                        text=render.book_text(v, rival, self.human)))
 
     def action_spell_text(self) -> None:
         """A spell's full text."""

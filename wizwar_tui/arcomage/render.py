@@ -10,6 +10,7 @@ R8-R12), §5 (R39 the ceiling), §9 (R75 Zone of Control).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -337,7 +338,7 @@ def player_panel(v: View, p: str, me: str, compact: bool = False,
     t = Text(no_wrap=False, overflow="fold")
     st = colour(p) + " bold"
     t.append(f"{p}{' (you)' if p == me else ''}", st)
-    if v["active"] == p and not v["winner"]:
+    if v["active"] == p and not v["winner"] and not v.get("stopped"):
         t.append("▶", "bold")
     form = form_of(pl)
 
@@ -378,8 +379,9 @@ def player_panel(v: View, p: str, me: str, compact: bool = False,
     if traps:  # the trapper knows which spell he trapped (R97): the view holds his slugs
         turns = ", ".join(str(tr["turn"]) + (f" {tr['slug']}" if tr.get("slug", "?") != "?"
                                              else "") for tr in traps)
-        t.append(f"\ntraps on him {len(traps)} (turn {turns})" if compact else
-                 f"\nTraps on his book: {len(traps)} (set turn {turns})", "yellow")
+        whose, whom = ("your", "you") if p == me else ("his", "him")  # the viewer's own panel
+        t.append(f"\ntraps on {whom} {len(traps)} (turn {turns})" if compact else
+                 f"\nTraps on {whose} book: {len(traps)} (set turn {turns})", "yellow")
     if pl["cast"] and not compact:
         t.append(f"\nCast this turn: {len(pl['cast'])}", "dim")
     return t
@@ -408,6 +410,40 @@ def spell_state(v: View, p: str, slug: str) -> tuple[str, str]:
     return "ready", "green"
 
 
+def book_text(v: View, p: str, me: str) -> str:
+    """``p``'s whole spellbook as ``me`` sees it (both books and the Locks on them are
+    public, R4/R98): per spell its Circle, name, cost for ``p`` and state for ``p`` now
+    (:func:`spell_state`: cast this turn, locked, above his ceiling, too dear, ready), the
+    Locks marked ``LOCKED``, ``me``'s own traps on it named (R97: the trapper knows them);
+    the count of traps lying on it from the rival's side is all the victim knows."""
+    pl = v["players"][p]
+    whose = "Your" if p == me else f"{p}'s"
+    locks = sorted(pl["locked"])
+    lines = [f"{whose} spellbook: {len(pl['book'])} spells · cast ceiling {ceiling(pl)} · "
+             f"mana {pl['mana']}", f"Locks: {', '.join(locks) if locks else 'none'}"]
+    traps = [tr for tr in v["traps"] if tr["victim"] == p and tr["status"] != "sprung"]
+    if traps:
+        lines.append(f"Traps on {'your' if p == me else 'his'} book: {len(traps)}")
+    lines.append("")
+    order = sorted(pl["book"], key=lambda s: (SPELLS[s].circle, SPELLS[s].name))
+    for slug in order:
+        sp = SPELLS[slug]
+        state, _ = spell_state(v, p, slug)
+        if state == "cast":
+            state = "cast this turn"
+        marks = []
+        if slug in pl["locked"] and state != "locked":  # (cast before it was locked)
+            marks.append("LOCKED")
+        if any(tr["victim"] == p and tr.get("slug") == slug and tr["trapper"] == me
+               and tr["status"] != "sprung" for tr in v["traps"]):
+            marks.append("your trap")
+        cost = f"{cost_of(pl, sp)}" + ("+c" if sp.corpse_cost else "")
+        line = f"{ROMAN[sp.circle]:>4} {sp.name:<22} {cost:>3}  {state}"
+        lines.append(line + (f"  [{', '.join(marks)}]" if marks else ""))
+    lines += ["", "(Esc closes · j/k scroll)"]
+    return "\n".join(lines)
+
+
 def spell_line(v: View, p: str, slug: str, castable: bool, width: int = 40) -> Text:
     """One spellbook line cut to ``width``: Circle, name, cost (``+c``: and a corpse) and
     state (``now``: the rules list a cast of it now; else why not in a word: ``done`` cast
@@ -418,6 +454,8 @@ def spell_line(v: View, p: str, slug: str, castable: bool, width: int = 40) -> T
     state, style = spell_state(v, p, slug)
     if castable:
         state, style = "now", "bold green"
+    elif v.get("stopped") or v.get("winner"):  # the game has ended: nothing is "later"
+        state, style = "ended", "dim"
     else:
         state = {"ready": "later", "above ceiling": "ceil", "too dear": "dear",
                  "locked": "lock", "cast": "done"}.get(state, state)
@@ -465,6 +503,24 @@ def spell_text(slug: str) -> Text:
     return t
 
 
+def ref_text(v: View, ref: str) -> str:
+    """A stack target as a player reads it: a creature's internal ``#id`` (R56 follows the
+    piece, not its hex) becomes its hex and name (``a4 Blade Spirit``, with ``/slug`` kept);
+    a creature no longer on the field reads ``a creature now gone``; any other ref is shown
+    as it is written (``P2``, ``b3``, ``P2:lightning``)."""
+    if not ref.startswith("#"):
+        return ref
+    num, _, rest = ref[1:].partition("/")
+    c = next((c for c in v["creatures"] if str(c["id"]) == num), None)
+    base = f"{c['at']} {short_name(c['kind'], 40)}" if c else "a creature now gone"
+    return f"{base}/{rest}" if rest else base
+
+
+def refs_text(v: View, refs: Iterable[str]) -> str:
+    """Several stack targets for the screen (:func:`ref_text`), comma-separated."""
+    return ", ".join(ref_text(v, r) for r in refs)
+
+
 def stack_text(v: View, me: str) -> Text:
     """The stack, top first, with who holds priority."""
     t = Text()
@@ -477,7 +533,7 @@ def stack_text(v: View, me: str) -> Text:
         t.append(f"{e['caster']} ", colour(e["caster"]) + " bold")
         t.append(name)
         if e.get("targets"):
-            t.append(" @" + ",".join(e["targets"]))
+            t.append(" @" + refs_text(v, e["targets"]))
             if e.get("secret") and e["caster"] == me:  # the trapper's own trap target
                 t.append(f" (your trap: {e['secret']})", "yellow")
         if e.get("args"):
@@ -497,6 +553,54 @@ def target_hex(v: View, ref: str) -> str:
             return ""
         return str(v["players"][base]["at"])
     return base if fld.is_hex(base) else ""
+
+
+def fit_row(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters for a list row: too long, its middle is cut
+    (``cast shadow-st…@c5 to=d4``), never its end: the rows of one spell differ at the end
+    (the ``to=`` hex, the last target), and a cut tail made them look all alike. The tail
+    kept starts at a word where it can. ``width`` < 8: as it is (the list cuts it)."""
+    if width < 8 or len(text) <= width:
+        return text
+    keep = width - 1  # room besides the "…"
+    tail_n = max(keep // 2, keep - len(text.split(" ")[0]))
+    tail = text[-tail_n:]
+    if " " in tail[:-1]:  # start the tail at a word when the word fits
+        cut = tail.index(" ")
+        if len(tail) - cut - 1 >= keep // 3:
+            tail = tail[cut + 1:]
+    return text[: keep - len(tail)] + "…" + tail
+
+
+def _cut(text: str, width: int, head: int) -> str:
+    """``text`` in ``width`` characters: its first ``head`` ones, ``…`` and its end."""
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+
+
+def fit_rows(texts: list[str], width: int) -> list[str]:
+    """The rows of a list, each by :func:`fit_row`; rows that would then read alike (two
+    spells whose names begin alike, ``magic-lock``/``magic-trap``, before one target) are
+    cut again, each group at the first place that tells them apart, end kept."""
+    out = [fit_row(t, width) for t in texts]
+    groups: dict[str, list[int]] = {}
+    for i, t in enumerate(out):
+        groups.setdefault(t, []).append(i)
+    for same in groups.values():
+        if len(same) < 2 or width < 8:
+            continue
+        # the head up to the first letter where they differ (``cast magic-l…``), else
+        # the verb and the longest end, else any cut that tells them apart
+        common = len(os.path.commonprefix([texts[i] for i in same]))
+        first = len(texts[same[0]].split(" ")[0])
+        for head in [h for h in (common + 1, first) if 0 < h < width - 1] + \
+                list(range(1, width - 1)):
+            cut = [_cut(texts[i], width, head) if len(texts[i]) > width else texts[i]
+                   for i in same]
+            if len(set(cut)) == len(cut):
+                for i, c in zip(same, cut, strict=True):
+                    out[i] = c
+                break
+    return out
 
 
 def describe(a: Any) -> str:

@@ -11,11 +11,12 @@ from typing import Any
 from rich.text import Text
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from core import registry
 from wizwar_tui.arcomage import render
 from wizwar_tui.arcomage.game import action_hexes
+from wizwar_tui.gameui import ReflowLog
 from wizwar_tui.replay import EVERYONE, ReplayScreen
 
 
@@ -41,7 +42,7 @@ class ArcoMageReplayScreen(ReplayScreen):
                 yield Static(id="ar-stack")
             with Vertical(id="ar-right"):
                 yield Static(id="ar-players")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True,
+                yield ReflowLog(id="log", wrap=True, markup=False, auto_scroll=True,
                               min_width=20, max_lines=2000)
 
     def mount_game(self) -> None:

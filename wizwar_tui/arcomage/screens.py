@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -41,6 +41,8 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
   i         the full text of the highlighted spell (or of the spell
             on top of the stack)
   S         all 64 spells
+  o         the other archmage's spellbook (public, R4/R98): each
+            spell's state for him, his Locks, your traps on it
   z         show the enemy's Zones of Control (red, {g['zoc']} {g['zoc']} {g['zoc']})
   :         type an action in the notation: [i]cast firebolt @P2[/i],
             [i]move c1-c2-b2[/i]
@@ -131,7 +133,8 @@ class SpellsScreen(Screen[None]):
         self.show(event.option_index)
 
     def action_close(self) -> None:
-        """Back."""
+        """Back (the book is kept for the next time the builder opens)."""
+        BookScreen.last_book = list(self.book)
         self.app.pop_screen()
 
 
@@ -231,18 +234,28 @@ class BookScreen(Screen[None]):
     BINDINGS = [
         Binding("space,enter", "toggle", "Add/remove"),
         Binding("g", "start", "Play with it"),
+        Binding("b", "bot", "Bot level"),
         Binding("t", "starting", "A starting book"),
         Binding("c", "clear", "Clear"),
         Binding("escape,q", "close", "Back"),
     ]
 
+    #: the book last built (kept for the next time the builder opens, in this run of the
+    #: app) and the bot level last chosen
+    last_book: ClassVar[list[str]] = []
+    last_level: ClassVar[str] = ""
+
     def __init__(self, book: list[str] | None = None) -> None:
         super().__init__()
         from core.arcomage.data import BOOKS, RITES
+        from core.arcomage.ruleset import RULESET
 
         self.pool = sorted((s for s in SPELLS if s not in RITES),
                            key=lambda s: (SPELLS[s].circle, SPELLS[s].school, SPELLS[s].name))
-        self.book: list[str] = list(book) if book else list(BOOKS["pale-tower"])
+        self.book: list[str] = list(book) if book else (
+            list(BookScreen.last_book) or list(BOOKS["pale-tower"]))
+        self.levels = RULESET.bot_levels
+        self.level = BookScreen.last_level or self.levels[0]
         self.starts = list(BOOKS)
         self.start_n = 0
         self.refused = ""  # why ``g`` was refused, on the status line until the next change
@@ -295,6 +308,7 @@ class BookScreen(Screen[None]):
                  f"{wins}/1 · ", "bold")
         why = self.problem()
         t.append(why or "a legal book: g plays it", "bold red" if why else "bold green")
+        t.append(f"\n against the {self.level} bot (b changes)", "")
         if self.refused:  # on the status line, not in a notice over it (80x24)
             t.append(f"\n {self.refused}", "bold reverse")
         self.query_one("#bk-status", Static).update(t)
@@ -333,6 +347,12 @@ class BookScreen(Screen[None]):
         self.refused = ""
         self.redraw()
 
+    def action_bot(self) -> None:
+        """The next bot level for ``g``'s game (``ruleset.bot_levels``)."""
+        self.level = self.levels[(self.levels.index(self.level) + 1) % len(self.levels)]
+        BookScreen.last_level = self.level
+        self.redraw()
+
     def action_clear(self) -> None:
         """An empty book."""
         self.book = []
@@ -348,9 +368,12 @@ class BookScreen(Screen[None]):
             self.app.bell()
             self.redraw()
             return
+        BookScreen.last_book = list(self.book)
         self.app.start_game(game="arcomage",  # type: ignore[attr-defined]
-                            options={"p1_spells": ",".join(self.book)})
+                            options={"p1_spells": ",".join(self.book)},
+                            levels={"P2": self.level})
 
     def action_close(self) -> None:
-        """Back."""
+        """Back (the book is kept for the next time the builder opens)."""
+        BookScreen.last_book = list(self.book)
         self.app.pop_screen()

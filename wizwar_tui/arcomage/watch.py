@@ -13,6 +13,7 @@ from textual.widgets import Footer, RichLog, Static
 
 from net.lan import PeerGame
 from wizwar_tui.arcomage import render
+from wizwar_tui.gameui import ReflowLog
 from wizwar_tui.lobby import LanLink
 from wizwar_tui.screens import TooSmall
 
@@ -44,7 +45,7 @@ class WatchScreen(Screen[None]):
                 yield Static(id="aw-stack")
             with Vertical(id="aw-side"):
                 yield Static(id="aw-players")
-                yield RichLog(id="aw-log", wrap=True, markup=False, min_width=20)
+                yield ReflowLog(id="aw-log", wrap=True, markup=False, min_width=20)
         yield Footer()
         yield TooSmall()
 
