@@ -18,14 +18,13 @@ if TYPE_CHECKING:  # the menu lists the names only: the engine loads with a game
 RULESETS: dict[str, str] = {
     "wizwar": "core.wizwar.ruleset:RULESET",
     "arcomage": "core.arcomage.ruleset:RULESET",
+    "wizard-kings": "core.wizardkings.ruleset:RULESET",
 }
 
 #: Rulesets still being built: found by name (scenario files, logs, the conformance suite, tests)
 #: but not listed by :func:`names`, so the menu, ``wizwar play``'s help and discovery do not
 #: offer them until they are complete.
-BUILDING: dict[str, str] = {
-    "wizard-kings": "core.wizardkings.ruleset:RULESET",
-}
+BUILDING: dict[str, str] = {}
 
 #: Other spellings people type for a ruleset name.
 ALIASES: dict[str, str] = {"wiz-war": "wizwar"}

@@ -1,5 +1,5 @@
 """Wizard Kings behind the engine's contract (``core.engine.Ruleset``): the object the registry
-hands out for ``"wizard-kings"`` (still in ``BUILDING``). Source: ../shared/wizard-kings/rules.md
+hands out for ``"wizard-kings"``. Source: ../shared/wizard-kings/rules.md
 R120 (the interface), R109 (options); coverage in docs/wizard-kings.md.
 """
 

@@ -24,7 +24,7 @@ class WizardKingsUI(GameUI):
 
     name = "wizard-kings"
     title = "Wizard Kings"
-    menu_note = "Block wargame: hidden armies on hex maps (issue 18, being built)."
+    menu_note = "Block wargame: hidden armies on hex maps."
     quick_starts = (QuickStart("", "Play Wizard Kings against 1 bot (2 players)", {}),
                     QuickStart("", "Play Wizard Kings against 3 bots (4 players, 4 maps)",
                                {"players": 4, "layout": "4-map"}))
