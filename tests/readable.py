@@ -1,12 +1,28 @@
-"""Can a panel's title be read? The colours a screen really draws (Textual's
-``get_style_at``) of each bordered widget's title, against what is behind it."""
+"""What a screen really shows, for the UI tests: its text as the terminal gets it
+(:func:`screen_text`), and whether a panel's title can be read (the colours Textual's
+``get_style_at`` draws for each bordered widget's title, against what is behind it)."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
+
+from rich.console import Console
 
 MIN_CONTRAST = 3.0
 """WCAG's least contrast for large text and parts of a user interface."""
+
+
+def screen_text(app: Any) -> str:
+    """What the terminal shows now, as plain text (the app's whole output, after its line
+    filters: NO_COLOR, ASCII), one line per terminal row."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False)
+    update = app.screen._compositor.render_update(  # what export_screenshot draws
+        full=True, screen_stack=app._background_screens)
+    console.print(update)
+    return console.export_text()
 
 
 def contrast(fg: Any, bg: Any) -> float:

@@ -3,7 +3,6 @@ stale keys, and the real app under tmux at 80x24 (TERM=linux, NO_COLOR, LANG=C).
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import subprocess
@@ -13,7 +12,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 from textual import events
 
 from core.session import LocalSession
@@ -21,6 +19,7 @@ from core.wizwar import GameConfig, new_game
 from core.wizwar.ruleset import RULESET
 from core.wizwar.scenario import build_state
 from core.wizwar.state import Script
+from tests.readable import screen_text
 from wizwar_tui.app import WizWarApp, size_classes
 from wizwar_tui.ascii import CONSOLE_SAFE, console_char, locale_is_utf8, to_ascii, wants_ascii
 from wizwar_tui.menu import MIN_SIZE, MenuScreen
@@ -32,16 +31,6 @@ from wizwar_tui.wizwar.screens import CardScreen, CardsScreen
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def screen_text(app: WizWarApp) -> str:
-    """What the terminal shows now, as plain text (the app's whole output, after its line
-    filters: NO_COLOR, ASCII), one line per terminal row."""
-    width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
-                      color_system="truecolor", record=True, legacy_windows=False)
-    update = app.screen._compositor.render_update(  # what export_screenshot draws
-        full=True, screen_stack=app._background_screens)
-    console.print(update)
-    return console.export_text()
 
 
 def seed_where(pred, players: int = 2) -> int:  # type: ignore[no-untyped-def]

@@ -4,31 +4,19 @@ when its joiner leaves, the book builder's notice, the replay's go-to-turn."""
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 from textual import events
 
 from core.arcomage import scenario
 from core.arcomage.ruleset import RULESET as R
 from core.session import LocalSession
+from tests.readable import screen_text
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.arcomage import render
 from wizwar_tui.arcomage.game import ArcoMageGameScreen
-
-
-def screen_text(app: WizWarApp) -> str:
-    """What the terminal shows now (after the app's line filters: NO_COLOR, ASCII)."""
-    width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
-                      color_system="truecolor", record=True, legacy_windows=False)
-    update = app.screen._compositor.render_update(full=True,
-                                                  screen_stack=app._background_screens)
-    console.print(update)
-    return console.export_text()
 
 
 def zoc_view() -> dict:  # type: ignore[type-arg]
