@@ -641,8 +641,8 @@ def export_text(loaded: Loaded, seen_as: str | None = None) -> str:
     (before its end).
 
     ``seen_as`` (a seat, or ``""`` for a watcher): every action the ruleset seals
-    (:meth:`~core.engine.Ruleset.seal`: ArcoMage's Magic Trap target) that this seat did not
-    know whole is written in its public form (``P2 cast magic-trap @P1:?``), with a comment
+    (:meth:`~core.engine.Ruleset.seal`: a target its owner keeps hidden) that this seat did
+    not know whole is written in its public form (the ruleset's ``public``), with a comment
     saying so: the export of a game still in progress then tells no more than the player
     knows (as the replay "seen as" does). Such a text replays only up to its first hidden
     action. None: everything (a finished game, or ``wizwar export --all``)."""

@@ -168,6 +168,7 @@ def test_scenario_without_the_shared_folder_says_so_in_words(
     assert "Errno" not in cap.out
     assert f"the shared folder {gone} is absent: set WIZWAR_SHARED" in cap.err
     assert "tests/scenarios" in cap.err
+    assert "tests/arcomage/scenarios, tests/wizardkings/scenarios" in cap.err  # found, sorted
     with pytest.raises(SystemExit) as exc:
         main(["scenario"])
     assert exc.value.code == 2

@@ -39,6 +39,16 @@ def shared_root() -> Path:
                 / "shared")
 
 
+def own_scenario_folders() -> list[str]:
+    """The project's own scenario folders in this checkout, as paths from its root:
+    ``tests/scenarios`` (the default game's), then each game's ``tests/<game>/scenarios``
+    found there, sorted (the shell names no game)."""
+    root = Path(__file__).resolve().parents[1]
+    games = sorted(p.relative_to(root).as_posix() for p in root.glob("tests/*/scenarios")
+                   if p.is_dir())
+    return ["tests/scenarios", *games]
+
+
 def _scenario(parser: argparse.ArgumentParser, paths: list[str]) -> int:
     """``wizwar scenario PATH...``: run the scenarios, exit 1 on any failure. No PATH, or
     one that does not exist under a missing shared folder, is said in words with where the
@@ -54,8 +64,8 @@ def _scenario(parser: argparse.ArgumentParser, paths: list[str]) -> int:
     _passed, failed = run_paths(paths)
     gone = [p for p in paths if not os.path.exists(p)]
     if gone and not shared.is_dir():
-        print(f"note: {where} (the project's own scenarios: tests/scenarios, "
-              "tests/arcomage/scenarios, tests/wizardkings/scenarios)", file=sys.stderr)
+        print(f"note: {where} (the project's own scenarios: "
+              f"{', '.join(own_scenario_folders())})", file=sys.stderr)
     return 1 if failed else 0
 
 
