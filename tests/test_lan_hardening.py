@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,15 +23,7 @@ from core.wizwar.state import State, state_hash
 from net.dealer import DealError
 from net.lan import Dropped, HostGame, JoinRefused, PeerGame
 from net.protocol import PROTOCOL_VERSION, check
-
-
-async def until(cond: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    """Wait until ``cond()`` holds (the deadline only turns a hang into a failure)."""
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
+from tests.waiting import until
 
 
 async def _stop(host: HostGame, tasks: list[asyncio.Task[Any]]) -> None:

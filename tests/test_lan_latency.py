@@ -5,8 +5,6 @@ hash is still compared. Loopback only, seeded bots (``net.bench.QuickBots``)."""
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,15 +13,7 @@ from core.wizwar.state import state_hash
 from net.bench import QuickBots
 from net.lan import HostGame, PeerGame, swap_contents
 from net.protocol import PROTOCOL_VERSION
-
-
-async def until(cond: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    """Wait until ``cond()`` holds (the deadline only turns a hang into a failure)."""
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
+from tests.waiting import until
 
 
 class Counting(QuickBots):
