@@ -452,6 +452,7 @@ async def test_the_hosts_own_check_passes_through_reshuffles_and_rolls() -> None
             await until(done, "a reshuffle and a roll, or the end", timeout=200)
             if not any(m.get("reblind") for m in host.sent):
                 continue
+            await host._settle()  # the last commit's record (protocol 5: after it is sent)
             assert host._self_check() == ""
             assert host._checked == len(host.actions) > 0
             assert not host.desync and not host.reports

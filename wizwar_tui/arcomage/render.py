@@ -107,8 +107,7 @@ def _edges(geo: FieldGeometry) -> tuple[set[tuple[int, int]], set[tuple[int, int
     return hor, ver
 
 
-def hex_lines(v: View, h: str, geo: FieldGeometry, viewer: str,
-              ascii_only: bool = False) -> list[Text]:
+def hex_lines(v: View, h: str, geo: FieldGeometry, ascii_only: bool = False) -> list[Text]:
     """The inside of hex ``h``: ``geo.ch`` lines of ``geo.cw`` characters (the third
     character of the first line, after the name, is a space: :func:`render_field` puts the
     highlight's glyph there)."""
@@ -201,7 +200,7 @@ def render_field(v: View, viewer: str, geo: FieldGeometry, *, cursor: str = "",
     insides: dict[tuple[int, int], tuple[str, int, Text]] = {}
     for h in fld.HEXES:
         c0, l0 = geo.origin(h)
-        lines = hex_lines(v, h, geo, viewer, ascii_only)
+        lines = hex_lines(v, h, geo, ascii_only)
         if h in marked_set or h in guard:
             lines = _highlight(lines, g["mark"] if h in marked_set else g["zoc"],
                                g["zoc"] if h in guard else "")

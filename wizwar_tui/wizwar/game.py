@@ -1293,7 +1293,8 @@ class GameScreen(GameScreenBase):
         return [a for a in self.targeting
                 if a.targets and sq in self._target_square(v, a.targets[0])]
 
-    def _sides_only(self, v: View, hits: list[Action], sq: Square) -> bool:
+    @staticmethod
+    def _sides_only(hits: list[Action]) -> bool:
         """True when every one of ``hits`` aims at a side (wall, door) of ``sq``, none at
         the square itself or at what stands in it (a wizard there is not a target)."""
         return bool(hits) and all(":" in a.targets[0] for a in hits)
@@ -1302,7 +1303,7 @@ class GameScreen(GameScreenBase):
         """While aiming, what a square marked only for its sides offers: ``"here only the
         east side of a4: door, not P2"`` ("" when the square itself is a target)."""
         hits = self._hits_at(v, sq)
-        if not self._sides_only(v, hits, sq):
+        if not self._sides_only(hits):
             return ""
         sides: list[str] = []
         for a in hits:
@@ -1467,7 +1468,7 @@ class GameScreen(GameScreenBase):
             # a square marked only for a side next to it (a door, a wall): never hit that
             # side silently when the player aimed at what stands in the square (issue 12)
             self.choose_and_do(hits, render.card_name(self.target_card), sq,
-                               confirm=self._sides_only(v, hits, sq))
+                               confirm=self._sides_only(hits))
             return
         self.walk_to(sq)
 
