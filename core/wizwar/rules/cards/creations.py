@@ -426,7 +426,8 @@ def _unrolled_illusions(state: State) -> list[Edge]:
     """The illusion walls someone in the game may still see for the first time (sorted):
     found by their kind in one list of the edges' kinds (``list.count`` and ``list.index``
     at C speed: one or two illusion walls among some fifty edges), not by a generator over
-    every edge (issue 14, seventh round)."""
+    every edge (issue 14, seventh round). Source: DG §12 (belief rolled per player at first
+    sight); cards.md illusion-wall."""
     edges = state.edges
     kinds = [es.kind for es in edges.values()]
     n = kinds.count("illusion-wall")
@@ -459,7 +460,8 @@ def _sight_inputs(state: State, walls: list[Edge]) -> tuple[object, ...]:
 
 def _roll_for(state: State, walls: list[Edge], o: Out) -> int:
     """The first-sight rolls of :func:`_illusion_rolls` for ``walls`` (sorted), each with
-    someone left to roll (a roll changes nobody's position); returns how many were rolled."""
+    someone left to roll (a roll changes nobody's position); returns how many were rolled.
+    Source: DG §12; cards.md illusion-wall."""
     rolls = 0
     for e in walls:
         es = state.edges[e]
