@@ -114,7 +114,7 @@ class TimedHost(HostGame):
         if not reason:  # (a refused action: nothing committed, nothing to time)
             self.cpu[self.ruleset.seq(self.state)] = time.thread_time() - t0 + self._cpu_in
         self._cpu_in = 0.0
-        return reason or ""
+        return reason
 
     async def commit(self, action: Any, reveals: list[list[str]] | None = None) -> None:
         """:meth:`HostGame.commit`, stamped."""
