@@ -234,6 +234,29 @@ class GameScreenBase(Screen[None]):
     def after_resize(self) -> None:
         """Called after the terminal changed size (the screen re-lays itself out)."""
 
+    def notation_key(self, event: events.Key, line: Any, opener: str) -> bool:
+        """Route a key typed right behind ``:`` to the notation ``line`` (a Textual
+        ``Input``), for a game screen's ``on_key``; True when the key was taken.
+
+        Textual hands each key to the widget focused when the key arrives and runs a
+        binding only when the key has bubbled up to the app, so under load the letters typed
+        right after ``:`` were already on their way through the board when the line opened:
+        lost, or taken for game keys (``e`` ended the turn; issues 12 and 17). Here ``:``
+        opens the line at once (``action_<opener>``, which must focus it with
+        ``set_focus``, not the deferred ``focus``), and a printable key that still comes
+        through the board while the line has the focus is inserted into it, in order."""
+        if not event.is_printable or not event.character or self.app.screen is not self:
+            return False
+        if self.focused is line:
+            line.insert_text_at_cursor(event.character)
+        elif event.key == "colon" and self.check_action(opener, ()) is True:
+            getattr(self, f"action_{opener}")()
+        else:
+            return False
+        event.stop()
+        event.prevent_default()
+        return True
+
     def leave_note(self) -> str:
         """What leaving this local game keeps, in words that hold: the saved-games list shows
         a game once someone has acted (``wizwar_tui.saves.list_saved``), so a game left

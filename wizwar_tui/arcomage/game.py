@@ -969,7 +969,11 @@ class ArcoMageGameScreen(GameScreenBase):
         cmd.display = True
         cmd.value = self.refused_text
         cmd.cursor_position = len(cmd.value)
-        cmd.focus()
+        self.set_focus(cmd)  # now: the keys typed behind ":" are queued (notation_key)
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys typed fast behind ``:`` go to the notation line (:meth:`notation_key`)."""
+        self.notation_key(event, self.query_one("#ac-cmd", Input), "command")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Play the typed notation; the line closes (the next key is the game's). A refused

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import _time
+from textual import _time, events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
@@ -1151,8 +1151,12 @@ class WizardKingsScreen(GameScreenBase):
         line.add_class("-open")
         if not line.value:
             line.value = f"{self.human} "
-        line.focus()
+        self.set_focus(line)  # now: the keys typed behind ":" are queued (notation_key)
         line.cursor_position = len(line.value)
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys typed fast behind ``:`` go to the notation line (:meth:`notation_key`)."""
+        self.notation_key(event, self.query_one("#wk-line", Input), "notation")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """The notation line: play what was typed. The line closes either way (the next key
