@@ -53,3 +53,28 @@ async def test_wizard_kings_burst_after_colon_lands_in_the_line() -> None:
             await pilot.pause()
         assert scr.query_one("#wk-line", Input).value == f"{scr.human} pass"
         assert list(scr.session.actions) == before
+
+
+async def test_a_reopened_refused_line_is_added_to_not_replaced() -> None:
+    """trialRe 2: ``:`` reopened the refused line with its text selected, so the first key
+    typed after a pause replaced it all (the README says the line reopens "to fix it"):
+    the text is kept, the cursor at its end, for every game's line."""
+    from wizwar_tui.arcomage.game import ArcoMageGameScreen
+
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.start_game(game="arcomage", seed=3)
+        assert isinstance(screen, ArcoMageGameScreen)
+        await pilot.pause()
+        await pilot.press("colon")
+        line = screen.query_one("#ac-cmd", Input)
+        line.value = "cast raise-skeleton"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not line.display
+        await pilot.press("colon")
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.press("space", "at", "c", "2")
+        assert line.value == "cast raise-skeleton @c2"

@@ -203,7 +203,8 @@ class ArcoMageGameScreen(GameScreenBase):
                 yield OptionList(id="ac-book")
                 yield ActionList(id="ac-actions")
         yield Static(id="ac-status")
-        yield Input(placeholder="notation, e.g. cast firebolt @P2 · Esc closes", id="ac-cmd")
+        yield Input(placeholder="notation, e.g. cast firebolt @P2 · Esc closes", id="ac-cmd",
+                    select_on_focus=False)  # a reopened line is fixed, not replaced
         yield Footer(show_command_palette=False)
         yield TooSmall("ArcoMage")
 

@@ -172,7 +172,8 @@ class WizardKingsScreen(GameScreenBase):
                               max_lines=3000)
         yield Static(id="wk-prompt")
         yield Input(placeholder="an action in the notation, e.g. P1 move 3 1c4-1d4 "
-                                "(Esc closes)", id="wk-line")
+                                "(Esc closes)", id="wk-line",
+                    select_on_focus=False)  # a reopened line is fixed, not replaced
         yield Footer()
         yield TooSmall()
 

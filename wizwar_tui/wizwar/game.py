@@ -246,7 +246,8 @@ class GameScreen(GameScreenBase):
                     yield HandPanel(id="hand")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static(id="status")
-        yield Input(placeholder="notation, e.g. play fireball @P2 +4 · Esc closes", id="cmd")
+        yield Input(placeholder="notation, e.g. play fireball @P2 +4 · Esc closes", id="cmd",
+                    select_on_focus=False)  # a reopened line is fixed, not replaced
         yield KeysFooter(show_command_palette=False)
         yield TooSmall()
 
