@@ -661,6 +661,14 @@ class Ruleset(ABC):
         for Wiz-War: cards.md telepath (the card taken is seen by the two players only)."""
         return None
 
+    def seen_by_others(self, state: Any, action: Any) -> Sealed | None:
+        """What a replay or an export "seen as" a seat shows of ``action`` (about to be
+        applied on ``state``): as :meth:`seal` (the default), but also for a local game,
+        whose log holds every action whole (a bot's secrets included), so a player who
+        replays or exports an unfinished game learns no more than he saw while playing.
+        ``None``: the whole action is public."""
+        return self.seal(state, action)
+
     def answer(self, state: Any, holder: str) -> Any:
         """In a ``reveal`` stage awaiting ``holder`` (an owner-held secret the rules ask
         about: "is this spell trapped?"), the action the holder's process enters on its own,

@@ -690,7 +690,7 @@ def export_text(loaded: Loaded, seen_as: str | None = None) -> str:
         shown: Any = a
         if seen_as is not None:
             try:
-                got = rs.seal(st, a)
+                got = rs.seen_by_others(st, a)
             except ValueError:
                 got = None
             if got is not None and seen_as not in got.knows:

@@ -141,7 +141,7 @@ class Replay:
         self.sealed = {}
         for i in range(len(self.actions)):
             try:
-                got = self.ruleset.seal(st, self.actions[i])
+                got = self.ruleset.seen_by_others(st, self.actions[i])
             except ValueError:
                 got = None  # (an action the rules refuse: _advance says why)
             if got is not None:

@@ -250,11 +250,25 @@ class WizardKings(Ruleset):
         nothing was bought) and the owner's commitment to the whole, opened at the end
         (R115's final audit). ``None`` for anything else, a public part or a local game."""
         from core.wizardkings import game as G
+
+        if not G.net(state.d):
+            return None
+        return self._sealed_orders(state, action)
+
+    def seen_by_others(self, state: Any, action: Any) -> Sealed | None:
+        """The deploy and build orders' public forms in a local game too (R112, R116: the
+        other players never learn a block's type or strength from its orders), for the
+        replay and the export seen as a seat; a networked game's as :meth:`seal`."""
+        return self._sealed_orders(state, action)
+
+    def _sealed_orders(self, state: Any, action: Any) -> Sealed | None:
+        """A deploy or build order's public form and who knows it whole (:meth:`seal`)."""
+        from core.wizardkings import game as G
         from core.wizardkings.actions import Action, is_public_form
 
         a = self._action(action)
         g = state.d
-        if not G.net(g) or a.verb not in ("deploy", "build") or is_public_form(a):
+        if a.verb not in ("deploy", "build") or is_public_form(a):
             return None
         if a.verb == "deploy":
             if a.words == ("standard",):
