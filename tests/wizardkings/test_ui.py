@@ -171,10 +171,14 @@ def test_event_words() -> None:
     e = Event("fired", "fired: ...", {"block": "P1.3", "dice": [2, 5, 1], "hits": 2})
     assert event_words(e) == "  P1.3 fires: dice 2 5 1, 2 hits"
     assert event_words(Event("zzz", "plain line", {})) == "plain line"
+    # a spell's or a battle's reveal in words, not the data's repr (trialWK 4)
+    rv = Event("revealed", "revealed: ...", {"player": "P2", "blocks": [["P2.2", "shakla", 4]]})
+    assert event_words(rv) == "  P2 reveals P2.2 shakla 4"
 
 
-def test_menu_does_not_offer_it_while_building() -> None:
-    assert "wizard-kings" not in games.names() or "wizard-kings" in registry.names()
+def test_the_menu_offers_it() -> None:
+    """Wizard Kings left ``registry.BUILDING`` (issue 18): the menu lists it."""
+    assert "wizard-kings" in games.names() and "wizard-kings" in registry.names()
     assert games.ui("wizard-kings").name == "wizard-kings"
 
 

@@ -312,3 +312,27 @@ async def test_every_panel_title_can_be_read() -> None:
         await pilot.pause()
         assert len(panel_titles(app.screen)) >= 2, panel_titles(app.screen)
         assert not unreadable(app.screen)
+
+
+async def test_enter_at_deployment_plays_the_listed_deploy_in_a_networked_game() -> None:
+    """trialWK 2: on a LAN the first key of the game, Enter ("Enter deploys the standard
+    army"), was refused ("the standard army is deployed in full ... choose the listed
+    deploy"); Enter plays that listed deploy (R112, R116), as it plays "deploy standard" in a
+    local game."""
+    from wizwar_tui.wizardkings.game import MapView, WizardKingsScreen
+
+    app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        scr = app.start_game(game="wizard-kings", seed=5)
+        assert isinstance(scr, WizardKingsScreen)
+        await pilot.pause()
+        scr.session.state.d["net"] = True  # as a networked peer's state (game.net)
+        scr._legal = None  # (the screen's cache of the local game's listing)
+        listed = [a for a in scr.session.legal_actions() if a.verb == "deploy"]
+        assert listed and listed[0].words != ("standard",)
+        before = len(scr.session.actions)
+        scr.query_one(MapView).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(scr.session.actions) > before, (scr.message, scr.session.to_move())
+        assert str(scr.session.actions[before]) == str(listed[0])

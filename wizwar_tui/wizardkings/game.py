@@ -728,7 +728,11 @@ class WizardKingsScreen(GameScreenBase):
             return
         v = self.view()
         if v["phase"] == "setup":
-            self.play(Action(self.human, "deploy", ("standard",)))
+            # on a LAN "deploy standard" is listed in full, its labels chosen by this
+            # process (R112, R116): Enter plays that listed form (trialWK 2)
+            std = Action(self.human, "deploy", ("standard",))
+            listed = [a for a in self.legal() if a.verb == "deploy"]
+            self.play(std if std in listed or not listed else listed[0])
             return
         if v["phase"] == "build":
             self.select_here(v)
@@ -1281,6 +1285,9 @@ def event_words(e: Any) -> str:
                 "the spell fails" if d["success"] else "no effect")
         if k == "victory":
             return f"Victory: {d['winner']} ({d['how']})"
+        if k == "revealed":  # a battle's or a spell's reveal (R55, R114)
+            return f"  {d['player']} reveals " + ", ".join(
+                f"{b} {t} {s}" for b, t, s in d["blocks"])
     except (KeyError, TypeError, ValueError):
         pass
     return str(getattr(e, "text", e))
