@@ -194,6 +194,8 @@ def crossing(b: Board, ut: UnitType, a: str, c: str) -> str:
     ignoring units and stops (R24-R28, R30, R32)."""
     sd = b.side_between(a, c)
     if sd is None:
+        if a == c:  # a path names the hexes entered (notation.md), not the hex left
+            return f"the block stands in {a}: a path lists the hexes it enters, not {a}"
         return f"{c} is not next to {a}"
     hc = b.hexes[c]
     ab = ut.ability

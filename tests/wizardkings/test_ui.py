@@ -575,3 +575,16 @@ def test_build_phase_by_keys() -> None:
             assert [str(a) for a in sent] == ["P1 build new=glader@1c2:1"]
 
     asyncio.run(run())
+
+
+def test_a_path_naming_the_hex_left_says_what_a_path_is() -> None:
+    """trialWK 5: ``P1 move 4 1a8-1c8`` for a block on 1a8 said "1a8 is not next to 1a8";
+    a path lists the hexes entered (notation.md), and the refusal says so."""
+    st = RS.new_game(RS.validate_options({}), 7)
+    RS.apply(st, "P1 deploy standard")
+    RS.apply(st, "P2 deploy standard")
+    blk = next(x for x in st.d["blocks"].values()
+               if x["owner"] == "P1" and x["state"] == "map" and x["type"] != "castle")
+    why = RS.why_illegal(st, f"P1 move {blk['label']} {blk['at']}-{blk['at']}")
+    assert why == (f"the block stands in {blk['at']}: a path lists the hexes it enters, "
+                   f"not {blk['at']}")

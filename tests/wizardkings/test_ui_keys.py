@@ -230,7 +230,11 @@ def test_the_prompt_names_the_spell_waiting_for_a_dispel() -> None:
             await _mounted(pilot, app, scr)
             assert scr.my_turn()
             hint = scr.hint()
-            assert "P2.1 in 2f2 casts forced-march (level 2)" in hint and "d lists" in hint
+            assert "P2.1 in 2f2 casts forced-march (level 2)" in hint and "p lets it work" in hint
+            # P1 has no wizard in range here (only "pass" is legal): "d" is not offered
+            # (trialWK 7: "d lists your Dispels" answered "No dispel is possible now")
+            can = any(a.verb == "dispel" for a in scr.legal())
+            assert not can and "none of your wizards may dispel it (R85)" in hint
 
     asyncio.run(run())
 

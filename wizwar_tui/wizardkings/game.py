@@ -634,8 +634,10 @@ class WizardKingsScreen(GameScreenBase):
 
             slug = str(sp.get("slug", "a spell"))
             level = sp.get("level") or (SPELLS[slug][1] if slug in SPELLS else "?")
+            can = "dispel" in verbs  # only a wizard in range may (R85)
             return (f"{sp.get('caster', 'a wizard')}{where} casts {slug} (level {level}): "
-                    "d lists your Dispels (R85), p lets it work.")
+                    + ("d lists your Dispels (R85), p lets it work." if can else
+                       "none of your wizards may dispel it (R85): p lets it work."))
         if ph == "movement":
             return ("Movement: Enter selects your blocks in the cursor hex, then arrows and "
                     "Enter move them (t: by sea); e ends your turn." + (
