@@ -340,3 +340,40 @@ async def test_enter_at_deployment_plays_the_listed_deploy_in_a_networked_game()
         await pilot.pause()
         assert len(scr.session.actions) > before, (scr.message, scr.session.to_move())
         assert str(scr.session.actions[before]) == str(listed[0])
+
+
+def test_a_typed_build_says_the_queued_orders_were_not_sent_and_refusals_stay_off_the_log(
+        ) -> None:
+    """trialWK 6: orders queued with keys (``s``) were dropped without a word when a build
+    was typed on the notation line; trialWK 12: every refused line went into the game's
+    log, pushing the moves out of it (a refusal is said on the prompt only)."""
+    from textual.widgets import RichLog
+
+    st = RS.new_game(RS.validate_options({}), 7)
+    for _ in range(2000):
+        if st.d["phase"] == "build" and "P1" in RS.to_move(st):
+            break
+        seat = RS.to_move(st)[0]
+        RS.apply(st, RS.bot_act(st, seat, "captain"))
+    assert st.d["phase"] == "build" and "P1" in RS.to_move(st)
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            log = scr.query_one("#wk-log", RichLog)
+            lines = len(log.lines)
+            assert not scr.play("P1 fly to the moon") and not scr.play("P1 move 1 1a1")
+            assert len(log.lines) == lines  # refusals: on the prompt only
+            assert scr.message is not None and "Not possible" in scr.message.plain
+            lab = next(str(b["label"]) for b in st.d["blocks"].values()
+                       if b["owner"] == "P1" and b["state"] == "map")
+            scr.orders = [("disband", lab)]  # as queued with keys (never sent)
+            assert scr.play("P1 build")
+            assert scr.message is not None
+            assert f"the orders queued with keys (disband={lab}) were not part of it" in \
+                scr.message.plain
+
+    asyncio.run(run())

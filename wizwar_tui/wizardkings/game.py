@@ -346,14 +346,14 @@ class WizardKingsScreen(GameScreenBase):
             self.seen_messages = len(messages)
         self.bots_done()
 
-    def play(self, action: Action | str) -> bool:
+    def play(self, action: Action | str, *, orders: bool = False) -> bool:
         """Submit the human's action; a refusal is said in the rules' words. True when it was
-        played."""
+        played. ``orders``: the action is the queued Build Phase orders (``o``)."""
         if isinstance(action, str):
             try:
                 action = parse(action)
             except NotationError as exc:
-                self.say(f"Not an action: {exc}", "bold yellow")
+                self.say(f"Not an action: {exc}", "bold yellow", log=False)
                 return False
         if self.bots_pending:
             self.say("The bots are still acting.", "yellow")
@@ -361,18 +361,25 @@ class WizardKingsScreen(GameScreenBase):
         try:
             self.session.submit(action)
         except IllegalAction as exc:
-            self.say(f"Not possible: {exc.reason}", "bold yellow")
+            self.say(f"Not possible: {exc.reason}", "bold yellow", log=False)
             self.draw()
             return False
         self.message = None
+        queued = self.order_words() if action.verb == "build" and not orders else ""
         self.orders = []
         self.after_human()
+        if queued:
+            # a build typed on the notation line is the whole order (trialWK 6)
+            self.say(f"Your build order went as typed; the orders queued with keys "
+                     f"({queued}) were not part of it.", "yellow")
         return True
 
-    def say(self, text: str, style: str = "") -> None:
-        """A line for the prompt (and the log)."""
+    def say(self, text: str, style: str = "", *, log: bool = True) -> None:
+        """A line for the prompt (and the log; a refusal only on the prompt, so refused
+        lines do not push the game's moves out of the log: trialWK 12)."""
         self.message = Text(text, style)
-        self.query_one("#wk-log", RichLog).write(Text(text, style or "italic"))
+        if log:
+            self.query_one("#wk-log", RichLog).write(Text(text, style or "italic"))
         self.draw_prompt()
 
     # ------------------------------------------------------------------ drawing
@@ -1110,7 +1117,7 @@ class WizardKingsScreen(GameScreenBase):
         if v["phase"] != "build":
             self.say("Orders are sent in the Build Phase.")
             return
-        self.play(" ".join((self.human, "build", *self.order_words().split())))
+        self.play(" ".join((self.human, "build", *self.order_words().split())), orders=True)
 
     # --- lists, the notation line, info
     def action_actions(self) -> None:
