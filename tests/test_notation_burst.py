@@ -5,6 +5,7 @@ the loop. The shared :meth:`wizwar_tui.gameui.GameScreenBase.notation_key` route
 
 from __future__ import annotations
 
+import pytest
 from textual import events
 from textual.widgets import Input
 
@@ -18,41 +19,29 @@ def _burst(app: WizWarApp, text: str) -> None:
         app.post_message(events.Key(key, ch))
 
 
-async def test_arcomage_burst_after_colon_lands_in_the_line() -> None:
-    """``:cast venom @c2`` in one burst on ArcoMage's MAIN: every letter is in the line and
-    no game key ran (the ``e`` of "venom" ended the turn before)."""
-    from wizwar_tui.arcomage.game import ArcoMageGameScreen
-
-    app = WizWarApp(bot_delay=0, save_games=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        screen = app.start_game(game="arcomage", seed=3)
-        assert isinstance(screen, ArcoMageGameScreen)
-        await pilot.pause()
-        before = list(screen.session.actions)
-        _burst(app, ":cast venom @c2")
-        for _ in range(4):
-            await pilot.pause()
-        assert screen.query_one("#ac-cmd", Input).value == "cast venom @c2"
-        assert app.screen is screen  # no ``o`` book, no help opened
-        assert list(screen.session.actions) == before
-
-
-async def test_wizard_kings_burst_after_colon_lands_in_the_line() -> None:
-    """The same on Wizard Kings' map: ``:end`` typed at once is the line's, not ``e``."""
-    from wizwar_tui.wizardkings.game import WizardKingsScreen
-
+@pytest.mark.parametrize("game,seed,line_id,typed,want", [
+    # ArcoMage's MAIN: the ``e`` of "venom" ended the turn, ``o`` opened the rival's book
+    ("arcomage", 3, "#ac-cmd", ":cast venom @c2", "cast venom @c2"),
+    # Wizard Kings' map: the line starts with the seat, then what was typed
+    ("wizard-kings", 5, "#wk-line", ":pass", "P1 pass"),
+])
+async def test_a_burst_after_colon_lands_in_the_line(game: str, seed: int, line_id: str,
+                                                     typed: str, want: str) -> None:
+    """Every letter of a burst typed behind ``:`` is in the notation line, no game key ran
+    and no other screen opened."""
     app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
     async with app.run_test(size=(100, 30)) as pilot:
-        scr = app.start_game(game="wizard-kings", seed=5)
-        assert isinstance(scr, WizardKingsScreen)
         await pilot.pause()
-        before = list(scr.session.actions)
-        _burst(app, ":pass")
+        screen = app.start_game(game=game, seed=seed)
+        await pilot.pause()
+        assert getattr(screen, "human", "P1") == "P1"
+        before = list(screen.session.actions)
+        _burst(app, typed)
         for _ in range(4):
             await pilot.pause()
-        assert scr.query_one("#wk-line", Input).value == f"{scr.human} pass"
-        assert list(scr.session.actions) == before
+        assert screen.query_one(line_id, Input).value == want
+        assert app.screen is screen
+        assert list(screen.session.actions) == before
 
 
 async def test_a_reopened_refused_line_is_added_to_not_replaced() -> None:
