@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import os
 import secrets
@@ -138,6 +139,7 @@ class Stopped(RuntimeError):
 
 
 # ---- one process --------------------------------------------------------------------
+#: ``choose(state, seat)``: an action, or an awaitable of one (a person's screen)
 Chooser = Callable[[Any, str], Any]
 
 
@@ -185,6 +187,12 @@ class Player:
     timings: dict[str, list[float]] = field(default_factory=dict)
     #: a rejoin: the path of the keys this process kept for the game (its data folder)
     rejoin_from: str = ""
+    #: called after every change the app may show (the set-up, each action, the end)
+    on_change: Callable[[], None] | None = None
+    #: every event of the game as this process applied it (what an app's log shows)
+    events: list[Any] = field(default_factory=list)
+    #: the last action of this process's person its own core refused after all ("" none)
+    last_reject: str = ""
 
     def __post_init__(self) -> None:
         self.hooks = self.ruleset.dealing()
@@ -378,7 +386,9 @@ class Player:
         beacon.beaconize(rs, self.state)  # every roll from now on: the seats' chains
         self._applied = 1
         self._sync()
+        self._log_start()
         await self._send({"type": "mp_ack", "n": 0, "hash": rs.state_hash(self.state)})
+        self._changed()
         while not rs.result(self.state).over:
             await self._one_action()
         return await self._end()
@@ -553,6 +563,8 @@ class Player:
                 action = rs.bot_act(self.state, actor, self.bot_level)
             else:
                 action = self.choose(self.state, actor)
+                if inspect.isawaitable(action):  # a person's screen: his move when he makes it
+                    action = await action
             await self._send(self._proposal(action))
         msg = await self._expect("mp_action", THINK)  # a person may think
         n = int(msg["n"])
@@ -564,12 +576,16 @@ class Player:
             raise Stopped(f"{actor}'s process sent an action of {form.actor}", actor)
         ok, pending = await self._settle(form, actor_proc)
         if not ok:
+            if actor == self.mine[0] and self.choose is not None:
+                self.last_reject = f"{form} was refused by the rules"
+                self._changed()
             await self._send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state),
                              "refused": True})
             return
         dealer = TrialDealer(self.hooks, self._prepared(pending))
         self.hooks.attach(self.state, dealer)
-        beacon.apply_with(rs, self.state, form, self._dice)
+        known_before = self._known_new()
+        self.events.extend(beacon.apply_with(rs, self.state, form, self._dice))
         self._applied += len(pending)
         self._sync()
         self.seq += 1
@@ -581,7 +597,9 @@ class Player:
         self.records.append({"seq": self.seq, "action": form, "reblind": reblind,
                              "epochs": list(pending), "hash": rs.state_hash(self.state),
                              "dice": self._dice})
+        self._log_as_we_go(known_before)
         await self._send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state)})
+        self._changed()
 
     def _proposal(self, action: Any) -> Msg:
         """An action of a seat this process plays: its public form for everyone and, when
@@ -650,6 +668,7 @@ class Player:
         verdict, _seat, faces_by_epoch = await self._audit_exchange()
         if not verdict and self.log_dir is not None:
             self.log_path = self._write_log(faces_by_epoch)
+        self._changed()
         return self.ruleset.state_hash(self.state)
 
     async def _audit_exchange(self) -> tuple[str, str, list[dict[int, str]]]:
@@ -692,6 +711,65 @@ class Player:
             end = m
         return self.verdict, blamed, faces_by_epoch
 
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    # -- the log as the game goes ------------------------------------------------------
+    def _log_start(self) -> None:
+        """Begin the game's log in ``log_dir`` as the game goes (the public record and what
+        this process may know): the header with the faces known at the set-up and the
+        commitments, ``extra.audit: "unfinished"``. The end replaces it with the whole
+        audited log (:meth:`_write_log`); a process killed before leaves this one, which
+        replays up to where it stopped."""
+        self._written: dict[int, tuple[int, str]] = dict(self._synced)
+        if self.log_dir is None:
+            return
+        rs = self.ruleset
+        head = log.header(rs, self.options, self.seed_bytes, kind="host",
+                          viewer=self.mine[0], names=self.names,
+                          deal=self.hooks.deal(self._faces(), self._commits()),
+                          extra={"dealer": "poker", "audit": "unfinished", "game": self.game,
+                                 "beacon": {"chains": self.tips}})
+        try:
+            os.makedirs(self.log_dir, exist_ok=True)
+            self.log_path = self.log_path or os.path.join(
+                self.log_dir, log_name("poker", self.mine[0], self.game[:12]))
+            with open(self.log_path, "wb") as f:
+                f.write(log.encode(head))
+        except OSError as exc:
+            self.log(f"the game's log cannot be written: {exc}")
+            self.log_dir = None
+
+    def _known_new(self) -> list[list[Any]]:
+        """The faces the state took since the last record (slot, face): a record's
+        ``known`` reveals, taken before its action is applied."""
+        out = [[c, f] for c, (n, f) in sorted(self._synced.items())
+               if self._written.get(c) != (n, f)]
+        self._written.update(self._synced)
+        return out
+
+    def _log_as_we_go(self, known: list[list[Any]]) -> None:
+        """Append the last action's record to the log as the game goes: its ``known``
+        faces (taken before it), its reshuffles with the faces this process knows, its
+        dice reveals and the state hash after it."""
+        if self.log_dir is None or not self.log_path or self.dealer is None:
+            return
+        r = self.records[-1]
+        reblind = []
+        for rb in r["reblind"]:
+            reblind.append(dict(rb, faces=[self.dealer.known.get(c, "") for c in rb["cids"]]))
+        self._written.update(self._synced)
+        rec = log.record(self.ruleset, r["seq"], r["action"], None,
+                         reveals={"known": known, "reblind": reblind,
+                                  "beacon": r["dice"] or []})
+        rec["hash"] = r["hash"]
+        try:
+            with open(self.log_path, "ab") as f:
+                f.write(log.encode(rec))
+        except OSError as exc:
+            self.log(f"the game's log cannot be written: {exc}")
+
     def _write_log(self, faces: list[dict[int, str]]) -> str:
         """The game's log with the whole deal (opened by the audit): the header's deal is
         the first deal's faces, each reshuffle record carries its new faces; the verdict
@@ -721,10 +799,12 @@ class Player:
         os.makedirs(self.log_dir or ".", exist_ok=True)
         # named as every saved game (net.logfiles.log_name); old ``poker-GAME-SEAT.wwlog``
         # files stay loadable: the saved games list and verify read any ``.wwlog``
-        path = os.path.join(self.log_dir or ".",
-                            log_name("poker", self.mine[0], self.game[:12]))
-        with open(path, "wb") as f:
+        path = self.log_path or os.path.join(self.log_dir or ".",
+                                             log_name("poker", self.mine[0], self.game[:12]))
+        tmp = path + ".tmp"  # the log as the game went is replaced in one step
+        with open(tmp, "wb") as f:
             f.write(b"".join(out))
+        os.replace(tmp, path)
         return path
 
 

@@ -1,0 +1,107 @@
+"""A mental-poker game's log is written as the game goes (net/poker.py, issue 15): a
+process stopped before the end leaves the public record and what it may know, which
+replays up to where it stopped; the finished game's log is the whole audited one."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from typing import Any
+
+import pytest
+
+import net.poker
+from core import log, registry
+from net.poker import Player, PokerHost, join
+
+
+class Killed(Exception):
+    """The guest's process dies mid-game."""
+
+
+def _bot(st: Any, seat: str) -> Any:
+    return registry.get("wizwar").bot_act(st, seat)
+
+
+@pytest.fixture(autouse=True)
+def _short_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(net.poker, "WAIT", 30.0)
+    monkeypatch.setattr(net.poker, "THINK", 30.0)
+
+
+async def _play(tmp: Any, stop_at: int = 0) -> tuple[PokerHost, Player, list[str], Any, dict[int, list[str]]]:
+    """A 2-seat game over 127.0.0.1; the guest's log copied after each of its actions
+    (``snaps``); with ``stop_at`` the guest's process dies at that action (its link closes
+    with no end)."""
+    rs = registry.get("wizwar")
+    snaps: list[str] = []
+    faces: dict[int, list[str]] = {}
+
+    async def nothing(_m: Any) -> None:
+        raise AssertionError("not joined")
+
+    async def none() -> None:
+        return None
+
+    def choose(st: Any, seat: str) -> Any:
+        if stop_at and guest.seq >= stop_at:
+            raise Killed  # the process dies: nothing more is written
+        return _bot(st, seat)
+
+    guest = Player(rs, nothing, none, choose=choose, log_dir=str(tmp / "glogs"),
+                   seed="partial:1")
+
+    def snap() -> None:
+        if guest.log_path and guest.seq and not rs.result(guest.state).over:
+            dest = str(tmp / f"snap-{guest.seq}.wwlog")
+            shutil.copy(guest.log_path, dest)
+            snaps.append(dest)
+            faces[guest.seq] = list(guest.state.faces)
+
+    guest.on_change = snap
+    host = PokerHost(rs, players=2, choose=_bot, log_dir=str(tmp / "hlogs"), seed="partial")
+    port = await host.start()
+    run = asyncio.ensure_future(host.run())
+    joined = asyncio.ensure_future(join(guest, "127.0.0.1", port, "guest"))
+    got = await asyncio.gather(run, joined, return_exceptions=True)
+    await host.close()
+    return host, guest, snaps, got, faces
+
+
+def test_the_log_as_the_game_goes_replays_up_to_each_action(tmp_path: Any) -> None:
+    rs = registry.get("wizwar")
+    host, guest, snaps, got, faces = asyncio.run(_play(tmp_path))
+    assert got[0] and got[0] == got[1], got
+    assert len(snaps) > 5
+    for path in snaps[:3] + snaps[-2:]:
+        loaded = log.read(open(path, "rb").read())
+        assert loaded.end is None and loaded.damage == ""
+        assert loaded.header["extra"]["audit"] == "unfinished"
+        st = log.replay(loaded)  # every record's hash checked
+        n = len(loaded.records)
+        assert rs.state_hash(st) == guest.records[n - 1]["hash"]
+        assert log.result_text(loaded.result()) == "unfinished"
+        # the guest's own hand is known in its log; the host's hand is not
+        assert st.hand_slugs("P2") and all(st.hand_slugs("P2"))
+        # exactly the faces the guest's process knew then: its own hand, the public cards,
+        # never a card of the host's hand it was not shown
+        assert list(st.faces) == faces[n], n
+        assert "" in st.hand_slugs("P1")
+    # the finished game's log is the whole audited one
+    final = log.read(open(guest.log_path, "rb").read())
+    assert final.end is not None and final.header["extra"]["audit"] == "passed"
+    assert rs.state_hash(log.replay(final)) == got[1]
+
+
+def test_a_process_killed_mid_game_leaves_a_log_that_replays(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(net.poker, "WAIT", 2.0)  # the host gives up on the dead guest
+    monkeypatch.setattr(net.poker, "THINK", 2.0)
+    rs = registry.get("wizwar")
+    host, guest, _snaps, got, _faces = asyncio.run(_play(tmp_path, stop_at=6))
+    assert isinstance(got[1], Killed), got
+    assert host.stopped
+    loaded = log.read(open(guest.log_path, "rb").read())
+    assert loaded.end is None and len(loaded.records) >= 6
+    st = log.replay(loaded)
+    assert rs.state_hash(st) == guest.records[-1]["hash"]
