@@ -171,13 +171,16 @@ def dealer_choice(args: argparse.Namespace) -> str:
     two or more people play (the seats neither the host's bots nor the host's own bot
     play), else the host's dealer. A game with no dealer-held secret has no dealer to
     choose: "host" (the trusted dealer deals nothing); a resumed game (``--resume``) keeps
-    the host's dealer that dealt it (a poker game cannot be resumed yet)."""
+    the host's dealer that dealt it (a poker game cannot be resumed yet), and so does a game
+    with an answer clock (``--clock``: a poker game has none yet)."""
     resuming = bool(getattr(args, "resume", None))
     if resuming or not args.ruleset.dealing().values(args.options):
         return "host"  # no secret to deal; or a resumed game, which the host's dealer dealt
     if getattr(args, "dealer", None):
         return str(args.dealer)
-    people = args.seats - args.bots - (1 if args.bot else 0)
+    if getattr(args, "clock", None) is not None:
+        return "host"  # the answer clock is the host dealer's only (a poker game has none yet)
+    people = args.seats - args.bots - (1 if getattr(args, "bot", False) else 0)
     return "poker" if people >= 2 else "host"
 
 
@@ -585,7 +588,7 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                    help="who deals the cards: poker (mental poker: nobody, the host "
                         "included, can read a hand but its owner's; the default with two or "
                         "more people) or host (the host's dealer: faster, but the host could "
-                        "read every hand); headless hosting only for poker yet")
+                        "read every hand)")
     p.add_argument("--clock", type=_seconds, default=None, metavar="S",
                    help="seconds to answer an attack before a pass is entered")
     p.add_argument("--no-advertise", dest="advertise", action="store_false",
@@ -765,12 +768,13 @@ def run(args: argparse.Namespace) -> int | None:
             getattr(args, "resume", ""):
         _err("--dealer poker: a resumed game keeps the host's dealer that dealt it")
         return 2
+    if args.cmd == "host" and getattr(args, "dealer", None) == "poker" and \
+            getattr(args, "clock", None) is not None:
+        _err("--dealer poker: a game dealt by mental poker has no answer clock yet "
+             "(--dealer host, or no --clock)")
+        return 2
     if not args.headless:
-        if args.cmd == "host" and getattr(args, "dealer", None) == "poker":
-            _err("--dealer poker: the app does not host a game dealt by mental poker yet; "
-                 "host it with --headless --bot")
-            return 2
-        return None
+        return None  # the app: a poker game (net.cli.dealer_choice) from wizwar_tui.pokerlink
     if not args.bot:
         _err("--headless needs --bot (someone has to play the seat)")
         return 2

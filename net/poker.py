@@ -965,7 +965,7 @@ class PokerHost:
                             return
             want = 1 + int(msg.get("bots", 0)) if isinstance(msg.get("bots", 0), int) else 0
             free = self.free()
-            if not problem and not 1 <= want <= len(free) - self.bots:
+            if not problem and not 1 <= want <= len(free):  # (the host's bots are seated)
                 problem = "the game is full"
             keys = msg.get("keys")
             if not problem and not (isinstance(keys, str) and len(keys) == 128):
@@ -983,7 +983,7 @@ class PokerHost:
                         put, close)
             self.procs.append(proc)
             self.log(f"{', '.join(proc.seats)} joined ({proc.name})")
-            if not self.free()[:len(self.free()) - self.bots]:
+            if not self.free():
                 self._joined.set()
             while True:
                 msg = await frames.read()
