@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 from collections.abc import Collection
@@ -216,9 +217,26 @@ async def host_poker(args: argparse.Namespace) -> int:
         return 1
     print(f"listening on {args.bind}:{port}", flush=True)
     print(game.lobby_line(), flush=True)
+    adv = None
+    if advertise_wanted(args.bind, getattr(args, "advertise", False)):
+        try:
+            adv = await advertise_poker(game, args.name)
+        except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
+            _err(f"could not advertise on the LAN ({exc}); join by address")
+        else:
+            seated = game.log
+
+            def log_and_update(msg: str) -> None:  # a join: the ad's seats follow
+                seated(msg)
+                asyncio.ensure_future(update_poker_ad(adv, game))
+
+            game.log = log_and_update
     try:
         final = await game.run()
     finally:
+        if adv is not None:
+            with contextlib.suppress(Exception):
+                await adv.stop()
         await game.close()
     if not final:
         _err(f"the game stopped: {game.stopped}"
@@ -323,6 +341,31 @@ async def advertise(game: Any, name: str, port: int, bind: str, taken: int) -> A
     game.on_change = lambda: asyncio.ensure_future(
         adv.update(taken + (remote - game.free_seats), game.free_seats))
     return adv
+
+
+async def advertise_poker(host: Any, name: str) -> Any:
+    """Announce a game dealt by mental poker (a started ``net.poker.PokerHost``) on the LAN
+    as :func:`advertise` does a ``HostGame``, with ``dealer=poker`` in its TXT record; the
+    seats are the host's own (its person's and its bots') and the free ones. Returns the
+    started ``Advertiser`` (:meth:`update_poker_ad` keeps it up to date)."""
+    from net.discovery import Advertiser, txt_fields
+    from net.protocol import PROTOCOL_VERSION
+
+    adv = Advertiser()
+    rules, opts = txt_fields(host.ruleset, host.options)
+    free = len(host.free())
+    await adv.start(name, host.port, proto=PROTOCOL_VERSION, ruleset=rules, options=opts,
+                    seats_taken=len(host.seat_ids) - free, seats_free=free, dealer="poker",
+                    interfaces=None if host.bind in ("0.0.0.0", "") else [host.bind])
+    return adv
+
+
+async def update_poker_ad(adv: Any, host: Any) -> None:
+    """Publish a poker game's seats as they fill (a failure is ignored: discovery is a
+    convenience only)."""
+    free = len(host.free())
+    with contextlib.suppress(Exception):
+        await adv.update(len(host.seat_ids) - free, free)
 
 
 def parse_target(target: str) -> tuple[str, int] | None:

@@ -193,3 +193,21 @@ async def test_join_a_poker_game_from_the_join_screen(tmp_path: Any) -> None:
         with contextlib.suppress(BaseException):
             await run
         await host.close()
+
+
+async def test_the_join_screen_lists_a_poker_game_with_its_dealer() -> None:
+    from net.discovery import GameAd
+
+    ads = [GameAd("poker night", "10.0.0.2", 7654, 5, "wizwar/3", "players=2", 1, 1,
+                  "poker night._wizwar._tcp.local.", ("10.0.0.2",), dealer="poker"),
+           GameAd("quick", "10.0.0.3", 7654, 5, "wizwar/3", "players=2", 1, 1,
+                  "quick._wizwar._tcp.local.", ("10.0.0.3",), dealer="host")]
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.push_screen(JoinScreen(games=ads, discover=False))
+        await until(pilot, lambda: isinstance(app.screen, JoinScreen), what="join")
+        await pilot.pause()
+        lines = [str(o.prompt) for o in app.screen.query_one("#join-games", OptionList).options]
+        assert "mental poker" in lines[0] and "mental poker" not in lines[1]
+        assert "host deals" in lines[1]

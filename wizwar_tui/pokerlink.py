@@ -144,9 +144,9 @@ class PokerLink(LanLink):
         if self.session.started and self.phase in ("lobby", "connecting"):
             self.phase = "playing"
         if self.advertiser is not None and self.host is not None:
-            free = len(self.host.free())
-            task = asyncio.ensure_future(self._update_ad(len(self.host.seat_ids) - free,
-                                                         free))
+            from net.cli import update_poker_ad
+
+            task = asyncio.ensure_future(update_poker_ad(self.advertiser, self.host))
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
         if self.session.started and not self.game_shown:
             self.game_shown = True
@@ -202,21 +202,13 @@ class PokerLink(LanLink):
         self.changed()
 
     async def start_advertising(self) -> None:
-        """Advertise the hosted game on the LAN (mDNS), with its dealer; a failure is only
-        logged."""
+        """Advertise the hosted game on the LAN (mDNS), with its dealer
+        (:func:`net.cli.advertise_poker`); a failure is only logged."""
         assert self.host is not None
-        from net.discovery import Advertiser, txt_fields
-        from net.protocol import PROTOCOL_VERSION
+        from net.cli import advertise_poker
 
-        host = self.host
-        adv = Advertiser()
-        free = len(host.free())
         try:
-            rules, opts = txt_fields(host.ruleset, host.options)
-            await adv.start(self.name, host.port, proto=PROTOCOL_VERSION, ruleset=rules,
-                            options=opts, seats_taken=len(host.seat_ids) - free,
-                            seats_free=free, dealer="poker",
-                            interfaces=None if host.bind in ("0.0.0.0", "") else [host.bind])
+            adv = await advertise_poker(self.host, self.name)
         except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
             self.log(f"could not advertise on the LAN ({exc}); friends can still join by "
                      "address")
