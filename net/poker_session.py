@@ -46,13 +46,16 @@ class PokerSession(NetSession):
 
     @property
     def options(self) -> dict[str, Any]:
-        """The game's options (known from the host's table)."""
-        return self.player.options
+        """The game's options (the host's own; a joiner's from the host's table)."""
+        return self.player.options or (self.host.options if self.host is not None else {})
 
     @property
     def human(self) -> str:
-        """This process's person's seat ("" until the table is known)."""
-        return self.player.mine[0] if self.player.mine else ""
+        """This process's person's seat (the host's: the first; a joiner's: "" until the
+        table is known)."""
+        if self.player.mine:
+            return self.player.mine[0]
+        return self.host.seat_ids[0] if self.host is not None else ""
 
     @property
     def started(self) -> bool:
