@@ -526,8 +526,10 @@ class HostFormScreen(Screen[None]):
     """The host's form: the game's name on the LAN, then every option of the game's schema
     (``ruleset.options``: labels and allowed values from it, each typed as text: ``3``,
     ``yes``/``no``, a choice's word), the seats played by the host's bots, the port and the
-    listen address; then the lobby. A value or combination the ruleset refuses is said in
-    its words (``OptionError``) and the form stays open."""
+    listen address, and for a game that deals secret cards the dealer (``poker``: mental
+    poker, the default when two or more people play; ``host``: the host's dealer); then the
+    lobby. A value or combination the ruleset refuses is said in its words (``OptionError``)
+    and the form stays open."""
 
     CSS_PATH = "lan.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
@@ -570,8 +572,7 @@ class HostFormScreen(Screen[None]):
             out.append((f"opt-{o.name}", o.label, o.allowed(), kind))
         out += [("bots", "Bots", "seats played by your bots", "integer")]
         if self.deals:
-            out.append(("dealer", "Dealer", "poker: nobody reads a hand not his · host: "
-                        "faster, the host could", "text"))
+            out.append(("dealer", "Dealer", "poker (secret) or host (fast)", "text"))
         out += [
                 ("port", "Port", f"TCP port (default {DEFAULT_PORT})", "integer"),
                 ("bind", "Listen address", "0.0.0.0 all networks · 127.0.0.1 local", "text")]
