@@ -211,3 +211,21 @@ async def test_the_join_screen_lists_a_poker_game_with_its_dealer() -> None:
         lines = [str(o.prompt) for o in app.screen.query_one("#join-games", OptionList).options]
         assert "mental poker" in lines[0] and "mental poker" not in lines[1]
         assert "host deals" in lines[1]
+
+
+def test_wizwar_host_dealer_poker_runs_in_the_app_and_refuses_a_clock(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``wizwar host --dealer poker`` is the app's now (``net.cli.run`` hands it over);
+    with ``--clock`` it is refused in words (a poker game has no answer clock yet)."""
+    from net.cli import prepare, run
+    from wizwar_tui.cli import build_parser
+
+    rs = registry.get("wizwar")
+    p = build_parser(dict.fromkeys(("play", "host", "selfplay"), rs))
+    args = p.parse_args(["host", "--dealer", "poker"])
+    prepare(p, args)
+    assert run(args) is None  # the app hosts it
+    args = p.parse_args(["host", "--dealer", "poker", "--clock", "20"])
+    prepare(p, args)
+    assert run(args) == 2
+    assert "no answer clock" in capsys.readouterr().err
