@@ -905,6 +905,8 @@ class PokerHost:
         self._joined = asyncio.Event()
         self._server: asyncio.base_events.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: the host's own process's game (its Player's run), once :meth:`run` started it
+        self.player_task: asyncio.Future[str] | None = None
 
     async def _local_send(self, msg: Msg) -> None:
         await self.inbox.put((0, msg))
@@ -1045,7 +1047,7 @@ class PokerHost:
         :attr:`cheater` names a cheat)."""
         if self._server is None:
             await self.start()
-        task = asyncio.ensure_future(self._player())
+        task = self.player_task = asyncio.ensure_future(self._player())
         try:
             if len(self.seat_ids) - self.bots > 1:
                 async with asyncio.timeout(THINK):

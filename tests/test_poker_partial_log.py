@@ -105,3 +105,57 @@ def test_a_process_killed_mid_game_leaves_a_log_that_replays(
     assert loaded.end is None and len(loaded.records) >= 6
     st = log.replay(loaded)
     assert rs.state_hash(st) == guest.records[-1]["hash"]
+
+
+def test_a_poker_session_plays_a_whole_game_from_submitted_moves(tmp_path: Any) -> None:
+    """The app's PokerSession (net/poker_session.py): the person's moves go in through
+    ``submit`` (checked first: another seat's move or an illegal one is refused), the player
+    awaits them, the game ends on one hash and its audit, and the log is the whole one."""
+    from core.engine import IllegalAction
+    from net.poker_session import PokerSession
+
+    rs = registry.get("wizwar")
+
+    async def main() -> tuple[str, str, PokerSession, list[str]]:
+        host = PokerHost(rs, players=2, log_dir=str(tmp_path / "h"), seed="session")
+        session = PokerSession(host.player, host=host)
+        host.player.choose = session.choose
+        refused: list[str] = []
+        mine: list[Any] = []
+
+        def moved() -> None:  # the person plays the bot's move when his seat is to move
+            if session.over or session.to_move()[:1] != [session.human]:
+                return
+            if not session._waiting:
+                asyncio.get_running_loop().call_soon(moved)
+                return
+            try:  # a move for the other seat is refused in words, and nothing is sent
+                session.submit("P2 end")
+            except IllegalAction as exc:
+                refused.append(str(exc))
+            mine.append(rs.bot_act(host.player.state, session.human))
+            session.submit(mine[-1])
+
+        host.player.on_change = moved
+        port = await host.start()
+        guest = Player(rs, _none_send, _none_recv, choose=_bot, seed="session:1")
+        got = await asyncio.gather(host.run(), join(guest, "127.0.0.1", port, "g"))
+        await host.close()
+        assert [str(r["action"]) for r in host.player.records
+                if r["action"].actor == "P1"] == [str(a) for a in mine]
+        return got[0], got[1], session, refused
+
+    a, b, session, refused = asyncio.run(main())
+    assert a and a == b
+    assert session.over and session.result().over
+    assert len(refused) > 5 and all(r for r in refused)
+    final = log.read(open(session.player.log_path, "rb").read())
+    assert final.end is not None and rs.state_hash(log.replay(final)) == a
+
+
+async def _none_send(_m: Any) -> None:
+    raise AssertionError("not joined")
+
+
+async def _none_recv() -> None:
+    return None

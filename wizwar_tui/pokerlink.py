@@ -237,6 +237,11 @@ class PokerLink(LanLink):
         if self.host is not None:
             with contextlib.suppress(Exception):
                 await self.host.close()
+            task = self.host.player_task
+            if task is not None and not task.done():  # the host's own seat's game
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
 
 def new_poker_host(app: Any, name: str, seats: int, bots: int, port: int, bind: str,
