@@ -61,7 +61,7 @@ from core.beacon import BeaconError, Chain, Tracker
 from core.codec import pack
 from core.engine import Ruleset
 from net.lan import joint_seed, nonce_commit, write_desync_report
-from net.logfiles import log_name
+from net.logfiles import log_name, now_text
 from net.mental import (
     MentalDealer,
     MentalError,
@@ -726,8 +726,9 @@ class Player:
         if self.log_dir is None:
             return
         rs = self.ruleset
+        self._started = now_text()  # metadata for the saved games list, never replayed
         head = log.header(rs, self.options, self.seed_bytes, kind="host",
-                          viewer=self.mine[0], names=self.names,
+                          viewer=self.mine[0], names=self.names, started=self._started,
                           deal=self.hooks.deal(self._faces(), self._commits()),
                           extra={"dealer": "poker", "audit": "unfinished", "game": self.game,
                                  "beacon": {"chains": self.tips}})
@@ -778,6 +779,7 @@ class Player:
         n = len(faces[0])
         head = log.header(rs, self.options, self.seed_bytes, kind="host",
                           viewer=self.mine[0], names=self.names,
+                          started=getattr(self, "_started", ""),
                           deal=self.hooks.deal([faces[0][c] for c in range(n)],
                                                self._commits()),
                           extra={"dealer": "poker", "audit": "passed", "game": self.game,
