@@ -742,7 +742,7 @@ def refusal(args: argparse.Namespace) -> str:
     ("" when it can): a blank ``--name``; ``--bot``/``--bots`` (and so ``--headless``) for
     a game without bots (``ruleset.bot_levels`` empty); ``--clock`` for a game that refuses
     the answer clock (``ruleset.answer_clock_refusal``) and ``--dealer`` for one that deals
-    no secret; the SSH or web flags without ``--ssh`` or ``--web``."""
+    no secret; ``--dealer poker`` with ``--ssh``/``--web``; the SSH or web flags without ``--ssh`` or ``--web``."""
     rs: Ruleset = args.ruleset
     if args.cmd == "join" and _blank(args.name):
         return "--name: your player name cannot be empty (the other players see it)"
@@ -761,6 +761,10 @@ def refusal(args: argparse.Namespace) -> str:
         if getattr(args, "dealer", None) and not rs.dealing().values(args.options):
             return (f"--dealer: {rs.title} deals no secret, so there is no dealer to choose "
                     "(its secrets are each held by their owner)")
+    if args.cmd == "host" and getattr(args, "dealer", None) == "poker" and (
+            getattr(args, "ssh", None) or getattr(args, "web", None)):
+        return ("--dealer poker: every SSH or browser player's game runs in the host's "
+                "process, so the host deals it (--dealer host, or host without --ssh/--web)")
     if args.cmd == "host":
         for flag, needs in (("ssh_password", "ssh"), ("ssh_keys", "ssh"),
                             ("web_password", "web"), ("web_url", "web")):

@@ -238,3 +238,7 @@ def test_wizwar_host_dealer_poker_runs_in_the_app_and_refuses_a_clock(
     prepare(p, args)
     assert run(args) == 2
     assert "no answer clock" in capsys.readouterr().err
+    args = p.parse_args(["host", "--dealer", "poker", "--ssh", "2222"])
+    prepare(p, args)
+    assert run(args) == 2
+    assert "the host deals it" in capsys.readouterr().err
