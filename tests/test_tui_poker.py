@@ -242,3 +242,16 @@ def test_wizwar_host_dealer_poker_runs_in_the_app_and_refuses_a_clock(
     prepare(p, args)
     assert run(args) == 2
     assert "the host deals it" in capsys.readouterr().err
+
+
+async def test_the_lobby_of_a_game_the_host_deals_says_so() -> None:
+    """The trusted host's dealer stays an option; its lobby says it can read every hand."""
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.host_lan(name="fast", seats=2, bots=0, port=0, bind="127.0.0.1", dealer="host")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        await pilot.pause()
+        assert not isinstance(app.lan, PokerLink)
+        assert "Dealer: the host (it can read every hand; faster)" in text_of(
+            app.screen, "#lobby-info")
