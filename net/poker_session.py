@@ -149,8 +149,14 @@ class PokerSession(NetSession):
         try:
             while True:
                 action = await self._moves.get()
-                if not beacon.why_illegal(self.ruleset, state, action):
+                why = beacon.why_illegal(self.ruleset, state, action)
+                if not why:
                     return action
+                # never expected (the state does not move while the person's seat is to
+                # move), but a move dropped must not leave his screen waiting for it
+                self.player.last_reject = f"{action}: {why}"
+                if self.player.on_change is not None:
+                    self.player.on_change()
         finally:
             self._waiting = False
 

@@ -159,3 +159,30 @@ async def _none_send(_m: Any) -> None:
 
 async def _none_recv() -> None:
     return None
+
+
+def test_a_move_no_longer_legal_is_dropped_in_words() -> None:
+    """PokerSession.choose drops a queued move that is not legal on the state it is asked
+    for (the screen is told: its pending move does not wait forever) and takes the next."""
+    from types import SimpleNamespace
+
+    from net.poker_session import PokerSession
+
+    rs = registry.get("wizwar")
+    st = rs.new_game(rs.validate_options({"players": 2}), 7)
+    seat = rs.to_move(st)[0]
+    other = "P2" if seat == "P1" else "P1"
+    told: list[str] = []
+    player = SimpleNamespace(ruleset=rs, state=st, mine=[seat], last_reject="",
+                             on_change=lambda: told.append(player.last_reject))
+    session = PokerSession(player)
+
+    async def main() -> Any:
+        session._moves.put_nowait(rs.parse_action(f"{other} end"))  # not this seat's turn
+        good = rs.legal_actions(st, seat)[0]
+        session._moves.put_nowait(good)
+        return good, await session.choose(st, seat)
+
+    good, got = asyncio.run(main())
+    assert got == good
+    assert len(told) == 1 and told[0].startswith(f"{other} end: ")
