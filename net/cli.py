@@ -241,6 +241,7 @@ async def host_poker(args: argparse.Namespace) -> int:
     if not final:
         _err(f"the game stopped: {game.stopped}"
              + (f"; report in {game.report}" if game.report else ""))
+        say_log(game.player.log_path)  # the log as the game went
         return 2
     say_log(game.player.log_path)
     res = rs.result(game.player.state)
@@ -271,6 +272,7 @@ async def join_poker(args: argparse.Namespace, rs: Ruleset, host: str, port: int
         final = await join(player, host, port, args.name)
     except Stopped as exc:
         _err(f"the game stopped: {exc}" + (f" ({exc.seat} cheated)" if exc.seat else ""))
+        say_log(player.log_path)  # the log as the game went (docs/protocol.md, Logs)
         return 2
     except (ConnectionError, OSError) as exc:
         _err(f"cannot join {host}:{port}: {exc}")
