@@ -213,13 +213,13 @@ async def test_the_join_screen_lists_a_poker_game_with_its_dealer() -> None:
         assert "host deals" in lines[1]
         # choosing it joins as a poker process at once
         calls: list[tuple[Any, ...]] = []
-        app.join_poker = lambda *a, **k: calls.append(a)  # type: ignore[method-assign]
+        app.join_poker = lambda *a, **k: calls.append((*a, k))  # type: ignore[method-assign]
         lst = app.screen.query_one("#join-games", OptionList)
         lst.focus()
         lst.highlighted = 0
         await pilot.press("enter")
         await pilot.pause()
-        assert calls == [("10.0.0.2", 7654, "guest")]
+        assert calls == [("10.0.0.2", 7654, "guest", {"game": "wizwar"})]
 
 
 def test_wizwar_host_dealer_poker_runs_in_the_app_and_refuses_a_clock(

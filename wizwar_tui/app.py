@@ -426,11 +426,16 @@ class WizWarApp(App[int]):
         """Join the game at ``host:port`` dealt by mental poker (its host refused a joiner
         that does not deal it): a :class:`~wizwar_tui.pokerlink.PokerLink`, this seat played
         from the game screen, its keys in this process."""
+        from core.engine import UnknownRuleset
         from wizwar_tui.lobby import LobbyScreen
         from wizwar_tui.pokerlink import new_poker_peer
 
+        try:
+            link = new_poker_peer(self, host, port, name, save=self.save_games, game=game)
+        except UnknownRuleset as exc:  # an ad of a game this wizwar does not have
+            self.notify(f"Cannot join: {exc}", severity="error", timeout=10, markup=False)
+            return
         self.leave_lan()
-        link = new_poker_peer(self, host, port, name, save=self.save_games, game=game)
         self.lan = link
         link.listeners.append(lambda: self._join_failed(link))
         self.push_screen(LobbyScreen(link))

@@ -925,7 +925,7 @@ class JoinScreen(Screen[None]):
             for g in self.games:
                 if g.name == self.auto_join:
                     self.auto_join = ""
-                    self.join(g.host, g.port, g.dealer)
+                    self.join(g.host, g.port, g.dealer, g.game)
                     return
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -934,7 +934,7 @@ class JoinScreen(Screen[None]):
         oid = event.option.id or ""
         if oid.startswith("g"):
             g = self.games[int(oid[1:])]
-            self.join(g.host, g.port, g.dealer)
+            self.join(g.host, g.port, g.dealer, g.game)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the address field joins that address."""
@@ -971,14 +971,15 @@ class JoinScreen(Screen[None]):
         if event.widget.id == "join-addr":
             event.widget.select_on_focus = True  # type: ignore[attr-defined]
 
-    def join(self, host: str, port: int, dealer: str = "") -> None:
+    def join(self, host: str, port: int, dealer: str = "", game: str = "") -> None:
         """Join ``host:port`` under the typed name (a game its ad says is dealt by mental
         poker, ``dealer`` ``poker``, as a poker process at once; another host that deals by
-        poker refuses the first hello, and the app joins it so then)."""
+        poker refuses the first hello, and the app joins it so then); ``game``: the ruleset
+        the ad names."""
         self.show_error("")
         name = self.query_one("#join-name", Input).value.strip() or "guest"
         if dealer == "poker":
-            self.app.join_poker(host, port, name)  # type: ignore[attr-defined]
+            self.app.join_poker(host, port, name, game=game)  # type: ignore[attr-defined]
             return
         self.app.join_lan(host, port, name, retries=self.retries)  # type: ignore[attr-defined]
 
