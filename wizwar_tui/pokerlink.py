@@ -40,18 +40,20 @@ class PokerLink(LanLink):
     (``host`` None, ``target`` the host's address). Phases as :class:`LanLink`'s."""
 
     poker = True
+    session: PokerSession
 
     def __init__(self, app: Any, player: Player, name: str, *, host: PokerHost | None = None,
                  target: tuple[str, int] = ("", 0), player_name: str = "",
                  advertise: bool = False) -> None:
         # (LanLink.__init__ wires a HostGame/PeerGame: this link does its own)
         self.app = app
-        self.game = player  # type: ignore[assignment]
+        self.player = player
+        self.game = player  # type: ignore[assignment]  # (what LanLink's readers read)
         self.host = host
         self.target = target
         self.player_name = player_name or name
         self.save = None
-        self.session = PokerSession(player, host=host)  # type: ignore[assignment]
+        self.session = PokerSession(player, host=host)
         self.name = name
         self.advertise = advertise
         self.retries = 0
@@ -65,7 +67,7 @@ class PokerLink(LanLink):
         self.listeners = []
         player.on_change = self.changed
         player.log = self.log
-        player.choose = self.session.choose  # type: ignore[attr-defined]
+        player.choose = self.session.choose
         if host is not None:
             host.log = self.log
 
@@ -104,7 +106,7 @@ class PokerLink(LanLink):
         cards."""
         if self.host is not None:
             return self.host.lobby_line()
-        p = self.game
+        p = self.player
         bots = [f"{s} (bot) on {ss[0]}'s machine" for _proc, ss in sorted(p.plays.items())
                 for s in ss[1:]]
         return dealer_line("poker", 0, []) + ("; " + ", ".join(bots) if bots else "")
@@ -118,9 +120,8 @@ class PokerLink(LanLink):
                      for s in p.seats}
             order = self.host.seat_ids
         else:
-            p = self.game
-            names = dict(zip(p.seats, p.names, strict=False))
-            order = p.seats
+            names = dict(zip(self.player.seats, self.player.names, strict=False))
+            order = self.player.seats
         out = []
         for s in order:
             who = names.get(s, "")
@@ -131,7 +132,7 @@ class PokerLink(LanLink):
 
     def take_reject(self) -> str:
         """The last refusal of one of our actions, once ("" if none new)."""
-        p = self.game
+        p = self.player
         reason, p.last_reject = p.last_reject, ""
         return reason
 
@@ -170,15 +171,15 @@ class PokerLink(LanLink):
     async def run_peer(self) -> None:
         """Join the game and play it to its end (``net.poker.join``)."""
         try:
-            final = await join(self.game, self.target[0], self.target[1], self.player_name)
+            final = await join(self.player, self.target[0], self.target[1], self.player_name)
         except asyncio.CancelledError:
             raise
         except Stopped as exc:
             final = ""
             why = str(exc) + (f" ({exc.seat} cheated)" if exc.seat else "")
-            if not self.game.plays:  # never seated
+            if not self.player.plays:  # never seated
                 self.phase, self.problem = "refused", f"the host refused: {why}"
-                self.session.stopped = why  # type: ignore[attr-defined]
+                self.session.stopped = why
                 self.changed()
                 return
             self._ended("", why)
@@ -197,7 +198,7 @@ class PokerLink(LanLink):
         else:
             self.phase = "failed"
             self.problem = f"the game stopped: {why or 'the host closed it'}"
-            self.session.stopped = self.problem  # type: ignore[attr-defined]
+            self.session.stopped = self.problem
         self.close_log()
         self.changed()
 
@@ -221,7 +222,7 @@ class PokerLink(LanLink):
 
     def close_log(self) -> None:
         """Say where the game's log is (written by the player as the game goes)."""
-        path = self.game.log_path
+        path = self.player.log_path
         if path and os.path.exists(path) and f"game log: {path}" not in self.messages:
             self.messages.append(f"game log: {path}")
 
