@@ -24,13 +24,61 @@ from core.engine import (
 
 RULES_VERSION = 1
 
+def parse_teams(text: str, players: int) -> list[list[str]]:
+    """The ``teams`` option (R105): ``P1+P3,P2+P4`` as ``[["P1", "P3"], ["P2", "P4"]]``;
+    ``""`` or ``none`` for no teams. Each team names two or more seats of the game, each seat
+    in one team at most, and at least two sides are left. Raises :class:`OptionError`.
+    Source: rules.md R105, R109."""
+    t = text.strip().upper().replace(" ", "")
+    if t in ("", "NONE"):
+        return []
+    seats = [f"P{i + 1}" for i in range(players)]
+    teams: list[list[str]] = []
+    seen: set[str] = set()
+    for part in t.split(","):
+        team = part.split("+")
+        bad = [x for x in team if x not in seats]
+        if bad or len(team) < 2:
+            raise OptionError(f"Teams (teams): {text!r}: each team is two or more of "
+                              f"{', '.join(seats)} joined by +, teams split by commas "
+                              "(P1+P3,P2+P4) (R105)")
+        twice = [x for x in team if x in seen or team.count(x) > 1]
+        if twice:
+            raise OptionError(f"Teams (teams): {twice[0]} is in two teams (R105)")
+        seen.update(team)
+        teams.append(team)
+    sides = len(teams) + players - len(seen)
+    if sides < 2:
+        raise OptionError(f"Teams (teams): {text!r} leaves one side: nobody to play against "
+                          "(R105)")
+    return teams
+
+
+def parse_armies(text: str, players: int) -> dict[str, str]:
+    """The ``armies`` option (R8): one army a seat in seat order, ``elves,orcs``; ``""`` for
+    the standard (Elves for odd seats, Orcs for even ones). Raises :class:`OptionError`."""
+    from core.wizardkings.units import ARMIES
+
+    t = text.strip().lower().replace(" ", "")
+    if not t:
+        return {}
+    items = t.split(",")
+    if len(items) != players or any(x not in ARMIES for x in items):
+        raise OptionError(f"Armies (armies): {text!r}: give one army a seat, {players} in all, "
+                          f"each one of {', '.join(sorted(ARMIES))} (elves,orcs) (R8)")
+    return {f"P{i + 1}": x for i, x in enumerate(items)}
+
+
 def _check(o: dict[str, Any]) -> None:
     """4 players play on the 4-map layout, each owning one map; 2 on a 2-map layout (R8,
-    R21). Raises :class:`OptionError`."""
+    R21); the teams and armies name the game's seats (R105, R8). Raises
+    :class:`OptionError`."""
     four = o["layout"] == "4-map"
     if (o["players"] == 4) != four:
         raise OptionError("4 players play on the 4-map layout (each owns a map), 2 players on "
                           "a 2-map layout (R8, R21)")
+    parse_teams(o["teams"], o["players"])
+    parse_armies(o["armies"], o["players"])
 
 
 OPTIONS = OptionsSchema((
@@ -47,6 +95,17 @@ OPTIONS = OptionsSchema((
     Option("turn_limit", "int", 30, "Turn limit",
            "a cities game is a draw after this turn (project decision); 0: none",
            choices=(30, 10, 0)),
+    Option("dispel", "bool", True, "Dispel",
+           "wizards may dispel the other side's spells (R85; the seed's optional rule)"),
+    Option("chaos", "bool", True, "Chaos units",
+           "Chaos blocks may be raised and built (R9, R109)"),
+    Option("budget", "int", 100, "Budget",
+           "gold to raise a custom army with (R9)", lo=10, hi=1000),
+    Option("teams", "str", "", "Teams",
+           "alliances for 4 players, e.g. P1+P3,P2+P4; empty: each against all (R105)",
+           max_len=32),
+    Option("armies", "str", "", "Armies",
+           "one army a seat, e.g. orcs,elves; empty: Elves, then Orcs (R8)", max_len=48),
 ), check=_check)
 
 
@@ -97,6 +156,8 @@ class WizardKings(Ruleset):
         o = dict(G.DEFAULTS)
         o.update(self.validate_options(options))
         o["maps"] = {"2-map": [1, 2], "2-map-strait": [1, 3]}.get(o["layout"], [1, 2, 3, 4])
+        o["teams"] = parse_teams(o.get("teams") or "", int(o["players"]))
+        o["armies"] = parse_armies(o.get("armies") or "", int(o["players"]))
         g = G.blank(o, seed)
         if isinstance(deal, dict) and deal.get("blocks") == "owner":
             g["net"] = True  # Part M: this process holds only its own blocks
