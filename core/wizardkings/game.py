@@ -1269,12 +1269,18 @@ def blank(options: Dict, seed: Any) -> Dict:
     """The state dict of a game with these options before deployment (R8, R11)."""
     players = [f"P{i + 1}" for i in range(int(options["players"]))]
     armies = {p: ("elves" if i % 2 == 0 else "orcs") for i, p in enumerate(players)}
-    for p, a in options.get("armies", {}).items():
+    given, teams = options.get("armies", {}), options.get("teams", [])
+    if isinstance(given, str) or isinstance(teams, str):  # the options' words (R109)
+        from core.wizardkings.ruleset import parse_armies, parse_teams
+
+        given = parse_armies(given, len(players)) if isinstance(given, str) else given
+        teams = parse_teams(teams, len(players)) if isinstance(teams, str) else teams
+    for p, a in given.items():
         armies[p] = a
     maps = list(options["maps"])
     owners = options.get("owners") or {p: [maps[i]] for i, p in enumerate(players) if i < len(maps)}
     sides: dict[str, str] = {}
-    for team in options.get("teams", []):
+    for team in teams:
         for p in team:
             sides[p] = team[0]
     return {"seq": 0, "seed": str(seed if not isinstance(seed, bytes) else seed.hex()),
