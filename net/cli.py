@@ -145,7 +145,7 @@ def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = ""
                            help=(o.help or o.label) + default)
         else:
             g.add_argument(*flags, dest=_dest(o), action=once, default=None, metavar="VALUE",
-                           type=str.lower if o.kind == "choice" else None,  # as coerce does
+                           type=str.lower if o.kind == "choice" else str,  # as coerce does
                            choices=list(o.choices) or None, help=(o.help or o.label) + default)
 
 
