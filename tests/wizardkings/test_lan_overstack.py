@@ -139,3 +139,62 @@ def test_an_eliminate_that_was_not_needed_passes_the_public_checks_and_fails_the
     assert RS.why_illegal(peers[""], elim) == ""
     with pytest.raises(IllegalAction, match="nothing is overstacked"):
         _audit_replay(2, [*whole, elim], edit)
+
+
+def test_a_retreat_on_a_lan_names_its_eliminations_and_reveals_them() -> None:
+    """R121's retreat: a unit retreating into a hex where its side already has four units
+    overstacks it, so the retreat names the block eliminated (``eliminate=``); the owner's
+    state refuses the retreat without it; the named block is revealed by its owner's state
+    as part of the retreat (a reveal stage, then play goes on) and every peer learns it."""
+    peers = _peers(1)
+    whole: list[Any] = []
+    act = functools.partial(RS.bot_act, level="captain")
+    found = None
+    while found is None and not RS.result(peers[""]).over:
+        st = RS.stage(peers[""])
+        if st.kind == "act" and peers[""].d["battle"] and not peers[""].d["battle"]["victor"]:
+            p = st.players[0]
+            mine = peers[p].d
+            bh = mine["battle"]["hex"]
+            busy = {bh, *mine["contacts"]}
+            crowd = [b for b, x in sorted(mine["blocks"].items(), key=lambda i: G.bkey(i[0]))
+                     if x["owner"] == p and x["state"] == "map" and x["at"] not in busy
+                     and not G.utype(mine, b).wizard
+                     and G.utype(mine, b).ability not in ("castle", "aquatic", "flyer")]
+            for a in RS.legal_actions(peers[p], p):
+                if a.verb == "retreat" and len(a.words) == 2 and "-" not in a.words[1]:
+                    dest = a.words[1]
+                    if G.on_map(mine, dest) or G.bd(mine).hexes[dest].water:
+                        continue
+                    movers = [b for b in crowd if mine["blocks"][b]["at"] != dest][:4]
+                    if len(movers) == 4:
+                        found = (p, a, dest, movers)
+                        break
+        if found is None:
+            _step(peers, whole, act)
+    assert found is not None
+    p, retreat, dest, movers = found
+
+    def edit(st: Any) -> None:
+        for b in movers:
+            st.d["blocks"][b]["at"] = dest
+    index = len(whole)
+    for x in peers.values():
+        edit(x)
+    assert "overstacks" in RS.why_illegal(peers[p], retreat)
+    assert RS.why_illegal(peers[""], retreat) == ""  # 5 blocks: publicly it may fit
+    named = next(a for a in RS.legal_actions(peers[p], p) if a.verb == "retreat"
+                 and a.words[:2] == retreat.words and len(a.words) == 3)
+    victim = G.bid(p, int(named.words[2].split("=")[1]))
+    _step(peers, whole, None, named)
+    st = RS.stage(peers[""])
+    assert st.kind == "reveal" and st.holder == p
+    _step(peers, whole, None)  # the owner's state answers: the block's face
+    face = peers[p].d["blocks"][victim]["seen"]
+    for x in peers.values():
+        b = x.d["blocks"][victim]
+        assert b["state"] != "map" and b["seen"] == face and b["type"] == face[0]
+        assert sum(1 for y in G.on_map(x.d, dest) if x.d["blocks"][y]["owner"] == p) == 4
+    assert RS.stage(peers[""]).kind != "reveal"  # play went on
+    audit = _audit_replay(1, whole, (index, edit))
+    assert RS.state_hash(audit) == RS.state_hash(peers[""])
