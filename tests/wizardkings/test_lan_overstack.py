@@ -75,6 +75,7 @@ def test_an_overstack_on_a_lan_is_settled_and_the_eliminated_block_revealed_to_a
     away = next(x for b, x in p1.d["blocks"].items() if x["owner"] == "P1"
                 and x["state"] == "map" and x["at"] != dest)
     assert f"not in {dest}" in RS.why_illegal(peers[""], parse(f"P1 eliminate {away['label']}"))
+    assert RS.bot_act(p1, "P1", "captain").verb == "eliminate"  # the bots settle it too
     elim = legal[0]
     victim = G.bid("P1", int(elim.words[0]))
     _step(peers, whole, None, elim)
