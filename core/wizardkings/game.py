@@ -379,7 +379,7 @@ def close_window(g: Dict) -> None:
     why = public_count_why(g, w["hex"], side(g, w["player"]))
     if why:
         raise IllegalAction(why)
-    g["window"] = None
+    del g["window"]  # (only a networked state ever has the key: local hashes stay as they were)
 
 
 def overstacked(g: Dict, h: str, s: str) -> tuple[int, int]:
@@ -1292,7 +1292,7 @@ def blank(options: Dict, seed: Any) -> Dict:
             "blocks": {}, "used": {p: [] for p in players},
             "pool": {p: {t: u.pool for t, u in ARMIES[armies[p]].items()} for p in players},
             "entries": {}, "counts": {}, "pins": {}, "contacts": {}, "start_occ": {},
-            "battle": None, "settle": None, "window": None, "mspell": None, "treasury": {}, "orders": {}, "deployed": [],
+            "battle": None, "settle": None, "mspell": None, "treasury": {}, "orders": {}, "deployed": [],
             "vp": {p: 0 for p in players}, "out": [], "winner": "", "how": "", "forced": None}
 
 

@@ -91,7 +91,7 @@ def test_an_overstack_on_a_lan_is_settled_and_the_eliminated_block_revealed_to_a
     assert "nothing is overstacked" in RS.why_illegal(p1, parse(f"P1 eliminate {left[3:]}"))
     assert {a.verb for a in RS.legal_actions(p1, "P1")} != {"eliminate"}
     _step(peers, whole, None, parse("P1 end"))
-    assert not peers[""].d["window"]
+    assert not peers[""].d.get("window")
     assert RS.why_illegal(peers[""], parse(f"P1 eliminate {left[3:]}"))  # too late
     audit = _audit_replay(2, whole, edit)
     assert RS.state_hash(audit) == RS.state_hash(peers[""])
