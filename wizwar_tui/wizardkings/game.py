@@ -1325,6 +1325,8 @@ def event_words(e: Any) -> str:
             return f"  {d['block']} loses a step (strength {d['strength']})"
         if k == "eliminated":
             return f"  {d['block']} ({d['type']}) eliminated: {d['cause']}"
+        if k == "eliminating":  # on a LAN (R121): revealed, then eliminated
+            return f"  {d['block']} in {d['hex']} is eliminated (overstack): its owner reveals it"
         if k == "battle_ended":
             return f"Battle in {d['hex']} ends: {d.get('victor') or 'nobody'} holds it"
         if k == "treasury":
