@@ -365,18 +365,26 @@ def public_count_why(g: Dict, h: str, s: str, leaving: int = 0) -> str:
     return ""
 
 
-def close_window(g: Dict) -> None:
-    """The settlement of the open window is over (R121): its player's next action is not an
-    ``eliminate``. Refused while this process knows his side is still overstacked there (his
-    own peer), or when the public count fails (every peer); the rest is the final audit's
-    (R115). Raises :class:`IllegalAction`. Source: rules.md R121."""
+def window_why(g: Dict) -> str:
+    """Why the open window's settlement may not end now (R121): this process knows its
+    player's side is still overstacked there (his own peer, the audit), or the public count
+    fails (every peer); ``""`` when it may, or no window is open."""
     w = g.get("window")
     if not w:
-        return
+        return ""
     ex = known_excess(g, w["player"])
     if ex is not None and ex != (0, 0):
-        raise IllegalAction(f"settle the overstack in {w['hex']} first: eliminate blocks (R47)")
-    why = public_count_why(g, w["hex"], side(g, w["player"]))
+        return f"settle the overstack in {w['hex']} first: eliminate blocks (R47)"
+    return public_count_why(g, w["hex"], side(g, w["player"]))
+
+
+def close_window(g: Dict) -> None:
+    """The settlement of the open window is over (R121): its player's next action is not an
+    ``eliminate``. Refused for :func:`window_why`'s reason; the rest is the final audit's
+    (R115). Raises :class:`IllegalAction`. Source: rules.md R121."""
+    if "window" not in g:
+        return
+    why = window_why(g)
     if why:
         raise IllegalAction(why)
     del g["window"]  # (only a networked state ever has the key: local hashes stay as they were)

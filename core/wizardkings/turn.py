@@ -1871,13 +1871,7 @@ def must_eliminate(g: Dict, p: str) -> bool:
     open and closing it would be refused (his peer knows the overstack, or the public count
     fails)."""
     w = g.get("window")
-    if not w or w["player"] != p:
-        return False
-    try:
-        G.close_window(G.copy_dict(g))
-    except IllegalAction:
-        return True
-    return False
+    return bool(w and w["player"] == p and G.window_why(g))
 
 
 def legal_actions(st: G.State, p: str) -> list[Action]:
