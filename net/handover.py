@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
