@@ -326,7 +326,8 @@ async def come_back(player: Player, bind: str = "127.0.0.1") -> str:
         raise ValueError("come_back needs the keys a process kept (rejoin_from)")
     link = Link(player, bind)
     player.link = link  # type: ignore[attr-defined]
-    player.plays = {int(k): [] for k in player.addrs} | {player.proc: []}
+    none: list[str] = []
+    player.plays = {int(k): none for k in player.addrs} | {player.proc: none}
     await link.listen()
     link.relay_proc = player.proc  # its own relay (if it was the host) is the one gone
     player.send = player._real_send = link.send
