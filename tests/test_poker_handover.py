@@ -47,14 +47,15 @@ async def _kill(host: PokerHost, hosting: asyncio.Future[Any]) -> None:
 
 async def _handover_game(tmp: Any, seed: str, when: Callable[[PokerHost, list[Player]], bool],
                          said: list[str], back: bool = True,
+                         make: Callable[..., PokerHost] = PokerHost,
                          ) -> tuple[PokerHost, list[Any], list[Player]]:
     """A 3-seat game (the host's process and two joiners, every seat its bot): the host's
     process is killed once ``when(host, joiners)``; it comes back from its kept keys
     (``back``). Returns the host, every result (the returned host's, then the joiners')
     and the players (the returned host's, then the joiners')."""
     rs = registry.get("wizwar")
-    host = PokerHost(rs, players=3, keys_dir=str(tmp / "hkeys"), log_dir=str(tmp / "logs"),
-                     seed=seed)
+    host = make(rs, players=3, keys_dir=str(tmp / "hkeys"), log_dir=str(tmp / "logs"),
+                seed=seed)
     port = await host.start()
     joiners = [_player(rs, f"{seed}:{i}", tmp, log=said.append) for i in (1, 2)]
     async with asyncio.timeout(400):
@@ -104,3 +105,113 @@ def test_the_host_killed_between_actions_the_game_goes_on_and_ends_on_one_hash(
     assert players[0].mine == ["P1"] and players[0].seq == players[1].seq
     assert any("this process is the sequencer now" in x for x in said), said
     assert any("reaching P2's process" in x for x in said), said
+
+
+class DyingHost(PokerHost):
+    """A host whose process dies in the middle of routing its ``die_at``-th frame: that
+    frame (and every one after it) reaches only some processes, or none."""
+
+    die_at: int = 0
+    routed: int = 0
+    dead: bool = False
+
+    def _send(self, p: Any, msg: dict[str, Any]) -> None:
+        self.routed += 1
+        if self.routed >= self.die_at and p.proc > 1:
+            self.dead = True  # P3's process never gets it; P2's (and the host's) did
+        if self.dead:
+            return
+        super()._send(p, msg)
+
+
+@pytest.mark.parametrize("kind", ["deal", "reshuffle", "reveal", "partial"])
+def test_the_host_killed_mid_deal_mid_reshuffle_mid_reveal(tmp_path: Any, kind: str) -> None:
+    """The host's process dies during the first deal, during a reshuffle of the discard
+    (a new deal under way), while a card is opening (a partial unmasking boxed for one
+    seat relayed) and in the middle of relaying one frame (it reached P2's process, not
+    P3's): the game goes on at P2's process and ends on one hash; every log verifies."""
+    said: list[str] = []
+
+    def mid_deal(_h: PokerHost, js: list[Player]) -> bool:
+        d = js[1].dealer
+        return d is not None and 2 <= len(d.ledger.epochs[0].steps) < 5
+
+    def mid_reshuffle(_h: PokerHost, js: list[Player]) -> bool:
+        d = js[1].dealer
+        return d is not None and len(d.ledger.epochs) >= 2 and \
+            not d.ledger.done(d.ledger.epochs[-1])
+
+    def mid_reveal(h: PokerHost, js: list[Player]) -> bool:
+        return js[0].seq >= 5 and bool(h.frames) and h.frames[-1][1]["type"] == "unmask" \
+            and bool(h.frames[-1][1]["to"])
+
+    def partial(h: PokerHost, _js: list[Player]) -> bool:
+        return isinstance(h, DyingHost) and h.dead
+
+    when = {"deal": mid_deal, "reshuffle": mid_reshuffle, "reveal": mid_reveal,
+            "partial": partial}[kind]
+    def dying(*a: Any, **kw: Any) -> PokerHost:
+        h = DyingHost(*a, **kw)
+        h.die_at = 900
+        return h
+
+    host, got, players = asyncio.run(_handover_game(tmp_path, f"ho:{kind}", when, said,
+                                                    make=dying if kind == "partial" else PokerHost))
+    assert got[0] and got == [got[0]] * 3, (got, said[-5:])
+    _verified(players, got[0])
+    assert players[1].link.seq is not None  # type: ignore[attr-defined]
+    assert players[2].link.relay_proc == 1  # type: ignore[attr-defined]
+    if kind == "reshuffle":
+        assert players[1].timings.get("reshuffle"), "no reshuffle in this game"
+
+
+def test_the_host_back_then_a_joiner_killed_and_back(tmp_path: Any) -> None:
+    """The reverse: after the hand-over and the host's return, P3's process dies too and
+    comes back from its kept keys, reaching the sequencer; the game ends on one hash."""
+    said: list[str] = []
+    rs = registry.get("wizwar")
+
+    async def go() -> tuple[list[Any], list[Player]]:
+        host = PokerHost(rs, players=3, keys_dir=str(tmp_path / "hkeys"),
+                         log_dir=str(tmp_path / "logs"), seed="rev")
+        port = await host.start()
+        joiners = [_player(rs, f"rev:{i}", tmp_path, log=said.append) for i in (1, 2)]
+        async with asyncio.timeout(400):
+            hosting = asyncio.ensure_future(host.run())
+            tasks = []
+            for i, p in enumerate(joiners):
+                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
+                while len(host.procs) < 2 + i:
+                    await asyncio.sleep(0.01)
+            while joiners[0].seq < 8:
+                await asyncio.sleep(0.002)
+            kept = host.player.keys_path
+            assert kept is not None
+            await _kill(host, hosting)
+            again = Player(rs, host.player.send, host.player.recv,
+                           keys_dir=str(tmp_path / "hkeys"), log_dir=str(tmp_path / "logs"),
+                           rejoin_from=kept, log=said.append)
+            back = asyncio.ensure_future(come_back(again))
+            while again.seq < joiners[0].seq or again.seq < 20:
+                await asyncio.sleep(0.002)
+            third = joiners[1]
+            kept3 = third.keys_path
+            assert kept3 is not None
+            tasks[1].cancel()  # P3's process is gone: its links close, its memory is lost
+            with pytest.raises(asyncio.CancelledError):
+                await tasks[1]
+            third.link.closed = True  # type: ignore[attr-defined]
+            if third.link._writer is not None:  # type: ignore[attr-defined]
+                third.link._writer.close()  # type: ignore[attr-defined]
+            if third.link._server is not None:  # type: ignore[attr-defined]
+                third.link._server.close()  # type: ignore[attr-defined]
+            new3 = _player(rs, "unused", tmp_path, rejoin_from=kept3, log=said.append)
+            c = asyncio.ensure_future(come_back(new3))
+            got = await asyncio.gather(back, tasks[0], c, return_exceptions=True)
+        return list(got), [again, joiners[0], new3]
+
+    got, players = asyncio.run(go())
+    assert got[0] and got == [got[0]] * 3, (got, said[-6:])
+    _verified(players, got[0])
+    assert sum("P3 reached the sequencer" in x for x in said) == 2, said  # after each death
+    assert any("P1 reached the sequencer" in x for x in said), said
