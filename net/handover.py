@@ -138,16 +138,14 @@ class Link:
         self._reader = self._writer = None
         gone = ", ".join(p.plays.get(dead, [])) or "the relay"
         for c in sorted(q for q in p.plays if q != dead):
-            if c == p.proc and returning:
-                continue
+            if (c == p.proc and returning) or not p.addrs.get(c):
+                continue  # a process that announced no address is never the sequencer
             if c == p.proc:
                 self.log(f"{gone}'s process (the relay) is gone: this process is the "
                          "sequencer now")
                 self.become_sequencer()
                 return True
-            addr = p.addrs.get(c, "")
-            if not addr:
-                continue
+            addr = p.addrs[c]
             whom = ", ".join(p.plays[c])
             self.log(f"{gone}'s process (the relay) is gone: reaching {whom}'s process "
                      f"at {addr}")

@@ -215,3 +215,64 @@ def test_the_host_back_then_a_joiner_killed_and_back(tmp_path: Any) -> None:
     _verified(players, got[0])
     assert sum("P3 reached the sequencer" in x for x in said) == 2, said  # after each death
     assert any("P1 reached the sequencer" in x for x in said), said
+
+
+HOST_SCRIPT = """
+import asyncio, sys
+import net.poker
+from core import registry
+from net.poker import PokerHost
+
+async def main():
+    host = PokerHost(registry.get("wizwar"), players=3, keys_dir=sys.argv[1],
+                     log_dir=sys.argv[2], seed="kill9")
+    port = await host.start()
+    print(port, flush=True)
+    await host.run()
+
+asyncio.run(main())
+"""
+
+
+def test_kill_9_of_the_host_process_the_others_finish_the_game(tmp_path: Any) -> None:
+    """The host is a process of its own, killed with SIGKILL mid-game (no frame of its
+    own after that, its links reset by the kernel): the joiners hand over, the host's
+    keys kept in its data folder bring it back as a peer, and the game ends on one hash
+    with every log verifying."""
+    import os
+    import signal
+    import sys
+
+    rs = registry.get("wizwar")
+    said: list[str] = []
+    hkeys = tmp_path / "hkeys"
+
+    async def go() -> tuple[list[Any], list[Player]]:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", HOST_SCRIPT, str(hkeys), str(tmp_path / "logs"),
+            stdout=asyncio.subprocess.PIPE, cwd=os.getcwd())
+        assert proc.stdout is not None
+        port = int((await proc.stdout.readline()).decode())
+        joiners = [_player(rs, f"kill9:{i}", tmp_path, log=said.append) for i in (1, 2)]
+        async with asyncio.timeout(400):
+            tasks = [asyncio.ensure_future(play(joiners[0], "127.0.0.1", port, "ann"))]
+            await asyncio.sleep(0.3)  # seated first (the test does not depend on it)
+            tasks.append(asyncio.ensure_future(play(joiners[1], "127.0.0.1", port, "bob")))
+            while joiners[0].seq < 10:
+                await asyncio.sleep(0.002)
+            proc.send_signal(signal.SIGKILL)
+            await proc.wait()
+            kept = [f for f in os.listdir(hkeys) if joiners[0].game in f]
+            assert len(kept) == 1, kept
+            again = Player(rs, joiners[0].send, joiners[0].recv, keys_dir=str(hkeys),
+                           log_dir=str(tmp_path / "logs"),
+                           rejoin_from=str(hkeys / kept[0]), log=said.append)
+            tasks.insert(0, asyncio.ensure_future(come_back(again)))
+            got = await asyncio.gather(*tasks, return_exceptions=True)
+        return list(got), [again, *joiners]
+
+    got, players = asyncio.run(go())
+    assert got[0] and got == [got[0]] * 3, (got, said[-6:])
+    _verified(players, got[0])
+    assert sorted(s for p in players for s in p.mine) == ["P1", "P2", "P3"]
+    assert players[0].mine == ["P1"]
