@@ -146,12 +146,13 @@ class Link:
                 self.become_sequencer()
                 return True
             addr = p.addrs[c]
-            whom = ", ".join(p.plays[c])
-            self.log(f"{gone}'s process (the relay) is gone: reaching {whom}'s process "
+            whom = ", ".join(p.plays[c]) or f"process {c}"
+            self.log(f"back: reaching the game's processes, {whom} at {addr}" if returning
+                     else f"{gone}'s process (the relay) is gone: reaching {whom}'s process "
                      f"at {addr}")
             if await self._reach(c, addr):
                 self.relay_proc = c
-                self.log(f"{whom}'s process sequences the game now")
+                self.log(f"{whom} sequences the game now")
                 return True
         self.log("no process of the game answers: it cannot go on")
         return False

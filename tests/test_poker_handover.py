@@ -276,3 +276,68 @@ def test_kill_9_of_the_host_process_the_others_finish_the_game(tmp_path: Any) ->
     _verified(players, got[0])
     assert sorted(s for p in players for s in p.mine) == ["P1", "P2", "P3"]
     assert players[0].mine == ["P1"]
+
+
+async def _die(link: Link, task: asyncio.Future[Any]) -> None:
+    """A joiner's process is gone (it may be the sequencer): its relay and its player
+    stop, its sockets close."""
+    link.closed = True
+    if link.seq_task is not None:
+        link.seq_task.cancel()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    if link._server is not None:
+        link._server.close()
+    if link._writer is not None:
+        link._writer.close()
+    if link.seq is not None:
+        for q in link.seq.procs:
+            if q.close is not None:
+                await q.close()
+
+
+def test_the_sequencer_killed_too_the_next_one_sequences(tmp_path: Any) -> None:
+    """Two hand-overs: the host's process dies and comes back; then P2's, the sequencer,
+    dies: P3's (the lowest process still there that announced an address) sequences the
+    game, the host's process reaches it, P2's comes back; one hash, every log verifies."""
+    said: list[str] = []
+    rs = registry.get("wizwar")
+
+    async def go() -> tuple[list[Any], list[Player]]:
+        host = PokerHost(rs, players=3, keys_dir=str(tmp_path / "hkeys"),
+                         log_dir=str(tmp_path / "logs"), seed="twice")
+        port = await host.start()
+        joiners = [_player(rs, f"twice:{i}", tmp_path, log=said.append) for i in (1, 2)]
+        async with asyncio.timeout(400):
+            hosting = asyncio.ensure_future(host.run())
+            tasks = []
+            for i, p in enumerate(joiners):
+                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
+                while len(host.procs) < 2 + i:
+                    await asyncio.sleep(0.01)
+            while joiners[0].seq < 6:
+                await asyncio.sleep(0.002)
+            kept = host.player.keys_path
+            assert kept is not None
+            await _kill(host, hosting)
+            first = Player(rs, host.player.send, host.player.recv,
+                           keys_dir=str(tmp_path / "hkeys"), log_dir=str(tmp_path / "logs"),
+                           rejoin_from=kept, log=said.append)
+            back = asyncio.ensure_future(come_back(first))
+            while first.seq < 14:  # caught up, and on
+                await asyncio.sleep(0.002)
+            second = joiners[0]
+            kept2 = second.keys_path
+            assert kept2 is not None
+            await _die(second.link, tasks[0])  # type: ignore[attr-defined]
+            new2 = _player(rs, "unused", tmp_path, rejoin_from=kept2, log=said.append)
+            again = asyncio.ensure_future(come_back(new2))
+            got = await asyncio.gather(back, again, tasks[1], return_exceptions=True)
+        return list(got), [first, new2, joiners[1]]
+
+    got, players = asyncio.run(go())
+    assert got[0] and got == [got[0]] * 3, (got, said[-6:])
+    _verified(players, got[0])
+    assert players[2].link.seq is not None  # type: ignore[attr-defined]
+    assert players[0].link.relay_proc == 2  # type: ignore[attr-defined]
