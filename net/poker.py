@@ -33,6 +33,10 @@ A wrong partial unmasking (or any step that fails its check) is named by the pro
 finds it (``mp_cheat``): the host writes a desync report naming the cheater
 (:func:`net.lan.write_desync_report`), tells everyone (``mp_stop``) and drops it.
 
+Every frame has an identity (``_c``: its sender, its number, what the sender had seen;
+``_g``: a frame the relay made) and each process keeps what it sent, so the relay's role can
+move to another process mid-game (net/handover.py: the game outlives its host).
+
 Each process keeps its keys in its data folder (``keys_dir``, a file per game id) after
 every deal, and at the end writes its game's log (the whole deal, opened by the audit), which
 :func:`core.log.replay` verifies.
