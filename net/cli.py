@@ -234,8 +234,9 @@ async def join_poker(args: argparse.Namespace, rs: Ruleset, host: str, port: int
     hash and the audit's verdict."""
     from platformdirs import user_data_dir
 
+    from net.handover import play
     from net.logfiles import games_dir
-    from net.poker import Player, Stopped, join
+    from net.poker import Player, Stopped
 
     async def unjoined(_m: Any) -> None:
         raise ConnectionError("not joined")
@@ -247,7 +248,7 @@ async def join_poker(args: argparse.Namespace, rs: Ruleset, host: str, port: int
                     keys_dir=os.path.join(user_data_dir("wizwar"), "poker-keys"),
                     log_dir=games_dir())
     try:
-        final = await join(player, host, port, args.name)
+        final = await play(player, host, port, args.name)  # outlives the host
     except Stopped as exc:
         _err(f"the game stopped: {exc}" + (f" ({exc.seat} cheated)" if exc.seat else ""))
         return 2

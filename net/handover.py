@@ -297,14 +297,18 @@ async def serve_resume(host: PokerHost, msg: Msg, frames: FrameReader,
 
 
 async def play(player: Player, host: str, port: int, name: str = "guest",
-               bind: str = "127.0.0.1") -> str:
+               bind: str = "") -> str:
     """Join a poker game at ``host:port`` as ``player`` (like :func:`net.poker.join`) over
-    a :class:`Link` that outlives the relay; returns the final state hash. Raises
-    :class:`~net.poker.Stopped`."""
+    a :class:`Link` that outlives the relay, listening for a hand-over on ``bind`` (""
+    the interface the link to the host leaves from); returns the final state hash. Raises
+    :class:`~net.poker.Stopped`, ``OSError`` when the host cannot be reached."""
     link = Link(player, bind)
     player.link = link  # type: ignore[attr-defined]
-    await link.listen()
     await link.connect(host, port)
+    if not link.bind:
+        assert link._writer is not None
+        link.bind = str(link._writer.get_extra_info("sockname")[0])
+    await link.listen()
     player.send = player._real_send = link.send
     player.recv = link.recv
     h = hello(player.ruleset, name, "", player.nonce_commit)
@@ -316,18 +320,18 @@ async def play(player: Player, host: str, port: int, name: str = "guest",
         await link.close()
 
 
-async def come_back(player: Player, bind: str = "127.0.0.1") -> str:
+async def come_back(player: Player) -> str:
     """A process back after its process died (``player.rejoin_from``: its kept keys, its
     process number and the table's addresses): it reaches the sequencer as after any
-    hand-over and replays the game from the frames it is sent. Raises
+    hand-over and replays the game from the frames it is sent. It listens nowhere: its
+    new address is not announced, so it is never the sequencer again. Raises
     :class:`~net.poker.Stopped` when no process answers."""
     if not player.rejoin_from or player.proc < 0:
         raise ValueError("come_back needs the keys a process kept (rejoin_from)")
-    link = Link(player, bind)
+    link = Link(player)
     player.link = link  # type: ignore[attr-defined]
     none: list[str] = []
     player.plays = {int(k): none for k in player.addrs} | {player.proc: none}
-    await link.listen()
     link.relay_proc = player.proc  # its own relay (if it was the host) is the one gone
     player.send = player._real_send = link.send
     player.recv = link.recv
