@@ -715,6 +715,7 @@ class Player:
             json.dump({"dealer": self.dealer.secrets_wire(), "nonce": self._nonce,
                        "chains": [x.hex() for x in self._chain_secrets],
                        "game": self.game, "seats": self.mine, "proc": self.proc,
+                       "ruleset": self.ruleset.name,
                        "addrs": {str(k): v for k, v in self.addrs.items()}}, f)
         os.replace(tmp, path)
 

@@ -267,18 +267,27 @@ def test_kill_9_of_the_host_process_the_others_finish_the_game(tmp_path: Any) ->
             await proc.wait()
             kept = [f for f in os.listdir(hkeys) if joiners[0].game in f]
             assert len(kept) == 1, kept
-            again = Player(rs, joiners[0].send, joiners[0].recv, keys_dir=str(hkeys),
-                           log_dir=str(tmp_path / "logs"),
-                           rejoin_from=str(hkeys / kept[0]), log=said.append)
-            tasks.insert(0, asyncio.ensure_future(come_back(again)))
+            # the host's process back: `wizwar join --headless --bot --back KEYS`
+            back = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", "import sys; from wizwar_tui.cli import main; "
+                "sys.exit(main(sys.argv[1:]))", "join", "--headless", "--bot", "--back",
+                str(hkeys / kept[0]), stdout=asyncio.subprocess.PIPE,
+                env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")})
+            out, _ = await back.communicate()
             got = await asyncio.gather(*tasks, return_exceptions=True)
-        return list(got), [again, *joiners]
+        assert back.returncode == 0, out
+        return [out.decode(), *got], joiners
 
     got, players = asyncio.run(go())
-    assert got[0] and got == [got[0]] * 3, (got, said[-6:])
+    out = got.pop(0)
+    assert got[0] and got == [got[0]] * 2, (got, said[-6:])
+    assert f"final hash {got[0]}" in out and "seat P1" in out and "audit passed" in out, out
     _verified(players, got[0])
-    assert sorted(s for p in players for s in p.mine) == ["P1", "P2", "P3"]
-    assert players[0].mine == ["P1"]
+    logs = list((tmp_path / "data").rglob("*.wwlog"))
+    assert len(logs) == 1  # the host's process wrote its log too, and it verifies
+    st = log.replay(log.read(logs[0].read_bytes()))
+    assert rs.state_hash(st) == got[0]
+    assert sorted(s for p in players for s in p.mine) == ["P2", "P3"]
 
 
 async def _die(link: Link, task: asyncio.Future[Any]) -> None:
@@ -344,3 +353,17 @@ def test_the_sequencer_killed_too_the_next_one_sequences(tmp_path: Any) -> None:
     _verified(players, got[0])
     assert players[2].link.seq is not None  # type: ignore[attr-defined]
     assert players[0].link.relay_proc == 2  # type: ignore[attr-defined]
+
+
+def test_join_back_with_keys_that_are_not_a_poker_process_s_says_so(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """``wizwar join --back KEYS`` with no such file, or a file with no process number or
+    addresses: a clear error, status 1."""
+    from wizwar_tui.cli import main
+
+    bad = tmp_path / "k.json"
+    bad.write_text('{"game": "x"}')
+    assert main(["join", "--headless", "--bot", "--back", str(tmp_path / "none.json")]) == 1
+    assert "cannot come back with" in capsys.readouterr().err
+    assert main(["join", "--headless", "--bot", "--back", str(bad)]) == 1
+    assert "no process number" in capsys.readouterr().err
