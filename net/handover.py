@@ -64,6 +64,7 @@ class Link:
         self._server: asyncio.base_events.Server | None = None
         self.handovers = 0
         self.closed = False
+        self.relay_addr = ""  # the relay's address ("host:port"), while it is not this one
 
     # -- listening ------------------------------------------------------------------
     async def listen(self) -> str:
@@ -95,6 +96,7 @@ class Link:
         """The first link: to the hosting process."""
         reader, self._writer = await asyncio.open_connection(host, port)
         self._reader = FrameReader(reader)
+        self.relay_addr = f"{host}:{port}"
 
     async def send(self, msg: Msg) -> None:
         """Send to the relay; a frame lost with a dying link is sent again after the
@@ -137,6 +139,12 @@ class Link:
             self._writer.close()
         self._reader = self._writer = None
         gone = ", ".join(p.plays.get(dead, [])) or "the relay"
+        if self.relay_addr and not returning:
+            # only this link dropped? the relay takes it back (a dead one refuses at once)
+            self.log(f"the link to the relay ({gone}'s process) dropped: reaching it again")
+            if await self._reach(dead, self.relay_addr, tries=2):
+                self.log(f"back on {gone}'s process, the relay")
+                return True
         for c in sorted(q for q in p.plays if q != dead):
             if (c == p.proc and returning) or not p.addrs.get(c):
                 continue  # a process that announced no address is never the sequencer
@@ -151,16 +159,16 @@ class Link:
                      else f"{gone}'s process (the relay) is gone: reaching {whom}'s process "
                      f"at {addr}")
             if await self._reach(c, addr):
-                self.relay_proc = c
+                self.relay_proc, self.relay_addr = c, addr
                 self.log(f"{whom} sequences the game now")
                 return True
         self.log("no process of the game answers: it cannot go on")
         return False
 
-    async def _reach(self, c: int, addr: str) -> bool:
+    async def _reach(self, c: int, addr: str, tries: int = 0) -> bool:
         p = self.player
         host, _, port = addr.rpartition(":")
-        for _ in range(RETRIES):
+        for _ in range(tries or RETRIES):
             try:
                 reader, writer = await asyncio.open_connection(host, int(port))
             except OSError:
@@ -191,7 +199,7 @@ class Link:
         player's outbox taken again first."""
         p = self.player
         self.seq = sequencer(p, self.log)
-        self.relay_proc = p.proc
+        self.relay_proc, self.relay_addr = p.proc, ""
         for m in p.outbox:
             self.seq.inbox.put_nowait((p.proc, m))
         self.seq_task = asyncio.ensure_future(relay(self.seq))
@@ -260,7 +268,7 @@ async def serve_resume(host: PokerHost, msg: Msg, frames: FrameReader,
     (``mp_resumed``) and sent every frame made for it so far, then its frames are taken."""
     proc = msg.get("proc")
     if not isinstance(proc, int) or not 0 <= proc < len(host.procs) or \
-            msg.get("game") != host.game:
+            msg.get("game") != getattr(host, "game", None):
         raise ProtocolError("no process of this game")
     p = host.procs[proc]
     try:

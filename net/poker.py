@@ -933,8 +933,6 @@ class PokerHost:
         for who in sorted(self._held):
             held = self._held[who]
             done = self._done.get(who, 0)
-            for k in [k for k in held if k <= done]:
-                del held[k]
             msg = held.get(done + 1)
             if msg is None:
                 continue
@@ -959,7 +957,8 @@ class PokerHost:
                     c[1], int) and isinstance(c[2], list) and isinstance(c[3], int) and all(
                     isinstance(x, list) and len(x) == 2 for x in c[2])):
                 return who, msg
-            self._held.setdefault(who, {})[c[1]] = msg
+            if c[1] > self._done.get(who, 0):  # else taken already: dropped
+                self._held.setdefault(who, {})[c[1]] = msg
 
     def free(self) -> list[str]:
         """The seats no process plays yet."""
@@ -999,6 +998,15 @@ class PokerHost:
             async with asyncio.timeout(10):
                 msg = await frames.read()
             if msg is None:
+                return
+            if msg.get("type") == "mp_resume":  # a process whose link dropped, back on it
+                from net.handover import serve_resume
+
+                try:
+                    await serve_resume(self, msg, frames, writer)
+                except ProtocolError as exc:
+                    writer.write(encode({"type": "refuse", "reason": str(exc)}))
+                    await close()
                 return
             problem = "" if msg.get("type") == "hello" else "the first message must be hello"
             problem = problem or version_problem(self.ruleset, msg)

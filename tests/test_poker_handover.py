@@ -367,3 +367,38 @@ def test_join_back_with_keys_that_are_not_a_poker_process_s_says_so(
     assert "cannot come back with" in capsys.readouterr().err
     assert main(["join", "--headless", "--bot", "--back", str(bad)]) == 1
     assert "no process number" in capsys.readouterr().err
+
+
+def test_a_joiner_s_link_drops_and_the_host_takes_it_back(tmp_path: Any) -> None:
+    """Only P3's link drops (the host is alive): P3's process reaches the host again on
+    its address (``mp_resume``), is sent what it missed and goes on; nobody hands over."""
+    said: list[str] = []
+    rs = registry.get("wizwar")
+
+    async def go() -> tuple[list[Any], list[Player], PokerHost]:
+        host = PokerHost(rs, players=3, keys_dir=str(tmp_path / "hkeys"),
+                         log_dir=str(tmp_path / "logs"), seed="blip", log=said.append)
+        port = await host.start()
+        joiners = [_player(rs, f"blip:{i}", tmp_path, log=said.append) for i in (1, 2)]
+        async with asyncio.timeout(400):
+            hosting = asyncio.ensure_future(host.run())
+            tasks = []
+            for i, p in enumerate(joiners):
+                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
+                while len(host.procs) < 2 + i:
+                    await asyncio.sleep(0.01)
+            while joiners[1].seq < 8:
+                await asyncio.sleep(0.002)
+            close = host.procs[2].close
+            assert close is not None
+            await close()  # the host's end of P3's link
+            got = await asyncio.gather(hosting, *tasks, return_exceptions=True)
+        await host.close()
+        return list(got), [host.player, *joiners], host
+
+    got, players, host = asyncio.run(go())
+    assert got[0] and got == [got[0]] * 3, (got, said[-6:])
+    _verified(players, got[0])
+    assert all(p.link.seq is None for p in players[1:])  # type: ignore[attr-defined]
+    assert any("P3 reached the sequencer" in x for x in said), said
+    assert any("back on P1's process, the relay" in x for x in said), said
