@@ -124,12 +124,14 @@ class DyingHost(PokerHost):
         super()._send(p, msg)
 
 
-@pytest.mark.parametrize("kind", ["deal", "reshuffle", "reveal", "partial", "audit"])
+@pytest.mark.parametrize("kind", ["deal", "reshuffle", "reveal", "partial", "audit",
+                                  "stack"])
 def test_the_host_killed_mid_deal_mid_reshuffle_mid_reveal(tmp_path: Any, kind: str) -> None:
     """The host's process dies during the first deal, during a reshuffle of the discard
     (a new deal under way), while a card is opening (a partial unmasking boxed for one
     seat relayed), in the middle of relaying one frame (it reached P2's process, not
-    P3's) and during the end's key reveal: the game goes on at P2's process and ends on one hash; every log verifies."""
+    P3's), during the end's key reveal and with an attack's answers on the stack (a
+    counteraction played, the window open): the game goes on at P2's process and ends on one hash; every log verifies."""
     said: list[str] = []
 
     def mid_deal(_h: PokerHost, js: list[Player]) -> bool:
@@ -145,6 +147,10 @@ def test_the_host_killed_mid_deal_mid_reshuffle_mid_reveal(tmp_path: Any, kind: 
         return js[0].seq >= 5 and bool(h.frames) and h.frames[-1][1]["type"] == "unmask" \
             and bool(h.frames[-1][1]["to"])
 
+    def mid_stack(_h: PokerHost, js: list[Player]) -> bool:
+        st = js[0].state
+        return st is not None and bool(st.windows) and bool(st.windows[0].counters)
+
     def audit(_h: PokerHost, js: list[Player]) -> bool:
         return any(m["type"] == "mp_keys" for m in js[1].outbox[-2:])
 
@@ -152,7 +158,7 @@ def test_the_host_killed_mid_deal_mid_reshuffle_mid_reveal(tmp_path: Any, kind: 
         return isinstance(h, DyingHost) and h.dead
 
     when = {"deal": mid_deal, "reshuffle": mid_reshuffle, "reveal": mid_reveal,
-            "partial": partial, "audit": audit}[kind]
+            "partial": partial, "audit": audit, "stack": mid_stack}[kind]
     def dying(*a: Any, **kw: Any) -> PokerHost:
         h = DyingHost(*a, **kw)
         h.die_at = 900
