@@ -254,13 +254,54 @@ async def host_poker(args: argparse.Namespace) -> int:
     return 0
 
 
+async def back_poker(args: argparse.Namespace) -> int:
+    """``wizwar join --back KEYS``: a poker game's process back after it died (the host's
+    too), from the keys it kept, its bot playing its seats (net/handover.py); prints the
+    final hash and the audit's verdict."""
+    import json
+
+    from net.handover import come_back
+    from net.logfiles import games_dir
+    from net.poker import Player, Stopped
+
+    try:
+        with open(args.back, encoding="utf-8") as f:
+            kept = json.load(f)
+        rs = registry.get(str(kept.get("ruleset", registry.DEFAULT)))
+        if int(kept.get("proc", -1)) < 0 or not kept.get("addrs"):
+            raise ValueError("it holds no process number or no addresses of the game")
+    except (OSError, ValueError, AttributeError, UnknownRuleset) as exc:
+        _err(f"cannot come back with {args.back}: {exc}")
+        return 1
+
+    async def unjoined(_m: Any) -> None:
+        raise ConnectionError("not joined")
+
+    async def nothing() -> None:
+        return None
+
+    player = Player(rs, unjoined, nothing, log=_err, rejoin_from=args.back,
+                    keys_dir=os.path.dirname(os.path.abspath(args.back)), log_dir=games_dir())
+    try:
+        final = await come_back(player)
+    except Stopped as exc:
+        _err(f"the game stopped: {exc}" + (f" ({exc.seat} cheated)" if exc.seat else ""))
+        return 2
+    say_log(player.log_path)
+    print(f"seat {player.mine[0]}", flush=True)
+    print("audit passed", flush=True)
+    print(f"final hash {final}", flush=True)
+    return 0
+
+
 async def join_poker(args: argparse.Namespace, rs: Ruleset, host: str, port: int) -> int:
     """Join a game dealt by mental poker with the bot playing our seat; print the final
     hash and the audit's verdict."""
     from platformdirs import user_data_dir
 
+    from net.handover import play
     from net.logfiles import games_dir
-    from net.poker import Player, Stopped, join
+    from net.poker import Player, Stopped
 
     async def unjoined(_m: Any) -> None:
         raise ConnectionError("not joined")
@@ -272,7 +313,7 @@ async def join_poker(args: argparse.Namespace, rs: Ruleset, host: str, port: int
                     keys_dir=os.path.join(user_data_dir("wizwar"), "poker-keys"),
                     log_dir=games_dir())
     try:
-        final = await join(player, host, port, args.name)
+        final = await play(player, host, port, args.name)  # outlives the host
     except Stopped as exc:
         _err(f"the game stopped: {exc}" + (f" ({exc.seat} cheated)" if exc.seat else ""))
         say_log(player.log_path)  # the log as the game went (docs/protocol.md, Logs)
@@ -412,6 +453,8 @@ async def resolve(target: str, timeout: float) -> tuple[str, int, str]:
 async def join_headless(args: argparse.Namespace) -> int:
     """Join with the bot playing our seat; reconnect if the connection drops; print the
     final hash."""
+    if getattr(args, "back", ""):
+        return await back_poker(args)
     try:
         host, port, found = await resolve(args.target or "", args.timeout)
     except LookupError as exc:
@@ -688,6 +731,11 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
     j.add_argument("--retries", type=int, default=20, help="rejoins after a lost connection")
     j.add_argument("--headless", action="store_true", help="no app (needs --bot)")
     j.add_argument("--bot", action="store_true", help="the bot plays your seat")
+    j.add_argument("--back", default="", metavar="KEYS",
+                   help="a poker game whose process died (the host's too): come back to it "
+                        "with the keys that process kept (its poker-keys/poker-GAME-SEATS"
+                        ".json); the game's other processes are reached at the addresses "
+                        "kept with them (--headless --bot; no TARGET)")
     lp = sub.add_parser("list", help="list the games on the network (and which game each "
                                      "plays)")
     lp.add_argument("--timeout", type=float, default=3.0, help="seconds to look for games")
