@@ -84,6 +84,16 @@ class Action:
         return default
 
     def __str__(self) -> str:
+        # the text is kept with the (immutable) action once made: bots index and sort the
+        # candidates by it (issue 14, eighth round); not a field, so not in ==, hash or wire
+        text = self.__dict__.get("_text")
+        if text is None:
+            text = self._text_of()
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def _text_of(self) -> str:
+        """The canonical notation (:meth:`__str__`, made once)."""
         parts = [self.actor, self.verb]
         if self.verb == "move":
             parts.append("-".join(self.targets))
