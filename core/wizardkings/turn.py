@@ -10,6 +10,7 @@ from typing import Any
 
 from core.engine import Event, IllegalAction
 from core.rng import Rng
+from core.wizardkings import commits as C
 from core.wizardkings import game as G
 from core.wizardkings.actions import Action
 from core.wizardkings.maps import hex_key
@@ -94,6 +95,11 @@ def perform(st: G.State, a: Action) -> list[Event]:
         raise IllegalAction(f"{a.actor} is not a seat of this game")
     if a.verb == "reveal":
         return v_reveal(st, a)
+    if a.verb == "commit":
+        g["seq"] += 1
+        events: list[Event] = []
+        C.v_commit(st, a, events)
+        return events
     if a.verb == "resign":
         return resign(st, a.actor)
     if a.actor not in to_move(g):
@@ -201,11 +207,7 @@ def v_reveal(st: G.State, a: Action) -> list[Event]:
     """``P2 reveal 3=troll:3,5=orc:4``: a block owner opens his blocks of the battle hex
     (R114, R55; game.revealed)."""
     g = st.d
-    faces: dict[int, tuple[str, int]] = {}
-    for it in a.words[0].split(","):
-        lab, _, rest = it.partition("=")
-        t, _, k = rest.partition(":")
-        faces[int(lab)] = (t, int(k))
+    faces = C.parse_reveal(a.words[0])
     g["seq"] += 1
     events: list[Event] = []
     kind = (g.get("reveal") or {}).get("for", "")
@@ -223,12 +225,9 @@ def reveal_answer(g: Dict, p: str) -> Action:
     rv = g.get("reveal")
     if not rv or rv["owners"][:1] != [p]:
         raise ValueError(f"no reveal of {p}'s is awaited")
-    items = []
-    for b in G.reveal_blocks(g, p):
-        x = g["blocks"][b]
-        if not x["type"] or not x["strength"]:
-            raise ValueError(f"this process does not hold {p}'s block {x['label']}")
-        items.append(f"{x['label']}={x['type']}:{x['strength']}")
+    if rv.get("for") == "commit":
+        return C.commit_answer(g, p)
+    items = [C.reveal_item(g, b) for b in G.reveal_blocks(g, p)]
     return Action(p, "reveal", (",".join(items),))
 
 
@@ -409,8 +408,11 @@ def _deploy_public(st: G.State, a: Action) -> list[Event]:
 
 
 def _maybe_start(st: G.State, events: list[Event]) -> None:
+    """Once every player deployed: on a LAN every owner commits to his blocks first
+    (R113), then the first turn."""
     g = st.d
-    if not to_move(g):
+    if not to_move(g) and not g.get("reveal") and \
+            not C.ask(g, G.alive_players(g), "start"):
         G.start_turn(st, events)
 
 
@@ -429,7 +431,10 @@ def v_move(st: G.State, a: Action) -> list[Event]:
     g = st.d
     _movement(g, a)
     ids = [_own(g, a.actor, x) for x in a.words[0].split(",")]
-    return G.do_move(g, a.actor, ids, a.words[1].split("-"))
+    path = a.words[1].split("-")
+    start = g["blocks"][ids[0]]["at"]
+    C.queue_move(g, a.actor, a, ids, start, path)  # R115: checked again once revealed
+    return G.do_move(g, a.actor, ids, path)
 
 
 def v_transport(st: G.State, a: Action) -> list[Event]:
@@ -993,6 +998,7 @@ def _move_effect(g: Dict, sp: Dict, events: list[Event]) -> None:
             if x["strength"]:  # a networked peer that does not know it: still unknown
                 x["strength"] += 1
             events.append(G.ev("healed", block=t))
+            C.ask(g, [x["owner"]], "", [t])  # R113: a new commitment of its new strength
         else:
             x["march"] = True
             events.append(G.ev("forced_march", block=t))
@@ -1161,7 +1167,8 @@ def _maybe_apply_builds(st: G.State, events: list[Event]) -> None:
                     or not G.bd(g).hexes[h].city]
         G.apply_build(g, p, plans[p], events)
         done.append(p)
-    G.end_turn(st, events)
+    if not C.ask(g, G.alive_players(g), "end_turn"):  # R113: fresh commitments first
+        G.end_turn(st, events)
 
 
 def _clashes(g: Dict, p: str, plan: Dict, castles: list[str], events: list[Event]) -> None:

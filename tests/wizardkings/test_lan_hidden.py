@@ -103,8 +103,8 @@ def _step(peers: dict[str, Any], whole: list[Any], act: Any, chosen: Any = None)
         chosen = [(st.players[0], act(peers[st.players[0]], st.players[0]))]
     for p, a in chosen:
         sealed = RS.seal(peers[p], a)
-        if st.kind != "sealed":
-            assert sealed is None, a
+        if st.kind != "sealed":  # an owner's first commitment: its key is his (R113)
+            assert sealed is None or (a.verb == "commit" and sealed.by == "owner"), a
         public = sealed.public if sealed is not None else a
         if sealed is not None:
             assert RS.seal(peers[""], public) is None
@@ -134,7 +134,7 @@ def test_three_networked_states_stay_on_one_public_hash_and_the_audit_replays() 
     for a in whole:
         st = RS.stage(audit)
         if st.kind == "reveal":
-            assert RS.answer(audit, st.holder) == a
+            assert RS.audit_answer(audit, st.holder, a.to_wire()) == a
         RS.apply(audit, a)
     assert RS.state_hash(audit) == RS.state_hash(peers[""])
 
@@ -151,7 +151,7 @@ def _audit_replay(seed: int, whole: list[Any], edit: Any = None, watch: Any = No
             edit[1](audit)
         st = RS.stage(audit)
         if st.kind == "reveal":
-            assert RS.answer(audit, st.holder) == a
+            assert RS.audit_answer(audit, st.holder, a.to_wire()) == a
         sp = audit.d.get("mspell")
         RS.apply(audit, a)
         if sp and not audit.d.get("mspell") and watch is not None:
@@ -174,7 +174,7 @@ def test_movement_phase_spells_on_networked_states_reveal_only_the_caster() -> N
         assert rv.verb == "reveal" and rv.actor == a.actor
         [item] = rv.words[0].split(",")  # the caster alone
         assert item.split("=")[0] == a.words[1]
-        assert re.fullmatch(r"\d+=(wicana|shakla):\d", item)
+        assert re.fullmatch(r"\d+=(wicana|shakla):\d:\d+:[0-9a-f]{32}", item)
     host = peers[""].d
     known = {b for b, x in host["blocks"].items() if x["type"]}
     shown_ever = {b for a in whole if a.verb == "reveal"
@@ -188,8 +188,10 @@ def test_movement_phase_spells_on_networked_states_reveal_only_the_caster() -> N
 
 
 def test_a_caster_that_is_no_wizard_is_refused_at_its_reveal() -> None:
-    """The caster's reveal is checked by every peer (R81 step 3): a reveal naming another
-    type, or a strength that cannot pay, is refused, so a lie stops at once."""
+    """The caster's reveal is checked by every peer against its owner's commitment (R113,
+    R114): a reveal naming another type or strength with the right epoch and salt, or one
+    that opens no commitment, is refused by a peer that never held the block (the headless
+    host), so a lie stops at once."""
     peers, whole = _play(1, "captain", True)
     i = next(i for i, a in enumerate(whole) if a.verb == "cast" and a.words[0] in MOVE_SPELLS)
     host = _peers(1)[""]
@@ -199,10 +201,15 @@ def test_a_caster_that_is_no_wizard_is_refused_at_its_reveal() -> None:
     lab = whole[i].words[1]
     army = host.d["armies"][whole[i].actor]
     other = "glader" if army == "elves" else "orc"
-    for lie in (f"{whole[i].actor} reveal {lab}={other}:2",
-                f"{whole[i].actor} reveal {lab}={'wicana' if army == 'elves' else 'shakla'}:1"):
-        with pytest.raises(IllegalAction, match="only a wizard|left at 0"):
+    opening = ":".join(whole[i + 1].words[0].split(":")[2:])  # epoch:salt (R114)
+    for lie in (f"{whole[i].actor} reveal {lab}={other}:2:{opening}",
+                f"{whole[i].actor} reveal {lab}={'wicana' if army == 'elves' else 'shakla'}:1"
+                f":{opening}"):
+        with pytest.raises(IllegalAction, match=f"does not open its commitment.*"
+                                                f"{whole[i].actor} lied"):
             RS.apply(host, parse(lie))
+    with pytest.raises(IllegalAction, match="opens epoch -1, not its latest commitment"):
+        RS.apply(host, parse(f"{whole[i].actor} reveal {lab}={other}:2"))
     with pytest.raises(IllegalAction, match="exactly his blocks named"):
         RS.apply(host, parse(f"{whole[i].actor} reveal {int(lab) + 1}=glader:2"))
     RS.apply(host, whole[i + 1])
