@@ -420,3 +420,102 @@ async def test_lan_game_keeps_every_block_hidden_until_the_rules_reveal_it(
     for p in peers:  # and each joiner's state only its own and the revealed
         assert {b for b, x in p.state.d["blocks"].items() if x["type"] and
                 x["owner"] != p.seat} <= shown
+
+
+# ---- R113 commitments, R114 openings, R115's queue ---------------------------------------
+
+
+def test_every_block_is_committed_at_deployment_and_after_each_build_phase() -> None:
+    """R113: once both armies are deployed every owner commits to each of his blocks (epoch
+    0), and again to every block after each Build Phase (one epoch more), before the next
+    Initiative Phase; the commitments are public state, equal on every peer; the owner's
+    first commitment carries his key, sealed by him (the others get it without); each
+    digest is the one R113 gives from the block's values and the owner's salt."""
+    from core.wizardkings import commits as C
+
+    peers, whole = _play(1)
+    host = peers[""].d
+    coms = [i for i, a in enumerate(whole) if a.verb == "commit"]
+    deploys = [i for i, a in enumerate(whole) if a.verb == "deploy"]
+    assert [whole[i].actor for i in coms[:2]] == ["P1", "P2"] and coms[0] == deploys[-1] + 1
+    assert all(any(w.startswith("key=") for w in whole[i].words) for i in coms[:2])
+    assert not any(w.startswith("key=") for i in coms[2:] for w in whole[i].words)
+    for i in coms[:2]:
+        sealed = RS.seal(peers[whole[i].actor], whole[i])
+        assert sealed is not None and sealed.by == "owner"
+        assert "key=" not in str(sealed.public)
+    builds = [i for i, a in enumerate(whole) if a.verb == "build"]
+    after = [i for i in coms if i > builds[1]]
+    assert after and after[0] == builds[1] + 1  # right after the orders are applied
+    assert {str(x.d.get("commits")) for x in peers.values()} == {str(host["commits"])}
+    for p in ("P1", "P2"):
+        g = peers[p].d
+        for b, (e, d) in host["commits"].items():
+            x = g["blocks"][b]
+            if x["owner"] == p and x["state"] == "map" and e == C.epoch_next(g, b) - 1 \
+                    and not x.get("seen"):
+                assert d == C.digest(g, p, x["label"], e, x["type"], x["strength"],
+                                     C.salt(g, p, x["label"], e))
+    assert max(e for e, _d in host["commits"].values()) >= 2
+
+
+def test_a_lie_about_a_hidden_blocks_move_is_caught_at_its_next_battle() -> None:
+    """R115: the headless host and the other player accept a move of a hidden block as far
+    as some type could make it (here 3 hexes by a unit that moves 2), queue the check with
+    the block's label, and run it when the block is revealed at the battle it moved into:
+    the reveal is refused naming the player and the action."""
+    from core.wizardkings import game as G
+
+    peers = _peers(4)
+    whole: list[Any] = []
+    act = functools.partial(RS.bot_act, level="captain")
+
+    def ready(g: Any) -> bool:
+        return bool(g["phase"] == "movement" and g["active"] == "P2"
+                    and not g.get("mspell") and not g.get("settle") and not g.get("reveal"))
+    while not ready(peers[""].d):
+        _step(peers, whole, act)
+    mine = peers["P2"].d
+    lie = None
+    for a in RS.legal_actions(peers[""], "P2"):
+        if a.verb != "move" or "," in a.words[0] or len(a.words[1].split("-")) != 3:
+            continue
+        x = mine["blocks"][f"P2.{a.words[0]}"]
+        if x["type"] and G.utype(mine, f"P2.{a.words[0]}").ability != "flyer" and \
+                "moves 2, not 3" in RS.why_illegal(peers["P2"], a):
+            lie = a
+            break
+    assert lie is not None
+    end = lie.words[1].split("-")[-1]
+    foe = next(b for b, x in peers["P1"].d["blocks"].items() if x["owner"] == "P1"
+               and x["state"] == "map" and not G.utype(peers["P1"].d, b).wizard
+               and G.utype(peers["P1"].d, b).ability != "castle")
+    for x in peers.values():  # a P1 unit waits in the hex the lie ends in
+        x.d["blocks"][foe]["at"], x.d["blocks"][foe]["moved"] = end, True
+    with pytest.raises(IllegalAction, match="moves 2, not 3"):
+        RS.apply(peers["P2"], lie)  # the owner's own peer refuses it
+    blk = peers["P2"].d["blocks"][f"P2.{lie.words[0]}"]
+    t = blk["type"]
+    blk["type"] = ""  # a cheating process skips its own check
+    _step(peers, whole, act, lie)
+    peers["P2"].d["blocks"][f"P2.{lie.words[0]}"]["type"] = t  # (apply made a new state)
+    peers["P2"].d["audit"].pop()  # and queues nothing of its own
+    assert peers[""].d["audit"][-1]["action"] == str(lie)  # queued, with its label
+    assert peers[""].d["audit"][-1]["labels"][:1] == [f"P2.{lie.words[0]}"]
+    caught = None
+    for _ in range(400):
+        g = peers[""].d
+        st = RS.stage(peers[""])
+        if g["phase"] == "movement" and st.kind == "act":
+            _step(peers, whole, act, parse(f"{st.players[0]} end"))
+            continue
+        try:
+            _step(peers, whole, act)
+        except IllegalAction as exc:
+            caught = exc
+            break
+    assert caught is not None, "the lie was never caught"
+    assert st.kind == "reveal" and st.holder == "P2" and peers[""].d["reveal"]["hex"] == end, \
+        caught.reason
+    assert re.search(rf"P2's action \d+ '{lie}' was illegal: block {lie.words[0]} \(a \w+\) "
+                     r"moves 2, not 3 \(R41\) \(R115", caught.reason), caught.reason
