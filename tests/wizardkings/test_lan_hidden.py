@@ -420,6 +420,24 @@ async def test_lan_game_keeps_every_block_hidden_until_the_rules_reveal_it(
     for p in peers:  # and each joiner's state only its own and the revealed
         assert {b for b, x in p.state.d["blocks"].items() if x["type"] and
                 x["owner"] != p.seat} <= shown
+    # R113, R114: no frame holds an owner's key before the end, nor a block's salt before
+    # the reveal that opens it
+    keys = [x.state.d["private"][x.seat] for x in peers]
+    first: dict[str, int] = {}  # each salt -> the first reveal that opens it
+    for i, a in enumerate(host.actions):
+        if a.split()[1] == "reveal":
+            for it in a.split()[2].split(","):
+                first.setdefault(it.split(":")[3], i + 1)
+    salts = [(q, x) for x, q in first.items()]
+    assert salts and all(len(x) == 32 for _i, x in salts)
+    for p in peers:
+        texts = [(f.get("seq") if f["type"] == "commit" else None, repr(f)) for f in p.frames]
+        end = next(i for i, f in enumerate(p.frames) if f["type"] == "end")
+        assert not [k for k in keys for _q, t in texts[:end] if k in t]
+        for seq, salt in salts:
+            at = next(i for i, (q, _t) in enumerate(texts) if q == seq)
+            assert not [t for _q, t in texts[:at] if salt in t], (seq, salt)
+    assert not [k for k in keys for _s, m in got[:over] if k in repr(m)]
 
 
 # ---- R113 commitments, R114 openings, R115's queue ---------------------------------------
@@ -519,3 +537,53 @@ def test_a_lie_about_a_hidden_blocks_move_is_caught_at_its_next_battle() -> None
         caught.reason
     assert re.search(rf"P2's action \d+ '{lie}' was illegal: block {lie.words[0]} \(a \w+\) "
                      r"moves 2, not 3 \(R41\) \(R115", caught.reason), caught.reason
+
+
+async def test_a_rejoin_from_a_new_process_keeps_the_owners_secrets(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """A joiner dropped in turn 2 and started again as a new process (a new PeerGame, only
+    its seat token and its secrets folder kept) holds its blocks again after the catch-up:
+    its kept private randomness and its own sealed orders (``owner-secrets/``, mode 0600)
+    let it answer the commitments and reveals the rules ask of it; the game ends on one hash
+    with every audit passing."""
+    import os
+    import stat
+
+    from net.protocol import ProtocolError
+
+    monkeypatch.setattr(lan, "secrets", _Secrets(5))
+    host = HostGame(players=2, local_seat=False, ruleset=RS, seed=5, bots=0)
+    port = await host.start()
+    kept = str(tmp_path / "b")
+    a = PeerGame("127.0.0.1", port, name="a", ruleset=RS, secrets_dir=str(tmp_path / "a"))
+    b = PeerGame("127.0.0.1", port, name="b", ruleset=RS, secrets_dir=kept)
+    cut: dict[str, int] = {}
+
+    def maybe_cut() -> None:
+        st = b.state
+        if not cut and st is not None and st.d["turn"] == 2 and st.d["phase"] == "movement":
+            cut["seq"] = RS.seq(st)
+            assert b.conn is not None
+            b.conn.writer.transport.abort()
+
+    b.on_change = maybe_cut
+    try:
+        async with asyncio.timeout(400):
+            host_task = asyncio.create_task(host.run())
+            a_task = asyncio.create_task(a.run())
+            with pytest.raises((ConnectionError, ProtocolError)):
+                await b.run()
+            assert cut, "the game never reached turn 2"
+            [path] = [os.path.join(kept, f) for f in os.listdir(kept)]
+            assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+            again = PeerGame("127.0.0.1", port, name="b", ruleset=RS, token=b.token,
+                             secrets_dir=kept)
+            final = await again.run()
+            res = [await host_task, await a_task, final]
+    finally:
+        await host.close()
+    assert again.seat == b.seat and res[0] and len(set(res)) == 1
+    assert not host.audit and a.audited and not a.audit and again.audited and not again.audit
+    later = [x for x in host.actions[cut["seq"]:] if x.split()[0] == again.seat]
+    assert any(x.split()[1] == "reveal" for x in later), later
+    assert any(x.split()[1] == "commit" for x in later)
