@@ -169,6 +169,14 @@ def v_commit(st: G.State, a: Action, events: list[Event]) -> None:
         commits[b] = [e, d]
     events.append(G.ev("commitments", player=p, blocks=[[b, commits[b][0]] for b in due]))
     rv["owners"].pop(0)
+    _go_on(st, events)
+
+
+def _go_on(st: G.State, events: list[Event]) -> None:
+    """A commitment pause with nobody left to commit ends: the first turn, the turn's end,
+    or play goes on."""
+    g = st.d
+    rv = g["reveal"]
     if rv["owners"]:
         return
     g["reveal"] = None
@@ -176,6 +184,18 @@ def v_commit(st: G.State, a: Action, events: list[Event]) -> None:
         G.start_turn(st, events)
     elif rv["then"] == "end_turn":
         G.end_turn(st, events)
+
+
+def resigned(st: G.State, p: str, events: list[Event]) -> bool:
+    """``p`` resigned (R104) during a commitment pause: he owes none now (his blocks left
+    the map); the pause goes on without him. Returns whether one was going on."""
+    rv = st.d.get("reveal")
+    if not rv or rv.get("for") != "commit":
+        return False
+    if p in rv["owners"]:
+        rv["owners"].remove(p)
+    _go_on(st, events)
+    return True
 
 
 # ---- reveals that open a commitment (R114) ----------------------------------------------

@@ -144,6 +144,8 @@ def _after_resign(st: G.State, p: str, events: list[Event]) -> None:
     side, R107); the battles left and their attacker or defender are chosen again among the
     players still there (R51, R54)."""
     g = st.d
+    if C.resigned(st, p, events):  # a commitment pause (R113) goes on without him
+        return
     if g.get("settle") and g["settle"]["player"] == p:
         g["settle"] = None
     sp = g.get("mspell")
@@ -1150,7 +1152,7 @@ def v_build(st: G.State, a: Action) -> list[Event]:
 
 def _maybe_apply_builds(st: G.State, events: list[Event]) -> None:
     g = st.d
-    if to_move(g):
+    if to_move(g) or g.get("reveal"):
         return
     plans = {p: G.check_build(g, p, tuple(g["orders"][p])) for p in G.alive_players(g)}
     castles: list[str] = []  # hexes outside an original city that got a new castle
