@@ -962,6 +962,12 @@ class HostGame:
             reason = "" if beacon.is_beaconed(rs, st) else beacon.why_illegal(rs, st, action)
             if not reason:
                 reason = await self._sequence(action)
+            if reason and stage.kind == "reveal" and seat.kind == "remote":
+                # an owner's answer is computed by the rules from its secret: one they
+                # refuse (a reveal that does not open its commitment) is a lie, and the
+                # game stops at once, naming the seat (docs/protocol.md, Owner-held secrets)
+                await self._stop_answer(seat.seat, rs.seq(st), reason)
+                continue
             if reason:
                 if seat.kind == "remote" and seat.conn is not None:
                     await seat.conn.send({"type": "reject", "reason": reason,
@@ -1538,10 +1544,23 @@ class HostGame:
             return
         self._make_spare()
 
-    async def _stop_all(self, seq: int, fault: str) -> None:
-        """A host fault: tell every seat and watcher the game stopped, and wake the
-        sequencer wherever it waits."""
-        stop = {"type": "desync", "seq": seq, "reason": f"the host is at fault: {fault}"}
+    async def _stop_answer(self, who: str, seq: int, reason: str) -> None:
+        """``who``'s process answered a reveal stage with what the rules refuse: it did not
+        answer by the rules from its secret. The game stops for everyone (a report naming
+        the seat; :attr:`audit` says it)."""
+        why = f"{who}'s answer after action {seq} is refused by the rules: {reason}"
+        self.audit = why
+        self.log(f"the game stops: {why}")
+        self.desync = write_desync_report(seq, self.ruleset.state_hash(self.state), "",
+                                          self.actions, self.report_dir, self.ruleset,
+                                          note=why)
+        await self._stop_all(seq, why, host_fault=False)
+
+    async def _stop_all(self, seq: int, fault: str, host_fault: bool = True) -> None:
+        """A host fault (or, ``host_fault`` False, a seat's proven lie): tell every seat and
+        watcher the game stopped, and wake the sequencer wherever it waits."""
+        stop = {"type": "desync", "seq": seq,
+                "reason": f"the host is at fault: {fault}" if host_fault else fault}
         for s in self.seats:
             if s.conn is not None:
                 await s.conn.send(stop)

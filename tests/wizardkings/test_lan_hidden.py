@@ -588,3 +588,50 @@ async def test_a_rejoin_from_a_new_process_keeps_the_owners_secrets(
     later = [x for x in host.actions[cut["seq"]:] if x.split()[0] == again.seat]
     assert any(x.split()[1] == "reveal" for x in later), later
     assert any(x.split()[1] == "commit" for x in later)
+
+
+class Liar(Recorder):
+    """A joiner whose process lies in its first battle reveal: one block's strength told
+    otherwise, with its true epoch and salt."""
+
+    lied: str = ""
+
+    def answer_for(self, st: Any) -> Any:
+        a = super().answer_for(st)
+        if a.verb != "reveal" or self.lied or st.d["reveal"].get("blocks"):
+            return a
+        lab, _, rest = a.words[0].split(",")[0].partition("=")
+        t, k, e, s = rest.split(":")
+        lie = parse(str(a).replace(f"{lab}={rest}", f"{lab}={t}:{1 if k != '1' else 2}:{e}:{s}",
+                                   1))
+        self.lied = str(lie)
+        return lie
+
+
+async def test_a_lying_reveal_over_the_lan_stops_the_game_at_that_reveal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """R114 on real sockets: a joiner's battle reveal that does not open its commitment is
+    refused by the headless host, which holds no block (the digest does not match), and the
+    game stops at once for everyone, naming the seat; no frame ever carried the lie as an
+    applied action, and the game never reached its end."""
+    monkeypatch.setattr(lan, "secrets", _Secrets(1))
+    host = HostGame(players=2, local_seat=False, ruleset=RS, seed=1, bots=0)
+    port = await host.start()
+    liar = Liar("127.0.0.1", port, name="liar", ruleset=RS)
+    other = Recorder("127.0.0.1", port, name="other", ruleset=RS)
+    try:
+        async with asyncio.timeout(300):
+            res = await asyncio.gather(host.run(), liar.run(), other.run())
+    finally:
+        await host.close()
+    assert liar.lied and res == ["", "", ""]
+    assert re.search(rf"{liar.seat}'s answer after action \d+ is refused by the rules: "
+                     rf"{liar.seat}'s reveal of block \d+ .* does not open its commitment of "
+                     rf"epoch \d+: {liar.seat} lied", host.audit), host.audit
+    assert liar.lied.split(" ", 2)[2] not in " ".join(host.actions)
+    stops = [f for f in other.frames if f["type"] == "desync"]
+    assert stops and f"{liar.seat} lied" in stops[0]["reason"]
+    assert not [f for f in other.frames if f["type"] == "end"]
+    assert not [f for f in other.frames if f["type"] == "commit" and
+                f["action"][1] == "reveal" and f["action"][0] == liar.seat and
+                f["action"][2][0] == liar.lied.split()[2]]
