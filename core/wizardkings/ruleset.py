@@ -320,6 +320,16 @@ class WizardKings(Ruleset):
                 state.d.setdefault("private", {})[holder] = key
         return self.answer(state, holder)
 
+    def content_digest(self) -> str:
+        """The LAN scheme of Part M this build speaks, as a digest (R113's per-block
+        commitments, R114's openings, R115's queue): a build without them (an empty digest)
+        or with another scheme is refused in words at the hello, without a rules version
+        bump that would stop old local logs from replaying."""
+        from hashlib import blake2b
+
+        return blake2b(b"wizard-kings part-m: r113 block commitments, r114 openings, r115 "
+                       b"move queue", digest_size=8).hexdigest()
+
     def describe_turn(self, state: Any) -> str:
         """``turn N, phase``."""
         return f"turn {state.d['turn']}, {state.d['phase']}"
