@@ -280,6 +280,29 @@ def queue_move(g: Dict, p: str, a: Action, ids: list[str], start: str, path: lis
         "prior": prior, "labels": sorted({*ids, *prior}, key=G.bkey)})
 
 
+def queue_types(g: Dict, p: str, a: Action, blocks: list[str], forbid: tuple[str, ...],
+                rule: str) -> None:
+    """An action this peer accepted although it names blocks whose types it does not know,
+    none of which may be of a kind in ``forbid`` (abilities, or ``"wizard"``): queue that
+    check (R115: Aquatics and castles not using Sea Transport, R50; a movement-phase
+    spell's targets, R83-R84, units.md §4) with their labels; ``rule`` says it."""
+    hidden = [x for x in blocks if not g["blocks"][x]["type"]]
+    if not G.net(g) or not hidden:
+        return
+    g.setdefault("audit", []).append({
+        "seq": g["seq"], "player": p, "action": str(a), "kind": "types", "ids": hidden,
+        "forbid": list(forbid), "rule": rule, "labels": sorted(hidden, key=G.bkey)})
+
+
+def types_why(g: Dict, q: Dict) -> str:
+    """Why the queued type check ``q`` fails for the types now known (``""``: it passes)."""
+    for x in q["ids"]:
+        ut = G.utype(g, x)
+        if ut.ability in q["forbid"] or (ut.wizard and "wizard" in q["forbid"]):
+            return f"block {g['blocks'][x]['label']} is a {ut.slug}: {q['rule']}"
+    return ""
+
+
 def move_why(g: Dict, q: Dict) -> str:
     """Why the queued move ``q`` was illegal for the types now known (``""``: it was
     legal). Source: R23-R36, R41-R46 (the checks of ``game.check_move`` that depend on
@@ -334,7 +357,7 @@ def run_queue(g: Dict) -> None:
         if any(not g["blocks"][x]["type"] for x in q["labels"]):
             left.append(q)
             continue
-        why = move_why(g, q)
+        why = types_why(g, q) if q["kind"] == "types" else move_why(g, q)
         if why:
             raise IllegalAction(f"{q['player']}'s action {q['seq']} '{q['action']}' was "
                                 f"illegal: {why} (R115, caught at this reveal)")

@@ -457,6 +457,8 @@ def v_transport(st: G.State, a: Action) -> list[Event]:
             raise IllegalAction("Aquatics and castles may not use Sea Transport (R50)")
         if g["blocks"][x]["moved"]:
             raise IllegalAction(f"block {x} has moved this turn")
+    C.queue_types(g, p, a, ids, ("aquatic", "castle"),
+                  "Aquatics and castles may not use Sea Transport (R50)")  # R115
     why = G.free_to_leave(g, ids)
     if why or G.status(g, start, s) == "battle":
         raise IllegalAction(why or "no Sea Transport from a battle hex (R49, R50)")
@@ -891,6 +893,12 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
             G.net_stacking(g, dest, s, (t,))  # on a LAN an overstack is refused (R121)
     if slug in ("heal", "elven-gate") and len(targets) != 1:
         raise IllegalAction(f"{slug} has one target")
+    forbid, rule = {"heal": (("wizard", "castle"), "heal is for a unit that is not a wizard "
+                                                   "or castle (R83, units.md §4)"),
+                    "forced-march": (("castle", "flyer", "aquatic"), "forced-march is for "
+                                     "ground units, not castles (R84)"),
+                    "elven-gate": (("castle",), "no spell may move a castle (R84)")}[slug]
+    C.queue_types(g, a.actor, a, targets, forbid, rule)  # R115: at the targets' reveal
     if slug == "forced-march" and len(targets) > 2:
         raise IllegalAction("forced-march has one or two targets")
     blk["moved"], blk["cast"] = True, True

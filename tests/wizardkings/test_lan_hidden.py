@@ -635,3 +635,33 @@ async def test_a_lying_reveal_over_the_lan_stops_the_game_at_that_reveal(
     assert not [f for f in other.frames if f["type"] == "commit" and
                 f["action"][1] == "reveal" and f["action"][0] == liar.seat and
                 f["action"][2][0] == liar.lied.split()[2]]
+
+
+def test_a_heal_on_a_hidden_wizard_is_caught_at_the_casters_reveal() -> None:
+    """R115's queue for a spell target's type: a heal whose target is the (hidden) caster
+    itself, a wizard, is refused by its owner's state, accepted by the headless host as
+    far as some type could be healed, and caught when the caster is revealed right after
+    the declaration (R81 step 2), naming the player and the action."""
+    peers, whole = _play(1, "captain", True)
+    host = _peers(1)[""]
+    i = 0
+    while True:  # the first Elf cast whose caster the host never saw
+        a = whole[i]
+        if a.verb == "cast" and a.words[0] in MOVE_SPELLS and host.d["armies"][a.actor] == \
+                "elves" and not host.d["blocks"][f"{a.actor}.{a.words[1]}"]["type"]:
+            break
+        RS.apply(host, RS.seal(host, a).public if RS.seal(host, a) else a)
+        i += 1
+    cast = parse(f"{whole[i].actor} cast heal {whole[i].words[1]} @{whole[i].words[1]}")
+    mine = _peers(1)[whole[i].actor]
+    RS.keep_private(mine, whole[i].actor, bytes([int(whole[i].actor[1:])]) * 16)
+    for a in whole[:i]:
+        RS.apply(mine, a if a.actor == whole[i].actor else
+                 (RS.seal(mine, a).public if RS.seal(mine, a) else a))
+    assert "not a wizard or castle" in RS.why_illegal(mine, cast)
+    RS.apply(host, cast)
+    assert host.d["audit"][-1]["kind"] == "types"
+    with pytest.raises(IllegalAction, match=rf"{whole[i].actor}'s action {i + 1} '{cast}' was "
+                                            r"illegal: block \d+ is a \w+: heal is for a unit "
+                                            "that is not a wizard or castle"):
+        RS.apply(host, whole[i + 1])
