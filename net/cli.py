@@ -128,7 +128,9 @@ def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = ""
         flags = [f for f in (o.flag, *aliases.get(o.name, ())) if f not in taken] \
             or ["--game-" + o.flag[2:]]  # an option named like a flag of the command
         default = f" (default {'on' if o.default else 'off'})" if o.kind == "bool" else \
-            f" (default {o.default})"
+            f" (default {o.default})" if o.default != "" else " (default: none)"
+        if o.kind == "bool" and o.default:
+            default = f" (default on; --no-{o.flag[2:]}: off)"
         if o.choices and o.kind != "bool":  # the metavar hides them: say them
             default = f" (one of {', '.join(str(c) for c in o.choices)}; {default[2:]}"
         once = _once(o.name)
@@ -143,6 +145,7 @@ def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = ""
                            help=(o.help or o.label) + default)
         else:
             g.add_argument(*flags, dest=_dest(o), action=once, default=None, metavar="VALUE",
+                           type=str.lower if o.kind == "choice" else str,  # as coerce does
                            choices=list(o.choices) or None, help=(o.help or o.label) + default)
 
 
