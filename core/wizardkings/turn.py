@@ -209,8 +209,9 @@ def _resign_in_battle(st: G.State, p: str, events: list[Event]) -> None:
 
 
 def v_reveal(st: G.State, a: Action) -> list[Event]:
-    """``P2 reveal 3=troll:3,5=orc:4``: a block owner opens his blocks of the battle hex
-    (R114, R55; game.revealed)."""
+    """``P2 reveal 3=troll:3:0:<salt>,...``: a block owner opens his blocks of the battle
+    hex, or those the pause names (R114, R55; game.revealed): on a LAN each item opens the
+    block's latest commitment (R113, ``commits.check_opening``)."""
     g = st.d
     faces = C.parse_reveal(a.words[0])
     g["seq"] += 1
