@@ -680,6 +680,13 @@ class Ruleset(ABC):
         owner-held secret."""
         raise ValueError(f"{self.title} has no owner-held secret to answer from")
 
+    def audit_answer(self, state: Any, holder: str, given: Any) -> Any:
+        """The end's audit asks the holder's answer again (``core.log.audit_answers``):
+        ``given`` is the answer logged (its opened wire form), which a ruleset may read for
+        what its owner opened in it before computing the answer due. Default:
+        :meth:`answer`."""
+        return self.answer(state, holder)
+
     def keep_private(self, state: Any, seat: str, entropy: bytes) -> None:
         """A networked game's process plays ``seat``: ``entropy`` (16 random bytes, never
         sent) is that owner's private randomness, for the private choices its rules make

@@ -476,10 +476,13 @@ async def join_headless(args: argparse.Namespace) -> int:
         return 1
     save = new_log("peer", args.name)
     args.log_path = save.path  # said if the game is stopped (Ctrl+C)
+    from platformdirs import user_data_dir
+
     peer = PeerGame(host, port, name=args.name, log=_err, ruleset=rs,
                     follow_host=not (found or asked),
                     token=load_token(host, port, args.name), writer=save.write,
-                    started=now_text())
+                    started=now_text(),
+                    secrets_dir=os.path.join(user_data_dir("wizwar"), "owner-secrets"))
     for attempt in range(args.retries + 1):
         try:
             await peer.connect()

@@ -1346,6 +1346,8 @@ def event_words(e: Any) -> str:
                 "the spell fails" if d["success"] else "no effect")
         if k == "victory":
             return f"Victory: {d['winner']} ({d['how']})"
+        if k == "commitments":  # fresh commitments on a LAN (R113)
+            return f"{d['player']} commits to {len(d['blocks'])} block(s) (R113)"
         if k == "revealed":  # a battle's or a spell's reveal (R55, R114)
             return f"  {d['player']} reveals " + ", ".join(
                 f"{b} {t} {s}" for b, t, s in d["blocks"])
