@@ -641,6 +641,13 @@ class Ruleset(ABC):
                     "be entered when it ran out)")
         return ""
 
+    def lan_refusal(self, options: Mapping[str, Any]) -> str:
+        """Why a game with these (validated) ``options`` cannot be hosted on a LAN yet, in
+        the ruleset's words, or "" when it can (a local game with them may still be
+        played). The LAN host's command line and host form refuse in these words before
+        anyone joins. Default: ""."""
+        return ""
+
     def default_answer(self, state: Any, player: str) -> Any:
         """The action a clock enters for ``player`` when it does not answer in time in an
         answer window (None: the ruleset has none, no clock runs). Default: None."""

@@ -151,6 +151,16 @@ class WizardKings(Ruleset):
             vals["layout"] = "4-map"
         return self.options.validate(vals)
 
+    def lan_refusal(self, options: Mapping[str, Any]) -> str:
+        """A team game (R105) is not hosted on a LAN yet: each machine holds only its own
+        seats' blocks, so allies could not see each other's blocks as R106 and R111 say.
+        Source: rules.md R106, R111 (MISSING on a LAN: docs/wizard-kings.md)."""
+        if str(options.get("teams") or "none") != "none":
+            return ("teams: a team game is played locally for now (on a LAN each machine "
+                    "holds only its own blocks, so allies could not see each other's blocks, "
+                    "R106)")
+        return ""
+
     def seats(self, options: Mapping[str, Any]) -> list[str]:
         """``P1``..``Pn``."""
         return [f"P{i + 1}" for i in range(int(options.get("players", 2)))]
