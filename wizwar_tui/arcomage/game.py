@@ -16,7 +16,7 @@ from textual import _time, events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from core.arcomage import field as fld
@@ -25,6 +25,7 @@ from core.arcomage.data import SPELLS
 from core.arcomage.turn import cast_candidates
 from core.engine import IllegalAction
 from wizwar_tui.arcomage import render
+from wizwar_tui.footer import FittedFooter
 from wizwar_tui.gameui import GameScreenBase, ReflowLog
 from wizwar_tui.screens import HelpScreen, TooSmall
 
@@ -106,6 +107,12 @@ class FieldView(Static):
             if h:
                 screen.cursor = h
                 screen.select_hex(h)
+
+
+FOOTER_PRIORITY = ("choose", "end", "pass", "help", "menu", "actions", "book", "spell_text",
+                   "command", "rival_book", "zoc")
+"""The footer's keys, most wanted first: a narrow window drops the last ones whole (at
+60x20 the footer was cut mid-word); ``?`` lists every key."""
 
 
 class ArcoMageGameScreen(GameScreenBase):
@@ -205,7 +212,7 @@ class ArcoMageGameScreen(GameScreenBase):
         yield Static(id="ac-status")
         yield Input(placeholder="notation, e.g. cast firebolt @P2 · Esc closes", id="ac-cmd",
                     select_on_focus=False)  # a reopened line is fixed, not replaced
-        yield Footer(show_command_palette=False)
+        yield FittedFooter(show_command_palette=False, priority=FOOTER_PRIORITY)
         yield TooSmall("ArcoMage")
 
     def on_mount(self) -> None:
