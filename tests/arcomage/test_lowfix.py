@@ -3,6 +3,9 @@ joiner's footer once the host has gone, the log naming a creature (Textual pilot
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from textual.widgets._footer import FooterKey
 
 from tests.readable import screen_text
@@ -44,3 +47,51 @@ async def test_the_footer_drops_whole_hints_at_60x20() -> None:
         await pilot.pause()
         line = footer_line(app)
         assert "a Actions" in line and "o Rival book" in line, line
+
+
+async def test_the_joiners_footer_offers_no_game_keys_once_the_host_closed() -> None:
+    """The app joins an ArcoMage host (its bot plays P1) on 127.0.0.1; the host closes the
+    game: the joiner's footer no longer offers Enter on a hex, the action list, End turn,
+    Pass or the notation line (it did), only what can be done then: leave (the menu), the
+    help, looking at the books; ``e`` then ends nothing."""
+    from core.arcomage.ruleset import RULESET as R
+    from net.lan import HostGame
+    from tests.test_net_notices import until
+
+    host = HostGame(ruleset=R, local_bot=True, bind="127.0.0.1", port=0)
+    port = await host.start()
+    task = asyncio.create_task(host.run())
+    app = WizWarApp(discovery=False, save_games=False)
+    try:
+        async with app.run_test(size=(120, 30)) as pilot:
+            app.join_lan("127.0.0.1", port, "alice", retries=0)
+            await until(pilot, lambda: isinstance(app.screen, ArcoMageGameScreen)
+                        and app.screen.session.started, what="the game")
+            screen = app.screen
+            assert isinstance(screen, ArcoMageGameScreen)
+            await until(pilot, screen.my_turn, what="the joiner's turn")
+            await pilot.pause()
+            assert {"end", "pass", "actions"} <= shown_actions(screen), footer_line(app)
+            n = len(screen.session.actions)
+            await host.close()
+            await until(pilot, screen.lan_down, what="the host gone")
+            await pilot.pause()
+            await pilot.pause()
+            line = footer_line(app)
+            assert not shown_actions(screen) & {"choose", "end", "pass", "actions",
+                                                "command"}, line
+            assert {"menu", "help", "book"} <= shown_actions(screen), line
+            assert "End turn" not in line and "Pass" not in line and "q Menu" in line
+            await pilot.press("e")
+            await pilot.pause()
+            assert len(screen.session.actions) == n
+    finally:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        await host.close()
+
+
+def shown_actions(screen: ArcoMageGameScreen) -> set[str]:
+    """The actions of the keys the footer shows now."""
+    return {k.action for k in screen.query(FooterKey).results(FooterKey) if k.display}

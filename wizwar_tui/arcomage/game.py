@@ -93,6 +93,14 @@ class FieldView(Static):
         if isinstance(screen, ArcoMageGameScreen):
             screen.move_cursor(dx, dy)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter (choose a hex) only while the game goes on (the footer offered it after
+        the host had closed the game)."""
+        screen = self.screen
+        if action == "choose" and isinstance(screen, ArcoMageGameScreen):
+            return not screen.ended()
+        return True
+
     def action_choose(self) -> None:
         """Choose the hex under the cursor."""
         screen = self.screen
@@ -113,6 +121,10 @@ FOOTER_PRIORITY = ("choose", "end", "pass", "help", "menu", "actions", "book", "
                    "command", "rival_book", "zoc")
 """The footer's keys, most wanted first: a narrow window drops the last ones whole (at
 60x20 the footer was cut mid-word); ``?`` lists every key."""
+
+
+GAME_ACTIONS = frozenset({"actions", "end", "pass", "command"})
+"""The screen's keys that act in the game: not offered once it has ended."""
 
 
 class ArcoMageGameScreen(GameScreenBase):
@@ -326,6 +338,7 @@ class ArcoMageGameScreen(GameScreenBase):
         reject = self.lan.take_reject() if hasattr(self.lan, "take_reject") else ""
         if reject:
             self.say(f"Not allowed: {reject}")
+        self.refresh_bindings()  # the footer offers what can be done now (ended: less)
         if self.session.started:
             self.draw()
             if self.session.over:
@@ -677,6 +690,7 @@ class ArcoMageGameScreen(GameScreenBase):
         if self.over_shown or not self.session.over:
             return
         self.over_shown = True
+        self.refresh_bindings()  # the footer no longer offers the game's keys
         self.draw()
         from wizwar_tui.arcomage.screens import GameOverScreen
 
@@ -1031,12 +1045,21 @@ class ArcoMageGameScreen(GameScreenBase):
         self.query_one("#ac-right").display = not narrow or self.panels_shown
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Letter keys go to the notation line while it is open."""
+        """Letter keys go to the notation line while it is open; once the game has ended
+        (over, or a LAN game the host closed or that is lost) the keys that act in it are
+        not offered, only what can still be done: leave, the help, looking at the books
+        and the field (a fresh user's joiner was still offered End turn and Pass)."""
         if self.is_mounted and action not in ("cancel",):
             cmd = self.query_one("#ac-cmd", Input)
             if cmd.display and cmd.has_focus:
                 return False
+        if action in GAME_ACTIONS and self.ended():
+            return False
         return True
+
+    def ended(self) -> bool:
+        """The game cannot go on: it is over, or its LAN game stopped (:meth:`lan_down`)."""
+        return bool(self.session.started and self.session.over) or self.lan_down()
 
     @work(exclusive=True, group="choose")
     async def action_menu(self) -> None:
