@@ -95,3 +95,24 @@ async def test_the_joiners_footer_offers_no_game_keys_once_the_host_closed() -> 
 def shown_actions(screen: ArcoMageGameScreen) -> set[str]:
     """The actions of the keys the footer shows now."""
     return {k.action for k in screen.query(FooterKey).results(FooterKey) if k.display}
+
+
+def test_the_log_names_the_creature_that_takes_damage() -> None:
+    """A Firebolt on P2's Skeleton: the log says "P2's skeleton on b2 takes 2" (it said
+    "b2 takes 2": the hex, not the creature), then that the Skeleton dies, with its owner;
+    damage to an archmage still names him."""
+    from core.arcomage import scenario
+    from core.arcomage.ruleset import RULESET as R
+
+    st = scenario.load({"creatures": [{"kind": "skeleton", "owner": "P2", "at": "b2"}]})
+    texts: list[str] = []
+    for a in ("P1 cast firebolt @b2", "P2 pass"):
+        texts += [e.text for e in R.apply(st, R.parse_action(a))]
+    assert "P2's skeleton on b2 takes 2" in texts, texts
+    assert "P2's skeleton on b2 dies" in texts, texts
+    assert "b2 takes 2" not in texts
+    st = scenario.load({})
+    texts = []
+    for a in ("P1 cast firebolt @P2", "P2 pass"):
+        texts += [e.text for e in R.apply(st, R.parse_action(a))]
+    assert any(t.startswith("P2 takes ") for t in texts), texts
