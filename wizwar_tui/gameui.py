@@ -134,6 +134,7 @@ class NetNotices:
         self.notices = 0
         self.reports = 0
         self.status: dict[str, str] = {}
+        self.returned: list[str] = []  # the seats the last take found back
 
     def take(self, game: Any, status: Mapping[str, str]) -> list[tuple[str, str]]:
         """The new notices as ``(text, severity)`` (``warning`` or ``information``), oldest
@@ -150,15 +151,22 @@ class NetNotices:
                  "warning") for r in reports[self.reports:]]
         self.reports = len(reports)
         first = not self.status
+        self.returned = []
         for seat, now in status.items():
             was = self.status.get(seat)
             if now == "disconnected" and (was != now or first):
-                out.append((f"LAN: {seat} lost the connection: the game waits for {seat} "
-                            "to rejoin", "warning"))
+                out.append((f"{self.lost_text(seat)}: the game waits for {seat} to rejoin",
+                            "warning"))
             elif now == "connected" and was == "disconnected":
                 out.append((f"LAN: {seat} is back", "information"))
+                self.returned.append(seat)
         self.status = dict(status)
         return out
+
+    @staticmethod
+    def lost_text(seat: str) -> str:
+        """How the notice of ``seat``'s lost connection begins (:meth:`take`)."""
+        return f"LAN: {seat} lost the connection"
 
     def away(self) -> list[str]:
         """The seats whose connection is lost now (they may rejoin), in seat order."""
@@ -221,6 +229,20 @@ class GameScreenBase(Screen[None]):
         for text, severity in self.net_notices.take(getattr(lan, "game", None), status):
             self.notify(text, title="LAN game", severity=severity,  # type: ignore[arg-type]
                         timeout=20 if severity == "warning" else 6, markup=False)
+        back = list(self.net_notices.returned)
+        if back:  # "P2 is back" replaces "P2 lost the connection" (it stayed up to 20 s)
+            self.drop_lost_notices(back)
+            self.call_after_refresh(self.drop_lost_notices, back)  # (one still on its way)
+
+    def drop_lost_notices(self, seats: list[str]) -> None:
+        """Take the shown notices of ``seats``' lost connections off the screen."""
+        prefixes = tuple(NetNotices.lost_text(seat) for seat in seats)
+        app = self.app
+        stale = [n for n in app._notifications if n.message.startswith(prefixes)]
+        for n in stale:
+            app._unnotify(n, refresh=False)
+        if stale:
+            app._refresh_notifications()
 
     def __init__(self, *, session: Any = None, lan: Any = None, seed: int | None = None,
                  ascii_only: bool = False, bot_delay: float = 0.3,
