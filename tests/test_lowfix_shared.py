@@ -4,6 +4,9 @@ a seat that came back (Textual pilot, no network)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
+
+import pytest
 
 from tests.readable import screen_text
 from wizwar_tui.app import WizWarApp
@@ -48,3 +51,52 @@ async def test_the_lost_connection_notice_goes_when_the_seat_is_back() -> None:
         text = screen_text(app)
         assert "P2 lost the connection" not in text and "P2 is back" in text, text
         screen.lan = None
+
+
+async def test_wizwar_keys_behind_colon_and_a_go_through_the_shared_routing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wiz-War's screen routes the keys typed behind ``:`` and ``a`` through the shared
+    :meth:`GameScreenBase.notation_key` (it had a copy of its own): a burst ``:move d4``
+    lands in the command line, and ``a`` + ``end`` in the actions menu's filter (the
+    menu's early keys), each key seen by the shared method."""
+    from textual import events
+    from textual.widgets import Input
+
+    from tests.test_trial_fixes_wiz import open_game, session_of
+    from wizwar_tui.screens import ChoiceScreen
+    from wizwar_tui.wizwar.game import GameScreen
+
+    seen: list[str] = []
+    shared = GameScreenBase.notation_key
+
+    def spy(self: GameScreenBase, event: events.Key, *args: Any) -> bool:
+        seen.append(event.key)
+        return shared(self, event, *args)
+
+    monkeypatch.setattr(GameScreenBase, "notation_key", spy)
+    doc = {"board": {"size": "5x5"},
+           "players": [{"at": "c3", "hand": ["3"]}, {"at": "a1", "hand": ["2"]}],
+           "turn": {"active": "P1"}}
+    s = session_of(doc)
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = await open_game(pilot, app, s)
+        assert isinstance(game, GameScreen)
+        for ch in ":move d4":
+            key = "colon" if ch == ":" else "space" if ch == " " else ch
+            app.post_message(events.Key(key, ch))
+        for _ in range(4):
+            await pilot.pause()
+        assert game.query_one("#cmd", Input).value == "move d4"
+        assert seen[:2] == ["colon", "m"], seen
+        game.close_command()
+        await pilot.pause()
+        seen.clear()
+        for ch in "aend":
+            app.post_message(events.Key(ch, ch))
+        for _ in range(6):
+            await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert app.screen.query_one(Input).value == "end"
+        assert seen and seen[0] == "a", seen
+        assert not s.actions

@@ -256,7 +256,8 @@ class GameScreenBase(Screen[None]):
     def after_resize(self) -> None:
         """Called after the terminal changed size (the screen re-lays itself out)."""
 
-    def notation_key(self, event: events.Key, line: Any, opener: str) -> bool:
+    def notation_key(self, event: events.Key, line: Any, opener: str,
+                     openers: Mapping[str, str] | None = None) -> bool:
         """Route a key typed right behind ``:`` to the notation ``line`` (a Textual
         ``Input``), for a game screen's ``on_key``; True when the key was taken.
 
@@ -266,18 +267,33 @@ class GameScreenBase(Screen[None]):
         lost, or taken for game keys (``e`` ended the turn; issues 12 and 17). Here ``:``
         opens the line at once (``action_<opener>``, which must focus it with
         ``set_focus``, not the deferred ``focus``), and a printable key that still comes
-        through the board while the line has the focus is inserted into it, in order."""
-        if not event.is_printable or not event.character or self.app.screen is not self:
+        through the board while the line has the focus is inserted into it, in order.
+
+        ``openers`` maps more keys to the actions that open an input of their own at once
+        (Wiz-War: ``a`` the actions menu); a key the screen takes for such an input before
+        it is up (:meth:`early_key`) goes there first."""
+        if not event.is_printable or not event.character:
             return False
-        if self.focused is line:
+        action = {**(openers or {}), "colon": opener}.get(event.key)
+        if self.early_key(event.character):
+            pass
+        elif self.app.screen is not self:
+            return False
+        elif self.focused is line:
             line.insert_text_at_cursor(event.character)
-        elif event.key == "colon" and self.check_action(opener, ()) is True:
-            getattr(self, f"action_{opener}")()
+        elif action is not None and self.check_action(action, ()) is True:
+            getattr(self, f"action_{action}")()
         else:
             return False
         event.stop()
         event.prevent_default()
         return True
+
+    def early_key(self, character: str) -> bool:
+        """Take a printable key for an input that one of :meth:`notation_key`'s openers is
+        opening (a menu's filter, say), before the keys go anywhere else; True when taken.
+        None by default."""
+        return False
 
     def leave_note(self) -> str:
         """What leaving this local game keeps, in words that hold: the saved-games list shows
