@@ -100,3 +100,50 @@ async def test_wizwar_keys_behind_colon_and_a_go_through_the_shared_routing(
         assert app.screen.query_one(Input).value == "end"
         assert seen and seen[0] == "a", seen
         assert not s.actions
+
+
+def test_the_panel_line_colour_is_written_once() -> None:
+    """The quiet panels' colour is one CSS variable (``$panel-line``, app.PANEL_LINE): no
+    CSS block of the app writes it out (it was in some twenty)."""
+    from pathlib import Path
+
+    from wizwar_tui import app as app_module
+
+    root = Path(app_module.__file__).parent
+    files = [p for p in root.rglob("*") if p.suffix in (".py", ".tcss")]
+    written = [str(p.relative_to(root)) for p in files
+               if app_module.PANEL_LINE.lower() in p.read_text().lower() and p.name != "app.py"]
+    assert written == [], written
+    uses = sum(p.read_text().count("$panel-line") for p in files)
+    assert uses >= 20, uses
+
+
+@pytest.mark.parametrize("game,panel", [("wizwar", "#players"), ("arcomage", "#ac-log"),
+                                        ("wizard-kings", "#wk-log")])
+async def test_every_games_panels_follow_the_panel_line_variable(game: str,
+                                                                 panel: str) -> None:
+    """A panel of each game's screen is drawn in ``$panel-line``: an app that sets the
+    variable otherwise draws it so (each block wrote out #5f87af)."""
+    from pathlib import Path
+
+    from textual.color import Color
+
+    from wizwar_tui import app as app_module
+
+    class RedLines(WizWarApp):
+        """The app with another panel line."""
+
+        CSS_PATH = str(Path(app_module.__file__).parent / WizWarApp.CSS_PATH)  # type: ignore[operator]
+
+        def get_css_variables(self) -> dict[str, str]:
+            return {**super().get_css_variables(), "panel-line": "#ff0000"}
+
+    for red in (False, True):
+        app = (RedLines if red else WizWarApp)(bot_delay=0, save_games=False)
+        want = Color(255, 0, 0) if red else Color.parse("#5f87af")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.start_game(game=game, seed=3)
+            await pilot.pause()
+            await pilot.pause()
+            assert app.screen.query_one(panel).styles.border_top[1] == want, red

@@ -141,9 +141,9 @@ class ArcoMageGameScreen(GameScreenBase):
     ArcoMageGameScreen #ac-stack { height: auto; border: round $warning; display: none; }
     /* the quiet panels' line (and title) in Wiz-War's panel blue: $panel is nearly the
        background, so their titles could not be read (in a browser tab above all) */
-    ArcoMageGameScreen #ac-log { height: 1fr; min-height: 0; border: round #5f87af; }
+    ArcoMageGameScreen #ac-log { height: 1fr; min-height: 0; border: round $panel-line; }
     ArcoMageGameScreen #ac-right { width: 1fr; min-width: 28; }
-    ArcoMageGameScreen #ac-players { height: auto; max-height: 60%; border: round #5f87af;
+    ArcoMageGameScreen #ac-players { height: auto; max-height: 60%; border: round $panel-line;
         overflow-y: auto; }
     ArcoMageGameScreen #ac-book { height: 1fr; min-height: 4; border: round $primary; }
     ArcoMageGameScreen #ac-actions { height: 1fr; min-height: 4; border: round $success; }
