@@ -56,15 +56,12 @@ async def test_the_lost_connection_notice_goes_when_the_seat_is_back() -> None:
 async def test_wizwar_keys_behind_colon_and_a_go_through_the_shared_routing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Wiz-War's screen routes the keys typed behind ``:`` and ``a`` through the shared
-    :meth:`GameScreenBase.notation_key` (it had a copy of its own): a burst ``:move d4``
-    lands in the command line, and ``a`` + ``end`` in the actions menu's filter (the
-    menu's early keys), each key seen by the shared method."""
+    :meth:`GameScreenBase.notation_key` (it had a copy of its own): the two Wiz-War burst
+    tests (``:move d4`` in the command line, ``a`` + ``end`` in the actions menu's filter,
+    the menu's early keys) hold with every key seen by the shared method."""
     from textual import events
-    from textual.widgets import Input
 
-    from tests.test_trial_fixes_wiz import open_game, session_of
-    from wizwar_tui.screens import ChoiceScreen
-    from wizwar_tui.wizwar.game import GameScreen
+    from tests import test_trial_fixes_wiz as wiz
 
     seen: list[str] = []
     shared = GameScreenBase.notation_key
@@ -74,32 +71,11 @@ async def test_wizwar_keys_behind_colon_and_a_go_through_the_shared_routing(
         return shared(self, event, *args)
 
     monkeypatch.setattr(GameScreenBase, "notation_key", spy)
-    doc = {"board": {"size": "5x5"},
-           "players": [{"at": "c3", "hand": ["3"]}, {"at": "a1", "hand": ["2"]}],
-           "turn": {"active": "P1"}}
-    s = session_of(doc)
-    app = WizWarApp(bot_delay=0, save_games=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        game = await open_game(pilot, app, s)
-        assert isinstance(game, GameScreen)
-        for ch in ":move d4":
-            key = "colon" if ch == ":" else "space" if ch == " " else ch
-            app.post_message(events.Key(key, ch))
-        for _ in range(4):
-            await pilot.pause()
-        assert game.query_one("#cmd", Input).value == "move d4"
-        assert seen[:2] == ["colon", "m"], seen
-        game.close_command()
-        await pilot.pause()
-        seen.clear()
-        for ch in "aend":
-            app.post_message(events.Key(ch, ch))
-        for _ in range(6):
-            await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
-        assert app.screen.query_one(Input).value == "end"
-        assert seen and seen[0] == "a", seen
-        assert not s.actions
+    await wiz.test_keys_typed_at_once_after_colon_reach_the_command_line()
+    assert seen[:2] == ["colon", "m"], seen
+    seen.clear()
+    await wiz.test_keys_typed_at_once_after_a_reach_the_actions_filter()
+    assert seen[:2] == ["a", "e"], seen
 
 
 def test_the_panel_line_colour_is_written_once() -> None:
