@@ -69,6 +69,10 @@ PANEL_LINE = "#5f87af"
 """The quiet panels' line and title colour (``$panel-line`` in the app's CSS): Textual's
 ``$panel`` is nearly the background, so those titles could not be read."""
 
+CSS_VARIABLES = {"panel-line": PANEL_LINE}
+"""The app's own CSS variables (:meth:`WizWarApp.get_css_variables`): the screens' styles
+use them, so an app that hosts one of the screens gives them too."""
+
 
 class WizWarApp(App[int]):
     """The wizwar app: you against bots, or against friends on the LAN, in any game of
@@ -113,7 +117,7 @@ class WizWarApp(App[int]):
         """Textual's CSS variables and the app's own: ``$panel-line``
         (:data:`PANEL_LINE`), the line and title colour of the quiet panels of every
         screen (it was written out in some twenty CSS blocks)."""
-        return {**super().get_css_variables(), "panel-line": PANEL_LINE}
+        return {**super().get_css_variables(), **CSS_VARIABLES}
 
     def __init__(self, players: int | None = None, seed: int | None = None,
                  start_game: bool = False,
