@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 from collections.abc import Collection
@@ -128,7 +129,9 @@ def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = ""
         flags = [f for f in (o.flag, *aliases.get(o.name, ())) if f not in taken] \
             or ["--game-" + o.flag[2:]]  # an option named like a flag of the command
         default = f" (default {'on' if o.default else 'off'})" if o.kind == "bool" else \
-            f" (default {o.default})"
+            f" (default {o.default})" if o.default != "" else " (default: none)"
+        if o.kind == "bool" and o.default:
+            default = f" (default on; --no-{o.flag[2:]}: off)"
         if o.choices and o.kind != "bool":  # the metavar hides them: say them
             default = f" (one of {', '.join(str(c) for c in o.choices)}; {default[2:]}"
         once = _once(o.name)
@@ -143,6 +146,7 @@ def add_option_flags(p: argparse.ArgumentParser, ruleset: Ruleset, cmd: str = ""
                            help=(o.help or o.label) + default)
         else:
             g.add_argument(*flags, dest=_dest(o), action=once, default=None, metavar="VALUE",
+                           type=str.lower if o.kind == "choice" else str,  # as coerce does
                            choices=list(o.choices) or None, help=(o.help or o.label) + default)
 
 
@@ -171,13 +175,16 @@ def dealer_choice(args: argparse.Namespace) -> str:
     two or more people play (the seats neither the host's bots nor the host's own bot
     play), else the host's dealer. A game with no dealer-held secret has no dealer to
     choose: "host" (the trusted dealer deals nothing); a resumed game (``--resume``) keeps
-    the host's dealer that dealt it (a poker game cannot be resumed yet)."""
+    the host's dealer that dealt it (a poker game cannot be resumed yet), and so does a game
+    with an answer clock (``--clock``: a poker game has none yet)."""
     resuming = bool(getattr(args, "resume", None))
     if resuming or not args.ruleset.dealing().values(args.options):
         return "host"  # no secret to deal; or a resumed game, which the host's dealer dealt
     if getattr(args, "dealer", None):
         return str(args.dealer)
-    people = args.seats - args.bots - (1 if args.bot else 0)
+    if getattr(args, "clock", None) is not None:
+        return "host"  # the answer clock is the host dealer's only (a poker game has none yet)
+    people = args.seats - args.bots - (1 if getattr(args, "bot", False) else 0)
     return "poker" if people >= 2 else "host"
 
 
@@ -213,17 +220,75 @@ async def host_poker(args: argparse.Namespace) -> int:
         return 1
     print(f"listening on {args.bind}:{port}", flush=True)
     print(game.lobby_line(), flush=True)
+    adv = None
+    if advertise_wanted(args.bind, getattr(args, "advertise", False)):
+        try:
+            adv = await advertise_poker(game, args.name)
+        except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
+            _err(f"could not advertise on the LAN ({exc}); join by address")
+        else:
+            seated = game.log
+
+            def log_and_update(msg: str) -> None:  # a join: the ad's seats follow
+                seated(msg)
+                asyncio.ensure_future(update_poker_ad(adv, game))
+
+            game.log = log_and_update
     try:
         final = await game.run()
     finally:
+        if adv is not None:
+            with contextlib.suppress(Exception):
+                await adv.stop()
         await game.close()
     if not final:
         _err(f"the game stopped: {game.stopped}"
              + (f"; report in {game.report}" if game.report else ""))
+        say_log(game.player.log_path)  # the log as the game went
         return 2
     say_log(game.player.log_path)
     res = rs.result(game.player.state)
     print(f"winner {'+'.join(res.winners) or '-'}", flush=True)
+    print("audit passed", flush=True)
+    print(f"final hash {final}", flush=True)
+    return 0
+
+
+async def back_poker(args: argparse.Namespace) -> int:
+    """``wizwar join --back KEYS``: a poker game's process back after it died (the host's
+    too), from the keys it kept, its bot playing its seats (net/handover.py); prints the
+    final hash and the audit's verdict."""
+    import json
+
+    from net.handover import come_back
+    from net.logfiles import games_dir
+    from net.poker import Player, Stopped
+
+    try:
+        with open(args.back, encoding="utf-8") as f:
+            kept = json.load(f)
+        rs = registry.get(str(kept.get("ruleset", registry.DEFAULT)))
+        if int(kept.get("proc", -1)) < 0 or not kept.get("addrs"):
+            raise ValueError("it holds no process number or no addresses of the game")
+    except (OSError, ValueError, AttributeError, UnknownRuleset) as exc:
+        _err(f"cannot come back with {args.back}: {exc}")
+        return 1
+
+    async def unjoined(_m: Any) -> None:
+        raise ConnectionError("not joined")
+
+    async def nothing() -> None:
+        return None
+
+    player = Player(rs, unjoined, nothing, log=_err, rejoin_from=args.back,
+                    keys_dir=os.path.dirname(os.path.abspath(args.back)), log_dir=games_dir())
+    try:
+        final = await come_back(player)
+    except Stopped as exc:
+        _err(f"the game stopped: {exc}" + (f" ({exc.seat} cheated)" if exc.seat else ""))
+        return 2
+    say_log(player.log_path)
+    print(f"seat {player.mine[0]}", flush=True)
     print("audit passed", flush=True)
     print(f"final hash {final}", flush=True)
     return 0
@@ -234,8 +299,9 @@ async def join_poker(args: argparse.Namespace, rs: Ruleset, host: str, port: int
     hash and the audit's verdict."""
     from platformdirs import user_data_dir
 
+    from net.handover import play
     from net.logfiles import games_dir
-    from net.poker import Player, Stopped, join
+    from net.poker import Player, Stopped
 
     async def unjoined(_m: Any) -> None:
         raise ConnectionError("not joined")
@@ -247,9 +313,10 @@ async def join_poker(args: argparse.Namespace, rs: Ruleset, host: str, port: int
                     keys_dir=os.path.join(user_data_dir("wizwar"), "poker-keys"),
                     log_dir=games_dir())
     try:
-        final = await join(player, host, port, args.name)
+        final = await play(player, host, port, args.name)  # outlives the host
     except Stopped as exc:
         _err(f"the game stopped: {exc}" + (f" ({exc.seat} cheated)" if exc.seat else ""))
+        say_log(player.log_path)  # the log as the game went (docs/protocol.md, Logs)
         return 2
     except (ConnectionError, OSError) as exc:
         _err(f"cannot join {host}:{port}: {exc}")
@@ -322,6 +389,31 @@ async def advertise(game: Any, name: str, port: int, bind: str, taken: int) -> A
     return adv
 
 
+async def advertise_poker(host: Any, name: str) -> Any:
+    """Announce a game dealt by mental poker (a started ``net.poker.PokerHost``) on the LAN
+    as :func:`advertise` does a ``HostGame``, with ``dealer=poker`` in its TXT record; the
+    seats are the host's own (its person's and its bots') and the free ones. Returns the
+    started ``Advertiser`` (:meth:`update_poker_ad` keeps it up to date)."""
+    from net.discovery import Advertiser, txt_fields
+    from net.protocol import PROTOCOL_VERSION
+
+    adv = Advertiser()
+    rules, opts = txt_fields(host.ruleset, host.options)
+    free = len(host.free())
+    await adv.start(name, host.port, proto=PROTOCOL_VERSION, ruleset=rules, options=opts,
+                    seats_taken=len(host.seat_ids) - free, seats_free=free, dealer="poker",
+                    interfaces=None if host.bind in ("0.0.0.0", "") else [host.bind])
+    return adv
+
+
+async def update_poker_ad(adv: Any, host: Any) -> None:
+    """Publish a poker game's seats as they fill (a failure is ignored: discovery is a
+    convenience only)."""
+    free = len(host.free())
+    with contextlib.suppress(Exception):
+        await adv.update(len(host.seat_ids) - free, free)
+
+
 def parse_target(target: str) -> tuple[str, int] | None:
     """``HOST:PORT`` as (host, port), or None when it is a game name."""
     host, sep, port = target.rpartition(":")
@@ -361,6 +453,8 @@ async def resolve(target: str, timeout: float) -> tuple[str, int, str]:
 async def join_headless(args: argparse.Namespace) -> int:
     """Join with the bot playing our seat; reconnect if the connection drops; print the
     final hash."""
+    if getattr(args, "back", ""):
+        return await back_poker(args)
     try:
         host, port, found = await resolve(args.target or "", args.timeout)
     except LookupError as exc:
@@ -585,7 +679,7 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                    help="who deals the cards: poker (mental poker: nobody, the host "
                         "included, can read a hand but its owner's; the default with two or "
                         "more people) or host (the host's dealer: faster, but the host could "
-                        "read every hand); headless hosting only for poker yet")
+                        "read every hand)")
     p.add_argument("--clock", type=_seconds, default=None, metavar="S",
                    help="seconds to answer an attack before a pass is entered")
     p.add_argument("--no-advertise", dest="advertise", action="store_false",
@@ -637,6 +731,11 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
     j.add_argument("--retries", type=int, default=20, help="rejoins after a lost connection")
     j.add_argument("--headless", action="store_true", help="no app (needs --bot)")
     j.add_argument("--bot", action="store_true", help="the bot plays your seat")
+    j.add_argument("--back", default="", metavar="KEYS",
+                   help="a poker game whose process died (the host's too): come back to it "
+                        "with the keys that process kept (its poker-keys/poker-GAME-SEATS"
+                        ".json); the game's other processes are reached at the addresses "
+                        "kept with them (--headless --bot; no TARGET)")
     lp = sub.add_parser("list", help="list the games on the network (and which game each "
                                      "plays)")
     lp.add_argument("--timeout", type=float, default=3.0, help="seconds to look for games")
@@ -696,7 +795,7 @@ def refusal(args: argparse.Namespace) -> str:
     ("" when it can): a blank ``--name``; ``--bot``/``--bots`` (and so ``--headless``) for
     a game without bots (``ruleset.bot_levels`` empty); ``--clock`` for a game that refuses
     the answer clock (``ruleset.answer_clock_refusal``) and ``--dealer`` for one that deals
-    no secret; the SSH or web flags without ``--ssh`` or ``--web``."""
+    no secret; ``--dealer poker`` with ``--ssh``/``--web``; the SSH or web flags without ``--ssh`` or ``--web``."""
     rs: Ruleset = args.ruleset
     if args.cmd == "join" and _blank(args.name):
         return "--name: your player name cannot be empty (the other players see it)"
@@ -715,6 +814,10 @@ def refusal(args: argparse.Namespace) -> str:
         if getattr(args, "dealer", None) and not rs.dealing().values(args.options):
             return (f"--dealer: {rs.title} deals no secret, so there is no dealer to choose "
                     "(its secrets are each held by their owner)")
+    if args.cmd == "host" and getattr(args, "dealer", None) == "poker" and (
+            getattr(args, "ssh", None) or getattr(args, "web", None)):
+        return ("--dealer poker: every SSH or browser player's game runs in the host's "
+                "process, so the host deals it (--dealer host, or host without --ssh/--web)")
     if args.cmd == "host":
         for flag, needs in (("ssh_password", "ssh"), ("ssh_keys", "ssh"),
                             ("web_password", "web"), ("web_url", "web")):
@@ -765,12 +868,13 @@ def run(args: argparse.Namespace) -> int | None:
             getattr(args, "resume", ""):
         _err("--dealer poker: a resumed game keeps the host's dealer that dealt it")
         return 2
+    if args.cmd == "host" and getattr(args, "dealer", None) == "poker" and \
+            getattr(args, "clock", None) is not None:
+        _err("--dealer poker: a game dealt by mental poker has no answer clock yet "
+             "(--dealer host, or no --clock)")
+        return 2
     if not args.headless:
-        if args.cmd == "host" and getattr(args, "dealer", None) == "poker":
-            _err("--dealer poker: the app does not host a game dealt by mental poker yet; "
-                 "host it with --headless --bot")
-            return 2
-        return None
+        return None  # the app: a poker game (net.cli.dealer_choice) from wizwar_tui.pokerlink
     if not args.bot:
         _err("--headless needs --bot (someone has to play the seat)")
         return 2

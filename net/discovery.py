@@ -90,6 +90,7 @@ TXT_RULESET = "ruleset"
 TXT_OPTIONS = "options"
 TXT_TAKEN = "taken"
 TXT_FREE = "free"
+TXT_DEALER = "dealer"
 
 GameCallback = Callable[[list["GameAd"]], None]
 
@@ -116,6 +117,9 @@ class GameAd:
     hosts: tuple[str, ...] = ()
     """Every usable advertised IPv4 address (never a loopback one), :attr:`host` first:
     :func:`first_reachable` tries them all."""
+    dealer: str = ""
+    """Who deals its secret cards: ``poker`` (mental poker), ``host`` (the host's dealer), ""
+    (not said: a game with no dealt secret, or an older wizwar)."""
 
     @property
     def game(self) -> str:
@@ -251,6 +255,7 @@ def _parse_ad(info: ServiceInfo) -> GameAd | None:
         seats_free=free,
         service=service,
         hosts=tuple(dict.fromkeys(addresses)),
+        dealer={b"poker": "poker", b"host": "host"}.get(_txt(props, TXT_DEALER) or b"", ""),
     )
 
 
@@ -402,8 +407,10 @@ class Advertiser:
         seats_taken: int,
         seats_free: int,
         interfaces: list[str] | None = None,
+        dealer: str = "",
     ) -> None:
         """Find a free name and register the game (about 2.5 s: survey, probes, announce).
+        ``dealer`` (``poker`` or ``host``; "" says nothing): who deals its secret cards.
 
         ``interfaces`` is a list of IPv4 addresses to advertise on (and to publish as the
         game's address); None means all interfaces and all non-loopback IPv4 addresses.
@@ -430,6 +437,8 @@ class Advertiser:
             TXT_TAKEN: str(seats_taken),
             TXT_FREE: str(seats_free),
         }
+        if dealer:
+            self._props[TXT_DEALER] = _check_txt_value("dealer", dealer)
         uid = uuid.uuid4().hex[:12]
         host = f"wizwar-{uid}.local."  # unique: no A-record clashes
         tag = f" #{uid[:6]}"  # in the service name: games on two links never share one

@@ -33,6 +33,10 @@ A wrong partial unmasking (or any step that fails its check) is named by the pro
 finds it (``mp_cheat``): the host writes a desync report naming the cheater
 (:func:`net.lan.write_desync_report`), tells everyone (``mp_stop``) and drops it.
 
+Every frame has an identity (``_c``: its sender, its number, what the sender had seen;
+``_g``: a frame the relay made) and each process keeps what it sent, so the relay's role can
+move to another process mid-game (net/handover.py: the game outlives its host).
+
 Each process keeps its keys in its data folder (``keys_dir``, a file per game id) after
 every deal, and at the end writes its game's log (the whole deal, opened by the audit), which
 :func:`core.log.replay` verifies.
@@ -42,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import os
 import secrets
@@ -51,7 +56,7 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
 
-from nacl.exceptions import CryptoError
+from nacl.exceptions import BadSignatureError, CryptoError
 from nacl.public import Box, PrivateKey, PublicKey
 from nacl.signing import SigningKey, VerifyKey
 
@@ -60,7 +65,7 @@ from core.beacon import BeaconError, Chain, Tracker
 from core.codec import pack
 from core.engine import Ruleset
 from net.lan import joint_seed, nonce_commit, write_desync_report
-from net.logfiles import log_name
+from net.logfiles import log_name, now_text
 from net.mental import (
     MentalDealer,
     MentalError,
@@ -138,6 +143,7 @@ class Stopped(RuntimeError):
 
 
 # ---- one process --------------------------------------------------------------------
+#: ``choose(state, seat)``: an action, or an awaitable of one (a person's screen)
 Chooser = Callable[[Any, str], Any]
 
 
@@ -185,6 +191,21 @@ class Player:
     timings: dict[str, list[float]] = field(default_factory=dict)
     #: a rejoin: the path of the keys this process kept for the game (its data folder)
     rejoin_from: str = ""
+    #: called after every change the app may show (the set-up, each action, the end)
+    on_change: Callable[[], None] | None = None
+    #: every event of the game as this process applied it (what an app's log shows)
+    events: list[Any] = field(default_factory=list)
+    #: the last action of this process's person its own core refused after all ("" none)
+    last_reject: str = ""
+    #: where this process listens for a sequencer hand-over ("host:port", "" nowhere):
+    #: announced, signed, in its ``hello`` (net/handover.py)
+    addr: str = ""
+    #: every frame this process sent, stamped (``_c``): a new sequencer gets them again
+    outbox: list[Msg] = field(default_factory=list)
+    #: the processes' hand-over addresses (process -> "host:port"), from ``mp_table``
+    addrs: dict[int, str] = field(default_factory=dict)
+    #: the ``mp_table`` this process was sent (a new sequencer rebuilds the table from it)
+    table: Msg = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.hooks = self.ruleset.dealing()
@@ -197,6 +218,9 @@ class Player:
         self._kept: Msg = {}
         self._suppress = 0  # a rejoin: sends its former process made already
         self._real_send = self.send
+        self._k = 0  # frames this process sent (their numbers, ``_c``)
+        self._hw: dict[int, int] = {}  # per origin: the highest frame number received
+        self._g = 0  # the highest relay frame number (``_g``) received
         if self.rejoin_from:
             with open(self.rejoin_from, encoding="utf-8") as f:
                 self._kept = json.load(f)
@@ -205,6 +229,8 @@ class Player:
             self._signer = SigningKey(bytes.fromhex(d["sign"]))
             self._nonce = str(self._kept["nonce"])
             self.game = str(self._kept["game"])
+            self.proc = int(self._kept.get("proc", -1))
+            self.addrs = {int(k): str(v) for k, v in self._kept.get("addrs", {}).items()}
             self._chain_secrets = [bytes.fromhex(x) for x in self._kept["chains"]]
         elif self.seed is None:
             self._box, self._signer = PrivateKey.generate(), SigningKey.generate()
@@ -224,7 +250,14 @@ class Player:
 
     async def _send(self, msg: Msg) -> None:
         """Send ``msg`` to the host; a rejoined process's first sends are the ones its
-        former process made already (the host said how many): dropped."""
+        former process made already (the host said how many): dropped. Every frame is
+        stamped (``_c``: this process, its number, the highest frame number received per
+        origin and the highest relay frame number: what it had seen) and kept in
+        :attr:`outbox` (a new sequencer is sent them again: docs/protocol.md, "Hand-over")."""
+        self._k += 1
+        msg = {**msg, "_c": [self.proc, self._k, [[o, k] for o, k in sorted(self._hw.items())],
+                            self._g]}
+        self.outbox.append(msg)
         if self._suppress > 0:
             self._suppress -= 1
             return
@@ -235,6 +268,37 @@ class Player:
         over the game id (hex)."""
         return bytes(self._signer.sign(pack(["wizwar-poker-rejoin", self.game]))
                      .signature).hex()
+
+    def addr_sig(self) -> str:
+        """This process's signature over its hand-over address (hex)."""
+        return bytes(self._signer.sign(pack(["wizwar-poker-addr", self.addr]))
+                     .signature).hex()
+
+    def resume_proof(self) -> str:
+        """A hand-over's proof that this process plays its seats: its signature over the
+        game id and its process number (hex)."""
+        return bytes(self._signer.sign(pack(["wizwar-poker-resume", self.game, self.proc]))
+                     .signature).hex()
+
+    def fresh(self, msg: Msg | None) -> Msg | None:
+        """``msg`` without its stamp (``_c``/``_g``), or None when this process has it
+        already (a new sequencer sends every frame again: each is taken once)."""
+        if msg is None:
+            return None
+        g = msg.get("_g")
+        c = msg.get("_c")
+        if isinstance(g, int):
+            if g <= self._g:
+                return {}
+            self._g = g
+        elif isinstance(c, list) and len(c) == 4 and isinstance(c[0], int) and \
+                isinstance(c[1], int):
+            if c[1] <= self._hw.get(c[0], 0):
+                return {}
+            self._hw[c[0]] = c[1]
+        else:
+            return msg
+        return {k: v for k, v in msg.items() if k not in ("_c", "_g")}
 
     def announce_keys(self) -> str:
         """This process's public keys for its ``hello`` (hex: box key, signature key)."""
@@ -251,7 +315,10 @@ class Player:
     def hello_extra(self) -> Msg:
         """What a joiner's ``hello`` adds for a poker game (its nonce's commitment is the
         hello's own): the dealer, its bots and its dice chains' tips."""
-        return {"dealer": "poker", "bots": self.bots, "chains": self.chain_tips()}
+        out: Msg = {"dealer": "poker", "bots": self.bots, "chains": self.chain_tips()}
+        if self.addr:
+            out.update(addr=self.addr, addr_sig=self.addr_sig())
+        return out
 
     @property
     def nonce_commit(self) -> str:
@@ -285,6 +352,9 @@ class Player:
             raise Stopped(f"no frame from the host within {wait:g} s") from None
         if msg is None:
             raise Stopped("the host closed the game")
+        msg = self.fresh(msg)
+        if not msg:  # had it already
+            return None
         self.received.append(msg)
         t = msg.get("type")
         if t == "refuse":
@@ -354,6 +424,16 @@ class Player:
         self.options = rs.validate_options(rs.options.from_wire(t["options"]))
         self.names = list(t["names"])
         self.game = str(t["game"])
+        self.table = dict(t)
+        for p, got in dict(t.get("addrs") or {}).items():
+            try:
+                ss = self.plays[int(p)]
+                VerifyKey(bytes.fromhex(str(t["keys"][ss[0]]))[32:]).verify(
+                    pack(["wizwar-poker-addr", str(got[0])]), bytes.fromhex(str(got[1])))
+            except (BadSignatureError, KeyError, ValueError, TypeError, IndexError):
+                continue  # an address its process did not sign: never reached
+            if got[0]:
+                self.addrs[int(p)] = str(got[0])
         self.dealer = MentalDealer(self.seats, self.mine, seed=self.seed)
         self.dealer.adopt(self._box, self._signer)
         if self._kept:  # a rejoin: the keys of every deal so far, from the data folder
@@ -378,7 +458,9 @@ class Player:
         beacon.beaconize(rs, self.state)  # every roll from now on: the seats' chains
         self._applied = 1
         self._sync()
+        self._log_start()
         await self._send({"type": "mp_ack", "n": 0, "hash": rs.state_hash(self.state)})
+        self._changed()
         while not rs.result(self.state).over:
             await self._one_action()
         return await self._end()
@@ -553,6 +635,8 @@ class Player:
                 action = rs.bot_act(self.state, actor, self.bot_level)
             else:
                 action = self.choose(self.state, actor)
+                if inspect.isawaitable(action):  # a person's screen: his move when he makes it
+                    action = await action
             await self._send(self._proposal(action))
         msg = await self._expect("mp_action", THINK)  # a person may think
         n = int(msg["n"])
@@ -564,12 +648,16 @@ class Player:
             raise Stopped(f"{actor}'s process sent an action of {form.actor}", actor)
         ok, pending = await self._settle(form, actor_proc)
         if not ok:
+            if actor == self.mine[0] and self.choose is not None:
+                self.last_reject = f"{form} was refused by the rules"
+                self._changed()
             await self._send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state),
                              "refused": True})
             return
         dealer = TrialDealer(self.hooks, self._prepared(pending))
         self.hooks.attach(self.state, dealer)
-        beacon.apply_with(rs, self.state, form, self._dice)
+        known_before = self._known_new()
+        self.events.extend(beacon.apply_with(rs, self.state, form, self._dice))
         self._applied += len(pending)
         self._sync()
         self.seq += 1
@@ -581,7 +669,9 @@ class Player:
         self.records.append({"seq": self.seq, "action": form, "reblind": reblind,
                              "epochs": list(pending), "hash": rs.state_hash(self.state),
                              "dice": self._dice})
+        self._log_as_we_go(known_before)
         await self._send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state)})
+        self._changed()
 
     def _proposal(self, action: Any) -> Msg:
         """An action of a seat this process plays: its public form for everyone and, when
@@ -642,7 +732,9 @@ class Player:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump({"dealer": self.dealer.secrets_wire(), "nonce": self._nonce,
                        "chains": [x.hex() for x in self._chain_secrets],
-                       "game": self.game, "seats": self.mine}, f)
+                       "game": self.game, "seats": self.mine, "proc": self.proc,
+                       "ruleset": self.ruleset.name,
+                       "addrs": {str(k): v for k, v in self.addrs.items()}}, f)
         os.replace(tmp, path)
 
     # -- the end ------------------------------------------------------------------------
@@ -650,6 +742,7 @@ class Player:
         verdict, _seat, faces_by_epoch = await self._audit_exchange()
         if not verdict and self.log_dir is not None:
             self.log_path = self._write_log(faces_by_epoch)
+        self._changed()
         return self.ruleset.state_hash(self.state)
 
     async def _audit_exchange(self) -> tuple[str, str, list[dict[int, str]]]:
@@ -663,6 +756,9 @@ class Player:
                 m = await self.recv()
             if m is None:
                 raise Stopped("the host closed the game before the audit")
+            m = self.fresh(m)
+            if not m:
+                continue
             self.received.append(m)
             got = m
         revealed: dict[str, Any] = {}
@@ -688,9 +784,72 @@ class Player:
                 m = await self.recv()
             if m is None:
                 raise Stopped("the host closed the game during the audit")
+            m = self.fresh(m)
+            if not m:
+                continue
             self.received.append(m)
             end = m
         return self.verdict, blamed, faces_by_epoch
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    # -- the log as the game goes ------------------------------------------------------
+    def _log_start(self) -> None:
+        """Begin the game's log in ``log_dir`` as the game goes (the public record and what
+        this process may know): the header with the faces known at the set-up and the
+        commitments, ``extra.audit: "unfinished"``. The end replaces it with the whole
+        audited log (:meth:`_write_log`); a process killed before leaves this one, which
+        replays up to where it stopped."""
+        self._written: dict[int, tuple[int, str]] = dict(self._synced)
+        if self.log_dir is None:
+            return
+        rs = self.ruleset
+        self._started = now_text()  # metadata for the saved games list, never replayed
+        head = log.header(rs, self.options, self.seed_bytes, kind="host",
+                          viewer=self.mine[0], names=self.names, started=self._started,
+                          deal=self.hooks.deal(self._faces(), self._commits()),
+                          extra={"dealer": "poker", "audit": "unfinished", "game": self.game,
+                                 "beacon": {"chains": self.tips}})
+        try:
+            os.makedirs(self.log_dir, exist_ok=True)
+            self.log_path = self.log_path or os.path.join(
+                self.log_dir, log_name("poker", self.mine[0], self.game[:12]))
+            with open(self.log_path, "wb") as f:
+                f.write(log.encode(head))
+        except OSError as exc:
+            self.log(f"the game's log cannot be written: {exc}")
+            self.log_dir = None
+
+    def _known_new(self) -> list[list[Any]]:
+        """The faces the state took since the last record (slot, face): a record's
+        ``known`` reveals, taken before its action is applied."""
+        out = [[c, f] for c, (n, f) in sorted(self._synced.items())
+               if self._written.get(c) != (n, f)]
+        self._written.update(self._synced)
+        return out
+
+    def _log_as_we_go(self, known: list[list[Any]]) -> None:
+        """Append the last action's record to the log as the game goes: its ``known``
+        faces (taken before it), its reshuffles with the faces this process knows, its
+        dice reveals and the state hash after it."""
+        if self.log_dir is None or not self.log_path or self.dealer is None:
+            return
+        r = self.records[-1]
+        reblind = []
+        for rb in r["reblind"]:
+            reblind.append(dict(rb, faces=[self.dealer.known.get(c, "") for c in rb["cids"]]))
+        self._written.update(self._synced)
+        rec = log.record(self.ruleset, r["seq"], r["action"], None,
+                         reveals={"known": known, "reblind": reblind,
+                                  "beacon": r["dice"] or []})
+        rec["hash"] = r["hash"]
+        try:
+            with open(self.log_path, "ab") as f:
+                f.write(log.encode(rec))
+        except OSError as exc:
+            self.log(f"the game's log cannot be written: {exc}")
 
     def _write_log(self, faces: list[dict[int, str]]) -> str:
         """The game's log with the whole deal (opened by the audit): the header's deal is
@@ -700,6 +859,7 @@ class Player:
         n = len(faces[0])
         head = log.header(rs, self.options, self.seed_bytes, kind="host",
                           viewer=self.mine[0], names=self.names,
+                          started=getattr(self, "_started", ""),
                           deal=self.hooks.deal([faces[0][c] for c in range(n)],
                                                self._commits()),
                           extra={"dealer": "poker", "audit": "passed", "game": self.game,
@@ -721,10 +881,12 @@ class Player:
         os.makedirs(self.log_dir or ".", exist_ok=True)
         # named as every saved game (net.logfiles.log_name); old ``poker-GAME-SEAT.wwlog``
         # files stay loadable: the saved games list and verify read any ``.wwlog``
-        path = os.path.join(self.log_dir or ".",
-                            log_name("poker", self.mine[0], self.game[:12]))
-        with open(path, "wb") as f:
+        path = self.log_path or os.path.join(self.log_dir or ".",
+                                             log_name("poker", self.mine[0], self.game[:12]))
+        tmp = path + ".tmp"  # the log as the game went is replaced in one step
+        with open(tmp, "wb") as f:
             f.write(b"".join(out))
+        os.replace(tmp, path)
         return path
 
 
@@ -769,6 +931,8 @@ class Proc:
     close: Callable[[], Awaitable[None]] | None = None
     nonce: str = ""
     gone: bool = False
+    addr: str = ""  # where it listens for a hand-over, and its signature over that
+    addr_sig: str = ""
 
 
 @dataclass
@@ -823,11 +987,61 @@ class PokerHost:
                                self.player.nonce_commit, self.player.chain_tips(),
                                self._to_local.put_nowait))
         self._joined = asyncio.Event()
+        #: the process the relay runs in (its player's number); True once a new sequencer
+        #: rebuilt the relay from the processes' frames (net/handover.py)
+        self.local = 0
+        self.resumed = False
+        self._g = 0  # relay frames numbered so far (``_g``)
+        self._done: dict[int, int] = {}  # per origin: the frames taken, in its order
+        self._held: dict[int, dict[int, Msg]] = {}  # frames that came before their turn
         self._server: asyncio.base_events.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: the host's own process's game (its Player's run), once :meth:`run` started it
+        self.player_task: asyncio.Future[str] | None = None
 
     async def _local_send(self, msg: Msg) -> None:
-        await self.inbox.put((0, msg))
+        await self.inbox.put((self.local, msg))
+
+    def _stamp(self, msg: Msg) -> Msg:
+        """A frame the relay makes (not one it passes on): numbered (``_g``), so a process
+        sent it again by a new sequencer takes it once."""
+        self._g += 1
+        return {**msg, "_g": self._g}
+
+    def _ready(self) -> tuple[int, Msg] | None:
+        """The next frame the relay may take: an origin's frames in their order, each only
+        once every frame its sender had seen (its stamp) was taken or made here, so a new
+        sequencer taking every process's frames again orders them as causally as the live
+        relay did (docs/protocol.md, "Hand-over"). Frames taken already are dropped."""
+        for who in sorted(self._held):
+            held = self._held[who]
+            done = self._done.get(who, 0)
+            msg = held.get(done + 1)
+            if msg is None:
+                continue
+            _o, _k, hw, g = msg["_c"]
+            if int(g) > self._g or any(int(k) > self._done.get(int(o), 0) for o, k in hw):
+                continue
+            del held[done + 1]
+            self._done[who] = done + 1
+            return who, msg
+        return None
+
+    async def _next_in(self) -> tuple[int, Msg | None]:
+        """The next frame of any process the relay may take (see :meth:`_ready`), or a
+        link's end (None)."""
+        while True:
+            got = self._ready()
+            if got is not None:
+                return got
+            who, msg = await self.inbox.get()
+            c = msg.get("_c") if msg is not None else None
+            if msg is None or not (isinstance(c, list) and len(c) == 4 and isinstance(
+                    c[1], int) and isinstance(c[2], list) and isinstance(c[3], int) and all(
+                    isinstance(x, list) and len(x) == 2 for x in c[2])):
+                return who, msg
+            if c[1] > self._done.get(who, 0):  # else taken already: dropped
+                self._held.setdefault(who, {})[c[1]] = msg
 
     def free(self) -> list[str]:
         """The seats no process plays yet."""
@@ -868,6 +1082,15 @@ class PokerHost:
                 msg = await frames.read()
             if msg is None:
                 return
+            if msg.get("type") == "mp_resume":  # a process whose link dropped, back on it
+                from net.handover import serve_resume
+
+                try:
+                    await serve_resume(self, msg, frames, writer)
+                except ProtocolError as exc:
+                    writer.write(encode({"type": "refuse", "reason": str(exc)}))
+                    await close()
+                return
             problem = "" if msg.get("type") == "hello" else "the first message must be hello"
             problem = problem or version_problem(self.ruleset, msg)
             if not problem and msg.get("dealer") != "poker":
@@ -885,7 +1108,7 @@ class PokerHost:
                             return
             want = 1 + int(msg.get("bots", 0)) if isinstance(msg.get("bots", 0), int) else 0
             free = self.free()
-            if not problem and not 1 <= want <= len(free) - self.bots:
+            if not problem and not 1 <= want <= len(free):  # (the host's bots are seated)
                 problem = "the game is full"
             keys = msg.get("keys")
             if not problem and not (isinstance(keys, str) and len(keys) == 128):
@@ -900,10 +1123,11 @@ class PokerHost:
                 return
             proc = Proc(len(self.procs), free[:want], str(msg.get("name", ""))[:40],
                         str(keys), str(msg["nonce_commit"]), [str(x) for x in tips or []],
-                        put, close)
+                        put, close, addr=str(msg.get("addr", ""))[:100],
+                        addr_sig=str(msg.get("addr_sig", ""))[:200])
             self.procs.append(proc)
             self.log(f"{', '.join(proc.seats)} joined ({proc.name})")
-            if not self.free()[:len(self.free()) - self.bots]:
+            if not self.free():
                 self._joined.set()
             while True:
                 msg = await frames.read()
@@ -965,7 +1189,7 @@ class PokerHost:
         :attr:`cheater` names a cheat)."""
         if self._server is None:
             await self.start()
-        task = asyncio.ensure_future(self._player())
+        task = self.player_task = asyncio.ensure_future(self._player())
         try:
             if len(self.seat_ids) - self.bots > 1:
                 async with asyncio.timeout(THINK):
@@ -999,7 +1223,7 @@ class PokerHost:
     def _stop(self, reason: str, seat: str = "") -> None:
         self.stopped, self.cheater = reason, seat
         self.log(f"the game stopped: {reason}")
-        self._all({"type": "mp_stop", "reason": reason, "seat": seat})
+        self._all(self._stamp({"type": "mp_stop", "reason": reason, "seat": seat}))
 
     async def _relay(self) -> None:
         """Route every frame until the end (``mp_end``) or a stop."""
@@ -1009,8 +1233,10 @@ class PokerHost:
         self.game = blake2b(pack(["wizwar-poker-game", keys, commits]),
                             digest_size=16).hexdigest()
         plays = {str(p.proc): p.seats for p in self.procs}
+        addrs = {str(p.proc): [p.addr, p.addr_sig] for p in self.procs if p.addr}
+        g = self._stamp({})["_g"]
         for p in self.procs:
-            self._send(p, {"type": "mp_table", "proc": p.proc, "seats": self.seat_ids,
+            self._send(p, {"type": "mp_table", "_g": g, "addrs": addrs, "proc": p.proc, "seats": self.seat_ids,
                            "plays": plays, "keys": keys, "nonce_commits": commits,
                            "options": rs.options.to_wire(self.options),
                            "names": [self._name(s) for s in self.seat_ids],
@@ -1033,7 +1259,7 @@ class PokerHost:
                 not claims and not dice and len(nonces) == len(self.procs)
             try:
                 async with asyncio.timeout(THINK if thinking else WAIT):
-                    who, msg = await self.inbox.get()
+                    who, msg = await self._next_in()
             except TimeoutError:
                 waits = [d for d in (nonces, claims, dice, acks, revealed, self.verdicts)
                          if d and len(d) < len(self.procs)]
@@ -1044,7 +1270,8 @@ class PokerHost:
                            "its keys")
                 return
             src = self.procs[who]
-            self.inbound.append((who, msg))
+            self.inbound.append((who, msg if msg is None else {
+                k: v for k, v in msg.items() if k != "_c"}))
             if msg is None:
                 if src.gone:
                     continue
@@ -1076,8 +1303,8 @@ class PokerHost:
             elif t == "mp_nonce":
                 nonces[who] = str(msg.get("nonce", ""))
                 if len(nonces) == len(self.procs):
-                    self._all({"type": "mp_seed", "nonces": {
-                        s: nonces[p.proc] for p in self.procs for s in p.seats}})
+                    self._all(self._stamp({"type": "mp_seed", "nonces": {
+                        s: nonces[p.proc] for p in self.procs for s in p.seats}}))
             elif t == "mp_dice":
                 vals = msg.get("values")
                 if not isinstance(vals, list) or {str(v[0]) for v in vals if isinstance(
@@ -1091,17 +1318,17 @@ class PokerHost:
                     order = {s: i for i, s in enumerate(self.seat_ids)}
                     out = sorted((list(v) for vs in dice.values() for v in vs),
                                  key=lambda v: order.get(str(v[0]), 99))
-                    self._all({"type": "mp_rolled", "reveals": out})
+                    self._all(self._stamp({"type": "mp_rolled", "reveals": out}))
                     dice = {}
             elif t == "mp_claim":
                 claims[who] = msg.get("claim", {})
                 if len(claims) == len(self.procs):
-                    self._all({"type": "mp_claims",
-                               "claims": {str(p): c for p, c in sorted(claims.items())}})
+                    self._all(self._stamp({"type": "mp_claims", "claims": {
+                        str(p): c for p, c in sorted(claims.items())}}))
                     claims = {}
             elif t == "mp_propose":
                 st = self.player.state
-                if st is not None and rs.to_move(st) and \
+                if not self.resumed and st is not None and rs.to_move(st) and \
                         rs.to_move(st)[0] not in src.seats and acked_n == n:
                     self.log(f"{', '.join(src.seats)} proposed out of turn: ignored")
                 else:
@@ -1126,8 +1353,8 @@ class PokerHost:
                 reason = str(msg.get("reason", ""))[:500]
                 self.stopped = f"{reason} (found by {', '.join(src.seats)})"
                 self.log(f"the game stopped for an audit: {self.stopped}")
-                self._all({"type": "mp_stop", "reason": self.stopped, "seat": "",
-                           "audit": True})
+                self._all(self._stamp({"type": "mp_stop", "reason": self.stopped, "seat": "",
+                                       "audit": True}))
             elif t == "mp_cheat":
                 seat = str(msg.get("seat", ""))[:8]
                 reason = str(msg.get("reason", ""))[:500]
@@ -1142,10 +1369,10 @@ class PokerHost:
                         await p.close()
                 return
             elif t == "mp_keys":
-                revealed[who] = msg
+                revealed[who] = {k: v for k, v in msg.items() if k != "_c"}
                 if len(revealed) == len(self.procs):
-                    self._all({"type": "mp_allkeys",
-                               "keys": {str(p): m for p, m in sorted(revealed.items())}})
+                    self._all(self._stamp({"type": "mp_allkeys", "keys": {
+                        str(p): m for p, m in sorted(revealed.items())}}))
             elif t == "mp_verdict":
                 self.verdicts[who] = msg
                 if len(self.verdicts) == len(self.procs):
@@ -1162,8 +1389,8 @@ class PokerHost:
                             note=f"the end's audit: {why}"
                                  + (f" ({self.cheater} cheated)" if self.cheater else ""))
                         self.log(f"AUDIT FAILED: {why}")
-                    self._all({"type": "mp_end", "verdicts": {
-                        str(p): m for p, m in sorted(self.verdicts.items())}})
+                    self._all(self._stamp({"type": "mp_end", "verdicts": {
+                        str(p): m for p, m in sorted(self.verdicts.items())}}))
                     return
             else:
                 self._stop(f"{', '.join(src.seats)} sent an unknown frame {t!r:.30}")
@@ -1174,8 +1401,9 @@ class PokerHost:
                 actions.append(str(prop.get("action")))
                 raw = prop.get("whole")
                 whole: dict[str, Any] = raw if isinstance(raw, dict) else {}
+                g = self._stamp({})["_g"]
                 for p in self.procs:
-                    self._send(p, {"type": "mp_action", "n": n, "from": who_p,
+                    self._send(p, {"type": "mp_action", "_g": g, "n": n, "from": who_p,
                                    "action": prop.get("action"),
                                    "whole": whole.get(str(p.proc), "")})
 

@@ -96,6 +96,10 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "mp_rejoined": {"sent": int},
     "mp_dice": {"values": list},
     "mp_rolled": {"reveals": list},
+    # the sequencer hand-over (net/handover.py): a process reaches the new sequencer with its
+    # process number and its signature over the game id; the sequencer answers
+    "mp_resume": {"game": str, "proc": int, "proof": str},
+    "mp_resumed": {"proc": int},
 }
 
 

@@ -13,6 +13,11 @@ Every mode writes JSON lines to stdout (one event per line, flushed) so the test
     Register, with raw python-zeroconf and no sanitising, one ad with a garbage ``proto`` and
     one whose name TXT holds terminal escapes and a bidi override; then wait like advertise.
 
+``poker NAME IFACE``
+    Host a 2-seat Wiz-War game dealt by mental poker (:class:`net.poker.PokerHost`, listening
+    on IFACE) and advertise it as the app and ``wizwar host`` do
+    (:func:`net.cli.advertise_poker`); print ``registered``; then wait like advertise.
+
 ``watch IFACE``
     Run a :class:`net.discovery.Browser`; print ``{"event": "games", "t": ..., "games": [...]}``
     on every change. Exits on ``stop``/end of input.
@@ -175,7 +180,26 @@ async def find(iface: str, timeout: str) -> None:
     emit("found", games=ads(games))
 
 
-MODES = {"advertise": advertise, "hostile": hostile, "watch": watch, "find": find}
+async def poker(name: str, iface: str) -> None:
+    """The ``poker`` mode."""
+    from net.cli import advertise_poker
+    from net.poker import PokerHost
+
+    queue = await commands()
+    host = PokerHost(players=2, bind="0.0.0.0" if iface == "all" else iface)
+    await host.start()
+    adv = await advertise_poker(host, name)
+    emit("registered", name=adv.name, service=adv.service, port=host.port)
+    try:
+        while (await queue.get())[:1] != ["stop"]:
+            pass
+    finally:
+        await adv.stop()
+        await host.close()
+        emit("stopped")
+
+
+MODES = {"advertise": advertise, "poker": poker, "hostile": hostile, "watch": watch, "find": find}
 
 
 def main() -> None:

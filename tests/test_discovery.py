@@ -630,3 +630,18 @@ async def test_the_same_game_name_on_two_links_shows_two_games(
         both = await watcher.expect(lambda e: e["event"] == "games" and len(e["games"]) == 2)
     assert sorted((g["name"], g["host"], g["port"]) for g in both["games"]) == [
         ("Duel", ip_a, 7001), ("Duel", ip_c, 7002)]
+
+
+async def test_a_poker_game_is_announced_with_its_dealer(netns: NetnsPair) -> None:
+    """A game dealt by mental poker is announced as the other hosted games are, and the
+    listing says its dealer (issue 15)."""
+    async with peers() as spawn:
+        adv = await spawn(netns.a, "poker", "Poker night", netns.ip_a)
+        reg = await adv.expect(lambda e: e["event"] == "registered")
+        finder = await spawn(netns.b, "find", "all", "2.0")
+        found = await finder.expect(lambda e: e["event"] == "found")
+    game = by_name(found)["Poker night"]
+    assert (game["host"], game["port"]) == (netns.ip_a, reg["port"])
+    assert game["dealer"] == "poker"
+    assert (game["seats_taken"], game["seats_free"]) == (1, 1)
+    assert game["ruleset"].startswith("wizwar/")

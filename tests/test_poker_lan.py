@@ -366,9 +366,10 @@ def test_the_dealer_choice_and_the_lobby_line() -> None:
 
     rs = registry.get("wizwar")
 
-    def args(seats: int, bots: int, bot: bool, dealer: str | None = None) -> Any:
+    def args(seats: int, bots: int, bot: bool, dealer: str | None = None,
+             clock: float | None = None) -> Any:
         return argparse.Namespace(ruleset=rs, options=rs.validate_options({"players": seats}),
-                                  seats=seats, bots=bots, bot=bot, dealer=dealer)
+                                  seats=seats, bots=bots, bot=bot, dealer=dealer, clock=clock)
 
     assert dealer_choice(args(4, 1, False)) == "poker"  # the host's player and two joiners
     assert dealer_choice(args(3, 0, True)) == "poker"  # two joiners
@@ -376,6 +377,7 @@ def test_the_dealer_choice_and_the_lobby_line() -> None:
     assert dealer_choice(args(2, 0, False)) == "poker"
     assert dealer_choice(args(4, 0, False, "host")) == "host"
     assert dealer_choice(args(3, 1, True, "poker")) == "poker"
+    assert dealer_choice(args(3, 0, False, clock=20.0)) == "host"  # the clock is the host's
     line = dealer_line("poker", 1, ["P1", "P2", "P3", "P4"])
     assert line.startswith("dealer: mental poker") and "P4 (bot) on the host's machine" in line
     assert "can read every hand" in dealer_line("host", 0, ["P1", "P2"])

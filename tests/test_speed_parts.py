@@ -203,3 +203,88 @@ def test_a_wall_taken_down_between_quiet_scans_lets_the_roll_happen() -> None:
     seen = Out()
     CR._illusion_rolls(st, seen)
     assert [ev.kind for ev in seen.events] == ["illusion"] and st.edges[e].rolled == ["P1", "P2"]
+
+
+@pytest.mark.parametrize("players,seed", [(2, 7), (4, 8)])
+def test_ruleset_clone_is_the_wire_round_trip(players: int, seed: int) -> None:
+    """``WizWar.clone`` (the field-by-field copy) gives what the wire form and back gives,
+    field by field (the dealer left out, as the wire leaves it), and shares no list with
+    the original: along a seeded game, networked (a dealer attached, beaconed dice)."""
+    from core import beacon, registry
+    from core.wizwar.rules import sample_legal_action
+
+    rs = registry.get("wizwar")
+    st = new_game(GameConfig(players=players), seed)
+    beacon.beaconize(rs, st)
+    st.dealer = object()  # what a networked game holds: never copied
+    rng = Rng.from_seed(f"clone-{seed}")
+    compared = 0
+    for step in range(300):
+        if st.winner:
+            break
+        if step % 7 == 0:
+            c = rs.clone(st)
+            w = rs.state_from_wire(rs.state_to_wire(st))
+            assert c.dealer is None and w.dealer is None
+            for name in vars(w):
+                assert getattr(c, name) == getattr(w, name), name
+            assert vars(c.rng) == vars(w.rng)
+            assert rs.state_hash(c) == rs.state_hash(w) == rs.state_hash(st)
+            for name, v in vars(st).items():
+                if isinstance(v, (list, dict)) and v:
+                    assert getattr(c, name) is not v, name
+            for a, b in zip(c.wizards, st.wizards, strict=True):
+                assert a is not b and a.hand is not b.hand
+            compared += 1
+        a = sample_legal_action(st, to_move(st)[0], rng.below)
+        assert a is not None
+        rng2 = rs.chance(st)
+        rng2.beaconed = False  # rolls drawn locally in this test
+        apply(st, a)
+        rng2.beaconed = True
+    assert compared >= 10
+
+
+def test_apply_checked_gives_what_apply_gives() -> None:
+    """``apply(..., checked=True)`` (no second dry run for an action just found legal) gives
+    the same events and states as ``apply`` along seeded random games; ``apply`` still
+    refuses an illegal action with the state untouched."""
+    from core.engine import IllegalAction
+    from core.wizwar.determinize import clone
+    from core.wizwar.rules import sample_legal_action
+    from core.wizwar.state import state_hash
+
+    for players, seed in ((2, 11), (4, 12)):
+        a_st = new_game(GameConfig(players=players), seed)
+        b_st = new_game(GameConfig(players=players), seed)
+        rng = Rng.from_seed(f"checked-{seed}")
+        for _ in range(400):
+            if a_st.winner:
+                break
+            a = sample_legal_action(a_st, to_move(a_st)[0], rng.below)
+            assert a is not None
+            assert apply(a_st, a) == apply(b_st, a, checked=True)
+            assert a_st.to_wire() == b_st.to_wire()
+        seat = to_move(a_st)[0]
+        other = next(s for s in a_st.seats if s != seat)
+        before = clone(a_st)
+        with pytest.raises(IllegalAction):
+            apply(a_st, f"{other} end")
+        assert state_hash(a_st) == state_hash(before) and a_st.to_wire() == before.to_wire()
+
+
+def test_action_from_wire_remembered_is_the_parse() -> None:
+    """``Action.from_wire`` remembers its re-parse: a repeated wire form gives an equal
+    action (canonical, as the parse gives it), and a malformed one is still refused."""
+    from core.wizwar import actions as A
+
+    A._FROM_WIRE.clear()
+    w = ["P1", "play", "fireball", ["P2"], 3, []]
+    first = A.Action.from_wire(w)
+    assert A.Action.from_wire(list(w)) is first and first == A.parse("P1 play fireball @P2 +3")
+    odd = ["P1", "move", "", ["C4", "c5"], None, []]  # spelled otherwise: canonical after
+    assert A.Action.from_wire(odd) == A.Action.from_wire(odd) == A.parse("P1 move c4-c5")
+    for bad in (["P1", "fly", "", [], None, []], ["P1", "move", "", [], None, [["a"]]]):
+        for _ in range(2):
+            with pytest.raises(A.NotationError):
+                A.Action.from_wire(bad)

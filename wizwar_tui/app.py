@@ -238,10 +238,14 @@ class WizWarApp(App[int]):
                             **values)
         args = self.lan_args
         if args is not None and getattr(args, "cmd", "") == "host":
+            from net.cli import dealer_choice
+
+            dealer = dealer_choice(args) if getattr(args, "ruleset", None) is not None \
+                else "host"
             self.host_lan(name=args.name, seats=args.seats, bots=args.bots, port=args.port,
                           bind=args.bind, clock=args.clock, advertise=args.advertise,
                           options=getattr(args, "options", None),
-                          game=getattr(args, "game", "") or "")
+                          game=getattr(args, "game", "") or "", dealer=dealer)
         elif args is not None and getattr(args, "cmd", "") == "join":
             self.open_join(name=args.name, target=args.target or "",
                            retries=args.retries, game=getattr(args, "game", None) or "")
@@ -361,18 +365,29 @@ class WizWarApp(App[int]):
     def host_lan(self, name: str, seats: int, bots: int, port: int, bind: str,
                  clock: float | None = None, advertise: bool = True,
                  form: HostFormScreen | None = None,
-                 options: dict[str, Any] | None = None, game: str = "") -> None:
+                 options: dict[str, Any] | None = None, game: str = "",
+                 dealer: str = "host") -> None:
         """Host a game of ``game`` ("" the default; the app's player is P1) with the game's
         ``options`` and show its lobby; if the port cannot be opened, say so on the host
-        form."""
+        form. ``dealer``: ``host`` (the host's dealer) or ``poker`` (mental poker,
+        :mod:`wizwar_tui.pokerlink`: the host's bots' keys in this process)."""
         from wizwar_tui.lobby import new_host
 
         self.leave_lan()
-        link = new_host(self, name, seats, bots, port, bind, clock=clock,
-                        advertise=advertise and self.discovery, save=self.save_games,
-                        options=options, game=game)
+        link: Any
+        if dealer == "poker":
+            from wizwar_tui.pokerlink import new_poker_host
+
+            link = new_poker_host(self, name, seats, bots, port, bind,
+                                  advertise=advertise and self.discovery,
+                                  save=self.save_games, options=options, game=game)
+        else:
+            link = new_host(self, name, seats, bots, port, bind, clock=clock,
+                            advertise=advertise and self.discovery, save=self.save_games,
+                            options=options, game=game)
         fields = {"name": name, "seats": seats, "bots": bots, "port": port, "bind": bind,
-                  "clock": clock, "advertise": advertise, "options": options, "game": game}
+                  "clock": clock, "advertise": advertise, "options": options, "game": game,
+                  "dealer": dealer}
         self.run_worker(self._host(link, form, fields), group="lan", exclusive=False,
                         exit_on_error=False)
 
@@ -391,7 +406,8 @@ class WizWarApp(App[int]):
                 self.open_host_form(error=f"Cannot resume: {exc}", **fields)  # type: ignore[arg-type]
                 return
         try:
-            await link.game.start()  # type: ignore[union-attr]
+            starter = getattr(link, "host", None) or link.game  # a poker game's PokerHost
+            await starter.start()  # type: ignore[union-attr]
         except (OSError, ValueError) as exc:
             text = f"Cannot listen on {fields['bind']}:{fields['port']}: " \
                    f"{getattr(exc, 'strerror', None) or exc}"
@@ -421,13 +437,42 @@ class WizWarApp(App[int]):
         self.push_screen(LobbyScreen(link))
         self.run_worker(link.run_peer(), group="lan", exclusive=False, exit_on_error=False)
 
+    def join_poker(self, host: str, port: int, name: str, game: str = "") -> None:
+        """Join the game at ``host:port`` dealt by mental poker (its host refused a joiner
+        that does not deal it): a :class:`~wizwar_tui.pokerlink.PokerLink`, this seat played
+        from the game screen, its keys in this process."""
+        from core.engine import UnknownRuleset
+        from wizwar_tui.lobby import LobbyScreen
+        from wizwar_tui.pokerlink import new_poker_peer
+
+        try:
+            link = new_poker_peer(self, host, port, name, save=self.save_games, game=game)
+        except UnknownRuleset as exc:  # an ad of a game this wizwar does not have
+            self.notify(f"Cannot join: {exc}", severity="error", timeout=10, markup=False)
+            return
+        self.leave_lan()
+        self.lan = link
+        link.listeners.append(lambda: self._join_failed(link))
+        self.push_screen(LobbyScreen(link))
+        self.run_worker(link.run_peer(), group="lan", exclusive=False, exit_on_error=False)
+
     def _join_failed(self, link: LanLink) -> None:
-        """Back to the join screen with the reason when we never got into the game."""
+        """Back to the join screen with the reason when we never got into the game; a host
+        that deals by mental poker is joined as a poker process (:meth:`join_poker`)."""
+        from net.lan import PeerGame
         from wizwar_tui.lobby import JoinScreen, LobbyScreen
 
         if link.phase not in ("failed", "refused") or link.game_shown:
             return
         link.listeners.clear()
+        if link.phase == "refused" and "mental poker" in link.problem and \
+                not getattr(link, "poker", False) and isinstance(link.game, PeerGame):
+            peer = link.game
+            if isinstance(self.screen, LobbyScreen) and self.screen.link is link:
+                self.pop_screen()
+            self.join_poker(peer.host, peer.port, peer.name,
+                            game="" if peer.follow_host else peer.ruleset.name)
+            return
         if isinstance(self.screen, LobbyScreen) and self.screen.link is link:
             self.pop_screen()
         if isinstance(self.screen, JoinScreen):

@@ -234,6 +234,8 @@ def build_parser(games: dict[str, Ruleset],
     p_self = sub.add_parser("selfplay", help="bots play headless games, every action checked")
     add_game_argument(p_self)
     p_self.add_argument("--games", type=_positive, default=10, help="how many games (default 10)")
+    # before the options' flags: an option named budget (Wizard Kings') is --game-budget here
+    p_self.add_argument("--budget", type=int, default=None, help="archmage playouts")
     add_option_flags(p_self, games["selfplay"], "selfplay")
     if selfplay_players is not None:  # self-play's own table, not the schema's default
         for act in p_self._actions:
@@ -251,7 +253,6 @@ def build_parser(games: dict[str, Ruleset],
                         help="length cap: a longer game stops as a draw")
     p_self.add_argument("--sample", type=int, default=3,
                         help="legal actions tried on copies per step (0: all)")
-    p_self.add_argument("--budget", type=int, default=None, help="archmage playouts")
     add_parsers(sub, games["host"])
     for name, sp in sub.choices.items():  # usage errors show the command's own usage
         if name != "play":

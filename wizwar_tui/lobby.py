@@ -188,6 +188,17 @@ class LanLink:
             out.append((seat, who, st))
         return out
 
+    def dealer_text(self) -> str:
+        """The lobby's dealer line: a hosted game whose ruleset deals secret cards is dealt
+        by the host (``net.cli.dealer_line``); "" when there is nothing to say (no secret
+        dealt, or a joined game: its host says)."""
+        from net.cli import dealer_line
+
+        game = self.game
+        if not isinstance(game, HostGame) or not game.ruleset.dealing().values(game.options):
+            return ""
+        return dealer_line("host", 0, [])
+
     def take_reject(self) -> str:
         """The host's last refusal of one of our actions, once ("" if none new)."""
         if isinstance(self.game, PeerGame) and self.game.last_reject:
@@ -467,6 +478,16 @@ def leave_question(link: LanLink | None) -> tuple[str, str]:
             "over", "failed", "lost", "refused", "desync"):
         return "", ""
     game = link.game
+    if getattr(link, "poker", False):  # a game dealt by mental poker (wizwar_tui.pokerlink)
+        if link.hosting:
+            if not any(st == "connected" for st in link.session.seat_status().values()):
+                return "", ""
+            return ("End the game for all players?",
+                    "You host it: leaving closes the game for everyone.")
+        if not link.session.started:
+            return "", ""
+        return ("Leave the game?", "It is dealt by mental poker: it cannot go on without "
+                "your keys, so leaving ends it for everyone.")
     if isinstance(game, HostGame):
         joined = [s for s in game.seats if s.kind == "remote" and s.token]
         if not joined:
@@ -496,12 +517,19 @@ def ask_before_quitting(app: Any) -> bool:
 
 
 # ---------------------------------------------------------------------------- screens
+DEALER_WORDS = {"poker": "poker", "mental poker": "poker", "mental": "poker",
+                "host": "host", "trusted host": "host", "trusted": "host"}
+"""The host form's words for the dealer (``net.cli.dealer_choice``'s two)."""
+
+
 class HostFormScreen(Screen[None]):
     """The host's form: the game's name on the LAN, then every option of the game's schema
     (``ruleset.options``: labels and allowed values from it, each typed as text: ``3``,
     ``yes``/``no``, a choice's word), the seats played by the host's bots, the port and the
-    listen address; then the lobby. A value or combination the ruleset refuses is said in
-    its words (``OptionError``) and the form stays open."""
+    listen address, and for a game that deals secret cards the dealer (``poker``: mental
+    poker, the default when two or more people play; ``host``: the host's dealer); then the
+    lobby. A value or combination the ruleset refuses is said in its words (``OptionError``)
+    and the form stays open."""
 
     CSS_PATH = "lan.tcss"  # loaded when first opened (start-up: only wizwar.tcss)
 
@@ -510,7 +538,7 @@ class HostFormScreen(Screen[None]):
     def __init__(self, name: str = "wizwar game", seats: int = 2, bots: int = 0,
                  port: int = DEFAULT_PORT, bind: str = "0.0.0.0", error: str = "",
                  clock: float | None = None, advertise: bool = True, game: str = "",
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None, dealer: str = "") -> None:
         super().__init__()
         from wizwar_tui import games
 
@@ -529,6 +557,12 @@ class HostFormScreen(Screen[None]):
         self.error = error
         self.clock = clock
         self.advertise = advertise
+        #: the game deals secret cards: the form offers the dealer (issue 15)
+        self.deals = bool(self.ruleset.dealing().values(self.ruleset.validate_options(values)))
+        if self.deals:  # net.cli.dealer_choice's default: poker when 2+ people play
+            self.defaults["dealer"] = dealer or (
+                "poker" if len(self.ruleset.seats(self.ruleset.validate_options(values)))
+                - bots >= 2 and clock is None else "host")
 
     def fields(self) -> list[tuple[str, str, str, str]]:
         """The form's fields: (key, label, hint, input type)."""
@@ -536,7 +570,10 @@ class HostFormScreen(Screen[None]):
         for o in self.schema:
             kind = "integer" if o.kind == "int" else "text"
             out.append((f"opt-{o.name}", o.label, o.allowed(), kind))
-        out += [("bots", "Bots", "seats played by your bots", "integer"),
+        out += [("bots", "Bots", "seats played by your bots", "integer")]
+        if self.deals:
+            out.append(("dealer", "Dealer", "poker (secret) or host (fast)", "text"))
+        out += [
                 ("port", "Port", f"TCP port (default {DEFAULT_PORT})", "integer"),
                 ("bind", "Listen address", "0.0.0.0 all networks · 127.0.0.1 local", "text")]
         return out
@@ -603,7 +640,14 @@ class HostFormScreen(Screen[None]):
             return
         name = self.value("name") or "wizwar game"
         bind = self.value("bind") or "0.0.0.0"
-        if bots and not self.ruleset.bot_levels:
+        dealer = DEALER_WORDS.get(self.value("dealer").lower(), "?") if self.deals else "host"
+        if dealer == "?":
+            err("Dealer: poker (mental poker: each hand readable only on its owner's "
+                "machine) or host (the host's dealer: faster, but it could read every hand).")
+        elif dealer == "poker" and self.clock is not None:
+            err("Dealer: a game dealt by mental poker has no answer clock yet (host, or "
+                "no --clock).")
+        elif bots and not self.ruleset.bot_levels:
             err(f"Bots: {self.ruleset.title} has no bots yet (0: every seat is a player's).")
         elif not 0 <= bots < seats:
             err(f"Bots: 0 to {seats - 1} (your own seat stays yours).")
@@ -614,7 +658,7 @@ class HostFormScreen(Screen[None]):
             self.app.host_lan(name=name, seats=seats, bots=bots,  # type: ignore[attr-defined]
                               port=port, bind=bind, clock=self.clock,
                               advertise=self.advertise, form=self, options=options,
-                              game=self.game)
+                              game=self.game, dealer=dealer)
 
     def show_error(self, text: str) -> None:
         """Say why the game could not be hosted."""
@@ -674,7 +718,8 @@ class LobbyScreen(Screen[None]):
         elif link.phase == "connecting":
             title.append(f"Joining {link.address}…", "bold")
         else:
-            game = link.game.game if isinstance(link.game, PeerGame) else ""  # game name
+            game = link.game.game if isinstance(link.game, PeerGame) else \
+                str(getattr(link, "name", ""))  # game name
             # over SSH the game's address is the server's own, of no use to the player
             at = f" at {link.address}" if getattr(self.app, "HAS_MENU", True) else ""
             title.append(f"Joined \u201c{game}\u201d{at}", "bold")
@@ -709,11 +754,14 @@ class LobbyScreen(Screen[None]):
             elif not link.advertise:
                 info.append(" · not advertised (join by address)", "dim")
             info.append("\n")
-        elif link.phase != "connecting" and isinstance(link.game, PeerGame):
-            seat = link.game.seat
+        elif link.phase != "connecting" and not link.hosting:
+            seat = link.session.human
+            me = getattr(link.game, "name", "") or getattr(link, "player_name", "")
             if seat:
-                info.append(f"You are {seat} ({link.game.name}).\n",
-                            f"bold {player_colour(seat)}")
+                info.append(f"You are {seat} ({me}).\n", f"bold {player_colour(seat)}")
+        dealer = link.dealer_text()
+        if dealer:
+            info.append(dealer.replace("dealer: ", "Dealer: ", 1) + "\n")
         if link.session.started:
             info.append("Every seat is taken: the game starts…", "bold green")
         elif link.phase in ("lobby", "connecting"):
@@ -866,6 +914,8 @@ class JoinScreen(Screen[None]):
             free = f"{g.seats_free} of {g.seats_taken + g.seats_free} seats free"
             t.append(f"  {free:<20}", "green" if g.seats_free else "dim")
             t.append(f"  {g.host}:{g.port}")
+            if g.dealer:
+                t.append("  mental poker" if g.dealer == "poker" else "  host deals", "dim")
             lst.add_option(Option(t, id=f"g{i}"))
         lst.highlighted = min(keep or 0, len(self.games) - 1)
         addr = self.query_one("#join-addr", Input)
@@ -875,7 +925,7 @@ class JoinScreen(Screen[None]):
             for g in self.games:
                 if g.name == self.auto_join:
                     self.auto_join = ""
-                    self.join(g.host, g.port)
+                    self.join(g.host, g.port, g.dealer, g.game)
                     return
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -884,7 +934,7 @@ class JoinScreen(Screen[None]):
         oid = event.option.id or ""
         if oid.startswith("g"):
             g = self.games[int(oid[1:])]
-            self.join(g.host, g.port)
+            self.join(g.host, g.port, g.dealer, g.game)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the address field joins that address."""
@@ -921,10 +971,16 @@ class JoinScreen(Screen[None]):
         if event.widget.id == "join-addr":
             event.widget.select_on_focus = True  # type: ignore[attr-defined]
 
-    def join(self, host: str, port: int) -> None:
-        """Join ``host:port`` under the typed name."""
+    def join(self, host: str, port: int, dealer: str = "", game: str = "") -> None:
+        """Join ``host:port`` under the typed name (a game its ad says is dealt by mental
+        poker, ``dealer`` ``poker``, as a poker process at once; another host that deals by
+        poker refuses the first hello, and the app joins it so then); ``game``: the ruleset
+        the ad names."""
         self.show_error("")
         name = self.query_one("#join-name", Input).value.strip() or "guest"
+        if dealer == "poker":
+            self.app.join_poker(host, port, name, game=game)  # type: ignore[attr-defined]
+            return
         self.app.join_lan(host, port, name, retries=self.retries)  # type: ignore[attr-defined]
 
     def show_error(self, text: str) -> None:

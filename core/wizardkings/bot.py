@@ -414,8 +414,8 @@ class _Bot:
             return self.build()
         if v.get("mspell"):
             return self.dispel()
-        if v.get("settle"):
-            return self.settle()
+        if v.get("settle") or any(a.verb == "eliminate" for a in self.legal):
+            return self.settle()  # on a LAN only a needed eliminate is listed (R121)
         if v["phase"] == "movement":
             return self.movement()
         return self.combat()

@@ -330,22 +330,64 @@ def free_to_leave(g: Dict, movers: list[str]) -> str:
     return ""
 
 
-def net_stacking(g: Dict, h: str, s: str, adding: tuple[str, ...] = ()) -> None:
-    """In a networked game an overstack is never left to be settled (R121 would branch the
-    public state on hidden types): a move, retreat or regroup that overstacks ``h`` for side
-    ``s`` is refused (``adding``: blocks about to enter). Checked exactly where this process knows every block of ``s`` there
-    (the owner's peer, and the final audit); skipped where one is hidden (R115). Raises
-    :class:`IllegalAction`."""
-    if not net(g):
-        return
-    mine = [b for b in on_map(g, h) if side(g, g["blocks"][b]["owner"]) == s]
-    mine += [b for b in adding if b not in mine]
+def open_window(g: Dict, p: str, h: str) -> None:
+    """A networked game: after a move, Sea Transport, movement-phase spell or regroup of
+    ``p``'s entering ``h``, his next actions may be ``eliminate`` actions of his blocks in
+    ``h`` (R121). The window is public (every peer opens it alike, whatever it knows); it
+    closes at his next action that is not an ``eliminate`` (:func:`close_window`).
+    Source: rules.md R121."""
+    g["window"] = {"player": p, "hex": h}
+
+
+def known_excess(g: Dict, p: str) -> tuple[int, int] | None:
+    """The excess (units, wizards, R47) of ``p``'s side in the hex of his open window, where
+    this process knows every block of that side there (his own peer, the final audit);
+    ``None`` where a block is hidden here or no window of his is open (R121, R115)."""
+    w = g.get("window")
+    if not w or w["player"] != p:
+        return None
+    s = side(g, p)
+    mine = [b for b in on_map(g, w["hex"]) if side(g, g["blocks"][b]["owner"]) == s]
     if any(not g["blocks"][b]["type"] for b in mine):
+        return None
+    return overstacked(g, w["hex"], s)
+
+
+def public_count_why(g: Dict, h: str, s: str, leaving: int = 0) -> str:
+    """The public check of R121: side ``s`` may not keep more blocks in ``h`` than its
+    stacking limit and one wizard make (``leaving``: blocks about to be eliminated). The
+    reason it fails, or ``""``."""
+    n = sum(1 for b in on_map(g, h) if side(g, g["blocks"][b]["owner"]) == s) - leaving
+    lim = g["opts"]["stacking"]
+    if n > lim + 1:
+        return (f"{h} would keep {n} blocks of {s}'s side, more than {lim} units and a wizard "
+                "make: eliminate blocks first (R47, R121)")
+    return ""
+
+
+def window_why(g: Dict) -> str:
+    """Why the open window's settlement may not end now (R121): this process knows its
+    player's side is still overstacked there (his own peer, the audit), or the public count
+    fails (every peer); ``""`` when it may, or no window is open."""
+    w = g.get("window")
+    if not w:
+        return ""
+    ex = known_excess(g, w["player"])
+    if ex is not None and ex != (0, 0):
+        return f"settle the overstack in {w['hex']} first: eliminate blocks (R47)"
+    return public_count_why(g, w["hex"], side(g, w["player"]))
+
+
+def close_window(g: Dict) -> None:
+    """The settlement of the open window is over (R121): its player's next action is not an
+    ``eliminate``. Refused for :func:`window_why`'s reason; the rest is the final audit's
+    (R115). Raises :class:`IllegalAction`. Source: rules.md R121."""
+    if "window" not in g:
         return
-    units = [b for b in mine if not utype(g, b).wizard]
-    if len(units) > g["opts"]["stacking"] or len(mine) - len(units) > 1:
-        raise IllegalAction(f"{h} would be overstacked (R47): on a LAN an overstack is "
-                            "refused, not settled (R121)")
+    why = window_why(g)
+    if why:
+        raise IllegalAction(why)
+    del g["window"]  # (only a networked state ever has the key: local hashes stay as they were)
 
 
 def overstacked(g: Dict, h: str, s: str) -> tuple[int, int]:
@@ -422,7 +464,6 @@ def check_move(g: Dict, p: str, ids: list[str], path: list[str]) -> list[tuple[s
                     raise IllegalAction(f"the hexside {frm}-{dest} allows {lim} entry(ies) into "
                                         "the battle hex this turn (R46)")
                 used += 1
-    net_stacking(g, dest, s, tuple(ids))
     return [(x, frm) for x in ids]
 
 
@@ -436,8 +477,8 @@ def do_move(g: Dict, p: str, ids: list[str], path: list[str]) -> list[Event]:
         g["blocks"][x]["moved"] = True
         events.append(ev("moved", block=x, path=path))
         record_entry(g, x, frm, dest, events)
-    net_stacking(g, dest, side(g, p))
     if net(g):
+        open_window(g, p, dest)
         return events
     units, wiz = overstacked(g, dest, side(g, p))
     if units or wiz:
@@ -1236,12 +1277,18 @@ def blank(options: Dict, seed: Any) -> Dict:
     """The state dict of a game with these options before deployment (R8, R11)."""
     players = [f"P{i + 1}" for i in range(int(options["players"]))]
     armies = {p: ("elves" if i % 2 == 0 else "orcs") for i, p in enumerate(players)}
-    for p, a in options.get("armies", {}).items():
+    given, teams = options.get("armies", {}), options.get("teams", [])
+    if isinstance(given, str) or isinstance(teams, str):  # the options' words (R109)
+        from core.wizardkings.ruleset import parse_armies, parse_teams
+
+        given = parse_armies(given, len(players)) if isinstance(given, str) else given
+        teams = parse_teams(teams, len(players)) if isinstance(teams, str) else teams
+    for p, a in given.items():
         armies[p] = a
     maps = list(options["maps"])
     owners = options.get("owners") or {p: [maps[i]] for i, p in enumerate(players) if i < len(maps)}
     sides: dict[str, str] = {}
-    for team in options.get("teams", []):
+    for team in teams:
         for p in team:
             sides[p] = team[0]
     return {"seq": 0, "seed": str(seed if not isinstance(seed, bytes) else seed.hex()),

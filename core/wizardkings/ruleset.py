@@ -24,14 +24,69 @@ from core.engine import (
 
 RULES_VERSION = 1
 
+def parse_teams(text: str, players: int) -> list[list[str]]:
+    """The ``teams`` option (R105): ``P1+P3,P2+P4`` as ``[["P1", "P3"], ["P2", "P4"]]``;
+    ``""`` or ``none`` for no teams. Each team names two or more seats of the game, each seat
+    in one team at most, and at least two sides are left. Raises :class:`OptionError`.
+    Source: rules.md R105, R109."""
+    t = text.strip().upper().replace(" ", "")
+    if t in ("", "NONE"):
+        return []
+    seats = [f"P{i + 1}" for i in range(players)]
+    teams: list[list[str]] = []
+    seen: set[str] = set()
+    for part in t.split(","):
+        team = part.split("+")
+        bad = [x for x in team if x not in seats]
+        if bad or len(team) < 2:
+            raise OptionError(f"Teams (teams): {text!r}: each team is two or more of "
+                              f"{', '.join(seats)} joined by +, teams split by commas "
+                              "(P1+P3,P2+P4) (R105)")
+        twice = [x for x in team if x in seen or team.count(x) > 1]
+        if twice:
+            raise OptionError(f"Teams (teams): {twice[0]} is in two teams (R105)")
+        seen.update(team)
+        teams.append(team)
+    sides = len(teams) + players - len(seen)
+    if sides < 2:
+        raise OptionError(f"Teams (teams): {text!r} leaves one side: nobody to play against "
+                          "(R105)")
+    return teams
+
+
+def parse_armies(name: str, players: int) -> dict[str, str]:
+    """The ``armies`` option (R8) as seat -> army: ``standard`` Elves for odd seats and Orcs
+    for even ones, ``swapped`` the other way, ``elves`` or ``orcs`` for everyone. Raises
+    :class:`OptionError`."""
+    seats = [f"P{i + 1}" for i in range(players)]
+    odd, even = {"standard": ("elves", "orcs"), "swapped": ("orcs", "elves"),
+                 "elves": ("elves", "elves"), "orcs": ("orcs", "orcs")}.get(
+                     name.strip().lower(), ("", ""))
+    if not odd:
+        raise OptionError(f"Armies (armies): {name!r} is not allowed; use "
+                          + ", ".join(ARMY_SETS) + " (R8)")
+    return {p: odd if i % 2 == 0 else even for i, p in enumerate(seats)}
+
+
 def _check(o: dict[str, Any]) -> None:
     """4 players play on the 4-map layout, each owning one map; 2 on a 2-map layout (R8,
-    R21). Raises :class:`OptionError`."""
+    R21); the teams and armies name the game's seats (R105, R8). Raises
+    :class:`OptionError`."""
     four = o["layout"] == "4-map"
     if (o["players"] == 4) != four:
         raise OptionError("4 players play on the 4-map layout (each owns a map), 2 players on "
                           "a 2-map layout (R8, R21)")
+    if o["teams"] != "none" and o["players"] != 4:
+        raise OptionError("Teams (teams): teams are for 4 players (R105)")
+    parse_teams(o["teams"], o["players"])
 
+
+#: The ``teams`` option's values (R105): no teams, or a pairing of the 4 seats.
+TEAMS = ("none", "p1+p3,p2+p4", "p1+p2,p3+p4", "p1+p4,p2+p3")
+#: The ``armies`` option's values (R8): which army each seat plays.
+ARMY_SETS = ("standard", "swapped", "elves", "orcs")
+#: The ``budget`` option's values (R9: 100 GP; the others for shorter or bigger games).
+BUDGETS = (100, 60, 80, 120, 150, 200)
 
 OPTIONS = OptionsSchema((
     Option("players", "int", 2, "Players", "2 players, or 4 on the 4-map layout (each against "
@@ -47,6 +102,18 @@ OPTIONS = OptionsSchema((
     Option("turn_limit", "int", 30, "Turn limit",
            "a cities game is a draw after this turn (project decision); 0: none",
            choices=(30, 10, 0)),
+    Option("dispel", "bool", True, "Dispel",
+           "wizards may dispel the other side's spells (R85; the seed's optional rule)"),
+    Option("chaos", "bool", True, "Chaos units",
+           "Chaos blocks may be raised and built (R9, R109)"),
+    Option("budget", "int", 100, "Budget", "gold to raise a custom army with (R9)",
+           choices=BUDGETS),
+    Option("teams", "choice", "none", "Teams",
+           "alliances of 4 players: p1+p3,p2+p4 and the like; none: each against all (R105)",
+           choices=TEAMS),
+    Option("armies", "choice", "standard", "Armies",
+           "standard: Elves for odd seats, Orcs for even; swapped; elves or orcs: everyone "
+           "(R8)", choices=ARMY_SETS),
 ), check=_check)
 
 
@@ -97,6 +164,8 @@ class WizardKings(Ruleset):
         o = dict(G.DEFAULTS)
         o.update(self.validate_options(options))
         o["maps"] = {"2-map": [1, 2], "2-map-strait": [1, 3]}.get(o["layout"], [1, 2, 3, 4])
+        o["teams"] = parse_teams(o.get("teams") or "", int(o["players"]))
+        o["armies"] = parse_armies(o.get("armies") or "standard", int(o["players"]))
         g = G.blank(o, seed)
         if isinstance(deal, dict) and deal.get("blocks") == "owner":
             g["net"] = True  # Part M: this process holds only its own blocks
@@ -192,6 +261,8 @@ class WizardKings(Ruleset):
         if w == "draw":
             return Outcome(True, (), True, g["how"], "The game ends in a draw.")
         seats = tuple(p for p in g["players"] if g["sides"].get(p, p) == w)
+        if len(seats) > 1:  # a team (R105)
+            return Outcome(True, seats, False, g["how"], f"{'+'.join(seats)} win ({g['how']}).")
         return Outcome(True, seats, False, g["how"], f"{w} wins ({g['how']}).")
 
     def state_hash(self, state: Any) -> str:

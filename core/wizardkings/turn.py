@@ -98,6 +98,9 @@ def perform(st: G.State, a: Action) -> list[Event]:
         return resign(st, a.actor)
     if a.actor not in to_move(g):
         raise IllegalAction(f"it is not {a.actor}'s turn to act")
+    w = g.get("window")
+    if w and not (a.verb == "eliminate" and a.actor == w["player"]):
+        G.close_window(g)  # R121: the settlement is over; its public count
     g["seq"] += 1
     fn = VERB_FNS.get(a.verb)
     if fn is None:
@@ -208,9 +211,16 @@ def v_reveal(st: G.State, a: Action) -> list[Event]:
         faces[int(lab)] = (t, int(k))
     g["seq"] += 1
     events: list[Event] = []
-    kind = (g.get("reveal") or {}).get("for", "")
+    rv = g.get("reveal") or {}
+    kind = rv.get("for", "")
+    named = list(rv.get("blocks") or [])
     G.revealed(st, a.actor, faces, events)
-    if kind == "cast":
+    if kind == "eliminate":
+        _eliminated_revealed(st, named, events)
+    elif kind == "retreat":
+        _eliminated_revealed(st, named, events)
+        G.advance(st, events)
+    elif kind == "cast":
         _caster_revealed(g, events)
     elif kind == "dispel":
         _dispeller_revealed(st, events)
@@ -473,8 +483,8 @@ def v_transport(st: G.State, a: Action) -> list[Event]:
         g["blocks"][x]["at"] = path[-1]
         g["blocks"][x]["moved"] = True
         events.append(G.ev("transported", block=x, path=path))
-    G.net_stacking(g, path[-1], s)
     if G.net(g):
+        G.open_window(g, p, path[-1])
         return events
     units, wiz = G.overstacked(g, path[-1], s)
     if units or wiz:
@@ -485,6 +495,8 @@ def v_transport(st: G.State, a: Action) -> list[Event]:
 def v_eliminate(st: G.State, a: Action) -> list[Event]:
     """Settling an overstack (R47, R121)."""
     g = st.d
+    if G.net(g):
+        return _eliminate_net(g, a)
     stl = g.get("settle")
     if not stl:
         raise IllegalAction("nothing is overstacked")
@@ -503,6 +515,44 @@ def v_eliminate(st: G.State, a: Action) -> list[Event]:
         if g["phase"] == "combat" and g["battle"] and g["battle"]["victor"]:
             G.next_regrouper(st, events)
     return events
+
+
+def _eliminate_net(g: Dict, a: Action) -> list[Event]:
+    """``eliminate`` on a LAN (R121): only from the player whose move, Sea Transport,
+    movement-phase spell or regroup came right before (or another eliminate), only for his
+    own blocks in the hex it entered. Where this process knows his side's blocks there (his
+    own peer, the final audit) it must reduce an excess (R47). The block is then revealed by
+    its owner's process (R114: a reveal stage, :func:`_eliminated_revealed`) and leaves the
+    map. Source: rules.md R121, R47, R114."""
+    w = g.get("window")
+    if not w or w["player"] != a.actor:
+        raise IllegalAction("eliminate only right after a move, Sea Transport, movement-phase "
+                            "spell or regroup of yours that overstacks, or another eliminate "
+                            "(R121)")
+    h = w["hex"]
+    b = _own(g, a.actor, a.words[0])
+    if g["blocks"][b]["at"] != h:
+        raise IllegalAction(f"block {a.words[0]} is not in {h}, the hex your last action "
+                            "entered (R121)")
+    ex = G.known_excess(g, a.actor)
+    if ex is not None:
+        if ex == (0, 0):
+            raise IllegalAction("nothing is overstacked")
+        is_wiz = G.utype(g, b).wizard
+        if (is_wiz and not ex[1]) or (not is_wiz and not ex[0]):
+            raise IllegalAction("that elimination does not reduce an excess (R47)")
+    g["reveal"] = {"hex": h, "owners": [a.actor], "blocks": [b], "for": "eliminate"}
+    return [G.ev("eliminating", block=b, hex=h)]
+
+
+def _eliminated_revealed(st: G.State, blocks: list[str], events: list[Event]) -> None:
+    """The blocks named by an ``eliminate`` or a retreat's ``eliminate=`` were revealed
+    (R114, R121): every peer now knows them (``seen``) and they leave the map."""
+    g = st.d
+    for b in blocks:
+        blk = g["blocks"][b]
+        blk["seen"] = [blk["type"], blk["strength"]]
+        G.eliminate(g, b, "overstack", events)
 
 
 def v_end(st: G.State, a: Action) -> list[Event]:
@@ -646,15 +696,8 @@ def v_retreat(st: G.State, a: Action) -> list[Event]:
     _untangle(g, b)
     g["blocks"][b]["at"] = dest
     events.append(G.ev("retreated", block=b, path=path))
-    unknown = G.net(g) and any(not g["blocks"][x]["type"] for x in G.on_map(g, dest)
-                               if G.side(g, g["blocks"][x]["owner"]) == s)
-    if unknown:  # R115: his peer checked it; the audit checks it again
-        for x in elim:
-            if x not in g["blocks"] or g["blocks"][x]["state"] != "map" or \
-                    g["blocks"][x]["at"] != dest or g["blocks"][x]["owner"] != a.actor:
-                raise IllegalAction(f"{x} is not yours in {dest}")
-            G.eliminate(g, x, "overstack", events)
-        elim = []
+    if G.net(g):
+        return _retreat_net(st, a.actor, dest, elim, events)
     for x in elim:
         if x not in g["blocks"] or g["blocks"][x]["state"] != "map" or g["blocks"][x]["at"] != dest:
             raise IllegalAction(f"{x} is not yours in {dest}")
@@ -663,8 +706,45 @@ def v_retreat(st: G.State, a: Action) -> list[Event]:
         if (w and not wiz) or (not w and not units):
             raise IllegalAction(f"eliminating {x} does not reduce an excess (R47)")
         G.eliminate(g, x, "overstack", events)
-    if not unknown and G.overstacked(g, dest, s) != (0, 0):
+    if G.overstacked(g, dest, s) != (0, 0):
         raise IllegalAction(f"the retreat overstacks {dest}: name the blocks eliminated (R121)")
+    G.advance(st, events)
+    return events
+
+
+def _retreat_net(st: G.State, p: str, dest: str, elim: list[str],
+                 events: list[Event]) -> list[Event]:
+    """A retreat's ``eliminate=`` on a LAN (R121): his own blocks in the hex it entered, each
+    once; the public count (R121) by every peer; where this process knows his side's blocks
+    there (his own peer, the final audit) each elimination must reduce an excess and the hex
+    must fit afterwards (R47). The named blocks are then revealed by his process (R114) and
+    eliminated, and play goes on (:func:`v_reveal`). Source: rules.md R121, R47, R114."""
+    g = st.d
+    s = G.side(g, p)
+    if len(set(elim)) != len(elim):
+        raise IllegalAction("a block is named twice in eliminate=")
+    for x in elim:
+        if x not in g["blocks"] or g["blocks"][x]["state"] != "map" or \
+                g["blocks"][x]["at"] != dest:
+            raise IllegalAction(f"{x} is not yours in {dest}")
+    why = G.public_count_why(g, dest, s, len(elim))
+    if why:
+        raise IllegalAction(why)
+    ours = [x for x in G.on_map(g, dest) if G.side(g, g["blocks"][x]["owner"]) == s]
+    if all(g["blocks"][x]["type"] for x in ours):  # his own peer, the audit: R47 in full
+        trial = G.copy_dict(g)
+        for x in elim:
+            units, wiz = G.overstacked(trial, dest, s)
+            w = G.utype(trial, x).wizard
+            if (w and not wiz) or (not w and not units):
+                raise IllegalAction(f"eliminating {x} does not reduce an excess (R47)")
+            G.eliminate(trial, x, "overstack", [])
+        if G.overstacked(trial, dest, s) != (0, 0):
+            raise IllegalAction(f"the retreat overstacks {dest}: name the blocks eliminated "
+                                "(R121)")
+    if elim:  # revealed as part of the retreat; play goes on after the reveal
+        g["reveal"] = {"hex": dest, "owners": [p], "blocks": elim, "for": "retreat"}
+        return events
     G.advance(st, events)
     return events
 
@@ -881,7 +961,6 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
             why = gate_why(g, t, blk["at"], dest)
             if why:
                 raise IllegalAction(why)
-            G.net_stacking(g, dest, s, (t,))  # on a LAN an overstack is refused (R121)
     if slug in ("heal", "elven-gate") and len(targets) != 1:
         raise IllegalAction(f"{slug} has one target")
     if slug == "forced-march" and len(targets) > 2:
@@ -981,7 +1060,9 @@ def _move_effect(g: Dict, sp: Dict, events: list[Event]) -> None:
         x["at"], x["moved"] = dest, True
         events.append(G.ev("gated", block=t, path=[frm, dest]))
         p = x["owner"]
-        if not G.net(g) and G.overstacked(g, dest, G.side(g, p)) != (0, 0):
+        if G.net(g):
+            G.open_window(g, p, dest)
+        elif G.overstacked(g, dest, G.side(g, p)) != (0, 0):
             g["settle"] = {"player": p, "hex": dest}
             events.append(G.ev("overstack", hex=dest, player=p))
         return
@@ -1122,8 +1203,9 @@ def v_regroup(st: G.State, a: Action) -> list[Event]:
     g["blocks"][b]["at"] = path[-1]
     bt["regrouped"].append(b)
     events = [G.ev("regrouped", block=b, path=path)]
-    G.net_stacking(g, path[-1], s)
-    if not G.net(g) and G.overstacked(g, path[-1], s) != (0, 0):
+    if G.net(g):
+        G.open_window(g, a.actor, path[-1])
+    elif G.overstacked(g, path[-1], s) != (0, 0):
         g["settle"] = {"player": a.actor, "hex": path[-1]}
     return events
 
@@ -1250,7 +1332,7 @@ def candidates(g: Dict, p: str, wide: bool = False) -> list[Action]:
     elif g.get("mspell"):
         out.append(Action(p, "pass"))
         out += [Action(p, "dispel", (str(g["blocks"][x]["label"]),)) for x in mine]
-    elif g.get("settle"):
+    elif g.get("settle") or must_eliminate(g, p):
         out += [Action(p, "eliminate", (str(g["blocks"][x]["label"]),)) for x in mine]
     elif ph == "movement":
         out.append(Action(p, "end"))
@@ -1782,6 +1864,14 @@ def _paths(b: Any, start: str, n: int) -> list[list[str]]:
 
     walk([])
     return out
+
+
+def must_eliminate(g: Dict, p: str) -> bool:
+    """A networked game: ``p``'s next action must be an ``eliminate`` (R121): his window is
+    open and closing it would be refused (his peer knows the overstack, or the public count
+    fails)."""
+    w = g.get("window")
+    return bool(w and w["player"] == p and G.window_why(g))
 
 
 def legal_actions(st: G.State, p: str) -> list[Action]:

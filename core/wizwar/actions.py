@@ -84,6 +84,16 @@ class Action:
         return default
 
     def __str__(self) -> str:
+        # the text is kept with the (immutable) action once made: bots index and sort the
+        # candidates by it (issue 14, eighth round); not a field, so not in ==, hash or wire
+        text = self.__dict__.get("_text")
+        if text is None:
+            text = self._text_of()
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def _text_of(self) -> str:
+        """The canonical notation (:meth:`__str__`, made once)."""
         parts = [self.actor, self.verb]
         if self.verb == "move":
             parts.append("-".join(self.targets))
@@ -134,9 +144,25 @@ class Action:
             raise NotationError(f"malformed action: {data!r}") from exc
         if not ok:
             raise NotationError(f"malformed action: {data!r}")
+        pairs = tuple((k, v) for k, v in args)
+        key = (actor, verb, card, tuple(targets), number, pairs)
+        got = _FROM_WIRE.get(key)
+        if got is not None:
+            return got
         # Re-parse the text so a wire action is held to exactly the notation's rules.
-        return parse(str(cls(actor, verb, card, tuple(targets), number,
-                             tuple((k, v) for k, v in args))))
+        got = parse(str(cls(actor, verb, card, key[3], number, pairs)))
+        if len(_FROM_WIRE) >= _FROM_WIRE_LIMIT:
+            _FROM_WIRE.clear()
+        _FROM_WIRE[key] = got
+        return got
+
+
+#: Actions rebuilt by :meth:`Action.from_wire`, by their checked wire fields: the re-parse
+#: (about 30 us) is done once per distinct action (an ``Action`` is immutable and ``parse`` a
+#: pure function, so the kept value is the very one a new parse would give; a LAN peer decodes
+#: every commit, the host every proposal: docs/performance.md, eighth round). Bounded.
+_FROM_WIRE: dict[tuple[Any, ...], Action] = {}
+_FROM_WIRE_LIMIT = 4096
 
 
 def _split_list(text: str) -> tuple[str, ...]:

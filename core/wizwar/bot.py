@@ -1231,7 +1231,8 @@ def _play_on(st, turn) -> None:
             if not legal:
                 break
             pick = legal[0]
-        rules.apply(st, pick)
+        # found legal on this very state just now: the rules run once (issue 14, eighth round)
+        rules.apply(st, pick, checked=True)
 
 
 def _life(n: int) -> int:

@@ -194,6 +194,18 @@ class WizWar(Ruleset):
 
         return State.from_wire(data)
 
+    def clone(self, state: Any) -> Any:
+        """``determinize.clone`` (a field-by-field copy, about twice as fast as the wire form
+        and back; the LAN host makes one per action: docs/performance.md, eighth round),
+        without the dealer: like the wire round trip, the copy is not attached to a
+        networked game's dealer (the host attaches its dice probe's copy itself)."""
+        from core.wizwar.determinize import clone
+
+        copy = clone(state)
+        copy.dealer = None
+        copy.rng.fresh = False  # transient, not in the wire form
+        return copy
+
     def chance(self, state: Any) -> Any:
         """``state.rng``: every d4, random pick, random direction and reshuffle draws from it
         (rulebook, Equipment: the die). Source of the beacon: design.md, Dice no peer can

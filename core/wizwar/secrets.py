@@ -119,6 +119,10 @@ class ReplayDealer:
     def before(self, state: State, reveals: Mapping[str, Any]) -> None:
         """The ``pre`` reveals, and the reshuffle records the action will use."""
         reveal_all(state, list(reveals.get("pre", [])))
+        for cid, face in reveals.get("known", []):
+            # a mental-poker log as the game went: faces its writer learnt (no salt opens
+            # them; a public one is checked by the record's state hash)
+            state.faces[int(cid)] = str(face)
         self.pending = list(reveals.get("reblind", []))
 
     def after(self, state: State, reveals: Mapping[str, Any]) -> None:

@@ -99,7 +99,8 @@ def test_four_players_play_on_the_four_map_layout() -> None:
 
 def test_the_menus_four_player_quick_start_plays_against_three_bots() -> None:
     """The menu's second Wizard Kings line starts P1 against bots at P2-P4 on four maps."""
-    qs = [q for q in UI.quick_starts if q.options.get("players") == 4]
+    qs = [q for q in UI.quick_starts if q.options.get("players") == 4
+          and not q.options.get("teams")]
     assert len(qs) == 1 and "3 bots" in qs[0].label
 
     async def run() -> None:

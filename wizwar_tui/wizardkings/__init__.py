@@ -25,11 +25,36 @@ class WizardKingsUI(GameUI):
     name = "wizard-kings"
     title = "Wizard Kings"
     menu_note = "Block wargame: hidden armies on hex maps."
-    quick_starts = (QuickStart("", "Play Wizard Kings against 1 bot (2 players)", {}),
-                    QuickStart("", "Play Wizard Kings against 3 bots (4 players, 4 maps)",
-                               {"players": 4, "layout": "4-map"}))
-    references = (Reference("", "Wizard Kings: keys, terms, units and spells", "reference",
-                            ""),)
+    # short labels: the menu's column is about 36 wide and wraps without an indent (trialWK)
+    quick_starts = (QuickStart("", "Play against 1 bot (2 players)", {}),
+                    QuickStart("", "Play against 3 bots (4 players)",
+                               {"players": 4, "layout": "4-map"}),
+                    QuickStart("", "Teams: you+P3 against P2+P4",
+                               {"players": 4, "layout": "4-map", "teams": "p1+p3,p2+p4"}))
+    references = (Reference("", "Keys, terms, units and spells", "reference", ""),)
+
+    def sides(self, options: Mapping[str, Any]) -> list[tuple[str, ...]]:
+        """The seats by side: a ``teams`` game's partners together (R105), else every seat
+        alone."""
+        from core.wizardkings.ruleset import parse_teams
+
+        seats = self.ruleset().seats(options)
+        teams = parse_teams(str(options.get("teams") or ""), len(seats))
+        grouped = [tuple(t) for t in teams]
+        return grouped + [(p,) for p in seats if not any(p in t for t in teams)]
+
+    def seat_note(self, seat: str, values: Mapping[str, Any]) -> str:
+        """A team game: ``your ally · `` or ``opponent · `` before a bot seat (R105)."""
+        from core.engine import OptionError
+
+        try:
+            sides = self.sides(values)
+        except (OptionError, ValueError):
+            return ""
+        if all(len(t) == 1 for t in sides):
+            return ""
+        mine = next(t for t in sides if "P1" in t)
+        return "your ally · " if seat in mine else "opponent · "
 
     def game_screen(self) -> type[GameScreenBase]:
         """:class:`wizwar_tui.wizardkings.game.WizardKingsScreen`."""

@@ -63,6 +63,23 @@ def _labels(a: Action) -> str:
     return a.words[0] if a.words else ""
 
 
+def side_width(columns: int) -> int:
+    """The side panels' width in a window ``columns`` wide: 30 below 100 columns, 52 from
+    150, else 40."""
+    return 30 if columns < 100 else 52 if columns >= 150 else 40
+
+
+def hanging(text: str, width: int) -> str:
+    """``text`` wrapped to ``width`` with its later lines indented by two (a long action in
+    the list reads as one item, trialWK)."""
+    import textwrap
+
+    if width < 12 or len(text) <= width:
+        return text
+    return "\n".join(textwrap.wrap(text, width, subsequent_indent="  ",
+                                    break_on_hyphens=False))
+
+
 class MapScroll(ScrollableContainer, can_focus=False, inherit_bindings=False):
     """The map's scrolling window (it follows the cursor)."""
 
@@ -120,11 +137,9 @@ class WizardKingsScreen(GameScreenBase):
     WizardKingsScreen #wk-line { display: none; }
     WizardKingsScreen #wk-line.-open { display: block; }
     WizardKingsScreen MapView { width: auto; height: auto; }
-    .-medium WizardKingsScreen #wk-side { width: 32; }
-    .-narrow WizardKingsScreen #wk-side { width: 28; }
-    .-huge WizardKingsScreen #wk-side { width: 52; }
-    .-short WizardKingsScreen #wk-hex { max-height: 8; }
     """
+    # (the side panel's width and the hex panel's height follow the window: on_resize; a
+    # screen's DEFAULT_CSS is scoped to it, so rules on the app's size classes never matched)
 
     def __init__(self, *, session: Any = None, lan: Any = None, seed: int | None = None,
                  ascii_only: bool = False, bot_delay: float = 0.3,
@@ -456,8 +471,28 @@ class WizardKingsScreen(GameScreenBase):
         self.draw_prompt()
         self.call_after_refresh(self.follow_cursor)
 
-    def follow_cursor(self) -> None:
-        """Scroll the map so the cursor hex is in sight."""
+    def on_resize(self, event: events.Resize) -> None:
+        """A new window size: the side panels narrower below 100 columns (at 80 the map
+        shows about 5 hex columns, not 3), wider from 150; the hex panel shorter below 32
+        rows; then the map centred on the cursor again and the panels redrawn to the width
+        (issue 18, trialWK)."""
+        w, h = self.app.size
+        side = side_width(w)
+        panel = self.query_one("#wk-side")
+        if panel.styles.width is None or panel.styles.width.value != side:
+            panel.styles.width = side
+        self.query_one("#wk-hex").styles.max_height = 8 if h < 32 else 12
+        if self.is_attached and self.session is not None:
+            self.draw()
+            self.call_after_refresh(self.follow_cursor, True)
+
+    def narrow(self) -> bool:
+        """The side panels are narrow (a window below 100 columns): shorter words."""
+        return side_width(self.app.size.width) < 40
+
+    def follow_cursor(self, centre: bool = False) -> None:
+        """Scroll the map so the cursor hex is in sight (``centre``: in the middle, after a
+        resize)."""
         if not self.is_attached:
             return
         v = self.view()
@@ -465,7 +500,8 @@ class WizardKingsScreen(GameScreenBase):
         if h is None:
             return
         x, y = render.origin(h)
-        self.query_one(MapScroll).scroll_to_region(Region(x, y, 9, 5), animate=False)
+        self.query_one(MapScroll).scroll_to_region(Region(x, y, 9, 5), animate=False,
+                                                   center=centre)
 
     def top_text(self, v: dict[str, Any]) -> Text:
         """Turn, phase, initiative order and who acts."""
@@ -474,9 +510,11 @@ class WizardKingsScreen(GameScreenBase):
         if self.human:
             t.append(f" you {self.human}", f"bold {render.OWNER.get(self.human, '')}")
             t.append(" ·")
+        short = self.narrow()  # below 100 columns: a 4-player order must fit in 80
         t.append(f" turn {v['turn']} · " + (
             "game over" if v["phase"] == "over" else "deployment (R11)"
-            if v["phase"] == "setup" else f"{v['phase'].capitalize()} Phase"))
+            if v["phase"] == "setup" else v["phase"].capitalize()
+            + ("" if short else " Phase")))
         # who acts before the initiative order: a narrow window cuts the end of the line
         res = self.session.result()
         if res.over:
@@ -489,7 +527,7 @@ class WizardKingsScreen(GameScreenBase):
             elif who:
                 t.append(f" · {', '.join(who)} to act")
         if v.get("order"):
-            t.append(" · initiative ")
+            t.append(" · init " if short else " · initiative ")
             for i, p in enumerate(v["order"]):
                 t.append((" " if i else "") + p, f"bold {render.OWNER.get(p, '')}")
         return t
@@ -509,13 +547,19 @@ class WizardKingsScreen(GameScreenBase):
                     for p, ms in v.get("owners", {}).items():
                         if h.map_id in ms:
                             gp[p] = gp.get(p, 0) + h.city
-        owned = len(v.get("owners", {}).get(self.human, [1]))
+        sides = v.get("sides") or {}
+        me = sides.get(self.human, self.human)
+        team = [p for p in v["players"] if sides.get(p, p) == me] or [self.human]
+        owned = sum(len(v.get("owners", {}).get(p, [1])) for p in team)  # R101: the side's
         target = v["opts"].get("victory_gp") or 10 * owned + 5
         for p in v["players"]:
             on = sum(1 for x in v["blocks"].values() if x["owner"] == p and x["state"] == "map")
             t.append("\u25ae " if not self.ascii_only else "# ", render.OWNER.get(p, ""))
             t.append(f"{p} ", "bold underline" if p == self.human else "bold")
-            t.append(f"{v['armies'][p]} {on} blocks {gp.get(p, 0)} GP")
+            t.append(f"{v['armies'][p]} {on} {'bl.' if self.narrow() else 'blocks'} "
+                     f"{gp.get(p, 0)} GP")
+            if sides and p != self.human and sides.get(p, p) == me:
+                t.append(" ally", "bold green")  # R105, R106
             if v["phase"] == "build" and p in v.get("treasury", {}):
                 t.append(f" gold {v['treasury'][p]}", "bold")
             if p in v.get("out", []):
@@ -526,7 +570,11 @@ class WizardKingsScreen(GameScreenBase):
         else:
             t.append(f"win: {v['opts']['victory']} after turn {v['opts']['turns']}", "dim")
         bt = v.get("battle")
-        if bt:
+        if bt and bt.get("victor"):  # the fighting is over: only the regroup is left (R72)
+            t.append(f"\nBattle in {bt['hex']} over: {bt['victor']} holds it", "bold #ff8787")
+            who = ", ".join(bt.get("regroup", [])[:1])
+            t.append(f"\n  regroup (R72){': ' + who if who else ''}")
+        elif bt:
             from core.wizardkings.game import STEPS
 
             step = "-".join(STEPS[bt["step"]]) if bt["step"] < len(STEPS) else "end"
@@ -597,7 +645,8 @@ class WizardKingsScreen(GameScreenBase):
             acts = self.mode_actions() or acts
         self.shown = acts
         ol.clear_options()
-        ol.add_options([Option(str(a)) for a in acts[:400]])
+        width = (ol.content_size.width or side_width(self.app.size.width) - 4) - 1
+        ol.add_options([Option(hanging(str(a), width)) for a in acts[:400]])
         if acts:
             ol.highlighted = 0
 
@@ -630,8 +679,9 @@ class WizardKingsScreen(GameScreenBase):
                     "Enter confirms, Esc cancels.")
         legal = self.legal()
         verbs = sorted({a.verb for a in legal})
-        if v.get("settle"):
-            return (f"{v['settle']['hex']} is overstacked (R47): x lists the blocks you may "
+        stl = v.get("settle") or (v.get("window") if legal and verbs == ["eliminate"] else None)
+        if stl:  # on a LAN the window of R121, when only eliminates are left
+            return (f"{stl['hex']} is overstacked (R47): x lists the blocks you may "
                     "eliminate there; Enter on one.")
         sp = v.get("mspell") or (v.get("battle") or {}).get("spell")
         if sp:
@@ -1275,6 +1325,8 @@ def event_words(e: Any) -> str:
             return f"  {d['block']} loses a step (strength {d['strength']})"
         if k == "eliminated":
             return f"  {d['block']} ({d['type']}) eliminated: {d['cause']}"
+        if k == "eliminating":  # on a LAN (R121): revealed, then eliminated
+            return f"  {d['block']} in {d['hex']} is eliminated (overstack): its owner reveals it"
         if k == "battle_ended":
             return f"Battle in {d['hex']} ends: {d.get('victor') or 'nobody'} holds it"
         if k == "treasury":

@@ -210,7 +210,7 @@ def random_game(players: int, seed: int, cap: int = GAME_CAP,
                                         None if weights is None else weight)
                 if a is None:
                     raise RuntimeError(f"{seat} to move has no legal action")
-            apply(st, a)
+            apply(st, a, checked=True)  # drawn among the legal ones of this very state
             done.append(a)
     except Exception as exc:  # noqa: BLE001 - reported, not hidden
         return GameRun(players, seed, done, False, "", f"{type(exc).__name__}: {exc}")

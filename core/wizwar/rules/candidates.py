@@ -37,7 +37,7 @@ def legal_actions(state: State, seat: str) -> list[Action]:
     # the candidates are only checked (dry runs change nothing), so the lines of sight
     # they ask have the answers kept for what blocks now (from earlier calls too)
     with fixed_sight(state):
-        return [a for a in (Action(*r) for r in _candidate_rows(state, seat, listing=True))
+        return [a for a in map(_action, _candidate_rows(state, seat, listing=True))
                 if is_legal(state, a)]
 
 
@@ -66,11 +66,11 @@ def sample_legal_action(state: State, seat: str, below: Callable[[int], int],
             for i in range(n):  # a Fisher-Yates shuffle, stopped at the first legal action
                 j = i + below(n - i)
                 rows[i], rows[j] = rows[j], rows[i]
-                a = Action(*rows[i])
+                a = _action(rows[i])
                 if is_legal(state, a):
                     return a
             return None
-        cands = [Action(*r) for r in rows]
+        cands = [_action(r) for r in rows]
         ws = [weight(a) for a in cands]
         if any(w < 1 for w in ws):
             raise ValueError("weights must be positive integers")
@@ -90,7 +90,24 @@ def sample_legal_action(state: State, seat: str, below: Callable[[int], int],
 def _candidates(state: State, seat: str) -> list[Action]:
     """The actions :func:`legal_actions` checks for ``seat``, in its order, duplicates
     removed (what is legal among them is decided by the dry run)."""
-    return [Action(*r) for r in _candidate_rows(state, seat)]
+    return [_action(r) for r in _candidate_rows(state, seat)]
+
+
+#: The ``Action`` of each candidate row made so far (an action is immutable and a row holds
+#: its fields in order, so the kept one equals a new one): a row is looked up, not built
+#: again, at every call (issue 14, eighth round). Bounded.
+_ACTIONS: dict[Row, Action] = {}
+_ACTIONS_LIMIT = 50_000
+
+
+def _action(row: Row) -> Action:
+    """``Action(*row)``, remembered (:data:`_ACTIONS`)."""
+    a = _ACTIONS.get(row)
+    if a is None:
+        if len(_ACTIONS) >= _ACTIONS_LIMIT:
+            _ACTIONS.clear()
+        a = _ACTIONS[row] = Action(*row)
+    return a
 
 
 def _candidate_rows(state: State, seat: str, listing: bool = False) -> list[Row]:

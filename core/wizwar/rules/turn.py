@@ -53,18 +53,26 @@ def to_move(state: State) -> list[str]:
     return [state.turn.active]
 
 
-def apply(state: State, action: Action | str) -> list[Event]:
+def apply(state: State, action: Action | str, *, checked: bool = False) -> list[Event]:
     """Apply one action, mutating ``state``; returns the events.
 
     Raises ``IllegalAction`` (state untouched) if the action is not legal now, with a reason.
     A string is parsed as notation first (``NotationError`` becomes ``IllegalAction``).
+
+    ``checked``: the caller has just found ``action`` legal on this very state (it came from
+    ``legal_actions`` or ``sample_legal_action``, or ``is_legal`` said so) and nothing has
+    changed the state since, so the check (the dry run, which changes nothing) is not run a
+    second time: the rules run once (issue 14, eighth round: the random games' loop and the
+    archmage's playouts). Only for such callers: an action that is not legal may then be
+    half applied.
     """
     if isinstance(action, str):
         try:
             action = parse(action)
         except NotationError as exc:
             raise IllegalAction(str(exc)) from exc
-    _dispatch(state, action, dry=True)
+    if not checked:
+        _dispatch(state, action, dry=True)
     if state.dealer is not None:
         state.show(_shown_as_played(state, action))
     out = Out()

@@ -1,0 +1,257 @@
+"""Pilot tests of games dealt by mental poker in the app (issue 15): hosting one from the
+host form (a bot on the host's machine, a joiner), joining one from the Join screen, the
+moves played through the game screen on the process's own partial state. Everything runs
+on 127.0.0.1 in the test's event loop; no zeroconf."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.widgets import Input, OptionList
+
+import net.poker
+from core import log, registry
+from core.wizwar import bot
+from net.poker import Player, PokerHost, join
+from net.poker_session import PokerSession
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.lobby import HostFormScreen, JoinScreen, LobbyScreen
+from wizwar_tui.pokerlink import PokerLink
+from wizwar_tui.wizwar.game import GameScreen
+
+
+@pytest.fixture(autouse=True)
+def _data_home(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys, logs and reports go to a temporary folder, not the user's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(net.poker, "WAIT", 60.0)
+
+
+def _bot(st: Any, seat: str) -> Any:
+    return registry.get("wizwar").bot_act(st, seat)
+
+
+def _joiner(tmp: Any, seed: str) -> Player:
+    async def nothing(_m: Any) -> None:
+        raise AssertionError("not joined")
+
+    async def none() -> None:
+        return None
+
+    return Player(registry.get("wizwar"), nothing, none, choose=_bot, seed=seed,
+                  log_dir=str(tmp / "joiner-logs"))
+
+
+async def until(pilot: Any, cond: Callable[[], bool], timeout: float = 60.0,
+                what: str = "condition") -> None:
+    """Let the app and the net tasks run until ``cond()`` holds."""
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+async def shown(pilot: Any, game: Any) -> None:
+    """Wait for the game screen's board to be drawn."""
+    await until(pilot, lambda: bool(game.query("#board")) and game.board.view is not None,
+                what="the board")
+
+
+def text_of(screen: Any, wid: str) -> str:
+    """The plain text a Static shows."""
+    return str(screen.query_one(wid).render())
+
+
+async def play_moves(pilot: Any, app: WizWarApp, game: GameScreen, count: int,
+                     others: Callable[[], int]) -> None:
+    """Our seat plays ``count`` legal actions through the command line (the others play
+    theirs meanwhile); each is applied by this process and by the other process
+    (``others()``: how many actions it applied)."""
+    s = game.session
+    for _ in range(count):
+        await until(pilot, lambda: game.human_to_act(), what="our turn")
+        n = len(s.actions)
+        action = bot.choose(s.view(), s.human, s.legal_actions())
+        await pilot.press("colon")
+        app.screen.query_one("#cmd", Input).value = str(action).split(" ", 1)[1]
+        await pilot.press("enter")
+        await until(pilot, lambda n=n: len(s.actions) > n, what="the action applied")
+        assert s.actions[n] == str(action)
+        await until(pilot, lambda n=n: others() > n, what="the other process to apply it")
+
+
+async def test_host_a_poker_game_from_the_form_with_a_bot_and_a_joiner(tmp_path: Any) -> None:
+    app = WizWarApp(discovery=False)
+    joiner = _joiner(tmp_path, "app-host:joiner")
+    task: asyncio.Task[Any] | None = None
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            menu = app.screen.query_one(OptionList)
+            labels = [str(o.prompt).strip() for o in menu.options]
+            menu.highlighted = labels.index("Host a LAN game")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, HostFormScreen), what="form")
+            form = app.screen
+            # mental poker is the default whenever two or more people play
+            assert form.query_one("#host-dealer", Input).value == "poker"
+            form.query_one("#host-opt-players", Input).value = "3"
+            form.query_one("#host-bots", Input).value = "1"
+            form.query_one("#host-bind", Input).value = "127.0.0.1"
+            form.query_one("#host-port", Input).value = "0"
+            form.query_one("#host-dealer", Input).value = "cards"
+            form.query_one("#host-name", Input).focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "Dealer: poker" in text_of(form, "#host-error")  # a word it does not know
+            form.query_one("#host-dealer", Input).value = "mental poker"
+            form.query_one("#host-name", Input).focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+            lobby = app.screen
+            link = lobby.link
+            assert isinstance(link, PokerLink) and link.host is not None
+            info = text_of(lobby, "#lobby-info")
+            assert "Dealer: mental poker (each hand readable only on its owner's machine)" \
+                in info
+            assert "P3 (bot) on P1's machine" in info
+            seats = text_of(lobby, "#lobby-seats")
+            assert "P2" in seats and "free" in seats and "bot" in seats
+            port = link.host.port
+            assert f"wizwar join 127.0.0.1:{port}" in info
+            task = asyncio.ensure_future(join(joiner, "127.0.0.1", port, "bob"))
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            game = app.screen
+            await shown(pilot, game)
+            assert isinstance(game, GameScreen) and isinstance(game.session, PokerSession)
+            assert game.human == "P1" and game.net
+            assert "bob" in text_of(game, "#players")
+            # the screen renders this process's view only: the joiner's hand is not known
+            host_state = link.game.state
+            assert not any(host_state.faces[c] for c in host_state.wizard("P2").hand
+                           if c not in host_state.public_cards())
+            await play_moves(pilot, app, game, 3, lambda: len(joiner.records))
+            # both processes went through the same states (one hash per action)
+            both = min(len(joiner.records), len(link.game.records))
+            assert both >= 3 and [r["hash"] for r in joiner.records[:both]] == \
+                [r["hash"] for r in link.game.records[:both]]
+            # the host's log is written as the game goes and replays to where it is
+            loaded = log.read(open(link.game.log_path, "rb").read())
+            assert loaded.header["extra"]["dealer"] == "poker"
+            log.replay(loaded)
+    finally:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+
+async def test_join_a_poker_game_from_the_join_screen(tmp_path: Any) -> None:
+    rs = registry.get("wizwar")
+    host = PokerHost(rs, players=2, choose=_bot, bind="127.0.0.1", seed="app-join",
+                     log_dir=str(tmp_path / "host-logs"))
+    port = await host.start()
+    run = asyncio.ensure_future(host.run())
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            menu = app.screen.query_one(OptionList)
+            labels = [str(o.prompt).strip() for o in menu.options]
+            menu.highlighted = labels.index("Join a LAN game")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, JoinScreen), what="join")
+            await pilot.press(*"alice", "tab")
+            await pilot.press(*f"127.0.0.1:{port}", "enter")
+            # the host refuses a joiner that does not deal by poker: the app joins as one
+            await until(pilot, lambda: isinstance(app.lan, PokerLink), what="a poker join")
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            game = app.screen
+            await shown(pilot, game)
+            assert isinstance(game, GameScreen) and game.human == "P2"
+            assert "alice" in text_of(game, "#players")
+            lobby = next(s for s in app.screen_stack if isinstance(s, LobbyScreen))
+            assert "Dealer: mental poker" in text_of(lobby, "#lobby-info")
+            await play_moves(pilot, app, game, 2, lambda: len(host.player.records))
+            assert host.procs[1].name == "alice"
+            mine = app.lan.game  # type: ignore[union-attr]
+            both = min(len(mine.records), len(host.player.records))
+            assert [r["hash"] for r in mine.records[:both]] == \
+                [r["hash"] for r in host.player.records[:both]]
+            # the host's hand is not known in this process: the screen cannot show it
+            st = mine.state
+            assert not any(st.faces[c] for c in st.wizard("P1").hand
+                           if c not in st.public_cards())
+    finally:
+        run.cancel()
+        with contextlib.suppress(BaseException):
+            await run
+        await host.close()
+
+
+async def test_the_join_screen_lists_a_poker_game_with_its_dealer() -> None:
+    from net.discovery import GameAd
+
+    ads = [GameAd("poker night", "10.0.0.2", 7654, 5, "wizwar/3", "players=2", 1, 1,
+                  "poker night._wizwar._tcp.local.", ("10.0.0.2",), dealer="poker"),
+           GameAd("quick", "10.0.0.3", 7654, 5, "wizwar/3", "players=2", 1, 1,
+                  "quick._wizwar._tcp.local.", ("10.0.0.3",), dealer="host")]
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.push_screen(JoinScreen(games=ads, discover=False))
+        await until(pilot, lambda: isinstance(app.screen, JoinScreen), what="join")
+        await pilot.pause()
+        lines = [str(o.prompt) for o in app.screen.query_one("#join-games", OptionList).options]
+        assert "mental poker" in lines[0] and "mental poker" not in lines[1]
+        assert "host deals" in lines[1]
+        # choosing it joins as a poker process at once
+        calls: list[tuple[Any, ...]] = []
+        app.join_poker = lambda *a, **k: calls.append((*a, k))  # type: ignore[method-assign]
+        lst = app.screen.query_one("#join-games", OptionList)
+        lst.focus()
+        lst.highlighted = 0
+        await pilot.press("enter")
+        await pilot.pause()
+        assert calls == [("10.0.0.2", 7654, "guest", {"game": "wizwar"})]
+
+
+def test_wizwar_host_dealer_poker_runs_in_the_app_and_refuses_a_clock(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``wizwar host --dealer poker`` is the app's now (``net.cli.run`` hands it over);
+    with ``--clock`` it is refused in words (a poker game has no answer clock yet)."""
+    from net.cli import prepare, run
+    from wizwar_tui.cli import build_parser
+
+    rs = registry.get("wizwar")
+    p = build_parser(dict.fromkeys(("play", "host", "selfplay"), rs))
+    args = p.parse_args(["host", "--dealer", "poker"])
+    prepare(p, args)
+    assert run(args) is None  # the app hosts it
+    args = p.parse_args(["host", "--dealer", "poker", "--clock", "20"])
+    prepare(p, args)
+    assert run(args) == 2
+    assert "no answer clock" in capsys.readouterr().err
+    args = p.parse_args(["host", "--dealer", "poker", "--ssh", "2222"])
+    prepare(p, args)
+    assert run(args) == 2
+    assert "the host deals it" in capsys.readouterr().err
+
+
+async def test_the_lobby_of_a_game_the_host_deals_says_so() -> None:
+    """The trusted host's dealer stays an option; its lobby says it can read every hand."""
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.host_lan(name="fast", seats=2, bots=0, port=0, bind="127.0.0.1", dealer="host")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        await pilot.pause()
+        assert not isinstance(app.lan, PokerLink)
+        assert "Dealer: the host (it can read every hand; faster)" in text_of(
+            app.screen, "#lobby-info")
