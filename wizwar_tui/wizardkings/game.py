@@ -127,12 +127,12 @@ class WizardKingsScreen(GameScreenBase):
     DEFAULT_CSS = """
     WizardKingsScreen #wk-top { height: 1; background: #1f2a33; color: #e0e0e0; }
     WizardKingsScreen #wk-main { height: 1fr; }
-    WizardKingsScreen #wk-mapbox { width: 1fr; border: round #5f87af; }
+    WizardKingsScreen #wk-mapbox { width: 1fr; border: round $panel-line; }
     WizardKingsScreen #wk-side { width: 40; }
-    WizardKingsScreen #wk-status { height: auto; border: round #5f87af; }
-    WizardKingsScreen #wk-hex { height: auto; max-height: 12; border: round #5f87af; }
-    WizardKingsScreen #wk-actions { height: 1fr; min-height: 4; border: round #5f87af; }
-    WizardKingsScreen #wk-log { height: 1fr; min-height: 4; border: round #5f87af; }
+    WizardKingsScreen #wk-status { height: auto; border: round $panel-line; }
+    WizardKingsScreen #wk-hex { height: auto; max-height: 12; border: round $panel-line; }
+    WizardKingsScreen #wk-actions { height: 1fr; min-height: 4; border: round $panel-line; }
+    WizardKingsScreen #wk-log { height: 1fr; min-height: 4; border: round $panel-line; }
     WizardKingsScreen #wk-prompt { height: auto; max-height: 3; background: #262626; }
     WizardKingsScreen #wk-line { display: none; }
     WizardKingsScreen #wk-line.-open { display: block; }
