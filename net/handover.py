@@ -65,6 +65,10 @@ class Link:
         self.handovers = 0
         self.closed = False
         self.relay_addr = ""  # the relay's address ("host:port"), while it is not this one
+        #: the frames read, in order (None: the link is over): read as they come, so a
+        #: dropped relay is handed over at once, even while a person thinks
+        self._in: asyncio.Queue[Msg | None] = asyncio.Queue()
+        self._pump_task: asyncio.Future[None] | None = None
 
     # -- listening ------------------------------------------------------------------
     async def listen(self) -> str:
@@ -112,10 +116,24 @@ class Link:
 
     async def recv(self) -> Msg | None:
         """The next frame from the relay; when the relay's link drops mid-game, the
-        hand-over first (None: it failed, or the game is over)."""
+        hand-over first (None: it failed, or the game is over). The link is read as frames
+        come (:meth:`_pump`), not only when the player asks: a process whose person is
+        thinking notices at once that the relay is gone."""
+        if self._pump_task is None:
+            self._pump_task = asyncio.ensure_future(self._pump())
+        return await self._in.get()
+
+    async def _pump(self) -> None:
+        """Read the relay's frames into ``_in`` as they come; when its link drops, hand
+        over (once the frames before the drop are taken, if the table is not known yet)
+        and read on from the new relay (this process's own when it is the sequencer)."""
         while True:
             if self.seq is not None:
-                return await self.seq._to_local.get()
+                got = await self.seq._to_local.get()
+                await self._in.put(got)
+                if got is None:
+                    return
+                continue
             msg: Msg | None = None
             if self._reader is not None:
                 try:
@@ -123,9 +141,13 @@ class Link:
                 except (ProtocolError, ConnectionError):
                     msg = None
             if msg is not None:
-                return msg
+                await self._in.put(msg)
+                continue
+            while not self.player.plays and not self._in.empty() and not self.closed:
+                await asyncio.sleep(0.01)  # the table may be among the frames not taken
             if self.closed or not self.player.plays or not await self.hand_over():
-                return None
+                await self._in.put(None)
+                return
 
     async def hand_over(self, returning: bool = False) -> bool:
         """The relay is gone: reach the lowest process still there (skipping the one the
@@ -151,6 +173,7 @@ class Link:
             if c == p.proc:
                 self.log(f"{gone}'s process (the relay) is gone: this process is the "
                          "sequencer now")
+                self._say_host_gone(dead, "this process")
                 self.become_sequencer()
                 return True
             addr = p.addrs[c]
@@ -161,9 +184,21 @@ class Link:
             if await self._reach(c, addr):
                 self.relay_proc, self.relay_addr = c, addr
                 self.log(f"{whom} sequences the game now")
+                if not returning:
+                    self._say_host_gone(dead, whom)
                 return True
         self.log("no process of the game answers: it cannot go on")
         return False
+
+    def _say_host_gone(self, dead: int, relays: str) -> None:
+        """Say in a person's words that the host's process is gone, who relays the game now
+        and that the game waits for the host's keys (its process coming back)."""
+        if dead != 0:
+            return
+        host = ", ".join(self.player.plays.get(0, [])) or "the host"
+        self.log(f"the host {host} is gone; {relays} relays the game now")
+        self.log(f"waiting for {host}'s keys: the game goes on when {host}'s process is "
+                 "back (wizwar join --back KEYS on its machine)")
 
     async def _reach(self, c: int, addr: str, tries: int = 0) -> bool:
         p = self.player
@@ -208,6 +243,10 @@ class Link:
     async def close(self) -> None:
         """Wait for the relay this process runs (if any) to end, then close everything."""
         self.closed = True
+        if self._pump_task is not None:
+            self._pump_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._pump_task
         if self.seq_task is not None:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(30):

@@ -255,3 +255,94 @@ async def test_the_lobby_of_a_game_the_host_deals_says_so() -> None:
         assert not isinstance(app.lan, PokerLink)
         assert "Dealer: the host (it can read every hand; faster)" in text_of(
             app.screen, "#lobby-info")
+
+
+async def _kill_host(host: PokerHost, hosting: asyncio.Future[Any]) -> None:
+    """The host's process is gone (as in tests/test_poker_handover.py): its relay and its
+    player stop, every link of it closes."""
+    hosting.cancel()
+    assert host.player_task is not None
+    host.player_task.cancel()
+    for t in (hosting, host.player_task):
+        with contextlib.suppress(BaseException):
+            await t
+    await host.close()
+
+
+async def test_an_app_joiner_plays_on_when_the_host_dies_and_comes_back(
+        tmp_path: Any) -> None:
+    """Issue 15, the app's hand-over: the app joins a 3-seat poker game from the Join
+    screen (P2, the lowest process after the host's), a headless bot joins (P3); the host's
+    process is killed mid-game. The app's process sequences the game and its log says so
+    in words; the game waits for the host's keys; the host's process comes back from its
+    kept keys (``come_back``) and the person plays on through the same screen, every
+    process on one hash."""
+    from net.handover import come_back, play
+
+    rs = registry.get("wizwar")
+    hkeys = str(tmp_path / "hkeys")
+    host = PokerHost(rs, players=3, choose=_bot, bind="127.0.0.1", seed="app-ho",
+                     keys_dir=hkeys, log_dir=str(tmp_path / "host-logs"))
+    port = await host.start()
+    hosting = asyncio.ensure_future(host.run())
+    bot3 = _joiner(tmp_path, "app-ho:3")
+    bot3_said: list[str] = []
+    bot3.log = bot3_said.append
+    tasks: list[asyncio.Future[Any]] = []
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            menu = app.screen.query_one(OptionList)
+            labels = [str(o.prompt).strip() for o in menu.options]
+            menu.highlighted = labels.index("Join a LAN game")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, JoinScreen), what="join")
+            await pilot.press(*"alice", "tab")
+            await pilot.press(*f"127.0.0.1:{port}", "enter")
+            await until(pilot, lambda: len(host.procs) >= 2, what="the app seated")
+            tasks.append(asyncio.ensure_future(play(bot3, "127.0.0.1", port, "bot3")))
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            game = app.screen
+            assert isinstance(game, GameScreen)
+            await shown(pilot, game)
+            assert game.human == "P2"
+            link = app.lan
+            assert isinstance(link, PokerLink)
+            mine = link.player
+            await play_moves(pilot, app, game, 2, lambda: len(bot3.records))
+            kept = host.player.keys_path
+            assert kept is not None
+            before = len(mine.records)
+            await _kill_host(host, hosting)
+            await until(pilot, lambda: any("the host P1 is gone" in m for m in link.messages),
+                        what="the app to say the host is gone")
+            said = "\n".join(link.messages)
+            assert "the host P1 is gone; this process relays the game now" in said, said
+            assert "waiting for P1's keys" in said, said
+            await until(pilot, lambda: "the host P1 is gone; P2 relays the game now" in
+                        bot3_said, what="the bot's process to reach P2's")
+            await until(pilot, lambda: any("P1's keys" in str(t) for t in game.log_texts),
+                        what="the game screen's log to say it")
+            assert link.phase == "playing" and not link.problem
+            back = Player(rs, host.player.send, host.player.recv, choose=_bot,
+                          keys_dir=hkeys, log_dir=str(tmp_path / "back-logs"),
+                          rejoin_from=kept)
+            tasks.append(asyncio.ensure_future(come_back(back)))
+            await until(pilot, lambda: any("P1 reached the sequencer" in m
+                                           for m in link.messages), what="P1 back")
+            await play_moves(pilot, app, game, 3, lambda: len(bot3.records))
+            assert len(mine.records) >= before + 3
+            await until(pilot, lambda: len(back.records) >= len(mine.records) and
+                        len(bot3.records) >= len(mine.records), what="everyone level")
+            n = len(mine.records)
+            hashes = [[r["hash"] for r in p.records[:n]] for p in (mine, bot3, back)]
+            assert hashes[0] == hashes[1] == hashes[2]
+            assert link.phase == "playing" and not link.problem
+    finally:
+        for t in tasks:
+            t.cancel()
+            with contextlib.suppress(BaseException):
+                await t
+        with contextlib.suppress(BaseException):
+            await _kill_host(host, hosting)

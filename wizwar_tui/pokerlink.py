@@ -15,7 +15,8 @@ import os
 from typing import Any
 
 from net.cli import dealer_line
-from net.poker import Player, PokerHost, Stopped, join
+from net.handover import play
+from net.poker import Player, PokerHost, Stopped
 from net.poker_session import PokerSession
 from wizwar_tui.lobby import LanLink, connect_problem
 
@@ -169,9 +170,11 @@ class PokerLink(LanLink):
                                                 if self.host.report else ""))
 
     async def run_peer(self) -> None:
-        """Join the game and play it to its end (``net.poker.join``)."""
+        """Join the game and play it to its end over a link that outlives the host's
+        process (``net.handover.play``: when the host is gone the lowest process still there
+        relays the game, and the log says so)."""
         try:
-            final = await join(self.player, self.target[0], self.target[1], self.player_name)
+            final = await play(self.player, self.target[0], self.target[1], self.player_name)
         except asyncio.CancelledError:
             raise
         except Stopped as exc:
