@@ -216,6 +216,7 @@ class Player:
         self._synced: dict[int, tuple[int, str]] = {}
         self._whole: Any = None  # the whole form of this process's sealed proposal
         self._kept: Msg = {}
+        self._chosen: Msg = {}  # the person's last choice (seq, seat, action), kept
         self._suppress = 0  # a rejoin: sends its former process made already
         self._real_send = self.send
         self._k = 0  # frames this process sent (their numbers, ``_c``)
@@ -232,6 +233,10 @@ class Player:
             self.proc = int(self._kept.get("proc", -1))
             self.addrs = {int(k): str(v) for k, v in self._kept.get("addrs", {}).items()}
             self._chain_secrets = [bytes.fromhex(x) for x in self._kept["chains"]]
+            self._past = self._past_choices(str(self._kept.get("log") or ""))
+            chosen = self._kept.get("chosen")
+            if isinstance(chosen, dict) and isinstance(chosen.get("seq"), int):
+                self._past.setdefault(int(chosen["seq"]), chosen)
         elif self.seed is None:
             self._box, self._signer = PrivateKey.generate(), SigningKey.generate()
             self._chain_secrets = [secrets.token_bytes(32) for _ in range(1 + self.bots)]
@@ -247,6 +252,27 @@ class Player:
         self._chains: dict[str, Chain] = {}
         self.tracker = Tracker()
         self._dice: list[list[str]] | None = None  # the action's dice reveals, once out
+        #: a returning process: its seats' past actions (seq -> record) from the log it
+        #: wrote as the game went, made again instead of asking (:meth:`_one_action`)
+        self._past: dict[int, Msg] = getattr(self, "_past", {})
+        #: how many past actions this process made again from its log
+        self.replayed = 0
+
+    def _past_choices(self, path: str) -> dict[int, Msg]:
+        """The actions of this process's seats in the log its former process wrote as the
+        game went (``path``, named in its kept keys): seq -> record. A missing or damaged
+        log gives what it holds (nothing: every choice is made again)."""
+        if not path:
+            return {}
+        try:
+            with open(path, "rb") as f:
+                loaded = log.read(f.read())
+        except (OSError, ValueError) as exc:  # (log.LogError is a ValueError)
+            self.log(f"the log of the game before cannot be read ({exc}): every choice "
+                     "is made again")
+            return {}
+        mine = set(self._kept.get("seats") or [])
+        return {int(r["seq"]): r for r in loaded.records if r.get("seat") in mine}
 
     async def _send(self, msg: Msg) -> None:
         """Send ``msg`` to the host; a rejoined process's first sends are the ones its
@@ -631,12 +657,20 @@ class Player:
         assert self.dealer is not None
         actor = rs.to_move(self.state)[0]
         if actor in self.mine:
-            if actor != self.mine[0] or self.choose is None:
+            past = self._past.pop(self.seq + 1, None)
+            again = self._again(past, actor)
+            if again is not None:  # a returning process makes its past choice again
+                action = again
+            elif actor != self.mine[0] or self.choose is None:
                 action = rs.bot_act(self.state, actor, self.bot_level)
             else:
                 action = self.choose(self.state, actor)
                 if inspect.isawaitable(action):  # a person's screen: his move when he makes it
                     action = await action
+                # kept before it is on the wire: a process back after it died proposes
+                # this one again (it may have reached the others), not a new choice
+                self._chosen = {"seq": self.seq + 1, "seat": actor, "action": action.to_wire()}
+                self._keep()
             await self._send(self._proposal(action))
         msg = await self._expect("mp_action", THINK)  # a person may think
         n = int(msg["n"])
@@ -672,6 +706,23 @@ class Player:
         self._log_as_we_go(known_before)
         await self._send({"type": "mp_ack", "n": n, "hash": rs.state_hash(self.state)})
         self._changed()
+
+    def _again(self, past: Msg | None, actor: str) -> Any:
+        """The action ``actor`` made at this point before this process died (``past``:
+        its record in the log it wrote), when it is still legal here; else None (asked
+        anew). Source: docs/protocol.md, "Hand-over" (a returning process replays the
+        game and must make the same choices)."""
+        if past is None or past.get("seat") != actor:
+            return None
+        try:
+            action = self.ruleset.action_from_wire(past["action"])
+        except (KeyError, ValueError, TypeError):
+            return None
+        if getattr(action, "actor", "") != actor or \
+                beacon.why_illegal(self.ruleset, self.state, action):
+            return None
+        self.replayed += 1
+        return action
 
     def _proposal(self, action: Any) -> Msg:
         """An action of a seat this process plays: its public form for everyone and, when
@@ -733,7 +784,8 @@ class Player:
             json.dump({"dealer": self.dealer.secrets_wire(), "nonce": self._nonce,
                        "chains": [x.hex() for x in self._chain_secrets],
                        "game": self.game, "seats": self.mine, "proc": self.proc,
-                       "ruleset": self.ruleset.name,
+                       "ruleset": self.ruleset.name, "log": self.log_path,
+                       "chosen": self._chosen,
                        "addrs": {str(k): v for k, v in self.addrs.items()}}, f)
         os.replace(tmp, path)
 
@@ -821,6 +873,8 @@ class Player:
         except OSError as exc:
             self.log(f"the game's log cannot be written: {exc}")
             self.log_dir = None
+            return
+        self._keep()  # the kept keys name the log: a returning process replays its choices
 
     def _known_new(self) -> list[list[Any]]:
         """The faces the state took since the last record (slot, face): a record's

@@ -408,3 +408,52 @@ def test_a_joiner_s_link_drops_and_the_host_takes_it_back(tmp_path: Any) -> None
     assert all(p.link.seq is None for p in players[1:])  # type: ignore[attr-defined]
     assert any("P3 reached the sequencer" in x for x in said), said
     assert any("back on P1's process, the relay" in x for x in said), said
+
+
+def test_a_returning_process_makes_its_past_choices_again_from_its_log(
+        tmp_path: Any) -> None:
+    """A person's choices are not asked again when his process comes back: the host's
+    process (its seat played by a ``choose``, as a person's screen) is killed mid-game;
+    back from its kept keys, it makes its seat's past actions again from the log it wrote
+    as the game went (the kept keys name it) and is asked only from where the game is;
+    the game ends on one hash and every log verifies."""
+    rs = registry.get("wizwar")
+    asked: list[int] = []
+
+    def person(st: Any, seat: str) -> Any:
+        asked.append(rs.seq(st))
+        return rs.bot_act(st, seat)
+
+    async def go() -> tuple[list[Any], list[Player], int]:
+        host = PokerHost(rs, players=3, keys_dir=str(tmp_path / "hkeys"), choose=person,
+                         log_dir=str(tmp_path / "hlogs"), seed="again")
+        port = await host.start()
+        joiners = [_player(rs, f"again:{i}", tmp_path) for i in (1, 2)]
+        async with asyncio.timeout(400):
+            hosting = asyncio.ensure_future(host.run())
+            tasks = []
+            for i, p in enumerate(joiners):
+                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
+                while len(host.procs) < 2 + i:
+                    await asyncio.sleep(0.01)
+            while len(asked) < 3:
+                await asyncio.sleep(0.002)
+            kept = host.player.keys_path
+            assert kept is not None
+            await _kill(host, hosting)
+            mine = sum(1 for r in host.player.records if r["action"].actor == "P1")
+            before = max(asked)
+            asked.clear()
+            again = Player(rs, host.player.send, host.player.recv, choose=person,
+                           keys_dir=str(tmp_path / "hkeys"), log_dir=str(tmp_path / "blogs"),
+                           rejoin_from=kept)
+            tasks.insert(0, asyncio.ensure_future(come_back(again)))
+            got = await asyncio.gather(*tasks, return_exceptions=True)
+        assert again.replayed >= mine > 0, (again.replayed, mine)
+        return list(got), [again, *joiners], before
+
+    got, players, before = asyncio.run(go())
+    assert got[0] and got == [got[0]] * 3, got
+    _verified(players, got[0])
+    # asked only after the death (the choice proposed as it died is kept: made again)
+    assert asked and min(asked) > before, (asked, before)
