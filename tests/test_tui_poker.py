@@ -346,3 +346,73 @@ async def test_an_app_joiner_plays_on_when_the_host_dies_and_comes_back(
                 await t
         with contextlib.suppress(BaseException):
             await _kill_host(host, hosting)
+
+
+async def test_the_host_back_in_the_app_is_not_asked_its_past_choices(
+        tmp_path: Any) -> None:
+    """``wizwar join --back KEYS`` in the app (``WizWarApp.back_poker``): the host's process
+    of a 3-seat poker game (two headless bot joiners) is killed mid-game; it comes back in
+    the app from its kept keys, makes its seat's past actions again from the log it wrote
+    (the screen is never asked for them) and the person plays on through the game screen,
+    every process on one hash."""
+    from net.handover import play
+
+    rs = registry.get("wizwar")
+    hkeys = str(tmp_path / "hkeys")
+    host = PokerHost(rs, players=3, choose=_bot, bind="127.0.0.1", seed="app-back",
+                     keys_dir=hkeys, log_dir=str(tmp_path / "host-logs"))
+    port = await host.start()
+    hosting = asyncio.ensure_future(host.run())
+    bots = [_joiner(tmp_path, f"app-back:{i}") for i in (2, 3)]
+    tasks: list[asyncio.Future[Any]] = []
+    app = WizWarApp(discovery=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for i, b in enumerate(bots):
+                tasks.append(asyncio.ensure_future(play(b, "127.0.0.1", port, f"bot{i}")))
+                await until(pilot, lambda i=i: len(host.procs) >= 2 + i, what="seated")
+            await until(pilot, lambda: sum(r["action"].actor == "P1"
+                                           for r in host.player.records) >= 3,
+                        what="the host's seat to act")
+            kept = host.player.keys_path
+            assert kept is not None
+            await _kill_host(host, hosting)
+            played = sum(r["action"].actor == "P1" for r in host.player.records)
+            app.back_poker(kept, name="hana")
+            link = app.lan
+            assert isinstance(link, PokerLink)
+            asked: list[int] = []
+            session = link.session
+            real = session.choose
+
+            async def choose(state: Any, seat: str) -> Any:
+                asked.append(rs.seq(state))
+                return await real(state, seat)
+
+            link.player.choose = choose
+            await until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+            game = app.screen
+            assert isinstance(game, GameScreen)
+            await shown(pilot, game)
+            assert game.human == "P1"
+            await play_moves(pilot, app, game, 2, lambda: len(bots[1].records))
+            mine = link.player
+            assert mine.replayed >= played > 0, (mine.replayed, played)
+            assert asked and min(asked) >= len(host.player.records), asked
+            await until(pilot, lambda: all(len(b.records) >= len(mine.records) for b in bots),
+                        what="everyone level")
+            n = len(mine.records)
+            assert [r["hash"] for r in mine.records[:n]] == \
+                [r["hash"] for r in bots[0].records[:n]] == \
+                [r["hash"] for r in bots[1].records[:n]]
+            said = "\n".join(link.messages)
+            assert "back: reaching the game's processes" in said, said
+            assert link.phase == "playing" and not link.problem
+    finally:
+        for t in tasks:
+            t.cancel()
+            with contextlib.suppress(BaseException):
+                await t
+        with contextlib.suppress(BaseException):
+            await _kill_host(host, hosting)

@@ -246,6 +246,9 @@ class WizWarApp(App[int]):
                           bind=args.bind, clock=args.clock, advertise=args.advertise,
                           options=getattr(args, "options", None),
                           game=getattr(args, "game", "") or "", dealer=dealer)
+        elif args is not None and getattr(args, "cmd", "") == "join" and \
+                getattr(args, "back", ""):
+            self.back_poker(args.back, name=args.name)
         elif args is not None and getattr(args, "cmd", "") == "join":
             self.open_join(name=args.name, target=args.target or "",
                            retries=args.retries, game=getattr(args, "game", None) or "")
@@ -453,6 +456,26 @@ class WizWarApp(App[int]):
         self.leave_lan()
         self.lan = link
         link.listeners.append(lambda: self._join_failed(link))
+        self.push_screen(LobbyScreen(link))
+        self.run_worker(link.run_peer(), group="lan", exclusive=False, exit_on_error=False)
+
+    def back_poker(self, keys: str, name: str = "") -> None:
+        """``wizwar join --back KEYS`` in the app: a poker game's process that died (the
+        host's too) comes back from the keys it kept; its past choices are made again from
+        its log, and the person plays on from where the game is
+        (:func:`wizwar_tui.pokerlink.new_poker_back`)."""
+        from core.engine import UnknownRuleset
+        from wizwar_tui.lobby import LobbyScreen
+        from wizwar_tui.pokerlink import new_poker_back
+
+        try:
+            link = new_poker_back(self, keys, name=name, save=self.save_games)
+        except (OSError, ValueError, TypeError, UnknownRuleset) as exc:
+            self.notify(f"Cannot come back with {keys}: {exc}", severity="error", timeout=10,
+                        markup=False)
+            return
+        self.leave_lan()
+        self.lan = link
         self.push_screen(LobbyScreen(link))
         self.run_worker(link.run_peer(), group="lan", exclusive=False, exit_on_error=False)
 

@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from net.cli import dealer_line
-from net.handover import play
+from net.handover import come_back, play
 from net.poker import Player, PokerHost, Stopped
 from net.poker_session import PokerSession
 from wizwar_tui.lobby import LanLink, connect_problem
@@ -172,9 +172,15 @@ class PokerLink(LanLink):
     async def run_peer(self) -> None:
         """Join the game and play it to its end over a link that outlives the host's
         process (``net.handover.play``: when the host is gone the lowest process still there
-        relays the game, and the log says so)."""
+        relays the game, and the log says so); a process back after it died
+        (``player.rejoin_from``) reaches the game's sequencer instead
+        (``net.handover.come_back``), makes its past choices again and plays on."""
         try:
-            final = await play(self.player, self.target[0], self.target[1], self.player_name)
+            if self.player.rejoin_from:  # a process back after it died (its kept keys)
+                final = await come_back(self.player)
+            else:
+                final = await play(self.player, self.target[0], self.target[1],
+                                   self.player_name)
         except asyncio.CancelledError:
             raise
         except Stopped as exc:
@@ -278,3 +284,32 @@ def new_poker_peer(app: Any, host: str, port: int, name: str, save: bool = True,
     player = Player(registry.get(game or registry.DEFAULT), unjoined, nothing,
                     keys_dir=_keys_dir(), log_dir=_log_dir(save))
     return PokerLink(app, player, f"{host}:{port}", target=(host, port), player_name=name)
+
+
+def new_poker_back(app: Any, keys: str, name: str = "", save: bool = True) -> PokerLink:
+    """A :class:`PokerLink` bringing back a poker game's process that died (the host's
+    too) from the keys it kept (``keys``, ``wizwar join --back KEYS``): it reaches the
+    game's sequencer, makes its past choices again from the log it wrote, and the person
+    plays on from where the game is. Raises ``ValueError`` (or ``OSError``) in words when
+    the file cannot be used."""
+    import json
+
+    from core import registry
+
+    with open(keys, encoding="utf-8") as f:
+        kept = json.load(f)
+    if not isinstance(kept, dict) or int(kept.get("proc", -1)) < 0 or not kept.get("addrs"):
+        raise ValueError("it holds no process number or no addresses of the game")
+    rs = registry.get(str(kept.get("ruleset", registry.DEFAULT)))
+
+    async def unjoined(_m: Any) -> None:
+        raise ConnectionError("not joined")
+
+    async def nothing() -> None:
+        return None
+
+    player = Player(rs, unjoined, nothing, rejoin_from=keys,
+                    keys_dir=os.path.dirname(os.path.abspath(keys)), log_dir=_log_dir(save))
+    seats = ", ".join(str(x) for x in kept.get("seats") or [])
+    return PokerLink(app, player, f"back to {seats or 'the game'}",
+                     player_name=name or seats)
