@@ -217,6 +217,9 @@ class Player:
         self._whole: Any = None  # the whole form of this process's sealed proposal
         self._kept: Msg = {}
         self._chosen: Msg = {}  # the person's last choice (seq, seat, action), kept
+        #: a returning process: its seats' past actions (seq -> record) from the log it
+        #: wrote as the game went, made again instead of asking (:meth:`_one_action`)
+        self._past: dict[int, Msg] = {}
         self._suppress = 0  # a rejoin: sends its former process made already
         self._real_send = self.send
         self._k = 0  # frames this process sent (their numbers, ``_c``)
@@ -252,9 +255,6 @@ class Player:
         self._chains: dict[str, Chain] = {}
         self.tracker = Tracker()
         self._dice: list[list[str]] | None = None  # the action's dice reveals, once out
-        #: a returning process: its seats' past actions (seq -> record) from the log it
-        #: wrote as the game went, made again instead of asking (:meth:`_one_action`)
-        self._past: dict[int, Msg] = getattr(self, "_past", {})
         #: how many past actions this process made again from its log
         self.replayed = 0
 
