@@ -615,13 +615,13 @@ class ReplayScreen(Screen[None]):
         t = Text(no_wrap=True, overflow="ellipsis")
         if self.n:
             t.append(f"last {self.n}. ", "dim")
-            t.append(str(rp.actions[self.n - 1]), "bold")
+            t.append(str(self.seen_action(self.n)), "bold")
         else:
             t.append("the start of the game", "dim")
         t.append("\n")
         if self.n < rp.total:
             t.append(f"next {self.n + 1}. ", "dim")
-            t.append(str(rp.actions[self.n]))
+            t.append(str(self.seen_action(self.n + 1)))
         else:
             t.append("the end of the log", "dim")
         return t
@@ -664,14 +664,20 @@ class ReplayScreen(Screen[None]):
         """Tab (board/panels) only in narrow windows."""
         return action != "panels" or self.app.has_class("-narrow")
 
-    def action_line(self, n: int) -> Text:
-        """Action ``n`` as a log line: as the seat seen as knew it (the public form of a
-        sealed action the seat did not know whole; everyone's view shows it whole)."""
+    def seen_action(self, n: int) -> Any:
+        """Action ``n`` (1-based) as the seat seen as knew it: the public form of a sealed
+        action the seat did not know whole (``Ruleset.seen_by_others``); everyone's view
+        shows it whole. Every text of the replay that names an action goes through this
+        (the log panel and the last/next line, trial finding 5)."""
         a = self.replay.actions[n - 1]
         sealed = self.replay.sealed.get(n)
         if sealed is not None and self.seat != EVERYONE and self.seat not in sealed[0]:
             a = sealed[1]
-        return Text(f"{n:>4}. {a}", "dim")
+        return a
+
+    def action_line(self, n: int) -> Text:
+        """Action ``n`` as a log line: as the seat seen as knew it (:meth:`seen_action`)."""
+        return Text(f"{n:>4}. {self.seen_action(n)}", "dim")
 
     def sync_log(self) -> None:
         """The log panel holds the events of the actions up to ``n``: one action appended
