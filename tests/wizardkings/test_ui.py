@@ -588,3 +588,16 @@ def test_a_path_naming_the_hex_left_says_what_a_path_is() -> None:
     why = RS.why_illegal(st, f"P1 move {blk['label']} {blk['at']}-{blk['at']}")
     assert why == (f"the block stands in {blk['at']}: a path lists the hexes it enters, "
                    f"not {blk['at']}")
+
+
+def test_action_lists_order_labels_as_numbers() -> None:
+    """Trial finding 10: ``P1 fire 15`` was listed before ``P1 fire 2`` (and ``hit 15`` before
+    ``hit 2``, so a key press meant for P1.9 hit P1.5); numbers are compared as numbers."""
+    from core.wizardkings import actions
+    from wizwar_tui.wizardkings.game import number_order
+
+    texts = ["P1 fire 15", "P1 fire 2", "P1 pass 15", "P1 pass 2", "P1 hit 9", "P1 hit 15",
+             "P1 hit 2", "P1 hit 5", "P1 move 12 1c4-1d4", "P1 move 3 1c4-1d4"]
+    got = [str(a) for a in number_order([actions.parse(t) for t in texts])]
+    assert got == ["P1 fire 2", "P1 fire 15", "P1 hit 2", "P1 hit 5", "P1 hit 9", "P1 hit 15",
+                   "P1 move 3 1c4-1d4", "P1 move 12 1c4-1d4", "P1 pass 2", "P1 pass 15"]

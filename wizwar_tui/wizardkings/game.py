@@ -12,6 +12,7 @@ with the rules' reason in words (``session.why``).
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -61,6 +62,15 @@ KEYS = (
 
 def _labels(a: Action) -> str:
     return a.words[0] if a.words else ""
+
+
+def number_order(acts: list[Action]) -> list[Action]:
+    """``acts`` in the order a reader expects: the numbers in their text compared as numbers
+    (``fire 2`` before ``fire 15``, trial finding 10), the rest as text."""
+    def key(a: Action) -> list[Any]:
+        # re.split with a group alternates text and digits, so the key's types line up
+        return [int(t) if i % 2 else t for i, t in enumerate(re.split(r"(\d+)", str(a)))]
+    return sorted(acts, key=key)
 
 
 def side_width(columns: int) -> int:
@@ -638,9 +648,9 @@ class WizardKingsScreen(GameScreenBase):
         """The action list: the current mode's actions, else every legal action (and the
         Sea Transports, a family: few, and found nowhere else in the list)."""
         ol = self.query_one("#wk-actions", OptionList)
-        acts = self.legal()
+        acts = number_order(self.legal())
         if not self.mode and acts and self.view()["phase"] == "movement":
-            acts = acts + self.members("transport")
+            acts = acts + number_order(self.members("transport"))
         if self.mode:
             acts = self.mode_actions() or acts
         self.shown = acts
@@ -906,13 +916,13 @@ class WizardKingsScreen(GameScreenBase):
         hex first."""
         if not self.key_ok():
             return
-        acts = self.verb_actions(verb)
+        acts = number_order(self.verb_actions(verb))
         if verb == "cast":
             gates = self.members("cast:elven-gate")
             if self.sel_hex:
                 v = self.view()
                 here = {str(x["label"]) for x in self.my_blocks(v, self.sel_hex)}
-                gates = sorted(gates, key=lambda a: a.words[1] not in here)
+                gates = sorted(number_order(gates), key=lambda a: a.words[1] not in here)
             acts = acts + gates
         if not acts:
             self.say(f"No {verb} is possible now.")
