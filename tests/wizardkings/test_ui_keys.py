@@ -378,3 +378,31 @@ def test_a_typed_build_says_the_queued_orders_were_not_sent_and_refusals_stay_of
                 scr.message.plain
 
     asyncio.run(run())
+
+
+async def test_the_notation_line_takes_the_readme_example_as_typed() -> None:
+    """Trial finding 11: ``:`` opened the line as ``P1 ``, so typing the example the
+    placeholder and README show (``P1 move 3 1c4-1d4``) gave ``unknown verb 'P1'``. The line
+    opens empty (as in the other games); the own seat may be typed or left out."""
+    from textual.widgets import Input
+
+    from wizwar_tui.wizardkings.game import WizardKingsScreen, own_seat
+
+    assert own_seat(" move 3 1c4-1d4", "P1") == "P1 move 3 1c4-1d4"
+    assert own_seat("P1 move 3 1c4-1d4", "P1") == "P1 move 3 1c4-1d4"
+    assert own_seat("P2 end", "P1") == "P2 end"
+    app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        scr = app.start_game(game="wizard-kings", seed=5)
+        assert isinstance(scr, WizardKingsScreen)
+        await pilot.pause()
+        await pilot.press("colon")
+        line = scr.query_one("#wk-line", Input)
+        assert line.has_focus and line.value == ""
+        typed = f"{scr.human} deploy standard"
+        await pilot.press(*[{" ": "space"}.get(c, c) for c in typed])
+        assert line.value == typed
+        await pilot.press("enter")
+        await pilot.pause()
+        assert typed in [str(a) for a in scr.session.actions], \
+            str(scr.query_one("#wk-prompt").render())

@@ -73,6 +73,17 @@ def number_order(acts: list[Action]) -> list[Action]:
     return sorted(acts, key=key)
 
 
+def own_seat(text: str, seat: str) -> str:
+    """A typed notation line with the actor's seat: ``move 3 1c4-1d4`` and ``P1 move 3
+    1c4-1d4`` both mean P1's move for P1 (trial finding 11: a line prefilled with ``P1 ``
+    turned the README's example into ``P1 P1 move …``); another seat is kept, for the rules
+    to answer."""
+    text = text.strip()
+    if text and not re.match(r"P\d+\b", text):
+        text = f"{seat} {text}"
+    return text
+
+
 def side_width(columns: int) -> int:
     """The side panels' width in a window ``columns`` wide: 30 below 100 columns, 52 from
     150, else 40."""
@@ -196,8 +207,8 @@ class WizardKingsScreen(GameScreenBase):
                 yield RichLog(id="wk-log", wrap=True, markup=False, min_width=20,
                               max_lines=3000)
         yield Static(id="wk-prompt")
-        yield Input(placeholder="an action in the notation, e.g. P1 move 3 1c4-1d4 "
-                                "(Esc closes)", id="wk-line",
+        yield Input(placeholder="an action in the notation, e.g. move 3 1c4-1d4 or "
+                                "P1 move 3 1c4-1d4 (Esc closes)", id="wk-line",
                     select_on_focus=False)  # a reopened line is fixed, not replaced
         yield Footer()
         yield TooSmall()
@@ -1222,9 +1233,7 @@ class WizardKingsScreen(GameScreenBase):
     def action_notation(self) -> None:
         """: opens the notation line."""
         line = self.query_one("#wk-line", Input)
-        line.add_class("-open")
-        if not line.value:
-            line.value = f"{self.human} "
+        line.add_class("-open")  # empty, as in the other games: the seat may be typed or not
         self.set_focus(line)  # now: the keys typed behind ":" are queued (notation_key)
         line.cursor_position = len(line.value)
 
@@ -1238,9 +1247,7 @@ class WizardKingsScreen(GameScreenBase):
         its reason stays on the prompt line."""
         event.stop()
         line = self.query_one("#wk-line", Input)
-        text = event.value.strip()
-        if text and not text.startswith("P"):
-            text = f"{self.human} {text}"
+        text = own_seat(event.value, self.human)
         ok = self.play(text)
         if ok:
             line.value = ""
