@@ -5,6 +5,7 @@ counting the rules' game turns."""
 from __future__ import annotations
 
 import asyncio
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -406,3 +407,47 @@ async def test_the_notation_line_takes_the_readme_example_as_typed() -> None:
         await pilot.pause()
         assert typed in [str(a) for a in scr.session.actions], \
             str(scr.query_one("#wk-prompt").render())
+
+
+def _p1_in_battle(seed: int, later: bool) -> Any:
+    """A captain-vs-captain game from ``seed`` up to P1's first combat turn in which a unit
+    (not a castle) may fire but not retreat: in round 1 (``later`` False) or later."""
+    st = RS.new_game(RS.validate_options({"turn_limit": 10}), seed)
+    for _ in range(4000):
+        assert not RS.result(st).over, "no such combat turn"
+        seat = RS.to_move(st)[0]
+        bt = st.d["battle"]
+        if seat == "P1" and bt and (bt["round"] >= 2) == later:
+            la = RS.legal_actions(st, "P1")
+            fire = [a for a in la if a.verb == "fire" and a.words]
+            if fire and not any(a.verb == "retreat" for a in la) and \
+                    st.d["blocks"][f"P1.{fire[0].words[0]}"]["type"] != "castle":
+                return st
+        RS.apply(st, RS.bot_act(st, seat, "captain"))
+    raise AssertionError("no such combat turn")
+
+
+@pytest.mark.parametrize(("seed", "later"), [(1, True), (7, False)])
+def test_no_retreat_says_why(seed: int, later: bool) -> None:
+    """Trial finding 12: "No retreat is possible now." named no hex and no rule; it now gives
+    the rules' reason for the hexes next to the battle (R66-R69)."""
+    st = _p1_in_battle(seed, later)
+    h = st.d["battle"]["hex"]
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            scr.start_mode("retreat")
+            await pilot.pause()
+            said = scr.message.plain if scr.message is not None else ""
+            assert said.startswith("No retreat is possible now"), said
+            if later:
+                assert re.search(r"[1-4][a-h][1-9]", said.split(h, 1)[-1]), said
+                assert re.search(r"\(R6[7-9]\)|\(R4[0-9]\)|\(R5[0-2]\)", said), said
+            else:
+                assert "(R66)" in said, said
+
+    asyncio.run(run())

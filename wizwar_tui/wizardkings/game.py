@@ -936,7 +936,7 @@ class WizardKingsScreen(GameScreenBase):
                 gates = sorted(number_order(gates), key=lambda a: a.words[1] not in here)
             acts = acts + gates
         if not acts:
-            self.say(f"No {verb} is possible now.")
+            self.say(f"No {verb} is possible now{self.refusal_reason(verb)}.")
             return
         if len(acts) == 1 and verb != "cast":
             self.play(acts[0])
@@ -1004,14 +1004,38 @@ class WizardKingsScreen(GameScreenBase):
         """g: regroup mode for the selected block (or the first that may regroup)."""
         self.start_mode("regroup")
 
+    def refusal_reason(self, verb: str) -> str:
+        """Why no retreat is possible (trial finding 12), as ``": ..."`` ("" for another verb
+        or outside a combat turn of the human's): the rules' reason for each hex next to the
+        battle hex, for the unit whose combat turn it is, hexes with one reason together
+        (``2d7: a unit may not retreat into the enemy hex 2d7 (R67)``)."""
+        v = self.view()
+        labels = sorted({a.words[0] for a in self.legal() if a.verb in ("fire", "pass")
+                         and a.words and a.words[0].isdigit()}, key=int)
+        if verb != "retreat" or not v.get("battle") or not labels:
+            return ""
+        lab = next((x for x in self.chosen if x in labels), labels[0])
+        h = v["blocks"][f"{self.human}.{lab}"]["at"]
+        reasons: dict[str, list[str]] = {}
+        for n in render.board_of(v).neighbours(h):
+            why = self.session.why(Action(self.human, "retreat", (lab, n)))
+            if why:
+                reasons.setdefault(why, []).append(n)
+        if not reasons:
+            return ""
+        if len(reasons) == 1:
+            return f": {next(iter(reasons))}"
+        return f" for block {lab} in {h}: " + "; ".join(
+            f"{', '.join(hs)}: {w}" for w, hs in reasons.items())
+
     def start_mode(self, verb: str) -> None:
         """Pick a block for a retreat or regroup, light its hexes."""
         if not self.key_ok():
             return
         acts = self.verb_actions(verb)
         if not acts:
-            self.say(f"No {verb} is possible now" + ("." if self.my_turn()
-                                                      else ": not your turn."))
+            self.say(f"No {verb} is possible now" + (f"{self.refusal_reason(verb)}."
+                                                      if self.my_turn() else ": not your turn."))
             return
         labs = [a.words[0] for a in acts]
         lab = next((x for x in self.chosen if x in labs), labs[0])
