@@ -85,6 +85,7 @@ class Replay:
         marks: ``(round, active seat)`` after ``n`` actions, for ``n`` in ``0..total``.
         turn_starts: the ``n`` at which each turn begins (turn ``k`` at ``turn_starts[k-1]``).
         final_winner: the winner after the last action ("" when none).
+        final_draw: the rules call the end a draw (the header says "a draw", as the game did).
         sealed: per action number, ``(seats that knew it whole, its public form)`` for an
             action with fields secret to other seats (``Ruleset.seal``): a seat's view
             shows that seat the public form (until "everyone").
@@ -120,6 +121,7 @@ class Replay:
         self.marks: list[tuple[int, str]] = []
         self.turn_starts: list[int] = [0]
         self.final_winner = ""
+        self.final_draw = False  # the rules call the end a draw (the game said "A draw")
         self._start = start
         self._advance = advance
         self._restore = restore
@@ -164,7 +166,9 @@ class Replay:
                 self._saved[n] = (wire(st), self._note(st))
         del self.actions[len(self.events):]
         last = st if not self.problem else self.at(self.total)
-        self.final_winner = winner_text(self.ruleset.result(last))
+        outcome = self.ruleset.result(last)
+        self.final_winner = winner_text(outcome)
+        self.final_draw = outcome.over and outcome.draw
         said = self.end_winner
         if self.ended and not self.problem and said and said != self.final_winner:
             self.mismatch = (f"the end record says {said if said != '-' else 'no-one'} won, "
@@ -196,7 +200,7 @@ class Replay:
         return bisect.bisect_right(self.turn_starts, n)
 
     def result(self) -> str:
-        """``P1 won``, ``no winner`` or ``unfinished``: the result the rules give for the
+        """``P1 won``, ``a draw``, ``no winner`` or ``unfinished``: the result the rules give for the
         last state replayed, never the end record's (a log's result is not trusted:
         :attr:`mismatch` says when the end record's disagrees); ``unverified`` when a
         finished log stops replaying before its end."""
@@ -205,7 +209,9 @@ class Replay:
             return "unverified"
         if winner and winner != "-":
             return f"{winner} won"
-        return "no winner" if winner == "-" else "unfinished"
+        if winner == "-":
+            return "a draw" if self.final_draw else "no winner"
+        return "unfinished"
 
     def players_text(self) -> str:
         """``P1 Ann vs P2 bob`` (just the seats when unnamed); a team game by sides:

@@ -557,17 +557,7 @@ class WizardKingsScreen(GameScreenBase):
         """Players (army, colour, blocks on the map, treasury, cities' GP now) and the
         battle being fought."""
         t = Text()
-        b = render.board_of(v)
-        gp = {p: 0 for p in v["players"]}
-        for h in b.hexes.values():
-            if h.city:
-                occ = {x["owner"] for x in render.blocks_at(v).get(h.name, [])}
-                if len(occ) == 1:
-                    gp[next(iter(occ))] = gp.get(next(iter(occ)), 0) + h.city
-                elif not occ:
-                    for p, ms in v.get("owners", {}).items():
-                        if h.map_id in ms:
-                            gp[p] = gp.get(p, 0) + h.city
+        gp = render.city_gp(v)
         sides = v.get("sides") or {}
         me = sides.get(self.human, self.human)
         team = [p for p in v["players"] if sides.get(p, p) == me] or [self.human]
