@@ -207,8 +207,8 @@ class WizardKingsScreen(GameScreenBase):
                 yield RichLog(id="wk-log", wrap=True, markup=False, min_width=20,
                               max_lines=3000)
         yield Static(id="wk-prompt")
-        yield Input(placeholder="an action in the notation, e.g. move 3 1c4-1d4 or "
-                                "P1 move 3 1c4-1d4 (Esc closes)", id="wk-line",
+        yield Input(placeholder="e.g. move 3 1c4-1d4 or P1 move 3 1c4-1d4 "
+                                "(Esc closes)", id="wk-line",
                     select_on_focus=False)  # a reopened line is fixed, not replaced
         yield Footer()
         yield TooSmall()
