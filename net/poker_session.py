@@ -175,8 +175,9 @@ class PokerSession(NetSession):
 
     def seat_status(self) -> dict[str, str]:
         """Per seat: ``host`` (the hosting process's person), ``bot``, ``free``,
-        ``connected`` or ``disconnected`` (the host knows who is away; a joiner shows every
-        seat of the table as connected)."""
+        ``connected`` or ``disconnected`` (the host knows who is away, and so does a joiner
+        that sequences the game after a hand-over; another joiner shows every seat of the
+        table as connected)."""
         host = self.host
         if host is not None:
             out = {}
@@ -192,10 +193,13 @@ class PokerSession(NetSession):
                     out[s] = "disconnected" if proc.gone else "connected"
             return out
         p = self.player
+        relay = getattr(getattr(p, "link", None), "seq", None)  # this process sequences
+        gone = {q.proc for q in relay.procs if q.gone} if relay is not None else set()
         out = {}
         for proc, seats in sorted(p.plays.items()):
             for i, s in enumerate(seats):
-                out[s] = "bot" if i else ("host" if proc == 0 else "connected")
+                out[s] = "bot" if i else ("disconnected" if proc in gone else
+                                          "host" if proc == 0 else "connected")
         return out
 
     def digest(self) -> str:

@@ -325,12 +325,14 @@ async def test_an_app_joiner_plays_on_when_the_host_dies_and_comes_back(
             await until(pilot, lambda: any("P1's keys" in str(t) for t in game.log_texts),
                         what="the game screen's log to say it")
             assert link.phase == "playing" and not link.problem
+            assert link.session.seat_status()["P1"] == "disconnected"
             back = Player(rs, host.player.send, host.player.recv, choose=_bot,
                           keys_dir=hkeys, log_dir=str(tmp_path / "back-logs"),
                           rejoin_from=kept)
             tasks.append(asyncio.ensure_future(come_back(back)))
             await until(pilot, lambda: any("P1 reached the sequencer" in m
                                            for m in link.messages), what="P1 back")
+            assert link.session.seat_status()["P1"] == "host"
             await play_moves(pilot, app, game, 3, lambda: len(bot3.records))
             assert len(mine.records) >= before + 3
             await until(pilot, lambda: len(back.records) >= len(mine.records) and
