@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -326,6 +327,9 @@ async def test_an_app_joiner_plays_on_when_the_host_dies_and_comes_back(
                         what="the game screen's log to say it")
             assert link.phase == "playing" and not link.problem
             assert link.session.seat_status()["P1"] == "disconnected"
+            hint = link.rejoin_hint()  # the Leave dialog: how this seat is taken back
+            assert hint == f"wizwar join --back {mine.keys_path}", hint
+            assert mine.keys_path and os.path.exists(mine.keys_path)
             back = Player(rs, host.player.send, host.player.recv, choose=_bot,
                           keys_dir=hkeys, log_dir=str(tmp_path / "back-logs"),
                           rejoin_from=kept)

@@ -98,9 +98,10 @@ class PokerLink(LanLink):
         return [f"{ip}:{port}" for ip in ips]
 
     def rejoin_hint(self) -> str:
-        """A poker seat is taken back only by the process that holds its keys: the app
-        cannot yet (docs/protocol.md, What is left)."""
-        return "(a poker game's seat cannot be taken back from the app yet)"
+        """A poker seat is taken back only by the process that holds its keys (its kept
+        keys file: ``wizwar join --back KEYS``; docs/protocol.md, Hand-over)."""
+        path = self.player.keys_path
+        return f"wizwar join --back {path or 'KEYS'}"
 
     def dealer_text(self) -> str:
         """The lobby's dealer line: mental poker, and whose machine holds each bot's
