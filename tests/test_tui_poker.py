@@ -414,6 +414,7 @@ async def test_the_host_back_in_the_app_is_not_asked_its_past_choices(
                 [r["hash"] for r in bots[1].records[:n]]
             said = "\n".join(link.messages)
             assert "back: reaching the game's processes" in said, said
+            assert link.address == bots[0].addr  # the sequencer it reached (P2's process)
             assert link.phase == "playing" and not link.problem
     finally:
         for t in tasks:

@@ -80,9 +80,13 @@ class PokerLink(LanLink):
 
     @property
     def address(self) -> str:
-        """``HOST:PORT`` of the game (the listening address on the host)."""
+        """``HOST:PORT`` of the game (the listening address on the host; for a process
+        back after it died, the sequencer's it reached)."""
         if self.host is not None:
             return f"{self.host.bind}:{self.host.port}"
+        if not self.target[1]:  # a process back: the sequencer it reached, once it did
+            relay = getattr(getattr(self.player, "link", None), "relay_addr", "")
+            return str(relay or "the game's processes")
         return f"{self.target[0]}:{self.target[1]}"
 
     def join_addresses(self) -> list[str]:
