@@ -240,6 +240,23 @@ class Link:
         self.seq_task = asyncio.ensure_future(relay(self.seq))
         self._ready.set()
 
+    def abort(self) -> None:
+        """This process leaves the game now (its person closed it): stop reading, stop the
+        relay it runs (the others hand over to the next process), close every link, waiting
+        for nothing."""
+        self.closed = True
+        for task in (self._pump_task, self.seq_task):
+            if task is not None and not task.done():
+                task.cancel()
+        if self.seq is not None:
+            for q in self.seq.procs:
+                if q.close is not None:
+                    asyncio.ensure_future(q.close())
+        if self._server is not None:
+            self._server.close()
+        if self._writer is not None:
+            self._writer.close()
+
     async def close(self) -> None:
         """Wait for the relay this process runs (if any) to end, then close everything."""
         self.closed = True

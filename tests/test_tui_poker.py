@@ -345,6 +345,10 @@ async def test_an_app_joiner_plays_on_when_the_host_dies_and_comes_back(
             hashes = [[r["hash"] for r in p.records[:n]] for p in (mine, bot3, back)]
             assert hashes[0] == hashes[1] == hashes[2]
             assert link.phase == "playing" and not link.problem
+            ho = link.player.link  # type: ignore[attr-defined]
+            assert ho.seq_task is not None and not ho.seq_task.done()
+        # the app closed (its person left): the relay it ran stops, nothing left running
+        assert ho.closed and ho.seq_task.done()
     finally:
         for t in tasks:
             t.cancel()

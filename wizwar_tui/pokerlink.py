@@ -249,6 +249,9 @@ class PokerLink(LanLink):
         if adv is not None:
             with contextlib.suppress(Exception):
                 await adv.stop()
+        link = getattr(self.player, "link", None)  # a joiner's hand-over link
+        if link is not None and self.host is None:
+            link.abort()
         if self.host is not None:
             with contextlib.suppress(Exception):
                 await self.host.close()
