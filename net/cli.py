@@ -738,7 +738,8 @@ def add_parsers(sub: argparse._SubParsersAction, host_ruleset: Ruleset | None = 
                    help="a poker game whose process died (the host's too): come back to it "
                         "with the keys that process kept (its poker-keys/poker-GAME-SEATS"
                         ".json); the game's other processes are reached at the addresses "
-                        "kept with them (--headless --bot; no TARGET)")
+                        "kept with them; in the app you play on, its past moves made "
+                        "again from its log (--headless --bot: the bot plays; no TARGET)")
     lp = sub.add_parser("list", help="list the games on the network (and which game each "
                                      "plays)")
     lp.add_argument("--timeout", type=float, default=3.0, help="seconds to look for games")

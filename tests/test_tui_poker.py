@@ -427,3 +427,21 @@ async def test_the_host_back_in_the_app_is_not_asked_its_past_choices(
                 await t
         with contextlib.suppress(BaseException):
             await _kill_host(host, hosting)
+
+
+async def test_back_in_the_app_with_a_file_that_is_no_process_keys_says_so(
+        tmp_path: Any) -> None:
+    """``wizwar join --back KEYS`` in the app with a missing file or one that holds no
+    process of a game: said in words, no game opened, nothing else changed."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "x"}')
+    app = WizWarApp(discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for keys in (str(tmp_path / "none.json"), str(bad)):
+            app.back_poker(keys)
+            await pilot.pause()
+            assert app.lan is None
+        said = [str(n.message) for n in app._notifications]
+        assert any("Cannot come back with" in m and "none.json" in m for m in said), said
+        assert any("no process number" in m for m in said), said
