@@ -34,7 +34,11 @@ from wizwar_tui.wizardkings import render
 
 #: The keys of the game screen, for the help and the reference screen.
 KEYS = (
-    ("arrows", "move the cursor over the map (a selected block: trace its path)"),
+    ("arrows", "move the cursor over the map (a selected block: trace its path); Left/Right "
+               "keep the row number"),
+    ("Home PgUp End PgDn", "the cursor to the NW, NE, SW, SE neighbour (as 7 9 1 3 on the "
+                           "keypad): with the arrows every one of a hex's six neighbours is "
+                           "one key away, so any path of adjacent hexes can be traced"),
     ("Enter", "select your blocks in the cursor hex / confirm the move, retreat or regroup"),
     ("1-9", "choose which of the hex's blocks are selected (the hex panel numbers them)"),
     ("Esc", "drop the selection (or the path traced so far)"),
@@ -96,6 +100,10 @@ class WizardKingsScreen(GameScreenBase):
         Binding("down", "cursor('s')", "Down", show=False),
         Binding("left", "cursor('w')", "Left", show=False),
         Binding("right", "cursor('e')", "Right", show=False),
+        Binding("home", "cursor('nw')", "NW", show=False),
+        Binding("pageup", "cursor('ne')", "NE", show=False),
+        Binding("end", "cursor('sw')", "SW", show=False),
+        Binding("pagedown", "cursor('se')", "SE", show=False),
         Binding("enter", "enter", "Select/confirm", key_display="Enter"),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("e", "end", "End"),
@@ -675,8 +683,8 @@ class WizardKingsScreen(GameScreenBase):
             return ("Build Phase: s step on the selected block, n new unit in the cursor "
                     "city, k castle, m disband, j merge; o sends the orders.")
         if self.mode:
-            return (f"{self.mode.capitalize()} {','.join(self.chosen)}: arrows trace the path, "
-                    "Enter confirms, Esc cancels.")
+            return (f"{self.mode.capitalize()} {','.join(self.chosen)}: arrows trace the path "
+                    "(Home PgUp End PgDn: the diagonals), Enter confirms, Esc cancels.")
         legal = self.legal()
         verbs = sorted({a.verb for a in legal})
         stl = v.get("settle") or (v.get("window") if legal and verbs == ["eliminate"] else None)
@@ -718,13 +726,17 @@ class WizardKingsScreen(GameScreenBase):
 
     def action_cursor(self, d: str) -> None:
         """Move the cursor one hex (up/down: north/south; left/right: the next column, same
-        row). With a move, retreat or regroup under way the path grows (back over the last
-        hex: it shrinks)."""
+        row; ``nw ne sw se``, Home PgUp End PgDn: that diagonal neighbour, so each of the six
+        neighbours is one key away, trialWK 3). With a move, retreat or regroup under way the
+        path grows (back over the last hex: it shrinks)."""
         v = self.view()
         b = render.board_of(v)
         h = b.hexes[self.cursor]
-        dq, dr = {"n": (0, -1), "s": (0, 1), "w": (-1, 0), "e": (1, 0)}[d]
-        nxt = b.at.get((h.gq + dq, h.gr + dr))
+        if d in ("w", "e"):
+            dq = -1 if d == "w" else 1
+            nxt = b.at.get((h.gq + dq, h.gr))
+        else:
+            nxt = render.global_step(b, h, d)
         if nxt is None:
             return
         self.cursor = nxt

@@ -1,0 +1,121 @@
+"""Wizard Kings in the app, the fresh-user trial's map and keyboard findings (issue 18,
+trialWK): the cursor's hex always in sight, all six neighbours by keys, the replay
+scrolling sideways, new units of more than one step, own stacks marked without colour,
+the spells' effects, the 80-column footer, the Turn panel during a regroup."""
+
+from __future__ import annotations
+
+import asyncio
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from core import registry
+from core.session import LocalSession
+from core.wizardkings import scenario as S
+from wizwar_tui.app import WizWarApp
+from wizwar_tui.wizardkings import render
+from wizwar_tui.wizardkings.game import MapScroll, WizardKingsScreen
+
+RS = registry.get("wizard-kings")
+SCEN = Path(__file__).parent / "scenarios"
+
+
+def _doc(name: str) -> dict[str, Any]:
+    doc = tomllib.loads((SCEN / name).read_text())
+    doc.pop("ruleset", None)
+    return doc
+
+
+def _new_screen(seed: int) -> WizardKingsScreen:
+    opts = RS.validate_options({})
+    st = RS.new_game(opts, seed)
+    session = LocalSession(RS, st, "P1", ("P2",), seed=seed, options=opts)
+    return WizardKingsScreen(session=session, seed=seed, bot_delay=0)
+
+
+def _screen_on(st: Any) -> WizardKingsScreen:
+    session = LocalSession(RS, st, "P1", ("P2",), seed=1, options=RS.validate_options({}))
+    return WizardKingsScreen(session=session, seed=1, bot_delay=0)
+
+
+async def _mounted(pilot: Any, app: WizWarApp, scr: Any) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if app.screen is scr and scr.is_attached and getattr(scr, "cursor", True):
+            return
+    raise AssertionError("the screen was not mounted")
+
+
+def _cursor_in_sight(scr: WizardKingsScreen) -> bool:
+    """The whole drawing cell of the cursor's hex (9 x 5) lies in the map's window."""
+    box = scr.query_one(MapScroll)
+    h = render.board_of(scr.view()).hexes[scr.cursor]
+    x, y = render.origin(h)
+    win = box.scrollable_content_region
+    sx, sy = box.scroll_offset.x, box.scroll_offset.y
+    return sx <= x and x + 9 <= sx + win.width and sy <= y and y + 5 <= sy + win.height
+
+
+def test_the_cursors_hex_stays_in_sight_east_and_west() -> None:
+    """trialWK 1: at 80x24 and 100x30 (the side panels of wkr) the cursor's hex is wholly
+    in the map's window after every step east across both maps and back west."""
+
+    async def run(size: tuple[int, int]) -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=size) as pilot:
+            scr = _new_screen(21)
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            await pilot.press("enter")  # deploy
+            await pilot.pause(0.1)
+            scr.cursor = "1a8"
+            scr.draw()
+            await pilot.pause(0.1)
+            box = scr.query_one(MapScroll)
+            assert box.max_scroll_x > 0  # the board is wider than the window
+            seen = []
+            for key in ["right"] * 15 + ["left"] * 15:
+                await pilot.press(key)
+                await pilot.pause(0.05)
+                seen.append(scr.cursor)
+                assert _cursor_in_sight(scr), (size, key, scr.cursor, box.scroll_offset)
+            assert "2h8" in seen and seen[-1] == "1a8"
+
+    asyncio.run(run((80, 24)))
+    asyncio.run(run((100, 30)))
+
+
+def test_six_keys_reach_the_six_neighbours_and_trace_a_diagonal_transport() -> None:
+    """trialWK 3: Up Down Left Right Home PgUp End PgDn reach every neighbour of a hex
+    (flat-topped hexes: Left/Right keep the row, Home/PgUp/End/PgDn are NW NE SW SE);
+    the Sea Transport 1e7 -> 1f7 -> 1g8 is traced by keys (Right, PgDn) and sails."""
+    st = S.load(_doc("sea-transport.toml"))
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st)
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            b = render.board_of(scr.view())
+            for start in ("1c4", "1d4"):  # an upper and a lower column
+                got = set()
+                for key in ("up", "down", "left", "right", "home", "pageup", "end",
+                            "pagedown"):
+                    scr.cursor = start
+                    await pilot.press(key)
+                    got.add(scr.cursor)
+                assert got == set(b.neighbours(start)), (start, got)
+            scr.cursor = "1e7"
+            await pilot.press("t")
+            assert scr.mode == "transport"
+            await pilot.press("right", "pagedown")
+            assert scr.trail == ["1f7", "1g8"], scr.trail
+            assert "Enter sails here" in str(scr.message), scr.message
+            await pilot.press("enter")
+            await pilot.pause()
+            last = scr.session.actions[-1]
+            assert last.verb == "transport" and last.words[1] == "1f7-1g8"
+
+    asyncio.run(run())
