@@ -119,3 +119,55 @@ def test_six_keys_reach_the_six_neighbours_and_trace_a_diagonal_transport() -> N
             assert last.verb == "transport" and last.words[1] == "1f7-1g8"
 
     asyncio.run(run())
+
+
+def test_the_replay_follows_the_last_action_sideways_and_h_l_scroll_it(tmp_path: Any) -> None:
+    """trialWK 4: at 80x24 the replay's map follows the hex the last action ends in, east
+    or west (a path's last hex), h / l scroll it sideways, and the keys line says so."""
+    from wizwar_tui.wizardkings.replay import ReplayMapScroll, action_hexes
+
+    session = LocalSession.start(RS, {}, 9, human="")
+    data: list[bytes] = []
+    session.record_to(data.append)
+    while not session.over and session.state.d["turn"] < 3:
+        seat = session.to_move()[0]
+        session.submit(RS.bot_act(session.state, seat, "captain"))
+    path = tmp_path / "g.wwlog"
+    path.write_bytes(b"".join(data))
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            rp = app.open_replay(str(path))
+            await pilot.pause()
+            box = rp.query_one(ReplayMapScroll)
+            b = render.board_of(rp.seen_view(rp.state))
+            ends = {}
+            for n, a in enumerate(rp.replay.actions, 1):
+                hx = [h for h in action_hexes(a) if h in b.hexes]
+                if hx:
+                    ends[n] = hx[-1]
+            east = max(ends, key=lambda n: b.hexes[ends[n]].gq)
+            west = min(ends, key=lambda n: b.hexes[ends[n]].gq)
+            assert b.hexes[ends[east]].gq >= 12  # on the orcs' map, past 2d
+            xs = []
+            for n in (west, east, west):
+                rp.go(n)
+                await pilot.pause(0.1)
+                x, y = render.origin(b.hexes[ends[n]])
+                win = box.scrollable_content_region
+                ox, oy = box.scroll_offset.x, box.scroll_offset.y
+                assert ox <= x and x + 9 <= ox + win.width, (n, ends[n], ox)
+                assert oy <= y and y + 5 <= oy + win.height, (n, ends[n], oy)
+                xs.append(ox)
+            assert xs[1] > xs[0]
+            assert "hl" in rp.keys_text().plain or "h/l" in rp.keys_text().plain
+            before = box.scroll_offset.x
+            await pilot.press("h")
+            await pilot.pause()
+            assert box.scroll_offset.x < before
+            await pilot.press("l", "l")
+            await pilot.pause()
+            assert box.scroll_offset.x > before - 14
+
+    asyncio.run(run())
