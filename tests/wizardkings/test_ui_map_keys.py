@@ -171,3 +171,51 @@ def test_the_replay_follows_the_last_action_sideways_and_h_l_scroll_it(tmp_path:
             assert box.scroll_offset.x > before - 14
 
     asyncio.run(run())
+
+
+def test_plus_and_minus_set_a_new_units_steps_in_the_build_phase() -> None:
+    """trialWK 6, R92: a new unit queued by n gets steps by + (to its maximum, no further)
+    and loses them by - (not below 1); the Turn panel shows its steps and cost; o sends
+    the order with that strength."""
+    from core.wizardkings.units import ARMIES
+
+    st = S.load(_doc("allied-build-clash.toml"))
+    glader = ARMIES["elves"]["glader"]
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            session = LocalSession(RS, st, "P1", ("P2", "P3"), seed=1,
+                                   options=RS.validate_options({}))
+            scr = WizardKingsScreen(session=session, seed=1, bot_delay=0)
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            assert scr.my_turn() and scr.view()["phase"] == "build"
+            await pilot.press("plus")
+            assert "No new unit queued" in str(scr.message)
+            scr.cursor = "1c2"
+            await pilot.press("n")
+            texts = [str(a.words[0]) for a in scr.shown]
+            ol = scr.query_one("#wk-actions")
+            ol.highlighted = texts.index("new=glader@1c2:1")  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            assert scr.orders == [("new", "glader@1c2:1")]
+            for _ in range(glader.max + 1):
+                await pilot.press("plus")
+            assert scr.orders == [("new", f"glader@1c2:{glader.max}")]
+            assert f"at most {glader.max} steps" in str(scr.message)
+            await pilot.press("minus")
+            k = glader.max - 1
+            assert scr.orders == [("new", f"glader@1c2:{k}")]
+            assert "accepted" in str(scr.message)
+            panel = str(scr.status_text(scr.view()))
+            assert f"new glader in 1c2: {k}/{glader.max} steps, {k * glader.cost} GP" in panel
+            for _ in range(k + 1):
+                await pilot.press("minus")
+            assert scr.orders == [("new", "glader@1c2:1")]
+            await pilot.press("equals_sign")  # the unshifted + key
+            await pilot.press("o")
+            await pilot.pause()
+            assert any(str(a) == "P1 build new=glader@1c2:2" for a in scr.session.actions)
+
+    asyncio.run(run())

@@ -54,6 +54,9 @@ KEYS = (
                   "city, k a castle in the cursor hex, m disband the selected block, j merge "
                   "the selected block into another of its type in its hex; Backspace drops "
                   "the last order"),
+    ("+ / -", "Build Phase: a step more / less on the new unit queued last in the cursor "
+              "hex (or the last one queued): new units are built at 1 step up to their "
+              "maximum, each step at the unit's cost (R92)"),
     ("o", "Build Phase: send your orders (empty: build nothing)"),
     ("Tab", "the list of every legal action (Enter plays one; Tab back to the map)"),
     (":", "type an action in the notation (P1 move 3 1c4-1d4)"),
@@ -123,6 +126,8 @@ class WizardKingsScreen(GameScreenBase):
         Binding("k", "build('castle')", "Castle", show=False),
         Binding("m", "build('disband')", "Disband", show=False),
         Binding("backspace", "build_undo", "Undo", show=False),
+        Binding("plus,equals_sign", "new_steps(1)", "Step+", show=False),
+        Binding("minus", "new_steps(-1)", "Step-", show=False),
         Binding("o", "send_orders", "Orders", show=False),
         Binding("tab", "actions", "Actions"),
         Binding("colon", "notation", ":notation", key_display=":"),
@@ -601,13 +606,21 @@ class WizardKingsScreen(GameScreenBase):
 
     def build_text(self, v: dict[str, Any]) -> str:
         """The Build Phase: the orders written so far and what the cities may build."""
+        from core.wizardkings.units import ARMIES
+
+        army = ARMIES[v["armies"][self.human]]
         lines = [f"Orders: {self.order_words() or '(none: build nothing)'}"]
+        for k, item in self.orders:
+            if k == "new":  # each new unit with its steps and cost (R92; + / - steps)
+                t, _, rest = item.partition("@")
+                at, _, n = rest.partition(":")
+                ut = army.get(t)
+                if ut is not None:
+                    lines.append(f"  new {t} in {at}: {n}/{ut.max} steps, "
+                                 f"{int(n) * ut.cost} GP (+/-)")
         b = render.board_of(v)
         pool = v["pool"].get(self.human, {})
         if isinstance(pool, dict):
-            from core.wizardkings.units import ARMIES
-
-            army = ARMIES[v["armies"][self.human]]
             avail = ", ".join(f"{t} x{n} {army[t].cost}GP" for t, n in sorted(pool.items())
                               if n and t in army)
             lines.append(f"pool (cost per step): {avail or 'empty'}")
@@ -681,7 +694,7 @@ class WizardKingsScreen(GameScreenBase):
             return "Deployment: Enter deploys the standard army (or Tab for the list)."
         if ph == "build":
             return ("Build Phase: s step on the selected block, n new unit in the cursor "
-                    "city, k castle, m disband, j merge; o sends the orders.")
+                    "city (+/- its steps), k castle, m disband, j merge; o sends the orders.")
         if self.mode:
             return (f"{self.mode.capitalize()} {','.join(self.chosen)}: arrows trace the path "
                     "(Home PgUp End PgDn: the diagonals), Enter confirms, Esc cancels.")
@@ -1134,10 +1147,43 @@ class WizardKingsScreen(GameScreenBase):
                           for t in types]
             ol = self.query_one("#wk-actions", OptionList)
             ol.clear_options()
-            ol.add_options([Option(f"new {t} in {self.cursor} (1 step)") for t in types])
+            ol.add_options([Option(f"new {t} in {self.cursor} (1 step; + / - steps)")
+                            for t in types])
             ol.highlighted = 0
             ol.focus()
             return
+        self.check_orders()
+
+    def action_new_steps(self, d: int) -> None:
+        """+ / -: one step more (less) on the new unit queued last in the cursor hex, else
+        the last new unit queued; 1 to the type's maximum (R92: "built at any strength from
+        1 to its maximum", costing its cost per step x strength), the orders then checked."""
+        if not self.key_ok():
+            return
+        v = self.view()
+        if v["phase"] != "build" or not self.my_turn():
+            self.say("Build orders are written in your Build Phase.")
+            return
+        news = [i for i, (k, _it) in enumerate(self.orders) if k == "new"]
+        here = [i for i in news if self.orders[i][1].split("@")[1].split(":")[0] == self.cursor]
+        if not news:
+            self.say("No new unit queued: n queues one in the cursor city, then + adds steps.")
+            return
+        i = (here or news)[-1]
+        t, _, rest = self.orders[i][1].partition("@")
+        at, _, n = rest.partition(":")
+        from core.wizardkings.units import ARMIES
+
+        ut = ARMIES[v["armies"][self.human]].get(t)
+        top = ut.max if ut is not None else 1
+        k = int(n or 1) + d
+        if k < 1:
+            self.say(f"The new {t} in {at} is at 1 step already (Backspace drops it).")
+            return
+        if k > top:
+            self.say(f"A {t} has at most {top} steps (units.md §2).")
+            return
+        self.orders[i] = ("new", f"{t}@{at}:{k}")
         self.check_orders()
 
     def below_max(self, v: dict[str, Any], label: str) -> bool:
