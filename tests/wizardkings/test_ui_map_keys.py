@@ -219,3 +219,34 @@ def test_plus_and_minus_set_a_new_units_steps_in_the_build_phase() -> None:
             assert any(str(a) == "P1 build new=glader@1c2:2" for a in scr.session.actions)
 
     asyncio.run(run())
+
+
+def test_own_and_enemy_stacks_differ_without_colour() -> None:
+    """trialWK 7: with NO_COLOR or ASCII the viewer's (and allies') blocks are marked ▮ / #,
+    any other player's ▯ / x, on the map, in the hex panel and in the Turn panel; the
+    replay's "everyone" view marks them all alike."""
+    blocks = [{"owner": "P1", "label": 1, "type": "glader", "strength": 4},
+              {"owner": "P1", "label": 2, "type": "glader", "strength": 4},
+              {"owner": "P2", "label": 3, "type": "", "strength": 0},
+              {"owner": "P2", "label": 4, "type": "", "strength": 0}]
+    assert render.stack_cells(blocks, "#", "x", {"P1"}) == [("##", "P1"), (" xx", "P2")]
+    assert render.stack_cells(blocks, "#", "x", {"P2"}) == [("xx", "P1"), (" ##", "P2")]
+    assert render.stack_cells(blocks, "#", "x", None) == [("##", "P1"), (" ##", "P2")]
+    assert render.stack_cells(blocks[2:3], "\u25ae", "\u25af", {"P1"}) == [("\u25af#3", "P2")]
+    opts = RS.validate_options({})
+    st = RS.new_game(opts, 3)
+    for seat in ("P1", "P2"):
+        RS.apply(st, RS.legal_actions(st, seat)[0])
+    v = RS.view(st, "P1")
+    text = render.render_map(v, None, ascii_only=True).plain
+    uni = render.render_map(v, None).plain
+    by = render.blocks_at(v)
+    mine = [h for h, xs in by.items() if len(xs) > 1 and all(x["owner"] == "P1" for x in xs)]
+    theirs = [h for h, xs in by.items() if len(xs) > 1 and all(x["owner"] == "P2" for x in xs)]
+    assert mine and theirs
+    assert "##" in text and "xx" in text
+    assert "\u25ae\u25ae" in uni and "\u25af\u25af" in uni
+    enemy = render.hex_lines(v, theirs[0], ascii_only=True)[-1].plain
+    own = render.hex_lines(v, mine[0], ascii_only=True)[-1].plain
+    assert enemy.lstrip().startswith("x P2") and own.lstrip().startswith("# P1")
+    assert render.friends_of(render.reveal_all(RS.state_to_wire(st)["g"], "")) is None

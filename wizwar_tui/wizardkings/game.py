@@ -567,7 +567,8 @@ class WizardKingsScreen(GameScreenBase):
         target = v["opts"].get("victory_gp") or 10 * owned + 5
         for p in v["players"]:
             on = sum(1 for x in v["blocks"].values() if x["owner"] == p and x["state"] == "map")
-            t.append("\u25ae " if not self.ascii_only else "# ", render.OWNER.get(p, ""))
+            t.append(render.mark_of(p, render.friends_of(v), self.ascii_only) + " ",
+                     render.OWNER.get(p, ""))
             t.append(f"{p} ", "bold underline" if p == self.human else "bold")
             t.append(f"{v['armies'][p]} {on} {'bl.' if self.narrow() else 'blocks'} "
                      f"{gp.get(p, 0)} GP")
