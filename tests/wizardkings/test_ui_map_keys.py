@@ -250,3 +250,41 @@ def test_own_and_enemy_stacks_differ_without_colour() -> None:
     own = render.hex_lines(v, mine[0], ascii_only=True)[-1].plain
     assert enemy.lstrip().startswith("x P2") and own.lstrip().startswith("# P1")
     assert render.friends_of(render.reveal_all(RS.state_to_wire(st)["g"], "")) is None
+
+
+def test_every_spell_says_what_it_does_in_the_reference_and_the_c_list() -> None:
+    """trialWK 8, units.md §4: each spell of the rules core has its effect in words, the
+    reference (``?``, the menu's page) names it with its dice, and the ``c`` list gives each
+    cast a short effect."""
+    from core.wizardkings.turn import MOVE_SPELLS, SPELLS
+    from wizwar_tui.wizardkings.game import spell_line
+    from wizwar_tui.wizardkings.screens import help_text
+    from wizwar_tui.wizardkings.spells import SPELL_TEXT, short
+
+    assert set(SPELLS) | set(MOVE_SPELLS) | {"dispel"} == set(SPELL_TEXT)
+    text = help_text()
+    assert "leafstorm (level 2, combat): 3 dice F4" in text
+    assert "terror (level 1, combat): rounds 2-4 only" in text
+    assert "elfshot (level 1, combat): targeted: 2 dice F3" in text
+    assert text.count("heal (level 1") == 1
+    from core.wizardkings.actions import parse
+
+    line = spell_line(parse("P1 cast leafstorm 14"))
+    assert line == "P1 cast leafstorm 14: " + short("leafstorm") and "3 dice F4" in line
+    assert spell_line(parse("P1 dispel 4")).endswith(short("dispel"))
+    assert spell_line(parse("P1 end")) == "P1 end"
+    st = S.load(_doc("elven-gate.toml"))
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st)
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            await pilot.press("c")
+            ol = scr.query_one("#wk-actions")
+            first = str(ol.get_option_at_index(0).prompt)  # type: ignore[attr-defined]
+            slug = scr.shown[0].words[0]
+            assert short(slug).split()[0] in first, first
+
+    asyncio.run(run())

@@ -949,7 +949,8 @@ class WizardKingsScreen(GameScreenBase):
         self.shown = acts
         ol = self.query_one("#wk-actions", OptionList)
         ol.clear_options()
-        ol.add_options([Option(str(a)) for a in acts])
+        width = (ol.content_size.width or side_width(self.app.size.width) - 4) - 1
+        ol.add_options([Option(hanging(spell_line(a), width)) for a in acts])
         ol.highlighted = 0
         ol.focus()
 
@@ -1344,6 +1345,16 @@ class WizardKingsScreen(GameScreenBase):
         if self.lan is not None:
             self.app.leave_lan()  # type: ignore[attr-defined]
         self.app.show_menu()  # type: ignore[attr-defined]
+
+
+def spell_line(a: Action) -> str:
+    """A cast or dispel in the list with its effect in a few words (``P1 cast leafstorm 14:
+    3 dice F4 at the enemy``, trialWK 8); any other action as its notation."""
+    from wizwar_tui.wizardkings.spells import short
+
+    slug = a.words[0] if a.verb == "cast" and a.words else a.verb
+    what = short(slug) if a.verb in ("cast", "dispel") else ""
+    return f"{a}: {what}" if what else str(a)
 
 
 def merge_words(item: str) -> str:

@@ -75,18 +75,25 @@ def unit_lines() -> list[str]:
 
 
 def spell_lines() -> list[str]:
-    """The wizards' spells from ``core.wizardkings.turn`` (units.md §4): army and level."""
+    """The wizards' spells from ``core.wizardkings.turn`` (units.md §4): army, level, when
+    they are cast and what each does (:mod:`wizwar_tui.wizardkings.spells`, trialWK 8)."""
     from core.wizardkings.turn import MOVE_SPELLS, NOT_BUILT, SPELLS
+    from wizwar_tui.wizardkings.spells import full
 
     out = []
     for army in ("elves", "orcs"):
         names = [(lv, s, "combat") for s, (a, lv, *_r) in SPELLS.items() if a == army]
-        names += [(lv, s, "movement") for s, (a, lv) in MOVE_SPELLS.items() if a == army]
+        names += [(lv, s, "movement") for s, (a, lv) in MOVE_SPELLS.items() if a == army
+                  and s not in SPELLS]
         names += [(2, s, "not built") for s, a in NOT_BUILT.items() if a == army]
-        out.append(f"{army.capitalize()}' wizards: " + ", ".join(
-            f"{s} ({lv}, {ph})" for lv, s, ph in sorted(names)))
-    out.append("Dispel: any wizard of strength 2+, 1 step, 1d6 minus the spell's level >= 3 "
-               "stops it (units.md 4.3). A spell costs its level in steps (R78).")
+        out.append(f"{army.capitalize()}' wizards:")
+        for lv, s, ph in sorted(names):
+            if s == "heal":
+                ph = "movement or combat"
+            out.append(f"  {s} (level {lv}, {ph}): {full(s)}")
+    out.append(f"Dispel (every wizard of strength 2+): {full('dispel')} (units.md 4.3). A "
+               "spell costs its level in steps, paid when declared; the caster keeps at least "
+               "1 (R78).")
     return out
 
 
