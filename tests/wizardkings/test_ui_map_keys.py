@@ -288,3 +288,31 @@ def test_every_spell_says_what_it_does_in_the_reference_and_the_c_list() -> None
             assert short(slug).split()[0] in first, first
 
     asyncio.run(run())
+
+
+def test_the_footer_drops_whole_hints_and_keeps_help_and_menu() -> None:
+    """trialWK 13: at 80x24 (and 60) the footer shows whole hints that fit, ``? Help`` and
+    ``q Menu`` among them, the least needed left out; at 120 columns all of them."""
+    from textual.widgets._footer import FooterKey
+
+    from wizwar_tui.wizardkings.game import FittingFooter
+
+    async def run(size: tuple[int, int]) -> list[str]:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=size) as pilot:
+            scr = _new_screen(3)
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            await pilot.pause(0.2)
+            foot = scr.query_one(FittingFooter)
+            keys = list(foot.query(FooterKey))
+            assert sum(FittingFooter.key_width(k) for k in keys) <= size[0]
+            return [k.action for k in keys]
+
+    small = asyncio.run(run((80, 24)))
+    narrow = asyncio.run(run((60, 24)))
+    wide = asyncio.run(run((120, 40)))
+    for acts in (small, narrow, wide):
+        assert "help" in acts and "menu" in acts
+    assert "command_palette" not in small and "command_palette" in wide
+    assert set(narrow) < set(small) <= set(wide)
