@@ -641,6 +641,13 @@ class Ruleset(ABC):
                     "be entered when it ran out)")
         return ""
 
+    def lan_refusal(self, options: Mapping[str, Any]) -> str:
+        """Why a game with these (validated) ``options`` cannot be hosted on a LAN yet, in
+        the ruleset's words, or "" when it can (a local game with them may still be
+        played). The LAN host's command line and host form refuse in these words before
+        anyone joins. Default: ""."""
+        return ""
+
     def default_answer(self, state: Any, player: str) -> Any:
         """The action a clock enters for ``player`` when it does not answer in time in an
         answer window (None: the ruleset has none, no clock runs). Default: None."""
@@ -679,6 +686,13 @@ class Ruleset(ABC):
         when this state does not hold ``holder``'s secret. Default: the ruleset has no
         owner-held secret."""
         raise ValueError(f"{self.title} has no owner-held secret to answer from")
+
+    def audit_answer(self, state: Any, holder: str, given: Any) -> Any:
+        """The end's audit asks the holder's answer again (``core.log.audit_answers``):
+        ``given`` is the answer logged (its opened wire form), which a ruleset may read for
+        what its owner opened in it before computing the answer due. Default:
+        :meth:`answer`."""
+        return self.answer(state, holder)
 
     def keep_private(self, state: Any, seat: str, entropy: bytes) -> None:
         """A networked game's process plays ``seat``: ``entropy`` (16 random bytes, never

@@ -553,7 +553,7 @@ def audit_answers(loaded: Loaded) -> None:
         stage = rs.stage(rp.state)
         if stage.kind == "reveal" and stage.holder:
             try:
-                due = rs.answer(rp.state, stage.holder)
+                due = rs.audit_answer(rp.state, stage.holder, wire)
             except ValueError as exc:
                 raise LogError(f"action {r['seq']}: {stage.holder}'s answer cannot be "
                                f"checked: {exc}") from None

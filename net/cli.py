@@ -476,10 +476,13 @@ async def join_headless(args: argparse.Namespace) -> int:
         return 1
     save = new_log("peer", args.name)
     args.log_path = save.path  # said if the game is stopped (Ctrl+C)
+    from platformdirs import user_data_dir
+
     peer = PeerGame(host, port, name=args.name, log=_err, ruleset=rs,
                     follow_host=not (found or asked),
                     token=load_token(host, port, args.name), writer=save.write,
-                    started=now_text())
+                    started=now_text(),
+                    secrets_dir=os.path.join(user_data_dir("wizwar"), "owner-secrets"))
     for attempt in range(args.retries + 1):
         try:
             await peer.connect()
@@ -793,7 +796,8 @@ def _blank(text: str) -> bool:
 def refusal(args: argparse.Namespace) -> str:
     """Why a parsed ``host``/``join`` (checked by :func:`prepare`) cannot run, in words
     ("" when it can): a blank ``--name``; ``--bot``/``--bots`` (and so ``--headless``) for
-    a game without bots (``ruleset.bot_levels`` empty); ``--clock`` for a game that refuses
+    a game without bots (``ruleset.bot_levels`` empty); options the ruleset cannot host on a
+    LAN yet (``ruleset.lan_refusal``); ``--clock`` for a game that refuses
     the answer clock (``ruleset.answer_clock_refusal``) and ``--dealer`` for one that deals
     no secret; ``--dealer poker`` with ``--ssh``/``--web``; the SSH or web flags without ``--ssh`` or ``--web``."""
     rs: Ruleset = args.ruleset
@@ -809,6 +813,8 @@ def refusal(args: argparse.Namespace) -> str:
         if args.headless:
             return f"--headless needs --bot, and {rs.title} has no bots yet"
     if args.cmd == "host" and not getattr(args, "resume", ""):
+        if rs.lan_refusal(getattr(args, "options", None) or {}):
+            return rs.lan_refusal(args.options)
         if getattr(args, "clock", None) is not None and rs.answer_clock_refusal():
             return f"--clock: {rs.answer_clock_refusal()}"
         if getattr(args, "dealer", None) and not rs.dealing().values(args.options):

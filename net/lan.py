@@ -962,6 +962,12 @@ class HostGame:
             reason = "" if beacon.is_beaconed(rs, st) else beacon.why_illegal(rs, st, action)
             if not reason:
                 reason = await self._sequence(action)
+            if reason and stage.kind == "reveal" and seat.kind == "remote":
+                # an owner's answer is computed by the rules from its secret: one they
+                # refuse (a reveal that does not open its commitment) is a lie, and the
+                # game stops at once, naming the seat (docs/protocol.md, Owner-held secrets)
+                await self._stop_answer(seat.seat, rs.seq(st), reason)
+                continue
             if reason:
                 if seat.kind == "remote" and seat.conn is not None:
                     await seat.conn.send({"type": "reject", "reason": reason,
@@ -1538,10 +1544,23 @@ class HostGame:
             return
         self._make_spare()
 
-    async def _stop_all(self, seq: int, fault: str) -> None:
-        """A host fault: tell every seat and watcher the game stopped, and wake the
-        sequencer wherever it waits."""
-        stop = {"type": "desync", "seq": seq, "reason": f"the host is at fault: {fault}"}
+    async def _stop_answer(self, who: str, seq: int, reason: str) -> None:
+        """``who``'s process answered a reveal stage with what the rules refuse: it did not
+        answer by the rules from its secret. The game stops for everyone (a report naming
+        the seat; :attr:`audit` says it)."""
+        why = f"{who}'s answer after action {seq} is refused by the rules: {reason}"
+        self.audit = why
+        self.log(f"the game stops: {why}")
+        self.desync = write_desync_report(seq, self.ruleset.state_hash(self.state), "",
+                                          self.actions, self.report_dir, self.ruleset,
+                                          note=why)
+        await self._stop_all(seq, why, host_fault=False)
+
+    async def _stop_all(self, seq: int, fault: str, host_fault: bool = True) -> None:
+        """A host fault (or, ``host_fault`` False, a seat's proven lie): tell every seat and
+        watcher the game stopped, and wake the sequencer wherever it waits."""
+        stop = {"type": "desync", "seq": seq,
+                "reason": f"the host is at fault: {fault}" if host_fault else fault}
         for s in self.seats:
             if s.conn is not None:
                 await s.conn.send(stop)
@@ -1655,6 +1674,11 @@ class PeerGame:
     #: the last action applied and this peer's state hash after it, until the host's
     #: ``hash`` of it comes (docs/protocol.md, Lockstep); the ack names it too
     _mine: tuple[int, str] | None = None
+    #: where this seat's owner-held secrets are kept (``wizwar join``: the user data
+    #: folder's ``owner-secrets/``), so a rejoin from a new process still holds them
+    secrets_dir: str | None = None
+    _entropy: bytes = b""  # the private randomness handed to ``Ruleset.keep_private``
+    _kept_game: str = ""  # the game (its joint seed) the kept secrets belong to
 
     async def connect(self) -> None:
         """Open the connection and say hello: the seed nonce's commitment (kept on a
@@ -1980,7 +2004,12 @@ class PeerGame:
         seed = joint_seed(nonces, seats)
         st = rs.new_game(self.options, seed, names=self.names, deal=deal)
         if not self.watch and self.seat:  # the owner-held secrets of this seat
-            rs.keep_private(st, self.seat, secrets.token_bytes(16))
+            self._kept_game = blake2b(seed, digest_size=16).hexdigest()
+            self._load_kept()  # a rejoin from a new process: what the old one kept
+            if not self._entropy:
+                self._entropy = secrets.token_bytes(16)
+            rs.keep_private(st, self.seat, self._entropy)
+            self._keep()
         beacon.beaconize(rs, st)
         tips = {s: b.hex() for s, b in self.tracker.last.items()}
         head = log.header(rs, self.options, seed, kind="peer", viewer=self.seat,
@@ -2058,6 +2087,61 @@ class PeerGame:
         else:
             self._mine = (msg["seq"], mine)
         self._wake()
+
+    def _kept_path(self) -> str | None:
+        """The file of this seat's owner-held secrets for this game (None: none kept)."""
+        if self.secrets_dir is None or not self._kept_game or not self.seat or self.watch \
+                or not any(s.holder == "owner" for s in self.ruleset.secrets):
+            return None
+        return os.path.join(self.secrets_dir, f"{self.ruleset.name}-{self._kept_game}-"
+                                              f"{self.seat}.json")
+
+    def _keep(self) -> None:
+        """Write this seat's owner-held secrets (the private randomness the ruleset's
+        ``keep_private`` got, and every action it sealed as their owner with its salt) to
+        :attr:`secrets_dir`, readable by its user only; a new process that rejoins this
+        game's seat loads them (:meth:`_load_kept`)."""
+        path = self._kept_path()
+        if path is None:
+            return
+        import json
+
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = path + ".tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({"game": self._kept_game, "seat": self.seat,
+                       "entropy": self._entropy.hex(),
+                       "own": {k: [w, s] for k, (w, s) in self._own.items()},
+                       "salts": dict(self._salts)}, f)
+        os.replace(tmp, path)
+
+    def _load_kept(self) -> None:
+        """The secrets a former process of this seat kept for this game (:meth:`_keep`),
+        if any: its private randomness and its own sealed actions, so it applies its own
+        whole actions again in the catch-up and can answer what the rules ask of them."""
+        path = self._kept_path()
+        if path is None or not os.path.exists(path):
+            return
+        import json
+
+        try:
+            with open(path, encoding="utf-8") as f:
+                kept = json.load(f)
+            if kept.get("game") != self._kept_game or kept.get("seat") != self.seat:
+                return
+            entropy = bytes.fromhex(str(kept["entropy"]))
+            own = {str(k): (v[0], str(v[1])) for k, v in dict(kept["own"]).items()}
+            salts = {str(k): str(v) for k, v in dict(kept["salts"]).items()}
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+            self.log(f"the secrets kept in {path} are unreadable ({exc}): not used")
+            return
+        if not self._entropy:
+            self._entropy = entropy
+        for k, v in own.items():
+            self._own.setdefault(k, v)
+        for k, s in salts.items():
+            self._salts.setdefault(k, s)
 
     def _sealed_of(self, msg: dict[str, Any], action: Any) -> tuple[Any, list[str]]:
         """The action to apply and what to keep of a commit's ``sealed``: ``[commitment]``
@@ -2236,6 +2320,7 @@ class PeerGame:
                     com = action_commitment(action.to_wire(), own_salt)
                     self._own[com] = (action.to_wire(), own_salt)
                     self._salts[com] = own_salt
+                    self._keep()
                     self._sealing_own, action = com, sealed.public
                 self._sealing = (stage.window, action, salt)
                 await self.conn.send({"type": "sealed", "window": stage.window,
@@ -2249,6 +2334,7 @@ class PeerGame:
                 com = action_commitment(action.to_wire(), salt)
                 self._own[com] = (action.to_wire(), salt)
                 self._salts[com] = salt
+                self._keep()
                 msg.update(action=sealed.public.to_wire(), sealed=com)
             await self.conn.send(msg)
 

@@ -731,6 +731,18 @@ TAB_JS = f"""// wizwar: say in the tab's closing box why the game's websocket cl
       text = "The connection to the game's server was lost (the host may have stopped it)";
     if (text) why.textContent = /[.!?]$/.test(text) ? text : text + ".";
     if (again && e.code === {CLOSE_ENDED}) again.style.display = "none";
+    else if (again && e.code !== {CLOSE_THIS_TAB}) gone(why, again);
+  }}
+  // A server that vanished (kill -9) leaves a link that cannot work: ask the server for
+  // this script; if nothing answers, say so in plain words instead of the dead link.
+  function gone(why, again) {{
+    fetch("/static/{TAB_SCRIPT}", {{method: "HEAD", cache: "no-store"}}).then(
+      (r) => {{ if (!r.ok) throw new Error(String(r.status)); }}).catch(() => {{
+        again.style.display = "none";
+        why.textContent = "The game's server is gone (the host's program has stopped), so "
+          + "this page cannot open the game again. Ask the host to start the game again "
+          + "and send you its link.";
+      }});
   }}
   function Socket(url, protocols) {{
     const ws = protocols === undefined ? new Orig(url) : new Orig(url, protocols);

@@ -19,6 +19,7 @@ from core.wizwar.ruleset import RULESET
 from core.wizwar.state import state_hash
 from core.wizwar.view import view
 from net.lan import HostGame, PeerGame
+from tests.readable import screen_text
 from wizwar_tui import cli, replay
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.menu import MenuScreen
@@ -585,6 +586,43 @@ async def test_a_4_player_replay_board_fits_80x24(tmp_path: Path) -> None:
         await pilot.pause()
         screen = pilot.app.screen
         assert not screen.has_class("-rim") and screen.query_one("#board-cols").display
+
+
+async def test_a_4_player_replay_stack_leaves_the_board_whole_at_80x24(tmp_path: Path) -> None:
+    """At 80x24 a 4-player replay's Stack panel goes to the top of the right column: every
+    board row stays in sight (it covered row 10 and row 1 scrolled away, with no ↑↓ hint),
+    the stack says who attacks whom, and the board's rows are back under it once the stack
+    is gone (fresh-user trial)."""
+    path = tmp_path / "four.wwlog"
+    bot_log(path, players=4, limit=44)
+    async with replay_app(path).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        n = next(k for k in range(1, screen.replay.total + 1)
+                 if view(screen.replay.at(k), screen.seat).stack)
+        screen.go(n)
+        await pilot.pause()
+        await pilot.pause()
+        side = screen.query_one("#stack-side")
+        assert side.display and not screen.query_one("#stack").display
+        assert "attacks" in str(side.render())
+        assert side.region.x >= screen.query_one("#right").region.x
+        scroll = screen.query_one("#board-scroll")
+        assert scroll.max_scroll_y == 0 and scroll.scroll_y == 0 and not screen.board_cut()
+        board = screen.query_one(wizwar_replay.ReplayBoard)
+        assert board.region.bottom <= 24 - 1 and board.region.height == 21
+        shown = screen_text(pilot.app).splitlines()  # what the terminal shows
+        labels = [line[:4].strip() for line in shown]
+        assert [str(r) for r in range(1, 11)] == [x for x in labels if x.isdigit()]
+        row10 = next(line for line in shown if line.startswith(" 10 "))
+        assert "Stack" not in row10 and "━" not in row10[:44]
+        assert any("Stack" in line[44:] for line in shown)
+        assert not screen.query_one("#status").display  # nothing cut: the footer has the keys
+        screen.go(n - 1 if not view(screen.replay.at(n - 1), screen.seat).stack else 0)
+        await pilot.pause()
+        assert not side.display and not screen.query_one("#stack").display
+        assert not screen.has_class("-stack-side")
 
 
 async def test_replay_board_scrolls_at_80x20(tmp_path: Path) -> None:

@@ -3,12 +3,18 @@ marked only for a side next to it, the opening deal's Trap!, Ugly's log line."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
 from test_tui import open_game, session_of  # tests/test_tui.py
 
+from core.session import LocalSession
 from core.wizwar.actions import Action
 from core.wizwar.board import parse_square
 from wizwar_tui.app import WizWarApp
 from wizwar_tui.screens import ChoiceScreen
+from wizwar_tui.wizwar.game import GameScreen
 
 #: P1 at c3 holds Sudden Death; P2 stands at a3 behind the closed door a3:e. P1 sees the
 #: door (from b3's side) but not P2: the door is the only target, and it marks a3 and b3.
@@ -18,6 +24,29 @@ DOOR = {"board": {"size": "5x5", "doors": ["a3:e"]},
         "turn": {"active": "P1"}}
 
 
+def duel(hand: list[str], p2_at: str = "a1") -> dict[str, Any]:
+    """A 5x5 board, P1 to act at c3 holding ``hand``, P2 at ``p2_at`` holding a 2."""
+    return {"board": {"size": "5x5"},
+            "players": [{"at": "c3", "hand": hand}, {"at": p2_at, "hand": ["2"]}],
+            "turn": {"active": "P1"}}
+
+
+@contextlib.asynccontextmanager
+async def playing(s: LocalSession) -> AsyncIterator[tuple[WizWarApp, Any, GameScreen]]:
+    """The app at 120x40 with a game screen on ``s`` drawn: (app, pilot, screen)."""
+    app = WizWarApp(bot_delay=0, save_games=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        yield app, pilot, await open_game(pilot, app, s)
+
+
+async def until_acted(pilot: Any, s: LocalSession) -> None:
+    """Let the app run a few turns of its loop, until ``s`` has an action (bounded)."""
+    for _ in range(5):
+        await pilot.pause()
+        if s.actions:
+            break
+
+
 async def test_a_square_marked_for_its_side_asks_before_hitting_the_door() -> None:
     """Enter on the wizard's square (marked because of the door beside it) does not hit
     the door silently: the prompt names the side and the wizard who is not a target, and a
@@ -25,9 +54,7 @@ async def test_a_square_marked_for_its_side_asks_before_hitting_the_door() -> No
     s = session_of(DOOR)
     plays = [a for a in s.legal_actions() if a.card == "sudden-death" and a.verb == "play"]
     assert {a.targets[0] for a in plays} == {"a3:e"}  # P2 is not a legal target
-    app = WizWarApp(bot_delay=0, save_games=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        game = await open_game(pilot, app, s)
+    async with playing(s) as (app, pilot, game):
         game.start_card("sudden-death")
         await pilot.pause()
         a3 = parse_square("a3")
@@ -52,32 +79,21 @@ async def test_a_square_marked_for_its_side_asks_before_hitting_the_door() -> No
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
         await pilot.press("enter")
-        for _ in range(5):
-            await pilot.pause()
-            if s.actions:
-                break
+        await until_acted(pilot, s)
         assert s.actions and s.actions[0].targets == ("a3:e",)
 
 
 async def test_a_square_with_its_own_target_is_not_asked_about() -> None:
     """Aiming at the wizard himself (in sight) plays at once, as before: the question is
     only for squares whose targets are all sides."""
-    doc = {"board": {"size": "5x5"},
-           "players": [{"at": "c3", "hand": ["sudden-death"]}, {"at": "a3", "hand": ["2"]}],
-           "turn": {"active": "P1"}}
-    s = session_of(doc)
-    app = WizWarApp(bot_delay=0, save_games=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        game = await open_game(pilot, app, s)
+    s = session_of(duel(["sudden-death"], p2_at="a3"))
+    async with playing(s) as (_app, pilot, game):
         game.start_card("sudden-death")
         await pilot.pause()
         a3 = parse_square("a3")
         assert game.sides_note(game.view, a3) == ""
         game.select_at(a3)
-        for _ in range(5):
-            await pilot.pause()
-            if s.actions:
-                break
+        await until_acted(pilot, s)
         assert s.actions and s.actions[0] == Action("P1", "play", "sudden-death",
                                                     targets=("P2",))
 
@@ -99,17 +115,11 @@ def test_the_opening_trap_is_announced_in_words() -> None:
 
 async def test_the_game_log_shows_the_opening_trap() -> None:
     """The game screen's log carries the line at the start of a game whose deal had one."""
-    from core.session import LocalSession
     from core.wizwar.game import GameConfig, new_game
     from core.wizwar.ruleset import RULESET
-    from wizwar_tui.wizwar.game import GameScreen
 
     s = LocalSession(RULESET, new_game(GameConfig(), 42), human="P1", bots=("P2",))
-    app = WizWarApp(bot_delay=0, save_games=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        game = GameScreen(session=s, bot_delay=0)
-        app.push_screen(game)
-        await pilot.pause()
+    async with playing(s) as (_app, _pilot, game):
         texts = [str(t) for t in game.log_texts]
         assert any(t.startswith("A Trap! dealt at the start was discarded") for t in texts)
 
@@ -158,7 +168,6 @@ def test_the_side_header_keeps_the_seed_whole() -> None:
 
     from core.wizwar.game import GameConfig, new_game
     from core.wizwar.view import view as build_view
-    from wizwar_tui.wizwar.game import GameScreen
 
     v = build_view(new_game(GameConfig(players=4), 1), "P1")
     me = SimpleNamespace(human="P1")
@@ -177,13 +186,8 @@ async def test_keys_typed_at_once_after_colon_reach_the_command_line() -> None:
     from textual import events
     from textual.widgets import Input
 
-    doc = {"board": {"size": "5x5"},
-           "players": [{"at": "c3", "hand": ["3"]}, {"at": "a1", "hand": ["2"]}],
-           "turn": {"active": "P1"}}
-    s = session_of(doc)
-    app = WizWarApp(bot_delay=0, save_games=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        game = await open_game(pilot, app, s)
+    s = session_of(duel(["3"]))
+    async with playing(s) as (app, pilot, game):
         for ch in ":move d4":  # posted in one go: none is handled before the burst is in
             key = "colon" if ch == ":" else "space" if ch == " " else ch
             app.post_message(events.Key(key, ch))
@@ -199,13 +203,8 @@ async def test_keys_typed_at_once_after_a_reach_the_actions_filter() -> None:
     from textual import events
     from textual.widgets import Input
 
-    doc = {"board": {"size": "5x5"},
-           "players": [{"at": "c3", "hand": ["3"]}, {"at": "a1", "hand": ["2"]}],
-           "turn": {"active": "P1"}}
-    s = session_of(doc)
-    app = WizWarApp(bot_delay=0, save_games=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await open_game(pilot, app, s)
+    s = session_of(duel(["3"]))
+    async with playing(s) as (app, pilot, _game):
         for ch in "aend":
             app.post_message(events.Key(ch, ch))
         for _ in range(6):

@@ -1089,6 +1089,51 @@ async def test_a_closed_tab_says_why_in_the_browser(browser: Browser) -> None:
         await server.close()
 
 
+SERVER_ALONE = """
+import asyncio, sys
+from net import web as wweb
+
+def standin(name, watch, rejoin):
+    return [sys.executable, "-c", sys.argv[1], name, "watch" if watch else "play"]
+
+async def main():
+    server = wweb.GameWebServer("127.0.0.1", 9, command=standin)
+    print(await server.start(), flush=True)
+    await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+"""A web server on its own in a process of its own (for ``kill -9``), its tabs' apps the
+stand-in."""
+
+
+@NEED_BROWSER
+async def test_a_tab_of_a_killed_server_says_the_server_is_gone(browser: Browser) -> None:
+    """The web host is killed outright (``kill -9``): the tab no longer offers "Open the
+    game again" (a dead link: nothing answers it), it says in plain words that the game's
+    server is gone. A tab closed while its server still answers keeps the link (the test
+    above)."""
+    proc = subprocess.Popen([sys.executable, "-c", SERVER_ALONE, STANDIN], cwd=REPO,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        port = int(await off(proc.stdout.readline))
+        tab = await off(browser.open, f"http://127.0.0.1:{port}/")
+        await off(tab.join, "ann")
+        await until_tab(tab, lambda s: "hello ann play" in s, "ann's tab")
+        proc.kill()
+        await off(proc.wait)
+        text = await until_page(tab, lambda t: "server is gone" in t, "the server gone, in words")
+        assert "cannot open the game again" in text, text
+        assert "Open the game again" not in text, text
+        shown = await off(tab._here().execute_script,
+                          "return getComputedStyle(document.getElementById('again')).display")
+        assert shown == "none"
+    finally:
+        proc.kill()
+        await off(proc.wait)
+
+
 @NEED_BROWSER
 async def test_a_tab_in_a_small_window_says_how_to_make_room(browser: Browser) -> None:
     """A tab in a window too small for the app says so in a browser's words (zoom out; not

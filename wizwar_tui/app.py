@@ -65,6 +65,15 @@ def new_seed() -> int:
     return int.from_bytes(os.urandom(4), "big") % 1_000_000
 
 
+PANEL_LINE = "#5f87af"
+"""The quiet panels' line and title colour (``$panel-line`` in the app's CSS): Textual's
+``$panel`` is nearly the background, so those titles could not be read."""
+
+CSS_VARIABLES = {"panel-line": PANEL_LINE}
+"""The app's own CSS variables (:meth:`WizWarApp.get_css_variables`): the screens' styles
+use them, so an app that hosts one of the screens gives them too."""
+
+
 class WizWarApp(App[int]):
     """The wizwar app: you against bots, or against friends on the LAN, in any game of
     :mod:`wizwar_tui.games`.
@@ -103,6 +112,12 @@ class WizWarApp(App[int]):
                 # Ctrl+C as Ctrl+Q, above every screen's and widget's own (a modal question's
                 # screen kept it as "copy the selected text", so twice did not quit)
                 Binding("ctrl+c", "help_quit", show=False, priority=True)]
+
+    def get_css_variables(self) -> dict[str, str]:
+        """Textual's CSS variables and the app's own: ``$panel-line``
+        (:data:`PANEL_LINE`), the line and title colour of the quiet panels of every
+        screen (it was written out in some twenty CSS blocks)."""
+        return {**super().get_css_variables(), **CSS_VARIABLES}
 
     def __init__(self, players: int | None = None, seed: int | None = None,
                  start_game: bool = False,

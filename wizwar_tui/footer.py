@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
@@ -63,3 +66,45 @@ def show_footer_on_top(screen: Screen[object], shown: bool) -> None:
     does not take (found at 60x20, issue 12)."""
     for footer in screen.query(KeysFooter):
         footer.display = shown
+
+
+class FittedFooter(Footer):
+    """The key footer on one line, its keys dropped whole where the window is too narrow
+    for them all: the lowest priority first (a fresh user saw ArcoMage's footer cut
+    mid-word at 60x20: ``a Act``). ``priority`` names the keys' actions, most wanted
+    first; a key whose action it does not name goes before any it names (the later ones
+    first). The keys left keep their order; every key still works (the help lists them)."""
+
+    def __init__(self, *args: Any, priority: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.priority = tuple(priority)
+        self._keys: list[Widget] = []
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, those that fit the width shown."""
+        self._keys = list(super().compose())
+        self.fit_keys(self.size.width or self.app.size.width)
+        yield from self._keys
+
+    def rank(self, index: int, key: Widget) -> tuple[int, int]:
+        """The order keys are dropped in, the first dropped first."""
+        action = key.action if isinstance(key, FooterKey) else ""
+        if action in self.priority:
+            return (1, -self.priority.index(action))
+        return (0, -index)
+
+    def fit_keys(self, width: int) -> None:
+        """Hide the lowest-priority keys until the rest fit in ``width`` columns."""
+        keys = self._keys
+        for key in keys:
+            key.display = True
+        total = sum(KeysFooter.key_width(k) for k in keys)
+        for _index, key in sorted(enumerate(keys), key=lambda ik: self.rank(*ik)):
+            if total <= width:
+                break
+            key.display = False
+            total -= KeysFooter.key_width(key)
+
+    def on_resize(self) -> None:
+        """Fit the keys to the new width."""
+        self.fit_keys(self.size.width)

@@ -134,6 +134,7 @@ class NetNotices:
         self.notices = 0
         self.reports = 0
         self.status: dict[str, str] = {}
+        self.returned: list[str] = []  # the seats the last take found back
 
     def take(self, game: Any, status: Mapping[str, str]) -> list[tuple[str, str]]:
         """The new notices as ``(text, severity)`` (``warning`` or ``information``), oldest
@@ -150,15 +151,22 @@ class NetNotices:
                  "warning") for r in reports[self.reports:]]
         self.reports = len(reports)
         first = not self.status
+        self.returned = []
         for seat, now in status.items():
             was = self.status.get(seat)
             if now == "disconnected" and (was != now or first):
-                out.append((f"LAN: {seat} lost the connection: the game waits for {seat} "
-                            "to rejoin", "warning"))
+                out.append((f"{self.lost_text(seat)}: the game waits for {seat} to rejoin",
+                            "warning"))
             elif now == "connected" and was == "disconnected":
                 out.append((f"LAN: {seat} is back", "information"))
+                self.returned.append(seat)
         self.status = dict(status)
         return out
+
+    @staticmethod
+    def lost_text(seat: str) -> str:
+        """How the notice of ``seat``'s lost connection begins (:meth:`take`)."""
+        return f"LAN: {seat} lost the connection"
 
     def away(self) -> list[str]:
         """The seats whose connection is lost now (they may rejoin), in seat order."""
@@ -221,6 +229,20 @@ class GameScreenBase(Screen[None]):
         for text, severity in self.net_notices.take(getattr(lan, "game", None), status):
             self.notify(text, title="LAN game", severity=severity,  # type: ignore[arg-type]
                         timeout=20 if severity == "warning" else 6, markup=False)
+        back = list(self.net_notices.returned)
+        if back:  # "P2 is back" replaces "P2 lost the connection" (it stayed up to 20 s)
+            self.drop_lost_notices(back)
+            self.call_after_refresh(self.drop_lost_notices, back)  # (one still on its way)
+
+    def drop_lost_notices(self, seats: list[str]) -> None:
+        """Take the shown notices of ``seats``' lost connections off the screen."""
+        prefixes = tuple(NetNotices.lost_text(seat) for seat in seats)
+        app = self.app
+        stale = [n for n in app._notifications if n.message.startswith(prefixes)]
+        for n in stale:
+            app._unnotify(n, refresh=False)
+        if stale:
+            app._refresh_notifications()
 
     def __init__(self, *, session: Any = None, lan: Any = None, seed: int | None = None,
                  ascii_only: bool = False, bot_delay: float = 0.3,
@@ -234,7 +256,8 @@ class GameScreenBase(Screen[None]):
     def after_resize(self) -> None:
         """Called after the terminal changed size (the screen re-lays itself out)."""
 
-    def notation_key(self, event: events.Key, line: Any, opener: str) -> bool:
+    def notation_key(self, event: events.Key, line: Any, opener: str,
+                     openers: Mapping[str, str] | None = None) -> bool:
         """Route a key typed right behind ``:`` to the notation ``line`` (a Textual
         ``Input``), for a game screen's ``on_key``; True when the key was taken.
 
@@ -244,18 +267,33 @@ class GameScreenBase(Screen[None]):
         lost, or taken for game keys (``e`` ended the turn; issues 12 and 17). Here ``:``
         opens the line at once (``action_<opener>``, which must focus it with
         ``set_focus``, not the deferred ``focus``), and a printable key that still comes
-        through the board while the line has the focus is inserted into it, in order."""
-        if not event.is_printable or not event.character or self.app.screen is not self:
+        through the board while the line has the focus is inserted into it, in order.
+
+        ``openers`` maps more keys to the actions that open an input of their own at once
+        (Wiz-War: ``a`` the actions menu); a key the screen takes for such an input before
+        it is up (:meth:`early_key`) goes there first."""
+        if not event.is_printable or not event.character:
             return False
-        if self.focused is line:
+        action = {**(openers or {}), "colon": opener}.get(event.key)
+        if self.early_key(event.character):
+            pass
+        elif self.app.screen is not self:
+            return False
+        elif self.focused is line:
             line.insert_text_at_cursor(event.character)
-        elif event.key == "colon" and self.check_action(opener, ()) is True:
-            getattr(self, f"action_{opener}")()
+        elif action is not None and self.check_action(action, ()) is True:
+            getattr(self, f"action_{action}")()
         else:
             return False
         event.stop()
         event.prevent_default()
         return True
+
+    def early_key(self, character: str) -> bool:
+        """Take a printable key for an input that one of :meth:`notation_key`'s openers is
+        opening (a menu's filter, say), before the keys go anywhere else; True when taken.
+        None by default."""
+        return False
 
     def leave_note(self) -> str:
         """What leaving this local game keeps, in words that hold: the saved-games list shows

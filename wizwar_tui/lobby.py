@@ -632,6 +632,10 @@ class HostFormScreen(Screen[None]):
         except OptionError as exc:
             err(f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
             return
+        if self.ruleset.lan_refusal(options):
+            why = self.ruleset.lan_refusal(options)
+            err(f"{why[:1].upper()}{why[1:]}.")
+            return
         seats = len(self.ruleset.seats(options))
         try:
             bots, port = int(self.value("bots")), int(self.value("port"))

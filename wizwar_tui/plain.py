@@ -32,10 +32,10 @@ class PlainGameScreen(GameScreenBase):
     DEFAULT_CSS = """
     PlainGameScreen #plain-top { height: auto; background: #1f2a33; color: #d0d0d0; }
     PlainGameScreen #plain-main { height: 1fr; }
-    PlainGameScreen #plain-view-box { width: 1fr; border: round #5f87af; }
+    PlainGameScreen #plain-view-box { width: 1fr; border: round $panel-line; }
     PlainGameScreen #plain-side { width: 1fr; }
     PlainGameScreen #plain-actions { height: 1fr; border: round #5fd7ff; }
-    PlainGameScreen #plain-log { height: 1fr; border: round #5f87af; }
+    PlainGameScreen #plain-log { height: 1fr; border: round $panel-line; }
     """
 
     def __init__(self, *, session: Any = None, lan: Any = None, seed: int | None = None,

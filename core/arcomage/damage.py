@@ -122,6 +122,12 @@ class Source:
     wizard: bool = False
 
 
+def creature_label(g: Dict, c: Dict) -> str:
+    """A creature as the log names it: its owner, its current name and its hex ("P2's
+    Skeleton on b2"; a bare hex said nothing of which creature took the damage)."""
+    return f"{c['owner']}'s {values(g, c)['name']} on {c['at']}"
+
+
 def deal(g: Dict, ctx: Ctx, src: Source, target: str, amount: int, kind: str = "normal",
          ) -> int:
     """One damage event (R60) to ``target`` (a player's name: his wizard; or a creature id as
@@ -134,6 +140,7 @@ def deal(g: Dict, ctx: Ctx, src: Source, target: str, amount: int, kind: str = "
     if holder is None:
         return 0
     where = target if wiz else holder["at"]
+    named = target if wiz else creature_label(g, holder)  # the log's words for it
     if cond(holder, "vulnerable"):
         amount += 1
     if wiz:
@@ -147,18 +154,19 @@ def deal(g: Dict, ctx: Ctx, src: Source, target: str, amount: int, kind: str = "
         stop = min(prot["pool"], amount)
         prot["pool"] -= stop
         amount -= stop
-        ctx.ev("prevent", f"{where}'s protection prevents {stop}", on=where, amount=stop)
+        ctx.ev("prevent", f"{named}'s protection prevents {stop}" if wiz
+               else f"the protection of {named} prevents {stop}", on=where, amount=stop)
         if prot["pool"] <= 0:
             end_condition(g, ctx, holder, "protection", where)
     if amount <= 0:
         return 0
     if wiz:
         took = _cascade(holder, amount, kind)
-        ctx.ev("damage", f"{where} takes {amount}", on=where, amount=amount, type=kind,
+        ctx.ev("damage", f"{named} takes {amount}", on=where, amount=amount, type=kind,
                layers=[[k, v] for k, v in took.items()])
     else:
         holder["damage"] += amount
-        ctx.ev("damage", f"{where} takes {amount}", on=where, amount=amount, type=kind)
+        ctx.ev("damage", f"{named} takes {amount}", on=where, amount=amount, type=kind)
     # riders at the same moment (R60)
     if cond(holder, "asleep"):
         end_condition(g, ctx, holder, "asleep", where)
@@ -295,7 +303,8 @@ def die(g: Dict, ctx: Ctx, c: Dict) -> None:
     effect on it; its death sets off triggers with its last-known values (R106)."""
     last = values(g, c)
     g["creatures"].remove(c)
-    ctx.ev("die", f"{last['name']} on {c['at']} dies", at=c["at"], kind=last["name"])
+    ctx.ev("die", f"{c['owner']}'s {last['name']} on {c['at']} dies", at=c["at"],
+           kind=last["name"])
     owner = g["players"][c["owner"]]
     if not any(t in NO_CORPSE for t in last["types"]) and "graveyard" not in owner["destroyed"]:
         owner["corpses"] += 1

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 VERBS = ("deploy", "move", "transport", "cast", "dispel", "pass", "end", "battle", "fire",
-         "retreat", "hit", "regroup", "eliminate", "build", "resign", "reveal")
+         "retreat", "hit", "regroup", "eliminate", "build", "resign", "reveal", "commit")
 HEX = re.compile(r"^[1-4][a-h][1-9]$")
 PLAYER = re.compile(r"^P[1-4]$")
 
@@ -126,6 +126,8 @@ def parse(text: str) -> Action:
         words = _orders(verb, rest)
     elif verb == "reveal":
         words = [_reveal(rest)]
+    elif verb == "commit":
+        words = _commit(rest)
     else:  # pragma: no cover - VERBS is closed
         raise NotationError(verb)
     return Action(actor, verb, tuple(words))
@@ -134,12 +136,30 @@ def parse(text: str) -> Action:
 BUILD_KEYS = ("castle", "disband", "merge", "new", "removed", "step")
 
 
+def _commit(rest: list[str]) -> list[str]:
+    """``label=digest,... [key=hex]`` (a block owner's commitments, R113), by label."""
+    keys = [w for w in rest if w.startswith("key=")]
+    items = [w for w in rest if not w.startswith("key=")]
+    if len(items) != 1 or len(keys) > 1 or \
+            not all(re.match(r"^key=[0-9a-f]{32}$", k) for k in keys):
+        raise NotationError("commit takes label=digest,... and at most one key=hex")
+    its = items[0].split(",")
+    if not all(re.match(r"^[1-9][0-9]*=[0-9a-f]{64}$", i) for i in its):
+        raise NotationError(f"bad commit items {items[0]!r}")
+    labs = [int(i.split("=")[0]) for i in its]
+    if len(set(labs)) != len(labs):
+        raise NotationError(f"a commit names each block once: {items[0]!r}")
+    return [",".join(sorted(its, key=lambda i: int(i.split("=")[0]))), *keys]
+
+
 def _reveal(rest: list[str]) -> str:
-    """``label=type:strength,...`` (a block owner's reveal, R114), by label."""
+    """``label=type:strength[:epoch:salt],...`` (a block owner's reveal, R114, opening its
+    latest commitment on a LAN), by label."""
     if len(rest) != 1:
         raise NotationError("reveal takes label=type:strength,...")
     items = rest[0].split(",")
-    if not all(re.match(r"^[1-9][0-9]*=[a-z-]+:[1-9]$", i) for i in items):
+    if not all(re.match(r"^[1-9][0-9]*=[a-z-]+:[1-9](:[0-9]+:[0-9a-f]{32})?$", i)
+               for i in items):
         raise NotationError(f"bad reveal items {rest[0]!r}")
     labs = [int(i.split("=")[0]) for i in items]
     if len(set(labs)) != len(labs):

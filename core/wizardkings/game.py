@@ -275,6 +275,8 @@ def record_entry(g: Dict, b: str, frm: str, dest: str, events: list[Event]) -> N
     hostile = [x for x in on_map(g, dest) if x != b and side(g, g["blocks"][x]["owner"]) != s]
     if not hostile:
         return
+    if net(g):  # R115: the queued hexside limits count every entry, whatever its type
+        g.setdefault("crossed", {}).setdefault(f"{dest}|{frm}|{s}", []).append(b)
     if not flyer:
         k = f"{dest}|{frm}|{s}"
         g["counts"][k] = g["counts"].get(k, 0) + 1
@@ -536,6 +538,7 @@ def start_movement(g: Dict, events: list[Event]) -> None:
         blk["cast"] = False
         blk.pop("march", None)
     g["entries"], g["counts"], g["pins"], g["contacts"] = {}, {}, {}, {}
+    g.pop("crossed", None)
     g["start_occ"] = {}
     for h in sorted({x["at"] for x in g["blocks"].values() if x["state"] == "map"}, key=hex_key):
         occ = sides_in(g, h)
@@ -605,7 +608,7 @@ def start_battle(st: State, h: str, events: list[Event]) -> None:
     advance(st, events)
 
 
-def revealed(st: State, p: str, faces: dict[int, tuple[str, int]], events: list[Event]) -> None:
+def revealed(st: State, p: str, faces: Any, events: list[Event]) -> None:
     """``p``'s reveal of his blocks in the hex of the battle starting (R114, R55): ``faces``
     maps every label of his there to (type, strength). Each must be a type of his army at a
     strength it may have, and agree with what this process knows of the block (its owner's
@@ -622,19 +625,25 @@ def revealed(st: State, p: str, faces: dict[int, tuple[str, int]], events: list[
         raise IllegalAction(f"{p} must reveal exactly his blocks "
                             + ("named" if rv.get("blocks") else f"in {h}") + ": "
                             + ",".join(str(g["blocks"][b]["label"]) for b in mine))
+    from core.wizardkings import commits
+
     army = ARMIES[g["armies"][p]]
     for b in mine:
         blk = g["blocks"][b]
-        t, k = faces[blk["label"]]
+        t, k = faces[blk["label"]][:2]
         if t not in army or not 1 <= k <= army[t].max:
             raise IllegalAction(f"block {blk['label']}: no {t} of strength {k} in {p}'s army")
         if (blk["type"] and blk["type"] != t) or (blk["strength"] and blk["strength"] != k):
             raise IllegalAction(f"{p}'s reveal of block {blk['label']} ({t}:{k}) contradicts "
                                 "what is known of it")
+        if b in (g.get("commits") or {}):  # R114: it opens the latest commitment
+            e, s = (tuple(faces[blk["label"]]) + (-1, ""))[2:4]
+            commits.check_opening(g, b, t, k, int(e), str(s))
     for b in mine:
         blk = g["blocks"][b]
-        blk["type"], blk["strength"] = faces[blk["label"]]
+        blk["type"], blk["strength"] = faces[blk["label"]][:2]
         blk["shown"] = True
+    commits.run_queue(g)  # R115: the checks that waited on these blocks
     events.append(ev("revealed", player=p, blocks=[[b, g["blocks"][b]["type"],
                                                     g["blocks"][b]["strength"]] for b in mine]))
     rv["owners"].pop(0)
@@ -1228,7 +1237,8 @@ def finish(g: Dict, winner: str, how: str, events: list[Event]) -> bool:
 #: What the public state hash of a networked game leaves out (R118): the values that depend
 #: on hidden types or strengths (pools by type, hexside counts, build orders' content, an
 #: overstack to settle, forced-march flags) and this process's private randomness.
-PRIVATE_KEYS = ("blocks", "pool", "counts", "orders", "private", "entries")
+PRIVATE_KEYS = ("blocks", "pool", "counts", "orders", "private", "entries", "audit",
+                "crossed")
 
 
 def public_part(g: Dict) -> Dict:
@@ -1310,7 +1320,8 @@ def view(st: State, player: str) -> Dict:
     fought; pools as counts for others; no seed, no forced dice."""
     g = st.d
     v = copy_dict({k: x for k, x in g.items() if k not in ("seed", "forced", "blocks", "pool",
-                                                                 "orders", "private")})
+                                                                 "orders", "private", "audit",
+                                                                 "crossed")})
     me = side(g, player) if player in g["players"] else ""
     fight = set(on_map(g, g["battle"]["hex"])) if g["battle"] else set()
     blocks = {}

@@ -151,6 +151,16 @@ class WizardKings(Ruleset):
             vals["layout"] = "4-map"
         return self.options.validate(vals)
 
+    def lan_refusal(self, options: Mapping[str, Any]) -> str:
+        """A team game (R105) is not hosted on a LAN yet: each machine holds only its own
+        seats' blocks, so allies could not see each other's blocks as R106 and R111 say.
+        Source: rules.md R106, R111 (MISSING on a LAN: docs/wizard-kings.md)."""
+        if str(options.get("teams") or "none") != "none":
+            return ("teams: a team game is played locally for now (on a LAN each machine "
+                    "holds only its own blocks, so allies could not see each other's blocks, "
+                    "R106)")
+        return ""
+
     def seats(self, options: Mapping[str, Any]) -> list[str]:
         """``P1``..``Pn``."""
         return [f"P{i + 1}" for i in range(int(options.get("players", 2)))]
@@ -326,6 +336,15 @@ class WizardKings(Ruleset):
             return None
         return self._sealed_orders(state, action)
 
+    def _sealed_key(self, action: Any) -> Sealed | None:
+        """An owner's first commitment carries his private key (R113): sealed by him, the
+        others get it without the key, opened at the end for the audit."""
+        from core.wizardkings.commits import sealed_public
+
+        a = self._action(action)
+        public = sealed_public(a)
+        return None if public is None else Sealed((a.actor,), public, by="owner")
+
     def seen_by_others(self, state: Any, action: Any) -> Sealed | None:
         """The deploy and build orders' public forms in a local game too (R112, R116: the
         other players never learn a block's type or strength from its orders), for the
@@ -339,6 +358,8 @@ class WizardKings(Ruleset):
 
         a = self._action(action)
         g = state.d
+        if a.verb == "commit":
+            return self._sealed_key(a)
         if a.verb not in ("deploy", "build") or is_public_form(a):
             return None
         if a.verb == "deploy":
@@ -355,12 +376,40 @@ class WizardKings(Ruleset):
         return Sealed((a.actor,), Action(a.actor, "build", tuple(public)), by="owner")
 
     def answer(self, state: Any, holder: str) -> Any:
-        """The reveal ``holder``'s process owes at a battle's start (R114): ``P2 reveal
-        3=troll:3,5=orc:4``, his blocks of the hex with their types and strengths. Raises
-        ``ValueError`` when none is awaited or this state does not hold them."""
+        """What ``holder``'s process owes in a reveal pause: a reveal (R114) ``P2 reveal
+        3=troll:3:0:<salt>,...`` of his blocks of the battle hex (or the caster, the
+        dispeller), each opening its latest commitment, or fresh commitments (R113) ``P2
+        commit 3=<digest>,...`` after deployment, a Build Phase or a movement-phase Heal.
+        Raises ``ValueError`` when none is awaited or this state does not hold them."""
         from core.wizardkings.turn import reveal_answer
 
         return reveal_answer(state.d, holder)
+
+    def audit_answer(self, state: Any, holder: str, given: Any) -> Any:
+        """The audit's answer (``core.log.audit_answers``): an owner's first commitment,
+        opened, carries his key (R113), which the audit's state learns before it asks
+        :meth:`answer` (every salt comes from it)."""
+        from core.wizardkings.actions import Action, NotationError
+
+        try:
+            a = Action.from_wire(given)
+        except (NotationError, ValueError):
+            a = None
+        if a is not None and a.verb == "commit" and a.actor == holder:
+            key = next((w[4:] for w in a.words if w.startswith("key=")), "")
+            if key and not (state.d.get("private") or {}).get(holder):
+                state.d.setdefault("private", {})[holder] = key
+        return self.answer(state, holder)
+
+    def content_digest(self) -> str:
+        """The LAN scheme of Part M this build speaks, as a digest (R113's per-block
+        commitments, R114's openings, R115's queue): a build without them (an empty digest)
+        or with another scheme is refused in words at the hello, without a rules version
+        bump that would stop old local logs from replaying."""
+        from hashlib import blake2b
+
+        return blake2b(b"wizard-kings part-m: r113 block commitments, r114 openings, r115 "
+                       b"move queue", digest_size=8).hexdigest()
 
     def describe_turn(self, state: Any) -> str:
         """``turn N, phase``."""

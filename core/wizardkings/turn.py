@@ -10,6 +10,7 @@ from typing import Any
 
 from core.engine import Event, IllegalAction
 from core.rng import Rng
+from core.wizardkings import commits as C
 from core.wizardkings import game as G
 from core.wizardkings.actions import Action
 from core.wizardkings.maps import hex_key
@@ -94,6 +95,11 @@ def perform(st: G.State, a: Action) -> list[Event]:
         raise IllegalAction(f"{a.actor} is not a seat of this game")
     if a.verb == "reveal":
         return v_reveal(st, a)
+    if a.verb == "commit":
+        g["seq"] += 1
+        events: list[Event] = []
+        C.v_commit(st, a, events)
+        return events
     if a.verb == "resign":
         return resign(st, a.actor)
     if a.actor not in to_move(g):
@@ -141,6 +147,8 @@ def _after_resign(st: G.State, p: str, events: list[Event]) -> None:
     side, R107); the battles left and their attacker or defender are chosen again among the
     players still there (R51, R54)."""
     g = st.d
+    if C.resigned(st, p, events):  # a commitment pause (R113) goes on without him
+        return
     if g.get("settle") and g["settle"]["player"] == p:
         g["settle"] = None
     sp = g.get("mspell")
@@ -201,14 +209,11 @@ def _resign_in_battle(st: G.State, p: str, events: list[Event]) -> None:
 
 
 def v_reveal(st: G.State, a: Action) -> list[Event]:
-    """``P2 reveal 3=troll:3,5=orc:4``: a block owner opens his blocks of the battle hex
-    (R114, R55; game.revealed)."""
+    """``P2 reveal 3=troll:3:0:<salt>,...``: a block owner opens his blocks of the battle
+    hex, or those the pause names (R114, R55; game.revealed): on a LAN each item opens the
+    block's latest commitment (R113, ``commits.check_opening``)."""
     g = st.d
-    faces: dict[int, tuple[str, int]] = {}
-    for it in a.words[0].split(","):
-        lab, _, rest = it.partition("=")
-        t, _, k = rest.partition(":")
-        faces[int(lab)] = (t, int(k))
+    faces = C.parse_reveal(a.words[0])
     g["seq"] += 1
     events: list[Event] = []
     rv = g.get("reveal") or {}
@@ -233,12 +238,9 @@ def reveal_answer(g: Dict, p: str) -> Action:
     rv = g.get("reveal")
     if not rv or rv["owners"][:1] != [p]:
         raise ValueError(f"no reveal of {p}'s is awaited")
-    items = []
-    for b in G.reveal_blocks(g, p):
-        x = g["blocks"][b]
-        if not x["type"] or not x["strength"]:
-            raise ValueError(f"this process does not hold {p}'s block {x['label']}")
-        items.append(f"{x['label']}={x['type']}:{x['strength']}")
+    if rv.get("for") == "commit":
+        return C.commit_answer(g, p)
+    items = [C.reveal_item(g, b) for b in G.reveal_blocks(g, p)]
     return Action(p, "reveal", (",".join(items),))
 
 
@@ -419,8 +421,11 @@ def _deploy_public(st: G.State, a: Action) -> list[Event]:
 
 
 def _maybe_start(st: G.State, events: list[Event]) -> None:
+    """Once every player deployed: on a LAN every owner commits to his blocks first
+    (R113), then the first turn."""
     g = st.d
-    if not to_move(g):
+    if not to_move(g) and not g.get("reveal") and \
+            not C.ask(g, G.alive_players(g), "start"):
         G.start_turn(st, events)
 
 
@@ -439,7 +444,10 @@ def v_move(st: G.State, a: Action) -> list[Event]:
     g = st.d
     _movement(g, a)
     ids = [_own(g, a.actor, x) for x in a.words[0].split(",")]
-    return G.do_move(g, a.actor, ids, a.words[1].split("-"))
+    path = a.words[1].split("-")
+    start = g["blocks"][ids[0]]["at"]
+    C.queue_move(g, a.actor, a, ids, start, path)  # R115: checked again once revealed
+    return G.do_move(g, a.actor, ids, path)
 
 
 def v_transport(st: G.State, a: Action) -> list[Event]:
@@ -460,6 +468,8 @@ def v_transport(st: G.State, a: Action) -> list[Event]:
             raise IllegalAction("Aquatics and castles may not use Sea Transport (R50)")
         if g["blocks"][x]["moved"]:
             raise IllegalAction(f"block {x} has moved this turn")
+    C.queue_types(g, p, a, ids, ("aquatic", "castle"),
+                  "Aquatics and castles may not use Sea Transport (R50)")  # R115
     why = G.free_to_leave(g, ids)
     if why or G.status(g, start, s) == "battle":
         raise IllegalAction(why or "no Sea Transport from a battle hex (R49, R50)")
@@ -963,6 +973,12 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
                 raise IllegalAction(why)
     if slug in ("heal", "elven-gate") and len(targets) != 1:
         raise IllegalAction(f"{slug} has one target")
+    forbid, rule = {"heal": (("wizard", "castle"), "heal is for a unit that is not a wizard "
+                                                   "or castle (R83, units.md §4)"),
+                    "forced-march": (("castle", "flyer", "aquatic"), "forced-march is for "
+                                     "ground units, not castles (R84)"),
+                    "elven-gate": (("castle",), "no spell may move a castle (R84)")}[slug]
+    C.queue_types(g, a.actor, a, targets, forbid, rule)  # R115: at the targets' reveal
     if slug == "forced-march" and len(targets) > 2:
         raise IllegalAction("forced-march has one or two targets")
     blk["moved"], blk["cast"] = True, True
@@ -1074,6 +1090,7 @@ def _move_effect(g: Dict, sp: Dict, events: list[Event]) -> None:
             if x["strength"]:  # a networked peer that does not know it: still unknown
                 x["strength"] += 1
             events.append(G.ev("healed", block=t))
+            C.ask(g, [x["owner"]], "", [t])  # R113: a new commitment of its new strength
         else:
             x["march"] = True
             events.append(G.ev("forced_march", block=t))
@@ -1226,7 +1243,7 @@ def v_build(st: G.State, a: Action) -> list[Event]:
 
 def _maybe_apply_builds(st: G.State, events: list[Event]) -> None:
     g = st.d
-    if to_move(g):
+    if to_move(g) or g.get("reveal"):
         return
     plans = {p: G.check_build(g, p, tuple(g["orders"][p])) for p in G.alive_players(g)}
     castles: list[str] = []  # hexes outside an original city that got a new castle
@@ -1243,7 +1260,8 @@ def _maybe_apply_builds(st: G.State, events: list[Event]) -> None:
                     or not G.bd(g).hexes[h].city]
         G.apply_build(g, p, plans[p], events)
         done.append(p)
-    G.end_turn(st, events)
+    if not C.ask(g, G.alive_players(g), "end_turn"):  # R113: fresh commitments first
+        G.end_turn(st, events)
 
 
 def _clashes(g: Dict, p: str, plan: Dict, castles: list[str], events: list[Event]) -> None:

@@ -103,8 +103,8 @@ def _step(peers: dict[str, Any], whole: list[Any], act: Any, chosen: Any = None)
         chosen = [(st.players[0], act(peers[st.players[0]], st.players[0]))]
     for p, a in chosen:
         sealed = RS.seal(peers[p], a)
-        if st.kind != "sealed":
-            assert sealed is None, a
+        if st.kind != "sealed":  # an owner's first commitment: its key is his (R113)
+            assert sealed is None or (a.verb == "commit" and sealed.by == "owner"), a
         public = sealed.public if sealed is not None else a
         if sealed is not None:
             assert RS.seal(peers[""], public) is None
@@ -134,7 +134,7 @@ def test_three_networked_states_stay_on_one_public_hash_and_the_audit_replays() 
     for a in whole:
         st = RS.stage(audit)
         if st.kind == "reveal":
-            assert RS.answer(audit, st.holder) == a
+            assert RS.audit_answer(audit, st.holder, a.to_wire()) == a
         RS.apply(audit, a)
     assert RS.state_hash(audit) == RS.state_hash(peers[""])
 
@@ -151,7 +151,7 @@ def _audit_replay(seed: int, whole: list[Any], edit: Any = None, watch: Any = No
             edit[1](audit)
         st = RS.stage(audit)
         if st.kind == "reveal":
-            assert RS.answer(audit, st.holder) == a
+            assert RS.audit_answer(audit, st.holder, a.to_wire()) == a
         sp = audit.d.get("mspell")
         RS.apply(audit, a)
         if sp and not audit.d.get("mspell") and watch is not None:
@@ -174,7 +174,7 @@ def test_movement_phase_spells_on_networked_states_reveal_only_the_caster() -> N
         assert rv.verb == "reveal" and rv.actor == a.actor
         [item] = rv.words[0].split(",")  # the caster alone
         assert item.split("=")[0] == a.words[1]
-        assert re.fullmatch(r"\d+=(wicana|shakla):\d", item)
+        assert re.fullmatch(r"\d+=(wicana|shakla):\d:\d+:[0-9a-f]{32}", item)
     host = peers[""].d
     known = {b for b, x in host["blocks"].items() if x["type"]}
     shown_ever = {b for a in whole if a.verb == "reveal"
@@ -188,8 +188,10 @@ def test_movement_phase_spells_on_networked_states_reveal_only_the_caster() -> N
 
 
 def test_a_caster_that_is_no_wizard_is_refused_at_its_reveal() -> None:
-    """The caster's reveal is checked by every peer (R81 step 3): a reveal naming another
-    type, or a strength that cannot pay, is refused, so a lie stops at once."""
+    """The caster's reveal is checked by every peer against its owner's commitment (R113,
+    R114): a reveal naming another type or strength with the right epoch and salt, or one
+    that opens no commitment, is refused by a peer that never held the block (the headless
+    host), so a lie stops at once."""
     peers, whole = _play(1, "captain", True)
     i = next(i for i, a in enumerate(whole) if a.verb == "cast" and a.words[0] in MOVE_SPELLS)
     host = _peers(1)[""]
@@ -199,10 +201,15 @@ def test_a_caster_that_is_no_wizard_is_refused_at_its_reveal() -> None:
     lab = whole[i].words[1]
     army = host.d["armies"][whole[i].actor]
     other = "glader" if army == "elves" else "orc"
-    for lie in (f"{whole[i].actor} reveal {lab}={other}:2",
-                f"{whole[i].actor} reveal {lab}={'wicana' if army == 'elves' else 'shakla'}:1"):
-        with pytest.raises(IllegalAction, match="only a wizard|left at 0"):
+    opening = ":".join(whole[i + 1].words[0].split(":")[2:])  # epoch:salt (R114)
+    for lie in (f"{whole[i].actor} reveal {lab}={other}:2:{opening}",
+                f"{whole[i].actor} reveal {lab}={'wicana' if army == 'elves' else 'shakla'}:1"
+                f":{opening}"):
+        with pytest.raises(IllegalAction, match=f"does not open its commitment.*"
+                                                f"{whole[i].actor} lied"):
             RS.apply(host, parse(lie))
+    with pytest.raises(IllegalAction, match="opens epoch -1, not its latest commitment"):
+        RS.apply(host, parse(f"{whole[i].actor} reveal {lab}={other}:2"))
     with pytest.raises(IllegalAction, match="exactly his blocks named"):
         RS.apply(host, parse(f"{whole[i].actor} reveal {int(lab) + 1}=glader:2"))
     RS.apply(host, whole[i + 1])
@@ -413,3 +420,248 @@ async def test_lan_game_keeps_every_block_hidden_until_the_rules_reveal_it(
     for p in peers:  # and each joiner's state only its own and the revealed
         assert {b for b, x in p.state.d["blocks"].items() if x["type"] and
                 x["owner"] != p.seat} <= shown
+    # R113, R114: no frame holds an owner's key before the end, nor a block's salt before
+    # the reveal that opens it
+    keys = [x.state.d["private"][x.seat] for x in peers]
+    first: dict[str, int] = {}  # each salt -> the first reveal that opens it
+    for i, a in enumerate(host.actions):
+        if a.split()[1] == "reveal":
+            for it in a.split()[2].split(","):
+                first.setdefault(it.split(":")[3], i + 1)
+    salts = [(q, x) for x, q in first.items()]
+    assert salts and all(len(x) == 32 for _i, x in salts)
+    for p in peers:
+        texts = [(f.get("seq") if f["type"] in ("commit", "roll") else None, repr(f))
+                 for f in p.frames]  # a reveal that rolls is announced by its roll
+        end = next(i for i, f in enumerate(p.frames) if f["type"] == "end")
+        assert not [k for k in keys for _q, t in texts[:end] if k in t]
+        for seq, salt in salts:
+            at = next(i for i, (q, _t) in enumerate(texts) if q == seq)
+            assert not [t for _q, t in texts[:at] if salt in t], (seq, salt)
+    assert not [k for k in keys for _s, m in got[:over] if k in repr(m)]
+
+
+# ---- R113 commitments, R114 openings, R115's queue ---------------------------------------
+
+
+def test_every_block_is_committed_at_deployment_and_after_each_build_phase() -> None:
+    """R113: once both armies are deployed every owner commits to each of his blocks (epoch
+    0), and again to every block after each Build Phase (one epoch more), before the next
+    Initiative Phase; the commitments are public state, equal on every peer; the owner's
+    first commitment carries his key, sealed by him (the others get it without); each
+    digest is the one R113 gives from the block's values and the owner's salt."""
+    from core.wizardkings import commits as C
+
+    peers, whole = _play(1)
+    host = peers[""].d
+    coms = [i for i, a in enumerate(whole) if a.verb == "commit"]
+    deploys = [i for i, a in enumerate(whole) if a.verb == "deploy"]
+    assert [whole[i].actor for i in coms[:2]] == ["P1", "P2"] and coms[0] == deploys[-1] + 1
+    assert all(any(w.startswith("key=") for w in whole[i].words) for i in coms[:2])
+    assert not any(w.startswith("key=") for i in coms[2:] for w in whole[i].words)
+    for i in coms[:2]:
+        sealed = RS.seal(peers[whole[i].actor], whole[i])
+        assert sealed is not None and sealed.by == "owner"
+        assert "key=" not in str(sealed.public)
+    builds = [i for i, a in enumerate(whole) if a.verb == "build"]
+    after = [i for i in coms if i > builds[1]]
+    assert after and after[0] == builds[1] + 1  # right after the orders are applied
+    assert {str(x.d.get("commits")) for x in peers.values()} == {str(host["commits"])}
+    for p in ("P1", "P2"):
+        g = peers[p].d
+        for b, (e, d) in host["commits"].items():
+            x = g["blocks"][b]
+            if x["owner"] == p and x["state"] == "map" and e == C.epoch_next(g, b) - 1 \
+                    and not x.get("seen"):
+                assert d == C.digest(g, p, x["label"], e, x["type"], x["strength"],
+                                     C.salt(g, p, x["label"], e))
+    assert max(e for e, _d in host["commits"].values()) >= 2
+
+
+def test_a_lie_about_a_hidden_blocks_move_is_caught_at_its_next_battle() -> None:
+    """R115: the headless host and the other player accept a move of a hidden block as far
+    as some type could make it (here 3 hexes by a unit that moves 2), queue the check with
+    the block's label, and run it when the block is revealed at the battle it moved into:
+    the reveal is refused naming the player and the action."""
+    from core.wizardkings import game as G
+
+    peers = _peers(4)
+    whole: list[Any] = []
+    act = functools.partial(RS.bot_act, level="captain")
+
+    def ready(g: Any) -> bool:
+        return bool(g["phase"] == "movement" and g["active"] == "P2"
+                    and not g.get("mspell") and not g.get("settle") and not g.get("reveal"))
+    while not ready(peers[""].d):
+        _step(peers, whole, act)
+    mine = peers["P2"].d
+    lie = None
+    for a in RS.legal_actions(peers[""], "P2"):
+        if a.verb != "move" or "," in a.words[0] or len(a.words[1].split("-")) != 3:
+            continue
+        x = mine["blocks"][f"P2.{a.words[0]}"]
+        if x["type"] and G.utype(mine, f"P2.{a.words[0]}").ability != "flyer" and \
+                "moves 2, not 3" in RS.why_illegal(peers["P2"], a):
+            lie = a
+            break
+    assert lie is not None
+    end = lie.words[1].split("-")[-1]
+    foe = next(b for b, x in peers["P1"].d["blocks"].items() if x["owner"] == "P1"
+               and x["state"] == "map" and not G.utype(peers["P1"].d, b).wizard
+               and G.utype(peers["P1"].d, b).ability != "castle")
+    for x in peers.values():  # a P1 unit waits in the hex the lie ends in
+        x.d["blocks"][foe]["at"], x.d["blocks"][foe]["moved"] = end, True
+    with pytest.raises(IllegalAction, match="moves 2, not 3"):
+        RS.apply(peers["P2"], lie)  # the owner's own peer refuses it
+    blk = peers["P2"].d["blocks"][f"P2.{lie.words[0]}"]
+    t = blk["type"]
+    blk["type"] = ""  # a cheating process skips its own check
+    _step(peers, whole, act, lie)
+    peers["P2"].d["blocks"][f"P2.{lie.words[0]}"]["type"] = t  # (apply made a new state)
+    peers["P2"].d["audit"].pop()  # and queues nothing of its own
+    assert peers[""].d["audit"][-1]["action"] == str(lie)  # queued, with its label
+    assert peers[""].d["audit"][-1]["labels"][:1] == [f"P2.{lie.words[0]}"]
+    caught = None
+    for _ in range(400):
+        g = peers[""].d
+        st = RS.stage(peers[""])
+        if g["phase"] == "movement" and st.kind == "act":
+            _step(peers, whole, act, parse(f"{st.players[0]} end"))
+            continue
+        try:
+            _step(peers, whole, act)
+        except IllegalAction as exc:
+            caught = exc
+            break
+    assert caught is not None, "the lie was never caught"
+    assert st.kind == "reveal" and st.holder == "P2" and peers[""].d["reveal"]["hex"] == end, \
+        caught.reason
+    assert re.search(rf"P2's action \d+ '{lie}' was illegal: block {lie.words[0]} \(a \w+\) "
+                     r"moves 2, not 3 \(R41\) \(R115", caught.reason), caught.reason
+
+
+async def test_a_rejoin_from_a_new_process_keeps_the_owners_secrets(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """A joiner dropped in turn 2 and started again as a new process (a new PeerGame, only
+    its seat token and its secrets folder kept) holds its blocks again after the catch-up:
+    its kept private randomness and its own sealed orders (``owner-secrets/``, mode 0600)
+    let it answer the commitments and reveals the rules ask of it; the game ends on one hash
+    with every audit passing."""
+    import os
+    import stat
+
+    from net.protocol import ProtocolError
+
+    monkeypatch.setattr(lan, "secrets", _Secrets(5))
+    host = HostGame(players=2, local_seat=False, ruleset=RS, seed=5, bots=0)
+    port = await host.start()
+    kept = str(tmp_path / "b")
+    a = PeerGame("127.0.0.1", port, name="a", ruleset=RS, secrets_dir=str(tmp_path / "a"))
+    b = PeerGame("127.0.0.1", port, name="b", ruleset=RS, secrets_dir=kept)
+    cut: dict[str, int] = {}
+
+    def maybe_cut() -> None:
+        st = b.state
+        if not cut and st is not None and st.d["turn"] == 2 and st.d["phase"] == "movement":
+            cut["seq"] = RS.seq(st)
+            assert b.conn is not None
+            b.conn.writer.transport.abort()
+
+    b.on_change = maybe_cut
+    try:
+        async with asyncio.timeout(400):
+            host_task = asyncio.create_task(host.run())
+            a_task = asyncio.create_task(a.run())
+            with pytest.raises((ConnectionError, ProtocolError)):
+                await b.run()
+            assert cut, "the game never reached turn 2"
+            [path] = [os.path.join(kept, f) for f in os.listdir(kept)]
+            assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+            again = PeerGame("127.0.0.1", port, name="b", ruleset=RS, token=b.token,
+                             secrets_dir=kept)
+            final = await again.run()
+            res = [await host_task, await a_task, final]
+    finally:
+        await host.close()
+    assert again.seat == b.seat and res[0] and len(set(res)) == 1
+    assert not host.audit and a.audited and not a.audit and again.audited and not again.audit
+    later = [x for x in host.actions[cut["seq"]:] if x.split()[0] == again.seat]
+    assert any(x.split()[1] == "reveal" for x in later), later
+    assert any(x.split()[1] == "commit" for x in later)
+
+
+class Liar(Recorder):
+    """A joiner whose process lies in its first battle reveal: one block's strength told
+    otherwise, with its true epoch and salt."""
+
+    lied: str = ""
+
+    def answer_for(self, st: Any) -> Any:
+        a = super().answer_for(st)
+        if a.verb != "reveal" or self.lied or st.d["reveal"].get("blocks"):
+            return a
+        lab, _, rest = a.words[0].split(",")[0].partition("=")
+        t, k, e, s = rest.split(":")
+        lie = parse(str(a).replace(f"{lab}={rest}", f"{lab}={t}:{1 if k != '1' else 2}:{e}:{s}",
+                                   1))
+        self.lied = str(lie)
+        return lie
+
+
+async def test_a_lying_reveal_over_the_lan_stops_the_game_at_that_reveal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """R114 on real sockets: a joiner's battle reveal that does not open its commitment is
+    refused by the headless host, which holds no block (the digest does not match), and the
+    game stops at once for everyone, naming the seat; no frame ever carried the lie as an
+    applied action, and the game never reached its end."""
+    monkeypatch.setattr(lan, "secrets", _Secrets(1))
+    host = HostGame(players=2, local_seat=False, ruleset=RS, seed=1, bots=0)
+    port = await host.start()
+    liar = Liar("127.0.0.1", port, name="liar", ruleset=RS)
+    other = Recorder("127.0.0.1", port, name="other", ruleset=RS)
+    try:
+        async with asyncio.timeout(300):
+            res = await asyncio.gather(host.run(), liar.run(), other.run())
+    finally:
+        await host.close()
+    assert liar.lied and res == ["", "", ""]
+    assert re.search(rf"{liar.seat}'s answer after action \d+ is refused by the rules: "
+                     rf"{liar.seat}'s reveal of block \d+ .* does not open its commitment of "
+                     rf"epoch \d+: {liar.seat} lied", host.audit), host.audit
+    assert liar.lied.split(" ", 2)[2] not in " ".join(host.actions)
+    stops = [f for f in other.frames if f["type"] == "desync"]
+    assert stops and f"{liar.seat} lied" in stops[0]["reason"]
+    assert not [f for f in other.frames if f["type"] == "end"]
+    assert not [f for f in other.frames if f["type"] == "commit" and
+                f["action"][1] == "reveal" and f["action"][0] == liar.seat and
+                f["action"][2][0] == liar.lied.split()[2]]
+
+
+def test_a_heal_on_a_hidden_wizard_is_caught_at_the_casters_reveal() -> None:
+    """R115's queue for a spell target's type: a heal whose target is the (hidden) caster
+    itself, a wizard, is refused by its owner's state, accepted by the headless host as
+    far as some type could be healed, and caught when the caster is revealed right after
+    the declaration (R81 step 2), naming the player and the action."""
+    peers, whole = _play(1, "captain", True)
+    host = _peers(1)[""]
+    i = 0
+    while True:  # the first Elf cast whose caster the host never saw
+        a = whole[i]
+        if a.verb == "cast" and a.words[0] in MOVE_SPELLS and host.d["armies"][a.actor] == \
+                "elves" and not host.d["blocks"][f"{a.actor}.{a.words[1]}"]["type"]:
+            break
+        RS.apply(host, RS.seal(host, a).public if RS.seal(host, a) else a)
+        i += 1
+    cast = parse(f"{whole[i].actor} cast heal {whole[i].words[1]} @{whole[i].words[1]}")
+    mine = _peers(1)[whole[i].actor]
+    RS.keep_private(mine, whole[i].actor, bytes([int(whole[i].actor[1:])]) * 16)
+    for a in whole[:i]:
+        RS.apply(mine, a if a.actor == whole[i].actor else
+                 (RS.seal(mine, a).public if RS.seal(mine, a) else a))
+    assert "not a wizard or castle" in RS.why_illegal(mine, cast)
+    RS.apply(host, cast)
+    assert host.d["audit"][-1]["kind"] == "types"
+    with pytest.raises(IllegalAction, match=rf"{whole[i].actor}'s action {i + 1} '{cast}' was "
+                                            r"illegal: block \d+ is a \w+: heal is for a unit "
+                                            "that is not a wizard or castle"):
+        RS.apply(host, whole[i + 1])

@@ -118,3 +118,35 @@ def test_the_narrow_layout_and_the_team_game_in_the_app() -> None:
             assert scr.query_one("#wk-side").size.width == 40
 
     asyncio.run(run())
+
+
+def test_a_team_game_is_refused_on_a_lan_in_words() -> None:
+    """Allies' machines cannot show each other's blocks yet (R106, R111: each machine holds
+    only its own), so ``wizwar host`` and the host form refuse a team game before anyone
+    joins, naming R106; a game without teams is hosted as before."""
+    from net.cli import refusal
+    from wizwar_tui.cli import build_parser
+    from wizwar_tui.lobby import HostFormScreen
+
+    assert "R106" in RS.lan_refusal(RS.validate_options(TEAMS))
+    assert RS.lan_refusal(RS.validate_options({"players": 4})) == ""
+    p = build_parser({k: RS for k in ("play", "host", "selfplay")})
+    for argv, refused in ((["--teams", "P1+P3,P2+P4"], True), ([], False)):
+        args = p.parse_args(["host", "wizard-kings", "--players", "4", *argv])
+        from net.cli import prepare
+
+        prepare(p, args)
+        assert ("allies could not see each other's blocks" in refusal(args)) is refused
+
+    async def go() -> str:
+        app = WizWarApp(discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            form = HostFormScreen(game="wizard-kings", seats=4, options={"teams": "P1+P3,P2+P4",
+                                                                       "layout": "4-map"})
+            await app.push_screen(form)
+            await pilot.pause()
+            form.submit()
+            await pilot.pause()
+            return str(form.query_one("#host-error").render())
+
+    assert "R106" in asyncio.run(go())

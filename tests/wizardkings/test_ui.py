@@ -510,6 +510,11 @@ def test_watch_screen_shows_the_public_map_only() -> None:
     link = _Link(_WatchedGame(st, ["P1 deploy standard", "P2 deploy standard"]))
 
     class Host(App[None]):
+        def get_css_variables(self) -> dict[str, str]:  # the screens' ($panel-line)
+            from wizwar_tui.app import CSS_VARIABLES
+
+            return {**super().get_css_variables(), **CSS_VARIABLES}
+
         def on_mount(self) -> None:
             self.push_screen(games.ui("wizard-kings").watch_screen()(link))
 

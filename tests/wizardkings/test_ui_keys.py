@@ -5,7 +5,9 @@ counting the rules' game turns."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import tomllib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,32 @@ async def _mounted(pilot: Any, app: WizWarApp, scr: WizardKingsScreen) -> None:
         if app.screen is scr and scr.is_attached and scr.cursor:
             return
     raise AssertionError("the game screen was not mounted")
+
+
+@contextlib.asynccontextmanager
+async def _playing(st: Any, bots: tuple[str, ...] = ("P2",),
+                   ) -> AsyncIterator[tuple[WizWarApp, Any, WizardKingsScreen]]:
+    """The app at 120x40 with a mounted screen over ``st`` (:func:`_screen_on`):
+    (app, pilot, screen)."""
+    app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        scr = _screen_on(st, bots)
+        app.push_screen(scr)
+        await _mounted(pilot, app, scr)
+        yield app, pilot, scr
+
+
+@contextlib.asynccontextmanager
+async def _started(seed: int = 5, size: tuple[int, int] = (100, 30),
+                   ) -> AsyncIterator[tuple[WizWarApp, Any, WizardKingsScreen]]:
+    """The app with a new Wizard Kings game of ``seed`` started from it: (app, pilot,
+    screen)."""
+    app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+    async with app.run_test(size=size) as pilot:
+        scr = app.start_game(game="wizard-kings", seed=seed)
+        assert isinstance(scr, WizardKingsScreen)
+        await pilot.pause()
+        yield app, pilot, scr
 
 
 def test_four_players_play_on_the_four_map_layout() -> None:
@@ -102,11 +130,7 @@ def test_sea_transport_by_keys() -> None:
     st = S.load(_doc("sea-transport.toml"))
 
     async def run() -> None:
-        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
-        async with app.run_test(size=(120, 40)) as pilot:
-            scr = _screen_on(st, ("P2",))
-            app.push_screen(scr)
-            await _mounted(pilot, app, scr)
+        async with _playing(st) as (app, pilot, scr):
             scr.cursor = "1d6"
             await pilot.press("t")
             assert "no block" in str(scr.message) or "not a port" in str(scr.message)
@@ -131,11 +155,7 @@ def test_merge_by_keys_in_the_build_phase() -> None:
     st = S.load(_doc("allied-build-clash.toml"))
 
     async def run() -> None:
-        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
-        async with app.run_test(size=(120, 40)) as pilot:
-            scr = _screen_on(st, ("P2", "P3"))
-            app.push_screen(scr)
-            await _mounted(pilot, app, scr)
+        async with _playing(st, ("P2", "P3")) as (app, pilot, scr):
             assert scr.my_turn()
             scr.cursor = "1c2"
             await pilot.press("enter")  # select the hex's blocks
@@ -198,11 +218,7 @@ def test_a_route_into_a_full_port_warns_of_the_elimination() -> None:
     st = S.load(doc)
 
     async def run() -> None:
-        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
-        async with app.run_test(size=(120, 40)) as pilot:
-            scr = _screen_on(st, ("P2",))
-            app.push_screen(scr)
-            await _mounted(pilot, app, scr)
+        async with _playing(st) as (app, pilot, scr):
             scr.cursor = "1e7"
             await pilot.press("t")
             route = next(a.words[1] for a in scr.mode_actions() if a.words[1].endswith("1g8"))
@@ -224,11 +240,7 @@ def test_the_prompt_names_the_spell_waiting_for_a_dispel() -> None:
     RS.apply(st, RS.parse_action("P2 cast forced-march 1 @2,3"))
 
     async def run() -> None:
-        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
-        async with app.run_test(size=(120, 40)) as pilot:
-            scr = _screen_on(st, ("P2",))
-            app.push_screen(scr)
-            await _mounted(pilot, app, scr)
+        async with _playing(st) as (app, pilot, scr):
             assert scr.my_turn()
             hint = scr.hint()
             assert "P2.1 in 2f2 casts forced-march (level 2)" in hint and "p lets it work" in hint
@@ -246,11 +258,7 @@ def test_c_lists_the_elven_gates_and_tab_the_sea_transports() -> None:
     st = S.load(_doc("elven-gate.toml"))
 
     async def run() -> None:
-        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
-        async with app.run_test(size=(120, 40)) as pilot:
-            scr = _screen_on(st, ("P2",))
-            app.push_screen(scr)
-            await _mounted(pilot, app, scr)
+        async with _playing(st) as (app, pilot, scr):
             await pilot.press("c")
             gates = [a for a in scr.shown if a.words[:1] == ("elven-gate",)]
             assert gates and all(scr.session.why(a) == "" for a in gates[:5])
@@ -262,11 +270,7 @@ def test_c_lists_the_elven_gates_and_tab_the_sea_transports() -> None:
     st = S.load(_doc("sea-transport.toml"))
 
     async def run2() -> None:
-        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
-        async with app.run_test(size=(120, 40)) as pilot:
-            scr = _screen_on(st, ("P2",))
-            app.push_screen(scr)
-            await _mounted(pilot, app, scr)
+        async with _playing(st) as (app, pilot, scr):
             assert any(a.verb == "transport" for a in scr.shown)
 
     asyncio.run(run2())
@@ -278,13 +282,8 @@ async def test_a_refused_notation_line_closes_and_colon_opens_it_to_fix() -> Non
     from textual.widgets import Input
 
     from wizwar_tui.screens import HelpScreen
-    from wizwar_tui.wizardkings.game import WizardKingsScreen
 
-    app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        scr = app.start_game(game="wizard-kings", seed=5)
-        assert isinstance(scr, WizardKingsScreen)
-        await pilot.pause()
+    async with _started(5) as (app, pilot, scr):
         await pilot.press("colon")
         line = scr.query_one("#wk-line", Input)
         assert line.has_focus
@@ -308,13 +307,8 @@ async def test_every_panel_title_can_be_read() -> None:
     """Each panel's title on the game screen stands out from what is behind it (3:1 at
     least; the panels' dark grey lines, #444444, made their titles hard to read)."""
     from tests.readable import panel_titles, unreadable
-    from wizwar_tui.wizardkings.game import WizardKingsScreen
 
-    app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        scr = app.start_game(game="wizard-kings", seed=5)
-        assert isinstance(scr, WizardKingsScreen)
-        await pilot.pause()
+    async with _started(5, (120, 40)) as (app, pilot, scr):
         assert len(panel_titles(app.screen)) >= 2, panel_titles(app.screen)
         assert not unreadable(app.screen)
 
@@ -324,13 +318,9 @@ async def test_enter_at_deployment_plays_the_listed_deploy_in_a_networked_game()
     army"), was refused ("the standard army is deployed in full ... choose the listed
     deploy"); Enter plays that listed deploy (R112, R116), as it plays "deploy standard" in a
     local game."""
-    from wizwar_tui.wizardkings.game import MapView, WizardKingsScreen
+    from wizwar_tui.wizardkings.game import MapView
 
-    app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        scr = app.start_game(game="wizard-kings", seed=5)
-        assert isinstance(scr, WizardKingsScreen)
-        await pilot.pause()
+    async with _started(5) as (app, pilot, scr):
         scr.session.state.d["net"] = True  # as a networked peer's state (game.net)
         scr._legal = None  # (the screen's cache of the local game's listing)
         listed = [a for a in scr.session.legal_actions() if a.verb == "deploy"]
@@ -359,11 +349,7 @@ def test_a_typed_build_says_the_queued_orders_were_not_sent_and_refusals_stay_of
     assert st.d["phase"] == "build" and "P1" in RS.to_move(st)
 
     async def run() -> None:
-        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
-        async with app.run_test(size=(120, 40)) as pilot:
-            scr = _screen_on(st, ("P2",))
-            app.push_screen(scr)
-            await _mounted(pilot, app, scr)
+        async with _playing(st) as (app, pilot, scr):
             log = scr.query_one("#wk-log", RichLog)
             lines = len(log.lines)
             assert not scr.play("P1 fly to the moon") and not scr.play("P1 move 1 1a1")

@@ -16,7 +16,7 @@ from textual import _time, events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from core.arcomage import field as fld
@@ -25,6 +25,7 @@ from core.arcomage.data import SPELLS
 from core.arcomage.turn import cast_candidates
 from core.engine import IllegalAction
 from wizwar_tui.arcomage import render
+from wizwar_tui.footer import FittedFooter
 from wizwar_tui.gameui import GameScreenBase, ReflowLog
 from wizwar_tui.screens import HelpScreen, TooSmall
 
@@ -92,6 +93,14 @@ class FieldView(Static):
         if isinstance(screen, ArcoMageGameScreen):
             screen.move_cursor(dx, dy)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter (choose a hex) only while the game goes on (the footer offered it after
+        the host had closed the game)."""
+        screen = self.screen
+        if action == "choose" and isinstance(screen, ArcoMageGameScreen):
+            return not screen.ended()
+        return True
+
     def action_choose(self) -> None:
         """Choose the hex under the cursor."""
         screen = self.screen
@@ -108,6 +117,16 @@ class FieldView(Static):
                 screen.select_hex(h)
 
 
+FOOTER_PRIORITY = ("choose", "end", "pass", "help", "menu", "actions", "book", "spell_text",
+                   "command", "rival_book", "zoc")
+"""The footer's keys, most wanted first: a narrow window drops the last ones whole (at
+60x20 the footer was cut mid-word); ``?`` lists every key."""
+
+
+GAME_ACTIONS = frozenset({"actions", "end", "pass", "command"})
+"""The screen's keys that act in the game: not offered once it has ended."""
+
+
 class ArcoMageGameScreen(GameScreenBase):
     """One ArcoMage game over a session (a ``LocalSession`` against a bot, or a LAN game's
     ``NetSession`` with its link): the human is ``session.human``."""
@@ -122,9 +141,9 @@ class ArcoMageGameScreen(GameScreenBase):
     ArcoMageGameScreen #ac-stack { height: auto; border: round $warning; display: none; }
     /* the quiet panels' line (and title) in Wiz-War's panel blue: $panel is nearly the
        background, so their titles could not be read (in a browser tab above all) */
-    ArcoMageGameScreen #ac-log { height: 1fr; min-height: 0; border: round #5f87af; }
+    ArcoMageGameScreen #ac-log { height: 1fr; min-height: 0; border: round $panel-line; }
     ArcoMageGameScreen #ac-right { width: 1fr; min-width: 28; }
-    ArcoMageGameScreen #ac-players { height: auto; max-height: 60%; border: round #5f87af;
+    ArcoMageGameScreen #ac-players { height: auto; max-height: 60%; border: round $panel-line;
         overflow-y: auto; }
     ArcoMageGameScreen #ac-book { height: 1fr; min-height: 4; border: round $primary; }
     ArcoMageGameScreen #ac-actions { height: 1fr; min-height: 4; border: round $success; }
@@ -205,7 +224,7 @@ class ArcoMageGameScreen(GameScreenBase):
         yield Static(id="ac-status")
         yield Input(placeholder="notation, e.g. cast firebolt @P2 · Esc closes", id="ac-cmd",
                     select_on_focus=False)  # a reopened line is fixed, not replaced
-        yield Footer(show_command_palette=False)
+        yield FittedFooter(show_command_palette=False, priority=FOOTER_PRIORITY)
         yield TooSmall("ArcoMage")
 
     def on_mount(self) -> None:
@@ -319,6 +338,7 @@ class ArcoMageGameScreen(GameScreenBase):
         reject = self.lan.take_reject() if hasattr(self.lan, "take_reject") else ""
         if reject:
             self.say(f"Not allowed: {reject}")
+        self.refresh_bindings()  # the footer offers what can be done now (ended: less)
         if self.session.started:
             self.draw()
             if self.session.over:
@@ -670,6 +690,7 @@ class ArcoMageGameScreen(GameScreenBase):
         if self.over_shown or not self.session.over:
             return
         self.over_shown = True
+        self.refresh_bindings()  # the footer no longer offers the game's keys
         self.draw()
         from wizwar_tui.arcomage.screens import GameOverScreen
 
@@ -1024,12 +1045,21 @@ class ArcoMageGameScreen(GameScreenBase):
         self.query_one("#ac-right").display = not narrow or self.panels_shown
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Letter keys go to the notation line while it is open."""
+        """Letter keys go to the notation line while it is open; once the game has ended
+        (over, or a LAN game the host closed or that is lost) the keys that act in it are
+        not offered, only what can still be done: leave, the help, looking at the books
+        and the field (a fresh user's joiner was still offered End turn and Pass)."""
         if self.is_mounted and action not in ("cancel",):
             cmd = self.query_one("#ac-cmd", Input)
             if cmd.display and cmd.has_focus:
                 return False
+        if action in GAME_ACTIONS and self.ended():
+            return False
         return True
+
+    def ended(self) -> bool:
+        """The game cannot go on: it is over, or its LAN game stopped (:meth:`lan_down`)."""
+        return bool(self.session.started and self.session.over) or self.lan_down()
 
     @work(exclusive=True, group="choose")
     async def action_menu(self) -> None:

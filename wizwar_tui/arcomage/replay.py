@@ -30,7 +30,7 @@ class ArcoMageReplayScreen(ReplayScreen):
     ArcoMageReplayScreen #ar-left { width: auto; }
     ArcoMageReplayScreen #ar-field { width: auto; height: auto; }
     ArcoMageReplayScreen #ar-right { width: 1fr; }
-    ArcoMageReplayScreen #ar-players { height: auto; border: round #5f87af; }
+    ArcoMageReplayScreen #ar-players { height: auto; border: round $panel-line; }
     """
 
     def compose_game(self) -> Iterator[Widget]:

@@ -90,7 +90,7 @@ class SpellsScreen(Screen[None]):
 
     DEFAULT_CSS = """
     SpellsScreen #sp-list { width: 46; border: round $primary; }
-    SpellsScreen #sp-text { width: 1fr; border: round #5f87af; padding: 0 1; }
+    SpellsScreen #sp-text { width: 1fr; border: round $panel-line; padding: 0 1; }
     """
     BINDINGS = [Binding("escape,q,S", "close", "Close")]
 
@@ -228,7 +228,7 @@ class BookScreen(Screen[None]):
 
     DEFAULT_CSS = """
     BookScreen #bk-list { width: 56; border: round $primary; }
-    BookScreen #bk-text { width: 1fr; border: round #5f87af; padding: 0 1; }
+    BookScreen #bk-text { width: 1fr; border: round $panel-line; padding: 0 1; }
     BookScreen #bk-status { height: auto; background: $panel; }
     """
     BINDINGS = [

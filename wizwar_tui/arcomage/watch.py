@@ -27,8 +27,8 @@ class WatchScreen(Screen[None]):
     WatchScreen #aw-top { height: 1; background: $boost; }
     WatchScreen #aw-left { width: auto; }
     WatchScreen #aw-side { width: 1fr; min-width: 24; }
-    WatchScreen #aw-players { height: auto; border: round #5f87af; }
-    WatchScreen #aw-log { height: 1fr; border: round #5f87af; }
+    WatchScreen #aw-players { height: auto; border: round $panel-line; }
+    WatchScreen #aw-log { height: 1fr; border: round $panel-line; }
     """
 
     def __init__(self, link: LanLink) -> None:

@@ -178,12 +178,12 @@ class WizardKingsScreen(GameScreenBase):
     DEFAULT_CSS = """
     WizardKingsScreen #wk-top { height: 1; background: #1f2a33; color: #e0e0e0; }
     WizardKingsScreen #wk-main { height: 1fr; }
-    WizardKingsScreen #wk-mapbox { width: 1fr; border: round #5f87af; }
+    WizardKingsScreen #wk-mapbox { width: 1fr; border: round $panel-line; }
     WizardKingsScreen #wk-side { width: 40; }
-    WizardKingsScreen #wk-status { height: auto; border: round #5f87af; }
-    WizardKingsScreen #wk-hex { height: auto; max-height: 12; border: round #5f87af; }
-    WizardKingsScreen #wk-actions { height: 1fr; min-height: 4; border: round #5f87af; }
-    WizardKingsScreen #wk-log { height: 1fr; min-height: 4; border: round #5f87af; }
+    WizardKingsScreen #wk-status { height: auto; border: round $panel-line; }
+    WizardKingsScreen #wk-hex { height: auto; max-height: 12; border: round $panel-line; }
+    WizardKingsScreen #wk-actions { height: 1fr; min-height: 4; border: round $panel-line; }
+    WizardKingsScreen #wk-log { height: 1fr; min-height: 4; border: round $panel-line; }
     WizardKingsScreen #wk-prompt { height: auto; max-height: 3; background: #262626; }
     WizardKingsScreen #wk-line { display: none; }
     WizardKingsScreen #wk-line.-open { display: block; }
@@ -1454,6 +1454,8 @@ def event_words(e: Any) -> str:
                 "the spell fails" if d["success"] else "no effect")
         if k == "victory":
             return f"Victory: {d['winner']} ({d['how']})"
+        if k == "commitments":  # fresh commitments on a LAN (R113)
+            return f"{d['player']} commits to {len(d['blocks'])} block(s) (R113)"
         if k == "revealed":  # a battle's or a spell's reveal (R55, R114)
             return f"  {d['player']} reveals " + ", ".join(
                 f"{b} {t} {s}" for b, t, s in d["blocks"])

@@ -44,11 +44,11 @@ class WizardKingsReplayScreen(ReplayScreen):
                  "↑↓hl map · ←→ step · [] turn · t jump · space play · v seen as · q back")
     DEFAULT_CSS = """
     WizardKingsReplayScreen #wkr-main { height: 1fr; }
-    WizardKingsReplayScreen #wkr-mapbox { width: 1fr; border: round #5f87af; }
+    WizardKingsReplayScreen #wkr-mapbox { width: 1fr; border: round $panel-line; }
     WizardKingsReplayScreen #wkr-side { width: 40; }
-    WizardKingsReplayScreen #wkr-status { height: auto; border: round #5f87af; }
+    WizardKingsReplayScreen #wkr-status { height: auto; border: round $panel-line; }
     WizardKingsReplayScreen #wkr-info { height: auto; }
-    WizardKingsReplayScreen #log { height: 1fr; border: round #5f87af; }
+    WizardKingsReplayScreen #log { height: 1fr; border: round $panel-line; }
     WizardKingsReplayScreen #wkr-map { width: auto; height: auto; }
     """
 

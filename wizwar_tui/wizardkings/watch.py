@@ -27,10 +27,10 @@ class WatchScreen(Screen[None]):
     DEFAULT_CSS = """
     WatchScreen #wkw-top { height: 1; background: #1f2a33; color: #d0d0d0; }
     WatchScreen #wkw-main { height: 1fr; }
-    WatchScreen #wkw-scroll { width: 1fr; border: round #5f87af; }
+    WatchScreen #wkw-scroll { width: 1fr; border: round $panel-line; }
     WatchScreen #wkw-side { width: 36; }
-    WatchScreen #wkw-players { height: auto; border: round #5f87af; }
-    WatchScreen #wkw-log { height: 1fr; border: round #5f87af; }
+    WatchScreen #wkw-players { height: auto; border: round $panel-line; }
+    WatchScreen #wkw-log { height: 1fr; border: round $panel-line; }
     WatchScreen #wkw-map { width: auto; height: auto; }
     """
 

@@ -139,7 +139,8 @@ class GameBoard(Board):
 
 
 #: the keys that open an input, and their actions (run as the key arrives: GameScreen.on_key)
-OPENERS = {"colon": "command", "a": "actions"}
+OPENERS = {"a": "actions"}
+"""Keys besides ``:`` that open an input at once (:meth:`GameScreen.on_key`)."""
 
 
 class GameScreen(GameScreenBase):
@@ -1603,36 +1604,27 @@ class GameScreen(GameScreenBase):
             self.do(got)
 
     def on_key(self, event: events.Key) -> None:
-        """Keys typed right after ``:`` or ``a`` under load were lost (issue 12): Textual
-        hands each key to the widget focused when it arrives, and runs a binding only when
-        the key has bubbled up to the app, so the keys behind ``:`` were already on their
-        way through the board when the command line opened. Here, in the order they were
-        typed: ``:`` and ``a`` open their input at once (not later, at the app), and a
-        printable key that comes through the board after that goes to the command line or
-        the actions menu's filter instead of being lost or taken for a game key."""
-        if not event.is_printable or not event.character:
-            return
+        """Keys typed right after ``:`` or ``a`` under load were lost (issue 12): the
+        shared :meth:`notation_key` opens the command line (``:``) or the actions menu
+        (``a``) at once and sends the printable keys that come through the board after that
+        to the line, or (:meth:`early_key`) to the actions menu's filter, instead of losing
+        them or taking them for game keys."""
+        self.notation_key(event, self.query_one("#cmd", Input), "command", OPENERS)
+
+    def early_key(self, character: str) -> bool:
+        """A key typed while the actions menu opens goes to its filter: into the menu once
+        it is up, else kept (:attr:`early`) for it; True when taken."""
         top = self.app.screen
-        cmd = self.query_one("#cmd", Input)
         if self.early is not None and not any(w.group == "choose" and not w.is_finished
                                               for w in self.workers):
             self.early = None  # the menu's worker never ran (cancelled): keys are keys
         if top is not self and isinstance(top, ChoiceScreen) and top.filterable:
-            top.take_early(event.character)
-        elif top is self and self.early is not None:
-            self.early.append(event.character)
-        elif top is self and cmd.display and self.focused is cmd:
-            cmd.insert_text_at_cursor(event.character)
-        elif top is self and event.key in OPENERS and self.check_action(OPENERS[event.key],
-                                                                         ()) is True:
-            event.stop()
-            event.prevent_default()
-            getattr(self, f"action_{OPENERS[event.key]}")()
-            return
-        else:
-            return
-        event.stop()
-        event.prevent_default()
+            top.take_early(character)
+            return True
+        if top is self and self.early is not None:
+            self.early.append(character)
+            return True
+        return False
 
     def _describe(self, a: Action) -> str:
         text = str(a).split(" ", 1)[1]

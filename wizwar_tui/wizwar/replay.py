@@ -97,6 +97,7 @@ class WizWarReplayScreen(ReplayScreen):
                 yield StackPanel(id="stack")
             with Vertical(id="right"):
                 yield Static(id="info-side")  # the last and next actions on short windows
+                yield StackPanel(id="stack-side")  # the stack where the board has no room
                 yield PlayersPanel(id="players")
                 yield HandsPanel(id="hand")
                 yield ReplayLog(id="log", wrap=True, markup=False, auto_scroll=True,
@@ -107,8 +108,10 @@ class WizWarReplayScreen(ReplayScreen):
         self.query_one("#players").border_title = "Players"
         self.query_one("#hand").border_title = "Hand"
         self.query_one("#stack").border_title = "Stack"
-        for panel in (PlayersPanel, StackPanel):
-            self.query_one(panel).ascii_only = self.ascii_only
+        self.query_one("#stack-side").border_title = "Stack"
+        self.query_one(PlayersPanel).ascii_only = self.ascii_only
+        for stack in self.query(StackPanel).results(StackPanel):
+            stack.ascii_only = self.ascii_only
 
     def draw_game(self, st: Any) -> None:
         """The board and panels after action ``n``, as the seat seen as sees them."""
@@ -128,7 +131,7 @@ class WizWarReplayScreen(ReplayScreen):
         else:
             hands = [(self.seat, v.hand)]
         self.query_one(HandsPanel).show(hands)
-        self.query_one(StackPanel).show(v)
+        self.place_stack(v)
         for info in self.query("#info, #info-side").results(Static):
             info.update(self.info_text())
 
@@ -156,6 +159,42 @@ class WizWarReplayScreen(ReplayScreen):
                and h >= heads[1] + bh + rows)
         self.set_class(rim, "-rim")
         board.set_scale(board.scale, rim_labels=rim)
+
+    def place_stack(self, v: View) -> None:
+        """Draw the stack where it hides no board row (as the game screen does): under the
+        board where it has room, else at the top of the right column (``-stack-side``: the
+        log gives up rows). At 80x24 a 4-player board's last row was under the Stack panel
+        and its first scrolled out of sight (fresh-user trial)."""
+        below = self.query_one("#stack", StackPanel)
+        side = self.query_one("#stack-side", StackPanel)
+        below.show(v)
+        side.show(v)
+        narrow = self.app.has_class("-narrow")  # one column: the board's, or the panels'
+        side_mode = bool(v.stack) and not narrow and (self.has_class("-rim")
+                                                      or not self.stack_fits_below(v))
+        below.display = bool(v.stack) and not side_mode
+        side.display = side_mode
+        self.set_class(side_mode, "-stack-side")
+
+    def stack_fits_below(self, v: View) -> bool:
+        """True when the Stack panel under the board leaves every board row in sight: the
+        header, the ruler, the board, the square's lines, the stack's lines (wrapped to the
+        column), the status line and the footer within the window's height."""
+        st = self.state
+        if st is None:
+            return True
+        _w, h = self.app.size
+        board = self.query_one(ReplayBoard)
+        _bw, bh = render.board_size(v, board.scale)
+        margins = 2 if self.app.has_class("-wide") else 0
+        width = max(10, (self.query_one("#left").size.width or 46) - 2)
+        lines = render.stack_lines(v, self.ascii_only)
+        stack = 1 + sum(max(1, -(-t.cell_len // width)) for t in lines)
+        keys = self.query_one(KeysFooter).styles.height
+        rows = keys.cells if keys is not None and keys.cells is not None else 1
+        head = len(self.head_text(st).plain.splitlines())
+        info = 0 if self.app.has_class("-short") else 2
+        return head + 1 + margins + bh + info + stack + 1 + rows <= h
 
     def show_squares(self, squares: list[tuple[int, int]]) -> None:
         """Scroll the board (a short window) so the last action's squares are in sight."""

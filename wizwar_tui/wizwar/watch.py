@@ -28,9 +28,9 @@ class WatchScreen(Screen[None]):
     #watch-main { height: 1fr; }
     #watch-scroll { width: auto; max-width: 70%; height: 100%; }
     #watch-side { width: 1fr; min-width: 24; }
-    #watch-players { height: auto; border: round #5f87af; }
+    #watch-players { height: auto; border: round $panel-line; }
     #watch-stack { height: auto; border: round #ff875f; }
-    #watch-log { height: 1fr; border: round #5f87af; }
+    #watch-log { height: 1fr; border: round $panel-line; }
     .-narrow #watch-main { layout: vertical; }
     .-narrow #watch-scroll { width: 100%; max-width: 100%; height: 3fr; }
     .-narrow #watch-side { width: 100%; height: 2fr; }
