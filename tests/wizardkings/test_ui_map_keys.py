@@ -295,7 +295,7 @@ def test_the_footer_drops_whole_hints_and_keeps_help_and_menu() -> None:
     ``q Menu`` among them, the least needed left out; at 120 columns all of them."""
     from textual.widgets._footer import FooterKey
 
-    from wizwar_tui.wizardkings.game import FittingFooter
+    from wizwar_tui.footer import FittedFooter, KeysFooter
 
     async def run(size: tuple[int, int]) -> list[str]:
         app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
@@ -304,9 +304,9 @@ def test_the_footer_drops_whole_hints_and_keeps_help_and_menu() -> None:
             app.push_screen(scr)
             await _mounted(pilot, app, scr)
             await pilot.pause(0.2)
-            foot = scr.query_one(FittingFooter)
-            keys = list(foot.query(FooterKey))
-            assert sum(FittingFooter.key_width(k) for k in keys) <= size[0]
+            foot = scr.query_one(FittedFooter)
+            keys = [k for k in foot.query(FooterKey) if k.display]
+            assert sum(KeysFooter.key_width(k) for k in keys) <= size[0]
             return [k.action for k in keys]
 
     small = asyncio.run(run((80, 24)))

@@ -20,15 +20,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.geometry import Region
-from textual.widget import Widget
-from textual.widgets import Footer, Input, OptionList, RichLog, Static
-from textual.widgets._footer import FooterKey
+from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from core.engine import IllegalAction
 from core.rng import Rng
 from core.session import LocalSession
 from core.wizardkings.actions import Action, NotationError, parse
+from wizwar_tui.footer import FittedFooter
 from wizwar_tui.gameui import GameScreenBase
 from wizwar_tui.saves import LogFile, new_log, now_text
 from wizwar_tui.screens import HelpScreen, TooSmall
@@ -89,40 +88,10 @@ def hanging(text: str, width: int) -> str:
                                     break_on_hyphens=False))
 
 
-class FittingFooter(Footer):
-    """The keys footer on one line, whole hints only: where they do not all fit, the least
-    needed go first (:data:`DROP_FIRST`), never ``? Help`` nor ``q Menu`` (trialWK 13: at
-    80x24 it read ``? Hel▏^p palette`` and ``q Menu`` was gone)."""
-
-    #: actions whose keys are left out first, in this order, when the line is too short
-    DROP_FIRST = ("command_palette", "hex_info", "notation", "end", "actions", "enter")
-
-    _fitted_for = 0
-
-    @staticmethod
-    def key_width(key: Widget) -> int:
-        """Columns one key takes (``" ? Help "``)."""
-        if isinstance(key, FooterKey):
-            return len(key.key_display) + 2 + (len(key.description) + 1
-                                                if key.description else 0)
-        return 0
-
-    def compose(self) -> ComposeResult:
-        """Textual's keys, the least needed dropped until the rest fit the width."""
-        keys = list(super().compose())
-        width = self.size.width or self.app.size.width
-        self._fitted_for = width
-        for action in self.DROP_FIRST:
-            if sum(self.key_width(k) for k in keys) <= width:
-                break
-            keys = [k for k in keys if getattr(k, "action", "") != action]
-        self.styles.grid_size_columns = max(1, len(keys))
-        yield from keys
-
-    def on_resize(self) -> None:
-        """A new width: the keys chosen again."""
-        if self.size.width and self.size.width != self._fitted_for:
-            self.refresh(recompose=True)
+#: The footer's keys, most wanted first: where the line is too short the last go first,
+#: never ``? Help`` nor ``q Menu`` (trialWK 13: at 80x24 it read ``? Hel▏^p palette``).
+FOOTER_PRIORITY = ("menu", "help", "enter", "actions", "end", "notation", "hex_info",
+                   "command_palette")
 
 
 class MapScroll(ScrollableContainer, can_focus=False, inherit_bindings=False):
@@ -240,7 +209,7 @@ class WizardKingsScreen(GameScreenBase):
         yield Input(placeholder="an action in the notation, e.g. P1 move 3 1c4-1d4 "
                                 "(Esc closes)", id="wk-line",
                     select_on_focus=False)  # a reopened line is fixed, not replaced
-        yield FittingFooter()
+        yield FittedFooter(priority=FOOTER_PRIORITY)
         yield TooSmall()
 
     def on_mount(self) -> None:
