@@ -316,3 +316,26 @@ def test_the_footer_drops_whole_hints_and_keeps_help_and_menu() -> None:
         assert "help" in acts and "menu" in acts
     assert "command_palette" not in small and "command_palette" in wide
     assert set(narrow) < set(small) <= set(wide)
+
+
+def test_the_turn_panel_during_a_regroup_shows_the_battle_over() -> None:
+    """trialWK 9, R72: once the battle is won, the Turn panel says it is over and who
+    regroups, not the last round's step and firing order."""
+    st = S.load(_doc("regroup-out.toml"))
+    RS.apply(st, RS.parse_action("P1 retreat 1 2a4"))  # the attacker's last unit leaves
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            session = LocalSession(RS, st, "P2", ("P1",), seed=1,
+                                   options=RS.validate_options({}))
+            scr = WizardKingsScreen(session=session, seed=1, bot_delay=0)
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            assert any(a.verb == "regroup" for a in scr.legal())
+            panel = str(scr.status_text(scr.view()))
+            assert "Battle in 2b4 over: P2 holds it" in panel and "regroup (R72): P2" in panel
+            assert "step" not in panel and ">A-" not in panel and "round 2" not in panel
+            assert "Regroup" in scr.hint()
+
+    asyncio.run(run())
