@@ -52,10 +52,15 @@ LEGEND = (
     ("r = H %", "flags: river hex, road hex, henge, shoal hex"),
     ("~ = ^ P W : %", "hexsides: river bank, bridge, mountain ridge, pass, waterfall, "
                       "water, shoal"),
-    ("#ran3", "your block: a ranger of strength 3 (block marks in the owner's colour)"),
-    ("##7", "an enemy block: its colour and label only"),
-    ("### / #5", "a stack: one mark per block (5 blocks); i shows the hex in full"),
+    ("#ran3", "your block: a ranger of strength 3 (block marks in the owner's colour; "
+              "# yours and your allies', x any other player's, so sides differ without "
+              "colour too)"),
+    ("x#7", "an enemy block: its colour and label only"),
+    ("### / #5 / xx", "a stack: one mark per block (5 blocks); i shows the hex in full"),
 )
+#: The legend's block marks outside ASCII (render.MARKS).
+_UNICODE_MARKS = {"#ran3": "\u25aeran3", "x#7": "\u25af#7",
+                  "### / #5 / xx": "\u25ae\u25ae\u25ae / \u25ae5 / \u25af\u25af"}
 
 
 def unit_lines() -> list[str]:
@@ -111,6 +116,9 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
         parts.append(f"  [b]{escape(k)}[/b]  {escape(what)}")
     parts += ["", "[b]The map[/b]"]
     for k, what in LEGEND:
+        if not ascii_only and k in _UNICODE_MARKS:  # the marks the map draws
+            k = _UNICODE_MARKS[k]
+            what = what.replace("# yours", "\u25ae yours").replace("x any", "\u25af any")
         parts.append(f"  [b]{escape(k)}[/b]  {escape(what)}")
     parts += ["", "[b]Terms[/b]"]
     for k, what in TERMS:
