@@ -475,10 +475,13 @@ def replay(loaded: Loaded, upto: int | None = None) -> Any:
 
 def result_text(outcome: Outcome | None) -> str:
     """An outcome in words for a list or a header: ``P1 won`` (``P1+P3 won``, a team),
-    ``no winner`` (a draw), ``unfinished`` (None, or a game not over)."""
+    ``a draw`` (the game's own word for it), ``no winner`` (over, no winner and no draw),
+    ``unfinished`` (None, or a game not over)."""
     if outcome is None or not outcome.over:
         return "unfinished"
-    return f"{'+'.join(outcome.winners)} won" if outcome.winners else "no winner"
+    if outcome.winners:
+        return f"{'+'.join(outcome.winners)} won"
+    return "a draw" if outcome.draw else "no winner"
 
 
 def check_result(loaded: Loaded, state: Any) -> None:

@@ -628,3 +628,14 @@ def test_the_wordings(tmp_path: Path) -> None:
     with pytest.raises(log.LogError) as exc:
         log.read(log.encode(h) + log.encode(full.records[0]))
     assert "None" not in str(exc.value) and "names no ruleset" in str(exc.value)
+
+
+def test_result_text_calls_a_draw_a_draw() -> None:
+    """The saved-games list and the replay's header said ``no winner`` where the game said
+    "A draw" (trialWK finding 14); an outcome the rules call a draw is ``a draw``."""
+    from core.engine import Outcome
+
+    assert log.result_text(Outcome(True, (), True, "turn-limit", "")) == "a draw"
+    assert log.result_text(Outcome(True, (), False, "", "")) == "no winner"
+    assert log.result_text(Outcome(True, ("P1", "P3"), False, "", "")) == "P1+P3 won"
+    assert log.result_text(Outcome()) == "unfinished"

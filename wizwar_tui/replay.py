@@ -85,6 +85,7 @@ class Replay:
         marks: ``(round, active seat)`` after ``n`` actions, for ``n`` in ``0..total``.
         turn_starts: the ``n`` at which each turn begins (turn ``k`` at ``turn_starts[k-1]``).
         final_winner: the winner after the last action ("" when none).
+        final_draw: the rules call the end a draw (the header says "a draw", as the game did).
         sealed: per action number, ``(seats that knew it whole, its public form)`` for an
             action with fields secret to other seats (``Ruleset.seal``): a seat's view
             shows that seat the public form (until "everyone").
@@ -120,6 +121,7 @@ class Replay:
         self.marks: list[tuple[int, str]] = []
         self.turn_starts: list[int] = [0]
         self.final_winner = ""
+        self.final_draw = False  # the rules call the end a draw (the game said "A draw")
         self._start = start
         self._advance = advance
         self._restore = restore
@@ -164,7 +166,9 @@ class Replay:
                 self._saved[n] = (wire(st), self._note(st))
         del self.actions[len(self.events):]
         last = st if not self.problem else self.at(self.total)
-        self.final_winner = winner_text(self.ruleset.result(last))
+        outcome = self.ruleset.result(last)
+        self.final_winner = winner_text(outcome)
+        self.final_draw = outcome.over and outcome.draw
         said = self.end_winner
         if self.ended and not self.problem and said and said != self.final_winner:
             self.mismatch = (f"the end record says {said if said != '-' else 'no-one'} won, "
@@ -196,7 +200,7 @@ class Replay:
         return bisect.bisect_right(self.turn_starts, n)
 
     def result(self) -> str:
-        """``P1 won``, ``no winner`` or ``unfinished``: the result the rules give for the
+        """``P1 won``, ``a draw``, ``no winner`` or ``unfinished``: the result the rules give for the
         last state replayed, never the end record's (a log's result is not trusted:
         :attr:`mismatch` says when the end record's disagrees); ``unverified`` when a
         finished log stops replaying before its end."""
@@ -205,7 +209,9 @@ class Replay:
             return "unverified"
         if winner and winner != "-":
             return f"{winner} won"
-        return "no winner" if winner == "-" else "unfinished"
+        if winner == "-":
+            return "a draw" if self.final_draw else "no winner"
+        return "unfinished"
 
     def players_text(self) -> str:
         """``P1 Ann vs P2 bob`` (just the seats when unnamed); a team game by sides:
@@ -615,13 +621,13 @@ class ReplayScreen(Screen[None]):
         t = Text(no_wrap=True, overflow="ellipsis")
         if self.n:
             t.append(f"last {self.n}. ", "dim")
-            t.append(str(rp.actions[self.n - 1]), "bold")
+            t.append(str(self.seen_action(self.n)), "bold")
         else:
             t.append("the start of the game", "dim")
         t.append("\n")
         if self.n < rp.total:
             t.append(f"next {self.n + 1}. ", "dim")
-            t.append(str(rp.actions[self.n]))
+            t.append(str(self.seen_action(self.n + 1)))
         else:
             t.append("the end of the log", "dim")
         return t
@@ -664,14 +670,20 @@ class ReplayScreen(Screen[None]):
         """Tab (board/panels) only in narrow windows."""
         return action != "panels" or self.app.has_class("-narrow")
 
-    def action_line(self, n: int) -> Text:
-        """Action ``n`` as a log line: as the seat seen as knew it (the public form of a
-        sealed action the seat did not know whole; everyone's view shows it whole)."""
+    def seen_action(self, n: int) -> Any:
+        """Action ``n`` (1-based) as the seat seen as knew it: the public form of a sealed
+        action the seat did not know whole (``Ruleset.seen_by_others``); everyone's view
+        shows it whole. Every text of the replay that names an action goes through this
+        (the log panel and the last/next line, trial finding 5)."""
         a = self.replay.actions[n - 1]
         sealed = self.replay.sealed.get(n)
         if sealed is not None and self.seat != EVERYONE and self.seat not in sealed[0]:
             a = sealed[1]
-        return Text(f"{n:>4}. {a}", "dim")
+        return a
+
+    def action_line(self, n: int) -> Text:
+        """Action ``n`` as a log line: as the seat seen as knew it (:meth:`seen_action`)."""
+        return Text(f"{n:>4}. {self.seen_action(n)}", "dim")
 
     def sync_log(self) -> None:
         """The log panel holds the events of the actions up to ``n``: one action appended

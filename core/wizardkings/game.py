@@ -839,6 +839,21 @@ def hit_one(g: Dict, b: str, events: list[Event]) -> None:
     if blk["strength"] <= 0:
         blk["strength"] = 1
         eliminate(g, b, "hits", events)
+    else:
+        remember(g, b)
+
+
+def remember(g: Dict, b: str) -> None:
+    """Block ``b``, revealed in the battle being fought, changed strength (a hit, a spell's
+    step cost, a heal): every view keeps its last revealed values as ``seen`` (R111), so
+    when it stands up again (or retreats) it is remembered at this strength, not at the
+    strength it was revealed with. A peer that does not know its type keeps ``seen`` as it
+    was (a block in a battle is revealed to all, so this does not happen there).
+
+    Source: rules.md R111 (trial finding 2)."""
+    blk = g["blocks"][b]
+    if blk["type"] and blk["strength"] > 0:
+        blk["seen"] = [blk["type"], blk["strength"]]
 
 
 def rating(g: Dict, b: str) -> int:

@@ -22,7 +22,10 @@ from core.engine import (
     Stage,
 )
 
-RULES_VERSION = 1
+#: Raised whenever a log of the older version would replay to another state. 2: a block's
+#: ``seen`` values follow its strength while it is revealed in a battle (hits, spell step
+#: costs, heals; R111), so the state (and a LAN's public hash) after a surviving hit differs.
+RULES_VERSION = 2
 
 def parse_teams(text: str, players: int) -> list[list[str]]:
     """The ``teams`` option (R105): ``P1+P3,P2+P4`` as ``[["P1", "P3"], ["P2", "P4"]]``;

@@ -830,6 +830,7 @@ def v_cast(st: G.State, a: Action) -> list[Event]:
         raise IllegalAction(f"{slug} takes no target")
     events: list[Event] = []
     g["blocks"][b]["strength"] -= level
+    G.remember(g, b)  # R111: the caster's strength after paying is what everyone saw
     bt["acted"].append(b)
     events.append(G.ev("spell_declared", block=b, spell=slug, target=target))
     events.append(G.ev("steps_paid", block=b, steps=level))
@@ -909,6 +910,7 @@ def _effect(st: G.State, sp: Dict, events: list[Event]) -> None:
         events.append(G.ev("bloodlust", side=mine))
     elif g["blocks"][target]["state"] == "map":
         g["blocks"][target]["strength"] += 1
+        G.remember(g, target)
         events.append(G.ev("healed", block=target))
 
 
@@ -1179,6 +1181,7 @@ def v_dispel(st: G.State, a: Action) -> list[Event]:
         raise IllegalAction("Dispel needs your wizard of strength 2 or more in this battle (R78)")
     events: list[Event] = []
     g["blocks"][w]["strength"] -= 1
+    G.remember(g, w)
     level = SPELLS[sp["slug"]][1]
     die = G.roll(st, 1)[0]
     ok = die - level >= 3

@@ -204,3 +204,36 @@ def test_broken_river_banks_and_a_missing_seam_road_are_refused(
     (d / "map1.toml").write_text(src.replace('path = ["a4", "b4",', 'path = ["b4",', 1))
     with pytest.raises(MapError, match="no road passes through a4"):
         Board("1-map", [1])
+
+
+def test_last_seen_is_the_strength_a_block_stood_up_with() -> None:
+    """R111: every view keeps a block's last revealed values as ``seen``. A block hit down
+    in a battle (or paying a spell's steps) and surviving is remembered at the strength it
+    had when its battle ended, not at the strength it was revealed with (trial finding 2:
+    ``hidden (last seen: orc 4)`` after ``P2.10 loses a step (strength 3)``)."""
+    st = RS.new_game(RS.validate_options({"turn_limit": 10}), 7)
+    fighters: dict[str, list[str]] = {}
+    lowered: set[str] = set()  # blocks that lost a step in the battle being fought
+    checked = 0
+    for _ in range(4000):
+        if RS.result(st).over:
+            break
+        events = RS.apply(st, RS.bot_act(st, RS.to_move(st)[0], "captain"))
+        g = st.d
+        for e in events:
+            if e.kind == "battle_started":
+                fighters[e.data["hex"]] = list(e.data["blocks"])
+            elif e.kind in ("hit", "steps_paid"):
+                lowered.add(e.data["block"])
+            elif e.kind == "battle_ended":
+                for b in fighters.pop(e.data["hex"], []):
+                    x = g["blocks"][b]
+                    if x["state"] != "map":
+                        continue
+                    assert x["seen"] == [x["type"], x["strength"]], (b, x)
+                    other = next(p for p in g["players"] if p != x["owner"])
+                    them = RS.view(st, other)["blocks"][b]
+                    assert them["seen"] == [x["type"], x["strength"]], (b, them)
+                    checked += b in lowered
+                lowered = set()
+    assert checked >= 2, "no block survived a battle after losing a step"

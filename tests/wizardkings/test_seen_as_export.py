@@ -43,3 +43,25 @@ def test_export_seen_as_p1_hides_the_bots_orders() -> None:
     # P1's own orders stay whole: he knew them
     assert [x for x in seen.splitlines() if x.startswith("P1 build")] == \
         [x for x in whole.splitlines() if x.startswith("P1 build")]
+
+
+def test_replay_last_and_next_lines_seen_as_p1_hide_the_bots_orders() -> None:
+    """The replay's bottom line ("last N." / "next N.") shows P2's build order in its
+    sealed form to P1, as the log panel does (trial finding 5); P2 and everyone see it whole."""
+    from wizwar_tui import replay
+    from wizwar_tui.wizardkings.replay import WizardKingsReplayScreen
+
+    rp = replay.from_log("game.wwlog", _local_log(3, 4000))
+    n = next(i + 1 for i, a in enumerate(rp.actions)
+             if str(a).startswith("P2 build ") and re.search(r"[a-z]+@\w+:\d|=\d+:\d", str(a)))
+    scr = WizardKingsReplayScreen(rp, seat="P1")
+    for at in (n, n - 1):  # "last n." and "next n."
+        scr.n = at
+        text = scr.info_text().plain
+        line = next(x for x in text.splitlines() if f"{n}. " in x)
+        assert "P2 build" in line and not re.search(r"[a-z]+@\w+:\d|=\d+:\d", line), line
+        assert scr.action_line(n).plain.endswith(line.split(f"{n}. ", 1)[1])
+    scr.seat = "P2"
+    assert str(rp.actions[n - 1]) in scr.info_text().plain
+    scr.seat = replay.EVERYONE
+    assert str(rp.actions[n - 1]) in scr.info_text().plain

@@ -593,3 +593,47 @@ def test_a_path_naming_the_hex_left_says_what_a_path_is() -> None:
     why = RS.why_illegal(st, f"P1 move {blk['label']} {blk['at']}-{blk['at']}")
     assert why == (f"the block stands in {blk['at']}: a path lists the hexes it enters, "
                    f"not {blk['at']}")
+
+
+def test_action_lists_order_labels_as_numbers() -> None:
+    """Trial finding 10: ``P1 fire 15`` was listed before ``P1 fire 2`` (and ``hit 15`` before
+    ``hit 2``, so a key press meant for P1.9 hit P1.5); numbers are compared as numbers."""
+    from core.wizardkings import actions
+    from wizwar_tui.wizardkings.game import number_order
+
+    texts = ["P1 fire 15", "P1 fire 2", "P1 pass 15", "P1 pass 2", "P1 hit 9", "P1 hit 15",
+             "P1 hit 2", "P1 hit 5", "P1 move 12 1c4-1d4", "P1 move 3 1c4-1d4"]
+    got = [str(a) for a in number_order([actions.parse(t) for t in texts])]
+    assert got == ["P1 fire 2", "P1 fire 15", "P1 hit 2", "P1 hit 5", "P1 hit 9", "P1 hit 15",
+                   "P1 move 3 1c4-1d4", "P1 move 12 1c4-1d4", "P1 pass 2", "P1 pass 15"]
+
+
+def test_game_over_box_says_the_result_once_with_each_sides_city_gp() -> None:
+    """Trial finding 14: the box said ``P4 wins.`` and ``P4 wins (cities). (turn 9,
+    cities)``, ``seed None`` in a LAN game, and no city GP. Now: the rules' text once, each
+    player's cities' GP (R90, R101), no seed line when the game has none."""
+    v = dict(RS.view(deployed(5), "P1"))
+    v["winner"], v["how"] = "P2", "cities"
+    gp = render.city_gp(v)
+    assert sum(gp.values()) > 0 and set(gp) == set(v["players"])
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            box = GameOverScreen(v, "P2 wins (cities).", "P1", None)
+            app.push_screen(box)
+            await pilot.pause()
+            text = plain(box.query_one("#over-text").render())  # type: ignore[arg-type]
+            assert text.count("wins") == 1 and text.count("cities)") == 1, text
+            assert "P2 wins (cities). (turn " in text
+            assert "seed" not in text
+            for p in v["players"]:
+                assert re.search(rf"{p}\b.*cities {gp[p]} GP", text), text
+            draw = dict(v, winner="draw", how="turn-limit")
+            box2 = GameOverScreen(draw, "The game ends in a draw.", "P1", 7)
+            app.push_screen(box2)
+            await pilot.pause()
+            text = plain(box2.query_one("#over-text").render())  # type: ignore[arg-type]
+            assert text.count("draw") == 1 and "turn-limit" in text and "seed 7" in text, text
+
+    asyncio.run(run())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import tomllib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -362,5 +363,77 @@ def test_a_typed_build_says_the_queued_orders_were_not_sent_and_refusals_stay_of
             assert scr.message is not None
             assert f"the orders queued with keys (disband={lab}) were not part of it" in \
                 scr.message.plain
+
+    asyncio.run(run())
+
+
+async def test_the_notation_line_takes_the_readme_example_as_typed() -> None:
+    """Trial finding 11: ``:`` opened the line as ``P1 ``, so typing the example the
+    placeholder and README show (``P1 move 3 1c4-1d4``) gave ``unknown verb 'P1'``. The line
+    opens empty (as in the other games); the own seat may be typed or left out."""
+    from textual.widgets import Input
+
+    from wizwar_tui.wizardkings.game import WizardKingsScreen, own_seat
+
+    assert own_seat(" move 3 1c4-1d4", "P1") == "P1 move 3 1c4-1d4"
+    assert own_seat("P1 move 3 1c4-1d4", "P1") == "P1 move 3 1c4-1d4"
+    assert own_seat("P2 end", "P1") == "P2 end"
+    app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        scr = app.start_game(game="wizard-kings", seed=5)
+        assert isinstance(scr, WizardKingsScreen)
+        await pilot.pause()
+        await pilot.press("colon")
+        line = scr.query_one("#wk-line", Input)
+        assert line.has_focus and line.value == ""
+        typed = f"{scr.human} deploy standard"
+        await pilot.press(*[{" ": "space"}.get(c, c) for c in typed])
+        assert line.value == typed
+        await pilot.press("enter")
+        await pilot.pause()
+        assert typed in [str(a) for a in scr.session.actions], \
+            str(scr.query_one("#wk-prompt").render())
+
+
+def _p1_in_battle(seed: int, later: bool) -> Any:
+    """A captain-vs-captain game from ``seed`` up to P1's first combat turn in which a unit
+    (not a castle) may fire but not retreat: in round 1 (``later`` False) or later."""
+    st = RS.new_game(RS.validate_options({"turn_limit": 10}), seed)
+    for _ in range(4000):
+        assert not RS.result(st).over, "no such combat turn"
+        seat = RS.to_move(st)[0]
+        bt = st.d["battle"]
+        if seat == "P1" and bt and (bt["round"] >= 2) == later:
+            la = RS.legal_actions(st, "P1")
+            fire = [a for a in la if a.verb == "fire" and a.words]
+            if fire and not any(a.verb == "retreat" for a in la) and \
+                    st.d["blocks"][f"P1.{fire[0].words[0]}"]["type"] != "castle":
+                return st
+        RS.apply(st, RS.bot_act(st, seat, "captain"))
+    raise AssertionError("no such combat turn")
+
+
+@pytest.mark.parametrize(("seed", "later"), [(1, True), (7, False)])
+def test_no_retreat_says_why(seed: int, later: bool) -> None:
+    """Trial finding 12: "No retreat is possible now." named no hex and no rule; it now gives
+    the rules' reason for the hexes next to the battle (R66-R69)."""
+    st = _p1_in_battle(seed, later)
+    h = st.d["battle"]["hex"]
+
+    async def run() -> None:
+        app = WizWarApp(bot_delay=0, save_games=False, discovery=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            scr = _screen_on(st, ("P2",))
+            app.push_screen(scr)
+            await _mounted(pilot, app, scr)
+            scr.start_mode("retreat")
+            await pilot.pause()
+            said = scr.message.plain if scr.message is not None else ""
+            assert said.startswith("No retreat is possible now"), said
+            if later:
+                assert re.search(r"[1-4][a-h][1-9]", said.split(h, 1)[-1]), said
+                assert re.search(r"\(R6[7-9]\)|\(R4[0-9]\)|\(R5[0-2]\)", said), said
+            else:
+                assert "(R66)" in said, said
 
     asyncio.run(run())

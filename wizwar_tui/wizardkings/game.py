@@ -12,6 +12,7 @@ with the rules' reason in words (``session.why``).
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -69,6 +70,26 @@ KEYS = (
 
 def _labels(a: Action) -> str:
     return a.words[0] if a.words else ""
+
+
+def number_order(acts: list[Action]) -> list[Action]:
+    """``acts`` in the order a reader expects: the numbers in their text compared as numbers
+    (``fire 2`` before ``fire 15``, trial finding 10), the rest as text."""
+    def key(a: Action) -> list[Any]:
+        # re.split with a group alternates text and digits, so the key's types line up
+        return [int(t) if i % 2 else t for i, t in enumerate(re.split(r"(\d+)", str(a)))]
+    return sorted(acts, key=key)
+
+
+def own_seat(text: str, seat: str) -> str:
+    """A typed notation line with the actor's seat: ``move 3 1c4-1d4`` and ``P1 move 3
+    1c4-1d4`` both mean P1's move for P1 (trial finding 11: a line prefilled with ``P1 ``
+    turned the README's example into ``P1 P1 move …``); another seat is kept, for the rules
+    to answer."""
+    text = text.strip()
+    if text and not re.match(r"P\d+\b", text):
+        text = f"{seat} {text}"
+    return text
 
 
 def side_width(columns: int) -> int:
@@ -206,7 +227,7 @@ class WizardKingsScreen(GameScreenBase):
                 yield RichLog(id="wk-log", wrap=True, markup=False, min_width=20,
                               max_lines=3000)
         yield Static(id="wk-prompt")
-        yield Input(placeholder="an action in the notation, e.g. P1 move 3 1c4-1d4 "
+        yield Input(placeholder="e.g. move 3 1c4-1d4 or P1 move 3 1c4-1d4 "
                                 "(Esc closes)", id="wk-line",
                     select_on_focus=False)  # a reopened line is fixed, not replaced
         yield FittedFooter(priority=FOOTER_PRIORITY)
@@ -556,17 +577,7 @@ class WizardKingsScreen(GameScreenBase):
         """Players (army, colour, blocks on the map, treasury, cities' GP now) and the
         battle being fought."""
         t = Text()
-        b = render.board_of(v)
-        gp = {p: 0 for p in v["players"]}
-        for h in b.hexes.values():
-            if h.city:
-                occ = {x["owner"] for x in render.blocks_at(v).get(h.name, [])}
-                if len(occ) == 1:
-                    gp[next(iter(occ))] = gp.get(next(iter(occ)), 0) + h.city
-                elif not occ:
-                    for p, ms in v.get("owners", {}).items():
-                        if h.map_id in ms:
-                            gp[p] = gp.get(p, 0) + h.city
+        gp = render.city_gp(v)
         sides = v.get("sides") or {}
         me = sides.get(self.human, self.human)
         team = [p for p in v["players"] if sides.get(p, p) == me] or [self.human]
@@ -667,9 +678,9 @@ class WizardKingsScreen(GameScreenBase):
         """The action list: the current mode's actions, else every legal action (and the
         Sea Transports, a family: few, and found nowhere else in the list)."""
         ol = self.query_one("#wk-actions", OptionList)
-        acts = self.legal()
+        acts = number_order(self.legal())
         if not self.mode and acts and self.view()["phase"] == "movement":
-            acts = acts + self.members("transport")
+            acts = acts + number_order(self.members("transport"))
         if self.mode:
             acts = self.mode_actions() or acts
         self.shown = acts
@@ -939,16 +950,16 @@ class WizardKingsScreen(GameScreenBase):
         hex first."""
         if not self.key_ok():
             return
-        acts = self.verb_actions(verb)
+        acts = number_order(self.verb_actions(verb))
         if verb == "cast":
             gates = self.members("cast:elven-gate")
             if self.sel_hex:
                 v = self.view()
                 here = {str(x["label"]) for x in self.my_blocks(v, self.sel_hex)}
-                gates = sorted(gates, key=lambda a: a.words[1] not in here)
+                gates = sorted(number_order(gates), key=lambda a: a.words[1] not in here)
             acts = acts + gates
         if not acts:
-            self.say(f"No {verb} is possible now.")
+            self.say(f"No {verb} is possible now{self.refusal_reason(verb)}.")
             return
         if len(acts) == 1 and verb != "cast":
             self.play(acts[0])
@@ -1017,14 +1028,38 @@ class WizardKingsScreen(GameScreenBase):
         """g: regroup mode for the selected block (or the first that may regroup)."""
         self.start_mode("regroup")
 
+    def refusal_reason(self, verb: str) -> str:
+        """Why no retreat is possible (trial finding 12), as ``": ..."`` ("" for another verb
+        or outside a combat turn of the human's): the rules' reason for each hex next to the
+        battle hex, for the unit whose combat turn it is, hexes with one reason together
+        (``2d7: a unit may not retreat into the enemy hex 2d7 (R67)``)."""
+        v = self.view()
+        labels = sorted({a.words[0] for a in self.legal() if a.verb in ("fire", "pass")
+                         and a.words and a.words[0].isdigit()}, key=int)
+        if verb != "retreat" or not v.get("battle") or not labels:
+            return ""
+        lab = next((x for x in self.chosen if x in labels), labels[0])
+        h = v["blocks"][f"{self.human}.{lab}"]["at"]
+        reasons: dict[str, list[str]] = {}
+        for n in render.board_of(v).neighbours(h):
+            why = self.session.why(Action(self.human, "retreat", (lab, n)))
+            if why:
+                reasons.setdefault(why, []).append(n)
+        if not reasons:
+            return ""
+        if len(reasons) == 1:
+            return f": {next(iter(reasons))}"
+        return f" for block {lab} in {h}: " + "; ".join(
+            f"{', '.join(hs)}: {w}" for w, hs in reasons.items())
+
     def start_mode(self, verb: str) -> None:
         """Pick a block for a retreat or regroup, light its hexes."""
         if not self.key_ok():
             return
         acts = self.verb_actions(verb)
         if not acts:
-            self.say(f"No {verb} is possible now" + ("." if self.my_turn()
-                                                      else ": not your turn."))
+            self.say(f"No {verb} is possible now" + (f"{self.refusal_reason(verb)}."
+                                                      if self.my_turn() else ": not your turn."))
             return
         labs = [a.words[0] for a in acts]
         lab = next((x for x in self.chosen if x in labs), labs[0])
@@ -1279,9 +1314,7 @@ class WizardKingsScreen(GameScreenBase):
     def action_notation(self) -> None:
         """: opens the notation line."""
         line = self.query_one("#wk-line", Input)
-        line.add_class("-open")
-        if not line.value:
-            line.value = f"{self.human} "
+        line.add_class("-open")  # empty, as in the other games: the seat may be typed or not
         self.set_focus(line)  # now: the keys typed behind ":" are queued (notation_key)
         line.cursor_position = len(line.value)
 
@@ -1295,9 +1328,7 @@ class WizardKingsScreen(GameScreenBase):
         its reason stays on the prompt line."""
         event.stop()
         line = self.query_one("#wk-line", Input)
-        text = event.value.strip()
-        if text and not text.startswith("P"):
-            text = f"{self.human} {text}"
+        text = own_seat(event.value, self.human)
         ok = self.play(text)
         if ok:
             line.value = ""

@@ -55,6 +55,22 @@ def board_of(v: dict[str, Any]) -> Board:
     return board(v["layout"], v["maps"])
 
 
+def city_gp(v: dict[str, Any]) -> dict[str, int]:
+    """The GP of the cities each player holds in view ``v`` (R90, R101): a city with one
+    owner's blocks is his, an empty one its map's owner's."""
+    gp = {p: 0 for p in v["players"]}
+    for h in board_of(v).hexes.values():
+        if h.city:
+            occ = {x["owner"] for x in blocks_at(v).get(h.name, [])}
+            if len(occ) == 1:
+                gp[next(iter(occ))] = gp.get(next(iter(occ)), 0) + h.city
+            elif not occ:
+                for p, ms in v.get("owners", {}).items():
+                    if h.map_id in ms:
+                        gp[p] = gp.get(p, 0) + h.city
+    return gp
+
+
 def origin(h: Hex) -> tuple[int, int]:
     """Top-left (x, y) of hex ``h``'s drawing cell on the canvas."""
     return COL_W * h.gq, ROW_H * h.gr + (2 if h.gq % 2 else 0)

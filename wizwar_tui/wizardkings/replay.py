@@ -90,7 +90,7 @@ class WizardKingsReplayScreen(ReplayScreen):
     def draw_game(self, st: Any) -> None:
         """The map and panels after action ``n`` as the seat seen as sees them."""
         v = self.seen_view(st)
-        last = self.replay.actions[self.n - 1] if self.n else None
+        last = self.seen_action(self.n) if self.n else None
         hexes = action_hexes(last)
         b = render.board_of(v)
         lit = {h for h in hexes if h in b.hexes}

@@ -158,19 +158,25 @@ class GameOverScreen(Screen[None]):
         t = Text()
         winner = v.get("winner", "")
         if winner == "draw":
-            t.append("A draw.\n", "bold")
+            if "draw" not in self.text:
+                t.append("A draw.\n", "bold")
         elif winner == self.human or self.human in v.get("sides", {}) \
                 and v["sides"][self.human] == winner:
             t.append("You win!\n", "bold green")
-        elif winner:
+        elif winner and winner not in self.text:  # the rules' text names him: said once
             t.append(f"{winner} wins.\n", f"bold {render.OWNER.get(winner, '')}")
-        t.append(f"{self.text} (turn {v['turn']}, {v.get('how', '')})\n\n")
+        # the rules' text names how the game ended ("P4 wins (cities)."): said once
+        how = v.get("how", "")
+        said = f"({how})" in self.text or not how
+        t.append(f"{self.text} (turn {v['turn']}{'' if said else ', ' + how})\n\n")
+        gp = render.city_gp(v)
         for p in v["players"]:
             on = sum(1 for x in v["blocks"].values() if x["owner"] == p and x["state"] == "map")
             you = " (you)" if p == self.human else ""
             t.append(f"  {p}{you}", f"bold {render.OWNER.get(p, '')}")
-            t.append(f"  {v['armies'][p]}, {on} blocks on the map\n")
-        t.append(f"\nseed {self.seed}", "dim")
+            t.append(f"  {v['armies'][p]}, {on} blocks on the map, cities {gp.get(p, 0)} GP\n")
+        if self.seed is not None:  # a LAN game's seed is the beacon's, known to no one seat
+            t.append(f"\nseed {self.seed}", "dim")
         with Vertical(id="over-box", classes="dialog"):
             yield Static("GAME OVER", id="over-title")
             yield Static(t, id="over-text")
