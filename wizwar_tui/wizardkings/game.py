@@ -1112,8 +1112,9 @@ class WizardKingsScreen(GameScreenBase):
                 "not Aquatics or castles and may leave, and ends in a friendly port 1 to 4 "
                 "sea hexes away (R50)." if port else f"{h} is not a port (R50)."))
             return
-        self.message = Text(f"Sea Transport {labs}: the lit ports are in reach; arrows trace "
-                            "the route (or just the port), Enter sails, Esc cancels.", "green")
+        self.message = Text(f"Sea Transport {labs}: the lit ports are in reach; arrows and "
+                            "Home PgUp End PgDn (the diagonals) trace the route (or just the "
+                            "port), Enter sails, Esc cancels.", "green")
         self.cursor = self.sel_hex
         self.draw()
 
