@@ -21,13 +21,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.geometry import Region
-from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from core.engine import IllegalAction
 from core.rng import Rng
 from core.session import LocalSession
 from core.wizardkings.actions import Action, NotationError, parse
+from wizwar_tui.footer import FittedFooter
 from wizwar_tui.gameui import GameScreenBase
 from wizwar_tui.saves import LogFile, new_log, now_text
 from wizwar_tui.screens import HelpScreen, TooSmall
@@ -35,7 +36,11 @@ from wizwar_tui.wizardkings import render
 
 #: The keys of the game screen, for the help and the reference screen.
 KEYS = (
-    ("arrows", "move the cursor over the map (a selected block: trace its path)"),
+    ("arrows", "move the cursor over the map (a selected block: trace its path); Left/Right "
+               "keep the row number"),
+    ("Home PgUp End PgDn", "the cursor to the NW, NE, SW, SE neighbour (as 7 9 1 3 on the "
+                           "keypad): with the arrows every one of a hex's six neighbours is "
+                           "one key away, so any path of adjacent hexes can be traced"),
     ("Enter", "select your blocks in the cursor hex / confirm the move, retreat or regroup"),
     ("1-9", "choose which of the hex's blocks are selected (the hex panel numbers them)"),
     ("Esc", "drop the selection (or the path traced so far)"),
@@ -51,6 +56,9 @@ KEYS = (
                   "city, k a castle in the cursor hex, m disband the selected block, j merge "
                   "the selected block into another of its type in its hex; Backspace drops "
                   "the last order"),
+    ("+ / -", "Build Phase: a step more / less on the new unit queued last in the cursor "
+              "hex (or the last one queued): new units are built at 1 step up to their "
+              "maximum, each step at the unit's cost (R92)"),
     ("o", "Build Phase: send your orders (empty: build nothing)"),
     ("Tab", "the list of every legal action (Enter plays one; Tab back to the map)"),
     (":", "type an action in the notation (P1 move 3 1c4-1d4)"),
@@ -101,6 +109,12 @@ def hanging(text: str, width: int) -> str:
                                     break_on_hyphens=False))
 
 
+#: The footer's keys, most wanted first: where the line is too short the last go first,
+#: never ``? Help`` nor ``q Menu`` (trialWK 13: at 80x24 it read ``? Hel▏^p palette``).
+FOOTER_PRIORITY = ("menu", "help", "enter", "actions", "end", "notation", "hex_info",
+                   "command_palette")
+
+
 class MapScroll(ScrollableContainer, can_focus=False, inherit_bindings=False):
     """The map's scrolling window (it follows the cursor)."""
 
@@ -117,6 +131,10 @@ class WizardKingsScreen(GameScreenBase):
         Binding("down", "cursor('s')", "Down", show=False),
         Binding("left", "cursor('w')", "Left", show=False),
         Binding("right", "cursor('e')", "Right", show=False),
+        Binding("home", "cursor('nw')", "NW", show=False),
+        Binding("pageup", "cursor('ne')", "NE", show=False),
+        Binding("end", "cursor('sw')", "SW", show=False),
+        Binding("pagedown", "cursor('se')", "SE", show=False),
         Binding("enter", "enter", "Select/confirm", key_display="Enter"),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("e", "end", "End"),
@@ -136,6 +154,8 @@ class WizardKingsScreen(GameScreenBase):
         Binding("k", "build('castle')", "Castle", show=False),
         Binding("m", "build('disband')", "Disband", show=False),
         Binding("backspace", "build_undo", "Undo", show=False),
+        Binding("plus,equals_sign", "new_steps(1)", "Step+", show=False),
+        Binding("minus", "new_steps(-1)", "Step-", show=False),
         Binding("o", "send_orders", "Orders", show=False),
         Binding("tab", "actions", "Actions"),
         Binding("colon", "notation", ":notation", key_display=":"),
@@ -210,7 +230,7 @@ class WizardKingsScreen(GameScreenBase):
         yield Input(placeholder="e.g. move 3 1c4-1d4 or P1 move 3 1c4-1d4 "
                                 "(Esc closes)", id="wk-line",
                     select_on_focus=False)  # a reopened line is fixed, not replaced
-        yield Footer()
+        yield FittedFooter(priority=FOOTER_PRIORITY)
         yield TooSmall()
 
     def on_mount(self) -> None:
@@ -565,7 +585,8 @@ class WizardKingsScreen(GameScreenBase):
         target = v["opts"].get("victory_gp") or 10 * owned + 5
         for p in v["players"]:
             on = sum(1 for x in v["blocks"].values() if x["owner"] == p and x["state"] == "map")
-            t.append("\u25ae " if not self.ascii_only else "# ", render.OWNER.get(p, ""))
+            t.append(render.mark_of(p, render.friends_of(v), self.ascii_only) + " ",
+                     render.OWNER.get(p, ""))
             t.append(f"{p} ", "bold underline" if p == self.human else "bold")
             t.append(f"{v['armies'][p]} {on} {'bl.' if self.narrow() else 'blocks'} "
                      f"{gp.get(p, 0)} GP")
@@ -604,13 +625,21 @@ class WizardKingsScreen(GameScreenBase):
 
     def build_text(self, v: dict[str, Any]) -> str:
         """The Build Phase: the orders written so far and what the cities may build."""
+        from core.wizardkings.units import ARMIES
+
+        army = ARMIES[v["armies"][self.human]]
         lines = [f"Orders: {self.order_words() or '(none: build nothing)'}"]
+        for k, item in self.orders:
+            if k == "new":  # each new unit with its steps and cost (R92; + / - steps)
+                t, _, rest = item.partition("@")
+                at, _, n = rest.partition(":")
+                ut = army.get(t)
+                if ut is not None:
+                    lines.append(f"  new {t} in {at}: {n}/{ut.max} steps, "
+                                 f"{int(n) * ut.cost} GP (+/-)")
         b = render.board_of(v)
         pool = v["pool"].get(self.human, {})
         if isinstance(pool, dict):
-            from core.wizardkings.units import ARMIES
-
-            army = ARMIES[v["armies"][self.human]]
             avail = ", ".join(f"{t} x{n} {army[t].cost}GP" for t, n in sorted(pool.items())
                               if n and t in army)
             lines.append(f"pool (cost per step): {avail or 'empty'}")
@@ -684,10 +713,10 @@ class WizardKingsScreen(GameScreenBase):
             return "Deployment: Enter deploys the standard army (or Tab for the list)."
         if ph == "build":
             return ("Build Phase: s step on the selected block, n new unit in the cursor "
-                    "city, k castle, m disband, j merge; o sends the orders.")
+                    "city (+/- its steps), k castle, m disband, j merge; o sends the orders.")
         if self.mode:
-            return (f"{self.mode.capitalize()} {','.join(self.chosen)}: arrows trace the path, "
-                    "Enter confirms, Esc cancels.")
+            return (f"{self.mode.capitalize()} {','.join(self.chosen)}: arrows trace the path "
+                    "(Home PgUp End PgDn: the diagonals), Enter confirms, Esc cancels.")
         legal = self.legal()
         verbs = sorted({a.verb for a in legal})
         stl = v.get("settle") or (v.get("window") if legal and verbs == ["eliminate"] else None)
@@ -729,13 +758,17 @@ class WizardKingsScreen(GameScreenBase):
 
     def action_cursor(self, d: str) -> None:
         """Move the cursor one hex (up/down: north/south; left/right: the next column, same
-        row). With a move, retreat or regroup under way the path grows (back over the last
-        hex: it shrinks)."""
+        row; ``nw ne sw se``, Home PgUp End PgDn: that diagonal neighbour, so each of the six
+        neighbours is one key away, trialWK 3). With a move, retreat or regroup under way the
+        path grows (back over the last hex: it shrinks)."""
         v = self.view()
         b = render.board_of(v)
         h = b.hexes[self.cursor]
-        dq, dr = {"n": (0, -1), "s": (0, 1), "w": (-1, 0), "e": (1, 0)}[d]
-        nxt = b.at.get((h.gq + dq, h.gr + dr))
+        if d in ("w", "e"):
+            dq = -1 if d == "w" else 1
+            nxt = b.at.get((h.gq + dq, h.gr))
+        else:
+            nxt = render.global_step(b, h, d)
         if nxt is None:
             return
         self.cursor = nxt
@@ -934,7 +967,8 @@ class WizardKingsScreen(GameScreenBase):
         self.shown = acts
         ol = self.query_one("#wk-actions", OptionList)
         ol.clear_options()
-        ol.add_options([Option(str(a)) for a in acts])
+        width = (ol.content_size.width or side_width(self.app.size.width) - 4) - 1
+        ol.add_options([Option(hanging(spell_line(a), width)) for a in acts])
         ol.highlighted = 0
         ol.focus()
 
@@ -1078,8 +1112,9 @@ class WizardKingsScreen(GameScreenBase):
                 "not Aquatics or castles and may leave, and ends in a friendly port 1 to 4 "
                 "sea hexes away (R50)." if port else f"{h} is not a port (R50)."))
             return
-        self.message = Text(f"Sea Transport {labs}: the lit ports are in reach; arrows trace "
-                            "the route (or just the port), Enter sails, Esc cancels.", "green")
+        self.message = Text(f"Sea Transport {labs}: the lit ports are in reach; arrows and "
+                            "Home PgUp End PgDn (the diagonals) trace the route (or just the "
+                            "port), Enter sails, Esc cancels.", "green")
         self.cursor = self.sel_hex
         self.draw()
 
@@ -1157,10 +1192,43 @@ class WizardKingsScreen(GameScreenBase):
                           for t in types]
             ol = self.query_one("#wk-actions", OptionList)
             ol.clear_options()
-            ol.add_options([Option(f"new {t} in {self.cursor} (1 step)") for t in types])
+            ol.add_options([Option(f"new {t} in {self.cursor} (1 step; + / - steps)")
+                            for t in types])
             ol.highlighted = 0
             ol.focus()
             return
+        self.check_orders()
+
+    def action_new_steps(self, d: int) -> None:
+        """+ / -: one step more (less) on the new unit queued last in the cursor hex, else
+        the last new unit queued; 1 to the type's maximum (R92: "built at any strength from
+        1 to its maximum", costing its cost per step x strength), the orders then checked."""
+        if not self.key_ok():
+            return
+        v = self.view()
+        if v["phase"] != "build" or not self.my_turn():
+            self.say("Build orders are written in your Build Phase.")
+            return
+        news = [i for i, (k, _it) in enumerate(self.orders) if k == "new"]
+        here = [i for i in news if self.orders[i][1].split("@")[1].split(":")[0] == self.cursor]
+        if not news:
+            self.say("No new unit queued: n queues one in the cursor city, then + adds steps.")
+            return
+        i = (here or news)[-1]
+        t, _, rest = self.orders[i][1].partition("@")
+        at, _, n = rest.partition(":")
+        from core.wizardkings.units import ARMIES
+
+        ut = ARMIES[v["armies"][self.human]].get(t)
+        top = ut.max if ut is not None else 1
+        k = int(n or 1) + d
+        if k < 1:
+            self.say(f"The new {t} in {at} is at 1 step already (Backspace drops it).")
+            return
+        if k > top:
+            self.say(f"A {t} has at most {top} steps (units.md §2).")
+            return
+        self.orders[i] = ("new", f"{t}@{at}:{k}")
         self.check_orders()
 
     def below_max(self, v: dict[str, Any], label: str) -> bool:
@@ -1316,6 +1384,16 @@ class WizardKingsScreen(GameScreenBase):
         if self.lan is not None:
             self.app.leave_lan()  # type: ignore[attr-defined]
         self.app.show_menu()  # type: ignore[attr-defined]
+
+
+def spell_line(a: Action) -> str:
+    """A cast or dispel in the list with its effect in a few words (``P1 cast leafstorm 14:
+    3 dice F4 at the enemy``, trialWK 8); any other action as its notation."""
+    from wizwar_tui.wizardkings.spells import short
+
+    slug = a.words[0] if a.verb == "cast" and a.words else a.verb
+    what = short(slug) if a.verb in ("cast", "dispel") else ""
+    return f"{a}: {what}" if what else str(a)
 
 
 def merge_words(item: str) -> str:

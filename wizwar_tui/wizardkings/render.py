@@ -14,7 +14,9 @@ Blocks stand: the viewer sees the face of his own (and allies') blocks — type 
 (``ran3``) — and of blocks revealed in the battle being fought; of any other block only its
 owner's colour and label (``#7``). A stack shows one block mark per block in the owner's
 colour (``▮▮▮``, ``▮5`` for more than three); the hex's full content is
-:func:`hex_lines`.
+:func:`hex_lines`. The mark tells sides apart without colour too (NO_COLOR, trialWK 7): the
+viewer's and his allies' blocks ``▮`` (ASCII ``#``), any other player's ``▯`` (ASCII
+``x``): :func:`marks`.
 """
 
 from __future__ import annotations
@@ -147,12 +149,40 @@ def block_face(x: dict[str, Any]) -> str:
     return f"#{x['label']}"
 
 
-def stack_cells(blocks: list[dict[str, Any]], glyph: str) -> list[tuple[str, str]]:
+#: The block marks: (friendly, other) in Unicode and in ASCII.
+MARKS = {False: ("\u25ae", "\u25af"), True: ("#", "x")}
+
+
+def friends_of(v: dict[str, Any]) -> set[str] | None:
+    """The seats whose blocks are marked as the viewer's own (his, his allies'); None when
+    the view has no viewer (the replay's "everyone": every block alike)."""
+    me = v.get("viewer") or ""
+    if not me:
+        return None
+    sides = v.get("sides") or {}
+    mine = sides.get(me, me)
+    return {p for p in v.get("players", [me]) if sides.get(p, p) == mine} | {me}
+
+
+def mark_of(owner: str, friends: set[str] | None, ascii_only: bool) -> str:
+    """The block mark of ``owner``'s blocks for a viewer whose side is ``friends``."""
+    own, other = MARKS[ascii_only]
+    return own if friends is None or owner in friends else other
+
+
+def stack_cells(blocks: list[dict[str, Any]], glyph: str,
+                other: str | None = None,
+                friends: set[str] | None = None) -> list[tuple[str, str]]:
     """The hex's block line as (text, owner) pieces: one block alone shows its face, a stack
-    one mark per block per owner (``▮▮▮``, or ``▮5`` past three)."""
+    one mark per block per owner (``▮▮▮``, or ``▮5`` past three). With ``other`` and
+    ``friends``, blocks of seats not in ``friends`` are marked ``other`` instead."""
+
+    def g(owner: str) -> str:
+        return glyph if other is None or friends is None or owner in friends else other
+
     if len(blocks) == 1:
         x = blocks[0]
-        return [(glyph + block_face(x), x["owner"])]
+        return [(g(x["owner"]) + block_face(x), x["owner"])]
     owners: list[str] = []
     for x in blocks:
         if x["owner"] not in owners:
@@ -160,7 +190,8 @@ def stack_cells(blocks: list[dict[str, Any]], glyph: str) -> list[tuple[str, str
     out: list[tuple[str, str]] = []
     for i, p in enumerate(owners):
         n = sum(1 for x in blocks if x["owner"] == p)
-        out.append(((" " if i else "") + (glyph * n if n <= 3 else f"{glyph}{n}"), p))
+        m = g(p)
+        out.append(((" " if i else "") + (m * n if n <= 3 else f"{m}{n}"), p))
     return out
 
 
@@ -209,7 +240,8 @@ def render_map(v: dict[str, Any], cursor: str | None = None, *, ascii_only: bool
     w, hgt = size(b)
     cv = Canvas(w, hgt)
     slash, back = ("/", "\\") if ascii_only else ("\u2571", "\u2572")
-    glyph = "#" if ascii_only else "\u25ae"
+    glyph, other = MARKS[ascii_only]
+    friends = friends_of(v)
     by_hex = blocks_at(v)
     battle = (v.get("battle") or {}).get("hex", "")
     contacts = set(v.get("contacts") or {})
@@ -240,7 +272,7 @@ def render_map(v: dict[str, Any], cursor: str | None = None, *, ascii_only: bool
         cv.put(x0 + 1, y0 + 2, (word + flags).center(7)[:7], "#bcbcbc", bg=bg)
         here = by_hex.get(name, [])
         if here:
-            cells = stack_cells(here, glyph)
+            cells = stack_cells(here, glyph, other, friends)
             total = sum(len(t) for t, _p in cells)
             x = x0 + 1 + max(0, (7 - total) // 2)
             left = 7
@@ -368,7 +400,7 @@ def hex_lines(v: dict[str, Any], name: str, *, ascii_only: bool = False) -> list
         out.append(Text("  no blocks"))
     for x in here:
         line = Text("  ")
-        line.append("# " if ascii_only else "\u25ae ", OWNER[x["owner"]])
+        line.append(mark_of(x["owner"], friends_of(v), ascii_only) + " ", OWNER[x["owner"]])
         line.append(f"{x['owner']} #{x['label']} ", "bold")
         if x.get("type"):
             line.append(f"{x['type']} {x['strength']}")

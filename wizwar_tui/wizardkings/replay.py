@@ -10,10 +10,12 @@ when the rules have revealed them all (rules.md R119's final audit).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.css.query import NoMatches
 from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
@@ -31,6 +33,15 @@ class WizardKingsReplayScreen(ReplayScreen):
     and the battle, the last action's hex in full, beside the shell's log."""
 
     CSS_PATH = ["../replay.tcss"]  # the shell's (paths are relative to this module)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h,H,shift+left", "scroll_side(-14)", "Map left", show=False),
+        Binding("l,L,shift+right", "scroll_side(14)", "Map right", show=False),
+    ]
+    #: the keys line while the map is cut sideways (trialWK 4: ``l`` did nothing and 2d-2h
+    #: were never seen below about 150 columns), longest first
+    SIDE_KEYS = ("↑↓ h/l scroll the map · ←→ step · [] turn · t jump · space play · "
+                 "v seen as · q back",
+                 "↑↓hl map · ←→ step · [] turn · t jump · space play · v seen as · q back")
     DEFAULT_CSS = """
     WizardKingsReplayScreen #wkr-main { height: 1fr; }
     WizardKingsReplayScreen #wkr-mapbox { width: 1fr; border: round $panel-line; }
@@ -57,6 +68,17 @@ class WizardKingsReplayScreen(ReplayScreen):
         """The panels' titles."""
         self.query_one("#wkr-mapbox").border_title = "Map"
         self.query_one("#wkr-status").border_title = "Players"
+        self.fit_game()
+
+    def fit_game(self) -> None:
+        """The side panels as wide as the game screen's for the window (30 below 100
+        columns: the map shows 5 hex columns at 80, not 4)."""
+        from wizwar_tui.wizardkings.game import side_width
+
+        side = self.query_one("#wkr-side")
+        want = side_width(self.app.size.width)
+        if side.styles.width is None or side.styles.width.value != want:
+            side.styles.width = want
 
     def seen_view(self, st: Any) -> dict[str, Any]:
         """The view drawn: the seat's, or every block's face for "everyone"."""
@@ -72,7 +94,8 @@ class WizardKingsReplayScreen(ReplayScreen):
         hexes = action_hexes(last)
         b = render.board_of(v)
         lit = {h for h in hexes if h in b.hexes}
-        cursor = sorted(lit)[-1] if lit else None
+        # the hex the action ends in (a path's last, a new unit's city): the map follows it
+        cursor = next((h for h in reversed(hexes) if h in b.hexes), None)
         self.query_one("#wkr-map", Static).update(render.render_map(
             v, cursor, ascii_only=self.ascii_only, reach=lit))
         t = Text()
@@ -122,6 +145,30 @@ class WizardKingsReplayScreen(ReplayScreen):
     def scroll_board(self, lines: int) -> None:
         """↑↓: scroll the map."""
         self.query_one(ReplayMapScroll).scroll_relative(y=lines, animate=False)
+
+    def action_scroll_side(self, cols: int) -> None:
+        """h / l (Shift+←/→): scroll the map sideways (two hex columns)."""
+        self.query_one(ReplayMapScroll).scroll_relative(x=cols, animate=False)
+
+    def board_cut(self) -> bool:
+        """True when the map's window shows only a part of it (up/down or sideways)."""
+        try:
+            box = self.query_one(ReplayMapScroll)
+        except NoMatches:  # not composed yet
+            return False
+        return box.max_scroll_y > 0 or box.max_scroll_x > 0
+
+    def keys_text(self) -> Text:
+        """The shell's keys line; while the map is cut sideways, one naming h/l too."""
+        try:
+            side_cut = self.query_one(ReplayMapScroll).max_scroll_x > 0
+        except NoMatches:  # not composed yet
+            side_cut = False
+        if not side_cut:
+            return super().keys_text()
+        width = self.app.size.width - 2
+        keys = next((k for k in self.SIDE_KEYS if len(k) <= width), self.SIDE_KEYS[-1])
+        return Text(keys, "dim", no_wrap=True, overflow="ellipsis")
 
 
 def action_hexes(action: Any) -> list[str]:

@@ -52,10 +52,15 @@ LEGEND = (
     ("r = H %", "flags: river hex, road hex, henge, shoal hex"),
     ("~ = ^ P W : %", "hexsides: river bank, bridge, mountain ridge, pass, waterfall, "
                       "water, shoal"),
-    ("#ran3", "your block: a ranger of strength 3 (block marks in the owner's colour)"),
-    ("##7", "an enemy block: its colour and label only"),
-    ("### / #5", "a stack: one mark per block (5 blocks); i shows the hex in full"),
+    ("#ran3", "your block: a ranger of strength 3 (block marks in the owner's colour; "
+              "# yours and your allies', x any other player's, so sides differ without "
+              "colour too)"),
+    ("x#7", "an enemy block: its colour and label only"),
+    ("### / #5 / xx", "a stack: one mark per block (5 blocks); i shows the hex in full"),
 )
+#: The legend's block marks outside ASCII (render.MARKS).
+_UNICODE_MARKS = {"#ran3": "\u25aeran3", "x#7": "\u25af#7",
+                  "### / #5 / xx": "\u25ae\u25ae\u25ae / \u25ae5 / \u25af\u25af"}
 
 
 def unit_lines() -> list[str]:
@@ -75,18 +80,25 @@ def unit_lines() -> list[str]:
 
 
 def spell_lines() -> list[str]:
-    """The wizards' spells from ``core.wizardkings.turn`` (units.md §4): army and level."""
+    """The wizards' spells from ``core.wizardkings.turn`` (units.md §4): army, level, when
+    they are cast and what each does (:mod:`wizwar_tui.wizardkings.spells`, trialWK 8)."""
     from core.wizardkings.turn import MOVE_SPELLS, NOT_BUILT, SPELLS
+    from wizwar_tui.wizardkings.spells import full
 
     out = []
     for army in ("elves", "orcs"):
         names = [(lv, s, "combat") for s, (a, lv, *_r) in SPELLS.items() if a == army]
-        names += [(lv, s, "movement") for s, (a, lv) in MOVE_SPELLS.items() if a == army]
+        names += [(lv, s, "movement") for s, (a, lv) in MOVE_SPELLS.items() if a == army
+                  and s not in SPELLS]
         names += [(2, s, "not built") for s, a in NOT_BUILT.items() if a == army]
-        out.append(f"{army.capitalize()}' wizards: " + ", ".join(
-            f"{s} ({lv}, {ph})" for lv, s, ph in sorted(names)))
-    out.append("Dispel: any wizard of strength 2+, 1 step, 1d6 minus the spell's level >= 3 "
-               "stops it (units.md 4.3). A spell costs its level in steps (R78).")
+        out.append(f"{army.capitalize()}' wizards:")
+        for lv, s, ph in sorted(names):
+            if s == "heal":
+                ph = "movement or combat"
+            out.append(f"  {s} (level {lv}, {ph}): {full(s)}")
+    out.append(f"Dispel (every wizard of strength 2+): {full('dispel')} (units.md 4.3). A "
+               "spell costs its level in steps, paid when declared; the caster keeps at least "
+               "1 (R78).")
     return out
 
 
@@ -104,6 +116,9 @@ def help_text(ascii_only: bool = False, menu: bool = True) -> str:
         parts.append(f"  [b]{escape(k)}[/b]  {escape(what)}")
     parts += ["", "[b]The map[/b]"]
     for k, what in LEGEND:
+        if not ascii_only and k in _UNICODE_MARKS:  # the marks the map draws
+            k = _UNICODE_MARKS[k]
+            what = what.replace("# yours", "\u25ae yours").replace("x any", "\u25af any")
         parts.append(f"  [b]{escape(k)}[/b]  {escape(what)}")
     parts += ["", "[b]Terms[/b]"]
     for k, what in TERMS:
