@@ -62,13 +62,18 @@ def test_replay_seen_as_the_victim_hides_the_trap_target(tmp_path: Path) -> None
     rp = replay.load(str(p))
     rp.build()
 
+    def seen_as(seat: str) -> SimpleNamespace:
+        ns = SimpleNamespace(replay=rp, seat=seat)
+        ns.seen_action = lambda n: ReplayScreen.seen_action(ns, n)
+        return ns
+
     def line(seat: str) -> str:
-        return ReplayScreen.action_line(SimpleNamespace(replay=rp, seat=seat), 1).plain
+        return ReplayScreen.action_line(seen_as(seat), 1).plain
 
     assert line("P2").endswith("P1 cast magic-trap @P2:?")
     assert line("P1").endswith("P1 cast magic-trap @P2:lightning")
     assert line(replay.EVERYONE).endswith("@P2:lightning")
-    assert ReplayScreen.action_line(SimpleNamespace(replay=rp, seat="P2"), 2).plain.endswith(
+    assert ReplayScreen.action_line(seen_as("P2"), 2).plain.endswith(
         "P2 pass")
 
 
