@@ -136,7 +136,9 @@ def test_the_host_killed_mid_deal_mid_reshuffle_mid_reveal(tmp_path: Any, kind: 
 
     def mid_deal(_h: PokerHost, js: list[Player]) -> bool:
         d = js[1].dealer
-        return d is not None and 2 <= len(d.ledger.epochs[0].steps) < 5
+        # the dealer exists a moment before its first deal's epoch does: poll until both are
+        return d is not None and bool(d.ledger.epochs) and \
+            2 <= len(d.ledger.epochs[0].steps) < 5
 
     def mid_reshuffle(_h: PokerHost, js: list[Player]) -> bool:
         d = js[1].dealer
