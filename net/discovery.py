@@ -374,6 +374,12 @@ async def _survey_names(azc: AsyncZeroconf, taken: set[str]) -> AsyncServiceBrow
     return survey
 
 
+def _labels_but(taken: set[str], own: str) -> set[str]:
+    """The display labels (lower case, tags removed) of the surveyed service names in
+    ``taken``, leaving out the advertiser's own service ``own`` (a full service name)."""
+    return {_instance_label(n, SERVICE_TYPE.lower()) for n in taken if n != own.lower()}
+
+
 class Advertiser:
     """Advertises one hosted game on the LAN until :meth:`stop`.
 
@@ -453,8 +459,7 @@ class Advertiser:
             survey = await _survey_names(azc, taken)
             for number in range(1, MAX_NAME_SUFFIX + 1):
                 label = base if number == 1 else _fit_label(base, f" ({number})")
-                shown = {_instance_label(n, SERVICE_TYPE.lower()) for n in taken}
-                if label.lower() in shown:
+                if label.lower() in _labels_but(taken, ""):
                     continue
                 info = AsyncServiceInfo(
                     SERVICE_TYPE,
@@ -469,9 +474,18 @@ class Advertiser:
                 except NonUniqueNameException:
                     log.debug("game name %r taken, trying the next suffix", label)
                     continue
+                await announced
+                # The survey kept listening through the probes and announcements: an owner
+                # slow to answer (a loaded machine) is heard here, and we take the next name.
+                if label.lower() in _labels_but(taken, info.name):
+                    log.debug("game name %r heard late, trying the next suffix", label)
+                    await (await azc.async_unregister_service(info))
+                    # Two hosts that chose one name at once would keep meeting on each next
+                    # suffix: a pause of 0..1 s drawn from this advertiser's tag parts them.
+                    await asyncio.sleep(int(uid[6:8], 16) / 255)
+                    continue
                 await survey.async_cancel()
                 survey = None
-                await announced
                 self._info, self.name, self.service = info, label, info.name
                 self._props[TXT_NAME] = label
                 return
