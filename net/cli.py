@@ -31,6 +31,16 @@ def _err(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+def _winner_line(res: Any) -> str:
+    """The headless ``winner`` line for an Outcome: ``winner P1`` (``P1+P3``, a team), or
+    ``winner -`` with the game's words for why (``winner - (a draw)``, ``(no winner)``)."""
+    from core.log import result_text  # here, so that start-up stays lean
+
+    if res.winners:
+        return f"winner {'+'.join(res.winners)}"
+    return f"winner - ({result_text(res)})"
+
+
 def say_log(path: str) -> None:
     """``game log: PATH`` on stderr, if the game wrote that file (a game stopped before
     its deal wrote none: no line for a file that does not exist)."""
@@ -248,7 +258,7 @@ async def host_poker(args: argparse.Namespace) -> int:
         return 2
     say_log(game.player.log_path)
     res = rs.result(game.player.state)
-    print(f"winner {'+'.join(res.winners) or '-'}", flush=True)
+    print(_winner_line(res), flush=True)
     print("audit passed", flush=True)
     print(f"final hash {final}", flush=True)
     return 0
@@ -366,7 +376,7 @@ async def host_headless(args: argparse.Namespace) -> int:
         _err(f"the game stopped: desync, report in {game.desync}")
         return 2
     res = rs.result(game.state)
-    print(f"winner {'+'.join(res.winners) or '-'}", flush=True)
+    print(_winner_line(res), flush=True)
     print(f"final hash {final}", flush=True)
     return 0
 

@@ -639,3 +639,14 @@ def test_result_text_calls_a_draw_a_draw() -> None:
     assert log.result_text(Outcome(True, (), False, "", "")) == "no winner"
     assert log.result_text(Outcome(True, ("P1", "P3"), False, "", "")) == "P1+P3 won"
     assert log.result_text(Outcome()) == "unfinished"
+
+
+def test_the_headless_winner_line_says_a_draw_in_words() -> None:
+    """``wizwar host --headless`` ended a drawn game with a bare ``winner -``; the line now
+    gives the game's words for why no one won, and a winner as before."""
+    from core.engine import Outcome
+    from net.cli import _winner_line
+
+    assert _winner_line(Outcome(True, (), True, "turn-limit", "")) == "winner - (a draw)"
+    assert _winner_line(Outcome(True, (), False, "", "")) == "winner - (no winner)"
+    assert _winner_line(Outcome(True, ("P1", "P3"), False, "", "")) == "winner P1+P3"
