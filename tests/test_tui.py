@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from rich.text import Text
 from textual.widgets import Input, OptionList
@@ -1339,6 +1341,9 @@ def test_effects_say_how_long_they_last() -> None:
     assert line is not None
     assert "loses his next 2 turns" in line.plain and "Blind: 1 more turn" in line.plain
     assert render.effects_line(RULESET.view(st, "P1").player("P2")) is None
+    me = RULESET.view(st, "P1").player("P1")
+    for gone in (dataclasses.replace(me, alive=False), dataclasses.replace(me, out=True)):
+        assert render.effects_line(gone) is None  # no "Blind: 1 more turn" beside "dead"
     on = [r for r in render.cards_in_sight(RULESET.view(st, "P1")) if r[0] == "On wizards"]
     assert on == [("On wizards", "blind", "P1 · 1 more turn")]  # the i list says it too
 

@@ -756,9 +756,13 @@ def effects_line(p: PlayerInfo, width: int = 0, ascii_only: bool = False) -> Tex
     """The second line of a player in the players panel: his lost turns and every effect on
     him with its remaining count (None when there is none). ``width`` (0: no limit): the
     effects after the first that do not fit are left off whole behind ``…`` (``...`` when
-    ``ascii_only``). Source: cards.md §1.6, §1.7."""
+    ``ascii_only``). A wizard who is dead or out gets none: no turn of his begins again, so a
+    count of turns left would never run down (the line beside him already says ``dead``/``out``).
+    Source: cards.md §1.6, §1.7; rulebook, Death ("out of the game")."""
+    if p.out or not p.alive:
+        return None
     parts: list[tuple[str, str]] = []
-    if p.lost_turns and p.alive and not p.out:
+    if p.lost_turns:
         parts.append((f"loses his next {turns_text(p.lost_turns)}"
                       if p.lost_turns > 1 else "loses his next turn", "yellow"))
     durations = p.durations or tuple((c, "", 0) for c in p.conditions)
