@@ -1332,18 +1332,23 @@ def blank(options: Dict, seed: Any) -> Dict:
 def view(st: State, player: str) -> Dict:
     """What ``player`` sees (R111): every block's label, owner, hex and moved flag; type and
     strength only for his own and his allies' blocks and for blocks revealed in the battle being
-    fought; pools as counts for others; no seed, no forced dice."""
+    fought; pools as counts for others; no seed, no forced dice. Once a local game is over
+    every block and pool is shown (R119: no secret is left)."""
     g = st.d
     v = copy_dict({k: x for k, x in g.items() if k not in ("seed", "forced", "blocks", "pool",
                                                                  "orders", "private", "audit",
                                                                  "crossed")})
     me = side(g, player) if player in g["players"] else ""
     fight = set(on_map(g, g["battle"]["hex"])) if g["battle"] else set()
+    # a local game over has no secret left: every block face up, as the replay's "everyone"
+    # (R119: a finished game's log holds the final openings); a networked state shows only
+    # what it was shown
+    face_up = g["phase"] == "over" and not net(g)
     blocks = {}
     for b, x in g["blocks"].items():
         shown = dict(x)
-        if x["state"] == "map" and side(g, x["owner"]) != me and b not in fight and \
-                not x.get("shown"):  # a caster or dispeller is shown while its spell lasts
+        if not face_up and x["state"] == "map" and side(g, x["owner"]) != me and \
+                b not in fight and not x.get("shown"):  # a caster or dispeller is shown while its spell lasts
             shown["type"], shown["strength"] = "", 0
             shown.pop("march", None)
         if x["state"] != "map" and not shown["type"]:  # off the map, never revealed here
@@ -1356,7 +1361,8 @@ def view(st: State, player: str) -> Dict:
     v["entries"] = {h: [[e[0], e[1], e[2], -1 if e[1] in hidden else e[3]] for e in es]
                     for h, es in g["entries"].items()}
     v.pop("counts", None)
-    v["pool"] = {p: (dict(c) if side(g, p) == me else sum(c.values())) for p, c in g["pool"].items()}
+    v["pool"] = {p: (dict(c) if side(g, p) == me or face_up else sum(c.values()))
+                 for p, c in g["pool"].items()}
     v["orders"] = sorted(g["orders"])
     v["viewer"] = player
     return v

@@ -437,6 +437,8 @@ class WizardKings(Ruleset):
 
         other = G.State.from_wire(state.to_wire())
         g = other.d
+        if g["phase"] == "over" and not G.net(g):  # nothing is hidden any more (game.view)
+            return other
         me = G.side(g, player) if player in g["players"] else ""
         fight = set(G.on_map(g, g["battle"]["hex"])) if g["battle"] else set()
         r = Rng.from_seed(seed)

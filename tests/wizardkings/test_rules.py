@@ -237,3 +237,28 @@ def test_last_seen_is_the_strength_a_block_stood_up_with() -> None:
                     checked += b in lowered
                 lowered = set()
     assert checked >= 2, "no block survived a battle after losing a step"
+
+
+def test_a_local_game_over_shows_every_block_face_up() -> None:
+    """R119 (a finished game has no secret left; the replay's "everyone"): once a local game
+    is over, every view shows every block's type and strength and every pool by type, so the
+    board (``b``) and the game-over screen show the blocks face up; before, they are hidden."""
+    st = RS.new_game(RS.validate_options({}), 7)
+    while st.d["phase"] == "setup":
+        p = RS.to_move(st)[0]
+        RS.apply(st, RS.parse_action(f"{p} deploy standard"))
+    theirs = [b for b, x in st.d["blocks"].items() if x["owner"] == "P2" and x["state"] == "map"]
+    assert theirs and all(RS.view(st, "P1")["blocks"][b]["type"] == "" for b in theirs)
+    assert isinstance(RS.view(st, "P1")["pool"]["P2"], int)
+    p = RS.to_move(st)[0]
+    RS.apply(st, RS.parse_action(f"{p} resign"))
+    assert RS.result(st).over
+    for viewer in ("P1", "P2"):
+        v = RS.view(st, viewer)
+        for b, x in st.d["blocks"].items():
+            if x["state"] == "map":
+                assert [v["blocks"][b]["type"], v["blocks"][b]["strength"]] == \
+                    [x["type"], x["strength"]], (viewer, b)
+        assert v["pool"] == st.d["pool"]
+    # nothing is left to redeal: the selfplay/conformance "no view shows a hidden block" holds
+    assert RS.view(RS.redeal_hidden(st, "P1", 3), "P1") == RS.view(st, "P1")
