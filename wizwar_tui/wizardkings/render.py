@@ -404,7 +404,7 @@ def hex_lines(v: dict[str, Any], name: str, *, ascii_only: bool = False) -> list
         line.append(f"{x['owner']} #{x['label']} ", "bold")
         if x.get("type"):
             line.append(f"{x['type']} {x['strength']}")
-            if x["owner"] != v.get("viewer"):
+            if x["owner"] != v.get("viewer") and v.get("phase") != "over":
                 line.append(" (revealed)", "dim")
         else:
             seen = x.get("seen")
