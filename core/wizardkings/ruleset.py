@@ -25,7 +25,9 @@ from core.engine import (
 #: Raised whenever a log of the older version would replay to another state. 2: a block's
 #: ``seen`` values follow its strength while it is revealed in a battle (hits, spell step
 #: costs, heals; R111), so the state (and a LAN's public hash) after a surviving hit differs.
-RULES_VERSION = 2
+#: 3: a local movement-phase caster or dispeller is shown (R81 step 2, R86) as on a LAN, so
+#: its ``seen`` values after paying enter the state.
+RULES_VERSION = 3
 
 def parse_teams(text: str, players: int) -> list[list[str]]:
     """The ``teams`` option (R105): ``P1+P3,P2+P4`` as ``[["P1", "P3"], ["P2", "P4"]]``;

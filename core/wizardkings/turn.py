@@ -996,6 +996,7 @@ def _cast_in_movement(st: G.State, a: Action) -> list[Event]:
         g["mspell"] = sp
         g["reveal"] = {"hex": blk["at"], "owners": [a.actor], "blocks": [b], "for": "cast"}
         return events
+    blk["shown"] = True  # R81 step 2 locally too: shown while the spell lasts, then ``seen``
     _pay_and_ask(g, sp, events)
     return events
 
@@ -1122,6 +1123,7 @@ def _mspell_answer(st: G.State, a: Action) -> list[Event]:
             g["reveal"] = {"hex": wb["at"], "owners": [a.actor], "blocks": [w],
                            "for": "dispel"}
             return events
+        wb["shown"] = True  # R86: a dispelling wizard is revealed, locally as on a LAN
         _dispel_roll(st, w, events)
         return events
     if sp["asked"]:

@@ -262,3 +262,28 @@ def test_a_local_game_over_shows_every_block_face_up() -> None:
         assert v["pool"] == st.d["pool"]
     # nothing is left to redeal: the selfplay/conformance "no view shows a hidden block" holds
     assert RS.view(RS.redeal_hidden(st, "P1", 3), "P1") == RS.view(st, "P1")
+
+
+def test_a_local_movement_phase_caster_is_seen_after_it_pays() -> None:
+    """R81 step 2, R111: a movement-phase caster is revealed, locally as on a LAN, so once
+    the spell is over every other view keeps its values after paying as ``seen`` (wkfixA's
+    note: locally ``shown`` was never set and the caster stayed unseen)."""
+    st = RS.new_game(RS.validate_options({"turn_limit": 10}), 7)
+    for _ in range(3000):
+        assert not RS.result(st).over, "no movement-phase spell was cast"
+        p = RS.to_move(st)[0]
+        casts = [a for a in RS.legal_actions(st, p)
+                 if " cast " in f" {a} " and st.d["phase"] == "movement"]
+        if casts:
+            a = casts[0]
+            b = f"{p}.{str(a).split()[3]}"
+            RS.apply(st, a)
+            while st.d.get("mspell"):  # the Dispel windows: everyone lets it work
+                q = RS.to_move(st)[0]
+                RS.apply(st, RS.parse_action(f"{q} pass"))
+            x = st.d["blocks"][b]
+            other = next(o for o in st.d["players"] if o != p)
+            seen = RS.view(st, other)["blocks"][b]
+            assert seen["type"] == "" and seen["seen"] == [x["type"], x["strength"]], (a, seen)
+            return
+        RS.apply(st, RS.bot_act(st, p, "captain"))
