@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from core import registry
+from core.codec import pack
 from core.engine import IllegalAction
 from core.rng import Rng
-from core.codec import pack
 
 RS = registry.get("wizwar")
 
