@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import Callable
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from core.codec import pack
-from net.poker import Msg, Player, PokerHost, Proc, Stopped
+from net.poker import Msg, Player, PokerHost, Proc, Stopped, resume_body, resumed_body
 from net.protocol import FrameReader, ProtocolError, encode, hello
 
 #: how many times (and how many seconds apart) a process tries each candidate sequencer
@@ -200,7 +200,14 @@ class Link:
         self.log(f"waiting for {host}'s keys: the game goes on when {host}'s process is "
                  "back (wizwar join --back KEYS on its machine)")
 
+    def _whom(self, c: int) -> str:
+        return ", ".join(self.player.plays.get(c, [])) or f"process {c}"
+
     async def _reach(self, c: int, addr: str, tries: int = 0) -> bool:
+        """Reach process ``c`` at ``addr`` as the relay (``mp_resume``), up to ``tries``
+        times (default :data:`RETRIES`); True once it answered ``mp_resumed`` signed by
+        ``c``'s keys over this attempt's challenge (its outbox is then sent again). A
+        reply not so signed is refused at once (False: the next process is tried)."""
         p = self.player
         host, _, port = addr.rpartition(":")
         for _ in range(tries or RETRIES):
@@ -210,13 +217,25 @@ class Link:
                 await asyncio.sleep(PAUSE)
                 continue
             frames = FrameReader(reader)
+            challenge = secrets.token_hex(16)
+            bad = ""
             try:
                 writer.write(encode({"type": "mp_resume", "game": p.game, "proc": p.proc,
-                                     "proof": p.resume_proof()}))
+                                     "proof": p.resume_proof(challenge),
+                                     "challenge": challenge}))
                 async with asyncio.timeout(ANSWER):
                     got = await frames.read()
-            except (ProtocolError, ConnectionError, TimeoutError):
+            except ProtocolError as exc:  # something answered, not in this protocol
+                got, bad = None, f"a frame that is no mp_resumed ({exc})"
+            except (ConnectionError, TimeoutError):
                 got = None
+            if got is not None and got.get("type") == "mp_resumed":
+                bad = check_resumed(p, c, got, challenge)
+            if bad:  # not the process its address was signed by: never this relay
+                writer.close()
+                self.log(f"refused what answers at {addr} for {self._whom(c)}: {bad}; "
+                         "trying the next process")
+                return False
             if got is None or got.get("type") != "mp_resumed":
                 writer.close()
                 await asyncio.sleep(PAUSE)
@@ -278,6 +297,24 @@ class Link:
             self._writer.close()
 
 
+def check_resumed(player: Player, c: int, got: Msg, challenge: str) -> str:
+    """Why the ``mp_resumed`` ``got`` is not process ``c``'s answer to ``challenge`` ("" it
+    is): it must name ``c`` and carry ``c``'s signature (its keys from the table or the
+    kept keys) over the game, ``c``, this process, the challenge and the frame counts."""
+    if got.get("proc") != c or got.get("challenge") != challenge:
+        return "a reply for another process or another attempt"
+    keys = player.proc_keys.get(c, "")
+    if len(keys) != 128:
+        return f"no keys of process {c} are known here to check its reply"
+    try:
+        VerifyKey(bytes.fromhex(keys)[32:]).verify(
+            resumed_body(player.game, c, player.proc, challenge, int(got["g"]),
+                         int(got["sent"])), bytes.fromhex(str(got["sig"])))
+    except (BadSignatureError, ValueError, TypeError, KeyError):
+        return "its mp_resumed is not signed by that process's keys"
+    return ""
+
+
 def sequencer(player: Player, log: Callable[[str], None]) -> PokerHost:
     """A relay for ``player``'s game rebuilt from the table it was sent: every process
     away until it reaches it (``mp_resume``); its own link is local."""
@@ -319,17 +356,20 @@ async def relay(host: PokerHost) -> None:
 
 async def serve_resume(host: PokerHost, msg: Msg, frames: FrameReader,
                        writer: asyncio.StreamWriter) -> None:
-    """A process reaching the sequencer (``mp_resume``: its number and its signature over
-    the game id with its seat's signature key): its link takes its place, it is answered
-    (``mp_resumed``) and sent every frame made for it so far, then its frames are taken."""
+    """A process reaching the sequencer (``mp_resume``: its number, a fresh challenge and
+    its signature over the game id, the number and the challenge with its seat's signature
+    key): its link takes its place, it is answered (``mp_resumed``, signed by this
+    process's keys over the challenge and its frame counts: :func:`check_resumed`) and sent
+    every frame made for it so far, then its frames are taken."""
     proc = msg.get("proc")
     if not isinstance(proc, int) or not 0 <= proc < len(host.procs) or \
             msg.get("game") != getattr(host, "game", None):
         raise ProtocolError("no process of this game")
     p = host.procs[proc]
+    challenge = str(msg.get("challenge", ""))[:64]
     try:
         VerifyKey(bytes.fromhex(p.keys)[32:]).verify(
-            pack(["wizwar-poker-resume", host.game, proc]), bytes.fromhex(str(msg["proof"])))
+            resume_body(host.game, proc, challenge), bytes.fromhex(str(msg["proof"])))
     except (BadSignatureError, ValueError, TypeError) as exc:
         raise ProtocolError("the proof of the seat's keys is wrong") from exc
     if not p.gone:
@@ -345,10 +385,12 @@ async def serve_resume(host: PokerHost, msg: Msg, frames: FrameReader,
             await writer.wait_closed()
 
     p.put, p.close, p.gone = put, close, False
-    put({"type": "mp_resumed", "proc": host.local})
-    for to, m in host.frames:
-        if to == proc:
-            put(m)
+    mine = [m for to, m in host.frames if to == proc]
+    g, sent = host._g, len(mine)
+    put({"type": "mp_resumed", "proc": host.local, "challenge": challenge, "g": g,
+         "sent": sent, "sig": host.player.resumed_sig(proc, challenge, g, sent)})
+    for m in mine:
+        put(m)
     host.log(f"{', '.join(p.seats)} reached the sequencer")
     try:
         while True:

@@ -142,6 +142,18 @@ class Stopped(RuntimeError):
         self.audit = audit
 
 
+def resume_body(game: str, proc: int, challenge: str) -> bytes:
+    """What a process's ``mp_resume`` proof signs (docs/protocol.md, "Hand-over")."""
+    return pack(["wizwar-poker-resume", game, proc, challenge])
+
+
+def resumed_body(game: str, seq: int, to: int, challenge: str, g: int, sent: int) -> bytes:
+    """What a sequencer's ``mp_resumed`` signs: the game, the sequencer's process, the
+    process it answers, that process's challenge, and its frame counts (the relay frames
+    made so far, the frames that follow for that process)."""
+    return pack(["wizwar-poker-resumed", game, seq, to, challenge, g, sent])
+
+
 # ---- one process --------------------------------------------------------------------
 #: ``choose(state, seat)``: an action, or an awaitable of one (a person's screen)
 Chooser = Callable[[Any, str], Any]
@@ -206,6 +218,9 @@ class Player:
     addrs: dict[int, str] = field(default_factory=dict)
     #: the ``mp_table`` this process was sent (a new sequencer rebuilds the table from it)
     table: Msg = field(default_factory=dict)
+    #: every process's public keys (process -> hex: box key, signature key), from the table
+    #: (or kept keys): a sequencer's ``mp_resumed`` is checked against them
+    proc_keys: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.hooks = self.ruleset.dealing()
@@ -235,6 +250,8 @@ class Player:
             self.game = str(self._kept["game"])
             self.proc = int(self._kept.get("proc", -1))
             self.addrs = {int(k): str(v) for k, v in self._kept.get("addrs", {}).items()}
+            self.proc_keys = {int(k): str(v)
+                              for k, v in self._kept.get("proc_keys", {}).items()}
             self._chain_secrets = [bytes.fromhex(x) for x in self._kept["chains"]]
             self._past = self._past_choices(str(self._kept.get("log") or ""))
             chosen = self._kept.get("chosen")
@@ -300,11 +317,18 @@ class Player:
         return bytes(self._signer.sign(pack(["wizwar-poker-addr", self.addr]))
                      .signature).hex()
 
-    def resume_proof(self) -> str:
+    def resume_proof(self, challenge: str = "") -> str:
         """A hand-over's proof that this process plays its seats: its signature over the
-        game id and its process number (hex)."""
-        return bytes(self._signer.sign(pack(["wizwar-poker-resume", self.game, self.proc]))
+        game id, its process number and the ``challenge`` its ``mp_resume`` carries (hex)."""
+        return bytes(self._signer.sign(resume_body(self.game, self.proc, challenge))
                      .signature).hex()
+
+    def resumed_sig(self, to: int, challenge: str, g: int, sent: int) -> str:
+        """The sequencer's signature over its ``mp_resumed`` to process ``to`` (hex): the
+        game, this process, ``to``, the challenge ``to`` sent, the relay frames made so far
+        (``g``) and how many frames follow for ``to`` (``sent``)."""
+        return bytes(self._signer.sign(resumed_body(self.game, self.proc, to, challenge, g,
+                                                    sent)).signature).hex()
 
     def fresh(self, msg: Msg | None) -> Msg | None:
         """``msg`` without its stamp (``_c``/``_g``), or None when this process has it
@@ -451,6 +475,7 @@ class Player:
         self.names = list(t["names"])
         self.game = str(t["game"])
         self.table = dict(t)
+        self.proc_keys = {p: str(t["keys"][ss[0]]) for p, ss in self.plays.items() if ss}
         for p, got in dict(t.get("addrs") or {}).items():
             try:
                 ss = self.plays[int(p)]
@@ -786,7 +811,8 @@ class Player:
                        "game": self.game, "seats": self.mine, "proc": self.proc,
                        "ruleset": self.ruleset.name, "log": self.log_path,
                        "chosen": self._chosen,
-                       "addrs": {str(k): v for k, v in self.addrs.items()}}, f)
+                       "addrs": {str(k): v for k, v in self.addrs.items()},
+                       "proc_keys": {str(k): v for k, v in self.proc_keys.items()}}, f)
         os.replace(tmp, path)
 
     # -- the end ------------------------------------------------------------------------

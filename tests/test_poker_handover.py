@@ -459,3 +459,80 @@ def test_a_returning_process_makes_its_past_choices_again_from_its_log(
     _verified(players, got[0])
     # asked only after the death (the choice proposed as it died is kept: made again)
     assert asked and min(asked) > before, (asked, before)
+
+
+def test_a_forged_or_unsigned_mp_resumed_is_refused_and_the_next_process_tried(
+        tmp_path: Any) -> None:
+    """Something else answers at the dead relay's address (as a stranger could once the
+    host's port is free): to P2's ``mp_resume`` with an unsigned ``mp_resumed``, to P3's
+    with one signed by other keys. Each is refused in words and the next process is tried:
+    P2's process sequences, P3's reaches it, the host comes back; one hash, every log
+    verifies. (Before ``mp_resumed`` was signed both took the stranger for the relay and
+    the game stalled.)"""
+    from nacl.signing import SigningKey
+
+    from core.codec import pack
+    from net.poker import resumed_body
+
+    said: list[str] = []
+    answered: list[str] = []
+    stranger = SigningKey(b"s" * 32)
+
+    async def fake(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        from net.protocol import FrameReader
+
+        msg = await FrameReader(reader).read()
+        assert msg is not None and msg["type"] == "mp_resume"
+        if not answered:
+            writer.write(pack({"type": "mp_resumed", "proc": 0}))
+            answered.append("unsigned")
+        else:
+            ch = str(msg["challenge"])
+            sig = stranger.sign(resumed_body(str(msg["game"]), 0, int(msg["proc"]), ch, 9,
+                                             0)).signature.hex()
+            writer.write(pack({"type": "mp_resumed", "proc": 0, "challenge": ch, "g": 9,
+                               "sent": 0, "sig": sig}))
+            answered.append("forged")
+        await writer.drain()
+        await reader.read()  # holds the link open, sending nothing more
+
+    async def go() -> tuple[list[Any], list[Player]]:
+        server = await asyncio.start_server(fake, "127.0.0.1", 0)
+        fport = server.sockets[0].getsockname()[1]
+        rs = registry.get("wizwar")
+        host = PokerHost(rs, players=3, keys_dir=str(tmp_path / "hkeys"),
+                         log_dir=str(tmp_path / "logs"), seed="forge")
+        port = await host.start()
+        joiners = [_player(rs, f"forge:{i}", tmp_path, log=said.append) for i in (1, 2)]
+        async with asyncio.timeout(120):
+            hosting = asyncio.ensure_future(host.run())
+            tasks = []
+            for i, p in enumerate(joiners):
+                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
+                while len(host.procs) < 2 + i:
+                    await asyncio.sleep(0.01)
+            while joiners[0].seq < 6:
+                await asyncio.sleep(0.002)
+            for p in joiners:  # the relay's address now answers with the stranger
+                p.link.relay_addr = f"127.0.0.1:{fport}"  # type: ignore[attr-defined]
+            kept = host.player.keys_path
+            assert kept is not None
+            await _kill(host, hosting)
+            again = Player(rs, host.player.send, host.player.recv,
+                           keys_dir=str(tmp_path / "hkeys"), log_dir=str(tmp_path / "logs"),
+                           rejoin_from=kept, log=said.append)
+            tasks.insert(0, asyncio.ensure_future(come_back(again)))
+            got = await asyncio.gather(*tasks, return_exceptions=True)
+        server.close()
+        return list(got), [again, *joiners]
+
+    got, players = asyncio.run(go())
+    assert got[0] and got == [got[0]] * 3, (got, said[-6:])
+    _verified(players, got[0])
+    assert sorted(answered) == ["forged", "unsigned"], answered
+    refused = [x for x in said if x.startswith("refused what answers at")]
+    assert len(refused) == 2 and all("trying the next process" in x for x in refused), said
+    assert any("not signed by that process's keys" in x for x in refused), refused
+    assert any("no mp_resumed" in x for x in refused), refused
+    assert players[1].link.seq is not None  # type: ignore[attr-defined]
+    assert players[2].link.relay_proc == 1  # type: ignore[attr-defined]
