@@ -140,6 +140,9 @@ class Link:
                     msg = await self._reader.read()
                 except (ProtocolError, ConnectionError):
                     msg = None
+            if msg is not None and msg.get("type") == "mp_presence":
+                self.player.take_presence(msg)  # at once, even while a person thinks
+                continue
             if msg is not None:
                 await self._in.put(msg)
                 continue
@@ -161,6 +164,8 @@ class Link:
             self._writer.close()
         self._reader = self._writer = None
         gone = ", ".join(p.plays.get(dead, [])) or "the relay"
+        if dead != p.proc and p.plays:  # the relay's process is away (until told otherwise)
+            p.take_presence({"away": sorted(p.away | {dead})})
         if self.relay_addr and not returning:
             # only this link dropped? the relay takes it back (a dead one refuses at once)
             self.log(f"the link to the relay ({gone}'s process) dropped: reaching it again")
@@ -391,6 +396,7 @@ async def serve_resume(host: PokerHost, msg: Msg, frames: FrameReader,
          "sent": sent, "sig": host.player.resumed_sig(proc, challenge, g, sent)})
     for m in mine:
         put(m)
+    host._presence()
     host.log(f"{', '.join(p.seats)} reached the sequencer")
     try:
         while True:

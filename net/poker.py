@@ -221,6 +221,9 @@ class Player:
     #: every process's public keys (process -> hex: box key, signature key), from the table
     #: (or kept keys): a sequencer's ``mp_resumed`` is checked against them
     proc_keys: dict[int, str] = field(default_factory=dict)
+    #: the processes the relay says are away now (``mp_presence``; the relay's own
+    #: process while this one hands over): their seats show ``disconnected``
+    away: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.hooks = self.ruleset.dealing()
@@ -335,6 +338,9 @@ class Player:
         already (a new sequencer sends every frame again: each is taken once)."""
         if msg is None:
             return None
+        if msg.get("type") == "mp_presence":  # who is away: no frame of the game
+            self.take_presence(msg)
+            return {}
         g = msg.get("_g")
         c = msg.get("_c")
         if isinstance(g, int):
@@ -349,6 +355,15 @@ class Player:
         else:
             return msg
         return {k: v for k, v in msg.items() if k not in ("_c", "_g")}
+
+    def take_presence(self, msg: Msg) -> None:
+        """The relay's ``mp_presence``: which processes are away now (a snapshot)."""
+        away = msg.get("away")
+        got = {x for x in away if isinstance(x, int) and x != self.proc} \
+            if isinstance(away, list) else set()
+        if got != self.away:
+            self.away = got
+            self._changed()
 
     def announce_keys(self) -> str:
         """This process's public keys for its ``hello`` (hex: box key, signature key)."""
@@ -1243,6 +1258,7 @@ class PokerHost:
             except (BadSignatureError, ValueError, TypeError):
                 return None
             p.put, p.close, p.gone = put, close, False
+            self._presence()
             sent = sum(1 for who, m in self.inbound if who == p.proc and m is not None)
             put({"type": "mp_rejoined", "sent": sent})
             for to, m in self.frames:
@@ -1251,6 +1267,16 @@ class PokerHost:
             self.log(f"{', '.join(p.seats)} rejoined: catching up")
             return p
         return None
+
+    def _presence(self) -> None:
+        """Tell every process here but this one (it knows) which processes are away now
+        (``mp_presence``, a snapshot): their seats show ``disconnected`` on every screen. No
+        frame of the game: not numbered, not kept, never sent again."""
+        msg: Msg = {"type": "mp_presence",
+                    "away": sorted(p.proc for p in self.procs if p.gone)}
+        for p in self.procs:
+            if not p.gone and p.proc != self.local:
+                p.put(msg)
 
     def _send(self, p: Proc, msg: Msg) -> None:
         """Route ``msg`` to ``p`` (kept for it while it is away: a rejoin gets it)."""
@@ -1358,6 +1384,7 @@ class PokerHost:
                 src.gone = True
                 self.log(f"{', '.join(src.seats)} is away: the game waits for it (its keys "
                          f"are needed to go on) at most {WAIT:g} s")
+                self._presence()
                 continue
             t = msg.get("type")
             if t in ("mask", "unmask") and not auditing:

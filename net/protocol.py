@@ -101,6 +101,9 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     # signed over the challenge and its frame counts (docs/protocol.md, "Hand-over")
     "mp_resume": {"game": str, "proc": int, "proof": str, "challenge": str},
     "mp_resumed": {"proc": int, "challenge": str, "g": int, "sent": int, "sig": str},
+    # the relay tells every process which processes are away (sent when one leaves or comes
+    # back; no part of the game's frames: not numbered, not kept, not sent again)
+    "mp_presence": {"away": list},
 }
 
 

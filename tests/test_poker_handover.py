@@ -536,3 +536,68 @@ def test_a_forged_or_unsigned_mp_resumed_is_refused_and_the_next_process_tried(
     assert any("no mp_resumed" in x for x in refused), refused
     assert players[1].link.seq is not None  # type: ignore[attr-defined]
     assert players[2].link.relay_proc == 1  # type: ignore[attr-defined]
+
+
+def test_a_joiner_that_does_not_sequence_shows_who_is_away(tmp_path: Any) -> None:
+    """Presence for every process: P3's process (never the sequencer) shows the host's seat
+    ``disconnected`` while the host's process is gone and ``host`` once it is back; then,
+    P3's process gone, the host's process (back, not the sequencer either) shows P3
+    ``disconnected``, and ``connected`` once P3's process is back (``mp_presence``)."""
+    from net.poker_session import PokerSession
+
+    rs = registry.get("wizwar")
+    seen: list[tuple[str, str, str]] = []
+
+    async def until(p: Player, seat: str, status: str) -> None:
+        s = PokerSession(p)
+        while s.seat_status().get(seat) != status:
+            await asyncio.sleep(0.005)
+        seen.append((", ".join(p.mine), seat, status))
+
+    async def go() -> tuple[list[Any], list[Player]]:
+        host = PokerHost(rs, players=3, keys_dir=str(tmp_path / "hkeys"),
+                         log_dir=str(tmp_path / "logs"), seed="here")
+        port = await host.start()
+        joiners = [_player(rs, f"here:{i}", tmp_path) for i in (1, 2)]
+        async with asyncio.timeout(300):
+            hosting = asyncio.ensure_future(host.run())
+            tasks = []
+            for i, p in enumerate(joiners):
+                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
+                while len(host.procs) < 2 + i:
+                    await asyncio.sleep(0.01)
+            while joiners[1].seq < 6:
+                await asyncio.sleep(0.002)
+            assert PokerSession(joiners[1]).seat_status()["P1"] == "host"
+            kept = host.player.keys_path
+            assert kept is not None
+            await _kill(host, hosting)
+            await until(joiners[1], "P1", "disconnected")  # the game waits for P1's keys
+            while joiners[1].link.relay_proc != 1:  # type: ignore[attr-defined]
+                await asyncio.sleep(0.005)
+            await until(joiners[1], "P1", "disconnected")  # and the new relay says so too
+            first = Player(rs, host.player.send, host.player.recv,
+                           keys_dir=str(tmp_path / "hkeys"), log_dir=str(tmp_path / "logs"),
+                           rejoin_from=kept)
+            back = asyncio.ensure_future(come_back(first))
+            await until(joiners[1], "P1", "host")
+            while first.seq < joiners[0].seq or first.seq < 14:
+                await asyncio.sleep(0.002)
+            assert PokerSession(first).seat_status()["P3"] == "connected"
+            third = joiners[1]
+            kept3 = third.keys_path
+            assert kept3 is not None
+            await _die(third.link, tasks[1])  # type: ignore[attr-defined]
+            await until(first, "P3", "disconnected")
+            new3 = _player(rs, "unused", tmp_path, rejoin_from=kept3)
+            c = asyncio.ensure_future(come_back(new3))
+            await until(first, "P3", "connected")
+            got = await asyncio.gather(back, tasks[0], c, return_exceptions=True)
+        return list(got), [first, joiners[0], new3]
+
+    got, players = asyncio.run(go())
+    assert got[0] and got == [got[0]] * 3, got
+    _verified(players, got[0])
+    assert seen == [("P3", "P1", "disconnected"), ("P3", "P1", "disconnected"),
+                    ("P3", "P1", "host"), ("P1", "P3", "disconnected"),
+                    ("P1", "P3", "connected")], seen
