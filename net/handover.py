@@ -76,8 +76,11 @@ class Link:
         ``addr`` ("host:port") and returns it."""
         self._server = await asyncio.start_server(self._serve, self.bind, 0)
         port = self._server.sockets[0].getsockname()[1]
-        self.player.addr = f"{self.bind}:{port}"
-        return self.player.addr
+        p = self.player
+        p.addr = f"{self.bind}:{port}"
+        if p.proc >= 0:  # (a joiner's own entry comes with the table)
+            p.addrs[p.proc], p.addr_sigs[p.proc] = p.addr, p.addr_sig()
+        return p.addr
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         frames = FrameReader(reader)
@@ -86,6 +89,11 @@ class Link:
                 msg = await frames.read()
             if msg is None or msg.get("type") != "mp_resume":
                 raise ProtocolError("the first message must be mp_resume")
+            if msg.get("back") is True and not self._ready.is_set() and \
+                    self._reader is not None:
+                # a process back after it died looks for the sequencer: not this one
+                raise ProtocolError(f"this process is not the sequencer (it is on "
+                                    f"{self.relay_addr or 'the relay'})")
             async with asyncio.timeout(ANSWER):
                 await self._ready.wait()  # until this process's own link to the relay drops
             assert self.seq is not None
@@ -143,6 +151,9 @@ class Link:
             if msg is not None and msg.get("type") == "mp_presence":
                 self.player.take_presence(msg)  # at once, even while a person thinks
                 continue
+            if msg is not None and msg.get("type") == "mp_addrs":
+                self.player.take_addrs(dict(msg.get("addrs") or {}))
+                continue
             if msg is not None:
                 await self._in.put(msg)
                 continue
@@ -172,8 +183,10 @@ class Link:
             if await self._reach(dead, self.relay_addr, tries=2):
                 self.log(f"back on {gone}'s process, the relay")
                 return True
+        if returning:
+            return await self._find(dead)
         for c in sorted(q for q in p.plays if q != dead):
-            if (c == p.proc and returning) or not p.addrs.get(c):
+            if not p.addrs.get(c):
                 continue  # a process that announced no address is never the sequencer
             if c == p.proc:
                 self.log(f"{gone}'s process (the relay) is gone: this process is the "
@@ -183,15 +196,33 @@ class Link:
                 return True
             addr = p.addrs[c]
             whom = ", ".join(p.plays[c]) or f"process {c}"
-            self.log(f"back: reaching the game's processes, {whom} at {addr}" if returning
-                     else f"{gone}'s process (the relay) is gone: reaching {whom}'s process "
+            self.log(f"{gone}'s process (the relay) is gone: reaching {whom}'s process "
                      f"at {addr}")
             if await self._reach(c, addr):
                 self.relay_proc, self.relay_addr = c, addr
                 self.log(f"{whom} sequences the game now")
-                if not returning:
-                    self._say_host_gone(dead, whom)
+                self._say_host_gone(dead, whom)
                 return True
+        self.log("no process of the game answers: it cannot go on")
+        return False
+
+    async def _find(self, dead: int) -> bool:
+        """A process back after it died looks for the sequencer: each other process with
+        an address, in process order, once a round (``RETRIES`` rounds, ``PAUSE`` s apart);
+        a process that is not the sequencer says so at once (``mp_resume.back``), so the
+        next is tried."""
+        p = self.player
+        cands = [c for c in sorted(p.addrs) if c != dead and p.addrs.get(c)]
+        for c in cands:
+            self.log(f"back: reaching the game's processes, {self._whom(c)} at "
+                     f"{p.addrs[c]}")
+        for _ in range(RETRIES):
+            for c in cands:
+                if await self._reach(c, p.addrs[c], tries=1, back=True):
+                    self.relay_proc, self.relay_addr = c, p.addrs[c]
+                    self.log(f"{self._whom(c)} sequences the game now")
+                    return True
+            await asyncio.sleep(PAUSE)
         self.log("no process of the game answers: it cannot go on")
         return False
 
@@ -208,7 +239,7 @@ class Link:
     def _whom(self, c: int) -> str:
         return ", ".join(self.player.plays.get(c, [])) or f"process {c}"
 
-    async def _reach(self, c: int, addr: str, tries: int = 0) -> bool:
+    async def _reach(self, c: int, addr: str, tries: int = 0, back: bool = False) -> bool:
         """Reach process ``c`` at ``addr`` as the relay (``mp_resume``), up to ``tries``
         times (default :data:`RETRIES`); True once it answered ``mp_resumed`` signed by
         ``c``'s keys over this attempt's challenge (its outbox is then sent again). A
@@ -227,7 +258,7 @@ class Link:
             try:
                 writer.write(encode({"type": "mp_resume", "game": p.game, "proc": p.proc,
                                      "proof": p.resume_proof(challenge),
-                                     "challenge": challenge}))
+                                     "challenge": challenge, "back": back}))
                 async with asyncio.timeout(ANSWER):
                     got = await frames.read()
             except ProtocolError as exc:  # something answered, not in this protocol
@@ -331,7 +362,12 @@ def sequencer(player: Player, log: Callable[[str], None]) -> PokerHost:
     host.local = player.proc
     host.resumed = True
     host.game = str(t["game"])
-    addrs = dict(t.get("addrs") or {})
+    # every address the player knows (a process back after it died announced a new one)
+    addrs = {str(q): [a, player.addr_sigs.get(q, "")] for q, a in player.addrs.items()}
+    for q, got in dict(t.get("addrs") or {}).items():
+        addrs.setdefault(str(q), list(got))
+    if player.addr:
+        addrs[str(player.proc)] = [player.addr, player.addr_sig()]
     names = list(t["names"])
 
     def noop(_m: Msg) -> None:
@@ -397,6 +433,7 @@ async def serve_resume(host: PokerHost, msg: Msg, frames: FrameReader,
     for m in mine:
         put(m)
     host._presence()
+    put(host.addrs_msg())
     host.log(f"{', '.join(p.seats)} reached the sequencer")
     try:
         while True:
@@ -435,8 +472,9 @@ async def play(player: Player, host: str, port: int, name: str = "guest",
 async def come_back(player: Player) -> str:
     """A process back after its process died (``player.rejoin_from``: its kept keys, its
     process number and the table's addresses): it reaches the sequencer as after any
-    hand-over and replays the game from the frames it is sent. It listens nowhere: its
-    new address is not announced, so it is never the sequencer again. Raises
+    hand-over and replays the game from the frames it is sent. It listens again on a new
+    address and announces it, signed (``mp_addr``; the relay tells every process:
+    ``mp_addrs``), so it may sequence the game again when the relay dies later. Raises
     :class:`~net.poker.Stopped` when no process answers."""
     if not player.rejoin_from or player.proc < 0:
         raise ValueError("come_back needs the keys a process kept (rejoin_from)")
@@ -450,6 +488,15 @@ async def come_back(player: Player) -> str:
     if not await link.hand_over(returning=True):
         raise Stopped("no process of the game answers")
     player.plays = {}
+    # listen again, on the interface that reaches the sequencer, and say where (signed):
+    # this process may sequence the game again (the lowest process still there)
+    assert link._writer is not None
+    link.bind = str(link._writer.get_extra_info("sockname")[0])
+    addr = await link.listen()
+    link._writer.write(encode({"type": "mp_addr", "addr": addr, "sig": player.addr_sig()}))
+    with contextlib.suppress(ConnectionError):
+        await link._writer.drain()
+    link.log(f"listening at {addr} again: this process may sequence the game again")
     try:
         return await player.run()
     finally:

@@ -216,6 +216,8 @@ class Player:
     outbox: list[Msg] = field(default_factory=list)
     #: the processes' hand-over addresses (process -> "host:port"), from ``mp_table``
     addrs: dict[int, str] = field(default_factory=dict)
+    #: each address's signature by its process (process -> hex), as announced
+    addr_sigs: dict[int, str] = field(default_factory=dict)
     #: the ``mp_table`` this process was sent (a new sequencer rebuilds the table from it)
     table: Msg = field(default_factory=dict)
     #: every process's public keys (process -> hex: box key, signature key), from the table
@@ -255,6 +257,8 @@ class Player:
             self.addrs = {int(k): str(v) for k, v in self._kept.get("addrs", {}).items()}
             self.proc_keys = {int(k): str(v)
                               for k, v in self._kept.get("proc_keys", {}).items()}
+            self.addr_sigs = {int(k): str(v)
+                              for k, v in self._kept.get("addr_sigs", {}).items()}
             self._chain_secrets = [bytes.fromhex(x) for x in self._kept["chains"]]
             self._past = self._past_choices(str(self._kept.get("log") or ""))
             chosen = self._kept.get("chosen")
@@ -341,6 +345,9 @@ class Player:
         if msg.get("type") == "mp_presence":  # who is away: no frame of the game
             self.take_presence(msg)
             return {}
+        if msg.get("type") == "mp_addrs":  # where the processes listen: neither
+            self.take_addrs(dict(msg.get("addrs") or {}))
+            return {}
         g = msg.get("_g")
         c = msg.get("_c")
         if isinstance(g, int):
@@ -355,6 +362,25 @@ class Player:
         else:
             return msg
         return {k: v for k, v in msg.items() if k not in ("_c", "_g")}
+
+    def take_addrs(self, addrs: dict[Any, Any], keep: bool = True) -> None:
+        """Take the hand-over addresses in ``addrs`` (process -> [address, its signature])
+        that their own process signed (checked against :attr:`proc_keys`); any other is
+        never reached. Kept in the keys file (``keep``), so a process back after it died
+        reaches a process that came back before it."""
+        changed = False
+        for k, got in addrs.items():
+            try:
+                p, addr, sig = int(k), str(got[0]), str(got[1])
+                VerifyKey(bytes.fromhex(self.proc_keys[p])[32:]).verify(
+                    pack(["wizwar-poker-addr", addr]), bytes.fromhex(sig))
+            except (BadSignatureError, KeyError, ValueError, TypeError, IndexError):
+                continue  # an address its process did not sign: never reached
+            if addr and self.addrs.get(p) != addr:
+                self.addrs[p], self.addr_sigs[p] = addr, sig
+                changed = True
+        if changed and keep:
+            self._keep()
 
     def take_presence(self, msg: Msg) -> None:
         """The relay's ``mp_presence``: which processes are away now (a snapshot)."""
@@ -491,15 +517,9 @@ class Player:
         self.game = str(t["game"])
         self.table = dict(t)
         self.proc_keys = {p: str(t["keys"][ss[0]]) for p, ss in self.plays.items() if ss}
-        for p, got in dict(t.get("addrs") or {}).items():
-            try:
-                ss = self.plays[int(p)]
-                VerifyKey(bytes.fromhex(str(t["keys"][ss[0]]))[32:]).verify(
-                    pack(["wizwar-poker-addr", str(got[0])]), bytes.fromhex(str(got[1])))
-            except (BadSignatureError, KeyError, ValueError, TypeError, IndexError):
-                continue  # an address its process did not sign: never reached
-            if got[0]:
-                self.addrs[int(p)] = str(got[0])
+        # (a newer address, from the kept keys or the relay's mp_addrs, is kept)
+        self.take_addrs({p: got for p, got in dict(t.get("addrs") or {}).items()
+                         if int(p) not in self.addrs}, keep=False)
         self.dealer = MentalDealer(self.seats, self.mine, seed=self.seed)
         self.dealer.adopt(self._box, self._signer)
         if self._kept:  # a rejoin: the keys of every deal so far, from the data folder
@@ -827,6 +847,7 @@ class Player:
                        "ruleset": self.ruleset.name, "log": self.log_path,
                        "chosen": self._chosen,
                        "addrs": {str(k): v for k, v in self.addrs.items()},
+                       "addr_sigs": {str(k): v for k, v in self.addr_sigs.items()},
                        "proc_keys": {str(k): v for k, v in self.proc_keys.items()}}, f)
         os.replace(tmp, path)
 
@@ -1268,6 +1289,31 @@ class PokerHost:
             return p
         return None
 
+    def addrs_msg(self) -> Msg:
+        """``mp_addrs``: every process's hand-over address as its process signed it (an
+        address announced by a process back after it died included)."""
+        return {"type": "mp_addrs", "addrs": {str(p.proc): [p.addr, p.addr_sig]
+                                              for p in self.procs if p.addr}}
+
+    def _take_addr(self, src: Proc, msg: Msg) -> None:
+        """``mp_addr`` from ``src``: the address it listens on now (a process back after it
+        died), signed by its keys: kept, then every process is told (``mp_addrs``), this
+        one's player too. An address not so signed is ignored."""
+        addr, sig = str(msg.get("addr", ""))[:100], str(msg.get("sig", ""))[:200]
+        try:
+            VerifyKey(bytes.fromhex(src.keys)[32:]).verify(
+                pack(["wizwar-poker-addr", addr]), bytes.fromhex(sig))
+        except (BadSignatureError, ValueError, TypeError):
+            self.log(f"{', '.join(src.seats)} announced an address it did not sign: ignored")
+            return
+        src.addr, src.addr_sig = addr, sig
+        self.log(f"{', '.join(src.seats)} listens at {addr} now")
+        out = self.addrs_msg()
+        self.player.take_addrs(out["addrs"])
+        for p in self.procs:
+            if not p.gone and p.proc != self.local:
+                p.put(out)
+
     def _presence(self) -> None:
         """Tell every process here but this one (it knows) which processes are away now
         (``mp_presence``, a snapshot): their seats show ``disconnected`` on every screen. No
@@ -1387,6 +1433,9 @@ class PokerHost:
                 self._presence()
                 continue
             t = msg.get("type")
+            if t == "mp_addr":  # no frame of the game: a returned process's address
+                self._take_addr(src, msg)
+                continue
             if t in ("mask", "unmask") and not auditing:
                 authors = {str(msg.get("seat", ""))} if t == "mask" else {
                     str(x[1]) for x in msg.get("shares", []) if isinstance(x, list)

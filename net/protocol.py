@@ -104,6 +104,10 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     # the relay tells every process which processes are away (sent when one leaves or comes
     # back; no part of the game's frames: not numbered, not kept, not sent again)
     "mp_presence": {"away": list},
+    # a process back after it died listens on a new address (signed, as hello's ``addr``):
+    # it tells the relay, which tells every process every address (``mp_addrs``)
+    "mp_addr": {"addr": str, "sig": str},
+    "mp_addrs": {"addrs": dict},
 }
 
 

@@ -317,10 +317,12 @@ async def _die(link: Link, task: asyncio.Future[Any]) -> None:
                 await q.close()
 
 
-def test_the_sequencer_killed_too_the_next_one_sequences(tmp_path: Any) -> None:
-    """Two hand-overs: the host's process dies and comes back; then P2's, the sequencer,
-    dies: P3's (the lowest process still there that announced an address) sequences the
-    game, the host's process reaches it, P2's comes back; one hash, every log verifies."""
+def test_the_sequencer_killed_too_the_host_back_sequences_again(tmp_path: Any) -> None:
+    """Two hand-overs: the host's process dies (P2's relays) and comes back, listening on a
+    new address it announces, signed (``mp_addr``); then P2's, the sequencer, dies: the
+    host's process, the lowest still there, sequences the game again, P3's reaches it at the
+    new address, P2's comes back (its kept keys hold that address too); one hash, every log
+    verifies."""
     said: list[str] = []
     rs = registry.get("wizwar")
 
@@ -359,8 +361,11 @@ def test_the_sequencer_killed_too_the_next_one_sequences(tmp_path: Any) -> None:
     got, players = asyncio.run(go())
     assert got[0] and got == [got[0]] * 3, (got, said[-6:])
     _verified(players, got[0])
-    assert players[2].link.seq is not None  # type: ignore[attr-defined]
-    assert players[0].link.relay_proc == 2  # type: ignore[attr-defined]
+    links: list[Link] = [p.link for p in players]  # type: ignore[attr-defined]
+    assert links[0].seq is not None and links[0].handovers == 2  # back, then the relay
+    assert links[2].relay_proc == 0 and links[1].relay_proc == 0
+    assert links[2].relay_addr == players[0].addr != ""
+    assert any("listening at" in x and "may sequence the game again" in x for x in said)
 
 
 def test_join_back_with_keys_that_are_not_a_poker_process_s_says_so(
