@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
@@ -42,6 +43,9 @@ RETRIES = 20
 PAUSE = 0.25
 #: how long (seconds) a candidate waits to be answered
 ANSWER = 10.0
+#: how long (seconds) a process back browses the LAN for its game when no kept address
+#: answers
+FIND = 3.0
 
 
 class Link:
@@ -69,6 +73,10 @@ class Link:
         #: dropped relay is handed over at once, even while a person thinks
         self._in: asyncio.Queue[Msg | None] = asyncio.Queue()
         self._pump_task: asyncio.Future[None] | None = None
+        #: the game announced on the LAN again by this process, once it sequences
+        #: (a ``net.discovery.Advertiser``; None: not announced)
+        self.advertiser: Any = None
+        self._answered = -1  # the process whose mp_resumed was taken last
 
     # -- listening ------------------------------------------------------------------
     async def listen(self) -> str:
@@ -216,14 +224,41 @@ class Link:
         for c in cands:
             self.log(f"back: reaching the game's processes, {self._whom(c)} at "
                      f"{p.addrs[c]}")
-        for _ in range(RETRIES):
+        for _ in range(RETRIES if cands else 0):
             for c in cands:
                 if await self._reach(c, p.addrs[c], tries=1, back=True):
                     self.relay_proc, self.relay_addr = c, p.addrs[c]
                     self.log(f"{self._whom(c)} sequences the game now")
                     return True
             await asyncio.sleep(PAUSE)
+        name = str(p._kept.get("ad") or "")
+        if name and await self._find_announced(name):
+            return True
         self.log("no process of the game answers: it cannot go on")
+        return False
+
+    async def _find_announced(self, name: str) -> bool:
+        """The kept addresses failed: look for the game announced on the LAN under
+        ``name`` (its sequencer announces it again) and reach what answers there, if it is
+        a process of the game (its ``mp_resumed`` signed by the table's keys)."""
+        from net.discovery import find_games
+
+        self.log(f"looking for the game {name!r} on the LAN")
+        try:
+            ads = await find_games(FIND)
+        except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
+            self.log(f"cannot look on the LAN ({exc})")
+            return False
+        for ad in ads:
+            if ad.name != name or ad.dealer != "poker":
+                continue
+            for h in ad.hosts or (ad.host,):
+                addr = f"{h}:{ad.port}"
+                self.log(f"found {name!r} on the LAN at {addr}: reaching it")
+                if await self._reach(-1, addr, tries=2, back=True):
+                    self.relay_proc, self.relay_addr = self._answered, addr
+                    self.log(f"{self._whom(self._answered)} sequences the game now")
+                    return True
         return False
 
     def _say_host_gone(self, dead: int, relays: str) -> None:
@@ -267,6 +302,7 @@ class Link:
                 got = None
             if got is not None and got.get("type") == "mp_resumed":
                 bad = check_resumed(p, c, got, challenge)
+                self._answered = int(got["proc"])
             if bad:  # not the process its address was signed by: never this relay
                 writer.close()
                 self.log(f"refused what answers at {addr} for {self._whom(c)}: {bad}; "
@@ -294,12 +330,40 @@ class Link:
             self.seq.inbox.put_nowait((p.proc, m))
         self.seq_task = asyncio.ensure_future(relay(self.seq))
         self._ready.set()
+        if p.table.get("ad") and not self.bind.startswith("127."):
+            asyncio.ensure_future(self._announce(str(p.table["ad"])))
+
+    async def _announce(self, name: str) -> None:
+        """This process sequences a game that was announced on the LAN: announce it again
+        under the same ``name``, at this process's address, every seat taken (a game under
+        way). A failure is said and nothing more: discovery is a convenience only."""
+        from net.discovery import Advertiser, txt_fields
+        from net.protocol import PROTOCOL_VERSION
+
+        p = self.player
+        adv = Advertiser()
+        try:
+            rules, opts = txt_fields(p.ruleset, p.options)
+            await adv.start(name, int(p.addr.rpartition(":")[2]), proto=PROTOCOL_VERSION,
+                            ruleset=rules, options=opts, seats_taken=len(p.seats),
+                            seats_free=0, dealer="poker",
+                            interfaces=None if self.bind in ("0.0.0.0", "") else [self.bind])
+        except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
+            self.log(f"could not announce the game on the LAN again ({exc})")
+            return
+        if self.closed:
+            await adv.stop()
+            return
+        self.advertiser = adv
+        self.log(f"the game is announced on the LAN again as {adv.name!r} at {p.addr}")
 
     def abort(self) -> None:
         """This process leaves the game now (its person closed it): stop reading, stop the
         relay it runs (the others hand over to the next process), close every link, waiting
         for nothing."""
         self.closed = True
+        if self.advertiser is not None:
+            asyncio.ensure_future(self.advertiser.stop())
         for task in (self._pump_task, self.seq_task):
             if task is not None and not task.done():
                 task.cancel()
@@ -331,12 +395,17 @@ class Link:
             self._server.close()
         if self._writer is not None:
             self._writer.close()
+        if self.advertiser is not None:
+            with contextlib.suppress(Exception):
+                await self.advertiser.stop()
 
 
 def check_resumed(player: Player, c: int, got: Msg, challenge: str) -> str:
     """Why the ``mp_resumed`` ``got`` is not process ``c``'s answer to ``challenge`` ("" it
-    is): it must name ``c`` and carry ``c``'s signature (its keys from the table or the
+    is; ``c`` -1: any process of the game's): it must name ``c`` and carry ``c``'s signature (its keys from the table or the
     kept keys) over the game, ``c``, this process, the challenge and the frame counts."""
+    if c < 0 and isinstance(got.get("proc"), int):  # any process of the game (zeroconf)
+        c = int(got["proc"])
     if got.get("proc") != c or got.get("challenge") != challenge:
         return "a reply for another process or another attempt"
     keys = player.proc_keys.get(c, "")

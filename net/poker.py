@@ -848,6 +848,7 @@ class Player:
                        "chosen": self._chosen,
                        "addrs": {str(k): v for k, v in self.addrs.items()},
                        "addr_sigs": {str(k): v for k, v in self.addr_sigs.items()},
+                       "ad": str(self.table.get("ad") or self._kept.get("ad") or ""),
                        "proc_keys": {str(k): v for k, v in self.proc_keys.items()}}, f)
         os.replace(tmp, path)
 
@@ -1081,6 +1082,9 @@ class PokerHost:
     stopped: str = ""
     cheater: str = ""
     verdicts: dict[int, Msg] = field(default_factory=dict)
+    #: the name the game is announced under on the LAN ("" not announced): the table
+    #: says it, so a new sequencer announces the game again under it (net/handover.py)
+    ad_name: str = ""
 
     def __post_init__(self) -> None:
         opts = dict(self.options)
@@ -1388,7 +1392,8 @@ class PokerHost:
         addrs = {str(p.proc): [p.addr, p.addr_sig] for p in self.procs if p.addr}
         g = self._stamp({})["_g"]
         for p in self.procs:
-            self._send(p, {"type": "mp_table", "_g": g, "addrs": addrs, "proc": p.proc, "seats": self.seat_ids,
+            self._send(p, {"type": "mp_table", "_g": g, "addrs": addrs, "ad": self.ad_name,
+                           "proc": p.proc, "seats": self.seat_ids,
                            "plays": plays, "keys": keys, "nonce_commits": commits,
                            "options": rs.options.to_wire(self.options),
                            "names": [self._name(s) for s in self.seat_ids],
