@@ -97,9 +97,17 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "mp_dice": {"values": list},
     "mp_rolled": {"reveals": list},
     # the sequencer hand-over (net/handover.py): a process reaches the new sequencer with its
-    # process number and its signature over the game id; the sequencer answers
-    "mp_resume": {"game": str, "proc": int, "proof": str},
-    "mp_resumed": {"proc": int},
+    # process number, a fresh challenge and its signature over them; the sequencer answers,
+    # signed over the challenge and its frame counts (docs/protocol.md, "Hand-over")
+    "mp_resume": {"game": str, "proc": int, "proof": str, "challenge": str},
+    "mp_resumed": {"proc": int, "challenge": str, "g": int, "sent": int, "sig": str},
+    # the relay tells every process which processes are away (sent when one leaves or comes
+    # back; no part of the game's frames: not numbered, not kept, not sent again)
+    "mp_presence": {"away": list},
+    # a process back after it died listens on a new address (signed, as hello's ``addr``):
+    # it tells the relay, which tells every process every address (``mp_addrs``)
+    "mp_addr": {"addr": str, "sig": str},
+    "mp_addrs": {"addrs": dict},
 }
 
 
