@@ -278,8 +278,9 @@ async def back_poker(args: argparse.Namespace) -> int:
         with open(args.back, encoding="utf-8") as f:
             kept = json.load(f)
         rs = registry.get(str(kept.get("ruleset", registry.DEFAULT)))
-        if int(kept.get("proc", -1)) < 0 or not kept.get("addrs"):
-            raise ValueError("it holds no process number or no addresses of the game")
+        if int(kept.get("proc", -1)) < 0 or not (kept.get("addrs") or kept.get("ad")):
+            raise ValueError("it holds no process number or no addresses of the game (nor "
+                             "the name it is announced under on the LAN)")
     except (OSError, ValueError, AttributeError, UnknownRuleset) as exc:
         _err(f"cannot come back with {args.back}: {exc}")
         return 1
@@ -413,6 +414,7 @@ async def advertise_poker(host: Any, name: str) -> Any:
     await adv.start(name, host.port, proto=PROTOCOL_VERSION, ruleset=rules, options=opts,
                     seats_taken=len(host.seat_ids) - free, seats_free=free, dealer="poker",
                     interfaces=None if host.bind in ("0.0.0.0", "") else [host.bind])
+    host.ad_name = adv.name or ""  # the table says it: a new sequencer announces it again
     return adv
 
 

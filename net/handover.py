@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import Callable
+from typing import Any
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from core.codec import pack
-from net.poker import Msg, Player, PokerHost, Proc, Stopped
+from net.poker import Msg, Player, PokerHost, Proc, Stopped, resume_body, resumed_body
 from net.protocol import FrameReader, ProtocolError, encode, hello
 
 #: how many times (and how many seconds apart) a process tries each candidate sequencer
@@ -42,6 +43,9 @@ RETRIES = 20
 PAUSE = 0.25
 #: how long (seconds) a candidate waits to be answered
 ANSWER = 10.0
+#: how long (seconds) a process back browses the LAN for its game when no kept address
+#: answers
+FIND = 3.0
 
 
 class Link:
@@ -69,6 +73,10 @@ class Link:
         #: dropped relay is handed over at once, even while a person thinks
         self._in: asyncio.Queue[Msg | None] = asyncio.Queue()
         self._pump_task: asyncio.Future[None] | None = None
+        #: the game announced on the LAN again by this process, once it sequences
+        #: (a ``net.discovery.Advertiser``; None: not announced)
+        self.advertiser: Any = None
+        self._answered = -1  # the process whose mp_resumed was taken last
 
     # -- listening ------------------------------------------------------------------
     async def listen(self) -> str:
@@ -76,8 +84,11 @@ class Link:
         ``addr`` ("host:port") and returns it."""
         self._server = await asyncio.start_server(self._serve, self.bind, 0)
         port = self._server.sockets[0].getsockname()[1]
-        self.player.addr = f"{self.bind}:{port}"
-        return self.player.addr
+        p = self.player
+        p.addr = f"{self.bind}:{port}"
+        if p.proc >= 0:  # (a joiner's own entry comes with the table)
+            p.addrs[p.proc], p.addr_sigs[p.proc] = p.addr, p.addr_sig()
+        return p.addr
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         frames = FrameReader(reader)
@@ -86,6 +97,11 @@ class Link:
                 msg = await frames.read()
             if msg is None or msg.get("type") != "mp_resume":
                 raise ProtocolError("the first message must be mp_resume")
+            if msg.get("back") is True and not self._ready.is_set() and \
+                    self._reader is not None:
+                # a process back after it died looks for the sequencer: not this one
+                raise ProtocolError(f"this process is not the sequencer (it is on "
+                                    f"{self.relay_addr or 'the relay'})")
             async with asyncio.timeout(ANSWER):
                 await self._ready.wait()  # until this process's own link to the relay drops
             assert self.seq is not None
@@ -140,6 +156,12 @@ class Link:
                     msg = await self._reader.read()
                 except (ProtocolError, ConnectionError):
                     msg = None
+            if msg is not None and msg.get("type") == "mp_presence":
+                self.player.take_presence(msg)  # at once, even while a person thinks
+                continue
+            if msg is not None and msg.get("type") == "mp_addrs":
+                self.player.take_addrs(dict(msg.get("addrs") or {}))
+                continue
             if msg is not None:
                 await self._in.put(msg)
                 continue
@@ -161,14 +183,18 @@ class Link:
             self._writer.close()
         self._reader = self._writer = None
         gone = ", ".join(p.plays.get(dead, [])) or "the relay"
+        if dead != p.proc and p.plays:  # the relay's process is away (until told otherwise)
+            p.take_presence({"away": sorted(p.away | {dead})})
         if self.relay_addr and not returning:
             # only this link dropped? the relay takes it back (a dead one refuses at once)
             self.log(f"the link to the relay ({gone}'s process) dropped: reaching it again")
             if await self._reach(dead, self.relay_addr, tries=2):
                 self.log(f"back on {gone}'s process, the relay")
                 return True
+        if returning:
+            return await self._find(dead)
         for c in sorted(q for q in p.plays if q != dead):
-            if (c == p.proc and returning) or not p.addrs.get(c):
+            if not p.addrs.get(c):
                 continue  # a process that announced no address is never the sequencer
             if c == p.proc:
                 self.log(f"{gone}'s process (the relay) is gone: this process is the "
@@ -178,16 +204,61 @@ class Link:
                 return True
             addr = p.addrs[c]
             whom = ", ".join(p.plays[c]) or f"process {c}"
-            self.log(f"back: reaching the game's processes, {whom} at {addr}" if returning
-                     else f"{gone}'s process (the relay) is gone: reaching {whom}'s process "
+            self.log(f"{gone}'s process (the relay) is gone: reaching {whom}'s process "
                      f"at {addr}")
             if await self._reach(c, addr):
                 self.relay_proc, self.relay_addr = c, addr
                 self.log(f"{whom} sequences the game now")
-                if not returning:
-                    self._say_host_gone(dead, whom)
+                self._say_host_gone(dead, whom)
                 return True
         self.log("no process of the game answers: it cannot go on")
+        return False
+
+    async def _find(self, dead: int) -> bool:
+        """A process back after it died looks for the sequencer: each other process with
+        an address, in process order, once a round (``RETRIES`` rounds, ``PAUSE`` s apart);
+        a process that is not the sequencer says so at once (``mp_resume.back``), so the
+        next is tried."""
+        p = self.player
+        cands = [c for c in sorted(p.addrs) if c != dead and p.addrs.get(c)]
+        for c in cands:
+            self.log(f"back: reaching the game's processes, {self._whom(c)} at "
+                     f"{p.addrs[c]}")
+        for _ in range(RETRIES if cands else 0):
+            for c in cands:
+                if await self._reach(c, p.addrs[c], tries=1, back=True):
+                    self.relay_proc, self.relay_addr = c, p.addrs[c]
+                    self.log(f"{self._whom(c)} sequences the game now")
+                    return True
+            await asyncio.sleep(PAUSE)
+        name = str(p._kept.get("ad") or "")
+        if name and await self._find_announced(name):
+            return True
+        self.log("no process of the game answers: it cannot go on")
+        return False
+
+    async def _find_announced(self, name: str) -> bool:
+        """The kept addresses failed: look for the game announced on the LAN under
+        ``name`` (its sequencer announces it again) and reach what answers there, if it is
+        a process of the game (its ``mp_resumed`` signed by the table's keys)."""
+        from net.discovery import find_games
+
+        self.log(f"looking for the game {name!r} on the LAN")
+        try:
+            ads = await find_games(FIND)
+        except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
+            self.log(f"cannot look on the LAN ({exc})")
+            return False
+        for ad in ads:
+            if ad.name != name or ad.dealer != "poker":
+                continue
+            for h in ad.hosts or (ad.host,):
+                addr = f"{h}:{ad.port}"
+                self.log(f"found {name!r} on the LAN at {addr}: reaching it")
+                if await self._reach(-1, addr, tries=2, back=True):
+                    self.relay_proc, self.relay_addr = self._answered, addr
+                    self.log(f"{self._whom(self._answered)} sequences the game now")
+                    return True
         return False
 
     def _say_host_gone(self, dead: int, relays: str) -> None:
@@ -200,7 +271,14 @@ class Link:
         self.log(f"waiting for {host}'s keys: the game goes on when {host}'s process is "
                  "back (wizwar join --back KEYS on its machine)")
 
-    async def _reach(self, c: int, addr: str, tries: int = 0) -> bool:
+    def _whom(self, c: int) -> str:
+        return ", ".join(self.player.plays.get(c, [])) or f"process {c}"
+
+    async def _reach(self, c: int, addr: str, tries: int = 0, back: bool = False) -> bool:
+        """Reach process ``c`` at ``addr`` as the relay (``mp_resume``), up to ``tries``
+        times (default :data:`RETRIES`); True once it answered ``mp_resumed`` signed by
+        ``c``'s keys over this attempt's challenge (its outbox is then sent again). A
+        reply not so signed is refused at once (False: the next process is tried)."""
         p = self.player
         host, _, port = addr.rpartition(":")
         for _ in range(tries or RETRIES):
@@ -210,13 +288,26 @@ class Link:
                 await asyncio.sleep(PAUSE)
                 continue
             frames = FrameReader(reader)
+            challenge = secrets.token_hex(16)
+            bad = ""
             try:
                 writer.write(encode({"type": "mp_resume", "game": p.game, "proc": p.proc,
-                                     "proof": p.resume_proof()}))
+                                     "proof": p.resume_proof(challenge),
+                                     "challenge": challenge, "back": back}))
                 async with asyncio.timeout(ANSWER):
                     got = await frames.read()
-            except (ProtocolError, ConnectionError, TimeoutError):
+            except ProtocolError as exc:  # something answered, not in this protocol
+                got, bad = None, f"a frame that is no mp_resumed ({exc})"
+            except (ConnectionError, TimeoutError):
                 got = None
+            if got is not None and got.get("type") == "mp_resumed":
+                bad = check_resumed(p, c, got, challenge)
+                self._answered = int(got["proc"])
+            if bad:  # not the process its address was signed by: never this relay
+                writer.close()
+                self.log(f"refused what answers at {addr} for {self._whom(c)}: {bad}; "
+                         "trying the next process")
+                return False
             if got is None or got.get("type") != "mp_resumed":
                 writer.close()
                 await asyncio.sleep(PAUSE)
@@ -239,12 +330,40 @@ class Link:
             self.seq.inbox.put_nowait((p.proc, m))
         self.seq_task = asyncio.ensure_future(relay(self.seq))
         self._ready.set()
+        if p.table.get("ad") and not self.bind.startswith("127."):
+            asyncio.ensure_future(self._announce(str(p.table["ad"])))
+
+    async def _announce(self, name: str) -> None:
+        """This process sequences a game that was announced on the LAN: announce it again
+        under the same ``name``, at this process's address, every seat taken (a game under
+        way). A failure is said and nothing more: discovery is a convenience only."""
+        from net.discovery import Advertiser, txt_fields
+        from net.protocol import PROTOCOL_VERSION
+
+        p = self.player
+        adv = Advertiser()
+        try:
+            rules, opts = txt_fields(p.ruleset, p.options)
+            await adv.start(name, int(p.addr.rpartition(":")[2]), proto=PROTOCOL_VERSION,
+                            ruleset=rules, options=opts, seats_taken=len(p.seats),
+                            seats_free=0, dealer="poker",
+                            interfaces=None if self.bind in ("0.0.0.0", "") else [self.bind])
+        except Exception as exc:  # noqa: BLE001 - discovery is a convenience only
+            self.log(f"could not announce the game on the LAN again ({exc})")
+            return
+        if self.closed:
+            await adv.stop()
+            return
+        self.advertiser = adv
+        self.log(f"the game is announced on the LAN again as {adv.name!r} at {p.addr}")
 
     def abort(self) -> None:
         """This process leaves the game now (its person closed it): stop reading, stop the
         relay it runs (the others hand over to the next process), close every link, waiting
         for nothing."""
         self.closed = True
+        if self.advertiser is not None:
+            asyncio.ensure_future(self.advertiser.stop())
         for task in (self._pump_task, self.seq_task):
             if task is not None and not task.done():
                 task.cancel()
@@ -276,6 +395,29 @@ class Link:
             self._server.close()
         if self._writer is not None:
             self._writer.close()
+        if self.advertiser is not None:
+            with contextlib.suppress(Exception):
+                await self.advertiser.stop()
+
+
+def check_resumed(player: Player, c: int, got: Msg, challenge: str) -> str:
+    """Why the ``mp_resumed`` ``got`` is not process ``c``'s answer to ``challenge`` ("" it
+    is; ``c`` -1: any process of the game's): it must name ``c`` and carry ``c``'s signature (its keys from the table or the
+    kept keys) over the game, ``c``, this process, the challenge and the frame counts."""
+    if c < 0 and isinstance(got.get("proc"), int):  # any process of the game (zeroconf)
+        c = int(got["proc"])
+    if got.get("proc") != c or got.get("challenge") != challenge:
+        return "a reply for another process or another attempt"
+    keys = player.proc_keys.get(c, "")
+    if len(keys) != 128:
+        return f"no keys of process {c} are known here to check its reply"
+    try:
+        VerifyKey(bytes.fromhex(keys)[32:]).verify(
+            resumed_body(player.game, c, player.proc, challenge, int(got["g"]),
+                         int(got["sent"])), bytes.fromhex(str(got["sig"])))
+    except (BadSignatureError, ValueError, TypeError, KeyError):
+        return "its mp_resumed is not signed by that process's keys"
+    return ""
 
 
 def sequencer(player: Player, log: Callable[[str], None]) -> PokerHost:
@@ -289,7 +431,12 @@ def sequencer(player: Player, log: Callable[[str], None]) -> PokerHost:
     host.local = player.proc
     host.resumed = True
     host.game = str(t["game"])
-    addrs = dict(t.get("addrs") or {})
+    # every address the player knows (a process back after it died announced a new one)
+    addrs = {str(q): [a, player.addr_sigs.get(q, "")] for q, a in player.addrs.items()}
+    for q, got in dict(t.get("addrs") or {}).items():
+        addrs.setdefault(str(q), list(got))
+    if player.addr:
+        addrs[str(player.proc)] = [player.addr, player.addr_sig()]
     names = list(t["names"])
 
     def noop(_m: Msg) -> None:
@@ -319,17 +466,20 @@ async def relay(host: PokerHost) -> None:
 
 async def serve_resume(host: PokerHost, msg: Msg, frames: FrameReader,
                        writer: asyncio.StreamWriter) -> None:
-    """A process reaching the sequencer (``mp_resume``: its number and its signature over
-    the game id with its seat's signature key): its link takes its place, it is answered
-    (``mp_resumed``) and sent every frame made for it so far, then its frames are taken."""
+    """A process reaching the sequencer (``mp_resume``: its number, a fresh challenge and
+    its signature over the game id, the number and the challenge with its seat's signature
+    key): its link takes its place, it is answered (``mp_resumed``, signed by this
+    process's keys over the challenge and its frame counts: :func:`check_resumed`) and sent
+    every frame made for it so far, then its frames are taken."""
     proc = msg.get("proc")
     if not isinstance(proc, int) or not 0 <= proc < len(host.procs) or \
             msg.get("game") != getattr(host, "game", None):
         raise ProtocolError("no process of this game")
     p = host.procs[proc]
+    challenge = str(msg.get("challenge", ""))[:64]
     try:
         VerifyKey(bytes.fromhex(p.keys)[32:]).verify(
-            pack(["wizwar-poker-resume", host.game, proc]), bytes.fromhex(str(msg["proof"])))
+            resume_body(host.game, proc, challenge), bytes.fromhex(str(msg["proof"])))
     except (BadSignatureError, ValueError, TypeError) as exc:
         raise ProtocolError("the proof of the seat's keys is wrong") from exc
     if not p.gone:
@@ -345,10 +495,14 @@ async def serve_resume(host: PokerHost, msg: Msg, frames: FrameReader,
             await writer.wait_closed()
 
     p.put, p.close, p.gone = put, close, False
-    put({"type": "mp_resumed", "proc": host.local})
-    for to, m in host.frames:
-        if to == proc:
-            put(m)
+    mine = [m for to, m in host.frames if to == proc]
+    g, sent = host._g, len(mine)
+    put({"type": "mp_resumed", "proc": host.local, "challenge": challenge, "g": g,
+         "sent": sent, "sig": host.player.resumed_sig(proc, challenge, g, sent)})
+    for m in mine:
+        put(m)
+    host._presence()
+    put(host.addrs_msg())
     host.log(f"{', '.join(p.seats)} reached the sequencer")
     try:
         while True:
@@ -387,8 +541,9 @@ async def play(player: Player, host: str, port: int, name: str = "guest",
 async def come_back(player: Player) -> str:
     """A process back after its process died (``player.rejoin_from``: its kept keys, its
     process number and the table's addresses): it reaches the sequencer as after any
-    hand-over and replays the game from the frames it is sent. It listens nowhere: its
-    new address is not announced, so it is never the sequencer again. Raises
+    hand-over and replays the game from the frames it is sent. It listens again on a new
+    address and announces it, signed (``mp_addr``; the relay tells every process:
+    ``mp_addrs``), so it may sequence the game again when the relay dies later. Raises
     :class:`~net.poker.Stopped` when no process answers."""
     if not player.rejoin_from or player.proc < 0:
         raise ValueError("come_back needs the keys a process kept (rejoin_from)")
@@ -402,6 +557,15 @@ async def come_back(player: Player) -> str:
     if not await link.hand_over(returning=True):
         raise Stopped("no process of the game answers")
     player.plays = {}
+    # listen again, on the interface that reaches the sequencer, and say where (signed):
+    # this process may sequence the game again (the lowest process still there)
+    assert link._writer is not None
+    link.bind = str(link._writer.get_extra_info("sockname")[0])
+    addr = await link.listen()
+    link._writer.write(encode({"type": "mp_addr", "addr": addr, "sig": player.addr_sig()}))
+    with contextlib.suppress(ConnectionError):
+        await link._writer.drain()
+    link.log(f"listening at {addr} again: this process may sequence the game again")
     try:
         return await player.run()
     finally:

@@ -142,6 +142,18 @@ class Stopped(RuntimeError):
         self.audit = audit
 
 
+def resume_body(game: str, proc: int, challenge: str) -> bytes:
+    """What a process's ``mp_resume`` proof signs (docs/protocol.md, "Hand-over")."""
+    return pack(["wizwar-poker-resume", game, proc, challenge])
+
+
+def resumed_body(game: str, seq: int, to: int, challenge: str, g: int, sent: int) -> bytes:
+    """What a sequencer's ``mp_resumed`` signs: the game, the sequencer's process, the
+    process it answers, that process's challenge, and its frame counts (the relay frames
+    made so far, the frames that follow for that process)."""
+    return pack(["wizwar-poker-resumed", game, seq, to, challenge, g, sent])
+
+
 # ---- one process --------------------------------------------------------------------
 #: ``choose(state, seat)``: an action, or an awaitable of one (a person's screen)
 Chooser = Callable[[Any, str], Any]
@@ -204,8 +216,16 @@ class Player:
     outbox: list[Msg] = field(default_factory=list)
     #: the processes' hand-over addresses (process -> "host:port"), from ``mp_table``
     addrs: dict[int, str] = field(default_factory=dict)
+    #: each address's signature by its process (process -> hex), as announced
+    addr_sigs: dict[int, str] = field(default_factory=dict)
     #: the ``mp_table`` this process was sent (a new sequencer rebuilds the table from it)
     table: Msg = field(default_factory=dict)
+    #: every process's public keys (process -> hex: box key, signature key), from the table
+    #: (or kept keys): a sequencer's ``mp_resumed`` is checked against them
+    proc_keys: dict[int, str] = field(default_factory=dict)
+    #: the processes the relay says are away now (``mp_presence``; the relay's own
+    #: process while this one hands over): their seats show ``disconnected``
+    away: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.hooks = self.ruleset.dealing()
@@ -235,6 +255,10 @@ class Player:
             self.game = str(self._kept["game"])
             self.proc = int(self._kept.get("proc", -1))
             self.addrs = {int(k): str(v) for k, v in self._kept.get("addrs", {}).items()}
+            self.proc_keys = {int(k): str(v)
+                              for k, v in self._kept.get("proc_keys", {}).items()}
+            self.addr_sigs = {int(k): str(v)
+                              for k, v in self._kept.get("addr_sigs", {}).items()}
             self._chain_secrets = [bytes.fromhex(x) for x in self._kept["chains"]]
             self._past = self._past_choices(str(self._kept.get("log") or ""))
             chosen = self._kept.get("chosen")
@@ -300,17 +324,30 @@ class Player:
         return bytes(self._signer.sign(pack(["wizwar-poker-addr", self.addr]))
                      .signature).hex()
 
-    def resume_proof(self) -> str:
+    def resume_proof(self, challenge: str = "") -> str:
         """A hand-over's proof that this process plays its seats: its signature over the
-        game id and its process number (hex)."""
-        return bytes(self._signer.sign(pack(["wizwar-poker-resume", self.game, self.proc]))
+        game id, its process number and the ``challenge`` its ``mp_resume`` carries (hex)."""
+        return bytes(self._signer.sign(resume_body(self.game, self.proc, challenge))
                      .signature).hex()
+
+    def resumed_sig(self, to: int, challenge: str, g: int, sent: int) -> str:
+        """The sequencer's signature over its ``mp_resumed`` to process ``to`` (hex): the
+        game, this process, ``to``, the challenge ``to`` sent, the relay frames made so far
+        (``g``) and how many frames follow for ``to`` (``sent``)."""
+        return bytes(self._signer.sign(resumed_body(self.game, self.proc, to, challenge, g,
+                                                    sent)).signature).hex()
 
     def fresh(self, msg: Msg | None) -> Msg | None:
         """``msg`` without its stamp (``_c``/``_g``), or None when this process has it
         already (a new sequencer sends every frame again: each is taken once)."""
         if msg is None:
             return None
+        if msg.get("type") == "mp_presence":  # who is away: no frame of the game
+            self.take_presence(msg)
+            return {}
+        if msg.get("type") == "mp_addrs":  # where the processes listen: neither
+            self.take_addrs(dict(msg.get("addrs") or {}))
+            return {}
         g = msg.get("_g")
         c = msg.get("_c")
         if isinstance(g, int):
@@ -325,6 +362,34 @@ class Player:
         else:
             return msg
         return {k: v for k, v in msg.items() if k not in ("_c", "_g")}
+
+    def take_addrs(self, addrs: dict[Any, Any], keep: bool = True) -> None:
+        """Take the hand-over addresses in ``addrs`` (process -> [address, its signature])
+        that their own process signed (checked against :attr:`proc_keys`); any other is
+        never reached. Kept in the keys file (``keep``), so a process back after it died
+        reaches a process that came back before it."""
+        changed = False
+        for k, got in addrs.items():
+            try:
+                p, addr, sig = int(k), str(got[0]), str(got[1])
+                VerifyKey(bytes.fromhex(self.proc_keys[p])[32:]).verify(
+                    pack(["wizwar-poker-addr", addr]), bytes.fromhex(sig))
+            except (BadSignatureError, KeyError, ValueError, TypeError, IndexError):
+                continue  # an address its process did not sign: never reached
+            if addr and self.addrs.get(p) != addr:
+                self.addrs[p], self.addr_sigs[p] = addr, sig
+                changed = True
+        if changed and keep:
+            self._keep()
+
+    def take_presence(self, msg: Msg) -> None:
+        """The relay's ``mp_presence``: which processes are away now (a snapshot)."""
+        away = msg.get("away")
+        got = {x for x in away if isinstance(x, int) and x != self.proc} \
+            if isinstance(away, list) else set()
+        if got != self.away:
+            self.away = got
+            self._changed()
 
     def announce_keys(self) -> str:
         """This process's public keys for its ``hello`` (hex: box key, signature key)."""
@@ -451,15 +516,10 @@ class Player:
         self.names = list(t["names"])
         self.game = str(t["game"])
         self.table = dict(t)
-        for p, got in dict(t.get("addrs") or {}).items():
-            try:
-                ss = self.plays[int(p)]
-                VerifyKey(bytes.fromhex(str(t["keys"][ss[0]]))[32:]).verify(
-                    pack(["wizwar-poker-addr", str(got[0])]), bytes.fromhex(str(got[1])))
-            except (BadSignatureError, KeyError, ValueError, TypeError, IndexError):
-                continue  # an address its process did not sign: never reached
-            if got[0]:
-                self.addrs[int(p)] = str(got[0])
+        self.proc_keys = {p: str(t["keys"][ss[0]]) for p, ss in self.plays.items() if ss}
+        # (a newer address, from the kept keys or the relay's mp_addrs, is kept)
+        self.take_addrs({p: got for p, got in dict(t.get("addrs") or {}).items()
+                         if int(p) not in self.addrs}, keep=False)
         self.dealer = MentalDealer(self.seats, self.mine, seed=self.seed)
         self.dealer.adopt(self._box, self._signer)
         if self._kept:  # a rejoin: the keys of every deal so far, from the data folder
@@ -786,7 +846,10 @@ class Player:
                        "game": self.game, "seats": self.mine, "proc": self.proc,
                        "ruleset": self.ruleset.name, "log": self.log_path,
                        "chosen": self._chosen,
-                       "addrs": {str(k): v for k, v in self.addrs.items()}}, f)
+                       "addrs": {str(k): v for k, v in self.addrs.items()},
+                       "addr_sigs": {str(k): v for k, v in self.addr_sigs.items()},
+                       "ad": str(self.table.get("ad") or self._kept.get("ad") or ""),
+                       "proc_keys": {str(k): v for k, v in self.proc_keys.items()}}, f)
         os.replace(tmp, path)
 
     # -- the end ------------------------------------------------------------------------
@@ -1019,6 +1082,9 @@ class PokerHost:
     stopped: str = ""
     cheater: str = ""
     verdicts: dict[int, Msg] = field(default_factory=dict)
+    #: the name the game is announced under on the LAN ("" not announced): the table
+    #: says it, so a new sequencer announces the game again under it (net/handover.py)
+    ad_name: str = ""
 
     def __post_init__(self) -> None:
         opts = dict(self.options)
@@ -1217,6 +1283,7 @@ class PokerHost:
             except (BadSignatureError, ValueError, TypeError):
                 return None
             p.put, p.close, p.gone = put, close, False
+            self._presence()
             sent = sum(1 for who, m in self.inbound if who == p.proc and m is not None)
             put({"type": "mp_rejoined", "sent": sent})
             for to, m in self.frames:
@@ -1225,6 +1292,41 @@ class PokerHost:
             self.log(f"{', '.join(p.seats)} rejoined: catching up")
             return p
         return None
+
+    def addrs_msg(self) -> Msg:
+        """``mp_addrs``: every process's hand-over address as its process signed it (an
+        address announced by a process back after it died included)."""
+        return {"type": "mp_addrs", "addrs": {str(p.proc): [p.addr, p.addr_sig]
+                                              for p in self.procs if p.addr}}
+
+    def _take_addr(self, src: Proc, msg: Msg) -> None:
+        """``mp_addr`` from ``src``: the address it listens on now (a process back after it
+        died), signed by its keys: kept, then every process is told (``mp_addrs``), this
+        one's player too. An address not so signed is ignored."""
+        addr, sig = str(msg.get("addr", ""))[:100], str(msg.get("sig", ""))[:200]
+        try:
+            VerifyKey(bytes.fromhex(src.keys)[32:]).verify(
+                pack(["wizwar-poker-addr", addr]), bytes.fromhex(sig))
+        except (BadSignatureError, ValueError, TypeError):
+            self.log(f"{', '.join(src.seats)} announced an address it did not sign: ignored")
+            return
+        src.addr, src.addr_sig = addr, sig
+        self.log(f"{', '.join(src.seats)} listens at {addr} now")
+        out = self.addrs_msg()
+        self.player.take_addrs(out["addrs"])
+        for p in self.procs:
+            if not p.gone and p.proc != self.local:
+                p.put(out)
+
+    def _presence(self) -> None:
+        """Tell every process here but this one (it knows) which processes are away now
+        (``mp_presence``, a snapshot): their seats show ``disconnected`` on every screen. No
+        frame of the game: not numbered, not kept, never sent again."""
+        msg: Msg = {"type": "mp_presence",
+                    "away": sorted(p.proc for p in self.procs if p.gone)}
+        for p in self.procs:
+            if not p.gone and p.proc != self.local:
+                p.put(msg)
 
     def _send(self, p: Proc, msg: Msg) -> None:
         """Route ``msg`` to ``p`` (kept for it while it is away: a rejoin gets it)."""
@@ -1290,7 +1392,8 @@ class PokerHost:
         addrs = {str(p.proc): [p.addr, p.addr_sig] for p in self.procs if p.addr}
         g = self._stamp({})["_g"]
         for p in self.procs:
-            self._send(p, {"type": "mp_table", "_g": g, "addrs": addrs, "proc": p.proc, "seats": self.seat_ids,
+            self._send(p, {"type": "mp_table", "_g": g, "addrs": addrs, "ad": self.ad_name,
+                           "proc": p.proc, "seats": self.seat_ids,
                            "plays": plays, "keys": keys, "nonce_commits": commits,
                            "options": rs.options.to_wire(self.options),
                            "names": [self._name(s) for s in self.seat_ids],
@@ -1332,8 +1435,12 @@ class PokerHost:
                 src.gone = True
                 self.log(f"{', '.join(src.seats)} is away: the game waits for it (its keys "
                          f"are needed to go on) at most {WAIT:g} s")
+                self._presence()
                 continue
             t = msg.get("type")
+            if t == "mp_addr":  # no frame of the game: a returned process's address
+                self._take_addr(src, msg)
+                continue
             if t in ("mask", "unmask") and not auditing:
                 authors = {str(msg.get("seat", ""))} if t == "mask" else {
                     str(x[1]) for x in msg.get("shares", []) if isinstance(x, list)

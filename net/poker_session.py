@@ -176,8 +176,8 @@ class PokerSession(NetSession):
     def seat_status(self) -> dict[str, str]:
         """Per seat: ``host`` (the hosting process's person), ``bot``, ``free``,
         ``connected`` or ``disconnected`` (the host knows who is away, and so does a joiner
-        that sequences the game after a hand-over; another joiner shows every seat of the
-        table as connected)."""
+        that sequences the game after a hand-over; another joiner is told by the relay,
+        ``mp_presence``, and takes the relay's process as away while it hands over)."""
         host = self.host
         if host is not None:
             out = {}
@@ -194,7 +194,7 @@ class PokerSession(NetSession):
             return out
         p = self.player
         relay = getattr(getattr(p, "link", None), "seq", None)  # this process sequences
-        gone = {q.proc for q in relay.procs if q.gone} if relay is not None else set()
+        gone = {q.proc for q in relay.procs if q.gone} if relay is not None else p.away
         out = {}
         for proc, seats in sorted(p.plays.items()):
             for i, s in enumerate(seats):

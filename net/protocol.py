@@ -18,13 +18,15 @@ from core.codec import CodecError, pack
 from core.engine import Ruleset, UnknownRuleset
 from net.safe import safe_text
 
-PROTOCOL_VERSION = 5  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
+PROTOCOL_VERSION = 6  # 2: any ruleset (hello's content digest, welcome's ruleset, deal's
 # options and names from the ruleset's schema instead of Wiz-War's config); 3: the dice
 # beacon (hello's chain, deal's chains, roll/beacon/chain, commit's beacon); 4: a hostile
 # peer cannot stall or trick the lockstep (deal's game id and hello's ``game``, propose's
 # seq and window, reopen/recommit, report, drop); 5: mental-poker dealing (hello's dealer
 # and keys, the mp_* frames, mask, unmask) and the host's state hash follows its commit
-# (``hash``) instead of holding it back (a commit kept for a catch-up still has it)
+# (``hash``) instead of holding it back (a commit kept for a catch-up still has it); 6: the
+# poker hand-over signed both ways (mp_resume's challenge, mp_resumed's sig), mp_presence,
+# mp_addr/mp_addrs (a process back announces its new address)
 MAX_FRAME = 1 << 20  # bytes: no honest message is near this
 
 #: Each message type and the keys (with types) it must carry.
@@ -97,9 +99,17 @@ SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "mp_dice": {"values": list},
     "mp_rolled": {"reveals": list},
     # the sequencer hand-over (net/handover.py): a process reaches the new sequencer with its
-    # process number and its signature over the game id; the sequencer answers
-    "mp_resume": {"game": str, "proc": int, "proof": str},
-    "mp_resumed": {"proc": int},
+    # process number, a fresh challenge and its signature over them; the sequencer answers,
+    # signed over the challenge and its frame counts (docs/protocol.md, "Hand-over")
+    "mp_resume": {"game": str, "proc": int, "proof": str, "challenge": str},
+    "mp_resumed": {"proc": int, "challenge": str, "g": int, "sent": int, "sig": str},
+    # the relay tells every process which processes are away (sent when one leaves or comes
+    # back; no part of the game's frames: not numbered, not kept, not sent again)
+    "mp_presence": {"away": list},
+    # a process back after it died listens on a new address (signed, as hello's ``addr``):
+    # it tells the relay, which tells every process every address (``mp_addrs``)
+    "mp_addr": {"addr": str, "sig": str},
+    "mp_addrs": {"addrs": dict},
 }
 
 

@@ -645,3 +645,70 @@ async def test_a_poker_game_is_announced_with_its_dealer(netns: NetnsPair) -> No
     assert game["dealer"] == "poker"
     assert (game["seats_taken"], game["seats_free"]) == (1, 1)
     assert game["ruleset"].startswith("wizwar/")
+
+
+GAME = Path(__file__).resolve().parent / "netns_poker_game.py"
+
+
+async def test_a_new_sequencer_announces_the_poker_game_again(netns: NetnsPair,
+                                                              tmp_path: Path) -> None:
+    """Issue 15: a poker game announced on the LAN outlives its host there too. In
+    namespace ``a`` the host advertises the game and two joiners join; the host's process
+    is killed and its ad goes; P2's process, sequencing now, announces the game again under
+    the same name at its own address, every seat taken (``seats_free`` 0). From namespace
+    ``b`` a browser sees exactly that, and the host's process comes back there with
+    ``wizwar join --back`` from keys whose addresses were wiped: it finds the game by
+    zeroconf, and the game ends on one hash."""
+    game = await asyncio.create_subprocess_exec(
+        "ip", "netns", "exec", netns.a, sys.executable, str(GAME), netns.ip_a, str(tmp_path),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    assert game.stdout is not None
+    events: list[Event] = []
+
+    async def until(kind: str) -> Event:
+        assert game.stdout is not None
+        while True:
+            line = await asyncio.wait_for(game.stdout.readline(), 120)
+            assert line, (events, await game.stderr.read() if game.stderr else b"")
+            events.append(json.loads(line))
+            if events[-1]["event"] == kind:
+                return events[-1]
+
+    try:
+        first = await until("advertised")
+        assert first["name"] == "Poker night"
+        killed = await until("killed")
+        again = await until("announced")
+        assert again["name"] == "Poker night"
+        ip, port = str(again["addr"]).rsplit(":", 1)
+        assert ip == netns.ip_a and int(port) != first["port"]
+        async with peers() as spawn:
+            finder = await spawn(netns.b, "find", "all", "3.0")
+            found = await finder.expect(lambda e: e["event"] == "found")
+        games = by_name(found)
+        assert list(games) == ["Poker night"], games  # the old ad is gone
+        ad = games["Poker night"]
+        assert (ad["host"], ad["port"], ad["seats_free"], ad["dealer"]) == (
+            netns.ip_a, int(port), 0, "poker"), ad
+        keys = Path(str(killed["keys"]))
+        kept = json.loads(keys.read_text())
+        kept["addrs"] = {}  # no kept address answers: only the LAN finds the game
+        keys.write_text(json.dumps(kept))
+        back = await asyncio.create_subprocess_exec(
+            "ip", "netns", "exec", netns.b, "env", f"XDG_DATA_HOME={tmp_path / 'data'}",
+            sys.executable, "-c", "import sys; from wizwar_tui.cli import main; "
+            "sys.exit(main(sys.argv[1:]))", "join", "--headless", "--bot", "--back",
+            str(keys), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            cwd=str(Path(__file__).resolve().parent.parent))
+        out, err = await asyncio.wait_for(back.communicate(), 180)
+        done = await until("done")
+    finally:
+        if game.returncode is None:
+            game.kill()
+        await game.wait()
+    text = out.decode() + err.decode()
+    assert back.returncode == 0, text
+    assert "looking for the game 'Poker night' on the LAN" in text, text
+    hashes = done["hashes"]
+    assert hashes[0] == hashes[1] and f"final hash {hashes[0]}" in text, (done, text)
+    assert done["verified"] == [True, True], done

@@ -317,10 +317,12 @@ async def _die(link: Link, task: asyncio.Future[Any]) -> None:
                 await q.close()
 
 
-def test_the_sequencer_killed_too_the_next_one_sequences(tmp_path: Any) -> None:
-    """Two hand-overs: the host's process dies and comes back; then P2's, the sequencer,
-    dies: P3's (the lowest process still there that announced an address) sequences the
-    game, the host's process reaches it, P2's comes back; one hash, every log verifies."""
+def test_the_sequencer_killed_too_the_host_back_sequences_again(tmp_path: Any) -> None:
+    """Two hand-overs: the host's process dies (P2's relays) and comes back, listening on a
+    new address it announces, signed (``mp_addr``); then P2's, the sequencer, dies: the
+    host's process, the lowest still there, sequences the game again, P3's reaches it at the
+    new address, P2's comes back (its kept keys hold that address too); one hash, every log
+    verifies."""
     said: list[str] = []
     rs = registry.get("wizwar")
 
@@ -359,8 +361,11 @@ def test_the_sequencer_killed_too_the_next_one_sequences(tmp_path: Any) -> None:
     got, players = asyncio.run(go())
     assert got[0] and got == [got[0]] * 3, (got, said[-6:])
     _verified(players, got[0])
-    assert players[2].link.seq is not None  # type: ignore[attr-defined]
-    assert players[0].link.relay_proc == 2  # type: ignore[attr-defined]
+    links: list[Link] = [p.link for p in players]  # type: ignore[attr-defined]
+    assert links[0].seq is not None and links[0].handovers == 2  # back, then the relay
+    assert links[2].relay_proc == 0 and links[1].relay_proc == 0
+    assert links[2].relay_addr == players[0].addr != ""
+    assert any("listening at" in x and "may sequence the game again" in x for x in said)
 
 
 def test_join_back_with_keys_that_are_not_a_poker_process_s_says_so(
@@ -459,3 +464,145 @@ def test_a_returning_process_makes_its_past_choices_again_from_its_log(
     _verified(players, got[0])
     # asked only after the death (the choice proposed as it died is kept: made again)
     assert asked and min(asked) > before, (asked, before)
+
+
+def test_a_forged_or_unsigned_mp_resumed_is_refused_and_the_next_process_tried(
+        tmp_path: Any) -> None:
+    """Something else answers at the dead relay's address (as a stranger could once the
+    host's port is free): to P2's ``mp_resume`` with an unsigned ``mp_resumed``, to P3's
+    with one signed by other keys. Each is refused in words and the next process is tried:
+    P2's process sequences, P3's reaches it, the host comes back; one hash, every log
+    verifies. (Before ``mp_resumed`` was signed both took the stranger for the relay and
+    the game stalled.)"""
+    from nacl.signing import SigningKey
+
+    from core.codec import pack
+    from net.poker import resumed_body
+
+    said: list[str] = []
+    answered: list[str] = []
+    stranger = SigningKey(b"s" * 32)
+
+    async def fake(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        from net.protocol import FrameReader
+
+        msg = await FrameReader(reader).read()
+        assert msg is not None and msg["type"] == "mp_resume"
+        if not answered:
+            writer.write(pack({"type": "mp_resumed", "proc": 0}))
+            answered.append("unsigned")
+        else:
+            ch = str(msg["challenge"])
+            sig = stranger.sign(resumed_body(str(msg["game"]), 0, int(msg["proc"]), ch, 9,
+                                             0)).signature.hex()
+            writer.write(pack({"type": "mp_resumed", "proc": 0, "challenge": ch, "g": 9,
+                               "sent": 0, "sig": sig}))
+            answered.append("forged")
+        await writer.drain()
+        await reader.read()  # holds the link open, sending nothing more
+
+    async def go() -> tuple[list[Any], list[Player]]:
+        server = await asyncio.start_server(fake, "127.0.0.1", 0)
+        fport = server.sockets[0].getsockname()[1]
+        rs = registry.get("wizwar")
+        host = PokerHost(rs, players=3, keys_dir=str(tmp_path / "hkeys"),
+                         log_dir=str(tmp_path / "logs"), seed="forge")
+        port = await host.start()
+        joiners = [_player(rs, f"forge:{i}", tmp_path, log=said.append) for i in (1, 2)]
+        async with asyncio.timeout(120):
+            hosting = asyncio.ensure_future(host.run())
+            tasks = []
+            for i, p in enumerate(joiners):
+                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
+                while len(host.procs) < 2 + i:
+                    await asyncio.sleep(0.01)
+            while joiners[0].seq < 6:
+                await asyncio.sleep(0.002)
+            for p in joiners:  # the relay's address now answers with the stranger
+                p.link.relay_addr = f"127.0.0.1:{fport}"  # type: ignore[attr-defined]
+            kept = host.player.keys_path
+            assert kept is not None
+            await _kill(host, hosting)
+            again = Player(rs, host.player.send, host.player.recv,
+                           keys_dir=str(tmp_path / "hkeys"), log_dir=str(tmp_path / "logs"),
+                           rejoin_from=kept, log=said.append)
+            tasks.insert(0, asyncio.ensure_future(come_back(again)))
+            got = await asyncio.gather(*tasks, return_exceptions=True)
+        server.close()
+        return list(got), [again, *joiners]
+
+    got, players = asyncio.run(go())
+    assert got[0] and got == [got[0]] * 3, (got, said[-6:])
+    _verified(players, got[0])
+    assert sorted(answered) == ["forged", "unsigned"], answered
+    refused = [x for x in said if x.startswith("refused what answers at")]
+    assert len(refused) == 2 and all("trying the next process" in x for x in refused), said
+    assert any("not signed by that process's keys" in x for x in refused), refused
+    assert any("no mp_resumed" in x for x in refused), refused
+    assert players[1].link.seq is not None  # type: ignore[attr-defined]
+    assert players[2].link.relay_proc == 1  # type: ignore[attr-defined]
+
+
+def test_a_joiner_that_does_not_sequence_shows_who_is_away(tmp_path: Any) -> None:
+    """Presence for every process: P3's process (never the sequencer) shows the host's seat
+    ``disconnected`` while the host's process is gone and ``host`` once it is back; then,
+    P3's process gone, the host's process (back, not the sequencer either) shows P3
+    ``disconnected``, and ``connected`` once P3's process is back (``mp_presence``)."""
+    from net.poker_session import PokerSession
+
+    rs = registry.get("wizwar")
+    seen: list[tuple[str, str, str]] = []
+
+    async def until(p: Player, seat: str, status: str) -> None:
+        s = PokerSession(p)
+        while s.seat_status().get(seat) != status:
+            await asyncio.sleep(0.005)
+        seen.append((", ".join(p.mine), seat, status))
+
+    async def go() -> tuple[list[Any], list[Player]]:
+        host = PokerHost(rs, players=3, keys_dir=str(tmp_path / "hkeys"),
+                         log_dir=str(tmp_path / "logs"), seed="here")
+        port = await host.start()
+        joiners = [_player(rs, f"here:{i}", tmp_path) for i in (1, 2)]
+        async with asyncio.timeout(300):
+            hosting = asyncio.ensure_future(host.run())
+            tasks = []
+            for i, p in enumerate(joiners):
+                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
+                while len(host.procs) < 2 + i:
+                    await asyncio.sleep(0.01)
+            while joiners[1].seq < 6:
+                await asyncio.sleep(0.002)
+            assert PokerSession(joiners[1]).seat_status()["P1"] == "host"
+            kept = host.player.keys_path
+            assert kept is not None
+            await _kill(host, hosting)
+            await until(joiners[1], "P1", "disconnected")  # the game waits for P1's keys
+            while joiners[1].link.relay_proc != 1:  # type: ignore[attr-defined]
+                await asyncio.sleep(0.005)
+            await until(joiners[1], "P1", "disconnected")  # and the new relay says so too
+            first = Player(rs, host.player.send, host.player.recv,
+                           keys_dir=str(tmp_path / "hkeys"), log_dir=str(tmp_path / "logs"),
+                           rejoin_from=kept)
+            back = asyncio.ensure_future(come_back(first))
+            await until(joiners[1], "P1", "host")
+            while first.seq < joiners[0].seq or first.seq < 14:
+                await asyncio.sleep(0.002)
+            assert PokerSession(first).seat_status()["P3"] == "connected"
+            third = joiners[1]
+            kept3 = third.keys_path
+            assert kept3 is not None
+            await _die(third.link, tasks[1])  # type: ignore[attr-defined]
+            await until(first, "P3", "disconnected")
+            new3 = _player(rs, "unused", tmp_path, rejoin_from=kept3)
+            c = asyncio.ensure_future(come_back(new3))
+            await until(first, "P3", "connected")
+            got = await asyncio.gather(back, tasks[0], c, return_exceptions=True)
+        return list(got), [first, joiners[0], new3]
+
+    got, players = asyncio.run(go())
+    assert got[0] and got == [got[0]] * 3, got
+    _verified(players, got[0])
+    assert seen == [("P3", "P1", "disconnected"), ("P3", "P1", "disconnected"),
+                    ("P3", "P1", "host"), ("P1", "P3", "disconnected"),
+                    ("P1", "P3", "connected")], seen

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # (loaded with a command: the menu needs neither; docs/perfor
 #: Wiz-War's bench parts, for ``bench --help`` (wizwar_tui/wizwar/bench.py's ``PARTS``; a
 #: test keeps them the same: importing the bench here would slow every command)
 BENCH_PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render",
-               "replay", "selfplay", "archmage", "lan", "poker")
+               "replay", "selfplay", "archmage", "lan", "poker", "poker-lan")
 
 
 def shared_root() -> Path:

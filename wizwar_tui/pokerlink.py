@@ -306,8 +306,10 @@ def new_poker_back(app: Any, keys: str, name: str = "", save: bool = True) -> Po
 
     with open(keys, encoding="utf-8") as f:
         kept = json.load(f)
-    if not isinstance(kept, dict) or int(kept.get("proc", -1)) < 0 or not kept.get("addrs"):
-        raise ValueError("it holds no process number or no addresses of the game")
+    if not isinstance(kept, dict) or int(kept.get("proc", -1)) < 0 or not (
+            kept.get("addrs") or kept.get("ad")):
+        raise ValueError("it holds no process number or no addresses of the game (nor the "
+                         "name it is announced under on the LAN)")
     rs = registry.get(str(kept.get("ruleset", registry.DEFAULT)))
 
     async def unjoined(_m: Any) -> None:

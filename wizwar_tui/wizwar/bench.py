@@ -798,7 +798,29 @@ def bench_render(runs: int, reps: int = 20) -> Figure:
 
 # ---- the command -------------------------------------------------------------------------
 PARTS = ("games", "apply", "legal", "los", "hash", "verify", "echo", "start", "render",
-         "replay", "selfplay", "archmage", "lan", "poker")
+         "replay", "selfplay", "archmage", "lan", "poker", "poker-lan")
+
+
+def bench_poker_lan(runs: int) -> tuple[Figure, ...]:
+    """Mental poker between network namespaces over a veth pair (``net.poker_netns``; root
+    only): the host's process in one, every joiner's in the other, one process each, every
+    seat its bot's; wall time: a 4-seat game's deal, median draw and card shown to all; a
+    2-seat game's reshuffle (seed ``tp:6``). With netem's 0.2 ms delay on each end when the
+    kernel has it (the note says)."""
+    from net.poker_netns import costs
+
+    four = [costs() for _ in range(max(1, runs // 3))]
+    two = costs(players=2, seed="tp:6")
+    note = (f"netem delay {four[0]['netem']} each way" if four[0]["netem"] else
+            f"no netem ({four[0]['netem_error'] or 'unavailable'}): veth only")
+    return (Figure("mental poker between namespaces: deal, 4 seats", "ms", higher=False,
+                   samples=[1e3 * x["deal"] for x in four], note=note),
+            Figure("mental poker between namespaces: draw (median)", "ms", higher=False,
+                   samples=[1e3 * x["draw"] for x in four]),
+            Figure("mental poker between namespaces: a card shown to all", "ms",
+                   higher=False, samples=[1e3 * x["show"] for x in four]),
+            Figure("mental poker between namespaces: reshuffle, 2 seats", "ms",
+                   higher=False, samples=[1e3 * two["reshuffle"]]))
 
 
 def bench_poker(runs: int) -> tuple[Figure, ...]:
@@ -971,6 +993,11 @@ def run(runs: int = 5, quick: bool = False, only: Iterable[str] = (),
         show(*bench_lan(runs))
     if "poker" in want:
         show(*bench_poker(runs))
+    if "poker-lan" in want:
+        try:
+            show(*bench_poker_lan(runs))
+        except RuntimeError as exc:
+            echo(f"mental poker between namespaces: not measured ({exc})")
     echo_fig = next((f for f in figs if f.name.startswith("baseline: msgpack")), None)
     if echo_fig is not None and echo_fig.median:
         echo("per 1,000 msgpack TCP echo round trips (a machine-independent scale):")
