@@ -45,6 +45,20 @@ async def _kill(host: PokerHost, hosting: asyncio.Future[Any]) -> None:
     await host.close()
 
 
+async def _seat(host: PokerHost, port: int, joiners: list[Player], name: str = "g",
+                ) -> tuple[asyncio.Future[Any], list[asyncio.Future[Any]]]:
+    """Run ``host`` and seat ``joiners`` one at a time over hand-over links
+    (:func:`net.handover.play`, as ``{name}0``, ``{name}1`` …), so joiner i is process
+    i + 1. Returns the host's run and the joiners' games."""
+    hosting = asyncio.ensure_future(host.run())
+    tasks = []
+    for i, p in enumerate(joiners):
+        tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"{name}{i}")))
+        while len(host.procs) < 2 + i:
+            await asyncio.sleep(0.01)
+    return hosting, tasks
+
+
 async def _handover_game(tmp: Any, seed: str, when: Callable[[PokerHost, list[Player]], bool],
                          said: list[str], back: bool = True,
                          make: Callable[..., PokerHost] = PokerHost,
@@ -59,12 +73,7 @@ async def _handover_game(tmp: Any, seed: str, when: Callable[[PokerHost, list[Pl
     port = await host.start()
     joiners = [_player(rs, f"{seed}:{i}", tmp, log=said.append) for i in (1, 2)]
     async with asyncio.timeout(400):
-        hosting = asyncio.ensure_future(host.run())
-        tasks = []
-        for i, p in enumerate(joiners):
-            tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"guest{i}")))
-            while len(host.procs) < 2 + i:
-                await asyncio.sleep(0.01)
+        hosting, tasks = await _seat(host, port, joiners, "guest")
         while not when(host, joiners):
             await asyncio.sleep(0.002)
         kept = host.player.keys_path
@@ -188,12 +197,7 @@ def test_the_host_back_then_a_joiner_killed_and_back(tmp_path: Any) -> None:
         port = await host.start()
         joiners = [_player(rs, f"rev:{i}", tmp_path, log=said.append) for i in (1, 2)]
         async with asyncio.timeout(400):
-            hosting = asyncio.ensure_future(host.run())
-            tasks = []
-            for i, p in enumerate(joiners):
-                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
-                while len(host.procs) < 2 + i:
-                    await asyncio.sleep(0.01)
+            hosting, tasks = await _seat(host, port, joiners)
             while joiners[0].seq < 8:
                 await asyncio.sleep(0.002)
             kept = host.player.keys_path
@@ -332,12 +336,7 @@ def test_the_sequencer_killed_too_the_host_back_sequences_again(tmp_path: Any) -
         port = await host.start()
         joiners = [_player(rs, f"twice:{i}", tmp_path, log=said.append) for i in (1, 2)]
         async with asyncio.timeout(400):
-            hosting = asyncio.ensure_future(host.run())
-            tasks = []
-            for i, p in enumerate(joiners):
-                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
-                while len(host.procs) < 2 + i:
-                    await asyncio.sleep(0.01)
+            hosting, tasks = await _seat(host, port, joiners)
             while joiners[0].seq < 6:
                 await asyncio.sleep(0.002)
             kept = host.player.keys_path
@@ -394,12 +393,7 @@ def test_a_joiner_s_link_drops_and_the_host_takes_it_back(tmp_path: Any) -> None
         port = await host.start()
         joiners = [_player(rs, f"blip:{i}", tmp_path, log=said.append) for i in (1, 2)]
         async with asyncio.timeout(400):
-            hosting = asyncio.ensure_future(host.run())
-            tasks = []
-            for i, p in enumerate(joiners):
-                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
-                while len(host.procs) < 2 + i:
-                    await asyncio.sleep(0.01)
+            hosting, tasks = await _seat(host, port, joiners)
             while joiners[1].seq < 8:
                 await asyncio.sleep(0.002)
             close = host.procs[2].close
@@ -437,12 +431,7 @@ def test_a_returning_process_makes_its_past_choices_again_from_its_log(
         port = await host.start()
         joiners = [_player(rs, f"again:{i}", tmp_path) for i in (1, 2)]
         async with asyncio.timeout(400):
-            hosting = asyncio.ensure_future(host.run())
-            tasks = []
-            for i, p in enumerate(joiners):
-                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
-                while len(host.procs) < 2 + i:
-                    await asyncio.sleep(0.01)
+            hosting, tasks = await _seat(host, port, joiners)
             while len(asked) < 3:
                 await asyncio.sleep(0.002)
             kept = host.player.keys_path
@@ -510,12 +499,7 @@ def test_a_forged_or_unsigned_mp_resumed_is_refused_and_the_next_process_tried(
         port = await host.start()
         joiners = [_player(rs, f"forge:{i}", tmp_path, log=said.append) for i in (1, 2)]
         async with asyncio.timeout(120):
-            hosting = asyncio.ensure_future(host.run())
-            tasks = []
-            for i, p in enumerate(joiners):
-                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
-                while len(host.procs) < 2 + i:
-                    await asyncio.sleep(0.01)
+            hosting, tasks = await _seat(host, port, joiners)
             while joiners[0].seq < 6:
                 await asyncio.sleep(0.002)
             for p in joiners:  # the relay's address now answers with the stranger
@@ -565,12 +549,7 @@ def test_a_joiner_that_does_not_sequence_shows_who_is_away(tmp_path: Any) -> Non
         port = await host.start()
         joiners = [_player(rs, f"here:{i}", tmp_path) for i in (1, 2)]
         async with asyncio.timeout(300):
-            hosting = asyncio.ensure_future(host.run())
-            tasks = []
-            for i, p in enumerate(joiners):
-                tasks.append(asyncio.ensure_future(play(p, "127.0.0.1", port, f"g{i}")))
-                while len(host.procs) < 2 + i:
-                    await asyncio.sleep(0.01)
+            hosting, tasks = await _seat(host, port, joiners)
             while joiners[1].seq < 6:
                 await asyncio.sleep(0.002)
             assert PokerSession(joiners[1]).seat_status()["P1"] == "host"
